@@ -10,7 +10,11 @@ fi
 stamp="$venv/.p2pcards-installed"
 want="$(cat "$repo/setup.cfg" "$repo/pyproject.toml" | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    "$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-    "$venv/bin/python" -m pip install --quiet -e "$repo[test]"
+    echo "p2pcards: installing into $venv (log: $venv/install.log)" >&2
+    if ! "$venv/bin/python" -m pip install -e "$repo[test]" >"$venv/install.log" 2>&1; then
+        tail -n 40 "$venv/install.log" >&2
+        echo "p2pcards: installation failed; see $venv/install.log" >&2
+        exit 1
+    fi
     echo "$want" > "$stamp"
 fi

@@ -7,17 +7,18 @@ module is pure: loading and saving the key lives in ``p2pcards.net.storage``.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
+from nacl.encoding import RawEncoder
+from nacl.hash import blake2b
 from nacl.signing import SigningKey, VerifyKey
 
-FINGERPRINT_TAG = b"p2pcards/fingerprint/v1"
+FINGERPRINT_PERSON = b"p2pcards-fp-v1"
 
 
 def fingerprint(public_key: bytes) -> str:
     """Short, human-comparable digest of an Ed25519 public key: ``ab12-cd34-ef56``."""
-    digest = hashlib.blake2b(public_key, digest_size=6, person=FINGERPRINT_TAG[:16]).hexdigest()
+    digest = blake2b(public_key, digest_size=6, person=FINGERPRINT_PERSON, encoder=RawEncoder).hex()
     return "-".join(digest[i:i + 4] for i in range(0, 12, 4))
 
 

@@ -1,0 +1,120 @@
+"""Signed transcript messages: what is signed, what is hashed, how it is read.
+
+A transcript message on the wire is the msgpack array ``[payload, sig]``.
+``payload`` is the msgpack map ``{v, sid, n, prev, from, type, body}`` kept as
+the exact bytes received: the signature and the chain hash cover those bytes,
+so no re-encoding question can ever arise. ``sig`` is Ed25519 over
+``SIGN_TAG || payload`` by the key of player ``from``. The genesis message
+(``n = 0``) carries no ``sid``; the session id is the hash of its payload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from nacl.encoding import RawEncoder
+from nacl.exceptions import BadSignatureError
+from nacl.hash import blake2b
+from nacl.signing import VerifyKey
+
+from p2pcards.protocol import wire
+from p2pcards.protocol.errors import BadSignature, MalformedMessage
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.schema import Bin, Int, Shape, Struct, Text, Tuple, validate
+
+PROTOCOL_VERSION = 1
+SIGN_TAG = b"p2pcards/msg/v1\x00"
+MSG_PERSON = b"p2pcards-msg-v1"
+SID_PERSON = b"p2pcards-sid-v1"
+MAX_POSITION = 2**31 - 1
+GENESIS_PREV = bytes(32)
+
+
+def message_digest(payload: bytes) -> bytes:
+    """The chain hash of a message: BLAKE2b-256 of its payload bytes."""
+    return blake2b(payload, digest_size=32, person=MSG_PERSON, encoder=RawEncoder)
+
+
+def session_id_of(genesis_payload: bytes) -> bytes:
+    """A table's session id: BLAKE2b-256 of the genesis payload, another person tag."""
+    return blake2b(genesis_payload, digest_size=32, person=SID_PERSON, encoder=RawEncoder)
+
+
+_OUTER = Tuple((Bin(lo=1, hi=wire.MAX_BIN), Bin(64)))
+_HEADER = {
+    "v": Int(PROTOCOL_VERSION, PROTOCOL_VERSION),
+    "n": Int(0, MAX_POSITION),
+    "prev": Bin(32),
+    "from": Int(0, 3),
+    "type": Text(24, 1),
+}
+
+
+@dataclass(frozen=True)
+class SignedMessage:
+    """One transcript message, parsed but not yet trusted (see :meth:`verify`)."""
+
+    raw: bytes = field(repr=False)
+    payload: bytes = field(repr=False)
+    signature: bytes = field(repr=False)
+    session: Optional[bytes]
+    position: int
+    prev: bytes = field(repr=False)
+    player: int
+    type: str
+    body: dict = field(repr=False)
+    digest: bytes = field(repr=False)
+
+    @classmethod
+    def parse(cls, raw: bytes) -> "SignedMessage":
+        """Decode the envelope's shape; raises MalformedWire/MalformedMessage."""
+        outer = validate(_OUTER, wire.unpack(raw), "message")
+        payload, signature = outer
+        fields = wire.unpack(payload)
+        if not isinstance(fields, dict):
+            raise MalformedMessage("payload: expected a map")
+        position = fields.get("n")
+        shape = dict(_HEADER)
+        if position != 0:
+            shape["sid"] = Bin(32)
+        shape["body"] = _AnyMap()
+        checked = validate(Struct(shape), fields, "payload")
+        return cls(
+            raw=bytes(raw), payload=payload, signature=signature,
+            session=checked.get("sid"), position=checked["n"], prev=checked["prev"],
+            player=checked["from"], type=checked["type"], body=checked["body"],
+            digest=message_digest(payload),
+        )
+
+    def verify(self, public_key: bytes) -> None:
+        """Raise :class:`BadSignature` unless ``public_key`` signed this payload."""
+        try:
+            VerifyKey(public_key).verify(SIGN_TAG + self.payload, self.signature)
+        except (BadSignatureError, ValueError, TypeError):
+            raise BadSignature(
+                f"signature of a {self.type!r} message does not verify for player {self.player}",
+                position=self.position) from None
+
+
+class _AnyMap(Shape):
+    """The body is checked later against its type's own schema."""
+
+    def check(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict):
+            raise MalformedMessage(f"{path}: expected a map")
+        return value
+
+
+def seal(identity: Identity, *, session: Optional[bytes], position: int, prev: bytes,
+         player: int, type: str, body: dict) -> SignedMessage:
+    """Build and sign a message; the result parses back to an equal message."""
+    fields: dict[str, Any] = {"v": PROTOCOL_VERSION}
+    if position != 0:
+        if session is None:
+            raise ValueError("only the genesis message has no session id")
+        fields["sid"] = session
+    fields.update({"n": position, "prev": prev, "from": player, "type": type, "body": body})
+    payload = wire.pack(fields)
+    signature = identity.sign(SIGN_TAG + payload)
+    return SignedMessage.parse(wire.pack([payload, signature]))

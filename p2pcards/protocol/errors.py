@@ -1,0 +1,122 @@
+"""The protocol's error vocabulary, and whose fault each error is.
+
+Two families, as in h11: :class:`LocalProtocolError` means *this* peer (its
+user or its code) asked for something the protocol forbids, and nothing was
+sent; :class:`RemoteProtocolError` means a message from outside broke a rule.
+A remote error carries ``rule`` (a stable identifier that goes into verdicts),
+``player`` (the index of the player blamed, or ``None`` when no one can be
+blamed, e.g. a forged signature) and ``position`` (the transcript position).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional
+
+
+class ProtocolError(Exception):
+    """Base of every protocol error."""
+
+    rule: ClassVar[str] = "protocol"
+
+
+class LocalProtocolError(ProtocolError):
+    """This peer tried to do something the protocol does not allow now."""
+
+    rule = "local"
+
+
+class RemoteProtocolError(ProtocolError):
+    """A received message broke a rule of the protocol."""
+
+    rule = "remote"
+
+    def __init__(self, detail: str, *, player: Optional[int] = None,
+                 position: Optional[int] = None) -> None:
+        self.detail = detail
+        self.player = player
+        self.position = position
+        where = "" if position is None else f" at position {position}"
+        who = "" if player is None else f"player {player}"
+        super().__init__(f"{who}{where}: {detail} [{self.rule}]".lstrip(": "))
+
+
+class MalformedWire(RemoteProtocolError):
+    """Bytes that are not one well-formed msgpack object within the limits."""
+
+    rule = "wire.malformed"
+
+
+class MalformedMessage(RemoteProtocolError):
+    """A decoded message of the wrong shape: a missing, extra or ill-typed field."""
+
+    rule = "message.malformed"
+
+
+class BadSignature(RemoteProtocolError):
+    """A signature that does not verify under the key of the player it names.
+
+    Nobody can be blamed: anyone can produce such bytes. The message is dropped.
+    """
+
+    rule = "message.signature"
+
+
+class WrongSession(RemoteProtocolError):
+    """A message signed for another table (a replay from another session)."""
+
+    rule = "message.session"
+
+
+class StaleMessage(RemoteProtocolError):
+    """A message for a position this peer already holds a different message for,
+    from a player who was not the writer there (a replay or an injection)."""
+
+    rule = "chain.stale"
+
+
+class BrokenChain(RemoteProtocolError):
+    """A message whose ``prev`` is not the hash of this peer's last message:
+    its writer saw another history (a fork by the relaying host, or a lie)."""
+
+    rule = "chain.fork"
+
+
+class OutOfTurn(RemoteProtocolError):
+    """A signed message from a player who may not write at that position."""
+
+    rule = "turn"
+
+
+class Equivocation(RemoteProtocolError):
+    """Two different signed messages from one player for one position."""
+
+    rule = "chain.equivocation"
+
+
+class BadProof(RemoteProtocolError):
+    """A cryptographic proof, share, key or point that does not check."""
+
+    rule = "crypto"
+
+
+class RuleViolation(RemoteProtocolError):
+    """A well-formed, signed, in-turn message whose action the game rules forbid."""
+
+    rule = "rules"
+
+    def __init__(self, detail: str, *, game_rule: str, player: Optional[int] = None,
+                 position: Optional[int] = None) -> None:
+        self.game_rule = game_rule
+        super().__init__(detail, player=player, position=position)
+
+
+class DeadlineMissed(RemoteProtocolError):
+    """The player expected to write did not do so before the deadline."""
+
+    rule = "deadline"
+
+
+class PlayerLeft(RemoteProtocolError):
+    """A player announced, with a signed notice, that it leaves the table."""
+
+    rule = "left"

@@ -1,0 +1,125 @@
+"""Declarative shapes for decoded messages, checked field by field.
+
+A schema is a small tree of checkers. ``validate(schema, value, path)``
+returns the value when it has exactly the declared shape and raises
+:class:`MalformedMessage` naming the path and what was wrong otherwise. No
+floats, no ``None``, no extra or missing map keys: one meaning per message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from p2pcards.protocol.errors import MalformedMessage
+
+
+class Shape:
+    def check(self, value: Any, path: str) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def _fail(path: str, want: str, value: Any) -> MalformedMessage:
+    got = type(value).__name__
+    if isinstance(value, (bytes, str, list)):
+        got += f" of length {len(value)}"
+    elif isinstance(value, int) and not isinstance(value, bool):
+        got += f" {value}"
+    return MalformedMessage(f"{path}: expected {want}, got {got}")
+
+
+@dataclass(frozen=True)
+class Int(Shape):
+    lo: int
+    hi: int
+
+    def check(self, value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi:
+            raise _fail(path, f"an integer in {self.lo}..{self.hi}", value)
+        return value
+
+
+@dataclass(frozen=True)
+class Bin(Shape):
+    """Bytes of exactly ``size`` bytes, or between ``lo`` and ``hi`` when size is None."""
+
+    size: int | None = None
+    lo: int = 0
+    hi: int = 0
+
+    def check(self, value: Any, path: str) -> bytes:
+        if not isinstance(value, bytes):
+            raise _fail(path, "bytes", value)
+        if self.size is not None:
+            if len(value) != self.size:
+                raise _fail(path, f"{self.size} bytes", value)
+        elif not self.lo <= len(value) <= self.hi:
+            raise _fail(path, f"{self.lo}..{self.hi} bytes", value)
+        return value
+
+
+@dataclass(frozen=True)
+class Text(Shape):
+    max_len: int
+    min_len: int = 0
+
+    def check(self, value: Any, path: str) -> str:
+        if not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
+            raise _fail(path, f"a string of {self.min_len}..{self.max_len} characters", value)
+        if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+            raise MalformedMessage(f"{path}: control characters are not allowed")
+        return value
+
+
+@dataclass(frozen=True)
+class Const(Shape):
+    value: Any
+
+    def check(self, value: Any, path: str) -> Any:
+        if type(value) is not type(self.value) or value != self.value:
+            raise _fail(path, repr(self.value), value)
+        return value
+
+
+@dataclass(frozen=True)
+class ListOf(Shape):
+    item: Shape
+    lo: int
+    hi: int
+
+    def check(self, value: Any, path: str) -> list:
+        if not isinstance(value, list) or not self.lo <= len(value) <= self.hi:
+            raise _fail(path, f"a list of {self.lo}..{self.hi} items", value)
+        return [self.item.check(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+@dataclass(frozen=True)
+class Tuple(Shape):
+    items: tuple[Shape, ...]
+
+    def check(self, value: Any, path: str) -> list:
+        if not isinstance(value, list) or len(value) != len(self.items):
+            raise _fail(path, f"a list of exactly {len(self.items)} items", value)
+        return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, value))]
+
+
+@dataclass(frozen=True)
+class Struct(Shape):
+    """A map with exactly these string keys."""
+
+    fields: Mapping[str, Shape]
+
+    def check(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict):
+            raise _fail(path, "a map", value)
+        missing = [k for k in self.fields if k not in value]
+        extra = [k for k in value if k not in self.fields]
+        if missing:
+            raise MalformedMessage(f"{path}: missing field {missing[0]!r}")
+        if extra:
+            raise MalformedMessage(f"{path}: unexpected field {str(extra[0])[:40]!r}")
+        return {k: s.check(value[k], f"{path}.{k}") for k, s in self.fields.items()}
+
+
+def validate(shape: Shape, value: Any, path: str = "body") -> Any:
+    return shape.check(value, path)

@@ -1,0 +1,618 @@
+"""The Bluff referee: one state machine that every peer runs on its own view.
+
+The state knows the table (stacks, safe box, the stake on the table, the
+named rank, who holds which *slots*) in full, and card faces only where its
+owner may know them. Every public rule is refereed from slots alone, so a
+peer that sees only its own hand checks every other seat's actions; a
+``Reveal`` supplies the faces of a challenged discard when the cryptography
+opens them. The rules are those of ``docs/rules-bluff.md``.
+
+Why a match always ends. Within one deal, every step either moves at least
+one chip into the safe box (a pass, a lost challenge, a caught bluff; the
+payer always has a chip, since a seat that has none is out) or takes at
+least one card out of a hand for good (a discard, which is never taken back
+unless a caught bluff pays for it). Chips outside the safe box only come
+back when the deal ends, so a deal lasts at most about ``2 × (53 × total
+chips + 52)`` actions. The deal cap (default 20) then bounds the match. With
+``deal_cap=None`` each deal is still bounded, but a run of deals in which
+nobody ever pays could in principle go on: such a table relies on players
+running out of chips, which random play does with probability one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from itertools import combinations
+from typing import Iterable, Iterator, Mapping, Optional, Sequence
+
+from p2pcards.cards import FULL_DECK, Card, Rank
+from p2pcards.rules.bluff_errors import (
+    AlreadyRevealed, BadDeal, DealNotAwaited, DiscardCount, DuplicateSlots, FacesUnknown,
+    LeaderMustDiscard, NothingToChallenge, RankRequired, RevealCount, StakeAboveStack,
+    StakeTooLow, WrongRank,
+)
+from p2pcards.rules.bluff_model import (
+    DECK_SIZE, SEATS, Action, BluffConfig, BluffOptions, BluffOutcome, Challenge, Challenged,
+    ChallengeResolved, Claim, DealStarted, DealWon, Discard, Discarded, Event, MatchEnded, Pass,
+    Passed, Phase, PlayerOut, Reveal, RoundEnded, StakeReturned, Termination,
+)
+from p2pcards.rules.errors import (
+    BadAction, CardMismatch, MatchOver, NotYourCard, NotYourTurn, WrongPhase,
+)
+
+__all__ = [
+    "SEATS", "DECK_SIZE", "BluffConfig", "Phase", "BluffState", "BluffOptions", "BluffOutcome",
+    "Termination", "Claim", "Action", "Discard", "Pass", "Challenge", "Reveal", "Event",
+    "DealStarted", "Discarded", "StakeReturned", "Passed", "Challenged", "ChallengeResolved",
+    "RoundEnded", "PlayerOut", "DealWon", "MatchEnded", "stacked_faces",
+]
+
+# Where a slot of the current deal is. Public knowledge: actions name slots.
+_UNDEALT, _HAND, _PILE, _OUT = 0, 1, 2, 3
+
+_ACTION_TYPES = (Discard, Pass, Challenge, Reveal)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seat(value: object) -> bool:
+    return _is_int(value) and 0 <= value < SEATS  # type: ignore[operator]
+
+
+class BluffState:
+    """A Bluff match: the referee and, redacted by :meth:`view`, a seat's knowledge.
+
+    ``apply`` is the only way the game moves; it validates completely before
+    it changes anything, so a refused action leaves the state as it was.
+    Two states are equal when every field is (a replay gives an equal state).
+    """
+
+    __slots__ = (
+        "config", "viewer", "phase", "to_act", "outcome", "leader", "challenger",
+        "_stacks", "_out", "safe_box", "table_stake", "_pending", "named_rank", "round_stake",
+        "_faces", "_where", "_hands", "_claims", "_round_start", "deal_number", "deals_won",
+    )
+
+    # --- construction ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, config: Optional[BluffConfig] = None, leader: int = 0) -> "BluffState":
+        """A match before its first deal; ``leader`` (from a joint draw) opens it."""
+        if not _is_seat(leader):
+            raise BadAction(None, f"no seat {leader!r} to lead")
+        state = object.__new__(cls)
+        state.config = config if config is not None else BluffConfig()
+        state.viewer = None
+        state.phase = Phase.DEAL
+        state.to_act = None
+        state.outcome = None
+        state.leader = leader
+        state.challenger = None
+        state._stacks = [state.config.starting_chips] * SEATS
+        state._out = [False] * SEATS
+        state.safe_box = 0
+        state.table_stake = 0
+        state._pending = None
+        state.named_rank = None
+        state.round_stake = 0
+        state._faces = [None] * DECK_SIZE
+        state._where = [_UNDEALT] * DECK_SIZE
+        state._hands = [()] * SEATS
+        state._claims = []
+        state._round_start = 0
+        state.deal_number = 0
+        state.deals_won = 0
+        return state
+
+    def copy(self) -> "BluffState":
+        state = object.__new__(BluffState)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(state, name, list(value) if isinstance(value, list) else value)
+        return state
+
+    # --- public information ---------------------------------------------------
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self.phase is Phase.DEAL
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Chips in front of each seat (a stake on the table is not counted)."""
+        return tuple(self._stacks)
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        """Which seats are out of the match."""
+        return tuple(self._out)
+
+    @property
+    def discarder(self) -> Optional[int]:
+        """The seat whose discard awaits acceptance (its stake is on the table)."""
+        return self._pending
+
+    @property
+    def last_claim(self) -> Optional[Claim]:
+        """The discard on the table (the only one that can be challenged)."""
+        return self._claims[-1] if self._pending is not None else None
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        """Every discard of this deal, in order, with the faces of those revealed."""
+        return tuple(self._claims)
+
+    @property
+    def round_claims(self) -> tuple[Claim, ...]:
+        return tuple(self._claims[self._round_start:])
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The slots in ``seat``'s hand (public: every action names slots)."""
+        return self._hands[seat]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self._hands)
+
+    @property
+    def pile(self) -> tuple[int, ...]:
+        """Slots face down on the table this round."""
+        return tuple(p for p, w in enumerate(self._where) if w == _PILE)
+
+    @property
+    def out_of_play(self) -> tuple[int, ...]:
+        """Slots that left play unseen or seen: old piles, hands of seats out."""
+        return tuple(p for p, w in enumerate(self._where) if w == _OUT)
+
+    def face(self, slot: int) -> Optional[Card]:
+        """The card at ``slot`` if this state knows it, else ``None``."""
+        return self._faces[slot]
+
+    @property
+    def revealed(self) -> tuple[tuple[int, Card], ...]:
+        """(slot, card) of every discard a challenge opened this deal."""
+        return tuple(pair for claim in self._claims if claim.faces is not None
+                     for pair in zip(claim.slots, claim.faces))
+
+    def min_stake_for(self, seat: int) -> int:
+        """The least stake ``seat`` may put on a discard now.
+
+        The leader owes the table minimum, or his whole stack if he has less;
+        a responder owes at least the table minimum and the round's stake.
+        """
+        if self.phase is Phase.LEAD:
+            return min(self.config.min_stake, self._stacks[seat])  # type: ignore[type-var]
+        return max(self.config.min_stake, self.round_stake)  # type: ignore[type-var]
+
+    def snapshot(self) -> tuple:
+        """Everything the state holds, as a comparable value."""
+        return (self.public_snapshot(), tuple(self._faces), self.viewer)
+
+    def public_snapshot(self) -> tuple:
+        """Everything every seat knows: what two honest referees must agree on."""
+        return (self.config, self.phase, self.to_act, self.outcome, self.leader,
+                self.challenger, tuple(self._stacks), tuple(self._out), self.safe_box,
+                self.table_stake, self._pending, self.named_rank, self.round_stake,
+                tuple(self._where), tuple(self._hands), tuple(self._claims),
+                self._round_start, self.deal_number, self.deals_won)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BluffState):
+            return NotImplemented
+        return self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        # No faces here: a repr ends up in logs.
+        return (f"BluffState(phase={self.phase.name}, to_act={self.to_act}, "
+                f"stacks={self._stacks}, safe_box={self.safe_box}, "
+                f"table_stake={self.table_stake}, viewer={self.viewer})")
+
+    # --- views ----------------------------------------------------------------
+
+    def view(self, seat: int) -> "BluffState":
+        """A copy holding only what ``seat`` may know: its own slots and revealed discards."""
+        if not _is_seat(seat):
+            raise BadAction(None, f"no seat {seat!r} to view for")
+        state = self.copy()
+        state.viewer = seat
+        shown = {slot for slot, _ in self.revealed}
+        state._faces = [face if (p % SEATS == seat or p in shown) else None
+                        for p, face in enumerate(self._faces)]
+        return state
+
+    def determinize(self, rng: random.Random) -> "BluffState":
+        """A complete state: every unknown face drawn from the cards this state has not seen.
+
+        Nothing but the known faces constrains the others in Bluff: claims
+        may be lies, and cards never move between seats.
+        """
+        state = self.copy()
+        state.viewer = None
+        if self.deal_number == 0:
+            return state
+        known = set(face for face in self._faces if face is not None)
+        unseen = [card for card in FULL_DECK if card not in known]
+        rng.shuffle(unseen)
+        fill = iter(unseen)
+        state._faces = [face if face is not None else next(fill) for face in self._faces]
+        return state
+
+    # --- the seat to act ------------------------------------------------------
+
+    def options(self) -> Optional[BluffOptions]:
+        """The choices of ``to_act``, or ``None`` when nobody is to act."""
+        seat = self.to_act
+        if seat is None:
+            return None
+        hand = self._hands[seat]
+        if self.phase is Phase.REVEAL:
+            return BluffOptions(seat, self.phase, hand, False, False, False, False, True,
+                                self.named_rank, 0, 0, self.config.max_discard,
+                                self._claims[-1].slots)
+        lead = self.phase is Phase.LEAD
+        low, high = self.min_stake_for(seat), self._stacks[seat]
+        return BluffOptions(
+            seat, self.phase, hand,
+            can_pass=not lead,
+            can_challenge=not lead and not self._claims[-1].revealed,
+            can_discard=bool(hand) and low <= high,
+            must_lead=lead, must_reveal=False, rank=self.named_rank,
+            min_stake=low, max_stake=high, max_discard=self.config.max_discard)
+
+    def legal_actions(self, stakes: Optional[Iterable[int]] = None) -> Iterator[Action]:
+        """Every legal action of ``to_act``, lazily; discards at each of ``stakes``.
+
+        ``stakes=None`` means the minimum stake only (the space of stakes is
+        large and the minimum is what most choices differ by). A reveal needs
+        the discarder's faces: asking an engine that lacks them raises
+        :class:`FacesUnknown`.
+        """
+        opts = self.options()
+        if opts is None:
+            return
+        seat = opts.seat
+        if opts.must_reveal:
+            faces = tuple(self._faces[slot] for slot in opts.reveal_slots)
+            if any(face is None for face in faces):
+                raise FacesUnknown(f"this engine cannot see seat {seat}'s challenged discard")
+            yield Reveal(seat, faces)  # type: ignore[arg-type]
+            return
+        if opts.can_pass:
+            yield Pass(seat)
+        if opts.can_challenge:
+            yield Challenge(seat)
+        if not opts.can_discard:
+            return
+        if stakes is None:
+            values = [opts.min_stake]
+        else:
+            values = [s for s in dict.fromkeys(stakes)
+                      if _is_int(s) and opts.min_stake <= s <= opts.max_stake]
+        ranks = list(Rank) if opts.must_lead else [opts.rank]
+        for count in range(1, min(opts.max_discard, len(opts.hand)) + 1):
+            for slots in combinations(opts.hand, count):
+                for rank in ranks:
+                    for stake in values:
+                        yield Discard(seat, slots, stake, rank)
+
+    # --- the deal ---------------------------------------------------------------
+
+    def deal(self, faces: Sequence[Optional[Card]]) -> tuple[Event, ...]:
+        """Deal a shuffled deck: ``faces[p]`` (or ``None``, unknown here) goes to seat ``p % 4``.
+
+        Seats already out of the match are dealt too (the deck is always
+        dealt whole) and their cards leave play at once, unseen.
+        """
+        if self.outcome is not None:
+            raise MatchOver(None, "the match is over; no more deals")
+        if self.phase is not Phase.DEAL:
+            raise DealNotAwaited(None, f"a deal is in play ({self.phase.value})")
+        try:
+            faces = list(faces)
+        except TypeError:
+            raise BadDeal(None, "the deal must be a sequence of 52 faces") from None
+        if len(faces) != DECK_SIZE:
+            raise BadDeal(None, f"a deal has {DECK_SIZE} slots, not {len(faces)}")
+        if any(face is not None and not isinstance(face, Card) for face in faces):
+            raise BadDeal(None, "every face must be a Card or None")
+        known = [face for face in faces if face is not None]
+        if len(set(known)) != len(known):
+            raise BadDeal(None, "a card appears in two slots")
+
+        self._faces = faces
+        self._where = [_OUT if self._out[p % SEATS] else _HAND for p in range(DECK_SIZE)]
+        self._hands = [() if self._out[s] else tuple(range(s, DECK_SIZE, SEATS))
+                       for s in range(SEATS)]
+        self._claims = []
+        self.deal_number += 1
+        self._start_round(self.leader)
+        return (DealStarted(self.deal_number, self.leader),)
+
+    # --- actions ------------------------------------------------------------------
+
+    def check(self, action: Action) -> None:
+        """Raise exactly what :meth:`apply` would for ``action``; change nothing."""
+        if not isinstance(action, _ACTION_TYPES):
+            raise BadAction(None, f"not a Bluff action: {type(action).__name__}")
+        seat = action.seat
+        if not _is_seat(seat):
+            raise BadAction(None, f"no seat {seat!r}")
+        if self.outcome is not None:
+            raise MatchOver(seat, "the match is over")
+        if self.phase is Phase.DEAL:
+            raise WrongPhase(seat, "a deal is awaited; nobody acts")
+        if seat != self.to_act:
+            raise NotYourTurn(seat, f"seat {self.to_act} is to act")
+        if self.phase is Phase.REVEAL:
+            if not isinstance(action, Reveal):
+                raise WrongPhase(seat, "your discard was challenged: reveal it")
+            self._check_reveal(action)
+        elif isinstance(action, Discard):
+            self._check_discard(action)
+        elif isinstance(action, Reveal):
+            raise WrongPhase(seat, "nothing was challenged")
+        elif self.phase is Phase.LEAD:
+            if isinstance(action, Pass):
+                raise LeaderMustDiscard(seat, "the leader must discard, not pass")
+            raise NothingToChallenge(seat, "no discard is on the table")
+        elif isinstance(action, Challenge) and self._claims[-1].revealed:
+            raise AlreadyRevealed(seat, "that discard was already shown honest")
+
+    def _check_discard(self, action: Discard) -> None:
+        seat, slots = action.seat, action.slots
+        if not isinstance(slots, tuple) or not all(_is_int(s) for s in slots):
+            raise BadAction(seat, "slots must be a tuple of integers")
+        if not 1 <= len(slots) <= self.config.max_discard:
+            raise DiscardCount(seat, f"discard 1 to {self.config.max_discard} cards, "
+                                     f"not {len(slots)}")
+        if len(set(slots)) != len(slots):
+            raise DuplicateSlots(seat, "a slot is named twice")
+        for slot in slots:
+            if not 0 <= slot < DECK_SIZE:
+                raise BadAction(seat, f"no slot {slot}")
+            if slot % SEATS != seat or self._where[slot] != _HAND:
+                raise NotYourCard(seat, f"slot {slot} is not in your hand")
+        rank = action.rank
+        if rank is not None and not isinstance(rank, Rank):
+            raise BadAction(seat, f"not a rank: {rank!r}")
+        if self.phase is Phase.LEAD:
+            if rank is None:
+                raise RankRequired(seat, "the leader must name a rank")
+        elif rank is not None and rank != self.named_rank:
+            raise WrongRank(seat, f"the rank of this round is {self.named_rank.label}, "  # type: ignore[union-attr]
+                                  f"not {rank.label}")
+        stake = action.stake
+        if not _is_int(stake):
+            raise BadAction(seat, f"a stake is a number of chips, not {stake!r}")
+        low = self.min_stake_for(seat)
+        if stake < low:
+            raise StakeTooLow(seat, f"stake at least {low}, not {stake}")
+        if stake > self._stacks[seat]:
+            raise StakeAboveStack(seat, f"you have {self._stacks[seat]} chips, "
+                                        f"not {stake}")
+
+    def _check_reveal(self, action: Reveal) -> None:
+        seat, faces = action.seat, action.faces
+        claim = self._claims[-1]
+        if not isinstance(faces, tuple) or not all(isinstance(f, Card) for f in faces):
+            raise BadAction(seat, "faces must be a tuple of cards")
+        if len(faces) != claim.count:
+            raise RevealCount(seat, f"the discard has {claim.count} cards, "
+                                    f"{len(faces)} shown")
+        if len(set(faces)) != len(faces):
+            raise CardMismatch(seat, "one card shown for two slots")
+        # Messages name slots only: a face we know may be a secret of our own hand.
+        for slot, face in zip(claim.slots, faces):
+            known = self._faces[slot]
+            if known is not None:
+                if known != face:
+                    raise CardMismatch(seat, f"slot {slot} does not hold the card shown")
+            elif face in self._faces:
+                raise CardMismatch(seat, f"the card shown for slot {slot} is known "
+                                         f"to be elsewhere")
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Play ``action`` and return what happened; refused actions raise and change nothing."""
+        self.check(action)
+        events: list[Event] = []
+        if isinstance(action, Discard):
+            self._discard(action, events)
+        elif isinstance(action, Pass):
+            self._pass(action.seat, events)
+        elif isinstance(action, Challenge):
+            self.challenger = action.seat
+            self.phase = Phase.REVEAL
+            self.to_act = self._pending
+            events.append(Challenged(action.seat, self._pending))  # type: ignore[arg-type]
+        else:
+            self._reveal(action, events)
+        return tuple(events)
+
+    # --- transitions (called only after a successful check) -----------------------
+
+    def _discard(self, action: Discard, events: list[Event]) -> None:
+        seat, slots, stake = action.seat, action.slots, action.stake
+        lead = self.phase is Phase.LEAD
+        if lead:
+            self.named_rank = action.rank
+        previous = self._pending
+        if previous is not None:
+            self._return_stake(events)
+        self._stacks[seat] -= stake
+        self.table_stake = stake
+        self._pending = seat
+        self.round_stake = max(self.round_stake, stake)
+        for slot in slots:
+            self._where[slot] = _PILE
+        self._hands[seat] = tuple(s for s in self._hands[seat] if s not in slots)
+        self._claims.append(Claim(seat, slots, self.named_rank, stake))  # type: ignore[arg-type]
+        events.append(Discarded(seat, slots, self.named_rank, stake, lead))  # type: ignore[arg-type]
+        if previous is not None and not self._hands[previous]:
+            # The next player's discard accepted an empty-handed discarder's last cards.
+            self._win_deal(previous, events)
+        else:
+            self._advance(seat, events)
+
+    def _pass(self, seat: int, events: list[Event]) -> None:
+        paid = self._pay(seat, self.config.pass_price)  # type: ignore[arg-type]
+        events.append(Passed(seat, paid))
+        if self._stacks[seat] == 0 and self._eliminate(seat, events):
+            return
+        self._advance(seat, events)
+
+    def _reveal(self, action: Reveal, events: list[Event]) -> None:
+        claim = self._claims[-1]
+        faces = action.faces
+        for slot, face in zip(claim.slots, faces):
+            self._faces[slot] = face
+        self._claims[-1] = replace(claim, faces=faces)
+        challenger, discarder = self.challenger, self._pending
+        self.challenger = None
+        if not self._claims[-1].honest:
+            paid = self.table_stake
+            self.safe_box += paid
+            self.table_stake = 0
+            self._pending = None
+            for slot in claim.slots:
+                self._where[slot] = _HAND
+            self._hands[discarder] = tuple(sorted(self._hands[discarder] + claim.slots))
+            events.append(ChallengeResolved(challenger, discarder, True, faces, discarder, paid))
+            if self._stacks[discarder] == 0 and self._eliminate(discarder, events):
+                return
+            self._start_round(challenger, events)  # type: ignore[arg-type]
+            return
+        paid = self._pay(challenger, claim.stake)  # type: ignore[arg-type]
+        events.append(ChallengeResolved(challenger, discarder, False, faces, challenger, paid))
+        if self._stacks[challenger] == 0 and self._eliminate(challenger, events):
+            return
+        if not self._hands[discarder]:
+            self._win_deal(discarder, events)  # type: ignore[arg-type]
+        else:
+            self._advance(challenger, events)  # type: ignore[arg-type]
+
+    def _pay(self, seat: int, amount: int) -> int:
+        """Move ``amount`` (or all ``seat`` has, if less) into the safe box."""
+        paid = min(amount, self._stacks[seat])
+        self._stacks[seat] -= paid
+        self.safe_box += paid
+        return paid
+
+    def _return_stake(self, events: list[Event]) -> None:
+        seat, amount = self._pending, self.table_stake
+        self._stacks[seat] += amount  # type: ignore[index]
+        self.table_stake = 0
+        self._pending = None
+        events.append(StakeReturned(seat, amount))  # type: ignore[arg-type]
+
+    def _advance(self, after: int, events: list[Event]) -> None:
+        """Give the turn to the next seat in play after ``after``, or end the round
+        when the turn comes back to the discarder with nobody discarding since."""
+        discarder = self._pending
+        for step in range(1, SEATS + 1):
+            seat = (after + step) % SEATS
+            if seat == discarder:
+                break
+            if not self._out[seat] and self._hands[seat]:
+                self.phase = Phase.RESPOND
+                self.to_act = seat
+                return
+        self._return_stake(events)
+        if not self._hands[discarder]:  # type: ignore[index]
+            self._win_deal(discarder, events)  # type: ignore[arg-type]
+        else:
+            self._start_round(discarder, events)  # type: ignore[arg-type]
+
+    def _start_round(self, leader: int, events: Optional[list[Event]] = None) -> None:
+        """The pile leaves play unseen and ``leader`` opens a round."""
+        gone = 0
+        for slot, where in enumerate(self._where):
+            if where == _PILE:
+                self._where[slot] = _OUT
+                gone += 1
+        if events is not None:
+            events.append(RoundEnded(leader, gone))
+        self._round_start = len(self._claims)
+        self.named_rank = None
+        self.round_stake = 0
+        self.leader = leader
+        self.phase = Phase.LEAD
+        self.to_act = leader
+
+    def _clear_table(self) -> None:
+        for slot, where in enumerate(self._where):
+            if where in (_HAND, _PILE):
+                self._where[slot] = _OUT
+        self._hands = [()] * SEATS
+        self.named_rank = None
+        self.round_stake = 0
+        self.challenger = None
+
+    def _win_deal(self, winner: int, events: list[Event]) -> None:
+        if self._pending is not None:
+            self._return_stake(events)
+        box, self.safe_box = self.safe_box, 0
+        self._stacks[winner] += box
+        events.append(DealWon(winner, box))
+        self.deals_won += 1
+        self._clear_table()
+        cap = self.config.deal_cap
+        if cap is not None and self.deals_won >= cap:
+            best = max(self._stacks)
+            winners = tuple(s for s in range(SEATS) if self._stacks[s] == best)
+            self._end_match(Termination.DEAL_CAP, winners, events)
+            return
+        self.leader = winner
+        self.phase = Phase.DEAL
+        self.to_act = None
+
+    def _eliminate(self, seat: int, events: list[Event]) -> bool:
+        """Put ``seat`` (no chips left) out of the match; True if that ended the match."""
+        self._out[seat] = True
+        for slot in self._hands[seat]:
+            self._where[slot] = _OUT
+        self._hands[seat] = ()
+        events.append(PlayerOut(seat))
+        alive = [s for s in range(SEATS) if not self._out[s]]
+        if len(alive) > 1:
+            return False
+        last = alive[0]
+        # The survivor takes the safe box and any stake on the table: chips are conserved.
+        self._stacks[last] += self.safe_box + self.table_stake
+        self.safe_box = self.table_stake = 0
+        self._pending = None
+        self._clear_table()
+        self._end_match(Termination.LAST_WITH_CHIPS, (last,), events)
+        return True
+
+    def _end_match(self, termination: Termination, winners: tuple[int, ...],
+                   events: list[Event]) -> None:
+        self.outcome = BluffOutcome(termination, winners, tuple(self._stacks), self.deals_won)
+        self.phase = Phase.MATCH_OVER
+        self.to_act = None
+        events.append(MatchEnded(self.outcome))
+
+
+def stacked_faces(hands: Mapping[int, Sequence[Card]]) -> list[Card]:
+    """A deal's 52 faces in which seat ``s`` is dealt ``hands[s]`` first, in order.
+
+    The cards nobody named fill the remaining slots in code order. For
+    scripted tables: tutorials, tests, reproducible examples.
+    """
+    named = [card for cards in hands.values() for card in cards]
+    if len(set(named)) != len(named):
+        raise ValueError("a card is given to two seats")
+    if any(not _is_seat(seat) or len(cards) > DECK_SIZE // SEATS
+           for seat, cards in hands.items()):
+        raise ValueError("hands are keyed by seat 0..3 and hold at most 13 cards")
+    rest = iter(card for card in FULL_DECK if card not in set(named))
+    faces: list[Card] = []
+    for slot in range(DECK_SIZE):
+        seat, index = slot % SEATS, slot // SEATS
+        given = hands.get(seat, ())
+        faces.append(given[index] if index < len(given) else next(rest))
+    return faces

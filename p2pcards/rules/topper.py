@@ -75,7 +75,7 @@ from p2pcards.rules.topper_events import (
 from p2pcards.rules.topper_order import effective_suit, little_jack, trick_winner_index
 
 __all__ = [
-    "TopperConfig", "ConfigError", "Phase", "TopperState", "PublicTable",
+    "TopperConfig", "ConfigError", "Phase", "TopperState", "PublicTable", "faces_for_hands",
     "Bid", "PassBid", "NameTrump", "Play", "TopperAction",
     "BidOutOfRange", "BidNotHigher", "NotTheBidder", "BadTrumpSuit", "CardNotInDeck",
     "BadDeal", "FollowSuit", "Renege", "FacesUnknown", "InconsistentView",
@@ -180,6 +180,18 @@ class PublicTable:
     #: Per seat, the effective suits it has shown it lacks this hand.
     voids: tuple[frozenset[Suit], ...]
     outcome: Optional[TopperOutcome]
+
+
+def faces_for_hands(hands: Sequence[Sequence[Optional[Card]]]) -> list[Optional[Card]]:
+    """The deal that gives ``hands[s]`` to seat ``s``: slot ``p`` holds card ``p // seats`` of seat ``p % seats``.
+
+    For scripted deals (tests, tutorials, replays of a hand written out by seat).
+    """
+    seats = len(hands)
+    size = len(hands[0]) if hands else 0
+    if seats == 0 or any(len(h) != size for h in hands):
+        raise ValueError("every seat needs the same number of cards")
+    return [hands[p % seats][p // seats] for p in range(seats * size)]
 
 
 def _is_int(value: Any) -> bool:

@@ -1,0 +1,189 @@
+"""Bluff bots: a uniformly random player and a counting, cautious one.
+
+Both are given a seat's view only (``BluffState.view``) and decide from
+``view.options()`` and the public record; neither ever sees another seat's
+hidden cards. Each is deterministic given the ``random.Random`` it is built
+with.
+"""
+
+from __future__ import annotations
+
+import random
+from math import comb
+from typing import Optional
+
+from p2pcards.cards import Rank
+from p2pcards.rules.bluff import (
+    Action, BluffOptions, BluffState, Challenge, Claim, Discard, Pass, Reveal,
+)
+
+
+def reveal(view: BluffState, opts: BluffOptions) -> Reveal:
+    """The only legal answer to a challenge: show the discard as it was."""
+    return Reveal(opts.seat, tuple(view.face(slot) for slot in opts.reveal_slots))  # type: ignore[misc]
+
+
+class RandomBluffBot:
+    """A kind of action uniformly among those available, then its details uniformly."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: BluffState) -> Action:
+        opts = view.options()
+        assert opts is not None, "asked to act while nobody is to act"
+        if opts.must_reveal:
+            return reveal(view, opts)
+        kinds = [kind for kind, ok in (("pass", opts.can_pass), ("challenge", opts.can_challenge),
+                                       ("discard", opts.can_discard)) if ok]
+        kind = self.rng.choice(kinds)
+        if kind == "pass":
+            return Pass(opts.seat)
+        if kind == "challenge":
+            return Challenge(opts.seat)
+        count = self.rng.randint(1, min(opts.max_discard, len(opts.hand)))
+        slots = tuple(self.rng.sample(opts.hand, count))
+        rank = self.rng.choice(list(Rank)) if opts.must_lead else opts.rank
+        return Discard(opts.seat, slots, self.rng.randint(opts.min_stake, opts.max_stake), rank)
+
+
+def chance_honest(view: BluffState, claim: Claim, judge: int) -> float:
+    """How likely ``claim`` is true, from what seat ``judge`` knows (``view`` is its view).
+
+    Cards never change hands in Bluff, so the discarded slots' faces are
+    either known (dealt to us, or revealed earlier) or among the cards we
+    have not seen. A known face of another rank proves a bluff; more cards
+    of the rank than remain unseen make the claim impossible. Otherwise the
+    estimate is the chance that the discarder's unseen cards held that
+    many of the rank (hypergeometric), with earlier unchallenged claims of
+    the rank by other seats believed in half.
+    """
+    rank = claim.rank
+    known_faces = [view.face(slot) for slot in claim.slots]
+    if any(face is not None and face.rank != rank for face in known_faces):
+        return 0.0
+    needed = sum(1 for face in known_faces if face is None)
+    if needed == 0:
+        return 1.0
+    seen_of_rank = 0
+    unseen = 0
+    for slot in range(52):
+        face = view.face(slot)
+        if face is None:
+            unseen += 1
+        elif face.rank == rank:
+            seen_of_rank += 1
+    left = 4 - seen_of_rank
+    if needed > left:
+        return 0.0
+    believed = sum(c.count for c in view.claims[:-1]
+                   if c.rank == rank and not c.revealed and c.seat != judge)
+    left = max(needed, left - believed // 2)
+    # Unseen cards that were in the discarder's hand before this discard.
+    held = needed + sum(1 for slot in view.hand(claim.seat) if view.face(slot) is None)
+    return _at_least(needed, unseen, left, held)
+
+
+def _at_least(k: int, population: int, successes: int, draws: int) -> float:
+    """P(X >= k) for X hypergeometric: ``draws`` from ``population`` holding ``successes``."""
+    total = comb(population, draws)
+    if total == 0:
+        return 0.0
+    hits = sum(comb(successes, i) * comb(population - successes, draws - i)
+               for i in range(k, min(successes, draws) + 1))
+    return hits / total
+
+
+class HeuristicBluffBot:
+    """Counts what it can know, calls unlikely claims, tells the truth when it can.
+
+    It leads the rank it holds most of, with all of them; discards true
+    cards when it holds the round's rank; bluffs one card only while the
+    stake is small; challenges a claim that is impossible or improbable
+    (sooner when the discarder is about to empty his hand); otherwise takes
+    the cheaper of passing and challenging. It always stakes the minimum.
+    """
+
+    name = "heuristic"
+
+    #: Challenge below this chance that the claim is honest.
+    doubt = 0.3
+    #: Challenge an about-to-win discarder below this chance.
+    last_card_doubt = 0.9
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: BluffState) -> Action:
+        opts = view.options()
+        assert opts is not None, "asked to act while nobody is to act"
+        if opts.must_reveal:
+            return reveal(view, opts)
+        by_rank = self._hand_by_rank(view, opts)
+        if opts.must_lead:
+            return self._lead(opts, by_rank)
+        return self._respond(view, opts, by_rank)
+
+    @staticmethod
+    def _hand_by_rank(view: BluffState, opts: BluffOptions) -> dict[Rank, list[int]]:
+        by_rank: dict[Rank, list[int]] = {}
+        for slot in opts.hand:
+            by_rank.setdefault(view.face(slot).rank, []).append(slot)  # type: ignore[union-attr]
+        return by_rank
+
+    def _lead(self, opts: BluffOptions, by_rank: dict[Rank, list[int]]) -> Action:
+        most = max(len(slots) for slots in by_rank.values())
+        rank = self.rng.choice(sorted(r for r, slots in by_rank.items() if len(slots) == most))
+        slots = tuple(by_rank[rank][:opts.max_discard])
+        return Discard(opts.seat, slots, opts.min_stake, rank)
+
+    def _respond(self, view: BluffState, opts: BluffOptions,
+                 by_rank: dict[Rank, list[int]]) -> Action:
+        claim = view.last_claim
+        assert claim is not None and opts.rank is not None
+        seat = opts.seat
+        about_to_win = view.hand_sizes[claim.seat] == 0
+        honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
+        if opts.can_challenge:
+            if honest < (self.last_card_doubt if about_to_win else self.doubt):
+                return Challenge(seat)
+        if about_to_win:
+            # Whatever we do the discarder wins unless someone calls him; a
+            # discard at least costs nothing, a pass feeds his safe box.
+            return self._discard_true_or_any(opts, by_rank) or Pass(seat)
+        true_cards = by_rank.get(opts.rank, [])
+        if true_cards and opts.can_discard:
+            return Discard(seat, tuple(true_cards[:opts.max_discard]), opts.min_stake, opts.rank)
+        bluff = self._small_bluff(view, opts, by_rank)
+        if bluff is not None:
+            return bluff
+        pass_price = view.config.pass_price
+        if opts.can_challenge and honest * claim.stake < pass_price:  # type: ignore[operator]
+            return Challenge(seat)
+        return Pass(seat)
+
+    @staticmethod
+    def _discard_true_or_any(opts: BluffOptions,
+                             by_rank: dict[Rank, list[int]]) -> Optional[Action]:
+        if not opts.can_discard:
+            return None
+        slots = by_rank.get(opts.rank, [])[:opts.max_discard] or [opts.hand[0]]  # type: ignore[arg-type]
+        return Discard(opts.seat, tuple(slots), opts.min_stake, opts.rank)
+
+    def _small_bluff(self, view: BluffState, opts: BluffOptions,
+                     by_rank: dict[Rank, list[int]]) -> Optional[Action]:
+        """One card of our thinnest rank, only while the stake is close to the pass price."""
+        if not opts.can_discard:
+            return None
+        if opts.min_stake > 2 * view.config.pass_price:  # type: ignore[operator]
+            return None
+        if opts.min_stake * 10 > opts.max_stake:
+            return None
+        fewest = min(len(slots) for slots in by_rank.values())
+        rank = self.rng.choice(sorted(r for r, slots in by_rank.items() if len(slots) == fewest))
+        return Discard(opts.seat, (by_rank[rank][0],), opts.min_stake, opts.rank)
+
+
+__all__ = ["RandomBluffBot", "HeuristicBluffBot", "chance_honest", "reveal"]

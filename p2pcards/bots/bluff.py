@@ -18,6 +18,17 @@ from p2pcards.rules.bluff import (
 )
 
 
+class NothingToChoose(LookupError):
+    """A bot was handed a view in which no seat is to act (a deal is awaited, or the match is over)."""
+
+
+def _options(view: BluffState) -> BluffOptions:
+    opts = view.options()
+    if opts is None:
+        raise NothingToChoose(f"nobody is to act ({view.phase.value})")
+    return opts
+
+
 def reveal(view: BluffState, opts: BluffOptions) -> Reveal:
     """The only legal answer to a challenge: show the discard as it was."""
     return Reveal(opts.seat, tuple(view.face(slot) for slot in opts.reveal_slots))  # type: ignore[misc]
@@ -32,8 +43,7 @@ class RandomBluffBot:
         self.rng = rng
 
     def choose(self, view: BluffState) -> Action:
-        opts = view.options()
-        assert opts is not None, "asked to act while nobody is to act"
+        opts = _options(view)
         if opts.must_reveal:
             return reveal(view, opts)
         kinds = [kind for kind, ok in (("pass", opts.can_pass), ("challenge", opts.can_challenge),
@@ -101,7 +111,7 @@ class HeuristicBluffBot:
 
     It leads the rank it holds most of, with all of them; discards true
     cards when it holds the round's rank; bluffs one card only while the
-    stake is small; challenges a claim that is impossible or improbable
+    stake is small and the rank not much claimed yet; challenges a claim that is impossible or improbable
     (sooner when the discarder is about to empty his hand); otherwise takes
     the cheaper of passing and challenging. It always stakes the minimum.
     """
@@ -112,13 +122,14 @@ class HeuristicBluffBot:
     doubt = 0.3
     #: Challenge an about-to-win discarder below this chance.
     last_card_doubt = 0.9
+    #: Do not bluff a rank once this many cards of it were claimed this deal.
+    believable_claims = 3
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
     def choose(self, view: BluffState) -> Action:
-        opts = view.options()
-        assert opts is not None, "asked to act while nobody is to act"
+        opts = _options(view)
         if opts.must_reveal:
             return reveal(view, opts)
         by_rank = self._hand_by_rank(view, opts)
@@ -141,8 +152,7 @@ class HeuristicBluffBot:
 
     def _respond(self, view: BluffState, opts: BluffOptions,
                  by_rank: dict[Rank, list[int]]) -> Action:
-        claim = view.last_claim
-        assert claim is not None and opts.rank is not None
+        claim: Claim = view.last_claim  # type: ignore[assignment]  # RESPOND: one is on the table
         seat = opts.seat
         about_to_win = view.hand_sizes[claim.seat] == 0
         honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
@@ -174,8 +184,11 @@ class HeuristicBluffBot:
 
     def _small_bluff(self, view: BluffState, opts: BluffOptions,
                      by_rank: dict[Rank, list[int]]) -> Optional[Action]:
-        """One card of our thinnest rank, only while the stake is close to the pass price."""
+        """One card of our thinnest rank, only while the stake is close to the pass price
+        and the rank is not so claimed already that one more would be called."""
         if not opts.can_discard:
+            return None
+        if sum(c.count for c in view.claims if c.rank == opts.rank) >= self.believable_claims:
             return None
         if opts.min_stake > 2 * view.config.pass_price:  # type: ignore[operator]
             return None
@@ -186,4 +199,4 @@ class HeuristicBluffBot:
         return Discard(opts.seat, (by_rank[rank][0],), opts.min_stake, opts.rank)
 
 
-__all__ = ["RandomBluffBot", "HeuristicBluffBot", "chance_honest", "reveal"]
+__all__ = ["RandomBluffBot", "HeuristicBluffBot", "NothingToChoose", "chance_honest", "reveal"]

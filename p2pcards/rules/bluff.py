@@ -609,7 +609,8 @@ def stacked_faces(hands: Mapping[int, Sequence[Card]]) -> list[Card]:
     if any(not _is_seat(seat) or len(cards) > DECK_SIZE // SEATS
            for seat, cards in hands.items()):
         raise ValueError("hands are keyed by seat 0..3 and hold at most 13 cards")
-    rest = iter(card for card in FULL_DECK if card not in set(named))
+    taken = set(named)
+    rest = iter(card for card in FULL_DECK if card not in taken)
     faces: list[Card] = []
     for slot in range(DECK_SIZE):
         seat, index = slot % SEATS, slot // SEATS

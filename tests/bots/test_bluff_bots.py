@@ -8,7 +8,9 @@ from collections import Counter
 import pytest
 
 from p2pcards.bots.base import play_local_match, shuffled_faces
-from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot, chance_honest
+from p2pcards.bots.bluff import (
+    HeuristicBluffBot, NothingToChoose, RandomBluffBot, chance_honest,
+)
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
     BluffConfig, BluffState, Challenge, Discard, Pass, Reveal, stacked_faces,
@@ -205,6 +207,23 @@ def test_heuristic_bluffs_one_card_when_the_stake_is_small():
     state.apply(Discard(0, slots(0, 0), 10, Rank.KING))
     action = heuristic(state.view(1))
     assert isinstance(action, Discard) and len(action.slots) == 1 and action.stake == 10
+
+
+def test_heuristic_does_not_bluff_a_rank_already_much_claimed():
+    state = table({0: cards("KS"), 1: cards("KH"), 2: cards("KD"), 3: NO_KING})
+    state.apply(Discard(0, slots(0, 0), 10, Rank.KING))
+    state.apply(Discard(1, slots(1, 0), 10, None))
+    state.apply(Discard(2, slots(2, 0), 10, None))
+    # Three kings claimed; seat 3 holds none and believes the last claim.
+    assert chance_honest(state.view(3), state.last_claim, 3) > HeuristicBluffBot.doubt
+    assert not isinstance(heuristic(state.view(3)), Discard)
+
+
+def test_bot_handed_a_view_with_nobody_to_act_says_so():
+    view = BluffState.new(BluffConfig(), 0).view(0)
+    for bot in (RandomBluffBot(random.Random(0)), HeuristicBluffBot(random.Random(0))):
+        with pytest.raises(NothingToChoose):
+            bot.choose(view)
 
 
 def test_heuristic_does_not_bluff_when_the_stake_is_large():

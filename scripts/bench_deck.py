@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Benchmark the verified mental-poker set-up of one hand: four seats in one process.
+
+Steps, as the table would run them, every received value going through its
+``to_wire``/``from_wire`` round trip (so point validation is counted):
+
+1. key setup: commitments, shares with Schnorr proofs, every seat checking the other three;
+2. shuffles: each seat in turn permutes, re-encrypts and proves;
+3. verifications: each shuffle verified by the three other seats;
+4. private dealing: every non-owner's share of every card with its DLEQ proof;
+   share checks (``--share-check all``: every seat checks every share it did not
+   make, as on a broadcast transcript; ``owner``: only each card's owner does);
+   each owner adds its own share and opens its cards;
+5. one public reveal: the owner of slot 0 publishes its share, the others check and open it.
+
+Prints, per step, the wall time and the count of variable-base and fixed-base
+scalar multiplications, point additions and point validations, then the
+median time of one variable-base multiplication measured in the same run, so
+the total reads as a number of multiplications' worth of time.
+
+Usage: ``python scripts/bench_deck.py [--cards 52|24] [--share-check all|owner] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from typing import Callable
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import nacl.bindings as nb  # noqa: E402
+import nacl.utils  # noqa: E402
+
+from p2pcards.crypto import keys, shares  # noqa: E402
+from p2pcards.crypto.context import ProofContext  # noqa: E402
+from p2pcards.crypto.elgamal import CardMap, deck_from_wire, deck_to_wire, initial_deck  # noqa: E402
+from p2pcards.crypto.generators import chain_base, generators  # noqa: E402
+from p2pcards.crypto.group import OPS  # noqa: E402
+from p2pcards.crypto.shuffle import ShuffleProof, shuffle_and_prove, verify_shuffle  # noqa: E402
+
+SEATS = 4
+BUDGET_MULTS = 12_000
+DECKS = {52: list(range(52)), 24: list(range(28, 52))}
+
+
+class MultProbe:
+    """Times single ``crypto_scalarmult_ed25519_noclamp`` calls (uncounted) between steps.
+
+    Sampling before and after every step, rather than once, keeps the median
+    honest on a machine whose speed drifts during the run (shared cores)."""
+
+    def __init__(self) -> None:
+        self.scalar = nb.crypto_core_ed25519_scalar_reduce(nacl.utils.random(64))
+        self.point = nb.crypto_scalarmult_ed25519_base_noclamp(
+            nb.crypto_core_ed25519_scalar_reduce(nacl.utils.random(64)))
+        self.samples: list[float] = []
+
+    def sample(self, count: int = 41) -> None:
+        for _ in range(count):
+            start = time.perf_counter()
+            nb.crypto_scalarmult_ed25519_noclamp(self.scalar, self.point)
+            self.samples.append(time.perf_counter() - start)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+
+def run(n_cards: int, share_check: str) -> dict:
+    codes = DECKS[n_cards]
+    session = nacl.utils.random(32)
+    deck_id = 1
+    ctx = [ProofContext(session, seat, deck_id) for seat in range(SEATS)]
+    steps: list[dict] = []
+    probe = MultProbe()
+
+    def step(name: str, body: Callable[[], object]) -> object:
+        probe.sample()
+        OPS.reset()
+        start = time.perf_counter()
+        result = body()
+        elapsed = time.perf_counter() - start
+        steps.append({"step": name, "seconds": elapsed, **OPS.snapshot()})
+        probe.sample()
+        return result
+
+    # Generators and card points are fixed per deck size and cached per process;
+    # a peer computes them once, before any table. Not part of a hand's cost.
+    generators(n_cards), chain_base(), CardMap(codes)
+
+    # 1. Key setup.
+    def key_setup() -> object:
+        key_shares = [keys.KeyShare.generate() for _ in range(SEATS)]
+        commits = [keys.key_commitment(ctx[i], key_shares[i].public) for i in range(SEATS)]
+        reveals = [(key_shares[i].public.to_bytes(),
+                    keys.prove_key_share(key_shares[i], ctx[i]).to_wire()) for i in range(SEATS)]
+        joints = []
+        for me in range(SEATS):
+            publics = []
+            for other in range(SEATS):
+                if other == me:
+                    publics.append(key_shares[me].public)
+                    continue
+                public = keys.public_from_wire(reveals[other][0], other)
+                keys.verify_key_commitment(commits[other], ctx[other], public)
+                keys.verify_key_share(public, keys.SchnorrProof.from_wire(reveals[other][1], other),
+                                      ctx[other])
+                publics.append(public)
+            joints.append(keys.joint_public_key(publics))
+        assert all(j == joints[0] for j in joints)
+        return key_shares, joints[0]
+
+    key_shares, joint = step("key setup", key_setup)  # type: ignore[misc]
+
+    # 2. Shuffles, each seat in turn.
+    decks = [initial_deck(codes)]
+    wires = []
+
+    def shuffles() -> None:
+        for seat in range(SEATS):
+            out, proof = shuffle_and_prove(decks[-1], joint, ctx[seat])
+            decks.append(out)
+            wires.append((deck_to_wire(out), proof.to_wire()))
+
+    step("4 shuffles with proofs", shuffles)
+
+    # 3. Each shuffle verified by the three other seats, each from its own wire copy.
+    def verifications() -> None:
+        held = {seat: initial_deck(codes) for seat in range(SEATS)}
+        for shuffler in range(SEATS):
+            for seat in range(SEATS):
+                if seat == shuffler:
+                    held[seat] = decks[shuffler + 1]
+                    continue
+                deck_out = deck_from_wire(wires[shuffler][0], shuffler)
+                proof = ShuffleProof.from_wire(wires[shuffler][1], shuffler)
+                verify_shuffle(held[seat], deck_out, proof, joint, ctx[shuffler])
+                held[seat] = deck_out
+
+    step(f"{SEATS * (SEATS - 1)} shuffle verifications", verifications)
+    final = decks[-1]
+    owner_of = [slot % SEATS for slot in range(n_cards)]
+
+    # 4. Private dealing.
+    published: dict[tuple[int, int], list[bytes]] = {}
+
+    def make_shares() -> None:
+        for slot, ct in enumerate(final):
+            for seat in range(SEATS):
+                if seat != owner_of[slot]:
+                    published[(slot, seat)] = shares.make_share(
+                        key_shares[seat], ct, ctx[seat], slot).to_wire()
+
+    step("deal: shares with proofs", make_shares)
+    received: dict[tuple[int, int], shares.DecryptionShare] = {}
+
+    def check_shares() -> None:
+        for (slot, maker), wire in published.items():
+            checkers = ([owner_of[slot]] if share_check == "owner"
+                        else [s for s in range(SEATS) if s != maker])
+            for checker in checkers:
+                share = shares.DecryptionShare.from_wire(wire, maker)
+                shares.verify_share(key_shares[maker].public, final[slot], share, ctx[maker], slot)
+                if checker == owner_of[slot]:
+                    received[(slot, maker)] = share
+
+    step(f"deal: share checks ({share_check})", check_shares)
+    card_map = CardMap(codes)
+    hands: dict[int, list[int]] = {seat: [] for seat in range(SEATS)}
+
+    def open_own() -> None:
+        for slot, ct in enumerate(final):
+            owner = owner_of[slot]
+            points = {maker: received[(slot, maker)].point
+                      for maker in range(SEATS) if maker != owner}
+            points[owner] = shares.decryption_point(key_shares[owner], ct)
+            hands[owner].append(shares.recover_code(ct, points, card_map, slot=slot))
+
+    step("deal: owners open their cards", open_own)
+    dealt = sorted(c for hand in hands.values() for c in hand)
+    assert dealt == sorted(codes), "the deal lost or duplicated a card"
+
+    # 5. One public reveal (slot 0).
+    def reveal() -> None:
+        owner = owner_of[0]
+        wire = shares.make_share(key_shares[owner], final[0], ctx[owner], 0).to_wire()
+        for seat in range(SEATS):
+            if seat == owner:
+                continue
+            share = shares.DecryptionShare.from_wire(wire, owner)
+            shares.verify_share(key_shares[owner].public, final[0], share, ctx[owner], 0)
+            points = {m: shares.DecryptionShare.from_wire(published[(0, m)], m).point
+                      for m in range(SEATS) if m != owner}
+            points[owner] = share.point
+            assert shares.recover_code(final[0], points, card_map, slot=0) == hands[owner][0]
+
+    step("public reveal of one card", reveal)
+
+    mult = probe.median
+    total = sum(s["seconds"] for s in steps)
+    return {
+        "cards": n_cards,
+        "seats": SEATS,
+        "share_check": share_check,
+        "total_s": total,
+        "scalarmult_s": mult,
+        "total_in_scalarmults": total / mult,
+        "budget_in_scalarmults": BUDGET_MULTS,
+        "counted": {k: sum(s[k] for s in steps) for k in OPS.snapshot()},
+        "steps": [{**s, "in_scalarmults": s["seconds"] / mult} for s in steps],
+    }
+
+
+def print_table(result: dict) -> None:
+    print(f"{result['seats']} seats, {result['cards']} cards, share checks: {result['share_check']}")
+    head = f"{'step':38} {'wall s':>8} {'var mul':>8} {'base mul':>8} {'adds':>7} {'valid':>7} {'x mult':>8}"
+    print(head)
+    print("-" * len(head))
+    for s in result["steps"]:
+        print(f"{s['step']:38} {s['seconds']:8.3f} {s['scalarmult']:8d} {s['scalarmult_base']:8d} "
+              f"{s['add']:7d} {s['validate']:7d} {s['in_scalarmults']:8.0f}")
+    c = result["counted"]
+    print("-" * len(head))
+    print(f"{'total':38} {result['total_s']:8.3f} {c['scalarmult']:8d} {c['scalarmult_base']:8d} "
+          f"{c['add']:7d} {c['validate']:7d} {result['total_in_scalarmults']:8.0f}")
+    print(f"median variable-base scalar multiplication: {result['scalarmult_s'] * 1e6:.1f} µs")
+    print(f"total = {result['total_in_scalarmults']:.0f} multiplications' worth of time "
+          f"(goal: at most {result['budget_in_scalarmults']})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, choices=sorted(DECKS), default=52)
+    parser.add_argument("--share-check", choices=("all", "owner"), default="all")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    result = run(args.cards, args.share_check)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_table(result)
+
+
+if __name__ == "__main__":
+    main()

@@ -71,9 +71,9 @@ class BluffState:
     """
 
     __slots__ = (
-        "config", "viewer", "phase", "to_act", "outcome", "leader", "challenger",
-        "_stacks", "_out", "safe_box", "table_stake", "_pending", "named_rank", "round_stake",
-        "_faces", "_where", "_hands", "_claims", "_round_start", "deal_number", "deals_won",
+        "_config", "_viewer", "_phase", "_to_act", "_outcome", "_leader", "_challenger",
+        "_stacks", "_out", "_safe_box", "_table_stake", "_pending", "_named_rank", "_round_stake",
+        "_faces", "_where", "_hands", "_claims", "_round_start", "_deal_number", "_deals_won",
     )
 
     # --- construction ---------------------------------------------------------
@@ -84,27 +84,27 @@ class BluffState:
         if not _is_seat(leader):
             raise BadAction(None, f"no seat {leader!r} to lead")
         state = object.__new__(cls)
-        state.config = config if config is not None else BluffConfig()
-        state.viewer = None
-        state.phase = Phase.DEAL
-        state.to_act = None
-        state.outcome = None
-        state.leader = leader
-        state.challenger = None
-        state._stacks = [state.config.starting_chips] * SEATS
+        state._config = config if config is not None else BluffConfig()
+        state._viewer = None
+        state._phase = Phase.DEAL
+        state._to_act = None
+        state._outcome = None
+        state._leader = leader
+        state._challenger = None
+        state._stacks = [state._config.starting_chips] * SEATS
         state._out = [False] * SEATS
-        state.safe_box = 0
-        state.table_stake = 0
+        state._safe_box = 0
+        state._table_stake = 0
         state._pending = None
-        state.named_rank = None
-        state.round_stake = 0
+        state._named_rank = None
+        state._round_stake = 0
         state._faces = [None] * DECK_SIZE
         state._where = [_UNDEALT] * DECK_SIZE
         state._hands = [()] * SEATS
         state._claims = []
         state._round_start = 0
-        state.deal_number = 0
-        state.deals_won = 0
+        state._deal_number = 0
+        state._deals_won = 0
         return state
 
     def copy(self) -> "BluffState":
@@ -117,8 +117,68 @@ class BluffState:
     # --- public information ---------------------------------------------------
 
     @property
+    def config(self) -> BluffConfig:
+        return self._config
+
+    @property
+    def viewer(self) -> Optional[int]:
+        """The seat this state is a view for (``None``: the state made by ``new``)."""
+        return self._viewer
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def to_act(self) -> Optional[int]:
+        """The one seat whose action is awaited; ``None`` while a deal is awaited or after the match."""
+        return self._to_act
+
+    @property
     def awaiting_deal(self) -> bool:
-        return self.phase is Phase.DEAL
+        return self._phase is Phase.DEAL
+
+    @property
+    def outcome(self) -> Optional[BluffOutcome]:
+        return self._outcome
+
+    @property
+    def leader(self) -> int:
+        """Who leads the current round (or, while a deal is awaited, the next deal)."""
+        return self._leader
+
+    @property
+    def challenger(self) -> Optional[int]:
+        """Who called the discard now being revealed."""
+        return self._challenger
+
+    @property
+    def safe_box(self) -> int:
+        return self._safe_box
+
+    @property
+    def table_stake(self) -> int:
+        """The stake of the discard awaiting acceptance (0 when none is)."""
+        return self._table_stake
+
+    @property
+    def named_rank(self) -> Optional[Rank]:
+        """The rank every discard of this round claims (``None`` before the lead)."""
+        return self._named_rank
+
+    @property
+    def round_stake(self) -> int:
+        """The largest stake of this round."""
+        return self._round_stake
+
+    @property
+    def deal_number(self) -> int:
+        """How many deals were dealt in this match."""
+        return self._deal_number
+
+    @property
+    def deals_won(self) -> int:
+        return self._deals_won
 
     @property
     def stacks(self) -> tuple[int, ...]:
@@ -183,21 +243,21 @@ class BluffState:
         The leader owes the table minimum, or his whole stack if he has less;
         a responder owes at least the table minimum and the round's stake.
         """
-        if self.phase is Phase.LEAD:
-            return min(self.config.min_stake, self._stacks[seat])  # type: ignore[type-var]
-        return max(self.config.min_stake, self.round_stake)  # type: ignore[type-var]
+        if self._phase is Phase.LEAD:
+            return min(self._config.min_stake, self._stacks[seat])  # type: ignore[type-var]
+        return max(self._config.min_stake, self._round_stake)  # type: ignore[type-var]
 
     def snapshot(self) -> tuple:
         """Everything the state holds, as a comparable value."""
-        return (self.public_snapshot(), tuple(self._faces), self.viewer)
+        return (self.public_snapshot(), tuple(self._faces), self._viewer)
 
     def public_snapshot(self) -> tuple:
         """Everything every seat knows: what two honest referees must agree on."""
-        return (self.config, self.phase, self.to_act, self.outcome, self.leader,
-                self.challenger, tuple(self._stacks), tuple(self._out), self.safe_box,
-                self.table_stake, self._pending, self.named_rank, self.round_stake,
+        return (self._config, self._phase, self._to_act, self._outcome, self._leader,
+                self._challenger, tuple(self._stacks), tuple(self._out), self._safe_box,
+                self._table_stake, self._pending, self._named_rank, self._round_stake,
                 tuple(self._where), tuple(self._hands), tuple(self._claims),
-                self._round_start, self.deal_number, self.deals_won)
+                self._round_start, self._deal_number, self._deals_won)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BluffState):
@@ -208,9 +268,9 @@ class BluffState:
 
     def __repr__(self) -> str:
         # No faces here: a repr ends up in logs.
-        return (f"BluffState(phase={self.phase.name}, to_act={self.to_act}, "
-                f"stacks={self._stacks}, safe_box={self.safe_box}, "
-                f"table_stake={self.table_stake}, viewer={self.viewer})")
+        return (f"BluffState(phase={self._phase.name}, to_act={self._to_act}, "
+                f"stacks={self._stacks}, safe_box={self._safe_box}, "
+                f"table_stake={self._table_stake}, viewer={self._viewer})")
 
     # --- views ----------------------------------------------------------------
 
@@ -219,7 +279,7 @@ class BluffState:
         if not _is_seat(seat):
             raise BadAction(None, f"no seat {seat!r} to view for")
         state = self.copy()
-        state.viewer = seat
+        state._viewer = seat
         shown = {slot for slot, _ in self.revealed}
         state._faces = [face if (p % SEATS == seat or p in shown) else None
                         for p, face in enumerate(self._faces)]
@@ -232,8 +292,8 @@ class BluffState:
         may be lies, and cards never move between seats.
         """
         state = self.copy()
-        state.viewer = None
-        if self.deal_number == 0:
+        state._viewer = None
+        if self._deal_number == 0:
             return state
         known = set(face for face in self._faces if face is not None)
         unseen = [card for card in FULL_DECK if card not in known]
@@ -246,23 +306,23 @@ class BluffState:
 
     def options(self) -> Optional[BluffOptions]:
         """The choices of ``to_act``, or ``None`` when nobody is to act."""
-        seat = self.to_act
+        seat = self._to_act
         if seat is None:
             return None
         hand = self._hands[seat]
-        if self.phase is Phase.REVEAL:
-            return BluffOptions(seat, self.phase, hand, False, False, False, False, True,
-                                self.named_rank, 0, 0, self.config.max_discard,
+        if self._phase is Phase.REVEAL:
+            return BluffOptions(seat, self._phase, hand, False, False, False, False, True,
+                                self._named_rank, 0, 0, self._config.max_discard,
                                 self._claims[-1].slots)
-        lead = self.phase is Phase.LEAD
+        lead = self._phase is Phase.LEAD
         low, high = self.min_stake_for(seat), self._stacks[seat]
         return BluffOptions(
-            seat, self.phase, hand,
+            seat, self._phase, hand,
             can_pass=not lead,
             can_challenge=not lead and not self._claims[-1].revealed,
             can_discard=bool(hand) and low <= high,
-            must_lead=lead, must_reveal=False, rank=self.named_rank,
-            min_stake=low, max_stake=high, max_discard=self.config.max_discard)
+            must_lead=lead, must_reveal=False, rank=self._named_rank,
+            min_stake=low, max_stake=high, max_discard=self._config.max_discard)
 
     def legal_actions(self, stakes: Optional[Iterable[int]] = None) -> Iterator[Action]:
         """Every legal action of ``to_act``, lazily; discards at each of ``stakes``.
@@ -308,10 +368,10 @@ class BluffState:
         Seats already out of the match are dealt too (the deck is always
         dealt whole) and their cards leave play at once, unseen.
         """
-        if self.outcome is not None:
+        if self._outcome is not None:
             raise MatchOver(None, "the match is over; no more deals")
-        if self.phase is not Phase.DEAL:
-            raise DealNotAwaited(None, f"a deal is in play ({self.phase.value})")
+        if self._phase is not Phase.DEAL:
+            raise DealNotAwaited(None, f"a deal is in play ({self._phase.value})")
         try:
             faces = list(faces)
         except TypeError:
@@ -329,9 +389,9 @@ class BluffState:
         self._hands = [() if self._out[s] else tuple(range(s, DECK_SIZE, SEATS))
                        for s in range(SEATS)]
         self._claims = []
-        self.deal_number += 1
-        self._start_round(self.leader)
-        return (DealStarted(self.deal_number, self.leader),)
+        self._deal_number += 1
+        self._start_round(self._leader)
+        return (DealStarted(self._deal_number, self._leader),)
 
     # --- actions ------------------------------------------------------------------
 
@@ -342,13 +402,13 @@ class BluffState:
         seat = action.seat
         if not _is_seat(seat):
             raise BadAction(None, f"no seat {seat!r}")
-        if self.outcome is not None:
+        if self._outcome is not None:
             raise MatchOver(seat, "the match is over")
-        if self.phase is Phase.DEAL:
+        if self._phase is Phase.DEAL:
             raise WrongPhase(seat, "a deal is awaited; nobody acts")
-        if seat != self.to_act:
-            raise NotYourTurn(seat, f"seat {self.to_act} is to act")
-        if self.phase is Phase.REVEAL:
+        if seat != self._to_act:
+            raise NotYourTurn(seat, f"seat {self._to_act} is to act")
+        if self._phase is Phase.REVEAL:
             if not isinstance(action, Reveal):
                 raise WrongPhase(seat, "your discard was challenged: reveal it")
             self._check_reveal(action)
@@ -356,7 +416,7 @@ class BluffState:
             self._check_discard(action)
         elif isinstance(action, Reveal):
             raise WrongPhase(seat, "nothing was challenged")
-        elif self.phase is Phase.LEAD:
+        elif self._phase is Phase.LEAD:
             if isinstance(action, Pass):
                 raise LeaderMustDiscard(seat, "the leader must discard, not pass")
             raise NothingToChallenge(seat, "no discard is on the table")
@@ -367,8 +427,8 @@ class BluffState:
         seat, slots = action.seat, action.slots
         if not isinstance(slots, tuple) or not all(_is_int(s) for s in slots):
             raise BadAction(seat, "slots must be a tuple of integers")
-        if not 1 <= len(slots) <= self.config.max_discard:
-            raise DiscardCount(seat, f"discard 1 to {self.config.max_discard} cards, "
+        if not 1 <= len(slots) <= self._config.max_discard:
+            raise DiscardCount(seat, f"discard 1 to {self._config.max_discard} cards, "
                                      f"not {len(slots)}")
         if len(set(slots)) != len(slots):
             raise DuplicateSlots(seat, "a slot is named twice")
@@ -380,11 +440,11 @@ class BluffState:
         rank = action.rank
         if rank is not None and not isinstance(rank, Rank):
             raise BadAction(seat, f"not a rank: {rank!r}")
-        if self.phase is Phase.LEAD:
+        if self._phase is Phase.LEAD:
             if rank is None:
                 raise RankRequired(seat, "the leader must name a rank")
-        elif rank is not None and rank != self.named_rank:
-            raise WrongRank(seat, f"the rank of this round is {self.named_rank.label}, "  # type: ignore[union-attr]
+        elif rank is not None and rank != self._named_rank:
+            raise WrongRank(seat, f"the rank of this round is {self._named_rank.label}, "  # type: ignore[union-attr]
                                   f"not {rank.label}")
         stake = action.stake
         if not _is_int(stake):
@@ -425,9 +485,9 @@ class BluffState:
         elif isinstance(action, Pass):
             self._pass(action.seat, events)
         elif isinstance(action, Challenge):
-            self.challenger = action.seat
-            self.phase = Phase.REVEAL
-            self.to_act = self._pending
+            self._challenger = action.seat
+            self._phase = Phase.REVEAL
+            self._to_act = self._pending
             events.append(Challenged(action.seat, self._pending))  # type: ignore[arg-type]
         else:
             self._reveal(action, events)
@@ -437,21 +497,21 @@ class BluffState:
 
     def _discard(self, action: Discard, events: list[Event]) -> None:
         seat, slots, stake = action.seat, action.slots, action.stake
-        lead = self.phase is Phase.LEAD
+        lead = self._phase is Phase.LEAD
         if lead:
-            self.named_rank = action.rank
+            self._named_rank = action.rank
         previous = self._pending
         if previous is not None:
             self._return_stake(events)
         self._stacks[seat] -= stake
-        self.table_stake = stake
+        self._table_stake = stake
         self._pending = seat
-        self.round_stake = max(self.round_stake, stake)
+        self._round_stake = max(self._round_stake, stake)
         for slot in slots:
             self._where[slot] = _PILE
         self._hands[seat] = tuple(s for s in self._hands[seat] if s not in slots)
-        self._claims.append(Claim(seat, slots, self.named_rank, stake))  # type: ignore[arg-type]
-        events.append(Discarded(seat, slots, self.named_rank, stake, lead))  # type: ignore[arg-type]
+        self._claims.append(Claim(seat, slots, self._named_rank, stake))  # type: ignore[arg-type]
+        events.append(Discarded(seat, slots, self._named_rank, stake, lead))  # type: ignore[arg-type]
         if previous is not None and not self._hands[previous]:
             # The next player's discard accepted an empty-handed discarder's last cards.
             self._win_deal(previous, events)
@@ -459,7 +519,7 @@ class BluffState:
             self._advance(seat, events)
 
     def _pass(self, seat: int, events: list[Event]) -> None:
-        paid = self._pay(seat, self.config.pass_price)  # type: ignore[arg-type]
+        paid = self._pay(seat, self._config.pass_price)  # type: ignore[arg-type]
         events.append(Passed(seat, paid))
         if self._stacks[seat] == 0 and self._eliminate(seat, events):
             return
@@ -471,12 +531,12 @@ class BluffState:
         for slot, face in zip(claim.slots, faces):
             self._faces[slot] = face
         self._claims[-1] = replace(claim, faces=faces)
-        challenger, discarder = self.challenger, self._pending
-        self.challenger = None
+        challenger, discarder = self._challenger, self._pending
+        self._challenger = None
         if not self._claims[-1].honest:
-            paid = self.table_stake
-            self.safe_box += paid
-            self.table_stake = 0
+            paid = self._table_stake
+            self._safe_box += paid
+            self._table_stake = 0
             self._pending = None
             for slot in claim.slots:
                 self._where[slot] = _HAND
@@ -499,13 +559,13 @@ class BluffState:
         """Move ``amount`` (or all ``seat`` has, if less) into the safe box."""
         paid = min(amount, self._stacks[seat])
         self._stacks[seat] -= paid
-        self.safe_box += paid
+        self._safe_box += paid
         return paid
 
     def _return_stake(self, events: list[Event]) -> None:
-        seat, amount = self._pending, self.table_stake
+        seat, amount = self._pending, self._table_stake
         self._stacks[seat] += amount  # type: ignore[index]
-        self.table_stake = 0
+        self._table_stake = 0
         self._pending = None
         events.append(StakeReturned(seat, amount))  # type: ignore[arg-type]
 
@@ -518,8 +578,8 @@ class BluffState:
             if seat == discarder:
                 break
             if not self._out[seat] and self._hands[seat]:
-                self.phase = Phase.RESPOND
-                self.to_act = seat
+                self._phase = Phase.RESPOND
+                self._to_act = seat
                 return
         self._return_stake(events)
         if not self._hands[discarder]:  # type: ignore[index]
@@ -537,38 +597,38 @@ class BluffState:
         if events is not None:
             events.append(RoundEnded(leader, gone))
         self._round_start = len(self._claims)
-        self.named_rank = None
-        self.round_stake = 0
-        self.leader = leader
-        self.phase = Phase.LEAD
-        self.to_act = leader
+        self._named_rank = None
+        self._round_stake = 0
+        self._leader = leader
+        self._phase = Phase.LEAD
+        self._to_act = leader
 
     def _clear_table(self) -> None:
         for slot, where in enumerate(self._where):
             if where in (_HAND, _PILE):
                 self._where[slot] = _OUT
         self._hands = [()] * SEATS
-        self.named_rank = None
-        self.round_stake = 0
-        self.challenger = None
+        self._named_rank = None
+        self._round_stake = 0
+        self._challenger = None
 
     def _win_deal(self, winner: int, events: list[Event]) -> None:
         if self._pending is not None:
             self._return_stake(events)
-        box, self.safe_box = self.safe_box, 0
+        box, self._safe_box = self._safe_box, 0
         self._stacks[winner] += box
         events.append(DealWon(winner, box))
-        self.deals_won += 1
+        self._deals_won += 1
         self._clear_table()
-        cap = self.config.deal_cap
-        if cap is not None and self.deals_won >= cap:
+        cap = self._config.deal_cap
+        if cap is not None and self._deals_won >= cap:
             best = max(self._stacks)
             winners = tuple(s for s in range(SEATS) if self._stacks[s] == best)
             self._end_match(Termination.DEAL_CAP, winners, events)
             return
-        self.leader = winner
-        self.phase = Phase.DEAL
-        self.to_act = None
+        self._leader = winner
+        self._phase = Phase.DEAL
+        self._to_act = None
 
     def _eliminate(self, seat: int, events: list[Event]) -> bool:
         """Put ``seat`` (no chips left) out of the match; True if that ended the match."""
@@ -582,8 +642,8 @@ class BluffState:
             return False
         last = alive[0]
         # The survivor takes the safe box and any stake on the table: chips are conserved.
-        self._stacks[last] += self.safe_box + self.table_stake
-        self.safe_box = self.table_stake = 0
+        self._stacks[last] += self._safe_box + self._table_stake
+        self._safe_box = self._table_stake = 0
         self._pending = None
         self._clear_table()
         self._end_match(Termination.LAST_WITH_CHIPS, (last,), events)
@@ -591,10 +651,10 @@ class BluffState:
 
     def _end_match(self, termination: Termination, winners: tuple[int, ...],
                    events: list[Event]) -> None:
-        self.outcome = BluffOutcome(termination, winners, tuple(self._stacks), self.deals_won)
-        self.phase = Phase.MATCH_OVER
-        self.to_act = None
-        events.append(MatchEnded(self.outcome))
+        self._outcome = BluffOutcome(termination, winners, tuple(self._stacks), self._deals_won)
+        self._phase = Phase.MATCH_OVER
+        self._to_act = None
+        events.append(MatchEnded(self._outcome))
 
 
 def stacked_faces(hands: Mapping[int, Sequence[Card]]) -> list[Card]:

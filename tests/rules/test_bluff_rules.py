@@ -498,37 +498,42 @@ def test_deal_cap_ends_match_and_most_chips_win():
     assert isinstance(events[-1], MatchEnded) and not state.awaiting_deal
 
 
-def test_deal_cap_tie_every_tied_player_wins():
-    state = table(BluffConfig(deal_cap=1))
-    # Everybody always discards: nobody pays anything, the deal ends all square.
+def square_deal(state: BluffState) -> None:
+    """Seat 0 (the leader) empties its hand while everybody always discards: nobody pays."""
     for index in range(4):
         count = 4 if index < 3 else 1
         picked = slots(0, *range(4 * index, 4 * index + count))
         play(state, Discard(0, picked, 10, Rank.ACE if index == 0 else None))
         play(state, Discard(1, slots(1, index), 10, None))
-        if state.outcome is not None:
-            break
+        if state.awaiting_deal or state.outcome is not None:
+            return
         play(state, Discard(2, slots(2, index), 10, None), Discard(3, slots(3, index), 10, None))
+
+
+def test_deal_cap_tie_every_tied_player_wins():
+    state = table(BluffConfig(deal_cap=1))
+    square_deal(state)
     assert state.outcome.termination is Termination.DEAL_CAP
     assert state.outcome.winners == (0, 1, 2, 3) and state.outcome.chips == (500,) * 4
 
 
-def test_no_deal_cap_plays_on_after_deal_twenty():
-    state = table(BluffConfig(deal_cap=None))
-    state.deals_won = 19
-    empty_seat0_but_the_jack(state)
-    play(state, Discard(0, slots(0, 12), 10, Rank.JACK))
-    others_pass(state)
-    assert state.outcome is None and state.awaiting_deal and state.deals_won == 20
-
-
 def test_default_deal_cap_is_twenty_deals():
-    state = table()
-    state.deals_won = 19
-    empty_seat0_but_the_jack(state)
-    play(state, Discard(0, slots(0, 12), 10, Rank.JACK))
-    others_pass(state)
-    assert state.outcome is not None and state.outcome.deals == 20
+    state = BluffState.new(BluffConfig(), 0)
+    for _ in range(19):
+        state.deal(FACES)
+        square_deal(state)
+    assert state.outcome is None and state.deals_won == 19
+    state.deal(FACES)
+    square_deal(state)
+    assert state.outcome.termination is Termination.DEAL_CAP and state.outcome.deals == 20
+
+
+def test_no_deal_cap_plays_on_after_deal_twenty():
+    state = BluffState.new(BluffConfig(deal_cap=None), 0)
+    for _ in range(21):
+        state.deal(FACES)
+        square_deal(state)
+    assert state.outcome is None and state.awaiting_deal and state.deals_won == 21
 
 
 def test_chips_are_conserved_through_challenges_passes_and_deals():

@@ -19,7 +19,7 @@ from p2pcards.rules.bluff import (
 
 
 class NothingToChoose(LookupError):
-    """A bot was handed a view in which no seat is to act (a deal is awaited, or the match is over)."""
+    """A bot was handed a view in which nobody is to act (a deal is awaited, or the match ended)."""
 
 
 def _options(view: BluffState) -> BluffOptions:
@@ -31,7 +31,8 @@ def _options(view: BluffState) -> BluffOptions:
 
 def reveal(view: BluffState, opts: BluffOptions) -> Reveal:
     """The only legal answer to a challenge: show the discard as it was."""
-    return Reveal(opts.seat, tuple(view.face(slot) for slot in opts.reveal_slots))  # type: ignore[misc]
+    faces = tuple(view.face(slot) for slot in opts.reveal_slots)
+    return Reveal(opts.seat, faces)  # type: ignore[arg-type]  # our own slots: all known
 
 
 class RandomBluffBot:
@@ -111,9 +112,11 @@ class HeuristicBluffBot:
 
     It leads the rank it holds most of, with all of them; discards true
     cards when it holds the round's rank; bluffs one card only while the
-    stake is small and the rank not much claimed yet; challenges a claim that is impossible or improbable
-    (sooner when the discarder is about to empty his hand); otherwise takes
-    the cheaper of passing and challenging. It always stakes the minimum.
+    stake is small and the rank not much claimed yet; challenges a claim
+    that is impossible or improbable (sooner when the discarder is about to
+    empty his hand); otherwise takes the cheaper in expectation of passing
+    and challenging. It always stakes the minimum: an honest discard risks
+    nothing, and a small stake keeps its own later bluffs cheap.
     """
 
     name = "heuristic"
@@ -179,7 +182,7 @@ class HeuristicBluffBot:
                              by_rank: dict[Rank, list[int]]) -> Optional[Action]:
         if not opts.can_discard:
             return None
-        slots = by_rank.get(opts.rank, [])[:opts.max_discard] or [opts.hand[0]]  # type: ignore[arg-type]
+        slots = by_rank.get(opts.rank, [])[:opts.max_discard] or [opts.hand[0]]  # type: ignore
         return Discard(opts.seat, tuple(slots), opts.min_stake, opts.rank)
 
     def _small_bluff(self, view: BluffState, opts: BluffOptions,

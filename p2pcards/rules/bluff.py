@@ -81,6 +81,8 @@ class BluffState:
     @classmethod
     def new(cls, config: Optional[BluffConfig] = None, leader: int = 0) -> "BluffState":
         """A match before its first deal; ``leader`` (from a joint draw) opens it."""
+        if config is not None and not isinstance(config, BluffConfig):
+            raise TypeError(f"a Bluff table needs a BluffConfig, not {type(config).__name__}")
         if not _is_seat(leader):
             raise BadAction(None, f"no seat {leader!r} to lead")
         state = object.__new__(cls)
@@ -131,7 +133,7 @@ class BluffState:
 
     @property
     def to_act(self) -> Optional[int]:
-        """The one seat whose action is awaited; ``None`` while a deal is awaited or after the match."""
+        """The one seat whose action is awaited (``None``: a deal is awaited, or the match is over)."""
         return self._to_act
 
     @property
@@ -444,8 +446,8 @@ class BluffState:
             if rank is None:
                 raise RankRequired(seat, "the leader must name a rank")
         elif rank is not None and rank != self._named_rank:
-            raise WrongRank(seat, f"the rank of this round is {self._named_rank.label}, "  # type: ignore[union-attr]
-                                  f"not {rank.label}")
+            named = self._named_rank.label  # type: ignore[union-attr]
+            raise WrongRank(seat, f"the rank of this round is {named}, not {rank.label}")
         stake = action.stake
         if not _is_int(stake):
             raise BadAction(seat, f"a stake is a number of chips, not {stake!r}")
@@ -510,8 +512,9 @@ class BluffState:
         for slot in slots:
             self._where[slot] = _PILE
         self._hands[seat] = tuple(s for s in self._hands[seat] if s not in slots)
-        self._claims.append(Claim(seat, slots, self._named_rank, stake))  # type: ignore[arg-type]
-        events.append(Discarded(seat, slots, self._named_rank, stake, lead))  # type: ignore[arg-type]
+        rank: Rank = self._named_rank  # type: ignore[assignment]
+        self._claims.append(Claim(seat, slots, rank, stake))
+        events.append(Discarded(seat, slots, rank, stake, lead))
         if previous is not None and not self._hands[previous]:
             # The next player's discard accepted an empty-handed discarder's last cards.
             self._win_deal(previous, events)

@@ -205,3 +205,8 @@ def test_legal_reveal_cannot_be_named_by_a_referee_blind_to_the_discard():
     referee = revealing().view(2)
     with pytest.raises(FacesUnknown):
         list(referee.legal_actions())
+
+
+def test_new_match_refuses_a_config_that_is_not_a_bluff_config():
+    with pytest.raises(TypeError):
+        BluffState.new({"table_price": 10}, 0)

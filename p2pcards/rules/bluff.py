@@ -213,6 +213,8 @@ class BluffState:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The slots in ``seat``'s hand (public: every action names slots)."""
+        if not _is_seat(seat):
+            raise IndexError(f"no seat {seat!r}")
         return self._hands[seat]
 
     @property
@@ -231,6 +233,8 @@ class BluffState:
 
     def face(self, slot: int) -> Optional[Card]:
         """The card at ``slot`` if this state knows it, else ``None``."""
+        if not _is_int(slot) or not 0 <= slot < DECK_SIZE:
+            raise IndexError(f"no slot {slot!r}")
         return self._faces[slot]
 
     @property

@@ -238,3 +238,10 @@ def test_peer_referee_reaches_the_same_public_state_as_the_full_engine(seed):
             assert peer.public_snapshot() == full.public_snapshot()
             assert peer.snapshot()[:2] == full.view(seat).snapshot()[:2]
     assert full.outcome is not None
+
+
+def test_queries_refuse_seats_and_slots_that_do_not_exist():
+    state = dealt()
+    for query, bad in ((state.hand, -1), (state.hand, 4), (state.face, -1), (state.face, 52)):
+        with pytest.raises(IndexError):
+            query(bad)

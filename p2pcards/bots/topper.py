@@ -5,6 +5,8 @@ trump suit and its Aces can make (a bidder who falls short loses his bid),
 names that suit, draws trumps with the top trump, cashes cards no unseen card
 can beat, wins a trick as cheaply as it can, and throws its lowest card
 when it cannot win. It counts the cards played to know which are still out.
+Only the seat's view is used, so the bot is also a fair opponent over the
+network.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ class RandomTopperBot:
         self.rng = rng
 
     def choose(self, view: TopperState) -> TopperAction:
-        return self.rng.choice(view.legal_actions())
+        actions = view.legal_actions()
+        if not actions:
+            raise ValueError("no seat is to act in this view")
+        return self.rng.choice(actions)
 
 
 #: Expected share of a trick from each trump, best first (Big Jack, Little Jack, A, K, Q, 10, 9).
@@ -75,8 +80,8 @@ class HeuristicTopperBot:
 
     def choose(self, view: TopperState) -> TopperAction:
         seat = view.to_act
-        if seat is None or seat != view.seat and view.seat is not None:
-            raise ValueError("the bot is asked to act for a seat that is not to act")
+        if seat is None or (view.seat is not None and seat != view.seat):
+            raise ValueError("this view's seat is not the one to act")
         hand = [c for _, c in view.hand(seat) if c is not None]
         if view.phase is Phase.BIDDING:
             return self._bid(view, seat, hand)
@@ -147,7 +152,7 @@ class HeuristicTopperBot:
                 return winners[0]
             sure = [c for c in winners if all(
                 trick_power(u, trump, led) < power[c] for u in unseen)]
-            return sure[0] if sure else winners[-1]
-        # Cannot (or should not) win: throw the cheapest card, keeping trumps.
+            return sure[0] if sure else winners[0]
+        # Cannot win: throw the cheapest card, keeping trumps.
         return min(options, key=lambda c: (is_trump(c, trump), power[c], c.rank,
                                            self._suit_length(c, options, trump)))

@@ -1,0 +1,470 @@
+"""Authenticated, encrypted connections over TCP (asyncio), and what they defend against.
+
+A ``Connection`` is the link of ``link.py`` running over any frame transport:
+TCP here, in-process queues in ``memory.py``; both run the same handshake and
+sealing code. ``serve`` accepts connections under ``Limits``: a handshake
+deadline, a deadline for finishing a frame once it has started (idle links
+are allowed), a frame size limit, and caps on concurrent connections in total
+and per remote address so that one address cannot starve the others. Nothing
+a remote sends can raise out of the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections import Counter, deque
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Protocol
+
+from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
+from p2pcards.net.framing import MAX_FRAME, FrameDecoder, FrameTooLarge, encode_frame
+from p2pcards.net.link import HANDSHAKE_MAX_FRAME, SEAL_OVERHEAD, LinkHandshake, Role, SecureChannel
+from p2pcards.protocol.identity import Identity
+
+__all__ = [
+    "Connection",
+    "FrameTransport",
+    "Limits",
+    "Server",
+    "connect",
+    "establish",
+    "hand_over",
+    "respond",
+    "serve",
+]
+
+log = logging.getLogger(__name__)
+
+READ_CHUNK = 64 * 1024
+Address = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Defences of a listening server (and the frame limits of a dialling client)."""
+
+    handshake_timeout: float = 10.0
+    """Seconds from accept to a completed handshake."""
+    frame_timeout: float = 15.0
+    """Seconds a frame may take to arrive once its first byte has; idle time between frames is unlimited."""
+    max_frame: int = MAX_FRAME
+    """Largest frame accepted (sealed payload plus its 24-byte overhead)."""
+    max_connections: int = 64
+    """Concurrent connections (handshaking or established) in total."""
+    max_per_address: int = 8
+    """Concurrent connections from one remote IP address."""
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class FrameTransport(Protocol):
+    """Moves whole frames between two ends; what a ``Connection`` runs over."""
+
+    @property
+    def remote_address(self) -> Address: ...
+
+    def set_max_frame(self, limit: int) -> None:
+        """Change the largest frame ``read_frame`` accepts."""
+
+    async def read_frame(self) -> bytes:
+        """The next frame; ``ConnectionClosed`` at the end, a ``FrameError`` on a broken stream."""
+
+    async def write_frame(self, frame: bytes) -> None:
+        """Queue ``frame`` and wait while the peer is not keeping up."""
+
+    def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+
+class StreamTransport:
+    """Frames over an asyncio stream, with the per-frame read deadline."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        frame_timeout: float,
+        max_frame: int = HANDSHAKE_MAX_FRAME,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._frame_timeout = frame_timeout
+        self._decoder = FrameDecoder(max_frame)
+        self._frames: deque[bytes] = deque()
+        # Seconds of waiting left for the frame in progress; only time spent
+        # waiting on the socket counts, so a slow consumer is not blamed.
+        self._frame_budget: float | None = None
+        peer = writer.get_extra_info("peername")
+        self._remote: Address = tuple(peer[:2]) if isinstance(peer, tuple) else ("unknown", 0)
+        self._closing = False
+
+    @property
+    def remote_address(self) -> Address:
+        return self._remote
+
+    def set_max_frame(self, limit: int) -> None:
+        self._decoder.max_frame = limit
+
+    async def read_frame(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        while not self._frames:
+            if self._closing:
+                raise ConnectionClosed("connection closed locally")
+            budget = self._frame_budget
+            waited_from = loop.time()
+            try:
+                if budget is None:  # between frames: idle is allowed
+                    data = await self._reader.read(READ_CHUNK)
+                else:
+                    async with asyncio.timeout(budget):
+                        data = await self._reader.read(READ_CHUNK)
+            except TimeoutError:
+                raise FrameTimeout(self._frame_timeout) from None
+            except OSError as error:
+                raise ConnectionClosed(f"connection lost: {type(error).__name__}", by_peer=True) from None
+            if budget is not None:
+                self._frame_budget = budget - (loop.time() - waited_from)
+            if not data:
+                if self._closing:
+                    raise ConnectionClosed("connection closed locally")
+                self._decoder.end_of_stream()
+                raise ConnectionClosed("connection closed by the peer", by_peer=True)
+            self._frames.extend(self._decoder.feed(data))
+            if not self._decoder.in_frame:
+                self._frame_budget = None
+            elif self._frame_budget is None or self._frames:
+                # A new frame began in this chunk: it gets the whole budget.
+                self._frame_budget = self._frame_timeout
+        return self._frames.popleft()
+
+    async def write_frame(self, frame: bytes) -> None:
+        if self._closing or self._writer.is_closing():
+            raise ConnectionClosed("connection closed locally")
+        self._writer.write(encode_frame(frame, self._decoder.max_frame))
+        try:
+            await self._writer.drain()
+        except OSError as error:
+            raise ConnectionClosed(f"connection lost: {type(error).__name__}", by_peer=True) from None
+
+    def close(self) -> None:
+        self._closing = True
+        self._writer.close()
+
+    async def wait_closed(self) -> None:
+        with contextlib.suppress(OSError):
+            await self._writer.wait_closed()
+
+
+class Connection:
+    """An authenticated, encrypted, message-oriented connection to one peer.
+
+    ``send``/``recv`` move whole payloads (bytes up to ``max_payload``). Any
+    error a remote causes closes the connection and is raised once; later
+    calls raise ``ConnectionClosed`` with that error as ``__cause__``. To
+    bound a ``send`` to a peer that stopped reading, wrap it in
+    ``asyncio.timeout``: a cancelled send never leaves half a frame behind.
+    """
+
+    def __init__(self, transport: FrameTransport, channel: SecureChannel, max_frame: int) -> None:
+        self._transport = transport
+        self._channel = channel
+        self._max_frame = max_frame
+        self._send_lock = asyncio.Lock()
+        self._recv_lock = asyncio.Lock()
+        self._closed = asyncio.Event()
+        self._failure: BaseException | None = None
+        transport.set_max_frame(max_frame)
+
+    @property
+    def peer_public_key(self) -> bytes:
+        """The peer's Ed25519 identity key, proven in the handshake."""
+        return self._channel.peer_public_key
+
+    @property
+    def peer_fingerprint(self) -> str:
+        return self._channel.peer_fingerprint
+
+    @property
+    def remote_address(self) -> Address:
+        return self._transport.remote_address
+
+    @property
+    def max_payload(self) -> int:
+        return self._max_frame - SEAL_OVERHEAD
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    async def send(self, payload: bytes) -> None:
+        """Seal and send one payload."""
+        self._raise_if_closed()
+        if len(payload) > self.max_payload:
+            raise FrameTooLarge(len(payload), self.max_payload)
+        async with self._send_lock:
+            self._raise_if_closed()
+            # Seal and queue in one step so a cancellation cannot skip a counter.
+            frame = self._channel.seal(payload)
+            try:
+                await self._transport.write_frame(frame)
+            except NetError as error:
+                self._fail(error)
+                raise
+
+    async def recv(self) -> bytes:
+        """The next payload from the peer."""
+        async with self._recv_lock:
+            self._raise_if_closed()
+            try:
+                frame = await self._transport.read_frame()
+                return self._channel.open(frame)
+            except NetError as error:
+                self._fail(error)
+                raise
+
+    def close(self) -> None:
+        """Close now; pending and later ``recv``/``send`` raise ``ConnectionClosed``."""
+        if not self._closed.is_set():
+            self._closed.set()
+            self._transport.close()
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection is closed (by either side, or after an error)."""
+        await self._closed.wait()
+        await self._transport.wait_closed()
+
+    async def aclose(self) -> None:
+        """Close and wait until the transport has let go of the socket."""
+        self.close()
+        await self._transport.wait_closed()
+
+    async def __aenter__(self) -> "Connection":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"Connection(peer={self.peer_fingerprint}, remote={self.remote_address}, {state})"
+
+    def _fail(self, error: BaseException) -> None:
+        if self._failure is None and not self.closed:
+            self._failure = error
+        self.close()
+
+    def _raise_if_closed(self) -> None:
+        if self.closed:
+            failure = self._failure
+            if isinstance(failure, ConnectionClosed):
+                raise ConnectionClosed(str(failure), by_peer=failure.by_peer)
+            raise ConnectionClosed(
+                "connection closed after an error" if failure else "connection closed locally",
+                by_peer=failure is not None,
+            ) from failure
+
+
+async def establish(
+    transport: FrameTransport,
+    identity: Identity,
+    role: Role,
+    expected_peer: bytes | str | None = None,
+    max_frame: int = MAX_FRAME,
+) -> Connection:
+    """Run the link handshake over ``transport``; the caller bounds it in time and closes on error."""
+    transport.set_max_frame(HANDSHAKE_MAX_FRAME)
+    handshake = LinkHandshake(identity, role, expected_peer)
+    first = handshake.start()
+    if first is not None:
+        await transport.write_frame(first)
+    while not handshake.complete:
+        reply = handshake.receive(await transport.read_frame())
+        if reply is not None:
+            await transport.write_frame(reply)
+    return Connection(transport, handshake.channel(), max_frame)
+
+
+async def connect(
+    host: str,
+    port: int,
+    identity: Identity,
+    expected_peer: bytes | str | None = None,
+    timeout: float = 10.0,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    local_host: str | None = None,
+) -> Connection:
+    """Dial ``host:port`` and complete the handshake within ``timeout`` seconds.
+
+    ``expected_peer`` (public key or fingerprint, e.g. from discovery) makes
+    the handshake fail with ``UnexpectedPeer`` if someone else answers.
+    Raises ``OSError`` if nothing listens, ``HandshakeTimeout``, or a
+    ``LinkError``/``ConnectionClosed`` if the handshake fails.
+    """
+    transport: StreamTransport | None = None
+    deadline = asyncio.timeout(timeout)
+    try:
+        async with deadline:
+            local_addr = (local_host, 0) if local_host is not None else None
+            reader, writer = await asyncio.open_connection(host, port, local_addr=local_addr)
+            transport = StreamTransport(reader, writer, frame_timeout=limits.frame_timeout)
+            return await establish(transport, identity, Role.INITIATOR, expected_peer, limits.max_frame)
+    except BaseException as error:
+        if transport is not None:
+            transport.close()
+            if not isinstance(error, asyncio.CancelledError):
+                await transport.wait_closed()
+        if isinstance(error, TimeoutError) and deadline.expired():
+            raise HandshakeTimeout(timeout) from None
+        raise
+
+
+OnConnection = Callable[[Connection], Awaitable[None] | None]
+
+
+class _Admission:
+    """Counts live connections per remote address and in total."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._limits = limits
+        self._per_address: Counter[str] = Counter()
+        self.total = 0
+
+    def admit(self, address: str) -> bool:
+        if self.total >= self._limits.max_connections or self._per_address[address] >= self._limits.max_per_address:
+            return False
+        self._per_address[address] += 1
+        self.total += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+        self.total -= 1
+
+    def count(self, address: str) -> int:
+        return self._per_address[address]
+
+
+class Server:
+    """A listening socket that hands each authenticated connection to ``on_connection``.
+
+    ``on_connection`` owns the connection it is given (it may keep it after
+    returning); if it raises, the connection is closed. A connection holds
+    its admission slot until it is closed.
+    """
+
+    def __init__(self, identity: Identity, on_connection: OnConnection, limits: Limits) -> None:
+        self._identity = identity
+        self._on_connection = on_connection
+        self._limits = limits
+        self._admission = _Admission(limits)
+        self._handshaking: set[asyncio.Task[Any]] = set()
+        self._server: asyncio.Server | None = None
+
+    @property
+    def port(self) -> int:
+        """The bound port (the ephemeral one when asked for 0)."""
+        if self._server is None or not self._server.sockets:
+            raise ConnectionClosed("server is not listening")
+        return int(self._server.sockets[0].getsockname()[1])
+
+    @property
+    def active_connections(self) -> int:
+        """Connections holding a slot (handshaking or established)."""
+        return self._admission.total
+
+    def connections_from(self, address: str) -> int:
+        """Connections holding a slot for remote IP ``address``."""
+        return self._admission.count(address)
+
+    async def _start(self, host: str, port: int) -> None:
+        self._server = await asyncio.start_server(self._handle, host, port, limit=READ_CHUNK)
+
+    def close(self) -> None:
+        """Stop listening and abort handshakes in progress; established connections stay with their owners."""
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._handshaking):
+            task.cancel()
+
+    async def wait_closed(self) -> None:
+        if self._handshaking:
+            await asyncio.gather(*self._handshaking, return_exceptions=True)
+
+    async def __aenter__(self) -> "Server":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.close()
+        await self.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else "unknown"
+        if not self._admission.admit(address):
+            writer.transport.abort()
+            return
+        try:
+            await self._run(reader, writer)
+        except Exception as error:  # a remote must never take the server down
+            log.debug("connection from %s ended: %s", address, type(error).__name__)
+        finally:
+            self._admission.release(address)
+
+    async def _run(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        transport = StreamTransport(reader, writer, frame_timeout=self._limits.frame_timeout)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handshaking.add(task)
+        try:
+            connection = await respond(transport, self._identity, self._limits)
+        finally:
+            if task is not None:
+                self._handshaking.discard(task)
+        if connection is not None:
+            await hand_over(connection, self._on_connection)
+
+
+async def respond(transport: FrameTransport, identity: Identity, limits: Limits) -> Connection | None:
+    """The accepting side's handshake under its deadline; None (transport closed) if it fails."""
+    try:
+        async with asyncio.timeout(limits.handshake_timeout):
+            return await establish(transport, identity, Role.RESPONDER, max_frame=limits.max_frame)
+    except (NetError, OSError, TimeoutError, asyncio.CancelledError) as error:
+        log.debug("handshake from %s failed: %s", transport.remote_address, type(error).__name__)
+        transport.close()
+        await transport.wait_closed()
+        return None
+
+
+async def hand_over(connection: Connection, on_connection: OnConnection) -> None:
+    """Give an accepted connection to its owner; close it if the owner fails; wait for its end."""
+    try:
+        result = on_connection(connection)
+        if inspect.isawaitable(result):
+            await result
+    except Exception as error:
+        log.warning("on_connection failed for %s: %r", connection.remote_address, error)
+        connection.close()
+    await connection.wait_closed()
+
+
+async def serve(
+    host: str,
+    port: int,
+    identity: Identity,
+    on_connection: OnConnection,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Server:
+    """Listen on ``host:port`` (0 for an ephemeral port) and accept authenticated connections."""
+    server = Server(identity, on_connection, limits)
+    await server._start(host, port)
+    return server

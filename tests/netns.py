@@ -1,0 +1,236 @@
+"""A simulated LAN for tests: network namespaces joined by a bridge.
+
+Each peer gets its own network namespace with loopback up, one veth
+interface ``eth0`` with an address in a private /24, and a 224.0.0.0/4 route
+so mDNS works. The bridge (multicast snooping off, or mDNS would be filtered)
+lives in a namespace of its own, and every interface is created inside the
+namespaces, so the host's own network is never touched and deleting the
+namespaces removes everything. Names carry the process id and random bytes,
+so parallel runs do not collide, and namespaces left by a killed run are
+removed by the next one.
+
+Use ``SimulatedLan`` as a context manager, or the ``simulated_lan_factory``
+fixture (import it into a ``conftest.py``), which skips, with the reason,
+where namespaces cannot be made (not Linux, not root, no ``ip``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+__all__ = [
+    "NetnsError",
+    "SimulatedLan",
+    "netns_unavailable_reason",
+    "remove_stale_namespaces",
+    "simulated_lan_factory",
+]
+
+PREFIX = "p2pc-lan"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+_NAME_PATTERN = re.compile(rf"{PREFIX}-(\d+)-[0-9a-f]+-(?:br|\d+)")
+_COMMAND_TIMEOUT = 20.0
+
+
+class NetnsError(RuntimeError):
+    """An ``ip`` command failed while building or using the simulated LAN."""
+
+
+def _ip(*args: str) -> None:
+    result = subprocess.run(
+        ["ip", *args], capture_output=True, text=True, timeout=_COMMAND_TIMEOUT, check=False
+    )
+    if result.returncode != 0:
+        raise NetnsError(f"ip {' '.join(args)}: {result.stderr.strip() or result.returncode}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _namespaces() -> list[str]:
+    result = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, timeout=_COMMAND_TIMEOUT)
+    return [line.split()[0] for line in result.stdout.splitlines() if line.strip()]
+
+
+def remove_stale_namespaces() -> None:
+    """Delete namespaces this helper made in runs whose process is gone."""
+    for name in _namespaces():
+        match = _NAME_PATTERN.fullmatch(name)
+        if match and not _pid_alive(int(match.group(1))):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=_COMMAND_TIMEOUT)
+
+
+@functools.cache
+def netns_unavailable_reason() -> str | None:
+    """Why namespaces cannot be made here, or None if they can (probed once per process)."""
+    if not sys.platform.startswith("linux"):
+        return "network namespaces need Linux"
+    if os.geteuid() != 0:
+        return "making network namespaces needs root"
+    if shutil.which("ip") is None:
+        return "the iproute2 'ip' command is not installed"
+    probe = f"{PREFIX}-{os.getpid()}-{secrets.token_hex(3)}-br"
+    try:
+        _ip("netns", "add", probe)
+    except (NetnsError, OSError, subprocess.TimeoutExpired) as error:
+        return f"cannot create a network namespace: {error}"
+    try:
+        _ip("-n", probe, "link", "add", "probe0", "type", "bridge")
+    except (NetnsError, OSError, subprocess.TimeoutExpired) as error:
+        return f"cannot create a bridge inside a namespace: {error}"
+    finally:
+        subprocess.run(["ip", "netns", "del", probe], capture_output=True, timeout=_COMMAND_TIMEOUT)
+    return None
+
+
+class SimulatedLan:
+    """``peers`` namespaces on one bridged /24; index ``i`` has address ``addresses[i]``."""
+
+    def __init__(self, peers: int = 2) -> None:
+        if not 1 <= peers <= 200:
+            raise ValueError("a simulated LAN has 1 to 200 peers")
+        tag = f"{PREFIX}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.bridge_namespace = f"{tag}-br"
+        self.namespaces = [f"{tag}-{index}" for index in range(peers)]
+        # The /24 exists only inside these namespaces; the random octets just make logs distinct.
+        subnet = f"10.{secrets.randbelow(150) + 100}.{secrets.randbelow(250) + 1}"
+        self.addresses = [f"{subnet}.{index + 1}" for index in range(peers)]
+        self.prefix_length = 24
+        self._processes: list[subprocess.Popen[str]] = []
+        self._created: list[str] = []
+
+    # -- lifetime ---------------------------------------------------------------------
+
+    def create(self) -> "SimulatedLan":
+        """Build the namespaces, bridge and links; on any failure remove what was made and raise."""
+        _live_lans.add(self)
+        try:
+            self._add_namespace(self.bridge_namespace)
+            bridge = ("-n", self.bridge_namespace)
+            _ip(*bridge, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
+            _ip(*bridge, "link", "set", "br0", "up")
+            for index, namespace in enumerate(self.namespaces):
+                self._add_namespace(namespace)
+                port = f"veth{index}"
+                _ip(*bridge, "link", "add", port, "type", "veth", "peer", "name", "eth0", "netns", namespace)
+                _ip(*bridge, "link", "set", port, "master", "br0", "up")
+                peer = ("-n", namespace)
+                _ip(*peer, "link", "set", "lo", "up")
+                _ip(*peer, "addr", "add", f"{self.addresses[index]}/{self.prefix_length}", "dev", "eth0")
+                _ip(*peer, "link", "set", "eth0", "up")
+                _ip(*peer, "route", "add", "224.0.0.0/4", "dev", "eth0")
+        except BaseException:
+            self.destroy()
+            raise
+        return self
+
+    def _add_namespace(self, name: str) -> None:
+        _ip("netns", "add", name)
+        self._created.append(name)
+
+    def destroy(self) -> None:
+        """Stop every process started here, then delete the namespaces (and with them every link)."""
+        for process in self._processes:
+            if process.poll() is None:
+                process.kill()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (process.stdin, process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+        self._processes.clear()
+        for name in reversed(self._created):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=_COMMAND_TIMEOUT)
+        self._created.clear()
+        _live_lans.discard(self)
+
+    def __enter__(self) -> "SimulatedLan":
+        return self.create()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.destroy()
+
+    # -- running things inside ------------------------------------------------------------
+
+    def command(self, index: int, argv: Sequence[str]) -> list[str]:
+        """``argv`` wrapped to run inside peer ``index``'s namespace."""
+        return ["ip", "netns", "exec", self.namespaces[index], *argv]
+
+    @staticmethod
+    def python_env() -> dict[str, str]:
+        """The environment for Python inside a namespace: this checkout importable."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH", "")]))
+        env["PYTHONUNBUFFERED"] = "1"
+        return env
+
+    def run(self, index: int, argv: Sequence[str], timeout: float = 30.0) -> subprocess.CompletedProcess[str]:
+        """Run a command in peer ``index``'s namespace and wait for it."""
+        return subprocess.run(
+            self.command(index, argv), capture_output=True, text=True, timeout=timeout,
+            cwd=REPO_ROOT, env=self.python_env(), check=False,
+        )
+
+    def run_python(self, index: int, code: str, timeout: float = 30.0) -> subprocess.CompletedProcess[str]:
+        """Run Python ``code`` (this interpreter, this checkout) in peer ``index``'s namespace."""
+        return self.run(index, [sys.executable, "-c", code], timeout=timeout)
+
+    def spawn_python(self, index: int, code: str) -> subprocess.Popen[str]:
+        """Start Python ``code`` in peer ``index``'s namespace; it is killed at ``destroy``."""
+        process = subprocess.Popen(
+            self.command(index, [sys.executable, "-c", code]),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=REPO_ROOT, env=self.python_env(),
+        )
+        self._processes.append(process)
+        return process
+
+
+_live_lans: set[SimulatedLan] = set()
+
+
+@atexit.register
+def _destroy_leftovers() -> None:
+    for lan in list(_live_lans):
+        lan.destroy()
+
+
+@pytest.fixture
+def simulated_lan_factory() -> Iterator[Callable[[int], SimulatedLan]]:
+    """``make(peers)`` builds a simulated LAN torn down after the test; skips where impossible."""
+    reason = netns_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    remove_stale_namespaces()
+    lans: list[SimulatedLan] = []
+
+    def make(peers: int = 2) -> SimulatedLan:
+        lan = SimulatedLan(peers)
+        lans.append(lan)
+        return lan.create()
+
+    try:
+        yield make
+    finally:
+        for lan in lans:
+            lan.destroy()

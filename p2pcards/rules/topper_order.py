@@ -15,6 +15,8 @@ from p2pcards.cards import Card, Rank, Suit
 
 #: Power of a trump card above every plain card; plain cards rank by their rank.
 _TRUMP_BASE = 100
+#: The suit of each trump's Little Jack (looked up on every card played, so computed once).
+_PARTNER = {suit: suit.partner for suit in Suit}
 
 
 def big_jack(trump: Suit) -> Card:
@@ -29,7 +31,7 @@ def little_jack(trump: Suit) -> Card:
 
 def effective_suit(card: Card, trump: Optional[Suit]) -> Suit:
     """The suit ``card`` belongs to in play: its printed suit, except the Little Jack."""
-    if trump is not None and card.rank == Rank.JACK and card.suit == trump.partner:
+    if trump is not None and card.rank == Rank.JACK and card.suit == _PARTNER[trump]:
         return trump
     return card.suit
 

@@ -80,7 +80,7 @@ class HeuristicTopperBot:
 
     def choose(self, view: TopperState) -> TopperAction:
         seat = view.to_act
-        if seat is None or (view.seat is not None and seat != view.seat):
+        if seat is None or (view.viewer is not None and seat != view.viewer):
             raise ValueError("this view's seat is not the one to act")
         hand = [c for _, c in view.hand(seat) if c is not None]
         if view.phase is Phase.BIDDING:

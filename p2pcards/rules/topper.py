@@ -315,7 +315,7 @@ class TopperState:
         return self._phase
 
     @property
-    def seat(self) -> Optional[int]:
+    def viewer(self) -> Optional[int]:
         """The seat whose view this is, or None for an engine that is no one's view."""
         return self._viewer
 

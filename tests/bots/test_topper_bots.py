@@ -64,8 +64,8 @@ class Watched:
         self.choices: list = []
 
     def choose(self, view: TopperState):
-        assert view.seat == view.to_act
-        for other in set(range(4)) - {view.seat}:
+        assert view.viewer == view.to_act
+        for other in set(range(4)) - {view.viewer}:
             assert all(face is None for _, face in view.hand(other))
         action = self.bot.choose(view)
         assert action in view.legal_actions()

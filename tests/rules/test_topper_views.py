@@ -52,7 +52,7 @@ def test_view_holds_its_own_faces_and_no_other_unplayed_card():
     state, _ = table(THREE_TRICKS[:5])
     for seat in range(4):
         view = state.view(seat)
-        assert view.seat == seat
+        assert view.viewer == seat
         assert view.hand(seat) == state.hand(seat)
         for other in set(range(4)) - {seat}:
             assert [p for p, _ in view.hand(other)] == [p for p, _ in state.hand(other)]
@@ -151,7 +151,7 @@ def test_determinized_view_keeps_everything_the_seat_knows():
     view = state.view(1)
     for seed in range(20):
         world = view.determinize(random.Random(seed))
-        assert world.seat is None and world.public() == state.public()
+        assert world.viewer is None and world.public() == state.public()
         assert world.hand(1) == state.hand(1)
         dealt = [face for s in range(4) for _, face in world.hand(s)]
         assert None not in dealt

@@ -206,7 +206,7 @@ class TopperState:
     """
 
     __slots__ = (
-        "config", "_phase", "_dealer", "_hand_number", "_hands_scored", "_scores",
+        "_config", "_phase", "_dealer", "_hand_number", "_hands_scored", "_scores",
         "_faces", "_in_hand", "_bids", "_bidder", "_high_bid", "_trump", "_trick",
         "_tricks", "_taken", "_voids", "_to_act", "_outcome", "_viewer", "_deck_set",
     )
@@ -223,7 +223,7 @@ class TopperState:
             raise ConfigError(f"no seat {dealer!r} to deal")
         self = cls.__new__(cls)
         n, size = config.seats, len(config.deck)
-        self.config = config
+        self._config = config
         self._deck_set = frozenset(config.deck)
         self._phase = Phase.DEAL
         self._dealer = dealer
@@ -252,7 +252,7 @@ class TopperState:
     def copy(self) -> "TopperState":
         """An independent copy (same knowledge, same viewer)."""
         other = TopperState.__new__(TopperState)
-        other.config = self.config
+        other._config = self._config
         other._deck_set = self._deck_set
         other._phase = self._phase
         other._dealer = self._dealer
@@ -309,6 +309,11 @@ class TopperState:
         return other
 
     # ------------------------------------------------------------ public facts
+    # Read-only, so that no caller can bend a referee's state behind its back.
+
+    @property
+    def config(self) -> TopperConfig:
+        return self._config
 
     @property
     def phase(self) -> Phase:

@@ -210,3 +210,10 @@ def test_impossible_voids_are_an_inconsistent_view():
         assign_hidden({1: [1, 5]}, [C("AC"), C("KC")], {1: {Suit.CLUBS}}, Suit.SPADES, random.Random(0))
     with pytest.raises(InconsistentView):
         assign_hidden({1: [1, 5]}, [C("AC")], {}, Suit.SPADES, random.Random(0))
+
+
+@pytest.mark.parametrize("name", ["config", "phase", "to_act", "dealer", "scores", "trump", "viewer", "outcome"])
+def test_public_facts_are_read_only(name):
+    state, _ = table()
+    with pytest.raises(AttributeError):
+        setattr(state, name, 0)

@@ -10,8 +10,9 @@ so parallel runs do not collide, and namespaces left by a killed run are
 removed by the next one.
 
 Use ``SimulatedLan`` as a context manager, or the ``simulated_lan_factory``
-fixture (import it into a ``conftest.py``), which skips, with the reason,
-where namespaces cannot be made (not Linux, not root, no ``ip``).
+fixture (import it, and ``require_netns``, into a ``conftest.py``); both
+fixtures skip, with the reason, where namespaces cannot be made (not Linux,
+not root, no ``ip``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import functools
 import os
 import re
 import secrets
+import select
 import shutil
 import subprocess
 import sys
@@ -32,8 +34,10 @@ import pytest
 __all__ = [
     "NetnsError",
     "SimulatedLan",
+    "list_namespaces",
     "netns_unavailable_reason",
     "remove_stale_namespaces",
+    "require_netns",
     "simulated_lan_factory",
 ]
 
@@ -65,14 +69,14 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _namespaces() -> list[str]:
+def list_namespaces() -> list[str]:
     result = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, timeout=_COMMAND_TIMEOUT)
     return [line.split()[0] for line in result.stdout.splitlines() if line.strip()]
 
 
 def remove_stale_namespaces() -> None:
     """Delete namespaces this helper made in runs whose process is gone."""
-    for name in _namespaces():
+    for name in list_namespaces():
         match = _NAME_PATTERN.fullmatch(name)
         if match and not _pid_alive(int(match.group(1))):
             subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=_COMMAND_TIMEOUT)
@@ -205,6 +209,15 @@ class SimulatedLan:
         self._processes.append(process)
         return process
 
+    @staticmethod
+    def read_line(process: subprocess.Popen[str], timeout: float = 20.0) -> str:
+        """The next line a spawned process prints, or "" if it prints none within ``timeout``."""
+        stream = process.stdout
+        if stream is None:
+            raise ValueError("the process was not started with a stdout pipe")
+        ready, _, _ = select.select([stream], [], [], timeout)
+        return stream.readline() if ready else ""
+
 
 _live_lans: set[SimulatedLan] = set()
 
@@ -216,11 +229,16 @@ def _destroy_leftovers() -> None:
 
 
 @pytest.fixture
-def simulated_lan_factory() -> Iterator[Callable[[int], SimulatedLan]]:
-    """``make(peers)`` builds a simulated LAN torn down after the test; skips where impossible."""
+def require_netns() -> None:
+    """Skip the test, saying why, where network namespaces cannot be made."""
     reason = netns_unavailable_reason()
     if reason is not None:
         pytest.skip(reason)
+
+
+@pytest.fixture
+def simulated_lan_factory(require_netns: None) -> Iterator[Callable[[int], SimulatedLan]]:
+    """``make(peers)`` builds a simulated LAN torn down after the test; skips where impossible."""
     remove_stale_namespaces()
     lans: list[SimulatedLan] = []
 

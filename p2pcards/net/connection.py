@@ -368,13 +368,12 @@ class Server:
         self._admission = _Admission(limits)
         self._handshaking: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
+        self._port = 0
 
     @property
     def port(self) -> int:
         """The bound port (the ephemeral one when asked for 0)."""
-        if self._server is None or not self._server.sockets:
-            raise ConnectionClosed("server is not listening")
-        return int(self._server.sockets[0].getsockname()[1])
+        return self._port
 
     @property
     def active_connections(self) -> int:
@@ -387,6 +386,7 @@ class Server:
 
     async def _start(self, host: str, port: int) -> None:
         self._server = await asyncio.start_server(self._handle, host, port, limit=READ_CHUNK)
+        self._port = int(self._server.sockets[0].getsockname()[1])
 
     def close(self) -> None:
         """Stop listening and abort handshakes in progress; established connections stay with their owners."""

@@ -11,7 +11,7 @@ _TESTS_DIR = str(Path(__file__).resolve().parents[1])
 if _TESTS_DIR not in sys.path:
     sys.path.insert(0, _TESTS_DIR)
 
-from netns import simulated_lan_factory  # noqa: E402,F401  (a fixture, re-exported for these tests)
+from netns import require_netns, simulated_lan_factory  # noqa: E402,F401  (fixtures for these tests)
 
 from p2pcards.protocol.identity import Identity  # noqa: E402
 

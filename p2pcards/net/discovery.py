@@ -1,0 +1,383 @@
+"""Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
+
+A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
+``name``, ``free``, ``v``, ``fp`` and ``port``; browsers list what answers.
+What arrives is untrusted: TXT values are decoded defensively (a table with
+a bad field is skipped, never a crash), control characters are stripped from
+names shown to people, and a table is listed only if its TCP port accepts a
+connection, because a killed host sends no goodbye and its records linger.
+The fingerprint is a hint for pinning the connection, not a proof: the link
+handshake proves identity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import ifaddr  # a dependency of zeroconf, used in place of its deprecated get_all_addresses
+from zeroconf import DNSQuestionType, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from p2pcards.net.errors import NotRunning
+
+__all__ = [
+    "SERVICE_TYPE",
+    "TableAdvertiser",
+    "TableBrowser",
+    "TableInfo",
+    "browse_tables",
+    "parse_table",
+]
+
+SERVICE_TYPE = "_p2pcards._tcp.local."
+HOST_TTL = 30
+"""Seconds others may cache our address records (zeroconf's default is 120)."""
+OTHER_TTL = 60
+"""Seconds others may cache our PTR/SRV/TXT records (zeroconf's default is 4500)."""
+MAX_NAME_CHARS = 48
+MAX_SEATS = 64
+_INSTANCE_LABEL_BYTES = 63
+_TXT_ENTRY_BYTES = 255
+_GAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+_FINGERPRINT_PATTERN = re.compile(r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}")
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A live table as a browser sees it."""
+
+    name: str
+    game: str
+    host: str
+    port: int
+    free_seats: int
+    version: int
+    fingerprint: str
+    instance: str
+    """The DNS-SD service name (unique per table name and host key)."""
+
+
+# --- names and TXT records -------------------------------------------------------------
+
+
+def clean_text(value: str, limit: int = MAX_NAME_CHARS) -> str:
+    """Blank out control and format characters (no terminal escapes from the network); trim."""
+    visible = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in value)
+    return " ".join(visible.split())[:limit]
+
+
+def _truncate_utf8(text: str, limit: int) -> str:
+    return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+
+
+def instance_name(table_name: str, fingerprint: str) -> str:
+    """``<table name> [<fingerprint>]``, within one 63-byte DNS label, without dots."""
+    suffix = f" [{fingerprint}]"
+    base = clean_text(table_name).replace(".", "_") or "table"
+    return _truncate_utf8(base, _INSTANCE_LABEL_BYTES - len(suffix.encode())) + suffix
+
+
+def table_properties(
+    *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int
+) -> dict[bytes, bytes]:
+    """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
+    fields = {
+        "game": game,
+        "name": clean_text(table_name),
+        "free": str(free_seats),
+        "v": str(version),
+        "fp": fingerprint,
+        "port": str(port),
+    }
+    properties: dict[bytes, bytes] = {}
+    for key, value in fields.items():
+        room = _TXT_ENTRY_BYTES - len(key) - 1
+        properties[key.encode()] = _truncate_utf8(value, room).encode("utf-8")
+    return properties
+
+
+def _text_field(properties: dict[Any, Any], key: bytes) -> str | None:
+    value = properties.get(key)
+    if not isinstance(value, (bytes, bytearray)):
+        return None
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _int_field(properties: dict[Any, Any], key: bytes, low: int, high: int) -> int | None:
+    text = _text_field(properties, key)
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 6:
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
+    """The table a resolved service describes, or None if any required field is bad."""
+    try:
+        properties = info.properties
+        srv_port = info.port
+        name = info.name
+    except Exception:  # a malformed TXT record must not escape
+        return None
+    if not isinstance(properties, dict) or not isinstance(srv_port, int):
+        return None
+    game = _text_field(properties, b"game")
+    fp = _text_field(properties, b"fp")
+    free = _int_field(properties, b"free", 0, MAX_SEATS)
+    version = _int_field(properties, b"v", 0, 65535)
+    txt_port = _int_field(properties, b"port", 1, 65535)
+    if game is None or not _GAME_PATTERN.fullmatch(game):
+        return None
+    if fp is None or not _FINGERPRINT_PATTERN.fullmatch(fp):
+        return None
+    if free is None or version is None or not 1 <= srv_port <= 65535:
+        return None
+    if txt_port is not None and txt_port != srv_port:
+        return None
+    shown = clean_text(_text_field(properties, b"name") or "") or clean_text(name.removesuffix("." + SERVICE_TYPE))
+    return TableInfo(
+        name=shown,
+        game=game,
+        host=host,
+        port=srv_port,
+        free_seats=free,
+        version=version,
+        fingerprint=fp,
+        instance=name,
+    )
+
+
+def local_ipv4_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (loopback alone if that is all)."""
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if ip.is_IPv4 and isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback:
+                found.append(ip.ip)
+    return sorted(set(found)) or ["127.0.0.1"]
+
+
+def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
+    if interfaces is None:
+        return AsyncZeroconf(ip_version=IPVersion.V4Only)
+    return AsyncZeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only)
+
+
+# --- advertising --------------------------------------------------------------------------
+
+
+class TableAdvertiser:
+    """Announces one table while it has a host; ``update`` when seats fill.
+
+    ``interfaces`` (IPv4 addresses) limits where it is announced, e.g.
+    ``["127.0.0.1"]`` in tests; ``addresses`` defaults to those interfaces,
+    or to every non-loopback IPv4 address of the machine.
+    """
+
+    def __init__(
+        self,
+        *,
+        table_name: str,
+        game: str,
+        port: int,
+        fingerprint: str,
+        free_seats: int,
+        version: int,
+        addresses: list[str] | None = None,
+        interfaces: list[str] | None = None,
+    ) -> None:
+        if not _GAME_PATTERN.fullmatch(game):
+            raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
+        if not _FINGERPRINT_PATTERN.fullmatch(fingerprint):
+            raise ValueError("fingerprint must look like 'ab12-cd34-ef56'")
+        if not 0 <= free_seats <= MAX_SEATS:
+            raise ValueError(f"free_seats must be between 0 and {MAX_SEATS}")
+        self.table_name = table_name
+        self.game = game
+        self.port = port
+        self.fingerprint = fingerprint
+        self.free_seats = free_seats
+        self.version = version
+        self._interfaces = interfaces
+        self._addresses = addresses or (list(interfaces) if interfaces else local_ipv4_addresses())
+        self.instance = f"{instance_name(table_name, fingerprint)}.{SERVICE_TYPE}"
+        # Hosts in network namespaces share a hostname: the key and port make it unique.
+        self._server = f"p2pcards-{fingerprint.replace('-', '')}-{port}.local."
+        self._azc: AsyncZeroconf | None = None
+        self._info: ServiceInfo | None = None
+
+    def _service_info(self) -> ServiceInfo:
+        return ServiceInfo(
+            SERVICE_TYPE,
+            self.instance,
+            port=self.port,
+            properties=table_properties(
+                table_name=self.table_name,
+                game=self.game,
+                free_seats=self.free_seats,
+                version=self.version,
+                fingerprint=self.fingerprint,
+                port=self.port,
+            ),
+            server=self._server,
+            host_ttl=HOST_TTL,
+            other_ttl=OTHER_TTL,
+            parsed_addresses=self._addresses,
+        )
+
+    async def start(self) -> None:
+        """Register (probe ~1.2 s, announce ~0.5 s) and return once announced."""
+        if self._azc is not None:
+            return
+        self._azc = _zeroconf(self._interfaces)
+        self._info = self._service_info()
+        try:
+            await (await self._azc.async_register_service(self._info))
+        except BaseException:
+            await self._azc.async_close()
+            self._azc = None
+            raise
+
+    async def update(self, *, free_seats: int | None = None, table_name: str | None = None) -> None:
+        """Re-announce with new TXT values (the instance name stays the same)."""
+        if free_seats is not None:
+            if not 0 <= free_seats <= MAX_SEATS:
+                raise ValueError(f"free_seats must be between 0 and {MAX_SEATS}")
+            self.free_seats = free_seats
+        if table_name is not None:
+            self.table_name = table_name
+        if self._azc is None:
+            return
+        self._info = self._service_info()
+        await (await self._azc.async_update_service(self._info))
+
+    async def stop(self) -> None:
+        """Send goodbyes and close."""
+        azc, info = self._azc, self._info
+        self._azc = self._info = None
+        if azc is None:
+            return
+        try:
+            if info is not None:
+                await (await azc.async_unregister_service(info))
+        finally:
+            await azc.async_close()
+
+    async def __aenter__(self) -> "TableAdvertiser":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+
+# --- browsing ------------------------------------------------------------------------------
+
+
+async def port_answers(host: str, port: int, timeout: float) -> bool:
+    """Whether a TCP connection to ``host:port`` opens within ``timeout`` seconds."""
+    try:
+        async with asyncio.timeout(timeout):
+            _, writer = await asyncio.open_connection(host, port)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
+
+
+class TableBrowser:
+    """Keeps listening for tables; ``tables()`` lists the ones alive right now."""
+
+    def __init__(self, interfaces: list[str] | None = None) -> None:
+        self._interfaces = interfaces
+        self._azc: AsyncZeroconf | None = None
+        self._browser: AsyncServiceBrowser | None = None
+        self._names: set[str] = set()
+
+    async def start(self) -> None:
+        if self._azc is not None:
+            return
+        self._azc = _zeroconf(self._interfaces)
+        self._browser = AsyncServiceBrowser(
+            self._azc.zeroconf,
+            [SERVICE_TYPE],
+            handlers=[self._on_change],
+            question_type=DNSQuestionType.QM,  # a unicast reply would not reach us beside another responder
+        )
+
+    def _on_change(
+        self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
+        if state_change is ServiceStateChange.Removed:
+            self._names.discard(name)
+        else:
+            self._names.add(name)
+
+    @property
+    def heard_of(self) -> frozenset[str]:
+        """Instance names announced and not withdrawn; may include dead hosts (no goodbye)."""
+        return frozenset(self._names)
+
+    async def tables(self, resolve_timeout: float = 1.0, probe_timeout: float = 0.5) -> list[TableInfo]:
+        """Resolve every table heard of, keep those whose TCP port answers; sorted by name."""
+        azc = self._azc
+        if azc is None:
+            raise NotRunning("call TableBrowser.start() before tables()")
+        found = await asyncio.gather(
+            *(self._resolve(azc.zeroconf, name, resolve_timeout, probe_timeout) for name in sorted(self._names))
+        )
+        return sorted((table for table in found if table is not None), key=lambda t: (t.name, t.instance))
+
+    @staticmethod
+    async def _resolve(zc: Zeroconf, name: str, resolve_timeout: float, probe_timeout: float) -> TableInfo | None:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            resolved = await info.async_request(zc, resolve_timeout * 1000, question_type=DNSQuestionType.QM)
+        except Exception:
+            return None
+        if not resolved:
+            return None
+        try:
+            candidates = info.parsed_addresses(IPVersion.V4Only)
+        except Exception:
+            return None
+        for host in candidates:
+            table = parse_table(info, host)
+            if table is None:
+                return None
+            if await port_answers(host, table.port, probe_timeout):
+                return table
+        return None
+
+    async def stop(self) -> None:
+        browser, azc = self._browser, self._azc
+        self._browser = self._azc = None
+        if browser is not None:
+            await browser.async_cancel()
+        if azc is not None:
+            await azc.async_close()
+
+    async def __aenter__(self) -> "TableBrowser":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+
+async def browse_tables(timeout: float = 1.0, interfaces: list[str] | None = None) -> list[TableInfo]:
+    """Listen for ``timeout`` seconds, then return the tables that are alive."""
+    async with TableBrowser(interfaces) as browser:
+        await asyncio.sleep(timeout)
+        return await browser.tables()

@@ -1,0 +1,234 @@
+"""Discovery on loopback: advertise, find, update, withdraw; stale and hostile records."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from zeroconf import ServiceInfo
+
+from p2pcards.net.connection import Server, serve
+from p2pcards.net.discovery import (
+    SERVICE_TYPE,
+    TableAdvertiser,
+    TableBrowser,
+    TableInfo,
+    browse_tables,
+    instance_name,
+    parse_table,
+)
+from p2pcards.protocol.identity import Identity
+
+LOOPBACK = ["127.0.0.1"]
+BOUND = 10.0
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+async def listening(identity: Identity) -> Server:
+    return await serve("127.0.0.1", 0, identity, lambda conn: conn.close())
+
+
+def advertiser(identity: Identity, port: int, name: str = "Kitchen", free: int = 3) -> TableAdvertiser:
+    return TableAdvertiser(
+        table_name=name, game="bluff", port=port, fingerprint=identity.fingerprint,
+        free_seats=free, version=1, interfaces=LOOPBACK,
+    )
+
+
+async def wait_for_table(
+    browser: TableBrowser, fingerprint: str, condition: Callable[[TableInfo | None], bool]
+) -> TableInfo | None:
+    """Poll the browser until the table with ``fingerprint`` meets ``condition`` (bounded)."""
+    async with asyncio.timeout(BOUND):
+        while True:
+            tables = {t.fingerprint: t for t in await browser.tables()}
+            table = tables.get(fingerprint)
+            if condition(table):
+                return table
+            await asyncio.sleep(0.1)
+
+
+@pytest.mark.asyncio
+async def test_advertised_table_is_found_with_its_txt_fields(alice: Identity) -> None:
+    server = await listening(alice)
+    try:
+        async with advertiser(alice, server.port, name="Kitchen \x1b[2Jtable", free=3):
+            await asyncio.sleep(1.0)  # a just-announced record is not multicast again for 1 s
+            tables = await browse_tables(timeout=1.0, interfaces=LOOPBACK)
+    finally:
+        server.close()
+    mine = [t for t in tables if t.fingerprint == alice.fingerprint]
+    assert len(mine) == 1
+    table = mine[0]
+    assert (table.name, table.game, table.free_seats, table.version) == ("Kitchen [2Jtable", "bluff", 3, 1)
+    assert (table.host, table.port) == ("127.0.0.1", server.port)
+    assert alice.fingerprint in table.instance
+
+
+@pytest.mark.asyncio
+async def test_update_changes_free_seats(alice: Identity) -> None:
+    server = await listening(alice)
+    try:
+        async with TableBrowser(LOOPBACK) as browser, advertiser(alice, server.port, free=3) as adv:
+            first = await wait_for_table(browser, alice.fingerprint, lambda t: t is not None)
+            assert first is not None and first.free_seats == 3
+            await adv.update(free_seats=1)
+            updated = await wait_for_table(browser, alice.fingerprint, lambda t: t is not None and t.free_seats == 1)
+            assert updated is not None and updated.instance == first.instance
+    finally:
+        server.close()
+
+
+@pytest.mark.asyncio
+async def test_stopped_table_disappears(alice: Identity) -> None:
+    server = await listening(alice)
+    try:
+        async with TableBrowser(LOOPBACK) as browser:
+            adv = advertiser(alice, server.port)
+            await adv.start()
+            found = await wait_for_table(browser, alice.fingerprint, lambda t: t is not None)
+            assert found is not None
+            await adv.stop()
+            # The goodbye withdraws it even though its port still answers.
+            async with asyncio.timeout(BOUND):
+                while found.instance in browser.heard_of:
+                    await asyncio.sleep(0.05)
+            assert alice.fingerprint not in {t.fingerprint for t in await browser.tables()}
+    finally:
+        server.close()
+
+
+ADVERTISER_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, sys
+    from p2pcards.net.connection import serve
+    from p2pcards.net.discovery import TableAdvertiser
+    from p2pcards.protocol.identity import Identity
+
+    async def main():
+        me = Identity.generate("doomed")
+        server = await serve("127.0.0.1", 0, me, lambda conn: conn.close())
+        adv = TableAdvertiser(table_name="Doomed", game="topper", port=server.port,
+                              fingerprint=me.fingerprint, free_seats=2, version=1,
+                              interfaces=["127.0.0.1"])
+        await adv.start()
+        print(me.fingerprint, server.port, flush=True)
+        await asyncio.sleep(60)  # killed long before; never outlives a stuck test by much
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.asyncio
+async def test_killed_advertiser_is_not_listed_as_live() -> None:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    process = subprocess.Popen(
+        [sys.executable, "-c", ADVERTISER_SCRIPT], stdout=subprocess.PIPE, text=True, env=env, cwd=REPO_ROOT
+    )
+    try:
+        async with TableBrowser(LOOPBACK) as browser:
+            line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), BOUND)  # type: ignore[union-attr]
+            fingerprint, _port = line.split()
+            live = await wait_for_table(browser, fingerprint, lambda t: t is not None)
+            assert live is not None
+            process.send_signal(signal.SIGKILL)  # no goodbye is sent
+            process.wait(timeout=BOUND)
+            assert live.instance in browser.heard_of  # the stale record lingers...
+            tables = await browser.tables()
+            assert fingerprint not in {t.fingerprint for t in tables}  # ...but is not listed as live
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=BOUND)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+# --- names and hostile TXT records ----------------------------------------------------------
+
+
+def service(properties: dict[bytes, bytes | None] | bytes, port: int = 4000) -> ServiceInfo:
+    return ServiceInfo(
+        SERVICE_TYPE, f"Somewhere [aaaa-bbbb-cccc].{SERVICE_TYPE}", port=port,
+        properties=properties, server="x.local.", parsed_addresses=["127.0.0.1"],
+    )
+
+
+GOOD = {b"game": b"bluff", b"name": b"Den", b"free": b"2", b"v": b"1", b"fp": b"aaaa-bbbb-cccc", b"port": b"4000"}
+
+
+def test_good_txt_record_parses() -> None:
+    table = parse_table(service(GOOD), "10.0.0.5")
+    assert table == TableInfo(
+        name="Den", game="bluff", host="10.0.0.5", port=4000, free_seats=2, version=1,
+        fingerprint="aaaa-bbbb-cccc", instance=f"Somewhere [aaaa-bbbb-cccc].{SERVICE_TYPE}",
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {b"free": b"lots"},
+        {b"free": b"-1"},
+        {b"free": b"\xff"},
+        {b"v": b""},
+        {b"v": None},
+        {b"fp": b"not-a-fingerprint"},
+        {b"game": b"Bluff; rm -rf"},
+        {b"game": b"\xc3\x28"},
+        {b"port": b"4001"},  # disagrees with the SRV record
+        {b"free": "٣".encode()},  # a non-ASCII digit
+    ],
+)
+def test_bad_txt_values_skip_the_table(change: dict[bytes, bytes | None]) -> None:
+    assert parse_table(service({**GOOD, **change}), "10.0.0.5") is None
+
+
+def test_missing_fields_skip_the_table() -> None:
+    for key in (b"game", b"free", b"v", b"fp"):
+        assert parse_table(service({k: v for k, v in GOOD.items() if k != key}), "10.0.0.5") is None
+
+
+def test_control_characters_are_stripped_from_names() -> None:
+    table = parse_table(service({**GOOD, b"name": b"Evil\x1b]0;pwned\x07\r\nTable"}), "10.0.0.5")
+    assert table is not None and table.name == "Evil ]0;pwned Table"
+
+
+def test_name_that_is_not_utf8_falls_back_to_the_instance_name() -> None:
+    table = parse_table(service({**GOOD, b"name": b"\xff\xfe"}), "10.0.0.5")
+    assert table is not None and table.name == "Somewhere [aaaa-bbbb-cccc]"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_arbitrary_txt_bytes_never_crash(text: bytes) -> None:
+    result = parse_table(service(text), "10.0.0.5")
+    assert result is None or isinstance(result, TableInfo)
+
+
+def test_instance_names_are_unique_per_host_key_and_fit_a_dns_label() -> None:
+    one, two = Identity.generate(), Identity.generate()
+    assert instance_name("Den", one.fingerprint) != instance_name("Den", two.fingerprint)
+    long = instance_name("ö" * 100 + ".x", one.fingerprint)
+    assert len(long.encode()) <= 63 and "." not in long and long.endswith(f"[{one.fingerprint}]")
+
+
+def test_advertiser_refuses_bad_fields(alice: Identity) -> None:
+    with pytest.raises(ValueError):
+        TableAdvertiser(table_name="x", game="Bad Game", port=1, fingerprint=alice.fingerprint,
+                        free_seats=1, version=1)
+    with pytest.raises(ValueError):
+        TableAdvertiser(table_name="x", game="bluff", port=1, fingerprint="nope", free_seats=1, version=1)
+    with pytest.raises(ValueError):
+        TableAdvertiser(table_name="x", game="bluff", port=1, fingerprint=alice.fingerprint,
+                        free_seats=-1, version=1)

@@ -121,5 +121,20 @@ class Struct(Shape):
         return {k: s.check(value[k], f"{path}.{k}") for k, s in self.fields.items()}
 
 
+@dataclass(frozen=True)
+class IntMap(Shape):
+    """A small map of short names to non-negative integers (a game configuration)."""
+
+    max_entries: int = 16
+
+    def check(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict) or len(value) > self.max_entries:
+            raise _fail(path, f"a map of at most {self.max_entries} entries", value)
+        for key, item in value.items():
+            Text(24, 1).check(key, f"{path} key")
+            Int(0, 2**31 - 1).check(item, f"{path}.{key}")
+        return value
+
+
 def validate(shape: Shape, value: Any, path: str = "body") -> Any:
     return shape.check(value, path)

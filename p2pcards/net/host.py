@@ -1,0 +1,181 @@
+"""The host's side of a table: listening, the relay, saving, advertising.
+
+The host process listens on TCP for remote players and on an in-process
+network for its own player and its bots, so that every player, local or
+remote, is the same :class:`~p2pcards.net.peer.PeerSession` over a link.
+Frames go through the sans-IO :class:`~p2pcards.protocol.relay.Relay`;
+each link has its own send queue so a slow peer delays only itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from p2pcards.net.connection import Limits, serve
+from p2pcards.net.errors import NetError
+from p2pcards.net.journal import Journal
+from p2pcards.net.memory import MemoryNetwork
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.relay import (
+    Broadcast, Close, LobbyChanged, Persist, Relay, Send, TableStarted,
+)
+
+log = logging.getLogger(__name__)
+
+LOCAL_HOST = "local"
+#: Frames a link may have waiting before it counts as a slow reader and is closed.
+MAX_QUEUED_FRAMES = 4096
+
+
+class _Link:
+    """One connection and its writer task."""
+
+    def __init__(self, number: int, connection: Any) -> None:
+        self.number = number
+        self.connection = connection
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                frame = await self.queue.get()
+                if frame is None:
+                    self.connection.close()
+                    return
+                await self.connection.send(frame)
+        except NetError:
+            self.connection.close()
+
+    def push(self, frame: Optional[bytes]) -> None:
+        if self.queue.qsize() >= MAX_QUEUED_FRAMES:
+            log.warning("link %d reads too slowly; closing it", self.number)
+            self.connection.close()
+            return
+        self.queue.put_nowait(frame)
+
+
+class TableHost:
+    """Hosts one table: accepts players, relays their frames, keeps the transcript."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        game: str,
+        config: dict[str, int],
+        table_name: str,
+        *,
+        journal_root: Optional[Path] = None,
+        genesis_nonce: Optional[bytes] = None,
+        on_event: Optional[Callable[[Any], None]] = None,
+        limits: Limits = Limits(),
+    ) -> None:
+        self.identity = identity
+        self.lobby = Lobby(identity, game, config, table_name)
+        self.relay = Relay(self.lobby, genesis_nonce)
+        self.journal_root = journal_root
+        self.journal: Optional[Journal] = None
+        self.on_event = on_event or (lambda event: None)
+        self.limits = limits
+        self.memory = MemoryNetwork()
+        self._links: dict[int, _Link] = {}
+        self._numbers = itertools.count(1)
+        self._servers: list[Any] = []
+        self.tcp_port: Optional[int] = None
+        self.local_port: Optional[int] = None
+        self.started = asyncio.Event()
+
+    @classmethod
+    def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> "TableHost":
+        """A host restarted from its saved relay journal."""
+        meta = journal.read_meta()
+        host = cls(identity, meta["game"], meta["config"], meta["table"], **kwargs)
+        host.relay = Relay.resume(host.lobby, journal.read_messages())
+        host.journal = journal
+        journal.rewrite([m.raw for m in host.relay.messages])
+        host.started.set()
+        return host
+
+    async def start(self, tcp_host: Optional[str] = None, tcp_port: int = 0) -> None:
+        """Listen in-process, and on TCP when ``tcp_host`` is given."""
+        local = await self.memory.serve(LOCAL_HOST, 0, self.identity, self._accept, self.limits)
+        self._servers.append(local)
+        self.local_port = local.port
+        if tcp_host is not None:
+            server = await serve(tcp_host, tcp_port, self.identity, self._accept, self.limits)
+            self._servers.append(server)
+            self.tcp_port = server.port
+
+    def local_connector(self, identity: Identity) -> Callable[[], Any]:
+        """How a player in this process (the host's own, or a bot) dials the table."""
+        async def connect() -> Any:
+            return await self.memory.connect(LOCAL_HOST, self.local_port, identity,
+                                             expected_peer=self.identity.public_key)
+        return connect
+
+    async def close(self) -> None:
+        for server in self._servers:
+            server.close()
+        for link in list(self._links.values()):
+            link.push(None)
+            link.connection.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    # -- links ------------------------------------------------------------------
+
+    async def _accept(self, connection: Any) -> None:
+        number = next(self._numbers)
+        link = _Link(number, connection)
+        self._links[number] = link
+        self._apply(self.relay.connected(number, connection.peer_public_key))
+        try:
+            while True:
+                data = await connection.recv()
+                self._apply(self.relay.frame(number, data))
+        except NetError:
+            pass
+        finally:
+            self._links.pop(number, None)
+            link.push(None)
+            connection.close()
+            self._apply(self.relay.disconnected(number))
+
+    def _apply(self, outputs: list[Any]) -> None:
+        for out in outputs:
+            if isinstance(out, Persist):
+                self._persist(out.raw)
+            elif isinstance(out, Send):
+                link = self._links.get(out.link)
+                if link is not None:
+                    link.push(out.frame)
+            elif isinstance(out, Broadcast):
+                for number, link in list(self._links.items()):
+                    if number != out.exclude:
+                        link.push(out.frame)
+            elif isinstance(out, Close):
+                link = self._links.get(out.link)
+                if link is not None:
+                    link.push(None)
+            elif isinstance(out, TableStarted):
+                self._open_journal(out.session)
+                self.started.set()
+                self.on_event(out)
+            elif isinstance(out, LobbyChanged):
+                self.on_event(out)
+
+    def _open_journal(self, session: bytes) -> None:
+        if self.journal_root is None:
+            return
+        self.journal = Journal(Path(self.journal_root) / session.hex() / "relay")
+        self.journal.write_meta({"v": 1, "game": self.lobby.game, "config": self.lobby.config,
+                                 "table": self.lobby.table_name, "tcp_port": self.tcp_port or 0})
+
+    def _persist(self, raw: bytes) -> None:
+        if self.journal is not None:
+            self.journal.append(raw)

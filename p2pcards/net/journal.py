@@ -1,0 +1,103 @@
+"""A table's saved state on disk: an append-only transcript and a small secrets file.
+
+A peer must never lose what was played, nor sign two different messages for
+one position after a crash (that would be equivocation). So its own messages
+are appended and synced to disk *before* they are sent; others' messages are
+appended as they are accepted (a lost tail is fetched again from the host).
+A torn last record, from a crash in the middle of a write, is ignored.
+
+Layout under ``<state dir>/tables/<session hex>/<owner>/``: ``meta`` (msgpack,
+mode 0600: who this peer is at the table, its session secrets, where the host
+is) and ``transcript`` (records of a 4-byte big-endian length and the raw
+signed message).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+from typing import Any, Optional
+
+from p2pcards.protocol import wire
+
+_LEN = struct.Struct(">I")
+MAX_RECORD = 16 * 1024 * 1024
+
+
+class Journal:
+    """The saved state of one participant (or of the host's relay) at one table."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self._fh: Optional[Any] = None
+
+    @property
+    def meta_path(self) -> Path:
+        return self.directory / "meta"
+
+    @property
+    def transcript_path(self) -> Path:
+        return self.directory / "transcript"
+
+    def exists(self) -> bool:
+        return self.meta_path.exists()
+
+    def write_meta(self, meta: dict[str, Any]) -> None:
+        """Replace the meta file atomically (temp file, fsync, rename), mode 0600."""
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = self.meta_path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, wire.pack(meta))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.meta_path)
+
+    def read_meta(self) -> dict[str, Any]:
+        meta = wire.unpack(self.meta_path.read_bytes(), max_bytes=MAX_RECORD)
+        if not isinstance(meta, dict):
+            raise ValueError(f"{self.meta_path}: not a meta map")
+        return meta
+
+    def append(self, raw: bytes, sync: bool = False) -> None:
+        """Add one transcript message; ``sync`` waits until it is on disk."""
+        if self._fh is None:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._fh = open(self.transcript_path, "ab")
+        self._fh.write(_LEN.pack(len(raw)) + raw)
+        self._fh.flush()
+        if sync:
+            os.fsync(self._fh.fileno())
+
+    def rewrite(self, messages: list[bytes]) -> None:
+        """Replace the transcript (used after resuming past a torn tail)."""
+        self.close()
+        tmp = self.transcript_path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            for raw in messages:
+                fh.write(_LEN.pack(len(raw)) + raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.transcript_path)
+
+    def read_messages(self) -> list[bytes]:
+        """Every complete record, in order; a torn last record is dropped."""
+        try:
+            data = self.transcript_path.read_bytes()
+        except FileNotFoundError:
+            return []
+        out, offset = [], 0
+        while offset + _LEN.size <= len(data):
+            (size,) = _LEN.unpack_from(data, offset)
+            if size > MAX_RECORD or offset + _LEN.size + size > len(data):
+                break
+            out.append(data[offset + _LEN.size: offset + _LEN.size + size])
+            offset += _LEN.size + size
+        return out
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None

@@ -1,0 +1,383 @@
+"""One player at a table over a link: receive, verify, answer, save, reconnect.
+
+A :class:`PeerSession` drives this player's sans-IO :class:`Table` over a
+connection to the host. It sends the cryptographic steps as they fall due,
+asks its :class:`Agent` (a bot, or a person through a front end) for game
+decisions, saves every message before it goes out, and after a lost link
+reconnects and resumes from what it saved. Its clock is the only clock: if
+the player who must write stays silent past the deadline, it ends the table
+with a verdict naming that player.
+
+Heavy cryptography runs in a worker thread, so the event loop (and a screen
+drawn on it) never stalls; the table is only ever touched by one task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Optional, Protocol
+
+from p2pcards.net.errors import NetError
+from p2pcards.net.journal import Journal
+from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.errors import ProtocolError, RemoteProtocolError
+from p2pcards.protocol.events import MatchEnded, TableEnded
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
+from p2pcards.protocol.verdict import Verdict
+
+log = logging.getLogger(__name__)
+
+Connector = Callable[[], Awaitable[Any]]
+RandomnessFor = Callable[[int], Callable[[int], bytes]]
+
+
+class Agent(Protocol):
+    """Decides this seat's game actions from its view (a bot, or a person)."""
+
+    async def decide(self, view: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class LobbyUpdate:
+    """The host's list of joined players changed (before the table starts)."""
+
+    game: str
+    table: str
+    config: dict
+    players: tuple[tuple[bytes, str, bool], ...]
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    """Connected (or reconnected) to the host."""
+
+    reconnect: bool
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    """The link to the host broke; the session will try to reconnect."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Who must write next and until when (event-loop time), for a countdown."""
+
+    player: Optional[int]
+    deadline: float
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """The host refused this peer; the session ends."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """How the session ended: an outcome, a verdict, or neither (a rejection)."""
+
+    outcome: Any = None
+    verdict: Optional[Verdict] = None
+    reason: str = ""
+
+
+class SessionRejected(Exception):
+    """The host answered with a ``reject`` frame."""
+
+
+class PeerSession:
+    """Runs one player's table over a link to the host, with saving and reconnecting."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        agent: Agent,
+        connector: Connector,
+        *,
+        bot: bool = False,
+        deadline: float = 120.0,
+        reconnect_window: float = 60.0,
+        journal_root: Optional[Path] = None,
+        randomness_for: Optional[RandomnessFor] = None,
+        on_event: Optional[Callable[[Any], None]] = None,
+        meta: Optional[dict] = None,
+    ) -> None:
+        self.identity = identity
+        self.agent = agent
+        self.connector = connector
+        self.bot = bot
+        self.deadline = deadline
+        self.reconnect_window = reconnect_window
+        self.journal_root = journal_root
+        self.randomness_for = randomness_for
+        self.on_event = on_event or (lambda event: None)
+        self.meta = dict(meta or {})
+        self.table: Optional[Table] = None
+        self.journal: Optional[Journal] = None
+        self._deadline_at = 0.0
+        self._leaving = False
+        self._connection: Any = None
+        self._connected_once = False
+
+    # -- public -----------------------------------------------------------------
+
+    def resume_from(self, journal: Journal) -> None:
+        """Rebuild the table from a saved journal before :meth:`run`."""
+        meta = journal.read_meta()
+        messages = journal.read_messages()
+        secrets = SessionSecrets.from_wire(meta["secrets"])
+        table = Table(messages[0], self.identity, secrets, randomness=self.randomness_for)
+        for raw in messages[1:]:
+            try:
+                table.receive(raw)
+            except RemoteProtocolError:
+                break
+        journal.rewrite(table.transcript())
+        self.table, self.journal = table, journal
+        self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
+
+    async def run(self) -> SessionResult:
+        """Play until the match ends, a verdict ends it, or the host refuses us."""
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + self.reconnect_window
+        while True:
+            try:
+                connection = await self.connector()
+            except (OSError, NetError, asyncio.TimeoutError) as error:
+                if not self._connected_once or loop.time() > give_up_at:
+                    return self._give_up(f"cannot reach the host: {error}")
+                await asyncio.sleep(0.2)
+                continue
+            self._connection = connection
+            self.on_event(LinkUp(reconnect=self._connected_once))
+            self._connected_once = True
+            try:
+                result = await self._serve(connection)
+            except SessionRejected as rejected:
+                return SessionResult(reason=str(rejected))
+            except NetError as error:
+                self.on_event(LinkDown(str(error)))
+                give_up_at = loop.time() + self.reconnect_window
+                if self._table_done():
+                    return self._result()
+                continue
+            finally:
+                connection.close()
+            if result is not None:
+                return result
+
+    async def leave(self) -> None:
+        """Tell the others (signed) that this player leaves, and stop."""
+        self._leaving = True
+        if self.table is not None and self.table.stage not in (Stage.OVER, Stage.ENDED):
+            notice = self.table.leave()
+            if self._connection is not None and not self._connection.closed:
+                try:
+                    await asyncio.wait_for(self._connection.send(frames.encode("alert", notice)), 2)
+                except (NetError, asyncio.TimeoutError):
+                    pass
+
+    # -- one link ---------------------------------------------------------------
+
+    async def _serve(self, connection: Any) -> Optional[SessionResult]:
+        table = self.table
+        await connection.send(frames.encode("hello", {
+            "v": PROTOCOL_VERSION, "name": self.identity.name[:frames.MAX_NAME] or "player",
+            "sid": table.session if table else b"", "have": table.next_position if table else 0,
+            "bot": int(self.bot),
+        }))
+        incoming: asyncio.Queue = asyncio.Queue()
+        reader = asyncio.create_task(self._read(connection, incoming))
+        decision: Optional[asyncio.Task] = None
+        self._reset_deadline()
+        try:
+            while True:
+                if self._leaving:
+                    return self._result()
+                await self._send_automatic(connection)
+                if self._table_done():
+                    await self._send_alert(connection)
+                    return self._result()
+                if decision is None and self.table is not None and self.table.awaiting_my_action:
+                    decision = asyncio.create_task(self.agent.decide(self.table.view()))
+                getter = asyncio.create_task(incoming.get())
+                waiting = {getter} | ({decision} if decision else set())
+                timeout = max(0.0, self._deadline_at - asyncio.get_running_loop().time())
+                done, _ = await asyncio.wait(waiting, timeout=timeout,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                if decision is not None and decision in done:
+                    action, decision = decision.result(), None
+                    await self._act(connection, action)
+                    continue
+                if getter in done:
+                    item = getter.result()
+                    if isinstance(item, BaseException):
+                        raise item
+                    await self._on_frame(connection, item)
+                    continue
+                self._on_deadline()
+        finally:
+            reader.cancel()
+            if decision is not None:
+                decision.cancel()
+
+    async def _read(self, connection: Any, queue: asyncio.Queue) -> None:
+        try:
+            while True:
+                await queue.put(await connection.recv())
+        except NetError as error:
+            await queue.put(error)
+
+    async def _on_frame(self, connection: Any, data: bytes) -> None:
+        try:
+            frame = frames.decode(data)
+        except ProtocolError as error:
+            log.warning("dropped a malformed frame from the host: %s", error)
+            return
+        if frame.kind == "lobby":
+            body = frame.body
+            self.on_event(LobbyUpdate(body["game"], body["table"], body["config"], tuple(
+                (pk, name, bool(bot)) for pk, name, bot in body["players"])))
+        elif frame.kind == "reject":
+            self.on_event(Rejected(frame.body["reason"]))
+            raise SessionRejected(frame.body["reason"])
+        elif frame.kind == "msg":
+            await self._on_message(connection, frame.body)
+        elif frame.kind == "alert":
+            await self._on_alert(frame.body)
+        elif frame.kind == "sync" and self.table is not None:
+            for raw in self.table.transcript()[frame.body["have"]:]:
+                await connection.send(frames.encode("msg", raw))
+
+    async def _on_message(self, connection: Any, raw: bytes) -> None:
+        if self.table is None:
+            self._start_table(raw)
+            return
+        before = self.table.next_position
+        try:
+            events = await asyncio.to_thread(self.table.receive, raw)
+        except Gap:
+            await connection.send(frames.encode("sync", {"have": self.table.next_position}))
+            return
+        except ProtocolError as error:
+            log.warning("dropped a message: %s", error)
+            return
+        if self.table.next_position > before:
+            self.journal_append(raw, sync=False)
+            self._reset_deadline()
+        self._emit(events)
+
+    async def _on_alert(self, raw: bytes) -> None:
+        if self.table is None:
+            return
+        try:
+            self._emit(self.table.receive_alert(raw))
+        except ProtocolError as error:
+            log.warning("dropped an alert: %s", error)
+
+    def _start_table(self, genesis: bytes) -> None:
+        try:
+            table = Table(genesis, self.identity, randomness=self.randomness_for)
+        except ProtocolError as error:
+            raise SessionRejected(f"the host sent an unusable genesis: {error}") from None
+        self.table = table
+        if self.journal_root is not None:
+            directory = Path(self.journal_root) / table.session.hex() / self.identity.fingerprint
+            self.journal = Journal(directory)
+            self.journal.write_meta({**self.meta, "v": 1, "player": table.me_player,
+                                     "name": self.identity.name,
+                                     "secrets": table.secrets.to_wire()})
+            self.journal.append(genesis, sync=True)
+        self._reset_deadline()
+
+    async def _send_automatic(self, connection: Any) -> None:
+        table = self.table
+        while table is not None and table.my_turn and not self._table_done():
+            written = await asyncio.to_thread(table.outgoing)
+            if written is None:
+                return
+            await self._publish(connection, written)
+
+    async def _act(self, connection: Any, action: Any) -> None:
+        table = self.table
+        try:
+            written = await asyncio.to_thread(table.act, action)
+        except ProtocolError as error:
+            log.warning("own action refused: %s", error)
+            self.on_event(error)
+            return
+        await self._publish(connection, written)
+
+    async def _publish(self, connection: Any, written: Written) -> None:
+        """Save first, then send: a crash can never make this peer sign twice."""
+        self.journal_append(written.raw, sync=True)
+        self._reset_deadline()
+        self._emit(written.events)
+        await connection.send(frames.encode("msg", written.raw))
+
+    async def _send_alert(self, connection: Any) -> None:
+        if self.table is not None and self.table.verdict is not None:
+            notice = self.table.alert()
+            if notice is not None:
+                try:
+                    await connection.send(frames.encode("alert", notice))
+                except NetError:
+                    pass
+
+    # -- helpers ------------------------------------------------------------------
+
+    def journal_append(self, raw: bytes, sync: bool) -> None:
+        if self.journal is not None:
+            self.journal.append(raw, sync=sync)
+
+    def _emit(self, events: list[Any]) -> None:
+        for event in events:
+            self.on_event(event)
+
+    def _reset_deadline(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._deadline_at = loop.time() + self.deadline
+        writer = self.table.writer if self.table is not None else None
+        self.on_event(Waiting(writer, self._deadline_at))
+
+    def _on_deadline(self) -> None:
+        table = self.table
+        if table is None:
+            self._reset_deadline()
+            return
+        if table.my_turn:
+            self._reset_deadline()
+            return
+        self._emit(table.declare_deadline_missed())
+
+    def _table_done(self) -> bool:
+        return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)
+
+    def _result(self) -> SessionResult:
+        table = self.table
+        if table is None:
+            return SessionResult(reason="left before the table started")
+        if table.stage is Stage.OVER:
+            return SessionResult(outcome=table.engine.outcome)
+        return SessionResult(verdict=table.verdict)
+
+    def _give_up(self, reason: str) -> SessionResult:
+        if self.table is not None and self.table.stage not in (Stage.OVER, Stage.ENDED):
+            self._emit(self.table.declare_deadline_missed(0, "(the host) could not be reached"))
+            return self._result()
+        return SessionResult(reason=reason)
+
+
+__all__ = ["Agent", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
+           "Waiting", "Rejected", "MatchEnded", "TableEnded"]

@@ -1,0 +1,150 @@
+"""One deck's life on the table: four proven shuffles, the private deal, reveals.
+
+The deck starts as the game's cards in code order, unmasked. Seat 0 to 3 in
+turn shuffle and re-mask it, each with a proof. Then every seat publishes,
+for every slot it does not own, its decryption share with a Chaum–Pedersen
+proof; an owner adds its own share in private and learns its cards. A card
+is revealed to all when its owner publishes its own share with a proof.
+Slot ``p`` of the final deck belongs to seat ``p % 4``.
+
+Everything received is verified here before anything is stored, so a
+rejected shuffle or share leaves the deal exactly as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+from p2pcards.crypto import elgamal, shares, shuffle
+from p2pcards.crypto.context import ProofContext
+from p2pcards.crypto.errors import CryptoError
+from p2pcards.crypto.group import Point
+from p2pcards.crypto.keys import KeyShare
+from p2pcards.protocol.errors import BadProof, MalformedMessage
+
+SEATS = 4
+
+
+def owner_of(slot: int) -> int:
+    return slot % SEATS
+
+
+class DeckDeal:
+    """The masked deck of one deal, the shares published so far, what this peer learnt."""
+
+    def __init__(self, number: int, codes: Sequence[int], session: bytes, joint_key: Point,
+                 seat_keys: Sequence[Point]) -> None:
+        self.number = number
+        self.codes = tuple(codes)
+        self.session = session
+        self.joint_key = joint_key
+        self.seat_keys = tuple(seat_keys)
+        self.card_map = elgamal.CardMap(self.codes)
+        self.deck: list[elgamal.Ciphertext] = elgamal.initial_deck(self.codes)
+        self.shuffles_done = 0
+        self.shares_done = 0
+        #: slot -> seat -> share point, from the ``shares`` messages.
+        self.public_shares: list[dict[int, Point]] = [{} for _ in self.codes]
+        #: slot -> card code revealed to everyone.
+        self.revealed: dict[int, int] = {}
+
+    @property
+    def size(self) -> int:
+        return len(self.codes)
+
+    def context(self, seat: int) -> ProofContext:
+        return ProofContext(session=self.session, seat=seat, deck=self.number)
+
+    def slots_of(self, seat: int) -> list[int]:
+        return [p for p in range(self.size) if owner_of(p) == seat]
+
+    # -- shuffles ---------------------------------------------------------
+
+    def make_shuffle(self, seat: int, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
+        out, proof = shuffle.shuffle_and_prove(self.deck, self.joint_key, self.context(seat), rng=rng)
+        return {"deck": self.number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
+
+    def accept_shuffle(self, seat: int, body: dict[str, Any], trusted: bool = False) -> None:
+        self._check_deck_number(body)
+        try:
+            out = [elgamal.Ciphertext.from_wire(c) for c in _list(body["cards"], "cards", self.size)]
+            if not trusted:
+                proof = shuffle.ShuffleProof.from_wire(body["proof"])
+                shuffle.verify_shuffle(self.deck, out, proof, self.joint_key, self.context(seat))
+        except CryptoError as exc:
+            raise BadProof(f"shuffle of deck {self.number} by seat {seat}: {exc}") from None
+        self.deck = out
+        self.shuffles_done += 1
+
+    # -- the private deal -------------------------------------------------
+
+    def make_shares(self, seat: int, key: KeyShare) -> dict[str, Any]:
+        ctx = self.context(seat)
+        items = [shares.make_share(key, self.deck[p], ctx, p).to_wire()
+                 for p in range(self.size) if owner_of(p) != seat]
+        return {"deck": self.number, "shares": items}
+
+    def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False) -> int:
+        self._check_deck_number(body)
+        slots = [p for p in range(self.size) if owner_of(p) != seat]
+        items = _list(body["shares"], "shares", len(slots))
+        ctx = self.context(seat)
+        parsed: list[tuple[int, Point]] = []
+        try:
+            for p, item in zip(slots, items):
+                share = shares.DecryptionShare.from_wire(item)
+                if not trusted:
+                    shares.verify_share(self.seat_keys[seat], self.deck[p], share, ctx, p)
+                parsed.append((p, share.point))
+        except CryptoError as exc:
+            raise BadProof(f"decryption share of seat {seat} for deck {self.number}: {exc}") from None
+        for p, point in parsed:
+            self.public_shares[p][seat] = point
+        self.shares_done += 1
+        return len(parsed)
+
+    def private_hand(self, seat: int, key: KeyShare) -> dict[int, int]:
+        """This peer's own cards: the three public shares plus its own, in private."""
+        hand = {}
+        ctx = self.context(seat)
+        for p in self.slots_of(seat):
+            own = shares.make_share(key, self.deck[p], ctx, p, with_proof=False)
+            points = list(self.public_shares[p].values()) + [own.point]
+            hand[p] = shares.recover_code(self.deck[p], points, self.card_map)
+        return hand
+
+    # -- public reveals ---------------------------------------------------
+
+    def make_reveal(self, seat: int, key: KeyShare, slots: Sequence[int]) -> list[Any]:
+        ctx = self.context(seat)
+        return [shares.make_share(key, self.deck[p], ctx, p).to_wire() for p in slots]
+
+    def check_reveal(self, seat: int, slots: Sequence[int], items: Sequence[Any]) -> list[int]:
+        """Verify an owner's shares for ``slots`` and return the faces, storing nothing."""
+        if len(items) != len(slots):
+            raise MalformedMessage(f"expected {len(slots)} shares, got {len(items)}")
+        ctx = self.context(seat)
+        codes = []
+        try:
+            for p, item in zip(slots, items):
+                share = shares.DecryptionShare.from_wire(item)
+                shares.verify_share(self.seat_keys[seat], self.deck[p], share, ctx, p)
+                points = list(self.public_shares[p].values()) + [share.point]
+                codes.append(shares.recover_code(self.deck[p], points, self.card_map))
+        except CryptoError as exc:
+            raise BadProof(f"reveal by seat {seat} in deck {self.number}: {exc}") from None
+        return codes
+
+    def record_reveal(self, slots: Sequence[int], codes: Sequence[int]) -> None:
+        self.revealed.update(zip(slots, codes))
+
+    def _check_deck_number(self, body: dict[str, Any]) -> None:
+        if body["deck"] != self.number:
+            raise MalformedMessage(f"deck number {body['deck']} is not the current deck {self.number}")
+
+
+def _list(value: Any, name: str, size: int) -> list:
+    if not isinstance(value, list) or len(value) != size:
+        got = len(value) if isinstance(value, list) else type(value).__name__
+        raise MalformedMessage(f"body.{name}: expected a list of {size} items, got {got}")
+    return value

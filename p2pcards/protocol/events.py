@@ -1,0 +1,96 @@
+"""What the table state machine tells its front end, as small frozen records.
+
+Events describe what happened and what this peer verified, in order. They
+hold only what this peer may know: another seat's card appears in an event
+only once the rules have revealed it to everyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2pcards.cards import Card
+from p2pcards.protocol.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class Committed:
+    """A player committed to its key share and its draw nonce."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class KeyShareVerified:
+    """A player opened its commitments; its Schnorr proof of its key share checked."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class PlayersSeated:
+    """The joint draw is done: who sits where, and who leads or deals first."""
+
+    player_at_seat: tuple[int, ...]
+    first_seat: int
+
+
+@dataclass(frozen=True)
+class ShuffleVerified:
+    """A seat shuffled the deck and its proof of a correct shuffle checked."""
+
+    seat: int
+    deck: int
+    own: bool
+
+
+@dataclass(frozen=True)
+class SharesVerified:
+    """A seat published its decryption shares for the other seats' cards; every
+    Chaum–Pedersen proof checked."""
+
+    seat: int
+    deck: int
+    count: int
+    own: bool
+
+
+@dataclass(frozen=True)
+class HandDealt:
+    """The deal is complete; this peer's cards, by slot (empty for an observer)."""
+
+    deck: int
+    hand: tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True)
+class CardsRevealed:
+    """The rules revealed cards to everyone; their owner's shares checked."""
+
+    seat: int
+    cards: tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True)
+class ActionApplied:
+    """A seat's game action, accepted by the referee, with the referee's events."""
+
+    seat: int
+    action: Any
+    results: tuple[Any, ...]
+    position: int
+
+
+@dataclass(frozen=True)
+class MatchEnded:
+    """The match finished normally."""
+
+    outcome: Any
+
+
+@dataclass(frozen=True)
+class TableEnded:
+    """The table stopped early with a verdict."""
+
+    verdict: Verdict

@@ -1,0 +1,204 @@
+"""How each game's referee meets the wire: configurations, action messages, reveals.
+
+The table state machine is the same for both games; what differs lives here,
+as data: the deck, the configuration's wire form, the action messages and
+their shapes, which messages must carry the owner's decryption shares (the
+rules' reveals), and which message a seat writes without a decision of its
+own (Bluff: revealing a challenged discard is not optional).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
+from p2pcards.protocol.errors import MalformedMessage
+from p2pcards.protocol.schema import Int, ListOf, Shape, Struct, validate
+from p2pcards.rules import bluff, topper
+
+
+class Opaque(Shape):
+    """A value checked later by its own decoder (a proof, a deck): any msgpack value.
+
+    Sizes are already bounded by the strict decoder.
+    """
+
+    def check(self, value: Any, path: str) -> Any:
+        return value
+
+
+OPAQUE = Opaque()
+DECK_NUMBER = Int(0, 10_000)
+SHARES = ListOf(OPAQUE, 1, 4)
+EMPTY = Struct({})
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """One game as the protocol sees it."""
+
+    name: str
+    deck: tuple[Card, ...]
+    shapes: dict[str, Shape]
+    new_state: Callable[[Any, int], Any]
+    config_from_wire: Callable[[dict], Any]
+    config_to_wire: Callable[[Any], dict]
+    encode: Callable[[Any], tuple[str, dict]]
+    decode: Callable[[int, str, dict, list[Card]], Any]
+    reveal_slots: Callable[[Any, str, dict], list[int]]
+    automatic_message: Callable[[Any, int], Optional[tuple[str, list[int]]]]
+
+    @property
+    def deck_codes(self) -> tuple[int, ...]:
+        return tuple(c.code for c in self.deck)
+
+    @property
+    def message_types(self) -> frozenset[str]:
+        return frozenset(self.shapes)
+
+    def validate_body(self, mtype: str, body: Any) -> dict:
+        return validate(self.shapes[mtype], body)
+
+
+def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> Callable[[dict], Any]:
+    """Read a config map: wire key -> field name; a 0 in ``optional_zero`` means None."""
+    def read(wire: dict) -> Any:
+        unknown = set(wire) - set(fields)
+        if unknown:
+            raise MalformedMessage(f"config: unknown setting {sorted(unknown)[0]!r}")
+        kwargs = {fields[k]: (None if k in optional_zero and v == 0 else v) for k, v in wire.items()}
+        try:
+            return cls(**kwargs)
+        except (ValueError, TypeError) as exc:
+            raise MalformedMessage(f"config: {exc}") from None
+    return read
+
+
+def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[Any], dict]:
+    def write(config: Any) -> dict:
+        out = {}
+        for key, name in fields.items():
+            value = getattr(config, name)
+            out[key] = 0 if (key in optional_zero and value is None) else value
+        return out
+    return write
+
+
+# -- Bluff ----------------------------------------------------------------------
+
+_BLUFF_FIELDS = {"price": "table_price", "chips": "starting_chips", "pass": "pass_price",
+                 "stake": "min_stake", "deals": "deal_cap", "discard": "max_discard"}
+
+
+def _bluff_encode(action: Any) -> tuple[str, dict]:
+    if isinstance(action, bluff.Discard):
+        return "discard", {"slots": list(action.slots), "stake": action.stake,
+                           "rank": 0 if action.rank is None else int(action.rank)}
+    if isinstance(action, bluff.Pass):
+        return "pass", {}
+    if isinstance(action, bluff.Challenge):
+        return "challenge", {}
+    raise MalformedMessage(f"no message for a Bluff action {type(action).__name__}")
+
+
+def _bluff_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
+    if mtype == "discard":
+        rank = body["rank"]
+        if rank == 1:
+            raise MalformedMessage("body.rank: 1 is not a rank (0 names none, 2..14 a rank)")
+        return bluff.Discard(seat, tuple(body["slots"]), body["stake"],
+                             None if rank == 0 else Rank(rank))
+    if mtype == "pass":
+        return bluff.Pass(seat)
+    if mtype == "challenge":
+        return bluff.Challenge(seat)
+    return bluff.Reveal(seat, tuple(faces))
+
+
+def _bluff_reveal_slots(state: Any, mtype: str, body: dict) -> list[int]:
+    if mtype != "show":
+        return []
+    claim = state.last_claim
+    return [] if claim is None else list(claim.slots)
+
+
+def _bluff_automatic(state: Any, seat: int) -> Optional[tuple[str, list[int]]]:
+    if state.phase is bluff.Phase.REVEAL and state.to_act == seat:
+        return "show", list(state.last_claim.slots)
+    return None
+
+
+BLUFF = GameRules(
+    name="bluff",
+    deck=FULL_DECK,
+    shapes={
+        "discard": Struct({"slots": ListOf(Int(0, 51), 1, 13), "stake": Int(0, 2**31 - 1),
+                           "rank": Int(0, 14)}),
+        "pass": EMPTY,
+        "challenge": EMPTY,
+        "show": Struct({"shares": SHARES}),
+    },
+    new_state=lambda config, first: bluff.BluffState.new(config, leader=first),
+    config_from_wire=_config_from(bluff.BluffConfig, _BLUFF_FIELDS, {"deals"}),
+    config_to_wire=_config_to(_BLUFF_FIELDS, {"deals"}),
+    encode=_bluff_encode,
+    decode=_bluff_decode,
+    reveal_slots=_bluff_reveal_slots,
+    automatic_message=_bluff_automatic,
+)
+
+
+# -- Topper ---------------------------------------------------------------------
+
+_TOPPER_FIELDS = {"target": "target_score", "deals": "deal_limit"}
+
+
+def _topper_encode(action: Any) -> tuple[str, dict]:
+    if isinstance(action, topper.Bid):
+        return "bid", {"tricks": action.tricks}
+    if isinstance(action, topper.PassBid):
+        return "pass", {}
+    if isinstance(action, topper.NameTrump):
+        return "trump", {"suit": int(action.suit)}
+    if isinstance(action, topper.Play):
+        return "play", {"slot": action.slot}
+    raise MalformedMessage(f"no message for a Topper action {type(action).__name__}")
+
+
+def _topper_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
+    if mtype == "bid":
+        return topper.Bid(seat, body["tricks"])
+    if mtype == "pass":
+        return topper.PassBid(seat)
+    if mtype == "trump":
+        return topper.NameTrump(seat, Suit(body["suit"]))
+    return topper.Play(seat, body["slot"], faces[0])
+
+
+TOPPER = GameRules(
+    name="topper",
+    deck=TOPPER_DECK,
+    shapes={
+        "bid": Struct({"tricks": Int(0, 255)}),
+        "pass": EMPTY,
+        "trump": Struct({"suit": Int(0, 3)}),
+        "play": Struct({"slot": Int(0, 23), "shares": ListOf(OPAQUE, 1, 1)}),
+    },
+    new_state=lambda config, first: topper.TopperState.new(config, dealer=first),
+    config_from_wire=_config_from(topper.TopperConfig, _TOPPER_FIELDS, {"deals"}),
+    config_to_wire=_config_to(_TOPPER_FIELDS, {"deals"}),
+    encode=_topper_encode,
+    decode=_topper_decode,
+    reveal_slots=lambda state, mtype, body: [body["slot"]] if mtype == "play" else [],
+    automatic_message=lambda state, seat: None,
+)
+
+GAMES = {g.name: g for g in (BLUFF, TOPPER)}
+
+
+def by_name(name: str) -> GameRules:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise MalformedMessage(f"unknown game {name[:16]!r} (known: {', '.join(GAMES)})") from None

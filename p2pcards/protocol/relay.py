@@ -1,0 +1,219 @@
+"""The host's switchboard: the lobby, then store-and-forward of signed messages.
+
+The host is a rendezvous, not a referee: it can delay or drop frames, never
+forge one or see a hidden card. Its relay keeps the lobby, signs the genesis
+when four players are in, and from then on stores every correctly signed
+message that extends its chain and forwards it to every other link. It does
+not judge the rules (every peer does that itself); a signed message that does
+not extend the chain (a fork, an equivocation) is forwarded unstored, so
+that every peer sees the evidence. Sans-IO: frames in, outputs out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, session_id_of
+from p2pcards.protocol.errors import (
+    LocalProtocolError, MalformedMessage, RemoteProtocolError, WrongSession,
+)
+from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.lobby import Lobby, LobbyPlayer
+
+
+@dataclass(frozen=True)
+class Send:
+    """Send ``frame`` on link ``link``."""
+
+    link: int
+    frame: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """Send ``frame`` on every link but ``exclude``."""
+
+    frame: bytes = field(repr=False)
+    exclude: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Persist:
+    """Store this transcript message before anything is forwarded."""
+
+    raw: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Close:
+    """Close link ``link`` (after sending what precedes this output)."""
+
+    link: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class LobbyChanged:
+    players: tuple[LobbyPlayer, ...]
+    free_seats: int
+
+
+@dataclass(frozen=True)
+class TableStarted:
+    session: bytes = field(repr=False)
+
+
+Output = Union[Send, Broadcast, Persist, Close, LobbyChanged, TableStarted]
+
+
+@dataclass
+class _Link:
+    public_key: bytes
+    name: Optional[str] = None
+    player: Optional[int] = None
+
+
+class Relay:
+    """Lobby and store-and-forward for one table, seen from the host."""
+
+    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None) -> None:
+        self.lobby = lobby
+        self._genesis_nonce = genesis_nonce
+        self.links: dict[int, _Link] = {}
+        self.messages: list[SignedMessage] = []
+        self.session: Optional[bytes] = None
+        self._player_keys: list[bytes] = []
+
+    @classmethod
+    def resume(cls, lobby: Lobby, transcript: list[bytes]) -> "Relay":
+        """A relay restarted from its stored transcript (genesis first)."""
+        relay = cls(lobby)
+        relay._adopt_genesis(SignedMessage.parse(transcript[0]))
+        for raw in transcript[1:]:
+            msg = SignedMessage.parse(raw)
+            relay._check_signed(msg)
+            if msg.position != len(relay.messages) or msg.prev != relay.messages[-1].digest:
+                break
+            relay.messages.append(msg)
+        return relay
+
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    # -- links --------------------------------------------------------------
+
+    def connected(self, link: int, public_key: bytes) -> list[Output]:
+        self.links[link] = _Link(public_key)
+        return []
+
+    def disconnected(self, link: int) -> list[Output]:
+        info = self.links.pop(link, None)
+        if info is None or self.started or info.player is None:
+            return []
+        if info.public_key == self.lobby.host.public_key:
+            return []
+        self.lobby.leave(info.public_key)
+        return self._lobby_changed()
+
+    def frame(self, link: int, data: bytes) -> list[Output]:
+        """One frame from ``link``; malformed frames close that link."""
+        try:
+            frame = frames.decode(data)
+            handler = {
+                "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
+                "sync": self._on_sync,
+            }.get(frame.kind)
+            if handler is None:
+                raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
+            return handler(link, frame.body)
+        except (RemoteProtocolError, LocalProtocolError) as error:
+            return [Send(link, frames.encode("reject", {"reason": str(error)[:200]})),
+                    Close(link, str(error))]
+
+    # -- frames -------------------------------------------------------------
+
+    def _on_hello(self, link: int, body: dict) -> list[Output]:
+        info = self.links[link]
+        if body["v"] != PROTOCOL_VERSION:
+            raise MalformedMessage(f"protocol version {body['v']} (this host speaks {PROTOCOL_VERSION})")
+        if info.name is not None:
+            raise MalformedMessage("a second hello on one link")
+        info.name = body["name"]
+        if not self.started:
+            keys = [p.public_key for p in self.lobby.players]
+            if info.public_key in keys:
+                info.player = keys.index(info.public_key)
+                out: list[Output] = self._lobby_changed()
+            else:
+                info.player = self.lobby.join(info.public_key, info.name, bool(body["bot"]))
+                out = self._lobby_changed()
+            if self.lobby.full:
+                out += self._start()
+            return out
+        if info.public_key not in self._player_keys:
+            raise LocalProtocolError("this table has started without you")
+        if body["sid"] not in (b"", self.session):
+            raise MalformedMessage("that session is not this table's")
+        info.player = self._player_keys.index(info.public_key)
+        out = [Send(link, frames.encode("msg", m.raw))
+               for m in self.messages[min(body["have"], len(self.messages)):]]
+        if body["have"] > len(self.messages):
+            out.append(Send(link, frames.encode("sync", {"have": len(self.messages)})))
+        return out
+
+    def _on_sync(self, link: int, body: dict) -> list[Output]:
+        return [Send(link, frames.encode("msg", m.raw)) for m in self.messages[body["have"]:]]
+
+    def _on_msg(self, link: int, raw: bytes) -> list[Output]:
+        if not self.started:
+            raise MalformedMessage("a transcript message before the table started")
+        msg = SignedMessage.parse(raw)
+        self._check_signed(msg)
+        n = len(self.messages)
+        if msg.position < n and self.messages[msg.position].digest == msg.digest:
+            return []
+        if msg.position > n:
+            return [Send(link, frames.encode("sync", {"have": n}))]
+        if msg.position == n and msg.prev == self.messages[-1].digest:
+            self.messages.append(msg)
+            return [Persist(msg.raw), Broadcast(frames.encode("msg", raw), exclude=link)]
+        # A signed message that does not extend the chain: everyone must see it.
+        return [Broadcast(frames.encode("msg", raw), exclude=link)]
+
+    def _on_alert(self, link: int, raw: bytes) -> list[Output]:
+        if not self.started:
+            raise MalformedMessage("an alert before the table started")
+        msg = SignedMessage.parse(raw)
+        self._check_signed(msg)
+        return [Broadcast(frames.encode("alert", raw), exclude=link)]
+
+    def _check_signed(self, msg: SignedMessage) -> None:
+        if msg.session != self.session:
+            raise WrongSession("message signed for another session")
+        msg.verify(self._player_keys[msg.player])
+
+    # -- lobby and start -----------------------------------------------------
+
+    def _lobby_changed(self) -> list[Output]:
+        return [Broadcast(self.lobby.frame()),
+                LobbyChanged(tuple(self.lobby.players), self.lobby.free_seats)]
+
+    def _start(self) -> list[Output]:
+        genesis = self.lobby.genesis(self._genesis_nonce)
+        self._adopt_genesis(genesis)
+        return [TableStarted(self.session), Persist(genesis.raw),
+                Broadcast(frames.encode("msg", genesis.raw))]
+
+    def _adopt_genesis(self, genesis: SignedMessage) -> None:
+        self.messages = [genesis]
+        self.session = session_id_of(genesis.payload)
+        self._player_keys = [pk for pk, _name in genesis.body["players"]]
+
+    def describe(self, link: int) -> str:
+        info = self.links.get(link)
+        if info is None:
+            return f"link {link}"
+        return f"{info.name or '?'} ({fingerprint(info.public_key)})"

@@ -1,0 +1,563 @@
+"""The table: one sans-IO state machine for a whole match, lobby to last trick.
+
+Bytes in (:meth:`Table.receive`), bytes out (:meth:`Table.outgoing`,
+:meth:`Table.act`), events for the front end. No sockets, no clock, no
+threads: the caller owns those, as with h11. Every peer, and an offline
+verifier, runs this same machine over the same transcript.
+
+At every position exactly one player may write (:attr:`Table.writer`):
+
+========  =================================================================
+stage     writer and message
+========  =================================================================
+COMMIT    players 0..3 in join order: ``commit`` (key share, draw nonce)
+OPEN      players 0..3 in join order: ``open`` (key share + proof, nonce)
+SHUFFLE   seats 0..3: ``shuffle`` (re-masked permuted deck + proof)
+SHARES    seats 0..3: ``shares`` (decryption shares for others' slots)
+PLAY      the seat the referee names: the game's action messages
+OVER      nobody: the match ended
+ENDED     nobody: a verdict ended the table
+========  =================================================================
+
+After OPEN the joint draw seats the players and names the first leader or
+dealer; after each deal or hand that the referee closes, a new deck goes
+through SHUFFLE and SHARES again.
+
+Messages that nobody can be blamed for (undecodable bytes, a bad signature,
+another session's message) raise and change nothing. A signed message that
+breaks a rule ends the table with a :class:`Verdict` whose evidence is that
+message: the state before it is kept intact.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import nacl.utils
+
+from p2pcards.cards import Card
+from p2pcards.crypto import draw, keys
+from p2pcards.crypto.context import ProofContext
+from p2pcards.crypto.errors import CryptoError
+from p2pcards.crypto.group import Point
+from p2pcards.protocol import games
+from p2pcards.protocol.dealing import DeckDeal, owner_of
+from p2pcards.protocol.envelope import SignedMessage, seal, session_id_of
+from p2pcards.protocol.errors import (
+    BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
+    OutOfTurn,
+    PlayerLeft, RemoteProtocolError, RuleViolation, WrongSession,
+)
+from p2pcards.protocol.events import (
+    ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
+    PlayersSeated, SharesVerified, ShuffleVerified, TableEnded,
+)
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import GENESIS_SHAPE, SEATS
+from p2pcards.protocol.schema import Bin, Struct, validate
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.errors import RuleError
+
+DRAW_SEATS = b"seats"
+DRAW_FIRST = b"first"
+
+
+class Stage(enum.Enum):
+    COMMIT = "commit"
+    OPEN = "open"
+    SHUFFLE = "shuffle"
+    SHARES = "shares"
+    PLAY = "play"
+    OVER = "over"
+    ENDED = "ended"
+
+
+class NotAtThisTable(LocalProtocolError):
+    """This identity is not one of the genesis message's four players."""
+
+    rule = "local.not-seated"
+
+
+class NotYourTurn(LocalProtocolError):
+    """This peer tried to write while another player is the writer."""
+
+    rule = "local.turn"
+
+
+class IllegalAction(LocalProtocolError):
+    """This peer's own action was refused by the referee; ``error`` says which rule."""
+
+    rule = "local.illegal"
+
+    def __init__(self, error: RuleError) -> None:
+        self.error = error
+        super().__init__(str(error))
+
+
+class TableClosed(LocalProtocolError):
+    """The table is over or ended; nothing more is accepted or written."""
+
+    rule = "local.closed"
+
+
+class Gap(RemoteProtocolError):
+    """A message for a later position than the next one: messages are missing
+    (the caller should ask for them with a ``sync`` frame)."""
+
+    rule = "chain.gap"
+
+
+COMMIT_SHAPE = Struct({"key": Bin(32), "draw": Bin(32)})
+OPEN_SHAPE = Struct({"key": Bin(32), "proof": games.OPAQUE, "draw": Bin(32)})
+SHUFFLE_SHAPE = Struct({"deck": games.DECK_NUMBER, "cards": games.OPAQUE, "proof": games.OPAQUE})
+SHARES_SHAPE = Struct({"deck": games.DECK_NUMBER, "shares": games.OPAQUE})
+
+
+@dataclass(frozen=True)
+class SessionSecrets:
+    """What this peer must keep (and save) to play on: never sent, never logged."""
+
+    key: keys.KeyShare
+    draw_nonce: bytes
+
+    @classmethod
+    def generate(cls, rng: Optional[Callable[[int], bytes]] = None) -> "SessionSecrets":
+        rng = rng or nacl.utils.random
+        return cls(keys.KeyShare.generate(rng=rng), rng(32))
+
+    def to_wire(self) -> dict[str, bytes]:
+        return {"key": self.key.secret_bytes(), "draw": self.draw_nonce}
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> "SessionSecrets":
+        d = validate(Struct({"key": Bin(32), "draw": Bin(32)}), obj, "secrets")
+        return cls(keys.KeyShare.from_secret_bytes(d["key"]), d["draw"])
+
+    def __repr__(self) -> str:
+        return "SessionSecrets(<hidden>)"
+
+
+@dataclass(frozen=True)
+class Written:
+    """A message this peer wrote: the bytes to send, and the events of applying it."""
+
+    raw: bytes
+    events: list
+
+
+@dataclass(frozen=True)
+class Player:
+    public_key: bytes
+    name: str
+
+
+class Table:
+    """The state of one table as this peer (or an observer) knows it."""
+
+    def __init__(self, genesis_raw: bytes, me: Optional[Identity] = None,
+                 secrets: Optional[SessionSecrets] = None,
+                 randomness: Optional[Callable[[int], Callable[[int], bytes]]] = None) -> None:
+        """``randomness``, for tests and benchmarks only, gives the byte source
+        used for the message at each position (default: the OS)."""
+        genesis = SignedMessage.parse(genesis_raw)
+        if genesis.position != 0 or genesis.type != "genesis" or genesis.player != 0:
+            raise MalformedMessage("the first message must be player 0's genesis at position 0")
+        body = validate(GENESIS_SHAPE, genesis.body)
+        self.players = tuple(Player(pk, name) for pk, name in body["players"])
+        if len({p.public_key for p in self.players}) != SEATS:
+            raise MalformedMessage("genesis lists the same identity twice")
+        genesis.verify(self.players[0].public_key)
+        self.game = games.by_name(body["game"])
+        self.config = self.game.config_from_wire(body["config"])
+        self.table_name: str = body["table"]
+        self.session = session_id_of(genesis.payload)
+        self.messages: list[SignedMessage] = [genesis]
+        self._randomness = randomness
+
+        self.me = me
+        self.me_player: Optional[int] = None
+        if me is not None:
+            keys_ = [p.public_key for p in self.players]
+            if me.public_key not in keys_:
+                raise NotAtThisTable(f"{me.fingerprint} is not a player of this table")
+            self.me_player = keys_.index(me.public_key)
+            self.secrets = secrets or SessionSecrets.generate(self._rng())
+        else:
+            self.secrets = None
+
+        self.stage = Stage.COMMIT
+        self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
+        self._key_publics: list[Optional[Point]] = [None] * SEATS
+        self._nonces: list[Optional[bytes]] = [None] * SEATS
+        self.joint_key: Optional[Point] = None
+        self.player_at_seat: Optional[tuple[int, ...]] = None
+        self.engine: Any = None
+        self.deal: Optional[DeckDeal] = None
+        self.hand: dict[int, Card] = {}
+        self.verdict: Optional[Verdict] = None
+
+    # -- who writes -----------------------------------------------------------
+
+    @property
+    def next_position(self) -> int:
+        return len(self.messages)
+
+    @property
+    def head(self) -> bytes:
+        return self.messages[-1].digest
+
+    @property
+    def my_seat(self) -> Optional[int]:
+        if self.me_player is None or self.player_at_seat is None:
+            return None
+        return self.player_at_seat.index(self.me_player)
+
+    def seat_of(self, player: int) -> int:
+        assert self.player_at_seat is not None
+        return self.player_at_seat.index(player)
+
+    @property
+    def writer(self) -> Optional[int]:
+        """The one player who may append the next message, or None."""
+        if self.stage is Stage.COMMIT:
+            return self._commitments.index(None)
+        if self.stage is Stage.OPEN:
+            return self._key_publics.index(None)
+        if self.stage is Stage.SHUFFLE:
+            return self.player_at_seat[self.deal.shuffles_done]
+        if self.stage is Stage.SHARES:
+            return self.player_at_seat[self.deal.shares_done]
+        if self.stage is Stage.PLAY:
+            return self.player_at_seat[self.engine.to_act]
+        return None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.me_player is not None and self.writer == self.me_player
+
+    @property
+    def awaiting_my_action(self) -> bool:
+        """It is this peer's turn and a game decision (not an automatic step) is due."""
+        return (self.my_turn and self.stage is Stage.PLAY
+                and self.game.automatic_message(self.engine, self.my_seat) is None)
+
+    def view(self) -> Any:
+        """The referee's view for this peer's seat: what a bot or UI may see."""
+        if self.engine is None or self.my_seat is None:
+            raise LocalProtocolError("no seat view before the players are seated")
+        return self.engine.view(self.my_seat)
+
+    # -- receiving ----------------------------------------------------------
+
+    def receive(self, raw: bytes) -> list[Any]:
+        """Check and apply one transcript message from another peer.
+
+        Raises for bytes nobody can be blamed for; returns events otherwise,
+        ending with :class:`TableEnded` when the message broke a rule.
+        """
+        msg = SignedMessage.parse(raw)
+        if msg.session != self.session:
+            raise WrongSession("message signed for another session", position=msg.position)
+        msg.verify(self.players[msg.player].public_key)
+        n = self.next_position
+        if msg.position < n:
+            held = self.messages[msg.position]
+            if held.digest == msg.digest:
+                return []
+            if held.player == msg.player:
+                return self._end(Equivocation(
+                    f"two different signed messages for position {msg.position}",
+                    player=msg.player, position=msg.position), (held.raw, msg.raw))
+            return self._end(OutOfTurn(
+                f"signed a {msg.type!r} message for position {msg.position}, "
+                f"written by player {held.player}", player=msg.player, position=msg.position),
+                (msg.raw,))
+        if self.stage in (Stage.ENDED,):
+            raise TableClosed("the table has ended")
+        if msg.position > n:
+            raise Gap(f"message for position {msg.position} while expecting {n}",
+                      player=msg.player, position=msg.position)
+        if msg.prev != self.head:
+            last = self.messages[-1]
+            return self._end(BrokenChain(
+                f"message names a predecessor other than position {n - 1} held here",
+                player=msg.player, position=n), (msg.raw, last.raw), (msg.player, last.player))
+        writer = self.writer
+        if msg.player != writer:
+            who = "nobody" if writer is None else f"player {writer}"
+            return self._end(OutOfTurn(
+                f"wrote a {msg.type!r} message while {who} may write",
+                player=msg.player, position=n), (msg.raw,))
+        try:
+            return self._accept(msg, trusted=False)
+        except RemoteProtocolError as error:
+            error.player, error.position = msg.player, n
+            return self._end(error, (msg.raw,))
+
+    def receive_alert(self, raw: bytes) -> list[Any]:
+        """A signed notice outside the chain: another peer's verdict, or a leave."""
+        msg = SignedMessage.parse(raw)
+        if msg.session != self.session:
+            raise WrongSession("alert signed for another session", position=msg.position)
+        msg.verify(self.players[msg.player].public_key)
+        if self.stage is Stage.ENDED:
+            return []
+        if msg.type == "leave":
+            return self._end(PlayerLeft("left the table", player=msg.player,
+                                        position=self.next_position), (msg.raw,))
+        if msg.type != "alert":
+            raise MalformedMessage(f"alert of unknown type {msg.type!r}", player=msg.player)
+        reported = Verdict.from_wire(msg.body)
+        proven = self._equivocation_in(reported.evidence)
+        if proven is not None:
+            return proven
+        return self._end_with(Verdict(
+            rule="reported", players=reported.players, position=reported.position,
+            detail=f"player {msg.player} ended the table: {reported.rule}: {reported.detail}"[:240],
+            evidence=(msg.raw,)))
+
+    def _equivocation_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
+        for raw in evidence:
+            try:
+                other = SignedMessage.parse(raw)
+                if other.session != self.session or other.position >= self.next_position:
+                    continue
+                other.verify(self.players[other.player].public_key)
+            except RemoteProtocolError:
+                continue
+            held = self.messages[other.position]
+            if held.player == other.player and held.digest != other.digest:
+                return self._end(Equivocation(
+                    f"two different signed messages for position {other.position}",
+                    player=other.player, position=other.position), (held.raw, other.raw))
+        return None
+
+    # -- writing ------------------------------------------------------------
+
+    def outgoing(self) -> Optional[Written]:
+        """This peer's next automatic message (a cryptographic step), if it is due."""
+        if not self.my_turn:
+            return None
+        seat = self.my_seat
+        if self.stage is Stage.COMMIT:
+            ctx = self._key_context(self.me_player)
+            body = {"key": keys.key_commitment(ctx, self.secrets.key.public),
+                    "draw": draw.commit(ctx, self.secrets.draw_nonce)}
+            return self._write("commit", body)
+        if self.stage is Stage.OPEN:
+            ctx = self._key_context(self.me_player)
+            body = {"key": self.secrets.key.public.to_bytes(),
+                    "proof": keys.prove_key_share(self.secrets.key, ctx, rng=self._rng()).to_wire(),
+                    "draw": self.secrets.draw_nonce}
+            return self._write("open", body)
+        if self.stage is Stage.SHUFFLE:
+            return self._write("shuffle", self.deal.make_shuffle(seat, rng=self._rng()))
+        if self.stage is Stage.SHARES:
+            return self._write("shares", self.deal.make_shares(seat, self.secrets.key))
+        if self.stage is Stage.PLAY:
+            auto = self.game.automatic_message(self.engine, seat)
+            if auto is not None:
+                mtype, slots = auto
+                return self._write(mtype, {"shares": self.deal.make_reveal(
+                    seat, self.secrets.key, slots)})
+        return None
+
+    def act(self, action: Any) -> Written:
+        """Write this peer's game action; refused actions raise and send nothing."""
+        if self.stage in (Stage.OVER, Stage.ENDED):
+            raise TableClosed("the table is closed")
+        if not self.awaiting_my_action:
+            raise NotYourTurn("it is not this peer's turn to choose an action")
+        if getattr(action, "seat", None) != self.my_seat:
+            raise NotYourTurn(f"the action is for seat {getattr(action, 'seat', None)}, "
+                              f"this peer sits at seat {self.my_seat}")
+        try:
+            self.engine.check(action)
+        except RuleError as error:
+            raise IllegalAction(error) from None
+        mtype, body = self.game.encode(action)
+        slots = self.game.reveal_slots(self.engine, mtype, body)
+        if slots:
+            body["shares"] = self.deal.make_reveal(self.my_seat, self.secrets.key, slots)
+        return self._write(mtype, body)
+
+    def leave(self) -> bytes:
+        """A signed notice that this peer leaves; the table ends for it at once."""
+        if self.me is None:
+            raise LocalProtocolError("an observer has no seat to leave")
+        raw = self._sign_notice("leave", {})
+        if self.stage is not Stage.ENDED:
+            self._end(PlayerLeft("left the table", player=self.me_player,
+                                 position=self.next_position), (raw,))
+        return raw
+
+    def alert(self) -> Optional[bytes]:
+        """This peer's verdict as a signed notice for the others, once ended."""
+        if self.verdict is None or self.me is None:
+            return None
+        return self._sign_notice("alert", self.verdict.to_wire())
+
+    def _rng(self) -> Optional[Callable[[int], bytes]]:
+        return None if self._randomness is None else self._randomness(self.next_position)
+
+    def _sign_notice(self, kind: str, body: dict) -> bytes:
+        return seal(self.me, session=self.session, position=self.next_position, prev=self.head,
+                    player=self.me_player, type=kind, body=body).raw
+
+    def _write(self, mtype: str, body: dict) -> Written:
+        msg = seal(self.me, session=self.session, position=self.next_position, prev=self.head,
+                   player=self.me_player, type=mtype, body=body)
+        return Written(msg.raw, self._accept(msg, trusted=True))
+
+    # -- applying a message ----------------------------------------------------
+
+    def _accept(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        handler = {
+            Stage.COMMIT: self._on_commit, Stage.OPEN: self._on_open,
+            Stage.SHUFFLE: self._on_shuffle, Stage.SHARES: self._on_shares,
+            Stage.PLAY: self._on_play,
+        }.get(self.stage)
+        if handler is None:
+            raise TableClosed("the table is closed")
+        expected = self.game.message_types if self.stage is Stage.PLAY else {self.stage.value}
+        if msg.type not in expected:
+            raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
+                                   f"{self.stage.value} (expected {sorted(expected)})")
+        events = handler(msg, trusted)
+        self.messages.append(msg)
+        return events
+
+    def _key_context(self, player: int) -> ProofContext:
+        return ProofContext(session=self.session, seat=player, deck=0)
+
+    def _on_commit(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        body = validate(COMMIT_SHAPE, msg.body)
+        self._commitments[msg.player] = (body["key"], body["draw"])
+        if None not in self._commitments:
+            self.stage = Stage.OPEN
+        return [Committed(msg.player)]
+
+    def _on_open(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        body = validate(OPEN_SHAPE, msg.body)
+        player = msg.player
+        ctx = self._key_context(player)
+        key_commitment, draw_commitment = self._commitments[player]
+        try:
+            public = Point.from_bytes(body["key"])
+            if keys.key_commitment(ctx, public) != key_commitment:
+                raise BadProof("the key share does not match its commitment")
+            if not draw.verify_commitment(ctx, body["draw"], draw_commitment):
+                raise BadProof("the draw nonce does not match its commitment")
+            if not trusted:
+                keys.verify_key_share(public, keys.SchnorrProof.from_wire(body["proof"]), ctx)
+            publics = [public if i == player else p for i, p in enumerate(self._key_publics)]
+            joint = keys.joint_public_key(publics) if None not in publics else None
+        except CryptoError as exc:
+            raise BadProof(f"key share: {exc}") from None
+        self._key_publics[player] = public
+        self._nonces[player] = body["draw"]
+        events: list[Any] = [KeyShareVerified(player)]
+        if joint is not None:
+            self.joint_key = joint
+            events.append(self._seat_players())
+            self._start_deck(0)
+        return events
+
+    def _seat_players(self) -> PlayersSeated:
+        nonces = list(self._nonces)
+        seats_seed = draw.draw_seed(self.session, DRAW_SEATS, nonces)
+        first_seed = draw.draw_seed(self.session, DRAW_FIRST, nonces)
+        self.player_at_seat = tuple(draw.permutation(seats_seed, SEATS))
+        first = draw.uniform_index(first_seed, SEATS)
+        self.engine = self.game.new_state(self.config, first)
+        return PlayersSeated(self.player_at_seat, first)
+
+    def _start_deck(self, number: int) -> None:
+        seat_keys = [self._key_publics[p] for p in self.player_at_seat]
+        self.deal = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, seat_keys)
+        self.stage = Stage.SHUFFLE
+
+    def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        body = validate(SHUFFLE_SHAPE, msg.body)
+        seat = self.seat_of(msg.player)
+        self.deal.accept_shuffle(seat, body, trusted)
+        if self.deal.shuffles_done == SEATS:
+            self.stage = Stage.SHARES
+        return [ShuffleVerified(seat, self.deal.number, own=trusted)]
+
+    def _on_shares(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        body = validate(SHARES_SHAPE, msg.body)
+        seat = self.seat_of(msg.player)
+        count = self.deal.accept_shares(seat, body, trusted)
+        events: list[Any] = [SharesVerified(seat, self.deal.number, count, own=trusted)]
+        if self.deal.shares_done < SEATS:
+            return events
+        faces: list[Optional[Card]] = [None] * self.deal.size
+        self.hand = {}
+        if self.my_seat is not None:
+            for slot, code in self.deal.private_hand(self.my_seat, self.secrets.key).items():
+                faces[slot] = self.hand[slot] = Card.from_code(code)
+        self.engine.deal(faces)
+        self.stage = Stage.PLAY
+        events.append(HandDealt(self.deal.number, tuple(sorted(self.hand.items()))))
+        return events
+
+    def _on_play(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        seat = self.seat_of(msg.player)
+        body = self.game.validate_body(msg.type, msg.body)
+        slots = self.game.reveal_slots(self.engine, msg.type, body)
+        for slot in slots:
+            if owner_of(slot) != seat:
+                raise RuleViolation(f"slot {slot} was not dealt to seat {seat}",
+                                    game_rule="card.not-held")
+        codes: list[int] = []
+        if slots:
+            if trusted:
+                codes = [self.hand[s].code for s in slots]
+            else:
+                codes = self.deal.check_reveal(seat, slots, body.get("shares", []))
+        faces = [Card.from_code(c) for c in codes]
+        action = self.game.decode(seat, msg.type, body, faces)
+        try:
+            results = tuple(self.engine.apply(action))
+        except RuleError as error:
+            raise RuleViolation(str(error), game_rule=error.rule) from None
+        events: list[Any] = []
+        if slots:
+            self.deal.record_reveal(slots, codes)
+            events.append(CardsRevealed(seat, tuple(zip(slots, faces))))
+        events.append(ActionApplied(seat, action, results, msg.position))
+        if self.engine.outcome is not None:
+            self.stage = Stage.OVER
+            events.append(MatchEnded(self.engine.outcome))
+        elif self.engine.awaiting_deal:
+            self._start_deck(self.deal.number + 1)
+        return events
+
+    # -- ending ---------------------------------------------------------------
+
+    def _end(self, error: RemoteProtocolError, evidence: tuple[bytes, ...],
+             players: Optional[tuple[int, ...]] = None) -> list[Any]:
+        return self._end_with(Verdict.from_error(error, evidence, players))
+
+    def _end_with(self, verdict: Verdict) -> list[Any]:
+        self.verdict = verdict
+        self.stage = Stage.ENDED
+        return [TableEnded(verdict)]
+
+    def declare_deadline_missed(self, player: Optional[int] = None,
+                                detail: str = "did not write before the deadline") -> list[Any]:
+        """The caller's clock says ``player`` (default: the writer) is too late:
+        end the table naming it."""
+        if self.stage in (Stage.OVER, Stage.ENDED):
+            return []
+        player = self.writer if player is None else player
+        return self._end(DeadlineMissed(f"player {player} {detail}", player=player,
+                                        position=self.next_position), ())
+
+    # -- persistence ------------------------------------------------------------
+
+    def transcript(self) -> list[bytes]:
+        return [m.raw for m in self.messages]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from p2pcards.crypto.errors import InvalidEncoding
+from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.hashing import u64
 
 SESSION_BYTES = 32
@@ -31,7 +31,7 @@ class ProofContext:
             raise InvalidEncoding(f"session id must be {SESSION_BYTES} bytes")
         for name, value, top in (("seat", self.seat, _MAX_SEAT), ("deck", self.deck, _MAX_DECK)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-                raise InvalidEncoding(f"{name} must be an integer in 0..{top}, got {value!r}")
+                raise InvalidEncoding(f"{name} must be an integer in 0..{top}, got {describe(value)}")
 
     def for_seat(self, seat: int) -> "ProofContext":
         """The same session and deck, as proved by ``seat`` (what a verifier needs)."""

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Union
 
+from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CommitmentMismatch, InvalidEncoding
 from p2pcards.crypto.group import Rng, default_rng
 from p2pcards.crypto.hashing import TAG_DRAW_COMMIT, TAG_DRAW_SEED, TAG_DRAW_STREAM, \
     digest32, sha512_fields, u64
 from p2pcards.crypto.sampling import fisher_yates, uniform_below
 
+#: The purpose a nonce is committed under when one nonce serves the table's set-up draws.
+SETUP_PURPOSE = "table set-up"
 NONCE_BYTES = 32
 SEED_BYTES = 32
 COMMITMENT_BYTES = 32
@@ -66,6 +69,25 @@ def verify_draw_nonce(commitment: Any, session: bytes, seat: int, purpose: Union
     _check_bytes(nonce, NONCE_BYTES, "draw nonce", seat)
     if draw_commitment(session, seat, purpose, nonce) != commitment:
         raise CommitmentMismatch("draw nonce", seat=seat)
+
+
+def commit(ctx: ProofContext, nonce: bytes, purpose: Union[str, bytes] = SETUP_PURPOSE) -> bytes:
+    """:func:`draw_commitment` for ``ctx.session`` and ``ctx.seat`` (``ctx.deck`` is not used)."""
+    return draw_commitment(ctx.session, ctx.seat, purpose, nonce)
+
+
+def verify_commitment(ctx: ProofContext, nonce: Any, commitment: Any,
+                      purpose: Union[str, bytes] = SETUP_PURPOSE) -> bool:
+    """Whether ``nonce`` is what ``ctx.seat`` committed to with :func:`commit`.
+
+    Malformed inputs still raise :class:`InvalidEncoding`; only a mismatch
+    returns ``False``. :func:`verify_draw_nonce` is the raising form.
+    """
+    try:
+        verify_draw_nonce(commitment, ctx.session, ctx.seat, purpose, nonce)
+    except CommitmentMismatch:
+        return False
+    return True
 
 
 def draw_seed(session: bytes, purpose: Union[str, bytes], nonces_in_seat_order: Sequence[bytes]) -> bytes:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Optional, Sequence
 
-from p2pcards.crypto.errors import InvalidEncoding
+from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.group import G, Point, Scalar
 from p2pcards.crypto.hashing import TAG_CARD, hash_to_point, u64
 from p2pcards.crypto.wire import MAX_DECK_SIZE, expect_list
@@ -28,7 +28,7 @@ CARD_CODES = range(52)
 
 def _check_code(code: Any) -> int:
     if isinstance(code, bool) or not isinstance(code, int) or code not in CARD_CODES:
-        raise InvalidEncoding(f"card code must be an integer in 0..51, got {code!r}")
+        raise InvalidEncoding(f"card code must be an integer in 0..51, got {describe(code)}")
     return code
 
 
@@ -55,7 +55,7 @@ class CardMap:
 
     def point(self, code: int) -> Point:
         if code not in self._points:
-            raise InvalidEncoding(f"card code {code!r} is not in this deck")
+            raise InvalidEncoding(f"card code {describe(code)} is not in this deck")
         return self._points[code]
 
     def code_of(self, point: Point) -> Optional[int]:

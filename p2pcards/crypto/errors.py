@@ -8,7 +8,17 @@ secret: no scalar, no share point, no card point, no byte of either.
 
 from __future__ import annotations
 
-from typing import ClassVar, Iterable, Optional
+from typing import Any, ClassVar, Iterable, Optional
+
+
+def describe(value: Any) -> str:
+    """A value for an error message: an integer as itself, anything else only by
+    its type and length, so a secret passed by mistake never lands in a message."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, str, list, tuple)):
+        return f"{type(value).__name__} of length {len(value)}"
+    return type(value).__name__
 
 
 class CryptoError(ValueError):

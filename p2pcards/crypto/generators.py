@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from p2pcards.crypto.errors import InvalidEncoding
+from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.group import Point, sum_points
 from p2pcards.crypto.hashing import TAG_GEN_CHAIN, TAG_GEN_PERM, hash_to_point, u64
 from p2pcards.crypto.wire import MAX_DECK_SIZE
@@ -32,7 +32,7 @@ def _generator(index: int) -> Point:
 def generators(n: int) -> tuple[Point, ...]:
     """``h_i = hash_to_point(TAG_GEN_PERM; u64(i))`` for ``i = 0 .. n-1`` (CHVote's ``h_1..h_N``)."""
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DECK_SIZE:
-        raise InvalidEncoding(f"generator count must be 1..{MAX_DECK_SIZE}, got {n!r}")
+        raise InvalidEncoding(f"generator count must be 1..{MAX_DECK_SIZE}, got {describe(n)}")
     return tuple(_generator(i) for i in range(n))
 
 

@@ -18,7 +18,7 @@ from typing import Iterable
 
 import nacl.bindings as _nb
 
-from p2pcards.crypto.errors import CryptoError, InvalidEncoding
+from p2pcards.crypto.errors import CryptoError, InvalidEncoding, describe
 from p2pcards.crypto.group import OPS, Point, Scalar
 
 # Domain tags (ASCII). Changing one changes the protocol: bump the version.
@@ -46,7 +46,7 @@ _U64_LIMIT = 1 << 64
 def u64(value: int) -> bytes:
     """An unsigned integer as 8 big-endian bytes (counts, seats, slots, indices)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _U64_LIMIT:
-        raise InvalidEncoding(f"not an unsigned 64-bit integer: {value!r}")
+        raise InvalidEncoding(f"not an unsigned 64-bit integer: {describe(value)}")
     return value.to_bytes(8, "big")
 
 

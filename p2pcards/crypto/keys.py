@@ -45,6 +45,15 @@ class KeyShare:
             raise InvalidScalar("key share", InvalidScalar.ZERO)
         return cls(secret, base_mul(secret))
 
+    @classmethod
+    def from_secret_bytes(cls, data: Any) -> "KeyShare":
+        """Restore a share saved with :meth:`secret_bytes` (canonical, non-zero)."""
+        return cls.from_secret(Scalar.from_bytes(data, what="key share"))
+
+    def secret_bytes(self) -> bytes:
+        """The 32-byte secret, for this peer's own saved state only: never send or log it."""
+        return self.secret.to_bytes()
+
     def __repr__(self) -> str:
         return f"KeyShare(public={self.public.to_bytes()[:4].hex()}…)"
 

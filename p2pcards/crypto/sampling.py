@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from p2pcards.crypto.errors import CryptoError, InvalidEncoding
+from p2pcards.crypto.errors import CryptoError, InvalidEncoding, describe
 from p2pcards.crypto.group import Rng
 
 #: A source of uniformly random integers in ``0 .. 2^64 - 1``.
@@ -33,7 +33,7 @@ def words_from_rng(rng: Rng) -> WordSource:
 def uniform_below(n: int, next_word: WordSource) -> int:
     """A uniform integer in ``0 .. n-1`` (``1 <= n <= 2^32``)."""
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _MAX_N:
-        raise InvalidEncoding(f"range size must be an integer in 1..2^32, got {n!r}")
+        raise InvalidEncoding(f"range size must be an integer in 1..2^32, got {describe(n)}")
     limit = _TWO_64 - _TWO_64 % n
     for _ in range(_MAX_TRIES):
         word = next_word()
@@ -49,7 +49,7 @@ def fisher_yates(n: int, next_word: WordSource) -> list[int]:
     uniform_below(i + 1)``, swap ``p[i]`` and ``p[j]``.
     """
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_N:
-        raise InvalidEncoding(f"permutation size must be an integer in 0..2^32, got {n!r}")
+        raise InvalidEncoding(f"permutation size must be an integer in 0..2^32, got {describe(n)}")
     perm = list(range(n))
     for i in range(n - 1, 0, -1):
         j = uniform_below(i + 1, next_word)

@@ -11,7 +11,7 @@ The stream is ``SHA-512(TAG_SEEDED_RNG; seed, u64(k))`` for blocks
 
 from __future__ import annotations
 
-from p2pcards.crypto.errors import InvalidEncoding
+from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.hashing import TAG_SEEDED_RNG, sha512_fields, u64
 
 
@@ -27,7 +27,7 @@ class SeededRng:
 
     def __call__(self, n: int) -> bytes:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 1 << 20:
-            raise InvalidEncoding(f"cannot draw {n!r} bytes")
+            raise InvalidEncoding(f"cannot draw {describe(n)} bytes")
         while len(self._buffer) < n:
             self._buffer += sha512_fields(TAG_SEEDED_RNG, self._seed, u64(self._block))
             self._block += 1

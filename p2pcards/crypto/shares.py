@@ -24,7 +24,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import CardMap, Ciphertext
 from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, InvalidScalar, \
-    NotACard, ProofInvalid
+    NotACard, ProofInvalid, describe
 from p2pcards.crypto.group import G, Point, Rng, Scalar, base_mul, random_scalar, sum_points
 from p2pcards.crypto.hashing import TAG_SHARE_DLEQ, hash_to_scalar, u64
 from p2pcards.crypto.keys import KeyShare
@@ -43,13 +43,19 @@ class DleqProof:
 
 @dataclass(frozen=True)
 class DecryptionShare:
-    """``D = x·c1`` and its proof. A seat's own share stays private until a reveal."""
+    """``D = x·c1`` and its proof. A seat's own share stays private until a reveal.
+
+    ``proof`` is ``None`` only for a share made with ``with_proof=False``: an
+    owner's private share, which is never published.
+    """
 
     point: Point
-    proof: DleqProof
+    proof: Optional[DleqProof]
 
     def to_wire(self) -> list[bytes]:
         """``[D, c, s]``."""
+        if self.proof is None:
+            raise CryptoError("a private decryption share has no proof and is never published")
         return [self.point.to_bytes(), self.proof.challenge.to_bytes(),
                 self.proof.response.to_bytes()]
 
@@ -66,7 +72,7 @@ class DecryptionShare:
 
 def _check_slot(slot: Any) -> int:
     if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot <= _MAX_SLOT:
-        raise InvalidEncoding(f"slot must be an integer in 0..{_MAX_SLOT}, got {slot!r}")
+        raise InvalidEncoding(f"slot must be an integer in 0..{_MAX_SLOT}, got {describe(slot)}")
     return slot
 
 
@@ -89,12 +95,15 @@ def decryption_point(key_share: KeyShare, ciphertext: Ciphertext) -> Point:
 
 
 def make_share(key_share: KeyShare, ciphertext: Ciphertext, ctx: ProofContext, slot: int,
-               rng: Optional[Rng] = None) -> DecryptionShare:
+               rng: Optional[Rng] = None, *, with_proof: bool = True) -> DecryptionShare:
     """``D = x·c1`` with ``A = k·G``, ``B = k·c1``, ``c = H(ctx, slot, G, X, c1, c2, D, A, B)``,
-    ``s = k + c·x``."""
+    ``s = k + c·x``. ``with_proof=False`` skips the proof (an owner's private
+    share, as :func:`decryption_point`)."""
     _check_slot(slot)
     _check_c1(ciphertext, ctx.seat)
     point = key_share.secret * ciphertext.c1
+    if not with_proof:
+        return DecryptionShare(point, None)
     for _ in range(8):
         k = random_scalar(rng)
         c = _challenge(ctx, slot, key_share.public, ciphertext, point,
@@ -120,6 +129,8 @@ def verify_share(public: Point, ciphertext: Ciphertext, share: DecryptionShare,
         raise InvalidPoint("public key share", InvalidPoint.IDENTITY, seat=seat)
     if share.point.is_identity:
         raise InvalidPoint("decryption share", InvalidPoint.IDENTITY, seat=seat)
+    if share.proof is None:
+        raise ProofInvalid(ProofInvalid.DECRYPTION_SHARE, "no proof", seat=seat, slot=slot)
     c, s = share.proof.challenge, share.proof.response
     if c.is_zero or s.is_zero:
         raise InvalidScalar("decryption share proof", InvalidScalar.ZERO, seat=seat)

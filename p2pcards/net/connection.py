@@ -416,6 +416,10 @@ class Server:
             await self._run(reader, writer)
         except Exception as error:  # a remote must never take the server down
             log.debug("connection from %s ended: %s", address, type(error).__name__)
+        except asyncio.CancelledError:
+            # Loop shutdown. Ending quietly matters: on 3.11 asyncio's stream callback
+            # reports a cancelled handler task as an unhandled exception.
+            pass
         finally:
             self._admission.release(address)
 

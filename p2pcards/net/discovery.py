@@ -17,7 +17,7 @@ import contextlib
 import ipaddress
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import ifaddr  # a dependency of zeroconf, used in place of its deprecated get_all_addresses
@@ -352,12 +352,12 @@ class TableBrowser:
             candidates = info.parsed_addresses(IPVersion.V4Only)
         except Exception:
             return None
+        table = parse_table(info, host="")
+        if table is None:
+            return None
         for host in candidates:
-            table = parse_table(info, host)
-            if table is None:
-                return None
             if await port_answers(host, table.port, probe_timeout):
-                return table
+                return replace(table, host=host)
         return None
 
     async def stop(self) -> None:

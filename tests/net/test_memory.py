@@ -202,3 +202,19 @@ async def test_memory_network_wires_allow_faults(alice: Identity, bob: Identity)
         await recv(served)
     with pytest.raises(ConnectionClosed):
         await client.send(b"gone")
+
+
+async def test_connection_repr_and_errors_hold_no_secrets(alice: Identity, bob: Identity) -> None:
+    wire = MemoryWire()
+    a, b = await memory_pair(alice, bob, wire=wire)
+    wire.intercept("a", lambda frame: [frame[:-1] + bytes([frame[-1] ^ 1])])
+    await a.send(b"the queen of spades")
+    with pytest.raises(TamperedFrame) as caught:
+        await recv(b)
+    texts = [repr(a), repr(b), str(caught.value), repr(caught.value)]
+    secrets = [bytes(alice.signing_key), bytes(bob.signing_key)]
+    for text in texts:
+        assert "queen" not in text
+        for secret in secrets:
+            assert secret.hex() not in text and repr(secret)[2:-1] not in text
+    assert alice.fingerprint in repr(b) and bob.fingerprint in repr(a)

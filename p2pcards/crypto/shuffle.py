@@ -21,10 +21,10 @@ session, seat, deck id, joint key, every generator, input and output decks,
 commitments), so a proof made for one of them is worthless for any other.
 
 Cost for ``N`` cards, in scalar multiplications: the shuffler ``6N + 1``
-variable-base (``5N + 1`` on the unmasked initial deck) and ``4N + 3``
-fixed-base; each verifier ``8N + 5``
-variable-base (``7N + 5`` when the input is the unmasked initial deck) and
-``N + 3`` fixed-base, plus validating the ``5N + 5`` points it received.
+variable-base (``5N + 1`` on the unmasked initial deck) and ``4N + 4``
+fixed-base; each verifier ``8N + 4`` variable-base (``7N + 4`` when the
+input is the unmasked initial deck) and ``N + 4`` fixed-base, plus
+validating the ``5N + 5`` points it received.
 """
 
 from __future__ import annotations

@@ -25,6 +25,22 @@ _LEN = struct.Struct(">I")
 MAX_RECORD = 16 * 1024 * 1024
 
 
+def read_records(path: Path) -> list[bytes]:
+    """Every complete record of a transcript file, in order; a torn last record is dropped."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return []
+    out, offset = [], 0
+    while offset + _LEN.size <= len(data):
+        (size,) = _LEN.unpack_from(data, offset)
+        if size > MAX_RECORD or offset + _LEN.size + size > len(data):
+            break
+        out.append(data[offset + _LEN.size: offset + _LEN.size + size])
+        offset += _LEN.size + size
+    return out
+
+
 class Journal:
     """The saved state of one participant (or of the host's relay) at one table."""
 
@@ -61,6 +77,23 @@ class Journal:
             raise ValueError(f"{self.meta_path}: not a meta map")
         return meta
 
+    @property
+    def verdict_path(self) -> Path:
+        return self.directory / "verdict"
+
+    def write_verdict(self, verdict_wire: dict[str, Any]) -> None:
+        """Keep the verdict that ended the table, with its evidence, beside the transcript."""
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = self.verdict_path.with_suffix(".tmp")
+        tmp.write_bytes(wire.pack(verdict_wire))
+        os.replace(tmp, self.verdict_path)
+
+    def read_verdict(self) -> Optional[dict[str, Any]]:
+        try:
+            return wire.unpack(self.verdict_path.read_bytes(), max_bytes=MAX_RECORD)
+        except FileNotFoundError:
+            return None
+
     def append(self, raw: bytes, sync: bool = False) -> None:
         """Add one transcript message; ``sync`` waits until it is on disk."""
         if self._fh is None:
@@ -83,19 +116,7 @@ class Journal:
         os.replace(tmp, self.transcript_path)
 
     def read_messages(self) -> list[bytes]:
-        """Every complete record, in order; a torn last record is dropped."""
-        try:
-            data = self.transcript_path.read_bytes()
-        except FileNotFoundError:
-            return []
-        out, offset = [], 0
-        while offset + _LEN.size <= len(data):
-            (size,) = _LEN.unpack_from(data, offset)
-            if size > MAX_RECORD or offset + _LEN.size + size > len(data):
-                break
-            out.append(data[offset + _LEN.size: offset + _LEN.size + size])
-            offset += _LEN.size + size
-        return out
+        return read_records(self.transcript_path)
 
     def close(self) -> None:
         if self._fh is not None:

@@ -36,10 +36,23 @@ Connector = Callable[[], Awaitable[Any]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What an agent is told besides its view when it must act."""
+
+    position: int
+    """The transcript position the action will take (seeds reproducible bots)."""
+    seat: int
+    deadline: float
+    """Event-loop time after which the others will blame this seat."""
+    names: tuple[str, ...]
+    """Display names by seat."""
+
+
 class Agent(Protocol):
     """Decides this seat's game actions from its view (a bot, or a person)."""
 
-    async def decide(self, view: Any) -> Any: ...
+    async def decide(self, view: Any, decision: Decision) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -208,7 +221,8 @@ class PeerSession:
                     await self._send_alert(connection)
                     return self._result()
                 if decision is None and self.table is not None and self.table.awaiting_my_action:
-                    decision = asyncio.create_task(self.agent.decide(self.table.view()))
+                    decision = asyncio.create_task(self.agent.decide(
+                        self.table.view(), self._decision()))
                 getter = asyncio.create_task(incoming.get())
                 waiting = {getter} | ({decision} if decision else set())
                 timeout = max(0.0, self._deadline_at - asyncio.get_running_loop().time())
@@ -341,8 +355,15 @@ class PeerSession:
         if self.journal is not None:
             self.journal.append(raw, sync=sync)
 
+    def _decision(self) -> Decision:
+        table = self.table
+        names = tuple(table.players[p].name for p in table.player_at_seat)
+        return Decision(table.next_position, table.my_seat, self._deadline_at, names)
+
     def _emit(self, events: list[Any]) -> None:
         for event in events:
+            if isinstance(event, TableEnded) and self.journal is not None:
+                self.journal.write_verdict(event.verdict.to_wire())
             self.on_event(event)
 
     def _reset_deadline(self) -> None:
@@ -379,5 +400,5 @@ class PeerSession:
         return SessionResult(reason=reason)
 
 
-__all__ = ["Agent", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
+__all__ = ["Agent", "Decision", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
            "Waiting", "Rejected", "MatchEnded", "TableEnded"]

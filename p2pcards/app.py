@@ -1,0 +1,192 @@
+"""Putting tables together: a host with its own player and bots, or a joiner.
+
+Local play and LAN play are one code path: ``p2pcards play`` is a hosted
+table whose three other seats are bots, each a full peer with its own keys
+and its own view, talking to the host over in-process links with the same
+handshake, protocol and cryptography as over TCP.
+
+``seed`` makes a table reproducible (identities of bots, the genesis nonce,
+every peer's randomness, every bot's choices) for tests and benchmarks. It
+is NOT secure: whoever knows the seed knows every card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from nacl.signing import SigningKey
+
+from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.crypto.hashing import digest32
+from p2pcards.crypto.seeded import SeededRng
+from p2pcards.net.connection import connect
+from p2pcards.net.host import TableHost
+from p2pcards.net.peer import Agent, PeerSession, SessionResult
+from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.identity import Identity
+
+log = logging.getLogger(__name__)
+
+_SEED_TAG = b"p2pcards/test-seed/v1"
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What a host decides about its table."""
+
+    game: str
+    config: dict[str, int]
+    name: str = "table"
+    deadline: float = 120.0
+    """Seconds the player who must write has, before the others end the table."""
+    reconnect_window: float = 60.0
+    journal_root: Optional[Path] = None
+    bot_kind: str = "heuristic"
+    seed: Optional[int] = None
+    """Reproducible randomness for tests and benchmarks only (insecure)."""
+    advertise: bool = False
+    interfaces: Optional[list[str]] = None
+    tcp_host: Optional[str] = None
+    tcp_port: int = 0
+    bot_names: tuple[str, ...] = ("Ada", "Bob", "Cy")
+
+
+def _derive(seed: int, *labels: str) -> bytes:
+    return digest32(_SEED_TAG, str(seed).encode(), *(label.encode() for label in labels))
+
+
+def seeded_identity(seed: int, label: str, name: str) -> Identity:
+    return Identity(SigningKey(_derive(seed, "identity", label)), name)
+
+
+def randomness_for(seed: Optional[int], label: str) -> Optional[Callable[[int], Callable[[int], bytes]]]:
+    if seed is None:
+        return None
+    return lambda position: SeededRng(_derive(seed, "rng", label, str(position)))
+
+
+@dataclass
+class HostedTable:
+    """A running host with its local seats; ``result`` waits for the host player's end."""
+
+    host: TableHost
+    sessions: list[PeerSession] = field(default_factory=list)
+    tasks: list[asyncio.Task] = field(default_factory=list)
+    advertiser: Any = None
+
+    async def result(self) -> SessionResult:
+        return await self.tasks[0]
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            if not task.done():
+                task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self.advertiser.stop()
+        await self.host.close()
+
+
+async def start_hosted_table(
+    identity: Identity,
+    agent: Agent,
+    options: TableOptions,
+    bots: int,
+    *,
+    on_event: Optional[Callable[[Any], None]] = None,
+    on_host_event: Optional[Callable[[Any], None]] = None,
+) -> HostedTable:
+    """Open a table hosted by ``identity`` whose own seat is played by ``agent``,
+    and fill ``bots`` seats with bots; the rest wait for players over TCP."""
+    if not 0 <= bots <= 3:
+        raise ValueError("a table has three seats besides the host's: 0..3 bots")
+    nonce = _derive(options.seed, "genesis") if options.seed is not None else None
+    hosted = HostedTable(TableHost(identity, options.game, options.config, options.name,
+                                   journal_root=options.journal_root, genesis_nonce=nonce,
+                                   on_event=lambda e: _host_event(hosted, e, on_host_event)))
+    await hosted.host.start(options.tcp_host, options.tcp_port)
+    if options.advertise and hosted.host.tcp_port:
+        from p2pcards.net.discovery import TableAdvertiser
+        hosted.advertiser = TableAdvertiser(
+            table_name=options.name, game=options.game, port=hosted.host.tcp_port,
+            fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
+            version=PROTOCOL_VERSION, interfaces=options.interfaces)
+        await hosted.advertiser.start()
+    seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
+        (identity, agent, False, on_event)]
+    factory = make_bot_factory(options.game, options.bot_kind) if bots else None
+    for i in range(bots):
+        name = options.bot_names[i % len(options.bot_names)]
+        bot_identity = (seeded_identity(options.seed, f"bot{i}", name) if options.seed is not None
+                        else Identity.generate(name))
+        seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
+        seats.append((bot_identity, BotAgent(factory, seed), True, None))
+    for index, (seat_identity, seat_agent, is_bot, callback) in enumerate(seats):
+        session = PeerSession(
+            seat_identity, seat_agent, hosted.host.local_connector(seat_identity), bot=is_bot,
+            deadline=options.deadline, reconnect_window=options.reconnect_window,
+            journal_root=options.journal_root, on_event=callback,
+            randomness_for=randomness_for(options.seed, f"seat{index}"))
+        hosted.sessions.append(session)
+        joined = len(hosted.host.lobby.players)
+        hosted.tasks.append(asyncio.create_task(session.run()))
+        # Join one at a time, so the join order (and with a seed, the game) is reproducible.
+        await _wait_for(lambda: len(hosted.host.lobby.players) > joined or hosted.host.relay.started
+                        or index == 0, timeout=10)
+    return hosted
+
+
+def _host_event(hosted: "HostedTable", event: Any, forward: Optional[Callable[[Any], None]]) -> None:
+    from p2pcards.protocol.relay import LobbyChanged
+    if isinstance(event, LobbyChanged) and hosted.advertiser is not None:
+        asyncio.get_running_loop().create_task(hosted.advertiser.update(free_seats=event.free_seats))
+    if forward is not None:
+        forward(event)
+
+
+async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError("a local seat did not join in time")
+        await asyncio.sleep(0.01)
+
+
+async def play_local(identity: Identity, agent: Agent, options: TableOptions,
+                     on_event: Optional[Callable[[Any], None]] = None) -> SessionResult:
+    """A whole match against three bots on this machine."""
+    hosted = await start_hosted_table(identity, agent, options, bots=3, on_event=on_event)
+    try:
+        return await hosted.result()
+    finally:
+        await hosted.close()
+
+
+def tcp_connector(host: str, port: int, identity: Identity,
+                  expected_peer: Optional[bytes | str] = None, timeout: float = 5.0) -> Callable[[], Any]:
+    async def dial() -> Any:
+        return await connect(host, port, identity, expected_peer, timeout)
+    return dial
+
+
+def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
+                    expected_peer: Optional[bytes | str] = None, deadline: float = 120.0,
+                    reconnect_window: float = 60.0, journal_root: Optional[Path] = None,
+                    bot: bool = False, seed: Optional[int] = None, label: str = "joiner",
+                    on_event: Optional[Callable[[Any], None]] = None) -> PeerSession:
+    """A session that joins the table at ``host:port`` (call ``run()`` to play it)."""
+    return PeerSession(identity, agent, tcp_connector(host, port, identity, expected_peer),
+                       bot=bot, deadline=deadline, reconnect_window=reconnect_window,
+                       journal_root=journal_root, on_event=on_event,
+                       randomness_for=randomness_for(seed, label),
+                       meta={"host": host, "port": port,
+                             "fp": expected_peer if isinstance(expected_peer, str) else ""})

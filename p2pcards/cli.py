@@ -1,0 +1,423 @@
+"""The ``p2pcards`` command: play, host, join, list tables, verify, resume.
+
+Every command that plays uses the same protocol and cryptography: ``play`` is
+a table hosted on this machine whose other three seats are bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from p2pcards import __version__
+
+GAMES = ("bluff", "topper")
+
+
+def _config_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("table settings (see RULES.md)")
+    group.add_argument("--price", type=int, default=10, metavar="T",
+                       help="Bluff: table price T; pass price and minimum stake (default 10)")
+    group.add_argument("--chips", type=int, default=None, metavar="N",
+                       help="Bluff: starting chips per player (default 50 x T)")
+    group.add_argument("--deals", type=int, default=None, metavar="N",
+                       help="deal cap (Bluff, default 20) or deal limit (Topper, default 100); 0 = none")
+    group.add_argument("--target", type=int, default=21, metavar="N",
+                       help="Topper: score that wins (default 21)")
+
+
+def _seat_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", help="your display name (saved with your identity)")
+    parser.add_argument("--plain", action="store_true",
+                        help="line-based interface (screen readers, simple terminals)")
+    parser.add_argument("--bot", metavar="KIND", default=None,
+                        help="let a bot play this seat (heuristic or random)")
+    parser.add_argument("--deadline", type=float, default=120.0, metavar="S",
+                        help="seconds a player may take before the table ends naming it (default 120)")
+    parser.add_argument("--trace", action="store_true",
+                        help="print every event as a JSON line with a timestamp (for scripts)")
+    parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="p2pcards",
+        description="A peer-to-peer card table for the local network: Bluff and Topper "
+                    "with no trusted party.")
+    parser.add_argument("--version", action="version", version=f"p2pcards {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log protocol details")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a whole match against three bots on this machine")
+    play.add_argument("game", choices=GAMES)
+    play.add_argument("--bots", dest="bot_kind", default="heuristic",
+                      help="kind of the three bots: heuristic or random (default heuristic)")
+    _seat_args(play)
+    _config_args(play)
+
+    host = sub.add_parser("host", help="host a table on the LAN (advertised with zeroconf)")
+    host.add_argument("game", choices=GAMES)
+    host.add_argument("--table", default=None, help="table name (default: your name's table)")
+    host.add_argument("--bots", type=int, default=0, metavar="N", help="fill N seats with bots (0..3)")
+    host.add_argument("--bot-kind", default="heuristic", help="kind of those bots")
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
+    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--no-advertise", action="store_true", help="do not announce with zeroconf")
+    host.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                      help="announce only on this IPv4 address (repeatable)")
+    _seat_args(host)
+    _config_args(host)
+
+    join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
+    join.add_argument("table", nargs="?", default=None, help="table name (default: the only one)")
+    join.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
+    join.add_argument("--timeout", type=float, default=3.0, help="seconds to look for tables")
+    join.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                      help="look only on this IPv4 address (repeatable)")
+    _seat_args(join)
+
+    tables = sub.add_parser("tables", help="list the tables announced on the LAN")
+    tables.add_argument("--timeout", type=float, default=2.0, help="seconds to listen")
+    tables.add_argument("--interface", action="append", default=None, metavar="ADDR")
+    tables.add_argument("--json", action="store_true", help="one JSON object per table")
+
+    verify = sub.add_parser("verify", help="re-check a saved transcript offline")
+    verify.add_argument("file", help="a saved transcript (or the folder holding it)")
+
+    saved = sub.add_parser("saved", help="list this machine's saved tables (to verify or resume)")
+    saved.add_argument("--json", action="store_true")
+
+    resume = sub.add_parser("resume", help="rejoin a table this machine was playing")
+    resume.add_argument("session", help="session id (or a prefix of it) from `p2pcards saved`")
+    _seat_args(resume)
+
+    whoami = sub.add_parser("whoami", help="show (or set) your identity's name and fingerprint")
+    whoami.add_argument("--name", help="new display name")
+    return parser
+
+
+def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
+    from p2pcards.protocol import games
+    from p2pcards.rules.bluff import BluffConfig
+    from p2pcards.rules.topper import TopperConfig
+    if game == "bluff":
+        deals = 20 if args.deals is None else (args.deals or None)
+        config: Any = BluffConfig(table_price=args.price, starting_chips=args.chips, deal_cap=deals)
+    else:
+        deals = 100 if args.deals is None else (args.deals or None)
+        config = TopperConfig(target_score=args.target, deal_limit=deals)
+    return games.by_name(game).config_to_wire(config)
+
+
+class _Front:
+    """The front end of one seat: an agent (a person or a bot) and an event sink."""
+
+    def __init__(self, args: argparse.Namespace, game: Optional[str]) -> None:
+        self.args = args
+        self.session: Any = None
+        self.trace = args.trace
+        if args.bot:
+            self.agent: Any = _LazyBotAgent(args.bot, args.seed)
+            self.printer = None
+            self.plain = True
+        else:
+            from p2pcards.ui.plain import PlainAgent, PlainPrinter
+            self.agent = PlainAgent()
+            self.printer = PlainPrinter(names_provider=self.names)
+            self.plain = True
+
+    def names(self) -> list[str]:
+        table = self.session.table if self.session is not None else None
+        if table is None or table.player_at_seat is None:
+            return []
+        return [table.players[p].name for p in table.player_at_seat]
+
+    def on_event(self, event: Any) -> None:
+        if self.trace:
+            print(json.dumps({"t": time.time(), "event": type(event).__name__,
+                              **_trace_fields(event)}), flush=True)
+        elif self.printer is not None:
+            self.printer(event)
+
+
+class _LazyBotAgent:
+    """A bot agent whose game is known only once the genesis arrives (``join``)."""
+
+    def __init__(self, kind: str, seed: Optional[int]) -> None:
+        self.kind, self.seed = kind, seed
+        self._agent: Any = None
+
+    async def decide(self, view: Any, decision: Any) -> Any:
+        if self._agent is None:
+            from p2pcards.bots.agent import BotAgent, make_bot_factory
+            game = "bluff" if type(view).__module__.endswith("bluff") else "topper"
+            self._agent = BotAgent(make_bot_factory(game, self.kind), self.seed)
+        return await self._agent.decide(view, decision)
+
+
+def _trace_fields(event: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count"):
+        value = getattr(event, key, None)
+        if isinstance(value, (int, str, bool)):
+            out[key] = value
+    verdict = getattr(event, "verdict", None)
+    if verdict is not None:
+        out["rule"] = verdict.rule
+        out["blamed"] = list(verdict.players)
+    return out
+
+
+def _identity(args: argparse.Namespace) -> Any:
+    from p2pcards.net.storage import load_or_create_identity
+    name = getattr(args, "name", None)
+    if name is None and not os.path.exists(_identity_path()):
+        name = os.environ.get("USER") or "player"
+    return load_or_create_identity(name[:32] if name else None)
+
+
+def _identity_path() -> Path:
+    from p2pcards.net.storage import identity_path
+    return identity_path()
+
+
+def _journal_root() -> Path:
+    from p2pcards.net.storage import state_dir
+    return state_dir() / "tables"
+
+
+def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
+    table = front.session.table if front.session is not None else None
+    if result.outcome is not None:
+        names = front.names()
+        winners = ", ".join(names[w] if w < len(names) else f"seat {w}" for w in result.outcome.winners)
+        print(f"Match over: {winners} won.", file=out)
+        code = 0
+    elif result.verdict is not None:
+        v = result.verdict
+        blamed = ", ".join(table.players[p].name if table else str(p) for p in v.players) or "nobody"
+        print(f"TABLE ENDED: {v.rule}: {v.detail} (blamed: {blamed})", file=out)
+        code = 3
+    else:
+        print(f"Table closed: {result.reason}", file=out)
+        code = 2
+    if front.session is not None and front.session.journal is not None:
+        print(f"Transcript saved in {front.session.journal.directory}; "
+              f"check it with: p2pcards verify {front.session.journal.transcript_path}", file=out)
+    return code
+
+
+async def _cmd_play(args: argparse.Namespace) -> int:
+    from p2pcards.app import TableOptions, start_hosted_table
+    identity = _identity(args)
+    front = _Front(args, args.game)
+    options = TableOptions(game=args.game, config=config_from_args(args.game, args),
+                           name=f"{identity.name}'s table"[:32], deadline=args.deadline,
+                           journal_root=_journal_root(), bot_kind=args.bot_kind, seed=args.seed)
+    hosted = await start_hosted_table(identity, front.agent, options, bots=3,
+                                      on_event=front.on_event)
+    front.session = hosted.sessions[0]
+    result = await _run_leaving_on_cancel(hosted.result(), front, hosted.close)
+    return _print_result(result, front)
+
+
+async def _cmd_host(args: argparse.Namespace) -> int:
+    from p2pcards.app import TableOptions, start_hosted_table
+    from p2pcards.protocol.relay import LobbyChanged
+    identity = _identity(args)
+    front = _Front(args, args.game)
+    table_name = (args.table or f"{identity.name}'s table")[:32]
+    options = TableOptions(game=args.game, config=config_from_args(args.game, args),
+                           name=table_name, deadline=args.deadline, journal_root=_journal_root(),
+                           bot_kind=args.bot_kind, seed=args.seed, advertise=not args.no_advertise,
+                           interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port)
+
+    def host_event(event: Any) -> None:
+        if isinstance(event, LobbyChanged) and not args.trace:
+            names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
+            print(f"Lobby: {names}; {event.free_seats} free seat(s)", flush=True)
+        front.on_event(event)
+
+    hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
+                                      on_event=front.on_event, on_host_event=host_event)
+    front.session = hosted.sessions[0]
+    port = hosted.host.tcp_port
+    print(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace else
+          f"Hosting {args.game} table {table_name!r} on port {port} "
+          f"(host fingerprint {identity.fingerprint}). Waiting for players...", flush=True)
+    result = await _run_leaving_on_cancel(hosted.result(), front, hosted.close)
+    return _print_result(result, front)
+
+
+async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[str]]:
+    if args.connect:
+        host, _, port = args.connect.rpartition(":")
+        if not host or not port.isdigit():
+            raise SystemExit(f"--connect wants HOST:PORT, got {args.connect!r}")
+        return host.strip("[]"), int(port), None
+    from p2pcards.net.discovery import browse_tables
+    found = await browse_tables(args.timeout, interfaces=args.interface)
+    open_tables = [t for t in found if t.free_seats > 0]
+    if args.table:
+        open_tables = [t for t in open_tables if t.name == args.table]
+    if not open_tables:
+        raise SystemExit("No open table found" + (f" named {args.table!r}" if args.table else "")
+                         + ". Try `p2pcards tables`, or --connect HOST:PORT.")
+    if len(open_tables) > 1:
+        listing = "\n  ".join(f"{t.name} ({t.game}, host {t.fingerprint})" for t in open_tables)
+        raise SystemExit(f"Several open tables; name one:\n  {listing}")
+    table = open_tables[0]
+    print(f"Joining {table.name!r} ({table.game}) at {table.host}:{table.port}, "
+          f"host fingerprint {table.fingerprint}", flush=True)
+    return table.host, table.port, table.fingerprint
+
+
+async def _cmd_join(args: argparse.Namespace) -> int:
+    from p2pcards.app import joining_session
+    identity = _identity(args)
+    host, port, fingerprint = await _find_table(args)
+    front = _Front(args, None)
+    front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
+                                    deadline=args.deadline, journal_root=_journal_root(),
+                                    bot=bool(args.bot), seed=args.seed, on_event=front.on_event)
+    return _print_result(await _run_leaving_on_cancel(front.session.run(), front), front)
+
+
+async def _run_leaving_on_cancel(coro: Any, front: "_Front", cleanup: Any = None) -> Any:
+    """Run a session; on Ctrl-C tell the other peers (signed) that we leave."""
+    try:
+        return await coro
+    except asyncio.CancelledError:
+        if front.session is not None:
+            await front.session.leave()
+        raise
+    finally:
+        if cleanup is not None:
+            await cleanup()
+
+
+async def _cmd_tables(args: argparse.Namespace) -> int:
+    from p2pcards.net.discovery import browse_tables
+    found = await browse_tables(args.timeout, interfaces=args.interface)
+    if args.json:
+        for t in found:
+            print(json.dumps({"name": t.name, "game": t.game, "host": t.host, "port": t.port,
+                              "free": t.free_seats, "version": t.version, "fp": t.fingerprint}))
+        return 0
+    if not found:
+        print("No tables found on the LAN.")
+        return 0
+    for t in found:
+        print(f"{t.name:<32} {t.game:<7} {t.free_seats} free  {t.host}:{t.port}  host {t.fingerprint}")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from p2pcards.net.journal import Journal
+    from p2pcards.protocol.verdict import Verdict
+    from p2pcards.protocol.verify import verify_transcript
+    path = Path(args.file)
+    from p2pcards.net.journal import read_records
+    journal = Journal(path if path.is_dir() else path.parent)
+    transcript = journal.transcript_path if path.is_dir() else path
+    if not transcript.exists():
+        print(f"no transcript at {transcript}", file=sys.stderr)
+        return 2
+    messages = read_records(transcript)
+    saved = journal.read_verdict()
+    verdict = Verdict.from_wire(saved) if saved is not None else None
+    report = verify_transcript(messages, verdict)
+    print(f"Game: {report.game}, table {report.table!r}")
+    for i, (name, fp) in enumerate(report.players):
+        print(f"  player {i}: {name} ({fp})")
+    print(f"Checked {report.messages} signed messages: {report.shuffles} shuffle proofs, "
+          f"{report.shares} decryption shares, {report.reveals} revealed cards, "
+          f"{report.actions} game actions, {report.deals} deals.")
+    if report.outcome is not None:
+        print(f"Outcome: {report.outcome}")
+    if report.verdict is not None:
+        state = {True: "confirmed by its evidence", False: "NOT confirmed by its evidence",
+                 None: "not provable (a deadline or a peer's report)"}[report.verdict_confirmed]
+        print(f"Verdict: {report.verdict.rule}: {report.verdict.detail} ({state})")
+    if report.problem:
+        print(f"PROBLEM: {report.problem}")
+    print("OK: every signature, proof and rule checks." if report.ok else "FAILED")
+    return 0 if report.ok else 1
+
+
+def _saved_tables() -> list[tuple[Path, dict]]:
+    from p2pcards.net.journal import Journal
+    root = _journal_root()
+    out = []
+    if root.is_dir():
+        for meta in sorted(root.glob("*/*/meta")):
+            try:
+                out.append((meta.parent, Journal(meta.parent).read_meta()))
+            except (OSError, ValueError):
+                continue
+    return out
+
+
+def _cmd_saved(args: argparse.Namespace) -> int:
+    rows = _saved_tables()
+    for directory, meta in rows:
+        session = directory.parent.name
+        who = directory.name
+        if args.json:
+            print(json.dumps({"session": session, "owner": who, "path": str(directory)}))
+        else:
+            print(f"{session[:16]}  {who:<16} {directory}")
+    if not rows and not args.json:
+        print("No saved tables.")
+    return 0
+
+
+async def _cmd_resume(args: argparse.Namespace) -> int:
+    from p2pcards.app import tcp_connector
+    from p2pcards.net.journal import Journal
+    from p2pcards.net.peer import PeerSession
+    identity = _identity(args)
+    matches = [(d, m) for d, m in _saved_tables()
+               if d.parent.name.startswith(args.session.lower()) and d.name == identity.fingerprint]
+    if len(matches) != 1:
+        raise SystemExit(f"{len(matches)} saved tables of yours match {args.session!r}")
+    directory, meta = matches[0]
+    if "host" not in meta:
+        raise SystemExit("that table was hosted here; resuming a hosted table is not supported")
+    front = _Front(args, None)
+    session = PeerSession(identity, front.agent,
+                          tcp_connector(meta["host"], meta["port"], identity, meta.get("fp") or None),
+                          bot=bool(args.bot), deadline=args.deadline, journal_root=_journal_root(),
+                          on_event=front.on_event)
+    session.resume_from(Journal(directory))
+    front.session = session
+    return _print_result(await _run_leaving_on_cancel(session.run(), front), front)
+
+
+def _cmd_whoami(args: argparse.Namespace) -> int:
+    from p2pcards.net.storage import load_or_create_identity
+    identity = load_or_create_identity(args.name)
+    print(f"{identity.name} {identity.fingerprint}")
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
+                        format="%(levelname)s %(name)s: %(message)s")
+    commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "tables": _cmd_tables,
+                "resume": _cmd_resume}
+    try:
+        if args.command in commands:
+            return asyncio.run(commands[args.command](args))
+        return {"verify": _cmd_verify, "saved": _cmd_saved, "whoami": _cmd_whoami}[args.command](args)
+    except KeyboardInterrupt:
+        print("\nLeft the table.", file=sys.stderr)
+        return 130

@@ -163,6 +163,12 @@ class Scalar:
         return self._b
 
     __bytes__ = to_bytes
+    to_wire = to_bytes
+
+    @classmethod
+    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "Scalar":
+        """The wire form is the 32 bytes; as :meth:`from_bytes` (zero refused)."""
+        return cls.from_bytes(obj, seat=seat)
 
     # -- arithmetic (libsodium's scalar functions, for secrets and public values alike) --
 
@@ -270,6 +276,12 @@ class Point:
         return self._b
 
     __bytes__ = to_bytes
+    to_wire = to_bytes
+
+    @classmethod
+    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "Point":
+        """The wire form is the 32 bytes; as :meth:`from_bytes` (identity refused)."""
+        return cls.from_bytes(obj, seat=seat)
 
     # -- arithmetic ----------------------------------------------------------
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
 from p2pcards.crypto.context import ProofContext
-from p2pcards.crypto.errors import CommitmentMismatch, InvalidEncoding, InvalidPoint, \
-    InvalidScalar, ProofInvalid
+from p2pcards.crypto.errors import CommitmentMismatch, CryptoError, InvalidEncoding, \
+    InvalidPoint, InvalidScalar, ProofInvalid
 from p2pcards.crypto.group import G, Point, Rng, Scalar, base_mul, random_scalar, sum_points
 from p2pcards.crypto.hashing import TAG_KEY_COMMIT, TAG_KEY_SCHNORR, digest32, hash_to_scalar
 from p2pcards.crypto.wire import expect_list
@@ -106,8 +106,7 @@ def prove_key_share(share: KeyShare, ctx: ProofContext, rng: Optional[Rng] = Non
         s = k + c * share.secret
         if not s.is_zero and not c.is_zero:
             return SchnorrProof(c, s)
-    raise ProofInvalid(ProofInvalid.KEY_SHARE, "could not produce a non-zero response",
-                       seat=ctx.seat)
+    raise CryptoError("could not produce a non-zero key-share proof (random source broken?)")
 
 
 def verify_key_share(public: Point, proof: SchnorrProof, ctx: ProofContext) -> None:

@@ -162,3 +162,14 @@ def test_random_scalar_draws_from_the_given_source_and_skips_zero() -> None:
     assert random_scalar(lambda n: next(draws)) == Scalar.from_int(5)
     assert random_scalar(seeded("r")) == random_scalar(seeded("r"))
     assert random_scalar() != random_scalar()
+
+
+def test_points_and_scalars_have_wire_forms_that_validate_and_name_the_sender() -> None:
+    p, s = some_point(), random_scalar(seeded("wire"))
+    assert Point.from_wire(p.to_wire()) == p and Scalar.from_wire(s.to_wire()) == s
+    with pytest.raises(InvalidPoint) as err:
+        Point.from_wire(IDENTITY, seat=1)
+    assert err.value.seat == 1
+    with pytest.raises(InvalidScalar) as serr:
+        Scalar.from_wire(bytes(32), seat=2)
+    assert serr.value.seat == 2

@@ -175,6 +175,12 @@ def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
 # --- advertising --------------------------------------------------------------------------
 
 
+def _checked_free_seats(free_seats: int) -> int:
+    if not 0 <= free_seats <= MAX_SEATS:
+        raise ValueError(f"free_seats must be between 0 and {MAX_SEATS}")
+    return free_seats
+
+
 class TableAdvertiser:
     """Announces one table while it has a host; ``update`` when seats fill.
 
@@ -199,13 +205,11 @@ class TableAdvertiser:
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
         if not _FINGERPRINT_PATTERN.fullmatch(fingerprint):
             raise ValueError("fingerprint must look like 'ab12-cd34-ef56'")
-        if not 0 <= free_seats <= MAX_SEATS:
-            raise ValueError(f"free_seats must be between 0 and {MAX_SEATS}")
+        self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
         self.port = port
         self.fingerprint = fingerprint
-        self.free_seats = free_seats
         self.version = version
         self._interfaces = interfaces
         self._addresses = addresses or (list(interfaces) if interfaces else local_ipv4_addresses())
@@ -250,9 +254,7 @@ class TableAdvertiser:
     async def update(self, *, free_seats: int | None = None, table_name: str | None = None) -> None:
         """Re-announce with new TXT values (the instance name stays the same)."""
         if free_seats is not None:
-            if not 0 <= free_seats <= MAX_SEATS:
-                raise ValueError(f"free_seats must be between 0 and {MAX_SEATS}")
-            self.free_seats = free_seats
+            self.free_seats = _checked_free_seats(free_seats)
         if table_name is not None:
             self.table_name = table_name
         if self._azc is None:

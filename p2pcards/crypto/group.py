@@ -129,7 +129,9 @@ class Scalar:
                            seat: Optional[int] = None) -> "Scalar":
         """Decode a scalar where zero is legitimate; still refuses non-canonical bytes."""
         raw = _expect_bytes(data, what, seat)
-        if int.from_bytes(raw, "little") >= ORDER:
+        # Canonical iff reducing it changes nothing; libsodium does the comparison in
+        # constant time, since a saved secret key is decoded here too.
+        if not _nb.sodium_memcmp(_s_reduce(raw + _ZERO_BYTES), raw):
             raise InvalidScalar(what, InvalidScalar.NON_CANONICAL, seat=seat)
         return cls._wrap(raw)
 

@@ -78,6 +78,7 @@ class HostedTable:
     sessions: list[PeerSession] = field(default_factory=list)
     tasks: list[asyncio.Task] = field(default_factory=list)
     advertiser: Any = None
+    background: set = field(default_factory=set)
 
     async def result(self) -> SessionResult:
         return await self.tasks[0]
@@ -115,10 +116,12 @@ async def start_hosted_table(
     await hosted.host.start(options.tcp_host, options.tcp_port)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
+        bound = options.tcp_host not in (None, "", "0.0.0.0", "::")
         hosted.advertiser = TableAdvertiser(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
-            version=PROTOCOL_VERSION, interfaces=options.interfaces)
+            version=PROTOCOL_VERSION, interfaces=options.interfaces,
+            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key)
         await hosted.advertiser.start()
     seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
         (identity, agent, False, on_event)]
@@ -147,7 +150,10 @@ async def start_hosted_table(
 def _host_event(hosted: "HostedTable", event: Any, forward: Optional[Callable[[Any], None]]) -> None:
     from p2pcards.protocol.relay import LobbyChanged
     if isinstance(event, LobbyChanged) and hosted.advertiser is not None:
-        asyncio.get_running_loop().create_task(hosted.advertiser.update(free_seats=event.free_seats))
+        task = asyncio.get_running_loop().create_task(
+            hosted.advertiser.update(free_seats=event.free_seats))
+        hosted.background.add(task)
+        task.add_done_callback(hosted.background.discard)
     if forward is not None:
         forward(event)
 
@@ -188,5 +194,4 @@ def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
                        bot=bot, deadline=deadline, reconnect_window=reconnect_window,
                        journal_root=journal_root, on_event=on_event,
                        randomness_for=randomness_for(seed, label),
-                       meta={"host": host, "port": port,
-                             "fp": expected_peer if isinstance(expected_peer, str) else ""})
+                       meta={"host": host, "port": port, "pin": expected_peer or ""})

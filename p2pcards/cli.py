@@ -256,7 +256,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     return _print_result(result, front)
 
 
-async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[str]]:
+async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[bytes | str]]:
     if args.connect:
         host, _, port = args.connect.rpartition(":")
         if not host or not port.isdigit():
@@ -276,7 +276,7 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[str]
     table = open_tables[0]
     print(f"Joining {table.name!r} ({table.game}) at {table.host}:{table.port}, "
           f"host fingerprint {table.fingerprint}", flush=True)
-    return table.host, table.port, table.fingerprint
+    return table.host, table.port, table.public_key or table.fingerprint
 
 
 async def _cmd_join(args: argparse.Namespace) -> int:
@@ -393,7 +393,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
         raise SystemExit("that table was hosted here; resuming a hosted table is not supported")
     front = _Front(args, None)
     session = PeerSession(identity, front.agent,
-                          tcp_connector(meta["host"], meta["port"], identity, meta.get("fp") or None),
+                          tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
                           bot=bool(args.bot), deadline=args.deadline, journal_root=_journal_root(),
                           on_event=front.on_event)
     session.resume_from(Journal(directory))

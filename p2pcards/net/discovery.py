@@ -1,13 +1,14 @@
 """Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
 
 A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
-``name``, ``free``, ``v``, ``fp`` and ``port``; browsers list what answers.
+``name``, ``free``, ``v``, ``fp``, ``pk`` and ``port``; browsers list what answers.
 What arrives is untrusted: TXT values are decoded defensively (a table with
 a bad field is skipped, never a crash), control characters are stripped from
 names shown to people, and a table is listed only if its TCP port accepts a
 connection, because a killed host sends no goodbye and its records linger.
-The fingerprint is a hint for pinning the connection, not a proof: the link
-handshake proves identity.
+``pk`` is the host's whole identity key (hex): a joiner pins the link to it,
+since a 48-bit fingerprint alone could be matched by a ground key. The link
+handshake proves the identity.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from zeroconf import DNSQuestionType, IPVersion, ServiceInfo, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2pcards.net.errors import NotRunning
+from p2pcards.protocol.identity import fingerprint as identity_fingerprint
 
 __all__ = [
     "SERVICE_TYPE",
@@ -46,6 +48,7 @@ _INSTANCE_LABEL_BYTES = 63
 _TXT_ENTRY_BYTES = 255
 _GAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _FINGERPRINT_PATTERN = re.compile(r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}")
+_PUBLIC_KEY_PATTERN = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class TableInfo:
     fingerprint: str
     instance: str
     """The DNS-SD service name (unique per table name and host key)."""
+    public_key: bytes | None = None
+    """The host's identity key, when announced (pin the link to it)."""
 
 
 # --- names and TXT records -------------------------------------------------------------
@@ -84,7 +89,8 @@ def instance_name(table_name: str, fingerprint: str) -> str:
 
 
 def table_properties(
-    *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int
+    *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
+    public_key: bytes | None = None,
 ) -> dict[bytes, bytes]:
     """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
     fields = {
@@ -95,6 +101,8 @@ def table_properties(
         "fp": fingerprint,
         "port": str(port),
     }
+    if public_key is not None:
+        fields["pk"] = public_key.hex()
     properties: dict[bytes, bytes] = {}
     for key, value in fields.items():
         room = _TXT_ENTRY_BYTES - len(key) - 1
@@ -143,6 +151,12 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         return None
     if txt_port is not None and txt_port != srv_port:
         return None
+    public_key = None
+    pk_text = _text_field(properties, b"pk")
+    if pk_text is not None:
+        if not _PUBLIC_KEY_PATTERN.fullmatch(pk_text) or identity_fingerprint(bytes.fromhex(pk_text)) != fp:
+            return None
+        public_key = bytes.fromhex(pk_text)
     shown = clean_text(_text_field(properties, b"name") or "") or clean_text(name.removesuffix("." + SERVICE_TYPE))
     return TableInfo(
         name=shown,
@@ -153,6 +167,7 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         version=version,
         fingerprint=fp,
         instance=name,
+        public_key=public_key,
     )
 
 
@@ -200,11 +215,15 @@ class TableAdvertiser:
         version: int,
         addresses: list[str] | None = None,
         interfaces: list[str] | None = None,
+        public_key: bytes | None = None,
     ) -> None:
         if not _GAME_PATTERN.fullmatch(game):
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
         if not _FINGERPRINT_PATTERN.fullmatch(fingerprint):
             raise ValueError("fingerprint must look like 'ab12-cd34-ef56'")
+        if public_key is not None and identity_fingerprint(public_key) != fingerprint:
+            raise ValueError("the public key does not have that fingerprint")
+        self.public_key = public_key
         self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
@@ -231,6 +250,7 @@ class TableAdvertiser:
                 version=self.version,
                 fingerprint=self.fingerprint,
                 port=self.port,
+                public_key=self.public_key,
             ),
             server=self._server,
             host_ttl=HOST_TTL,

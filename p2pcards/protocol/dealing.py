@@ -78,9 +78,10 @@ class DeckDeal:
 
     # -- the private deal -------------------------------------------------
 
-    def make_shares(self, seat: int, key: KeyShare) -> dict[str, Any]:
+    def make_shares(self, seat: int, key: KeyShare,
+                    rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
         ctx = self.context(seat)
-        items = [shares.make_share(key, self.deck[p], ctx, p).to_wire()
+        items = [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire()
                  for p in range(self.size) if owner_of(p) != seat]
         return {"deck": self.number, "shares": items}
 
@@ -106,18 +107,17 @@ class DeckDeal:
     def private_hand(self, seat: int, key: KeyShare) -> dict[int, int]:
         """This peer's own cards: the three public shares plus its own, in private."""
         hand = {}
-        ctx = self.context(seat)
         for p in self.slots_of(seat):
-            own = shares.make_share(key, self.deck[p], ctx, p, with_proof=False)
-            points = list(self.public_shares[p].values()) + [own.point]
+            points = list(self.public_shares[p].values()) + [shares.decryption_point(key, self.deck[p])]
             hand[p] = shares.recover_code(self.deck[p], points, self.card_map)
         return hand
 
     # -- public reveals ---------------------------------------------------
 
-    def make_reveal(self, seat: int, key: KeyShare, slots: Sequence[int]) -> list[Any]:
+    def make_reveal(self, seat: int, key: KeyShare, slots: Sequence[int],
+                    rng: Optional[Callable[[int], bytes]] = None) -> list[Any]:
         ctx = self.context(seat)
-        return [shares.make_share(key, self.deck[p], ctx, p).to_wire() for p in slots]
+        return [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire() for p in slots]
 
     def check_reveal(self, seat: int, slots: Sequence[int], items: Sequence[Any]) -> list[int]:
         """Verify an owner's shares for ``slots`` and return the faces, storing nothing."""

@@ -355,13 +355,13 @@ class Table:
         if self.stage is Stage.SHUFFLE:
             return self._write("shuffle", self.deal.make_shuffle(seat, rng=self._rng()))
         if self.stage is Stage.SHARES:
-            return self._write("shares", self.deal.make_shares(seat, self.secrets.key))
+            return self._write("shares", self.deal.make_shares(seat, self.secrets.key, self._rng()))
         if self.stage is Stage.PLAY:
             auto = self.game.automatic_message(self.engine, seat)
             if auto is not None:
                 mtype, slots = auto
                 return self._write(mtype, {"shares": self.deal.make_reveal(
-                    seat, self.secrets.key, slots)})
+                    seat, self.secrets.key, slots, self._rng())})
         return None
 
     def act(self, action: Any) -> Written:
@@ -380,7 +380,7 @@ class Table:
         mtype, body = self.game.encode(action)
         slots = self.game.reveal_slots(self.engine, mtype, body)
         if slots:
-            body["shares"] = self.deal.make_reveal(self.my_seat, self.secrets.key, slots)
+            body["shares"] = self.deal.make_reveal(self.my_seat, self.secrets.key, slots, self._rng())
         return self._write(mtype, body)
 
     def leave(self) -> bytes:

@@ -235,3 +235,15 @@ def test_advertiser_refuses_bad_fields(alice: Identity) -> None:
     with pytest.raises(ValueError):
         TableAdvertiser(table_name="x", game="bluff", port=1, fingerprint=alice.fingerprint,
                         free_seats=-1, version=1)
+
+
+def test_announced_public_key_is_parsed_when_it_matches_the_fingerprint(alice: Identity) -> None:
+    record = {**GOOD, b"fp": alice.fingerprint.encode(), b"pk": alice.public_key.hex().encode()}
+    table = parse_table(service(record), "10.0.0.5")
+    assert table is not None and table.public_key == alice.public_key
+
+
+def test_public_key_that_does_not_match_the_fingerprint_skips_the_table(alice: Identity) -> None:
+    other = Identity.generate("mallory")
+    record = {**GOOD, b"fp": alice.fingerprint.encode(), b"pk": other.public_key.hex().encode()}
+    assert parse_table(service(record), "10.0.0.5") is None

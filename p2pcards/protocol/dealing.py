@@ -8,7 +8,11 @@ is revealed to all when its owner publishes its own share with a proof.
 Slot ``p`` of the final deck belongs to seat ``p % 4``.
 
 Everything received is verified here before anything is stored, so a
-rejected shuffle or share leaves the deal exactly as it was.
+rejected shuffle or share leaves the deal exactly as it was. One exception,
+for speed: a player checks at once only the shares of its own cards (their
+owner is the one who needs them and will blame a bad one); the other
+shares are checked when their card is revealed, just before they are
+combined, and an offline verifier checks them all.
 """
 
 from __future__ import annotations
@@ -23,6 +27,15 @@ from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
 
 SEATS = 4
+
+
+class LateBadShare(BadProof):
+    """A share found bad only when its card was revealed: its maker is to blame,
+    not the owner revealing the card."""
+
+    def __init__(self, seat: int, detail: str) -> None:
+        self.seat = seat
+        super().__init__(detail)
 
 
 def owner_of(slot: int) -> int:
@@ -43,8 +56,10 @@ class DeckDeal:
         self.deck: list[elgamal.Ciphertext] = elgamal.initial_deck(self.codes)
         self.shuffles_done = 0
         self.shares_done = 0
-        #: slot -> seat -> share point, from the ``shares`` messages.
-        self.public_shares: list[dict[int, Point]] = [{} for _ in self.codes]
+        #: slot -> seat -> share, from the ``shares`` messages.
+        self.public_shares: list[dict[int, shares.DecryptionShare]] = [{} for _ in self.codes]
+        #: (slot, seat) pairs whose share proof has been checked (or that we made).
+        self._checked: set[tuple[int, int]] = set()
         #: slot -> card code revealed to everyone.
         self.revealed: dict[int, int] = {}
 
@@ -85,31 +100,56 @@ class DeckDeal:
                  for p in range(self.size) if owner_of(p) != seat]
         return {"deck": self.number, "shares": items}
 
-    def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False) -> int:
+    def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False,
+                      check_owner: Optional[int] = None) -> int:
+        """Store ``seat``'s shares; check the proofs of every share, or (with
+        ``check_owner``) only of that seat's cards. Returns how many were checked."""
         self._check_deck_number(body)
         slots = [p for p in range(self.size) if owner_of(p) != seat]
         items = _list(body["shares"], "shares", len(slots))
-        ctx = self.context(seat)
-        parsed: list[tuple[int, Point]] = []
+        parsed: list[tuple[int, shares.DecryptionShare]] = []
+        checked: list[tuple[int, int]] = []
         try:
             for p, item in zip(slots, items):
-                share = shares.DecryptionShare.from_wire(item)
-                if not trusted:
-                    shares.verify_share(self.seat_keys[seat], self.deck[p], share, ctx, p)
-                parsed.append((p, share.point))
+                share = shares.DecryptionShare.from_wire(item, seat=seat)
+                if trusted or check_owner is None or owner_of(p) == check_owner:
+                    if not trusted:
+                        self._verify(seat, p, share)
+                    checked.append((p, seat))
+                parsed.append((p, share))
         except CryptoError as exc:
             raise BadProof(f"decryption share of seat {seat} for deck {self.number}: {exc}") from None
-        for p, point in parsed:
-            self.public_shares[p][seat] = point
+        for p, share in parsed:
+            self.public_shares[p][seat] = share
+        self._checked.update(checked)
         self.shares_done += 1
-        return len(parsed)
+        return len(checked)
+
+    def check_public_shares(self, slot: int) -> None:
+        """Check the not yet checked shares of ``slot`` before they are combined;
+        raises :class:`LateBadShare` naming the seat that made a bad one."""
+        for seat, share in sorted(self.public_shares[slot].items()):
+            if (slot, seat) in self._checked:
+                continue
+            try:
+                self._verify(seat, slot, share)
+            except CryptoError as exc:
+                raise LateBadShare(seat, f"decryption share of seat {seat} for slot {slot} of "
+                                         f"deck {self.number}: {exc}") from None
+            self._checked.add((slot, seat))
+
+    def _verify(self, seat: int, slot: int, share: shares.DecryptionShare) -> None:
+        shares.verify_share(self.seat_keys[seat], self.deck[slot], share, self.context(seat), slot)
+
+    def _share_points(self, slot: int) -> dict[int, Point]:
+        return {seat: share.point for seat, share in self.public_shares[slot].items()}
 
     def private_hand(self, seat: int, key: KeyShare) -> dict[int, int]:
         """This peer's own cards: the three public shares plus its own, in private."""
         hand = {}
         for p in self.slots_of(seat):
-            points = list(self.public_shares[p].values()) + [shares.decryption_point(key, self.deck[p])]
-            hand[p] = shares.recover_code(self.deck[p], points, self.card_map)
+            points = {**self._share_points(p), seat: shares.decryption_point(key, self.deck[p])}
+            hand[p] = shares.recover_code(self.deck[p], points, self.card_map, slot=p)
         return hand
 
     # -- public reveals ---------------------------------------------------
@@ -123,14 +163,15 @@ class DeckDeal:
         """Verify an owner's shares for ``slots`` and return the faces, storing nothing."""
         if len(items) != len(slots):
             raise MalformedMessage(f"expected {len(slots)} shares, got {len(items)}")
-        ctx = self.context(seat)
+        for p in slots:
+            self.check_public_shares(p)
         codes = []
         try:
             for p, item in zip(slots, items):
-                share = shares.DecryptionShare.from_wire(item)
-                shares.verify_share(self.seat_keys[seat], self.deck[p], share, ctx, p)
-                points = list(self.public_shares[p].values()) + [share.point]
-                codes.append(shares.recover_code(self.deck[p], points, self.card_map))
+                share = shares.DecryptionShare.from_wire(item, seat=seat)
+                self._verify(seat, p, share)
+                points = {**self._share_points(p), seat: share.point}
+                codes.append(shares.recover_code(self.deck[p], points, self.card_map, slot=p))
         except CryptoError as exc:
             raise BadProof(f"reveal by seat {seat} in deck {self.number}: {exc}") from None
         return codes

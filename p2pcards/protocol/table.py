@@ -43,7 +43,7 @@ from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
-from p2pcards.protocol.dealing import DeckDeal, owner_of
+from p2pcards.protocol.dealing import DeckDeal, LateBadShare, owner_of
 from p2pcards.protocol.envelope import SignedMessage, seal, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
@@ -158,9 +158,13 @@ class Table:
 
     def __init__(self, genesis_raw: bytes, me: Optional[Identity] = None,
                  secrets: Optional[SessionSecrets] = None,
-                 randomness: Optional[Callable[[int], Callable[[int], bytes]]] = None) -> None:
+                 randomness: Optional[Callable[[int], Callable[[int], bytes]]] = None,
+                 check_all_shares: Optional[bool] = None) -> None:
         """``randomness``, for tests and benchmarks only, gives the byte source
-        used for the message at each position (default: the OS)."""
+        used for the message at each position (default: the OS).
+        ``check_all_shares`` checks every decryption share on arrival (default:
+        only an observer does; a player checks its own cards' shares at once and
+        the others' when their card is revealed)."""
         genesis = SignedMessage.parse(genesis_raw)
         if genesis.position != 0 or genesis.type != "genesis" or genesis.player != 0:
             raise MalformedMessage("the first message must be player 0's genesis at position 0")
@@ -187,6 +191,8 @@ class Table:
         else:
             self.secrets = None
 
+        self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
+        self._shares_messages: dict[int, SignedMessage] = {}
         self.stage = Stage.COMMIT
         self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
         self._key_publics: list[Optional[Point]] = [None] * SEATS
@@ -293,6 +299,9 @@ class Table:
         try:
             return self._accept(msg, trusted=False)
         except RemoteProtocolError as error:
+            if error.player is not None and error.player != msg.player:
+                # A fault of an earlier message, found now: its own message is the evidence.
+                return self._end(error, (self.messages[error.position].raw,))
             error.player, error.position = msg.player, n
             return self._end(error, (msg.raw,))
 
@@ -490,7 +499,9 @@ class Table:
     def _on_shares(self, msg: SignedMessage, trusted: bool) -> list[Any]:
         body = validate(SHARES_SHAPE, msg.body)
         seat = self.seat_of(msg.player)
-        count = self.deal.accept_shares(seat, body, trusted)
+        count = self.deal.accept_shares(seat, body, trusted,
+                                        None if self.check_all_shares else self.my_seat)
+        self._shares_messages[seat] = msg
         events: list[Any] = [SharesVerified(seat, self.deal.number, count, own=trusted)]
         if self.deal.shares_done < SEATS:
             return events
@@ -517,7 +528,12 @@ class Table:
             if trusted:
                 codes = [self.hand[s].code for s in slots]
             else:
-                codes = self.deal.check_reveal(seat, slots, body.get("shares", []))
+                try:
+                    codes = self.deal.check_reveal(seat, slots, body.get("shares", []))
+                except LateBadShare as late:
+                    maker = self._shares_messages[late.seat]
+                    raise BadProof(late.detail, player=maker.player,
+                                   position=maker.position) from None
         faces = [Card.from_code(c) for c in codes]
         action = self.game.decode(seat, msg.type, body, faces)
         try:

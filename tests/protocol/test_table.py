@@ -1,0 +1,179 @@
+"""The table state machine: a whole match, who may write, what each peer learns."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pcards.cards import FULL_DECK, TOPPER_DECK
+from p2pcards.protocol.envelope import seal
+from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
+from p2pcards.protocol.events import ActionApplied, HandDealt, MatchEnded, PlayersSeated
+from p2pcards.protocol.table import (
+    Gap, IllegalAction, NotAtThisTable, NotYourTurn, Stage, Table,
+)
+from p2pcards.protocol.identity import Identity
+from p2pcards.rules import bluff, topper
+
+from tests.protocol.tables import direct_table
+
+
+@pytest.fixture(scope="module")
+def topper_match():
+    table = direct_table("topper", seed=3)
+    table.run()
+    return table
+
+
+def test_whole_topper_match_ends_with_the_same_outcome_for_every_peer_and_the_observer(topper_match):
+    outcomes = {repr(t.engine.outcome) for t in topper_match.tables + [topper_match.observer]}
+    assert len(outcomes) == 1 and topper_match.tables[0].stage is Stage.OVER
+    assert all(t.transcript() == topper_match.observer.transcript() for t in topper_match.tables)
+
+
+def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(topper_match):
+    first_deals = []
+    for events in topper_match.events[:4]:
+        dealt = [e for e in events if isinstance(e, HandDealt)]
+        assert dealt and all(len(e.hand) == 6 for e in dealt)
+        first_deals.append(dealt[0].hand)
+    cards = [card for hand in first_deals for _slot, card in hand]
+    assert sorted(cards) == sorted(TOPPER_DECK)
+    slots = [slot for hand in first_deals for slot, _card in hand]
+    assert sorted(slots) == list(range(24))
+
+
+def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards():
+    table = direct_table("topper", seed=3)
+    plays: list = []
+
+    def three_played(t) -> bool:
+        plays[:] = [e.action for e in t.events[4]
+                    if isinstance(e, ActionApplied) and isinstance(e.action, topper.Play)]
+        return len(plays) == 3
+
+    table.run_until(three_played)
+    observer = table.observer
+    assert observer.hand == {}
+    assert observer.deal.revealed == {p.slot: p.card.code for p in plays}
+    owners = {p.slot: table.tables[table.tables[0].player_at_seat[p.seat]] for p in plays}
+    assert all(owners[slot].hand[slot].code == code for slot, code in observer.deal.revealed.items())
+
+
+def test_seats_and_first_dealer_come_from_the_joint_draw_and_agree_everywhere(topper_match):
+    seated = [next(e for e in events if isinstance(e, PlayersSeated))
+              for events in topper_match.events]
+    assert len({(s.player_at_seat, s.first_seat) for s in seated}) == 1
+    assert sorted(seated[0].player_at_seat) == [0, 1, 2, 3]
+
+
+def test_match_end_event_reaches_every_peer(topper_match):
+    assert all(any(isinstance(e, MatchEnded) for e in events) for events in topper_match.events)
+
+
+def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck():
+    table = direct_table("bluff", seed=5)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    hands = [dict(t.hand) for t in table.tables]
+    assert all(len(h) == 13 for h in hands)
+    assert sorted(c for h in hands for c in h.values()) == sorted(FULL_DECK)
+    for t in table.tables:
+        assert all(slot % 4 == t.my_seat for slot in t.hand)
+
+
+def test_only_the_writer_may_write_and_everyone_agrees_who_it_is():
+    table = direct_table("topper", seed=4)
+    for _ in range(30):
+        writers = {t.writer for t in table.tables + [table.observer]}
+        assert len(writers) == 1
+        writer = writers.pop()
+        others = [t for i, t in enumerate(table.tables) if i != writer]
+        assert table.tables[writer].my_turn and not any(t.my_turn for t in others)
+        table.step()
+
+
+def test_acting_out_of_turn_is_refused_locally_and_sends_nothing():
+    table = direct_table("topper", seed=6)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    idle = next(t for t in table.tables if not t.my_turn)
+    before = idle.next_position
+    with pytest.raises(NotYourTurn):
+        idle.act(topper.PassBid(idle.my_seat))
+    assert idle.next_position == before
+
+
+def test_own_illegal_action_is_refused_with_the_rule_and_changes_nothing():
+    table = direct_table("topper", seed=6)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    writer = table.tables[table.writer]
+    with pytest.raises(IllegalAction) as caught:
+        writer.act(topper.Bid(writer.my_seat, 9))
+    assert caught.value.error.rule == "topper.bid-range"
+    assert writer.next_position == table.observer.next_position
+
+
+def test_message_from_another_session_is_rejected_and_changes_nothing():
+    first, second = direct_table("topper", seed=7), direct_table("topper", seed=8)
+    raw = second.write()
+    before = first.tables[1].transcript()
+    with pytest.raises(WrongSession):
+        first.tables[1].receive(raw)
+    assert first.tables[1].transcript() == before
+
+
+def test_tampered_payload_fails_its_signature():
+    table = direct_table("topper", seed=9)
+    raw = bytearray(table.write())
+    raw[-70] ^= 0x01  # inside the payload, before the 64-byte signature
+    with pytest.raises((BadSignature, MalformedMessage)):
+        table.tables[1].receive(bytes(raw))
+    assert table.tables[1].next_position == 1
+
+
+def test_message_ahead_of_the_next_position_asks_for_the_gap():
+    table = direct_table("topper", seed=10)
+    first = table.write()
+    table.deliver(first, exclude=0)
+    second = table.write()
+    with pytest.raises(Gap):
+        Table(table.genesis).receive(second)
+
+
+def test_a_stranger_cannot_take_a_seat():
+    table = direct_table("topper", seed=11)
+    with pytest.raises(NotAtThisTable):
+        Table(table.genesis, Identity.generate("stranger"))
+
+
+def test_genesis_signed_by_someone_other_than_player_zero_is_refused():
+    table = direct_table("topper", seed=12)
+    forged = seal(table.identities[1], session=None, position=0, prev=bytes(32), player=0,
+                  type="genesis", body=Table(table.genesis).messages[0].body)
+    with pytest.raises(BadSignature):
+        Table(forged.raw)
+
+
+def test_duplicate_delivery_is_ignored():
+    table = direct_table("topper", seed=13)
+    raw = table.write()
+    table.deliver(raw, exclude=0)
+    assert table.tables[1].receive(raw) == []
+    assert table.tables[1].next_position == 2
+
+
+def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
+    table = direct_table("bluff", seed=21)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    # Lead with a discard, then have the next seat challenge it.
+    leader = table.tables[table.writer]
+    slot = sorted(leader.hand)[0]
+    rank = leader.hand[slot].rank
+    lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, rank))
+    table.deliver(lead.raw, exclude=leader.me_player)
+    challenger = table.tables[table.writer]
+    table.deliver(challenger.act(bluff.Challenge(challenger.my_seat)).raw,
+                  exclude=challenger.me_player)
+    assert table.writer == leader.me_player  # the discarder must reveal
+    table.step()  # the automatic reveal
+    for t in table.tables + [table.observer]:
+        assert t.deal.revealed == {slot: leader.hand[slot].code}
+        assert t.engine.face(slot) == leader.hand[slot]

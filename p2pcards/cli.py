@@ -286,8 +286,14 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     front = _Front(args, None)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
                                     deadline=args.deadline, journal_root=_journal_root(),
-                                    bot=bool(args.bot), seed=args.seed, on_event=front.on_event)
+                                    bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
+                                    on_event=front.on_event)
     return _print_result(await _run_leaving_on_cancel(front.session.run(), front), front)
+
+
+def _joiner_label(identity: Any) -> str:
+    """Each joiner's own seeded byte source (``--seed``), the same again on ``resume``."""
+    return f"joiner-{identity.fingerprint}"
 
 
 async def _run_leaving_on_cancel(coro: Any, front: "_Front", cleanup: Any = None) -> Any:
@@ -380,7 +386,7 @@ def _cmd_saved(args: argparse.Namespace) -> int:
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
-    from p2pcards.app import tcp_connector
+    from p2pcards.app import randomness_for, tcp_connector
     from p2pcards.net.journal import Journal
     from p2pcards.net.peer import PeerSession
     identity = _identity(args)
@@ -395,6 +401,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
                           bot=bool(args.bot), deadline=args.deadline, journal_root=_journal_root(),
+                          randomness_for=randomness_for(args.seed, _joiner_label(identity)),
                           on_event=front.on_event)
     session.resume_from(Journal(directory))
     front.session = session

@@ -41,6 +41,9 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
                         help="let a bot play this seat (heuristic or random)")
     parser.add_argument("--deadline", type=float, default=120.0, metavar="S",
                         help="seconds a player may take before the table ends naming it (default 120)")
+    parser.add_argument("--reconnect-window", type=float, default=60.0, metavar="S",
+                        help="seconds to keep redialling a lost host before the table ends "
+                             "naming it (default 60)")
     parser.add_argument("--trace", action="store_true",
                         help="print every event as a JSON line with a timestamp (for scripts)")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
@@ -220,6 +223,7 @@ async def _cmd_play(args: argparse.Namespace) -> int:
     front = _Front(args, args.game)
     options = TableOptions(game=args.game, config=config_from_args(args.game, args),
                            name=f"{identity.name}'s table"[:32], deadline=args.deadline,
+                           reconnect_window=args.reconnect_window,
                            journal_root=_journal_root(), bot_kind=args.bot_kind, seed=args.seed)
     hosted = await start_hosted_table(identity, front.agent, options, bots=3,
                                       on_event=front.on_event)
@@ -236,6 +240,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     table_name = (args.table or f"{identity.name}'s table")[:32]
     options = TableOptions(game=args.game, config=config_from_args(args.game, args),
                            name=table_name, deadline=args.deadline, journal_root=_journal_root(),
+                           reconnect_window=args.reconnect_window,
                            bot_kind=args.bot_kind, seed=args.seed, advertise=not args.no_advertise,
                            interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port)
 
@@ -285,7 +290,8 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     host, port, fingerprint = await _find_table(args)
     front = _Front(args, None)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
-                                    deadline=args.deadline, journal_root=_journal_root(),
+                                    deadline=args.deadline, reconnect_window=args.reconnect_window,
+                                    journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
                                     on_event=front.on_event)
     return _print_result(await _run_leaving_on_cancel(front.session.run(), front), front)
@@ -400,7 +406,8 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     front = _Front(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
-                          bot=bool(args.bot), deadline=args.deadline, journal_root=_journal_root(),
+                          bot=bool(args.bot), deadline=args.deadline,
+                          reconnect_window=args.reconnect_window, journal_root=_journal_root(),
                           randomness_for=randomness_for(args.seed, _joiner_label(identity)),
                           on_event=front.on_event)
     session.resume_from(Journal(directory))

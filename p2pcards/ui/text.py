@@ -1,0 +1,69 @@
+"""The table as text, for any front end: render a view, list and parse commands, describe events.
+
+Pure functions, no I/O: the line-based front end (:mod:`.plain`) and a
+full-screen one draw the same words. Each function dispatches on the view's
+type (Bluff or Topper). Everything shown comes from a seat's view or from
+events, which hold only what that seat may know.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.topper import TopperState
+from p2pcards.ui import text_bluff, text_topper
+from p2pcards.ui.text_common import CommandError, HandCard, card_text, clean
+from p2pcards.ui.text_events import describe
+
+__all__ = ["CommandError", "HandCard", "render", "options_help", "parse_command", "describe",
+           "rules_summary", "labelled_hand", "turn_line", "card_text", "clean", "UnknownGame"]
+
+
+class UnknownGame(TypeError):
+    """A view of neither game was given to the text functions (a programming error)."""
+
+
+def _game(view: Any) -> Any:
+    if isinstance(view, BluffState):
+        return text_bluff
+    if isinstance(view, TopperState):
+        return text_topper
+    raise UnknownGame(f"no text for a view of type {type(view).__name__}")
+
+
+def render(view: Any, names: Sequence[str], me: Optional[int], symbols: bool = False) -> str:
+    """The table as seat ``me`` sees it: seats, public state, ``me``'s labelled hand, the turn.
+
+    Plain text, at most 80 columns, no colour. ``symbols`` writes suits as
+    ♣♦♥♠ instead of C D H S.
+    """
+    return _game(view).render(view, names, me, symbols)
+
+
+def options_help(view: Any) -> str:
+    """The commands the viewer may type now (only the legal kinds), with their syntax."""
+    return _game(view).options_help(view)
+
+
+def parse_command(text: str, view: Any) -> Any:
+    """The legal action ``text`` asks for in ``view``; :class:`CommandError` for anything else.
+
+    The action has passed the referee's ``check``: a returned action is legal.
+    """
+    return _game(view).parse_command(str(text), view)
+
+
+def rules_summary(view: Any) -> str:
+    """The game's rules in a few lines, for ``help``."""
+    return _game(view).rules_summary()
+
+
+def labelled_hand(view: Any, me: int) -> list[HandCard]:
+    """``me``'s hand in the order shown, with the labels commands select cards by."""
+    return _game(view).labelled_hand(view, me)
+
+
+def turn_line(view: Any, names: Sequence[str], me: Optional[int]) -> str:
+    """One line saying whose turn it is (or how the match ended)."""
+    return _game(view).turn_line(view, names, me)

@@ -1,0 +1,144 @@
+"""What both games' text shares: card labels, names, safe strings, wrapping.
+
+A person selects a card by a short *label* (its number in the sorted hand)
+or by its face; the table printed and the command parsed must agree on the
+labels, so both ask :func:`labelled_hand` here. Names and reasons may come
+from other peers over the network, so they are cleaned of control
+characters before they reach a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import unicodedata
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from p2pcards.cards import Card
+
+#: The widest line :func:`render` produces.
+WIDTH = 80
+#: The longest display name shown (longer ones are cut).
+NAME_WIDTH = 16
+
+_INTEGER = re.compile(r"[0-9]{1,9}")
+
+
+class CommandError(ValueError):
+    """A typed command that cannot be played now; the message says why, for a person."""
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """One card of the viewer's hand as shown: its label, its deal slot, its face."""
+
+    label: int
+    slot: int
+    card: Optional[Card]
+    #: Extra words shown after the face, e.g. "Big Jack".
+    note: str = ""
+
+    def text(self, symbols: bool = False) -> str:
+        face = card_text(self.card, symbols)
+        extra = f" ({self.note})" if self.note else ""
+        return f"[{self.label}] {face}{extra}"
+
+
+def card_text(card: Optional[Card], symbols: bool = False) -> str:
+    """``QH`` (or ``Q♥`` with ``symbols``); ``??`` for a face this view does not hold."""
+    if card is None:
+        return "??"
+    return str(card) if symbols else card.ascii
+
+
+def cards_text(cards: Sequence[Optional[Card]], symbols: bool = False) -> str:
+    return " ".join(card_text(c, symbols) for c in cards)
+
+
+def clean(text: object, limit: int = 200) -> str:
+    """``text`` without control or format characters (no escape sequences reach the terminal)."""
+    out = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in str(text))
+    out = " ".join(out.split())
+    return out if len(out) <= limit else out[:limit - 1] + "…"
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """The display name of ``seat``, cleaned and cut to :data:`NAME_WIDTH`."""
+    if 0 <= seat < len(names):
+        name = clean(names[seat], NAME_WIDTH)
+        if name:
+            return name
+    return f"Player {seat}"
+
+
+def who(names: Sequence[str], seat: Optional[int], me: Optional[int], start: bool = True) -> str:
+    """``Seat 2 (Bob)``, or ``You (seat 0)`` for this peer's own seat."""
+    if seat is None:
+        return "Nobody" if start else "nobody"
+    if seat == me:
+        return f"{'You' if start else 'you'} (seat {seat})"
+    return f"{'Seat' if start else 'seat'} {seat} ({seat_name(names, seat)})"
+
+
+def wrap(items: Sequence[str], indent: str = "  ", width: int = WIDTH) -> list[str]:
+    """Items two spaces apart, broken into lines no wider than ``width`` (never inside an item)."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        candidate = f"{line}  {item}" if line else indent + item
+        if line and len(candidate) > width:
+            lines.append(line)
+            candidate = indent + item
+        line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
+def fit(lines: Sequence[str], width: int = WIDTH) -> str:
+    """Join ``lines``, wrapping any that is still too wide (a long name, a long reason)."""
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out.extend(textwrap.wrap(line, width=width, subsequent_indent="    ",
+                                     break_long_words=True))
+    return "\n".join(out)
+
+
+def parse_count(token: str, what: str) -> int:
+    """A plain decimal number typed by a person (ASCII digits only)."""
+    if not _INTEGER.fullmatch(token):
+        raise CommandError(f"{what} must be a number, not {clean(token, 20)!r}")
+    return int(token)
+
+
+def find_card(token: str, hand: Sequence[HandCard]) -> HandCard:
+    """The hand card a person named by its label (``3``) or its face (``QH``, ``10h``, ``Q♥``)."""
+    if token.isascii() and token.isdigit():
+        number = int(token) if len(token) <= 9 else -1
+        for entry in hand:
+            if entry.label == number:
+                return entry
+        top = f" (labels are 1 to {len(hand)})" if hand else ""
+        raise CommandError(f"no card labelled {clean(token, 12)} in your hand{top}")
+    try:
+        card = Card.parse(token)
+    except ValueError:
+        raise CommandError(f"{clean(token, 20)!r} is neither a card label nor a card "
+                           f"(write a number from your hand, or e.g. QH, 10D)") from None
+    for entry in hand:
+        if entry.card == card:
+            return entry
+    raise CommandError(f"you hold no {card.ascii}")
+
+
+def tokens_of(text: str) -> list[str]:
+    """Words of a command: case-insensitive, any whitespace or commas between them."""
+    return [t for t in re.split(r"[\s,;]+", text.strip().lower()) if t]
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

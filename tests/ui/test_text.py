@@ -62,7 +62,7 @@ def test_bluff_render_of_another_seats_turn_says_whom_we_wait_for():
 def test_bluff_render_shows_what_a_call_revealed():
     honest = render(bluff_after_honest_call().view(3), NAMES, 3)
     assert "Last call showed seat 0 (Alice)'s 2 cards claimed as Q: QH QS (honest)" in honest
-    assert "stake 20. It was shown honest." in honest
+    assert "stake 20. It was shown honest." in " ".join(honest.split())
     caught = render(bluff_caught().view(0), NAMES, 0)
     assert "Last call showed seat 1 (Bob)'s 1 card claimed as Q: 2D (a bluff)." in caught
 

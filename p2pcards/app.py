@@ -83,7 +83,12 @@ class HostedTable:
     async def result(self) -> SessionResult:
         return await self.tasks[0]
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 5.0) -> None:
+        """Let the local seats take in the last messages (each ends with its table),
+        then stop whatever is still running."""
+        running = [task for task in self.tasks if not task.done()]
+        if running:
+            await asyncio.wait(running, timeout=grace)
         for task in self.tasks:
             if not task.done():
                 task.cancel()

@@ -1,0 +1,84 @@
+"""Local tables: the host, its own player and bots as full peers over in-process links."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.app import TableOptions, play_local, seeded_identity, start_hosted_table
+from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.net.journal import Journal, read_records
+from p2pcards.net.peer import LobbyUpdate
+from p2pcards.protocol import games
+from p2pcards.protocol.events import HandDealt, MatchEnded
+from p2pcards.protocol.verify import verify_transcript
+from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.topper import TopperConfig
+
+CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
+
+
+def options(game: str, tmp_path, seed: int = 5) -> TableOptions:
+    return TableOptions(game=game, config=games.by_name(game).config_to_wire(CONFIGS[game]),
+                        seed=seed, deadline=30, journal_root=tmp_path)
+
+
+async def play(game: str, tmp_path, seed: int = 5):
+    me = seeded_identity(seed, "me", "Me")
+    events: list = []
+    result = await asyncio.wait_for(play_local(
+        me, BotAgent(make_bot_factory(game, "heuristic"), seed), options(game, tmp_path, seed),
+        on_event=events.append), timeout=120)
+    return me, result, events
+
+
+@pytest.mark.parametrize("game", ["bluff", "topper"])
+def test_whole_local_match_against_three_bots_ends_with_an_outcome(game, tmp_path):
+    _me, result, events = asyncio.run(play(game, tmp_path))
+    assert result.outcome is not None and result.verdict is None
+    assert any(isinstance(e, MatchEnded) for e in events)
+    assert any(isinstance(e, LobbyUpdate) for e in events)
+    hands = [e for e in events if isinstance(e, HandDealt)]
+    assert hands and len(hands[0].hand) == (13 if game == "bluff" else 6)
+
+
+def test_every_seat_saves_a_transcript_that_verifies_offline(tmp_path):
+    me, result, _ = asyncio.run(play("topper", tmp_path))
+    saved = sorted(tmp_path.glob("*/*/transcript"))
+    owners = {p.parent.name for p in saved}
+    assert me.fingerprint in owners and "relay" in owners and len(owners) == 5
+    transcripts = {tuple(read_records(p)) for p in saved}
+    assert len(transcripts) == 1  # every peer and the relay hold the same transcript
+    report = verify_transcript(list(transcripts.pop()))
+    assert report.ok and repr(report.outcome) == repr(result.outcome)
+
+
+def test_the_same_seed_replays_the_same_match_bit_for_bit(tmp_path):
+    _, first, _ = asyncio.run(play("topper", tmp_path / "a", seed=9))
+    _, second, _ = asyncio.run(play("topper", tmp_path / "b", seed=9))
+    assert repr(first.outcome) == repr(second.outcome)
+    a = read_records(next((tmp_path / "a").glob("*/relay/transcript")))
+    b = read_records(next((tmp_path / "b").glob("*/relay/transcript")))
+    assert a == b
+
+
+def test_meta_keeps_the_secrets_only_in_the_owners_private_file(tmp_path):
+    me, _, _ = asyncio.run(play("topper", tmp_path))
+    journal = Journal(next(tmp_path.glob(f"*/{me.fingerprint}")))
+    secret = journal.read_meta()["secrets"]["key"]
+    for transcript in tmp_path.glob("*/*/transcript"):
+        assert secret not in transcript.read_bytes()
+
+
+def test_bots_fill_seats_in_a_fixed_order_and_the_host_sits_first(tmp_path):
+    async def run():
+        me = seeded_identity(1, "me", "Me")
+        hosted = await start_hosted_table(
+            me, BotAgent(make_bot_factory("topper", "random"), 1), options("topper", tmp_path, 1), bots=3)
+        try:
+            await asyncio.wait_for(hosted.result(), 60)
+            return [p.name for p in hosted.host.lobby.players]
+        finally:
+            await hosted.close()
+    assert asyncio.run(run()) == ["Me", "Ada", "Bob", "Cy"]

@@ -1,0 +1,63 @@
+"""Offline verification of saved transcripts, as a third party."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pcards.protocol.envelope import SignedMessage, seal
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verify import verify_transcript
+
+from tests.protocol.tables import direct_table
+
+
+@pytest.fixture(scope="module")
+def finished():
+    table = direct_table("topper", seed=41)
+    table.run()
+    return table
+
+
+def test_a_finished_match_verifies_with_its_outcome(finished):
+    report = verify_transcript(finished.tables[2].transcript())
+    assert report.ok and report.problem is None
+    assert repr(report.outcome) == repr(finished.tables[0].engine.outcome)
+    assert report.shuffles == 4 * report.deals and report.messages == len(finished.observer.messages)
+
+
+def test_a_transcript_with_a_flipped_byte_fails(finished):
+    messages = finished.tables[1].transcript()
+    raw = bytearray(messages[10])
+    raw[len(raw) // 2] ^= 0x40
+    report = verify_transcript(messages[:10] + [bytes(raw)] + messages[11:])
+    assert not report.ok and report.problem.startswith("message 10")
+
+
+def test_a_truncated_transcript_is_not_ok(finished):
+    report = verify_transcript(finished.tables[1].transcript()[:30])
+    assert not report.ok and report.outcome is None
+
+
+def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence():
+    table = direct_table("topper", seed=42)
+    table.run_until(lambda t: t.writer == 2)
+    intruder = table.tables[3]
+    last = intruder.messages[-1]
+    forged = seal(table.identities[3], session=intruder.session, position=len(intruder.messages),
+                  prev=last.digest, player=3, type="commit", body={"key": bytes(32), "draw": bytes(32)})
+    table.deliver(forged.raw, exclude=3)
+    verdict = table.tables[0].verdict
+    assert verdict.rule == "turn" and verdict.players == (3,)
+    report = verify_transcript(table.tables[0].transcript(), verdict)
+    assert report.verdict_confirmed is True and report.ok
+
+
+def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed():
+    table = direct_table("topper", seed=43)
+    for _ in range(3):
+        table.step()
+    honest = table.tables[0].transcript()
+    fake = Verdict("turn", (1,), 2, "made up", (honest[2],))
+    report = verify_transcript(honest[:2], fake)
+    assert report.verdict_confirmed is False and not report.ok
+    assert SignedMessage.parse(honest[2]).position == 2

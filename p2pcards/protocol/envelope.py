@@ -100,6 +100,9 @@ class SignedMessage:
 class _AnyMap(Shape):
     """The body is checked later against its type's own schema."""
 
+    def describe(self) -> Any:
+        return {"map": "the body of the message's type (see the catalogue)"}
+
     def check(self, value: Any, path: str) -> dict:
         if not isinstance(value, dict):
             raise MalformedMessage(f"{path}: expected a map")

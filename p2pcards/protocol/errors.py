@@ -67,13 +67,6 @@ class WrongSession(RemoteProtocolError):
     rule = "message.session"
 
 
-class StaleMessage(RemoteProtocolError):
-    """A message for a position this peer already holds a different message for,
-    from a player who was not the writer there (a replay or an injection)."""
-
-    rule = "chain.stale"
-
-
 class BrokenChain(RemoteProtocolError):
     """A message whose ``prev`` is not the hash of this peer's last message:
     its writer saw another history (a fork by the relaying host, or a lie)."""

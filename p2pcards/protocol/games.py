@@ -14,23 +14,16 @@ from typing import Any, Callable, Optional
 
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.schema import Int, ListOf, Shape, Struct, validate
+from p2pcards.protocol.schema import Encoded, Int, ListOf, Shape, Struct, validate
 from p2pcards.rules import bluff, topper
 
 
-class Opaque(Shape):
-    """A value checked later by its own decoder (a proof, a deck): any msgpack value.
-
-    Sizes are already bounded by the strict decoder.
-    """
-
-    def check(self, value: Any, path: str) -> Any:
-        return value
-
-
-OPAQUE = Opaque()
+SHARE = Encoded("decryption share [D, c, s]: three 32-byte strings (CRYPTO.md, decryption shares)")
+DECK = Encoded("masked deck: one [c1, c2] pair of 32-byte points per card (CRYPTO.md, ElGamal)")
+SHUFFLE_PROOF = Encoded("shuffle proof: the 14-field list of CRYPTO.md (shuffle proof encoding)")
+SCHNORR_PROOF = Encoded("Schnorr proof [c, s]: two 32-byte scalars (CRYPTO.md, key set-up)")
 DECK_NUMBER = Int(0, 10_000)
-SHARES = ListOf(OPAQUE, 1, 4)
+SHARES = ListOf(SHARE, 1, 4)
 EMPTY = Struct({})
 
 
@@ -42,6 +35,7 @@ class GameRules:
     deck: tuple[Card, ...]
     shapes: dict[str, Shape]
     new_state: Callable[[Any, int], Any]
+    default_config: Callable[[], Any]
     config_from_wire: Callable[[dict], Any]
     config_to_wire: Callable[[Any], dict]
     encode: Callable[[Any], tuple[str, dict]]
@@ -140,6 +134,7 @@ BLUFF = GameRules(
         "show": Struct({"shares": SHARES}),
     },
     new_state=lambda config, first: bluff.BluffState.new(config, leader=first),
+    default_config=bluff.BluffConfig,
     config_from_wire=_config_from(bluff.BluffConfig, _BLUFF_FIELDS, {"deals"}),
     config_to_wire=_config_to(_BLUFF_FIELDS, {"deals"}),
     encode=_bluff_encode,
@@ -183,9 +178,10 @@ TOPPER = GameRules(
         "bid": Struct({"tricks": Int(0, 255)}),
         "pass": EMPTY,
         "trump": Struct({"suit": Int(0, 3)}),
-        "play": Struct({"slot": Int(0, 23), "shares": ListOf(OPAQUE, 1, 1)}),
+        "play": Struct({"slot": Int(0, 23), "shares": ListOf(SHARE, 1, 1)}),
     },
     new_state=lambda config, first: topper.TopperState.new(config, dealer=first),
+    default_config=topper.TopperConfig,
     config_from_wire=_config_from(topper.TopperConfig, _TOPPER_FIELDS, {"deals"}),
     config_to_wire=_config_to(_TOPPER_FIELDS, {"deals"}),
     encode=_topper_encode,

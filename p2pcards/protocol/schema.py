@@ -18,6 +18,10 @@ class Shape:
     def check(self, value: Any, path: str) -> Any:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def describe(self) -> Any:
+        """The shape as JSON data, for ``protocol/schemas.json``."""
+        raise NotImplementedError
+
 
 def _fail(path: str, want: str, value: Any) -> MalformedMessage:
     got = type(value).__name__
@@ -33,6 +37,9 @@ class Int(Shape):
     lo: int
     hi: int
 
+    def describe(self) -> Any:
+        return {"int": [self.lo, self.hi]}
+
     def check(self, value: Any, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi:
             raise _fail(path, f"an integer in {self.lo}..{self.hi}", value)
@@ -46,6 +53,9 @@ class Bin(Shape):
     size: int | None = None
     lo: int = 0
     hi: int = 0
+
+    def describe(self) -> Any:
+        return {"bin": self.size if self.size is not None else [self.lo, self.hi]}
 
     def check(self, value: Any, path: str) -> bytes:
         if not isinstance(value, bytes):
@@ -63,6 +73,9 @@ class Text(Shape):
     max_len: int
     min_len: int = 0
 
+    def describe(self) -> Any:
+        return {"str": [self.min_len, self.max_len]}
+
     def check(self, value: Any, path: str) -> str:
         if not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
             raise _fail(path, f"a string of {self.min_len}..{self.max_len} characters", value)
@@ -74,6 +87,9 @@ class Text(Shape):
 @dataclass(frozen=True)
 class Const(Shape):
     value: Any
+
+    def describe(self) -> Any:
+        return {"const": self.value}
 
     def check(self, value: Any, path: str) -> Any:
         if type(value) is not type(self.value) or value != self.value:
@@ -87,6 +103,9 @@ class ListOf(Shape):
     lo: int
     hi: int
 
+    def describe(self) -> Any:
+        return {"array": self.item.describe(), "length": [self.lo, self.hi]}
+
     def check(self, value: Any, path: str) -> list:
         if not isinstance(value, list) or not self.lo <= len(value) <= self.hi:
             raise _fail(path, f"a list of {self.lo}..{self.hi} items", value)
@@ -96,6 +115,9 @@ class ListOf(Shape):
 @dataclass(frozen=True)
 class Tuple(Shape):
     items: tuple[Shape, ...]
+
+    def describe(self) -> Any:
+        return {"tuple": [item.describe() for item in self.items]}
 
     def check(self, value: Any, path: str) -> list:
         if not isinstance(value, list) or len(value) != len(self.items):
@@ -108,6 +130,9 @@ class Struct(Shape):
     """A map with exactly these string keys."""
 
     fields: Mapping[str, Shape]
+
+    def describe(self) -> Any:
+        return {"map": {key: shape.describe() for key, shape in self.fields.items()}}
 
     def check(self, value: Any, path: str) -> dict:
         if not isinstance(value, dict):
@@ -127,12 +152,31 @@ class IntMap(Shape):
 
     max_entries: int = 16
 
+    def describe(self) -> Any:
+        return {"map of str(1..24) to int[0, 2^31-1]": {"max entries": self.max_entries}}
+
     def check(self, value: Any, path: str) -> dict:
         if not isinstance(value, dict) or len(value) > self.max_entries:
             raise _fail(path, f"a map of at most {self.max_entries} entries", value)
         for key, item in value.items():
             Text(24, 1).check(key, f"{path} key")
             Int(0, 2**31 - 1).check(item, f"{path}.{key}")
+        return value
+
+
+@dataclass(frozen=True)
+class Encoded(Shape):
+    """A value its own decoder checks (a proof, a deck); documented, not checked here.
+
+    Sizes are already bounded by the strict decoder.
+    """
+
+    encoding: str
+
+    def describe(self) -> Any:
+        return {"encoded": self.encoding}
+
+    def check(self, value: Any, path: str) -> Any:
         return value
 
 

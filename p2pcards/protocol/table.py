@@ -56,7 +56,7 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE, SEATS
-from p2pcards.protocol.schema import Bin, Struct, validate
+from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.errors import RuleError
 
@@ -110,9 +110,11 @@ class Gap(RemoteProtocolError):
 
 
 COMMIT_SHAPE = Struct({"key": Bin(32), "draw": Bin(32)})
-OPEN_SHAPE = Struct({"key": Bin(32), "proof": games.OPAQUE, "draw": Bin(32)})
-SHUFFLE_SHAPE = Struct({"deck": games.DECK_NUMBER, "cards": games.OPAQUE, "proof": games.OPAQUE})
-SHARES_SHAPE = Struct({"deck": games.DECK_NUMBER, "shares": games.OPAQUE})
+OPEN_SHAPE = Struct({"key": Bin(32), "proof": games.SCHNORR_PROOF, "draw": Bin(32)})
+SHUFFLE_SHAPE = Struct({"deck": games.DECK_NUMBER, "cards": games.DECK,
+                        "proof": games.SHUFFLE_PROOF})
+SHARES_SHAPE = Struct({"deck": games.DECK_NUMBER, "shares": ListOf(
+    games.SHARE, 1, 39)})
 
 
 @dataclass(frozen=True)
@@ -322,8 +324,14 @@ class Table:
         proven = self._equivocation_in(reported.evidence)
         if proven is not None:
             return proven
+        if reported.rule == DeadlineMissed.rule and reported.players == (self.writer,):
+            # This peer is waiting for that very writer too: it corroborates the report.
+            return self._end(DeadlineMissed(
+                f"player {self.writer} did not write before the deadline "
+                f"(reported by player {msg.player})", player=self.writer,
+                position=self.next_position), (msg.raw,))
         return self._end_with(Verdict(
-            rule="reported", players=reported.players, position=reported.position,
+            rule="reported", players=(msg.player,), position=reported.position,
             detail=f"player {msg.player} ended the table: {reported.rule}: {reported.detail}"[:240],
             evidence=(msg.raw,)))
 

@@ -265,7 +265,7 @@ def test_frame_from_another_session_is_rejected(alice: Identity, bob: Identity) 
 def test_keys_and_nonces_match_the_documented_construction(
     alice: Identity, bob: Identity, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Recompute docs/link-layer.md with hashlib: H, the i->r key, the nonce, the frame layout."""
+    """Recompute protocol/LINK.md with hashlib: H, the i->r key, the nonce, the frame layout."""
     e_i, e_r = PrivateKey.generate(), PrivateKey.generate()
     keys = iter([e_i, e_r])
     monkeypatch.setattr(link.PrivateKey, "generate", classmethod(lambda cls: next(keys)))

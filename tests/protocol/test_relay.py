@@ -13,7 +13,7 @@ from p2pcards.protocol.relay import (
 )
 from p2pcards.protocol.table import Table
 
-from tests.protocol.tables import direct_table
+from p2pcards.direct import direct_table
 
 
 def hello(name: str, sid: bytes = b"", have: int = 0, bot: int = 0) -> bytes:

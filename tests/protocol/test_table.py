@@ -14,7 +14,7 @@ from p2pcards.protocol.table import (
 from p2pcards.protocol.identity import Identity
 from p2pcards.rules import bluff, topper
 
-from tests.protocol.tables import direct_table
+from p2pcards.direct import direct_table
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 
-from tests.protocol.tables import direct_table
+from p2pcards.direct import direct_table
 
 
 @pytest.fixture(scope="module")

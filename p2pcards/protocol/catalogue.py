@@ -1,0 +1,42 @@
+"""The message catalogue as data: every frame and message type with its shape.
+
+``protocol/schemas.json`` is this catalogue written out (``scripts/
+gen_protocol.py``); a test keeps the two equal, so the file another
+implementation reads is always the one the code checks against.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from p2pcards.protocol import envelope, frames, games, lobby, table, verdict
+from p2pcards.protocol.schema import Bin, Struct
+
+
+def catalogue() -> dict[str, Any]:
+    """Every wire shape, described (see ``schema.Shape.describe``)."""
+    payload = Struct({**envelope._HEADER, "sid": Bin(32), "body": envelope._AnyMap()})
+    transcript = {
+        "genesis": lobby.GENESIS_SHAPE.describe(),
+        "commit": table.COMMIT_SHAPE.describe(),
+        "open": table.OPEN_SHAPE.describe(),
+        "shuffle": table.SHUFFLE_SHAPE.describe(),
+        "shares": table.SHARES_SHAPE.describe(),
+    }
+    return {
+        "version": envelope.PROTOCOL_VERSION,
+        "frame": {"encoding": "msgpack [kind, body]", "kinds": {
+            kind: shape.describe() for kind, shape in frames.FRAME_SHAPES.items()}},
+        "message": {
+            "encoding": "msgpack [payload: bin, signature: bin(64)]",
+            "payload": payload.describe(),
+            "genesis payload": "the same map without 'sid', at n = 0",
+            "signed bytes": envelope.SIGN_TAG.decode("ascii").replace("\x00", "\\0") + " || payload",
+            "types": transcript,
+            "game types": {g.name: {t: shape.describe() for t, shape in g.shapes.items()}
+                           for g in games.GAMES.values()},
+            "notices": {"alert": verdict.VERDICT_SHAPE.describe(), "leave": {"map": {}}},
+        },
+        "game configuration defaults": {g.name: g.config_to_wire(g.default_config())
+                                        for g in games.GAMES.values()},
+    }

@@ -223,34 +223,73 @@ def _reveal(view: BluffState, me: int) -> Reveal:
 
 
 def _discard(view: BluffState, me: int, words: Sequence[str]) -> Discard:
+    """``<cards> [as <rank>] [stake <n>]``, in any order.
+
+    ``as`` is also the Ace of spades: the rank clause is the last ``as``
+    followed by a rank, and an ``as`` that cannot start one is that card.
+    """
     hand = labelled_hand(view, me)
+    rest, rank_word = _rank_clause(words)
+    chosen, stake = _cards_and_stake(rest, hand)
+    if not chosen and rank_word is not None and _holds(hand, "as"):
+        # "d as 2": a discard needs cards, so "as" was the Ace of spades.
+        rank_word = None
+        chosen, stake = _cards_and_stake(words, hand)
+    if not chosen:
+        raise CommandError("name the cards to discard, e.g. d 1 2 as Q (labels from your hand)")
+    rank = _rank(rank_word) if rank_word is not None else None
+    if stake is None:
+        stake = view.min_stake_for(me)
+    return Discard(me, tuple(entry.slot for entry in chosen), stake, rank)
+
+
+def _rank_clause(words: Sequence[str]) -> tuple[list[str], Optional[str]]:
+    for i in range(len(words) - 2, -1, -1):
+        if words[i] == "as" and _is_rank(words[i + 1]):
+            return list(words[:i]) + list(words[i + 2:]), words[i + 1]
+    return list(words), None
+
+
+def _cards_and_stake(words: Sequence[str],
+                     hand: Sequence[HandCard]) -> tuple[list[HandCard], Optional[int]]:
     chosen: list[HandCard] = []
-    rank: Optional[Rank] = None
     stake: Optional[int] = None
     i = 0
     while i < len(words):
         word = words[i]
-        if word == "as":
+        if word == "as" and not _holds(hand, word):
             if i + 1 >= len(words):
                 raise CommandError(f"'as' needs a rank after it ({_RANK_WORDS})")
-            rank = _rank(words[i + 1])
-            i += 2
-        elif word in ("stake", "st", "s", "for"):
+            _rank(words[i + 1])  # raises: not a rank
+            raise CommandError("name the rank once: ... as <rank>")
+        if word in ("stake", "st", "s", "for"):
             if i + 1 >= len(words):
                 raise CommandError("'stake' needs a number of chips after it")
             stake = parse_count(words[i + 1], "the stake")
             i += 2
-        else:
-            entry = find_card(word, hand)
-            if entry in chosen:
-                raise CommandError(f"card {entry.label} ({card_text(entry.card)}) is named twice")
-            chosen.append(entry)
-            i += 1
-    if not chosen:
-        raise CommandError("name the cards to discard, e.g. d 1 2 as Q (labels from your hand)")
-    if stake is None:
-        stake = view.min_stake_for(me)
-    return Discard(me, tuple(entry.slot for entry in chosen), stake, rank)
+            continue
+        entry = find_card(word, hand)
+        if entry in chosen:
+            raise CommandError(f"card {entry.label} ({card_text(entry.card)}) is named twice")
+        chosen.append(entry)
+        i += 1
+    return chosen, stake
+
+
+def _holds(hand: Sequence[HandCard], word: str) -> bool:
+    try:
+        find_card(word, hand)
+    except CommandError:
+        return False
+    return True
+
+
+def _is_rank(word: str) -> bool:
+    try:
+        Rank.parse(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _rank(word: str) -> Rank:

@@ -18,7 +18,7 @@ from p2pcards.protocol.table import IllegalAction
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bm
 from p2pcards.rules import topper_events as te
-from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
+from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, stacked_faces
 from p2pcards.rules.bluff_errors import StakeTooLow
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.text import (
@@ -238,6 +238,20 @@ def test_parse_lead_by_faces_any_case_commas_and_stake():
     assert ten.rank == Rank.TEN and ten.slots == slots_of(state, 0, cards("10C"))
 
 
+def test_parse_tells_the_ace_of_spades_from_the_word_as():
+    state = BluffState.new(None, 0)
+    state.deal(stacked_faces({0: cards("AS AH 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC")}))
+    view = state.view(0)
+    ace, hearts = slots_of(state, 0, [c("AS")])[0], slots_of(state, 0, [c("AH")])[0]
+    two_c = slots_of(state, 0, [c("2C")])[0]  # label 1
+    assert parse_command("d as ah as a", view) == Discard(0, (ace, hearts), 10, Rank.ACE)
+    assert parse_command("d as as q", view) == Discard(0, (ace,), 10, Rank.QUEEN)
+    assert parse_command("d as 1 as q", view) == Discard(0, (ace, two_c), 10, Rank.QUEEN)
+    assert parse_command("d 1 as q stake 20", view) == Discard(0, (two_c,), 20, Rank.QUEEN)
+    with pytest.raises(CommandError, match="name the rank you claim"):
+        parse_command("d as", view)  # the Ace of spades, and no rank
+
+
 def test_parse_respond_pass_challenge_and_discard_without_rank():
     state = bluff_respond()
     view = state.view(1)
@@ -268,6 +282,7 @@ def test_parse_reveal_when_called():
     (bluff_lead, 0, "d 1 2", "you lead this round: name the rank you claim"),
     (bluff_lead, 0, "d 1 as X", "'x' is not a rank"),
     (bluff_lead, 0, "d 1 as", "'as' needs a rank"),
+    (bluff_lead, 0, "d 1 as q 2 as k", "name the rank once"),
     (bluff_lead, 0, "d 1 as Q stake 5", "stake 5 is below the minimum 10"),
     (bluff_lead, 0, "d 1 as Q stake 501", "stake 501 is more than your 500 chips"),
     (bluff_lead, 0, "d 1 as Q stake lots", "the stake must be a number"),

@@ -1,0 +1,200 @@
+"""The line-based front end: a person plays by typing short commands, one line at a time.
+
+Nothing but plain lines in and out (no cursor movement, no colour), so it
+works in any terminal, over a pipe, and with a screen reader. The words come
+from :mod:`p2pcards.ui.text`; this module only reads lines and writes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import sys
+import threading
+from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
+
+from p2pcards.net.peer import Decision, Waiting
+from p2pcards.protocol.events import CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified
+from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
+from p2pcards.ui.text import (
+    CommandError, describe, options_help, parse_command, render, rules_summary,
+)
+
+ReadLine = Callable[[], Awaitable[str]]
+Write = Callable[[str], None]
+NamesSource = Union[Sequence[str], Callable[[], Optional[Sequence[str]]], None]
+
+_HELP = {"help", "?"}
+_QUIT = {"quit", "q", "exit"}
+_TABLE = {"table", "look", "l"}
+
+
+class PlayerQuit(Exception):
+    """The person asked to leave (``quit``, or the input ended): the caller leaves the table."""
+
+
+class NothingToDecide(LookupError):
+    """``decide`` was given a view in which this seat is not the one to act."""
+
+
+class StdinLines:
+    """Lines of a text stream read by one daemon thread, awaited without blocking the loop.
+
+    A daemon thread (not the event loop's executor) so that a program can
+    exit while the thread still waits for a line nobody will type.
+    """
+
+    #: How often an awaiting caller looks for a line (seconds).
+    poll = 0.05
+
+    def __init__(self, stream: Optional[TextIO] = None) -> None:
+        self._stream = stream
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._thread: Optional[threading.Thread] = None
+        self._ended = False
+
+    def _read(self) -> None:
+        stream = self._stream if self._stream is not None else sys.stdin
+        try:
+            for line in iter(stream.readline, ""):
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self._lines.put(None)
+
+    async def __call__(self) -> str:
+        if self._ended:
+            raise EOFError("the input has ended")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, name="stdin-lines", daemon=True)
+            self._thread.start()
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                await asyncio.sleep(self.poll)
+                continue
+            if line is None:
+                self._ended = True
+                raise EOFError("the input has ended")
+            return line.rstrip("\r\n")
+
+
+_STDIN: Optional[StdinLines] = None
+
+
+def stdin_lines() -> StdinLines:
+    """The one reader of this process's standard input (two readers would split its lines)."""
+    global _STDIN
+    if _STDIN is None:
+        _STDIN = StdinLines()
+    return _STDIN
+
+
+def print_line(text: str) -> None:
+    print(text, flush=True)
+
+
+def _names(source: NamesSource) -> Sequence[str]:
+    names = source() if callable(source) else source
+    return names if names is not None else ()
+
+
+class PlainAgent:
+    """A person at a seat, deciding by typed commands (the ``Agent`` of ``net.peer``).
+
+    ``read_line`` is awaited for each line (it raises ``EOFError`` when the
+    input ends); ``write`` prints one block of lines. ``names`` gives the
+    display name at each seat (a sequence, or a callable returning one).
+    """
+
+    def __init__(self, read_line: Optional[ReadLine] = None, write: Optional[Write] = None,
+                 *, names: NamesSource = None, symbols: bool = False) -> None:
+        self.read_line = read_line if read_line is not None else stdin_lines()
+        self.write = write if write is not None else print_line
+        self.names = names
+        self.symbols = symbols
+
+    async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
+        """Show the table, read commands until one is legal, and return its action.
+
+        ``decision`` (from the peer session) brings the names by seat and the
+        deadline; a local loop may leave it out.
+        """
+        me = view.viewer if view.viewer is not None else view.to_act
+        if view.to_act is None or view.to_act != me:
+            raise NothingToDecide(f"seat {me} is not to act in this view")
+        names = decision.names if decision is not None and decision.names else _names(self.names)
+        if isinstance(view, BluffState) and view.phase is BluffPhase.REVEAL:
+            # Not a choice: the rules make the called discard's owner show it.
+            self.write("Your discard was called: revealing it.")
+            return parse_command("reveal", view)
+        self.write(render(view, names, me, self.symbols))
+        self.write(options_help(view))
+        if decision is not None:
+            left = decision.deadline - asyncio.get_running_loop().time()
+            if left > 0:
+                self.write(f"You have about {int(left)} seconds to answer.")
+        while True:
+            self.write("Your command (help lists them):")
+            try:
+                line = await self.read_line()
+            except EOFError:
+                raise PlayerQuit("the input ended") from None
+            word = line.strip().lower()
+            if word in _QUIT:
+                raise PlayerQuit("the player typed quit")
+            if word in _HELP:
+                self.write(rules_summary(view))
+                self.write(options_help(view))
+                continue
+            if word in _TABLE:
+                self.write(render(view, names, me, self.symbols))
+                continue
+            try:
+                return parse_command(line, view)
+            except CommandError as error:
+                self.write(f"Not accepted: {error}")
+
+
+class PlainPrinter:
+    """Prints one line per table, protocol or session event (``on_event`` of a session).
+
+    It knows only events, which hold only what this peer may know, so it
+    cannot print another seat's hidden card. ``names_provider`` returns the
+    display names by seat (or None before the seats are drawn);
+    ``me_provider`` this peer's seat (without it, the seat is learnt from
+    this peer's own shuffle or shares). Without ``verbose``, the events that
+    repeat for every message (each card's decryption check, each deadline
+    restart) are left out: a card played is described once, by the play.
+    """
+
+    _QUIET = (CardsRevealed, Waiting)
+
+    def __init__(self, write: Optional[Write] = None, names_provider: NamesSource = None,
+                 *, me_provider: Optional[Callable[[], Optional[int]]] = None,
+                 verbose: bool = False) -> None:
+        self.write = write if write is not None else print_line
+        self.names_provider = names_provider
+        self.me_provider = me_provider
+        self.verbose = verbose
+        self.seating: Optional[tuple[int, ...]] = None
+        self.my_seat: Optional[int] = None
+
+    def on_event(self, event: Any) -> None:
+        if isinstance(event, PlayersSeated):
+            self.seating = tuple(event.player_at_seat)
+        if isinstance(event, (ShuffleVerified, SharesVerified)) and event.own:
+            self.my_seat = event.seat
+        if not self.verbose and isinstance(event, self._QUIET):
+            return
+        me = self.me_provider() if self.me_provider is not None else self.my_seat
+        line = describe(event, _names(self.names_provider), me, self.seating)
+        if line:
+            self.write(line)
+
+    __call__ = on_event
+
+
+__all__ = ["PlainAgent", "PlainPrinter", "PlayerQuit", "NothingToDecide", "StdinLines",
+           "stdin_lines", "print_line"]

@@ -1,0 +1,267 @@
+"""The line-based front end: a typed whole match against bots, its commands, the printer."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from typing import Any
+
+import pytest
+
+from p2pcards.bots.base import shuffled_faces
+from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
+from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
+from p2pcards.cards import FULL_DECK, TOPPER_DECK
+from p2pcards.net.peer import Decision, Waiting
+from p2pcards.protocol import events as proto
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
+from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
+from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
+from p2pcards.ui.text import labelled_hand
+from ui_scenes import NAMES, bluff_lead, bluff_respond, bluff_reveal, faces_in, topper_play
+
+#: Lines that no state accepts; each must be answered with an error.
+BAD_LINES = ["dance", "d 99 as Q", "bid 99", "", "play 77", "stake 5", "   ", "c c c"]
+
+
+def command_for(view: Any, action: Any, turn: int) -> str:
+    """What a person would type for ``action``: labels on even turns, faces on odd ones."""
+    hand = {e.slot: e for e in labelled_hand(view, view.viewer)}
+
+    def card(slot: int) -> str:
+        entry = hand[slot]
+        return str(entry.label) if turn % 2 == 0 else entry.card.ascii.lower()
+
+    if isinstance(action, Reveal):
+        return "reveal"  # never read: the agent reveals without asking
+    if isinstance(action, Pass):
+        return "pass" if turn % 2 else "P"
+    if isinstance(action, Challenge):
+        return ("bluff", "challenge", "c")[turn % 3]
+    if isinstance(action, Discard):
+        rank = f" as {action.rank.label}" if action.rank is not None else ""
+        return f"discard {' '.join(card(s) for s in action.slots)}{rank} stake {action.stake}"
+    if isinstance(action, Bid):
+        return f"bid {action.tricks}" if turn % 2 else f"B {action.tricks}"
+    if isinstance(action, PassBid):
+        return "pass"
+    if isinstance(action, NameTrump):
+        return f"trump {action.suit.name.lower()}" if turn % 2 else f"t {action.suit.letter}"
+    if isinstance(action, Play):
+        return f"play {card(action.slot)}" if turn % 3 else card(action.slot)
+    raise AssertionError(f"no command for {action!r}")
+
+
+class Typist:
+    """Scripted input: the lines queued for the current decision, then EOF."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.read = 0
+
+    async def read_line(self) -> str:
+        if not self.lines:
+            raise EOFError
+        self.read += 1
+        return self.lines.pop(0)
+
+
+def play_typed_match(game: str, seed: int) -> tuple[Any, list[str], int, int, int]:
+    """Seat 0 is a PlainAgent fed typed commands (a bad line first each turn) against bots."""
+    if game == "bluff":
+        state: Any = BluffState.new(None, seed % 4)
+        deck, helper = FULL_DECK, HeuristicBluffBot(random.Random(seed))
+        bots = [None, RandomBluffBot(random.Random(1)), HeuristicBluffBot(random.Random(2)),
+                RandomBluffBot(random.Random(3))]
+    else:
+        state = TopperState.new(None, seed % 4)
+        deck, helper = TOPPER_DECK, HeuristicTopperBot(random.Random(seed))
+        bots = [None, HeuristicTopperBot(random.Random(1)), RandomTopperBot(random.Random(2)),
+                HeuristicTopperBot(random.Random(3))]
+    rng = random.Random(seed)
+    out: list[str] = []
+    typist = Typist()
+    agent = PlainAgent(typist.read_line, out.append, names=NAMES)
+    turns = bad = 0
+    for _ in range(20_000):
+        if state.outcome is not None:
+            return state, out, turns, bad, typist.read
+        if state.awaiting_deal:
+            state.deal(shuffled_faces(deck, rng))
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        if seat != 0:
+            state.apply(bots[seat].choose(view))
+            continue
+        wanted = helper.choose(view)
+        typist.lines = [BAD_LINES[turns % len(BAD_LINES)], command_for(view, wanted, turns)]
+        asked = typist.read
+        action = asyncio.run(agent.decide(view))
+        if not isinstance(action, Reveal):
+            assert typist.read - asked == 2 and not typist.lines
+            bad += 1
+        assert action == wanted
+        turns += 1
+        state.apply(action)
+    raise AssertionError("the typed match did not end")
+
+
+@pytest.mark.parametrize("game, seed", [("bluff", 5), ("bluff", 6), ("topper", 5)])
+def test_a_whole_match_typed_line_by_line_ends_and_bad_lines_are_answered(game, seed):
+    state, out, turns, bad, reads = play_typed_match(game, seed)
+    assert state.outcome is not None
+    assert turns > 5
+    refusals = [line for line in out if line.startswith("Not accepted: ")]
+    assert len(refusals) == bad
+    assert any("no card labelled 99" in line or "unknown command 'dance'" in line
+               for line in refusals)
+    assert sum(line.startswith("Your command") for line in out) == reads == 2 * bad
+
+
+def _run(agent: PlainAgent, view: Any, decision: Any = None) -> Any:
+    return asyncio.run(agent.decide(view, decision))
+
+
+def _agent(lines: list[str]) -> tuple[PlainAgent, list[str]]:
+    typist = Typist()
+    typist.lines = list(lines)
+    out: list[str] = []
+    return PlainAgent(typist.read_line, out.append, names=NAMES), out
+
+
+def test_help_prints_the_rules_and_the_commands_then_asks_again():
+    agent, out = _agent(["help", "pass"])
+    assert _run(agent, bluff_respond().view(1)) == Pass(1)
+    text = "\n".join(out)
+    assert "BLUFF: get rid of all your cards" in text
+    assert text.count("Your choices:") == 2  # once with the table, once after help
+
+
+def test_table_reprints_the_table():
+    agent, out = _agent(["table", "p"])
+    _run(agent, bluff_respond().view(1))
+    assert sum("Last claim:" in block for block in out) == 2
+
+
+def test_quit_and_end_of_input_raise_player_quit():
+    agent, _ = _agent(["QUIT"])
+    with pytest.raises(PlayerQuit):
+        _run(agent, bluff_lead().view(0))
+    agent, out = _agent(["dance"])
+    with pytest.raises(PlayerQuit):
+        _run(agent, bluff_lead().view(0))
+    assert any(line.startswith("Not accepted: unknown command") for line in out)
+
+
+def test_a_called_discard_is_revealed_without_asking():
+    agent, out = _agent([])
+    action = _run(agent, bluff_reveal().view(0))
+    assert isinstance(action, Reveal) and action.seat == 0
+    assert out == ["Your discard was called: revealing it."]
+
+
+def test_decide_refuses_a_view_where_another_seat_acts():
+    agent, _ = _agent(["pass"])
+    with pytest.raises(NothingToDecide):
+        _run(agent, bluff_respond().view(2))
+
+
+def test_the_session_decision_gives_names_and_the_time_left():
+    agent, out = _agent(["play 1"])
+
+    async def decide() -> Any:
+        deadline = asyncio.get_running_loop().time() + 90
+        decision = Decision(7, 1, deadline, ("Ann", "Ben", "Cat", "Dan"))
+        return await agent.decide(topper_play().view(1), decision)
+
+    action = asyncio.run(decide())
+    assert isinstance(action, Play) and action.seat == 1
+    text = "\n".join(out)
+    assert "Ben (you)" in text and "Alice" not in text
+    assert any(line.startswith("You have about 8") for line in out)  # 89 or 90 seconds
+
+
+def test_stdin_lines_reads_a_stream_then_reports_its_end():
+    reader = StdinLines(io.StringIO("bid 3\r\npass\n"))
+
+    async def read_all() -> list[Any]:
+        got: list[Any] = [await reader(), await reader()]
+        for _ in range(2):
+            try:
+                await reader()
+            except EOFError:
+                got.append("EOF")
+        return got
+
+    assert asyncio.run(read_all()) == ["bid 3", "pass", "EOF", "EOF"]
+
+
+# --- the printer -------------------------------------------------------------------------
+
+def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set]:
+    """The events a peer at seat ``me`` would get, built from a local match, and the faces
+    it may know (its own hands and every revealed discard)."""
+    state = BluffState.new(None, 0)
+    bots = [HeuristicBluffBot(random.Random(seed + s)) for s in range(4)]
+    rng = random.Random(seed)
+    events: list[Any] = [proto.PlayersSeated((0, 1, 2, 3), 0)]
+    allowed: set = set()
+    deck = 0
+    position = 1
+    for _ in range(20_000):
+        if state.outcome is not None:
+            events.append(proto.MatchEnded(state.outcome))
+            return events, allowed
+        if state.awaiting_deal:
+            state.deal(shuffled_faces(FULL_DECK, rng))
+            for seat in range(4):
+                events.append(proto.ShuffleVerified(seat, deck, seat == me))
+            hand = tuple((s, state.face(s)) for s in state.hand(me))
+            allowed |= {card for _, card in hand}
+            events.append(proto.HandDealt(deck, hand))
+            deck += 1
+            continue
+        seat = state.to_act
+        action = bots[seat].choose(state.view(seat))
+        if isinstance(action, Reveal):
+            slots = state.last_claim.slots
+            events.append(proto.CardsRevealed(seat, tuple(zip(slots, action.faces))))
+            allowed |= set(action.faces)
+        events.append(proto.ActionApplied(seat, action, state.apply(action), position))
+        position += 1
+    raise AssertionError("the match did not end")
+
+
+def test_printer_prints_only_what_this_peer_may_know():
+    events, allowed = protocol_events_of_a_bluff_match(seed=21, me=2)
+    out: list[str] = []
+    printer = PlainPrinter(out.append, lambda: NAMES, verbose=True)
+    for event in events:
+        printer.on_event(event)
+    text = "\n".join(out)
+    assert faces_in(text) <= allowed
+    assert "Your hand:" in text and "MATCH OVER" in text
+    assert "You (seat 2)" in text  # learnt from this peer's own shuffle
+    assert "called BLUFF" in text and "opened" in text
+
+
+def test_printer_leaves_out_repeated_checks_unless_verbose():
+    events = [proto.CardsRevealed(1, ()), Waiting(1, 5.0), proto.ShuffleVerified(1, 0, False)]
+    quiet: list[str] = []
+    loud: list[str] = []
+    for event in events:
+        PlainPrinter(quiet.append, NAMES).on_event(event)
+        PlainPrinter(loud.append, NAMES, verbose=True).on_event(event)
+    assert quiet == ["Seat 1 (Bob) shuffled deck 0; proof verified."]
+    assert len(loud) == 3
+
+
+def test_printer_names_the_blamed_player_once_seats_are_drawn():
+    out: list[str] = []
+    printer = PlainPrinter(out.append, lambda: NAMES, me_provider=lambda: 0)
+    printer.on_event(proto.PlayersSeated((3, 1, 0, 2), 1))
+    printer(proto.TableEnded(Verdict("crypto", (0,), 12, "bad shuffle proof", (b"e",))))
+    assert out[-1].startswith("TABLE ENDED: player 0 (Carol) broke rule crypto: bad shuffle")

@@ -5,7 +5,7 @@ named rank, who holds which *slots*) in full, and card faces only where its
 owner may know them. Every public rule is refereed from slots alone, so a
 peer that sees only its own hand checks every other seat's actions; a
 ``Reveal`` supplies the faces of a challenged discard when the cryptography
-opens them. The rules are those of ``docs/rules-bluff.md``.
+opens them. The rules are those of ``RULES.md``.
 
 Why a match always ends. Within one deal, every step either moves at least
 one chip into the safe box (a pass, a lost challenge, a caught bluff; the

@@ -1,4 +1,4 @@
-"""Every rule of Bluff (rules.md and docs/rules-bluff.md), one test per decision.
+"""Every rule of Bluff (rules.md and RULES.md), one test per decision.
 
 The table is stacked so each test knows the faces: seat 0 holds the four
 aces, kings and queens and the jack of spades; seat 1 the 2s, 3s, 4s and

@@ -241,14 +241,13 @@ class PeerSession:
                 if decision is not None and decision in done:
                     action, decision = decision.result(), None
                     await self._act(connection, action)
-                    continue
-                if getter in done:
+                if getter in done:  # also when a decision came at once: the frame is taken
                     item = getter.result()
                     if isinstance(item, BaseException):
                         raise item
                     await self._on_frame(connection, item)
-                    continue
-                self._on_deadline()
+                if not done:
+                    self._on_deadline()
         finally:
             reader.cancel()
             if decision is not None:

@@ -19,6 +19,7 @@ import struct
 from pathlib import Path
 from typing import Any, Optional
 
+from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
 
 _LEN = struct.Struct(">I")
@@ -61,15 +62,7 @@ class Journal:
 
     def write_meta(self, meta: dict[str, Any]) -> None:
         """Replace the meta file atomically (temp file, fsync, rename), mode 0600."""
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = self.meta_path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, wire.pack(meta))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, self.meta_path)
+        write_atomically(self.meta_path, wire.pack(meta))
 
     def read_meta(self) -> dict[str, Any]:
         meta = wire.unpack(self.meta_path.read_bytes(), max_bytes=MAX_RECORD)
@@ -83,10 +76,7 @@ class Journal:
 
     def write_verdict(self, verdict_wire: dict[str, Any]) -> None:
         """Keep the verdict that ended the table, with its evidence, beside the transcript."""
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = self.verdict_path.with_suffix(".tmp")
-        tmp.write_bytes(wire.pack(verdict_wire))
-        os.replace(tmp, self.verdict_path)
+        write_atomically(self.verdict_path, wire.pack(verdict_wire))
 
     def read_verdict(self) -> Optional[dict[str, Any]]:
         try:
@@ -107,13 +97,7 @@ class Journal:
     def rewrite(self, messages: list[bytes]) -> None:
         """Replace the transcript (used after resuming past a torn tail)."""
         self.close()
-        tmp = self.transcript_path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            for raw in messages:
-                fh.write(_LEN.pack(len(raw)) + raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.transcript_path)
+        write_atomically(self.transcript_path, b"".join(_LEN.pack(len(raw)) + raw for raw in messages))
 
     def read_messages(self) -> list[bytes]:
         return read_records(self.transcript_path)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -22,15 +21,10 @@ from p2pcards.protocol.identity import Identity
 
 __all__ = [
     "CorruptIdentityFile",
-    "NoSavedTable",
     "StorageError",
-    "TableStore",
     "config_dir",
     "identity_path",
-    "list_tables",
     "load_or_create_identity",
-    "load_table",
-    "save_table",
     "state_dir",
     "write_atomically",
 ]
@@ -39,9 +33,7 @@ APP = "p2pcards"
 IDENTITY_FILE = "identity.json"
 IDENTITY_FORMAT = 1
 DEFAULT_NAME = "player"
-TABLE_SUFFIX = ".table"
 _TEMP_PREFIX = ".tmp-"
-_SESSION_PATTERN = re.compile(r"[0-9a-f]{2,128}")
 
 
 class StorageError(Exception):
@@ -54,17 +46,6 @@ class CorruptIdentityFile(StorageError):
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"identity file {path} is unusable: {reason}")
         self.path = path
-
-
-class NoSavedTable(StorageError, KeyError):
-    """No saved state exists for this session id."""
-
-    def __init__(self, session_hex: str) -> None:
-        super().__init__(f"no saved table for session {session_hex}")
-        self.session_hex = session_hex
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
 
 
 def _xdg(variable: str, fallback: str) -> Path:
@@ -167,59 +148,3 @@ def load_or_create_identity(name: str | None = None, path: Path | str | None = N
 
 
 # --- saved tables ------------------------------------------------------------------------
-
-
-def _session_file(root: Path, session_hex: str) -> Path:
-    session = session_hex.lower()
-    if not _SESSION_PATTERN.fullmatch(session) or len(session) % 2:
-        raise ValueError("a session id must be 1-64 bytes written as hex")
-    return root / f"{session}{TABLE_SUFFIX}"
-
-
-class TableStore:
-    """Saved table state, one file per session id, under ``root`` (default ``state_dir()/tables``)."""
-
-    def __init__(self, root: Path | str | None = None) -> None:
-        self.root = Path(root) if root is not None else state_dir() / "tables"
-
-    def save(self, session_hex: str, blob: bytes) -> None:
-        write_atomically(_session_file(self.root, session_hex), bytes(blob))
-
-    def load(self, session_hex: str) -> bytes:
-        path = _session_file(self.root, session_hex)
-        try:
-            return path.read_bytes()
-        except FileNotFoundError:
-            raise NoSavedTable(session_hex.lower()) from None
-
-    def delete(self, session_hex: str) -> None:
-        try:
-            _session_file(self.root, session_hex).unlink()
-        except FileNotFoundError:
-            pass
-
-    def sessions(self) -> list[str]:
-        """Session ids with saved state, sorted; leftover temporary files are ignored."""
-        if not self.root.is_dir():
-            return []
-        sessions = []
-        for entry in self.root.iterdir():
-            stem = entry.name.removesuffix(TABLE_SUFFIX)
-            if entry.name.endswith(TABLE_SUFFIX) and _SESSION_PATTERN.fullmatch(stem) and entry.is_file():
-                sessions.append(stem)
-        return sorted(sessions)
-
-
-def save_table(session_hex: str, blob: bytes) -> None:
-    """Save a table's state under the default store."""
-    TableStore().save(session_hex, blob)
-
-
-def load_table(session_hex: str) -> bytes:
-    """A table's saved state from the default store; ``NoSavedTable`` if none."""
-    return TableStore().load(session_hex)
-
-
-def list_tables() -> list[str]:
-    """Session ids saved in the default store."""
-    return TableStore().sessions()

@@ -11,14 +11,9 @@ import pytest
 from p2pcards.net import storage
 from p2pcards.net.storage import (
     CorruptIdentityFile,
-    NoSavedTable,
-    TableStore,
     config_dir,
     identity_path,
-    list_tables,
     load_or_create_identity,
-    load_table,
-    save_table,
     state_dir,
     write_atomically,
 )
@@ -110,64 +105,22 @@ def test_corrupt_identity_message_does_not_echo_the_file(xdg: Path) -> None:
     assert seed not in str(caught.value)
 
 
-# --- saved tables -------------------------------------------------------------------------
-
-
-def test_table_round_trip_and_listing(xdg: Path) -> None:
-    save_table("00ff" * 8, b"\x00state one")
-    save_table("ABCD", b"state two")
-    assert load_table("00ff" * 8) == b"\x00state one"
-    assert load_table("abcd") == b"state two"
-    assert list_tables() == sorted(["00ff" * 8, "abcd"])
-    assert mode(state_dir() / "tables" / "abcd.table") == 0o600
-
-
-def test_saving_again_replaces(xdg: Path) -> None:
-    save_table("abcd", b"old")
-    save_table("abcd", b"new")
-    assert load_table("abcd") == b"new"
-
-
-def test_missing_table_is_a_precise_error(xdg: Path) -> None:
-    with pytest.raises(NoSavedTable) as caught:
-        load_table("abcd")
-    assert caught.value.session_hex == "abcd"
-
-
-@pytest.mark.parametrize("bad", ["", "abc", "../../etc/passwd", "zz", "ab/cd", "ab" * 65])
-def test_session_ids_must_be_hex(xdg: Path, bad: str) -> None:
-    with pytest.raises(ValueError):
-        save_table(bad, b"x")
-
-
-def test_delete(tmp_path: Path) -> None:
-    store = TableStore(tmp_path / "tables")
-    store.save("abcd", b"x")
-    store.delete("abcd")
-    store.delete("abcd")  # deleting what is gone is fine
-    assert store.sessions() == []
+# --- atomic writes ---------------------------------------------------------------------
 
 
 def test_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = TableStore(tmp_path / "tables")
-    store.save("abcd", b"the complete old state")
+    target = tmp_path / "state" / "meta"
+    write_atomically(target, b"the complete old state")
 
     def crash(fd: int) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(storage.os, "fsync", crash)  # the crash comes after the new bytes were written
     with pytest.raises(OSError):
-        store.save("abcd", b"the new state that never landed")
+        write_atomically(target, b"the new state that never landed")
     monkeypatch.undo()
-    assert store.load("abcd") == b"the complete old state"
-    assert [p.name for p in (tmp_path / "tables").iterdir()] == ["abcd.table"]  # no temp file left
-
-
-def test_leftover_temp_file_of_a_crash_is_not_listed(tmp_path: Path) -> None:
-    store = TableStore(tmp_path / "tables")
-    store.save("abcd", b"x")
-    (tmp_path / "tables" / ".tmp-abc123").write_bytes(b"half")
-    assert store.sessions() == ["abcd"]
+    assert target.read_bytes() == b"the complete old state"
+    assert [p.name for p in target.parent.iterdir()] == ["meta"]  # no temp file left
 
 
 def test_write_atomically_never_shows_a_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

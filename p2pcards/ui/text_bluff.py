@@ -83,11 +83,12 @@ def _table_lines(view: BluffState, names: Sequence[str], me: Optional[int],
     lines = []
     rank = view.named_rank.label if view.named_rank is not None else "none yet"
     stake = view.round_stake or "-"
-    lines.append(f"Safe box: {view.safe_box}.  Named rank: {rank}.  Round stake: {stake}.  "
-                 f"Pile: {plural(len(view.pile), 'card')} face down.")
+    lines.append(f"Safe box: {view.safe_box}.  Stake on the table: {view.table_stake or 'none'}."
+                 f"  Round stake: {stake}.")
+    lines.append(f"Named rank: {rank}.  Pile: {plural(len(view.pile), 'card')} face down.")
     claim = view.last_claim
     if claim is not None:
-        shown_honest = " It was shown honest." if claim.revealed else ""
+        shown_honest = " Shown honest: it cannot be called again." if claim.revealed else ""
         lines.append(f"Last claim: {who(names, claim.seat, me)} discarded "
                      f"{plural(claim.count, 'card')} as {claim.rank.label}, stake "
                      f"{claim.stake}.{shown_honest}")

@@ -41,7 +41,8 @@ def test_bluff_lead_render_shows_sorted_labelled_hand_chips_names_and_turn():
     assert "Alice (you)" in text
     assert text.count(" 500 ") >= 4  # every seat's chips
     assert "Your turn: you lead this round." in text
-    assert "Named rank: none yet" in text and "Safe box: 0" in text
+    assert "Named rank: none yet" in text and "Safe box: 0." in text
+    assert "Stake on the table: none." in text
 
 
 def test_bluff_render_shows_the_claim_stake_pile_and_who_acts():
@@ -49,7 +50,7 @@ def test_bluff_render_shows_the_claim_stake_pile_and_who_acts():
     assert "Last claim: Seat 0 (Alice) discarded 2 cards as Q, stake 20." in text
     assert "stake 20 on the table" in text
     assert "Pile: 2 cards face down" in text and "Named rank: Q" in text
-    assert "Round stake: 20" in text
+    assert "Round stake: 20" in text and "Stake on the table: 20." in text
     assert "Your turn." in text
     assert " 480 " in text  # seat 0's stack after staking 20
 
@@ -62,7 +63,7 @@ def test_bluff_render_of_another_seats_turn_says_whom_we_wait_for():
 def test_bluff_render_shows_what_a_call_revealed():
     honest = render(bluff_after_honest_call().view(3), NAMES, 3)
     assert "Last call showed seat 0 (Alice)'s 2 cards claimed as Q: QH QS (honest)" in honest
-    assert "stake 20. It was shown honest." in " ".join(honest.split())
+    assert "stake 20. Shown honest: it cannot be called again." in " ".join(honest.split())
     caught = render(bluff_caught().view(0), NAMES, 0)
     assert "Last call showed seat 1 (Bob)'s 1 card claimed as Q: 2D (a bluff)." in caught
 

@@ -269,6 +269,9 @@ class Table:
         if msg.session != self.session:
             raise WrongSession("message signed for another session", position=msg.position)
         msg.verify(self.players[msg.player].public_key)
+        if self.stage is Stage.ENDED:
+            # The first verdict stands: nothing received later may replace it.
+            raise TableClosed("the table has ended")
         n = self.next_position
         if msg.position < n:
             held = self.messages[msg.position]
@@ -282,8 +285,6 @@ class Table:
                 f"signed a {msg.type!r} message for position {msg.position}, "
                 f"written by player {held.player}", player=msg.player, position=msg.position),
                 (msg.raw,))
-        if self.stage in (Stage.ENDED,):
-            raise TableClosed("the table has ended")
         if msg.position > n:
             raise Gap(f"message for position {msg.position} while expecting {n}",
                       player=msg.player, position=msg.position)

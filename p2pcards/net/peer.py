@@ -178,7 +178,8 @@ class PeerSession:
             try:
                 result = await self._serve(connection)
             except SessionRejected as rejected:
-                return SessionResult(reason=str(rejected))
+                # Refused while the table is in play: the host no longer holds it.
+                return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
             except NetError as error:
                 self.on_event(LinkDown(str(error)))
                 give_up_at = loop.time() + self.reconnect_window
@@ -403,9 +404,9 @@ class PeerSession:
             return SessionResult(outcome=table.engine.outcome)
         return SessionResult(verdict=table.verdict)
 
-    def _give_up(self, reason: str) -> SessionResult:
+    def _give_up(self, reason: str, detail: str = "(the host) could not be reached") -> SessionResult:
         if self.table is not None and self.table.stage not in (Stage.OVER, Stage.ENDED):
-            self._emit(self.table.declare_deadline_missed(0, "(the host) could not be reached"))
+            self._emit(self.table.declare_deadline_missed(0, detail))
             return self._result()
         return SessionResult(reason=reason)
 

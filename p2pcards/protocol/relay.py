@@ -142,6 +142,10 @@ class Relay:
         if info.name is not None:
             raise MalformedMessage("a second hello on one link")
         info.name = body["name"]
+        if not self.started and body["sid"]:
+            # A peer resuming a table this host does not hold (a restarted host):
+            # seating it in a new lobby would hand it a genesis it can never accept.
+            raise LocalProtocolError("this host holds no table with that session")
         if not self.started:
             keys = [p.public_key for p in self.lobby.players]
             if info.public_key in keys:

@@ -63,13 +63,16 @@ def clean(text: object, limit: int = 200) -> str:
     return out if len(out) <= limit else out[:limit - 1] + "…"
 
 
-def seat_name(names: Sequence[str], seat: int) -> str:
-    """The display name of ``seat``, cleaned and cut to :data:`NAME_WIDTH`."""
+def known_name(names: Sequence[str], seat: int) -> str:
+    """The display name of ``seat``, cleaned and cut to :data:`NAME_WIDTH`; "" if unknown."""
     if 0 <= seat < len(names):
-        name = clean(names[seat], NAME_WIDTH)
-        if name:
-            return name
-    return f"Player {seat}"
+        return clean(names[seat], NAME_WIDTH)
+    return ""
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """The display name of ``seat``, or ``Seat 2`` while names are unknown."""
+    return known_name(names, seat) or f"Seat {seat}"
 
 
 def who(names: Sequence[str], seat: Optional[int], me: Optional[int], start: bool = True) -> str:
@@ -78,7 +81,9 @@ def who(names: Sequence[str], seat: Optional[int], me: Optional[int], start: boo
         return "Nobody" if start else "nobody"
     if seat == me:
         return f"{'You' if start else 'you'} (seat {seat})"
-    return f"{'Seat' if start else 'seat'} {seat} ({seat_name(names, seat)})"
+    label = f"{'Seat' if start else 'seat'} {seat}"
+    name = known_name(names, seat)
+    return f"{label} ({name})" if name else label
 
 
 def wrap(items: Sequence[str], indent: str = "  ", width: int = WIDTH) -> list[str]:

@@ -19,7 +19,7 @@ from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
-from p2pcards.ui.text_common import cards_text, clean, plural, seat_name, who
+from p2pcards.ui.text_common import cards_text, clean, known_name, plural, seat_name, who
 
 Names = Sequence[str]
 Seating = Optional[Sequence[int]]
@@ -42,8 +42,8 @@ class _Speaker:
             return "nobody"
         if self.seating is not None and player in self.seating:
             seat = self.seating.index(player)
-            name = "you" if seat == self.me else seat_name(self.names, seat)
-            return f"player {player} ({name})"
+            name = "you" if seat == self.me else known_name(self.names, seat)
+            return f"player {player} ({name})" if name else f"player {player}"
         return f"player {player}"
 
     def scores(self, values: Sequence[int]) -> str:

@@ -566,6 +566,13 @@ def test_describe_own_refused_action_and_unknown_events():
     assert describe(object(), NAMES, 0) is None
 
 
+def test_describe_before_names_are_known_says_seats_only():
+    assert describe(bm.Passed(2, 10), (), None) == "Seat 2 passed and paid 10 into the safe box."
+    assert describe(proto.KeyShareVerified(1), (), None, (1, 0, 2, 3)) == \
+        "Player 1 opened its key share; proof verified."
+    assert "   2  Seat 2 " in render(bluff_lead().view(0), (), 0)
+
+
 def test_describe_and_render_clean_control_characters_from_remote_text():
     names = ("\x1b[2J\x1b[31mEvil", "Bob\r\nFAKE: you won", "Carol", "Dave")
     line = describe(bm.Passed(0, 10), names, 3)

@@ -203,6 +203,10 @@ def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
         winners = ", ".join(names[w] if w < len(names) else f"seat {w}" for w in result.outcome.winners)
         print(f"Match over: {winners} won.", file=out)
         code = 0
+    elif result.verdict is not None and table is not None and result.verdict.rule == "left" \
+            and result.verdict.players == (table.me_player,):
+        print("You left the table; the other players were told.", file=out)
+        code = 0
     elif result.verdict is not None:
         v = result.verdict
         blamed = ", ".join(table.players[p].name if table else str(p) for p in v.players) or "nobody"

@@ -51,6 +51,11 @@ class Decision:
     """Display names by seat."""
 
 
+class LeaveTable(Exception):
+    """Raised by an agent whose player wants to leave: the session tells the
+    others with a signed notice and ends."""
+
+
 class Agent(Protocol):
     """Decides this seat's game actions from its view (a bot, or a person)."""
 
@@ -240,7 +245,12 @@ class PeerSession:
                 if getter not in done:
                     getter.cancel()
                 if decision is not None and decision in done:
-                    action, decision = decision.result(), None
+                    finished, decision = decision, None
+                    try:
+                        action = finished.result()
+                    except LeaveTable:
+                        await self.leave()
+                        return self._result()
                     await self._act(connection, action)
                 if getter in done:  # also when a decision came at once: the frame is taken
                     item = getter.result()
@@ -411,5 +421,5 @@ class PeerSession:
         return SessionResult(reason=reason)
 
 
-__all__ = ["Agent", "Decision", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
+__all__ = ["Agent", "Decision", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
            "Waiting", "Rejected", "MatchEnded", "TableEnded"]

@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
 
-from p2pcards.net.peer import Decision, Waiting
+from p2pcards.net.peer import Decision, LeaveTable, Waiting
 from p2pcards.protocol.events import CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.ui.text import (
@@ -29,7 +29,7 @@ _QUIT = {"quit", "q", "exit"}
 _TABLE = {"table", "look", "l"}
 
 
-class PlayerQuit(Exception):
+class PlayerQuit(LeaveTable):
     """The person asked to leave (``quit``, or the input ended): the caller leaves the table."""
 
 

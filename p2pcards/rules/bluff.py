@@ -37,6 +37,7 @@ from p2pcards.rules.bluff_model import (
     ChallengeResolved, Claim, DealStarted, DealWon, Discard, Discarded, Event, MatchEnded, Pass,
     Passed, Phase, PlayerOut, Reveal, RoundEnded, StakeReturned, Termination,
 )
+from p2pcards.rules.referee import Referee
 from p2pcards.rules.errors import (
     BadAction, CardMismatch, MatchOver, NotYourCard, NotYourTurn, WrongPhase,
 )
@@ -62,7 +63,7 @@ def _is_seat(value: object) -> bool:
     return _is_int(value) and 0 <= value < SEATS  # type: ignore[operator]
 
 
-class BluffState:
+class BluffState(Referee):
     """A Bluff match: the referee and, redacted by :meth:`view`, a seat's knowledge.
 
     ``apply`` is the only way the game moves; it validates completely before
@@ -70,8 +71,9 @@ class BluffState:
     Two states are equal when every field is (a replay gives an equal state).
     """
 
+    DEAL_PHASE = Phase.DEAL
     __slots__ = (
-        "_config", "_viewer", "_phase", "_to_act", "_outcome", "_leader", "_challenger",
+        "_leader", "_challenger",
         "_stacks", "_out", "_safe_box", "_table_stake", "_pending", "_named_rank", "_round_stake",
         "_faces", "_where", "_hands", "_claims", "_round_start", "_deal_number", "_deals_won",
     )
@@ -111,38 +113,12 @@ class BluffState:
 
     def copy(self) -> "BluffState":
         state = object.__new__(BluffState)
-        for name in self.__slots__:
+        for name in self.all_slots():
             value = getattr(self, name)
             setattr(state, name, list(value) if isinstance(value, list) else value)
         return state
 
     # --- public information ---------------------------------------------------
-
-    @property
-    def config(self) -> BluffConfig:
-        return self._config
-
-    @property
-    def viewer(self) -> Optional[int]:
-        """The seat this state is a view for (``None``: the state made by ``new``)."""
-        return self._viewer
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def to_act(self) -> Optional[int]:
-        """The one seat whose action is awaited (``None``: a deal is awaited, or the match is over)."""
-        return self._to_act
-
-    @property
-    def awaiting_deal(self) -> bool:
-        return self._phase is Phase.DEAL
-
-    @property
-    def outcome(self) -> Optional[BluffOutcome]:
-        return self._outcome
 
     @property
     def leader(self) -> int:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from p2pcards.cards import TOPPER_DECK, Card, Suit
+from p2pcards.rules.referee import Referee
 from p2pcards.rules.errors import (
     BadAction,
     CardMismatch,
@@ -198,17 +199,18 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class TopperState:
+class TopperState(Referee):
     """A Topper match: the full simulation, a seat's view, or a peer's referee.
 
     Build one with :meth:`new`; then alternate :meth:`deal` (when
     ``awaiting_deal``) and :meth:`apply` (for the seat ``to_act``).
     """
 
+    DEAL_PHASE = Phase.DEAL
     __slots__ = (
-        "_config", "_phase", "_dealer", "_hand_number", "_hands_scored", "_scores",
+        "_dealer", "_hand_number", "_hands_scored", "_scores",
         "_faces", "_in_hand", "_bids", "_bidder", "_high_bid", "_trump", "_trick",
-        "_tricks", "_taken", "_voids", "_to_act", "_outcome", "_viewer", "_deck_set",
+        "_tricks", "_taken", "_voids", "_deck_set",
     )
 
     # ----------------------------------------------------------------- making
@@ -310,31 +312,6 @@ class TopperState:
 
     # ------------------------------------------------------------ public facts
     # Read-only, so that no caller can bend a referee's state behind its back.
-
-    @property
-    def config(self) -> TopperConfig:
-        return self._config
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def viewer(self) -> Optional[int]:
-        """The seat whose view this is, or None for an engine that is no one's view."""
-        return self._viewer
-
-    @property
-    def to_act(self) -> Optional[int]:
-        return self._to_act
-
-    @property
-    def awaiting_deal(self) -> bool:
-        return self._phase is Phase.DEAL
-
-    @property
-    def outcome(self) -> Optional[TopperOutcome]:
-        return self._outcome
 
     @property
     def dealer(self) -> int:

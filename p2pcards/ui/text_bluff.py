@@ -15,7 +15,7 @@ from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Ph
 from p2pcards.rules.errors import MatchOver, NotYourCard, NotYourTurn, RuleError, WrongPhase
 from p2pcards.ui.text_common import (
     CommandError, HandCard, card_text, cards_text, find_card, fit, parse_count, plural,
-    seat_name, tokens_of, who, wrap,
+    require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
 
 _PASS = {"pass", "p"}
@@ -128,7 +128,7 @@ def turn_line(view: BluffState, names: Sequence[str], me: Optional[int]) -> str:
 
 def options_help(view: BluffState) -> str:
     """The commands the viewer may type now, with their syntax."""
-    me = _me(view)
+    me = viewing_seat(view)
     opts = view.options()
     if opts is None or opts.seat != me:
         return "Nothing to choose now. Commands: help, table, quit."
@@ -173,8 +173,8 @@ def parse_command(text: str, view: BluffState) -> object:
     words = tokens_of(text)
     if not words:
         raise CommandError("type a command (help lists them)")
-    me = _me(view)
-    _require_turn(view, me)
+    me = viewing_seat(view)
+    require_turn(view, me)
     word, rest = words[0], words[1:]
     if view.phase is Phase.REVEAL:
         if word not in _REVEAL:
@@ -194,20 +194,6 @@ def parse_command(text: str, view: BluffState) -> object:
         raise CommandError(f"unknown command {word[:20]!r}: type help for the commands")
     _check(view, action)
     return action
-
-
-def _me(view: BluffState) -> int:
-    seat = view.viewer if view.viewer is not None else view.to_act
-    return -1 if seat is None else seat
-
-
-def _require_turn(view: BluffState, me: int) -> None:
-    if view.outcome is not None:
-        raise CommandError("the match is over")
-    if view.phase is Phase.DEAL or view.to_act is None:
-        raise CommandError("nobody acts now: a deal is awaited")
-    if view.to_act != me:
-        raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
 
 
 def _no_more(rest: Sequence[str], word: str) -> None:
@@ -309,7 +295,7 @@ def _check(view: BluffState, action: object) -> None:
 
 def explain(view: BluffState, action: object, error: RuleError) -> str:
     """A refusal of the referee as a sentence for the person who typed the action."""
-    seat = error.seat if error.seat is not None else _me(view)
+    seat = error.seat if error.seat is not None else viewing_seat(view)
     if isinstance(error, errors.StakeTooLow):
         low = view.min_stake_for(seat)
         return f"stake {getattr(action, 'stake', '?')} is below the minimum {low}"

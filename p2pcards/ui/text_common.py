@@ -13,7 +13,7 @@ import re
 import textwrap
 import unicodedata
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from p2pcards.cards import Card
 
@@ -138,6 +138,22 @@ def find_card(token: str, hand: Sequence[HandCard]) -> HandCard:
         if entry.card == card:
             return entry
     raise CommandError(f"you hold no {card.ascii}")
+
+
+def viewing_seat(view: Any) -> int:
+    """The seat a view belongs to (a referee made by ``new`` answers for the seat to act)."""
+    seat = view.viewer if view.viewer is not None else view.to_act
+    return -1 if seat is None else seat
+
+
+def require_turn(view: Any, me: int) -> None:
+    """Refuse a command when ``me`` is not the seat to act, saying why."""
+    if view.outcome is not None:
+        raise CommandError("the match is over")
+    if view.awaiting_deal or view.to_act is None:
+        raise CommandError("nobody acts now: a deal is awaited")
+    if view.to_act != me:
+        raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
 
 
 def tokens_of(text: str) -> list[str]:

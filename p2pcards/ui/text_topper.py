@@ -18,8 +18,8 @@ from p2pcards.rules.errors import (
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
 from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
-    CommandError, HandCard, card_text, clean, find_card, fit, parse_count, plural,
-    seat_name, tokens_of, who, wrap,
+    CommandError, HandCard, card_text, clean, find_card, fit, parse_count, plural, require_turn,
+    seat_name, tokens_of, viewing_seat, who, wrap,
 )
 
 _PASS = {"pass", "p"}
@@ -155,7 +155,7 @@ def turn_line(view: TopperState, names: Sequence[str], me: Optional[int]) -> str
 
 def options_help(view: TopperState) -> str:
     """The commands the viewer may type now, with their syntax."""
-    me = _me(view)
+    me = viewing_seat(view)
     if view.outcome is not None or view.to_act is None or view.to_act != me:
         return "Nothing to choose now. Commands: help, table, quit."
     lines = ["Your choices:"]
@@ -194,8 +194,8 @@ def parse_command(text: str, view: TopperState) -> object:
     words = tokens_of(text)
     if not words:
         raise CommandError("type a command (help lists them)")
-    me = _me(view)
-    _require_turn(view, me)
+    me = viewing_seat(view)
+    require_turn(view, me)
     word, rest = words[0], words[1:]
     phase = view.phase
     if word in _PASS:
@@ -226,20 +226,6 @@ def parse_command(text: str, view: TopperState) -> object:
         raise CommandError(f"unknown command {word[:20]!r}: type help for the commands")
     _check(view, action)
     return action
-
-
-def _me(view: TopperState) -> int:
-    seat = view.viewer if view.viewer is not None else view.to_act
-    return -1 if seat is None else seat
-
-
-def _require_turn(view: TopperState, me: int) -> None:
-    if view.outcome is not None:
-        raise CommandError("the match is over")
-    if view.phase is Phase.DEAL or view.to_act is None:
-        raise CommandError("nobody acts now: a deal is awaited")
-    if view.to_act != me:
-        raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
 
 
 def _only_in(phase: Phase, wanted: Phase, verb: str) -> None:
@@ -295,7 +281,7 @@ def explain(view: TopperState, action: object, error: RuleError) -> str:
         return (f"bid {getattr(action, 'tricks', '?')} does not top the highest bid, "
                 f"{view.high_bid} by seat {view.bidder}")
     if isinstance(error, errors.FollowSuit):
-        me = _me(view)
+        me = viewing_seat(view)
         options = ", ".join(e.text() for e in _playable(view, me))
         return f"you must follow {suit_word(error.led)}: play one of {options}"
     if isinstance(error, errors.Renege):

@@ -1,0 +1,56 @@
+"""What every referee shares: the read-only facts of the engine contract.
+
+Both games' states inherit these, so the protocol layer, bots and front ends
+read ``phase``, ``to_act``, ``awaiting_deal``, ``outcome``, ``viewer`` and
+``config`` the same way whatever the game. Read-only, so that no caller can
+bend a referee's state behind its back.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, ClassVar, Optional
+
+
+class Referee:
+    """Base of ``BluffState`` and ``TopperState``."""
+
+    __slots__ = ("_config", "_viewer", "_phase", "_to_act", "_outcome")
+
+    #: The phase in which a shuffle and deal are awaited.
+    DEAL_PHASE: ClassVar[enum.Enum]
+
+    @classmethod
+    def all_slots(cls) -> tuple[str, ...]:
+        """Every attribute a state holds, base class first (for copies)."""
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):
+            names.extend(getattr(klass, "__slots__", ()))
+        return tuple(names)
+
+    @property
+    def config(self) -> Any:
+        return self._config
+
+    @property
+    def viewer(self) -> Optional[int]:
+        """The seat this state is a view for (``None``: no one's view, e.g. made by ``new``)."""
+        return self._viewer
+
+    @property
+    def phase(self) -> Any:
+        return self._phase
+
+    @property
+    def to_act(self) -> Optional[int]:
+        """The one seat whose action is awaited (``None``: a deal is awaited, or the match is over)."""
+        return self._to_act
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self._phase is self.DEAL_PHASE
+
+    @property
+    def outcome(self) -> Any:
+        """``None`` until the match ends, then its result as data."""
+        return self._outcome

@@ -323,6 +323,8 @@ class Table:
             raise MalformedMessage(f"alert of unknown type {msg.type!r}", player=msg.player)
         reported = Verdict.from_wire(msg.body)
         proven = self._equivocation_in(reported.evidence)
+        if proven is None:
+            proven = self._bad_share_in(reported.evidence)
         if proven is not None:
             return proven
         if reported.rule == DeadlineMissed.rule and reported.players == (self.writer,):
@@ -350,6 +352,29 @@ class Table:
                 return self._end(Equivocation(
                     f"two different signed messages for position {other.position}",
                     player=other.player, position=other.position), (held.raw, other.raw))
+        return None
+
+    def _bad_share_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
+        """A reporter's evidence may be a ``shares`` message this peer accepted after
+        checking only its own cards' shares: check every share of the deal now, so
+        that the maker of a bad one is blamed here too, not the reporter."""
+        if self.deal is None or self.stage is Stage.ENDED:
+            return None
+        held_here = {m.digest for m in self._shares_messages.values()}
+        for raw in evidence:
+            try:
+                if SignedMessage.parse(raw).digest not in held_here:
+                    continue
+            except RemoteProtocolError:
+                continue
+            try:
+                for slot in range(self.deal.size):
+                    self.deal.check_public_shares(slot)
+            except LateBadShare as late:
+                maker = self._shares_messages[late.seat]
+                return self._end(BadProof(late.detail, player=maker.player,
+                                          position=maker.position), (maker.raw,))
+            return None
         return None
 
     # -- writing ------------------------------------------------------------

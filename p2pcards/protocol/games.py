@@ -23,7 +23,7 @@ DECK = Encoded("masked deck: one [c1, c2] pair of 32-byte points per card (CRYPT
 SHUFFLE_PROOF = Encoded("shuffle proof: the 14-field list of CRYPTO.md (shuffle proof encoding)")
 SCHNORR_PROOF = Encoded("Schnorr proof [c, s]: two 32-byte scalars (CRYPTO.md, key set-up)")
 DECK_NUMBER = Int(0, 10_000)
-SHARES = ListOf(SHARE, 1, 4)
+SHARES = ListOf(SHARE, 1, 13)  # a challenged discard has up to max_discard (<= 13) cards
 EMPTY = Struct({})
 
 

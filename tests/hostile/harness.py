@@ -600,7 +600,9 @@ def assert_verdict(bench: Bench, rule: str, players: Sequence[int], position: Op
         assert v.provable is provable
         assert Verdict.from_wire(v.to_wire()) == v
         verdicts.append(v)
-    assert all(v == verdicts[0] for v in verdicts), "honest peers reached different verdicts"
+    # The detail may name a different bad item (each peer stops at the first it checks).
+    same = {(v.rule, v.players, v.position, v.evidence) for v in verdicts}
+    assert len(same) == 1, "honest peers reached different verdicts"
     if before is not None:
         for p in who:
             was = before[p]
@@ -628,3 +630,48 @@ def ended_everywhere(bench: Bench) -> bool:
 
 def table_ended(events: list) -> bool:
     return any(isinstance(e, TableEnded) for e in events)
+
+
+# -- bad encodings of crypto values ----------------------------------------------------------
+
+_FIELD_PRIME = 2**255 - 19
+_ORDER = 2**252 + 27742317777372353535851937790883648493
+#: A point of order 8 (in the curve's torsion, outside the prime-order group).
+ORDER_8_POINT = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+
+
+def _mixed_order_point() -> bytes:
+    import nacl.bindings as nb
+    from p2pcards.crypto.group import G
+    return nb.crypto_core_ed25519_add(G.to_bytes(), ORDER_8_POINT)
+
+
+#: Point encodings a peer must refuse wherever a point is expected.
+BAD_POINTS: dict[str, Any] = {
+    "identity": b"\x01" + bytes(31),
+    "order-2": (_FIELD_PRIME - 1).to_bytes(32, "little"),
+    "order-8": ORDER_8_POINT,
+    "mixed-order": _mixed_order_point(),
+    "non-canonical": (_FIELD_PRIME + 1).to_bytes(32, "little"),
+    "off-curve": (2).to_bytes(32, "little"),
+    "short": bytes(31),
+    "not-bytes": 7,
+}
+
+#: Scalar encodings a peer must refuse wherever a scalar is expected.
+BAD_SCALARS: dict[str, Any] = {
+    "zero": bytes(32),
+    "order": _ORDER.to_bytes(32, "little"),
+    "all-ones": b"\xff" * 32,
+    "long": bytes(33),
+}
+
+
+def set_path(body: Any, path: Sequence[Any], value: Any) -> Any:
+    """``body`` with the item at ``path`` (keys and indices) replaced; a copy."""
+    body = copy.deepcopy(body)
+    target = body
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return body

@@ -24,7 +24,7 @@ from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import ProtocolError, RemoteProtocolError
+from p2pcards.protocol.errors import PlayerLeft, ProtocolError, RemoteProtocolError
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
@@ -222,11 +222,11 @@ class PeerSession:
         self._reset_deadline()
         try:
             while True:
-                if self._leaving:
-                    return self._result()
                 await self._send_automatic(connection)
                 if self._table_done():
                     await self._send_alert(connection)
+                    return self._result()
+                if self._leaving:
                     return self._result()
                 if decision is None and self.table is not None and self.table.awaiting_my_action:
                     decision = asyncio.create_task(self.agent.decide(
@@ -362,8 +362,14 @@ class PeerSession:
         self._reset_deadline()
 
     async def _send_alert(self, connection: Any) -> None:
-        if self.table is not None and self.table.verdict is not None:
-            notice = self.table.alert()
+        table = self.table
+        if table is not None and table.verdict is not None:
+            verdict = table.verdict
+            if verdict.rule == PlayerLeft.rule and verdict.players == (table.me_player,):
+                # This player left: its signed leave notice is what the others act on.
+                notice = verdict.evidence[0] if verdict.evidence else None
+            else:
+                notice = table.alert()
             if notice is not None:
                 try:
                     await connection.send(frames.encode("alert", notice))

@@ -156,7 +156,7 @@ class TableHost:
                     link.push(out.frame)
             elif isinstance(out, Broadcast):
                 for number, link in list(self._links.items()):
-                    if number != out.exclude:
+                    if number != out.exclude and self.relay.seated(number):
                         link.push(out.frame)
             elif isinstance(out, Close):
                 link = self._links.get(out.link)

@@ -103,6 +103,12 @@ class Relay:
     def started(self) -> bool:
         return self.session is not None
 
+    def seated(self, link: int) -> bool:
+        """Whether ``link`` said hello and was given a place: only such links hear
+        the table and may ask for its transcript (the link handshake admits anyone)."""
+        info = self.links.get(link)
+        return info is not None and info.player is not None
+
     # -- links --------------------------------------------------------------
 
     def connected(self, link: int, public_key: bytes) -> list[Output]:
@@ -128,6 +134,10 @@ class Relay:
             }.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
+            if frame.kind == "sync" and not self.seated(link):
+                # Signed messages may come from anyone (they prove themselves);
+                # the transcript goes only to the table's players.
+                raise MalformedMessage("a sync frame before a hello that seated this link")
             return handler(link, frame.body)
         except (RemoteProtocolError, LocalProtocolError) as error:
             return [Send(link, frames.encode("reject", {"reason": str(error)[:200]})),

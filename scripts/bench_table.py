@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Benchmark whole tables: four ``p2pcards`` processes on loopback playing bot matches.
+
+Every figure comes from the processes' own ``--trace`` JSON lines (wall-clock
+``t`` per event; all four processes share this machine's clock):
+
+- deal: from the host's ``TableStarted`` (the genesis) until every seat has
+  traced ``HandDealt`` for deck 0 (key setup, four shuffles with proofs, four
+  rounds of decryption shares; 52 cards in Bluff, 24 in Topper), with its
+  phases; and each later deal, from the action that closed the previous one.
+- action latency: for each transcript position holding a game action, the
+  last minus the first of the four processes' ``ActionApplied`` times (the
+  first is the writer itself, which traces before sending).
+- match: ``TableStarted`` to the last ``MatchEnded``; and the wall time of the
+  four processes.
+- bytes: the saved transcript (the signed messages, as every peer keeps
+  them), and on the wire: each message crosses TCP three times (a joiner's
+  to the host and on to two joiners, the host's own to three), before link
+  framing.
+- memory: each process's peak resident size (``ru_maxrss`` when reaped).
+
+Run with the project's interpreter: ``.venv/bin/python scripts/bench_table.py``.
+Goals on a 2-core machine: a 52-card deal within 1 s, median action latency
+within 10 ms. They are reported, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from system.harness import ProcessTable, TablePlan, make_homes  # noqa: E402
+from system.scenarios import SEAT_NAMES  # noqa: E402
+
+DECK_CARDS = {"bluff": 52, "topper": 24}
+GOAL_DEAL_S = 1.0
+GOAL_LATENCY_MS = 10.0
+
+
+def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=("bluff", "topper", "both"), default="both")
+    parser.add_argument("--runs", type=int, default=1, help="matches per game (default 1)")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="Bluff deal cap (default: the game's, 20)")
+    parser.add_argument("--target", type=int, default=None,
+                        help="Topper target score (default: the game's, 21)")
+    parser.add_argument("--seed", type=int, default=1, help="table seed of the first run")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(argv)
+
+
+def percentile(values: list[float], fraction: float) -> Optional[float]:
+    """Nearest-rank percentile (``fraction`` in 0..1), None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(fraction * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def _first(events: list[dict], name: str, **fields: Any) -> Optional[float]:
+    for event in events:
+        if event.get("event") == name and all(event.get(k) == v for k, v in fields.items()):
+            return event["t"]
+    return None
+
+
+def _all(events: list[dict], name: str) -> list[dict]:
+    return [e for e in events if e.get("event") == name]
+
+
+def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
+    """Figures of one match from the four processes' traces (host first)."""
+    started = _first(traces[0], "TableStarted")
+    if started is None:
+        raise RuntimeError("the host traced no TableStarted")
+    decks = sorted({e["deck"] for e in _all(traces[0], "HandDealt")})
+
+    def everyone(name: str, **fields: Any) -> Optional[float]:
+        times = [_first(trace, name, **fields) for trace in traces]
+        return None if None in times else max(times)  # type: ignore[type-var]
+
+    seated = everyone("PlayersSeated")
+    shuffled = everyone("ShuffleVerified", deck=0, seat=3)
+    dealt = everyone("HandDealt", deck=0)
+    first_deal = {
+        "cards": DECK_CARDS[game],
+        "total_s": None if dealt is None else dealt - started,
+        "keys_and_seats_s": None if seated is None else seated - started,
+        "shuffles_s": None if None in (seated, shuffled) else shuffled - seated,
+        "shares_s": None if None in (shuffled, dealt) else dealt - shuffled,
+        "each_shuffle_s": _shuffle_steps(traces[0], 0),
+    }
+
+    by_position: dict[int, list[float]] = {}
+    for trace in traces:
+        for event in _all(trace, "ActionApplied"):
+            by_position.setdefault(event["position"], []).append(event["t"])
+    latencies = [(max(ts) - min(ts)) * 1000 for ts in by_position.values() if len(ts) == 4]
+
+    redeals = []
+    for deck in decks[1:]:
+        # The previous deal's last action opens this deal (by its writer's clock, the earliest).
+        first_shuffle = _first(traces[0], "ShuffleVerified", deck=deck)
+        before = [e["position"] for e in _all(traces[0], "ActionApplied")
+                  if first_shuffle is not None and e["t"] <= first_shuffle]
+        closed = everyone("HandDealt", deck=deck)
+        if before and closed is not None:
+            redeals.append(closed - min(by_position[max(before)]))
+    ended = everyone("MatchEnded")
+    return {
+        "first_deal": first_deal,
+        "later_deals_s": redeals,
+        "deals": len(decks),
+        "actions": len(latencies),
+        "latencies_ms": latencies,
+        "match_s": None if ended is None else ended - started,
+    }
+
+
+def _shuffle_steps(trace: list[dict], deck: int) -> list[float]:
+    """Seconds each seat's shuffle took to arrive, as the host saw them, in seat order."""
+    seated = _first(trace, "PlayersSeated") if deck == 0 else None
+    times = [e["t"] for e in _all(trace, "ShuffleVerified") if e.get("deck") == deck]
+    previous = [seated] + times[:-1] if seated is not None else times[:1] + times[:-1]
+    return [round(t - p, 4) for t, p in zip(times, previous)]
+
+
+def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
+                identities: list) -> dict[str, Any]:
+    settings: tuple[str, ...] = ()
+    if game == "bluff" and args.deals is not None:
+        settings = ("--deals", str(args.deals))
+    if game == "topper" and args.target is not None:
+        settings = ("--target", str(args.target))
+    plan = TablePlan(game, seed=seed, deadline=120.0, settings=settings)
+    homes = make_homes(root / f"{game}-{seed}", SEAT_NAMES, identities=identities)
+    table = ProcessTable(plan, homes)
+    began = time.monotonic()
+    try:
+        table.start()
+        codes = table.wait(timeout=1800)
+    finally:
+        table.stop()
+    wall = time.monotonic() - began
+    if codes != [0, 0, 0, 0]:
+        raise RuntimeError(f"{game} seed {seed}: exit codes {codes}: "
+                           f"{[p.summary for p in table.processes]}")
+    figures = analyse(game, [p.events() for p in table.processes])
+    relay = [p for p in homes[0].transcripts() if p.parent.name == "relay"][0]
+    size = relay.stat().st_size
+    figures.update({
+        "wall_s": wall,
+        "transcript_bytes": size,
+        "wire_bytes_estimate": 3 * size,
+        "peak_rss_kib": [p.peak_rss_kib for p in table.processes],
+        "outcome": table.processes[0].summary,
+    })
+    return figures
+
+
+def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
+    latencies = [x for m in matches for x in m["latencies_ms"]]
+    first_deals = [m["first_deal"]["total_s"] for m in matches if m["first_deal"]["total_s"] is not None]
+    later = [x for m in matches for x in m["later_deals_s"]]
+    return {
+        "game": game,
+        "cards": DECK_CARDS[game],
+        "runs": len(matches),
+        "first_deal_s": {"median": _median(first_deals), "max": max(first_deals, default=None)},
+        "first_deal_phases_s": {k: _median([m["first_deal"][k] for m in matches
+                                            if m["first_deal"][k] is not None])
+                                for k in ("keys_and_seats_s", "shuffles_s", "shares_s")},
+        "each_shuffle_s": matches[0]["first_deal"]["each_shuffle_s"],
+        "later_deal_s": {"median": _median(later), "count": len(later)},
+        "action_latency_ms": {"count": len(latencies), "median": _median(latencies),
+                              "p99": percentile(latencies, 0.99), "max": max(latencies, default=None)},
+        "match_s": [m["match_s"] for m in matches],
+        "deals_per_match": [m["deals"] for m in matches],
+        "actions_per_match": [m["actions"] for m in matches],
+        "wall_s": [m["wall_s"] for m in matches],
+        "transcript_bytes": [m["transcript_bytes"] for m in matches],
+        "wire_bytes_estimate": [m["wire_bytes_estimate"] for m in matches],
+        "peak_rss_kib": [m["peak_rss_kib"] for m in matches],
+        "outcomes": [m["outcome"] for m in matches],
+    }
+
+
+def _median(values: list[float]) -> Optional[float]:
+    return statistics.median(values) if values else None
+
+
+def _fmt(value: Optional[float], unit: str, scale: float = 1.0, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value * scale:.{digits}f} {unit}"
+
+
+def print_human(report: dict[str, Any]) -> None:
+    for s in report["games"]:
+        print(f"== {s['game']} ({s['cards']} cards), {s['runs']} match(es)")
+        deal = s["first_deal_s"]["median"]
+        print(f"  first deal, genesis to every seat's verified hand: {_fmt(deal, 's')} "
+              f"(goal for 52 cards: {GOAL_DEAL_S} s)")
+        phases = s["first_deal_phases_s"]
+        print(f"    keys and seats {_fmt(phases['keys_and_seats_s'], 's')}, "
+              f"shuffles {_fmt(phases['shuffles_s'], 's')} "
+              f"(each, as the host saw them: {s['each_shuffle_s']}), "
+              f"shares {_fmt(phases['shares_s'], 's')}")
+        print(f"  later deals: median {_fmt(s['later_deal_s']['median'], 's')} "
+              f"over {s['later_deal_s']['count']}")
+        lat = s["action_latency_ms"]
+        print(f"  action latency over {lat['count']} actions: median {_fmt(lat['median'], 'ms', digits=2)}, "
+              f"p99 {_fmt(lat['p99'], 'ms', digits=2)}, max {_fmt(lat['max'], 'ms', digits=2)} "
+              f"(goal: median {GOAL_LATENCY_MS} ms)")
+        print(f"  match: {[round(x, 2) for x in s['match_s']]} s from genesis; "
+              f"{s['deals_per_match']} deals, {s['actions_per_match']} actions; "
+              f"wall {[round(x, 2) for x in s['wall_s']]} s")
+        print(f"  bytes: transcript {s['transcript_bytes']}, on the wire about "
+              f"{s['wire_bytes_estimate']} (3 TCP crossings per message)")
+        print(f"  peak memory per process (host first): {s['peak_rss_kib']} KiB")
+        print(f"  outcome: {s['outcomes']}")
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = parse_args(argv)
+    games = ["bluff", "topper"] if args.game == "both" else [args.game]
+    root = Path(tempfile.mkdtemp(prefix="p2pcards-bench-"))
+    try:
+        identities = make_homes(root / "identities", SEAT_NAMES)
+        summaries = []
+        for game in games:
+            matches = [bench_match(game, args.seed + run, args, root, identities)
+                       for run in range(args.runs)]
+            summaries.append(summarise(game, matches))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    report = {"machine_cpus": _cpus(), "games": summaries,
+              "goals": {"deal_52_s": GOAL_DEAL_S, "latency_median_ms": GOAL_LATENCY_MS}}
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_human(report)
+    return 0
+
+
+def _cpus() -> Optional[int]:
+    import os
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,436 @@
+"""Whole tables of real ``p2pcards`` processes, for system tests, benchmarks and soaks.
+
+A :class:`Home` is one person's machine as far as p2pcards can tell: its own
+``XDG_CONFIG_HOME`` (identity) and ``XDG_STATE_HOME`` (saved tables) under a
+temporary directory. A :class:`PeerProcess` is one run of the command in a
+home, with ``--trace`` JSON lines collected by a thread, so a test can wait
+for an event without ever blocking on a pipe. Every wait is bounded.
+
+Peak memory comes from the kernel's own account: a child is reaped with
+``os.wait4``, whose ``ru_maxrss`` is the process's resident high-water mark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+#: Generous bound for one whole short match, so a hung run fails instead of hanging.
+MATCH_TIMEOUT = 120.0
+STARTUP_TIMEOUT = 20.0
+
+
+class HarnessError(RuntimeError):
+    """A process did not do what the scenario waits for, in time; the message says what."""
+
+
+def p2pcards_argv(*args: str) -> list[str]:
+    """The command line of ``p2pcards ARGS`` with this interpreter and this checkout."""
+    return [sys.executable, "-m", "p2pcards", *args]
+
+
+class Home:
+    """One player's private directories: identity in ``config``, saved tables in ``state``."""
+
+    def __init__(self, root: Path, label: str) -> None:
+        self.label = label
+        self.root = Path(root) / label
+        self.config = self.root / "config"
+        self.state = self.root / "state"
+        self.config.mkdir(parents=True, exist_ok=True)
+        self.state.mkdir(parents=True, exist_ok=True)
+        self._runs = 0
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            "XDG_CONFIG_HOME": str(self.config), "XDG_STATE_HOME": str(self.state),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
+            "PYTHONUNBUFFERED": "1", "USER": self.label,
+        })
+        return env
+
+    # -- one-shot commands ----------------------------------------------------------
+
+    def run(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+        """Run ``p2pcards ARGS`` in this home and wait for it."""
+        return subprocess.run(p2pcards_argv(*args), capture_output=True, text=True, timeout=timeout,
+                              cwd=REPO_ROOT, env=self.env(), check=False)
+
+    def create_identity(self, name: str) -> str:
+        """Make (or rename) this home's identity; returns its fingerprint."""
+        done = self.run("whoami", "--name", name, timeout=30)
+        if done.returncode != 0:
+            raise HarnessError(f"{self.label}: whoami failed: {done.stderr.strip()}")
+        return done.stdout.split()[-1]
+
+    def copy_identity_from(self, other: "Home") -> None:
+        """Give this home the same identity file as ``other`` (same key, same name)."""
+        source = other.config / "p2pcards" / "identity.json"
+        target = self.config / "p2pcards" / "identity.json"
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+
+    def saved(self) -> list[dict[str, str]]:
+        """This home's saved tables, as ``p2pcards saved --json`` lists them."""
+        done = self.run("saved", "--json", timeout=30)
+        if done.returncode != 0:
+            raise HarnessError(f"{self.label}: saved failed: {done.stderr.strip()}")
+        return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+    def transcripts(self) -> list[Path]:
+        """Every saved transcript in this home (a host's home also holds its relay's)."""
+        return sorted((self.state / "p2pcards" / "tables").glob("*/*/transcript"))
+
+    def verify(self, transcript: Path) -> "Verification":
+        done = self.run("verify", str(transcript), timeout=60)
+        return Verification(transcript, done.returncode, done.stdout, done.stderr)
+
+    # -- long-running commands ------------------------------------------------------
+
+    def spawn(self, *args: str, prefix: Sequence[str] = ()) -> "PeerProcess":
+        """Start ``p2pcards ARGS`` (inside ``prefix``, e.g. ``ip netns exec NS``)."""
+        self._runs += 1
+        stderr_path = self.root / f"stderr-{self._runs}.txt"
+        return PeerProcess(self, [*prefix, *p2pcards_argv(*args)], stderr_path)
+
+
+@dataclass
+class Verification:
+    """What ``p2pcards verify`` said about one transcript."""
+
+    transcript: Path
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and "OK: every signature" in self.stdout
+
+    def line(self, prefix: str) -> Optional[str]:
+        for line in self.stdout.splitlines():
+            if line.startswith(prefix):
+                return line
+        return None
+
+    @property
+    def outcome(self) -> Optional[str]:
+        return self.line("Outcome: ")
+
+    @property
+    def verdict(self) -> Optional[str]:
+        return self.line("Verdict: ")
+
+
+class PeerProcess:
+    """One running ``p2pcards`` command whose stdout lines are collected as they come."""
+
+    def __init__(self, home: Home, argv: list[str], stderr_path: Path) -> None:
+        self.home = home
+        self.argv = argv
+        self.stderr_path = stderr_path
+        self.started_at = time.time()
+        self._stderr = open(stderr_path, "w")
+        self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                      stderr=self._stderr, text=True, cwd=REPO_ROOT, env=home.env())
+        self.pid = self.popen.pid
+        self.lines: list[str] = []
+        self.peak_rss_kib: Optional[int] = None
+        self.returncode: Optional[int] = None
+        self._changed = threading.Condition()
+        self._eof = False
+        self._reader = threading.Thread(target=self._read, daemon=True, name=f"read-{home.label}")
+        self._reader.start()
+
+    def __repr__(self) -> str:
+        return f"PeerProcess({self.home.label}, pid={self.pid}, rc={self.returncode})"
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            with self._changed:
+                self.lines.append(line.rstrip("\n"))
+                self._changed.notify_all()
+        with self._changed:
+            self._eof = True
+            self._changed.notify_all()
+
+    # -- reading --------------------------------------------------------------------
+
+    def events(self) -> list[dict[str, Any]]:
+        """The ``--trace`` JSON lines printed so far (other lines skipped)."""
+        out = []
+        for line in list(self.lines):
+            if line.startswith("{"):
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    out.append(record)
+        return out
+
+    def wait_for(self, predicate: Callable[[list[str]], Any], timeout: float, what: str) -> Any:
+        """Wait until ``predicate(lines)`` is truthy and return it; raise if it is not in time."""
+        end = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                found = predicate(list(self.lines))
+                if found:
+                    return found
+                left = end - time.monotonic()
+                if left <= 0 or self._eof:
+                    break
+                self._changed.wait(min(left, 0.5))
+        raise HarnessError(f"{self.home.label}: no {what} within {timeout:.0f} s "
+                           f"({'exited' if self._eof else 'still running'}); "
+                           f"last lines: {self.lines[-3:]}; stderr: {self.stderr()[-400:]!r}")
+
+    def wait_event(self, name: str, timeout: float, count: int = 1) -> dict[str, Any]:
+        """Wait for the ``count``-th trace event called ``name``; return it."""
+        def found(lines: list[str]) -> Optional[dict[str, Any]]:
+            hits = [e for e in self.events() if e.get("event") == name]
+            return hits[count - 1] if len(hits) >= count else None
+        return self.wait_for(found, timeout, f"{name} event #{count}")
+
+    def count_events(self, name: Optional[str] = None) -> int:
+        return sum(1 for e in self.events() if name is None or e.get("event") == name)
+
+    def rss_kib(self) -> Optional[int]:
+        """The resident memory right now (``VmRSS``), or None once the process is gone."""
+        try:
+            status = Path(f"/proc/{self.pid}/status").read_text()
+        except OSError:
+            return None
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return None
+
+    def stderr(self) -> str:
+        try:
+            return self.stderr_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    @property
+    def summary(self) -> Optional[str]:
+        """The closing line: ``Match over: ...``, ``TABLE ENDED: ...`` or ``Table closed: ...``."""
+        for line in reversed(self.lines):
+            if line.startswith(("Match over:", "TABLE ENDED:", "Table closed:")):
+                return line
+        return None
+
+    def table_ended(self) -> Optional[dict[str, Any]]:
+        """The ``TableEnded`` trace event (rule, blamed), if the table ended with a verdict."""
+        hits = [e for e in self.events() if e.get("event") == "TableEnded"]
+        return hits[-1] if hits else None
+
+    # -- lifetime -------------------------------------------------------------------
+
+    def poll(self) -> Optional[int]:
+        """Reap the process if it ended (recording its peak memory); its exit code or None."""
+        if self.returncode is not None:
+            return self.returncode
+        try:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            self.returncode = self.popen.poll() if self.popen.returncode is None else self.popen.returncode
+            return self.returncode
+        if pid == 0:
+            return None
+        self.returncode = os.waitstatus_to_exitcode(status)
+        self.popen.returncode = self.returncode
+        self.peak_rss_kib = usage.ru_maxrss
+        self._close_streams()
+        return self.returncode
+
+    def wait(self, timeout: float) -> int:
+        """Wait for the process to end; raise (leaving it running) if it does not in time."""
+        end = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() > end:
+                raise HarnessError(f"{self.home.label}: still running after {timeout:.0f} s; "
+                                   f"last lines: {self.lines[-3:]}; stderr: {self.stderr()[-400:]!r}")
+            time.sleep(0.02)
+        self._reader.join(timeout=5)
+        return self.returncode  # type: ignore[return-value]
+
+    def signal(self, number: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, number)
+
+    def kill(self) -> None:
+        """SIGKILL and reap (no goodbye, no flush: a crash)."""
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+            self.wait(timeout=10)
+
+    def stop(self) -> None:
+        """End the process if it still runs (for cleanup)."""
+        if self.poll() is None:
+            try:
+                os.kill(self.pid, signal.SIGCONT)
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            try:
+                self.wait(timeout=10)
+            except HarnessError:
+                pass
+        self._close_streams()
+
+    def _close_streams(self) -> None:
+        if not self._stderr.closed:
+            self._stderr.close()
+
+
+# -- a whole table ---------------------------------------------------------------------
+
+
+@dataclass
+class TablePlan:
+    """What to start: a game, its short settings, and the seat options of every process."""
+
+    game: str
+    seed: Optional[int] = 1
+    deadline: float = 30.0
+    reconnect_window: Optional[float] = None
+    settings: tuple[str, ...] = ()
+    bot: str = "heuristic"
+    bind: str = "127.0.0.1"
+    extra_host: tuple[str, ...] = ()
+
+    @classmethod
+    def short(cls, game: str, **kwargs: Any) -> "TablePlan":
+        """A short match: one Bluff deal, or Topper to 3 points."""
+        settings = ("--deals", "1") if game == "bluff" else ("--target", "3")
+        return cls(game, settings=settings, **kwargs)
+
+    def seat_args(self) -> list[str]:
+        args = ["--bot", self.bot, "--trace", "--deadline", str(self.deadline)]
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
+        if self.reconnect_window is not None:
+            args += ["--reconnect-window", str(self.reconnect_window)]
+        return args
+
+    def host_args(self, port: int = 0) -> list[str]:
+        return ["host", self.game, *self.settings, "--no-advertise", "--bind", self.bind,
+                "--port", str(port), *self.extra_host, *self.seat_args()]
+
+    def join_args(self, address: str) -> list[str]:
+        return ["join", "--connect", address, *self.seat_args()]
+
+    def resume_args(self, session: str) -> list[str]:
+        return ["resume", session, *self.seat_args()]
+
+
+@dataclass
+class ProcessTable:
+    """Four processes at one table: ``processes[0]`` is the host."""
+
+    plan: TablePlan
+    homes: list[Home]
+    processes: list[PeerProcess] = field(default_factory=list)
+    port: int = 0
+    history: list[PeerProcess] = field(default_factory=list)
+    """Every process ever started for this table, restarts included (for cleanup)."""
+
+    def start_host(self, prefix: Sequence[str] = (), args: Optional[list[str]] = None) -> PeerProcess:
+        host = self.homes[0].spawn(*(args or self.plan.host_args()), prefix=prefix)
+        self.history.append(host)
+        line = host.wait_for(lambda lines: next((l for l in lines if '"listening"' in l), None),
+                             STARTUP_TIMEOUT, "listening line")
+        self.port = json.loads(line)["listening"]
+        self.processes = [host]
+        return host
+
+    def add_joiner(self, index: int, args: list[str], prefix: Sequence[str] = ()) -> PeerProcess:
+        """Start one joiner and wait until it is in the lobby (so the join order is fixed)."""
+        joiner = self.homes[index].spawn(*args, prefix=prefix)
+        self.history.append(joiner)
+        self.processes.append(joiner)
+        joiner.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
+        return joiner
+
+    def start(self) -> "ProcessTable":
+        """Host, then the three joiners one at a time over loopback TCP."""
+        self.start_host()
+        for index in range(1, 4):
+            self.add_joiner(index, self.plan.join_args(f"{self.plan.bind}:{self.port}"))
+        return self
+
+    def restart(self, index: int, args: Optional[list[str]] = None) -> PeerProcess:
+        """Replace process ``index`` (already ended) with ``p2pcards resume`` of its saved table."""
+        home = self.homes[index]
+        if args is None:
+            sessions = [s["session"] for s in home.saved()]
+            if len(sessions) != 1:
+                raise HarnessError(f"{home.label}: {len(sessions)} saved tables, expected one")
+            args = self.plan.resume_args(sessions[0])
+        process = home.spawn(*args)
+        self.history.append(process)
+        self.processes[index] = process
+        return process
+
+    def wait(self, timeout: float = MATCH_TIMEOUT) -> list[int]:
+        """Wait for every current process to end; their exit codes."""
+        end = time.monotonic() + timeout
+        return [p.wait(max(0.1, end - time.monotonic())) for p in self.processes]
+
+    def stop(self) -> None:
+        for process in self.history:
+            process.stop()
+
+    def verify_all(self, indices: Optional[Sequence[int]] = None) -> list[Verification]:
+        """``p2pcards verify`` on every saved transcript of the given homes, in parallel."""
+        chosen = range(len(self.homes)) if indices is None else indices
+        jobs = [(self.homes[i], path) for i in chosen for path in self.homes[i].transcripts()]
+        results: list[Optional[Verification]] = [None] * len(jobs)
+
+        def check(slot: int) -> None:
+            home, path = jobs[slot]
+            results[slot] = home.verify(path)
+
+        threads = [threading.Thread(target=check, args=(slot,)) for slot in range(len(jobs))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        return [r for r in results if r is not None]
+
+
+def make_homes(root: Path, names: Sequence[str] = ("Hana", "Ivo", "Juno", "Kai"),
+               identities: Optional[Sequence[Home]] = None, tag: str = "") -> list[Home]:
+    """Homes for four players; with ``identities``, each gets a copy of that home's identity."""
+    homes = [Home(root, f"{tag}{name.lower()}") for name in names]
+    for index, (home, name) in enumerate(zip(homes, names)):
+        if identities is not None:
+            home.copy_identity_from(identities[index])
+        else:
+            home.create_identity(name)
+    return homes
+
+
+def play_table(plan: TablePlan, homes: list[Home], timeout: float = MATCH_TIMEOUT) -> ProcessTable:
+    """Start a table, wait for all four processes to finish, return it (stopped on failure)."""
+    table = ProcessTable(plan, homes)
+    try:
+        table.start()
+        table.wait(timeout)
+    except BaseException:
+        table.stop()
+        raise
+    return table

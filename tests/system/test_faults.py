@@ -1,0 +1,142 @@
+"""Faults between real processes: a crashed peer resumes, a silent peer is named,
+a lost host is named, and no honest peer loses its saved transcript."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+
+import pytest
+
+from .harness import STARTUP_TIMEOUT, Home, ProcessTable
+from .scenarios import (
+    MatchRecord, after_events, record, run_with_kill, standard_plan, transcript_of,
+)
+
+VICTIM = 2  # the second joiner: player 2 in join order
+VICTIM_NAME = "Juno"
+SHORT_DEADLINE = 3.0
+SHORT_WINDOW = 2.0
+
+
+def _messages_checked(stdout: str) -> int:
+    line = next(l for l in stdout.splitlines() if l.startswith("Checked "))
+    return int(line.split()[1])
+
+
+def _last_position(lines: list[str]) -> int:
+    """The highest transcript position a process traced an action for."""
+    positions = [int(l.split('"position": ')[1].split("}")[0].split(",")[0])
+                 for l in lines if '"ActionApplied"' in l]
+    return max(positions)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["bluff", "topper"])
+def test_a_peer_killed_mid_hand_resumes_and_the_match_ends_as_without_the_fault(
+    game: str, baseline: Callable[[str], MatchRecord], fresh_homes: Callable[[str], list[Home]],
+) -> None:
+    clean = baseline(game)
+    run = run_with_kill(standard_plan(game), fresh_homes("kill"), VICTIM,
+                        after_events("ActionApplied", 3))
+
+    assert run.killed and run.restart_note == "resumed"
+    assert run.honest == [0, 1, 2, 3]
+    assert [seat.summary for seat in run.record.seats] == [seat.summary for seat in clean.seats]
+    assert [seat.returncode for seat in run.record.seats] == [0, 0, 0, 0]
+    for seat in range(4):
+        check = run.record.seats[seat].player_verification
+        assert check is not None and check.ok, check
+        assert check.outcome == clean.seats[seat].player_verification.outcome
+        # Same seed, same players: the transcript is the fault-free one, bit for bit.
+        assert run.record.player_transcript_bytes(seat) == clean.player_transcript_bytes(seat)
+
+
+@pytest.mark.slow
+def test_a_silent_peer_is_named_by_every_other_peer_after_its_deadline(
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
+) -> None:
+    plan = standard_plan("bluff", deadline=SHORT_DEADLINE, reconnect_window=SHORT_WINDOW)
+    table = ProcessTable(plan, fresh_homes("silent"))
+    tables.append(table)
+    table.start()
+    victim = table.processes[VICTIM]
+    victim.wait_for(after_events("ActionApplied", 3), STARTUP_TIMEOUT, "third action")
+    victim.signal(signal.SIGSTOP)  # sockets stay open; it just never answers
+    others = [p for i, p in enumerate(table.processes) if i != VICTIM]
+    for process in others:
+        process.wait(60)
+
+    for process in others:
+        assert process.table_ended() is not None, process.lines[-3:]
+        assert process.table_ended()["rule"] == "deadline"
+        assert process.table_ended()["blamed"] == [VICTIM]
+        assert process.summary.startswith("TABLE ENDED: deadline:")
+        assert process.summary.endswith(f"(blamed: {VICTIM_NAME})")
+        assert process.returncode == 3
+    checks = table.verify_all([i for i in range(4) if i != VICTIM])
+    players = [c for c in checks if c.transcript.parent.name != "relay"]
+    assert len(players) == 3 and all(c.ok for c in players), [c.stdout for c in players]
+    assert all(c.verdict.startswith(f"Verdict: deadline: player {VICTIM} ") for c in players)
+
+    # Woken up, the silent peer finds the table gone and ends too, its transcript intact.
+    victim.signal(signal.SIGCONT)
+    victim.wait(30)
+    assert victim.table_ended() is not None
+    mine = transcript_of(table.homes[VICTIM])
+    assert mine is not None and table.homes[VICTIM].verify(mine).ok
+
+
+@pytest.mark.slow
+def test_joiners_that_lose_the_host_name_it_after_their_reconnect_window(
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
+) -> None:
+    plan = standard_plan("bluff", reconnect_window=SHORT_WINDOW)
+    table = ProcessTable(plan, fresh_homes("hostlost"))
+    tables.append(table)
+    table.start()
+    table.processes[1].wait_for(after_events("ActionApplied", 3), STARTUP_TIMEOUT, "third action")
+    table.processes[0].kill()
+    joiners = table.processes[1:]
+    for process in joiners:
+        process.wait(60)
+
+    run = record(table, [1, 2, 3])
+    for index, process in enumerate(joiners, start=1):
+        ended = process.table_ended()
+        assert ended is not None and (ended["rule"], ended["blamed"]) == ("deadline", [0])
+        assert "(the host) could not be reached" in process.summary
+        check = run.seats[index].player_verification
+        assert check is not None and check.ok, check
+        # Nothing it had seen is lost: every position it traced is in its saved transcript.
+        assert _messages_checked(check.stdout) > _last_position(process.lines)
+
+
+@pytest.mark.slow
+def test_a_restarted_host_cannot_resume_and_its_joiners_name_it_at_once(
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
+) -> None:
+    plan = standard_plan("bluff", reconnect_window=60.0)
+    table = ProcessTable(plan, fresh_homes("hostback"))
+    tables.append(table)
+    table.start()
+    table.processes[1].wait_for(after_events("ActionApplied", 3), STARTUP_TIMEOUT, "third action")
+    table.processes[0].kill()
+
+    session = table.homes[0].saved()[0]["session"]
+    refused = table.homes[0].run(*plan.resume_args(session), timeout=30)
+    assert refused.returncode != 0
+    assert "resuming a hosted table is not supported" in refused.stderr
+    # A new table on the same port: the joiners redial it and are refused, not seated anew.
+    fresh_host = table.homes[0].spawn(*plan.host_args(table.port))
+    table.history.append(fresh_host)
+    for process in table.processes[1:]:
+        process.wait(30)
+
+    for index, process in enumerate(table.processes[1:], start=1):
+        ended = process.table_ended()
+        assert ended is not None and (ended["rule"], ended["blamed"]) == ("deadline", [0])
+        assert "(the host) refused to go on" in process.summary
+        mine = transcript_of(table.homes[index])
+        assert mine is not None and table.homes[index].verify(mine).ok
+    assert fresh_host.poll() is None, "the new host should still wait for players"

@@ -1,0 +1,74 @@
+"""The three one-line bars: the title, the action bar and the status line.
+
+The action bar lists only what is legal now, each with its key (a click on
+an entry presses its key); the status line says whose turn it is, or why
+the last key was refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.topper import TopperState
+from p2pcards.ui.text import turn_line
+from p2pcards.ui.tui.draw import Line, clickable, pad, width_of
+from p2pcards.ui.tui.keymap import KeyHint
+from p2pcards.ui.tui.model import ScreenModel
+
+
+def title_line(model: ScreenModel, width: int) -> Line:
+    view = model.view
+    parts = [" p2pcards", (model.game or "").upper()]
+    if isinstance(view, BluffState):
+        cap = view.config.deal_cap
+        parts.append(f"deal {view.deal_number}" + (f" of {cap}" if cap else ""))
+        parts.append(f"price {view.config.table_price}")
+    elif isinstance(view, TopperState):
+        parts.append(f"hand {view.hand_number} ({view.hands_scored} scored)")
+        parts.append(f"first to {view.config.target_score}")
+    link_style = "class:title.ok" if model.link == "connected" else "class:title.bad"
+    right: Line = [(link_style, f" ● {model.link}"), ("class:title", "  ? help  q leave ")]
+    room = width - width_of(right)
+    named = " · ".join(p for p in parts + [model.table_name] if p)
+    left: Line = [("class:title", named if len(named) < room else " · ".join(p for p in parts if p))]
+    if room < 20:
+        return pad(left, width, "class:title")
+    return pad(left, room, "class:title") + right
+
+
+def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
+                press: Optional[Callable[[str], Any]] = None) -> Line:
+    """The keys that act now (clickable), then the keys that always work."""
+    line: Line = []
+    if deciding:
+        for hint in hints:
+            extra: tuple = ()
+            if press is not None and hint.key is not None:
+                extra = (clickable(lambda key=hint.key: press(key)),)
+            line.append(("class:bar.key", f" {hint.shown} ", *extra))
+            line.append(("class:bar.label", f" {hint.label}  ", *extra))
+        line.append(("class:bar.dim", " ? help"))
+    else:
+        line.append(("class:bar.idle", " Not your turn. "))
+        line.append(("class:bar.dim", " PgUp/PgDn log · ? help · q leave"))
+    return pad(line, width, "class:bar")
+
+
+def status_line(model: ScreenModel, message: Optional[tuple[str, str]], width: int) -> Line:
+    """The last refusal or notice if any, else whose turn it is."""
+    if message is not None:
+        kind, text = message
+        return pad([(f"class:status.{kind}", f" {text}")], width)
+    view = model.view
+    if model.ending is not None:
+        text = model.ending.text
+    elif view is not None:
+        text = turn_line(view, model.names(), model.me)
+    elif model.progress:
+        text = model.progress
+    elif model.lobby:
+        text = "Waiting for the seats to fill…"
+    else:
+        text = "Connecting to the table…"
+    return pad([("class:status.turn", f" {text}")], width)

@@ -1,0 +1,144 @@
+"""The middle of the table: the lobby while seats fill, then the game's public facts.
+
+Bluff: the safe box, the stake on the table, the named rank, the face-down
+pile, the last claim and what the last call revealed. Topper: the hand, the
+bids, trump with its two Jacks, the trick in progress and the last trick.
+While a deck is shuffled and dealt, the progress of the verified steps and
+the result of the hand just played are shown first.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from p2pcards.cards import Card
+from p2pcards.rules.bluff import BluffState, Claim, Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase, TopperState
+from p2pcards.rules.topper_order import big_jack, little_jack
+from p2pcards.ui.tui.draw import Line, Lines, fit, pack
+from p2pcards.ui.tui.hand import face_style, face_text
+from p2pcards.ui.tui.model import SEATS, ScreenModel
+from p2pcards.ui.tui.seats import seat_label
+
+
+def _card(card: Optional[Card]) -> tuple:
+    return (face_style(card), face_text(card).strip())
+
+
+def _cards(cards: Sequence[Optional[Card]]) -> Line:
+    out: Line = []
+    for i, card in enumerate(cards):
+        if i:
+            out.append(("", " "))
+        out.append(_card(card))
+    return out
+
+
+def _v(text: object) -> tuple:
+    return ("class:value", str(text))
+
+
+def lobby_lines(model: ScreenModel, width: int) -> Lines:
+    """Who has joined so far, with fingerprints and bots: the lobby view."""
+    game = (model.game or "?").upper()
+    name = model.table_name or "the table"
+    lines: Lines = [[("class:board.title", f"{game} · {name!r}"),
+                     ("class:dim", f" · {len(model.lobby)} of {SEATS} joined")]]
+    for index in range(SEATS):
+        if index < len(model.lobby):
+            info = model.lobby[index]
+            role = " (host)" if index == 0 else (" (bot)" if info.bot else "")
+            lines.append([("", f"{index + 1}. "), ("class:seat.name", info.name),
+                          ("class:dim", role), ("", "  "), ("class:fp", info.fingerprint)])
+        else:
+            lines.append([("class:dim", f"{index + 1}. waiting for a player…")])
+    return [line for chunk in lines for line in pack([chunk], width)]
+
+
+def _claim_chunks(model: ScreenModel, claim: Claim) -> list[Line]:
+    count = f"{claim.count} card{'s' if claim.count != 1 else ''}"
+    chunks = [[("class:label", "Last claim: "), ("class:seat.name", seat_label(model, claim.seat))],
+              [("", f"{count} as "), ("class:rank", claim.rank.label)],
+              [("", "stake "), _v(claim.stake)]]
+    if claim.revealed:
+        chunks.append([("class:dim", "shown honest")])
+    return chunks
+
+
+def _last_call(model: ScreenModel, view: BluffState) -> Optional[list[Line]]:
+    for claim in reversed(view.claims):
+        if claim.revealed:
+            verdict = ("class:good", "honest") if claim.honest else ("class:bad", "a BLUFF")
+            return [[("class:label", "Call showed "), ("class:seat.name", seat_label(model, claim.seat)),
+                     ("", f" ({claim.rank.label}):")], _cards(claim.faces or ()), [verdict]]
+    return None
+
+
+def bluff_lines(model: ScreenModel, view: BluffState, width: int) -> Lines:
+    rank = view.named_rank.label if view.named_rank is not None else "—"
+    chunks: list[Line] = [
+        [("class:label", "Safe box "), _v(view.safe_box)],
+        [("class:label", "on the table "), _v(view.table_stake or 0)],
+        [("class:label", "round stake "), _v(view.round_stake or "—")],
+    ]
+    lines = pack(chunks, width)
+    lines += pack([[("class:label", "Named rank "), ("class:rank", rank)],
+                   [("class:label", "pile "), _v(len(view.pile)), ("", " face down")]], width)
+    claim = view.last_claim
+    if claim is not None and view.phase is not BluffPhase.DEAL:
+        lines += pack(_claim_chunks(model, claim), width)
+    shown = _last_call(model, view)
+    if shown is not None:
+        lines += pack(shown, width, separator=" ")
+    return lines
+
+
+def topper_lines(model: ScreenModel, view: TopperState, width: int) -> Lines:
+    lines: Lines = pack([[("class:label", "Hand "), _v(view.hand_number)],
+                         [("class:label", "first to "), _v(view.config.target_score)]], width)
+    trump = view.trump
+    if trump is not None:
+        lines += pack([[("class:label", "Trump "), (face_style(big_jack(trump)),
+                                                    f"{trump.symbol} {trump.name.lower()}")],
+                       [("class:label", "Big Jack "), _card(big_jack(trump))],
+                       [("class:label", "Little Jack "), _card(little_jack(trump))]], width)
+    if view.bidder is not None and view.phase is not TopperPhase.BIDDING:
+        lines += pack([[("class:label", "Bidder "), ("class:seat.name", seat_label(model, view.bidder)),
+                        ("", " bid "), _v(view.high_bid)]], width)
+    elif view.phase is TopperPhase.BIDDING:
+        high = [("class:label", "Highest bid "), _v(view.high_bid),
+                ("", f" by {seat_label(model, view.bidder)}")] if view.high_bid else \
+            [("class:label", "Bidding: "), ("", "no bid yet")]
+        lines += pack([high], width)
+    if view.current_trick:
+        plays: list[Line] = [[("class:label", f"Trick {len(view.tricks) + 1}:")]]
+        plays += [[("", f"{seat_label(model, seat)} "), _card(card)]
+                  for seat, card in view.current_trick]
+        lines += pack(plays, width, separator="  ")
+    if view.tricks:
+        last = view.tricks[-1]
+        lines += pack([[("class:label", f"Trick {last.trick + 1} won by "),
+                        ("class:seat.name", seat_label(model, last.winner)), ("", ": ")]
+                       + _cards([card for _, card in last.plays])], width)
+    return lines
+
+
+def board_lines(model: ScreenModel, width: int, height: int) -> Lines:
+    """The middle of the table for ``width`` × ``height`` cells."""
+    view = model.view
+    notes: Lines = []
+    if model.result_line:
+        notes += pack([[("class:result", model.result_line)]], width)
+    if model.progress:
+        notes += pack([[("class:progress", model.progress)]], width)
+    if view is None:
+        body = lobby_lines(model, width) if not model.seated else []
+        return fit(notes + body if model.seated else body + notes, width, height)
+    if isinstance(view, BluffState):
+        body = bluff_lines(model, view, width)
+        waiting = view.phase is BluffPhase.DEAL
+    else:
+        body = topper_lines(model, view, width)
+        waiting = view.phase is TopperPhase.DEAL
+    lines = notes + body if waiting else body + notes
+    return fit(lines, width, height)

@@ -1,0 +1,106 @@
+"""What the boxes over the table say: help, "leave the table?", and the end of the table.
+
+The end box shows the result of a match (each seat's chips or score, the
+winners) or, loudly, the verdict of a table that ended early, with the
+keys that follow: a new table (``p2pcards play``) or leave.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from p2pcards.rules.bluff_model import BluffOutcome
+from p2pcards.rules.topper_events import TopperOutcome
+from p2pcards.ui.text_common import plural
+from p2pcards.ui.tui.draw import Line, Lines, fit, pack, wrapped
+from p2pcards.ui.tui.helptext import KEY_COLUMN, help_text
+from p2pcards.ui.tui.model import ScreenModel
+
+CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."
+
+
+def _help_rows(game: Optional[str], width: int) -> Lines:
+    rows: Lines = []
+    for line in help_text(game):
+        if not line:
+            rows.append([])
+        elif line.startswith("  "):
+            rows.extend(wrapped(line, width, "", indent=" " * KEY_COLUMN))
+        else:
+            rows.extend(wrapped(line, width, "class:value" if line.endswith(":") else "",
+                                indent=""))
+    return rows
+
+
+def help_lines(game: Optional[str], offset: int, width: int, height: int) -> Lines:
+    """The help text from line ``offset`` (the help scrolls with ↑ ↓ PgUp PgDn)."""
+    rows = _help_rows(game, width)
+    last = max(0, len(rows) - height + 1)
+    start = max(0, min(offset, last))
+    shown = rows[start:start + height - 1]
+    more = "↑↓ scroll · " if len(rows) > height - 1 else ""
+    shown.append([("class:dim", f"{more}any other key closes")])
+    return fit(shown, width, height)
+
+
+def help_length(game: Optional[str], width: int) -> int:
+    return len(_help_rows(game, width))
+
+
+def confirm_lines(width: int, height: int) -> Lines:
+    lines = wrapped(CONFIRM_TEXT, width)
+    lines.append([])
+    lines.append([("class:dialog.key", " y "), ("", " leave   "),
+                  ("class:dialog.key", " n "), ("", " stay at the table")])
+    return fit(lines, width, height)
+
+
+def _seat_results(model: ScreenModel) -> Lines:
+    outcome = model.outcome
+    if isinstance(outcome, BluffOutcome):
+        values, unit = outcome.chips, "chip"
+    elif isinstance(outcome, TopperOutcome):
+        values, unit = outcome.scores, "point"
+    else:
+        return []
+    rows: Lines = []
+    for seat, value in enumerate(values):
+        info = model.seat_info(seat)
+        name = ("You" if seat == model.me else "") + (
+            f" ({info.name})" if info and seat == model.me else (info.name if info else ""))
+        mark = [("class:result", "  ★ winner")] if seat in outcome.winners else []
+        rows.append([("", f"Seat {seat} · "), ("class:seat.name", name.strip() or f"Seat {seat}"),
+                     ("", f": {plural(value, unit)}")] + mark)
+    return rows
+
+
+def ending_lines(model: ScreenModel, offer_again: bool, ready: bool,
+                 width: int, height: int) -> Lines:
+    """The end box: what happened, the results by seat, the keys (once the table closed)."""
+    ending = model.ending
+    if ending is None:
+        return []
+    lines: Lines = wrapped(ending.text, width)
+    results = _seat_results(model)
+    if results:
+        lines.append([])
+        lines.extend(line for row in results for line in pack([row], width))
+    lines.append([])
+    if not ready:
+        lines.append([("class:dim", "Closing the table…")])
+    else:
+        keys: Line = []
+        if offer_again:
+            keys += [("class:dialog.key", " n "), ("", " a new table   ")]
+        keys += [("class:dialog.key", " q "), ("", " leave")]
+        lines.append(keys)
+    return fit(lines, width, height)
+
+
+def ending_height(model: ScreenModel, width: int) -> int:
+    """Rows the end box needs at ``width``."""
+    if model.ending is None:
+        return 1
+    rows = len(wrapped(model.ending.text, width)) + 2
+    results = _seat_results(model)
+    return rows + (len(results) + 1 if results else 0)

@@ -1,0 +1,73 @@
+"""The player's hand drawn as cards: faces in colour, the selection, the cursor, the labels.
+
+Three rows: a mark over each selected card, the faces (red suits red, black
+suits black, on a white card; cards that may not be played now dimmed),
+and under each card its label (the number the plain commands use) with
+Topper's trump marks: ★ the Big Jack, ☆ the Little Jack, • another trump.
+A click on any row of a card selects it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+from p2pcards.cards import Card
+from p2pcards.ui.text_common import HandCard
+from p2pcards.ui.tui.draw import Lines, clickable, pad
+from p2pcards.ui.tui.picker import HandPicker
+
+CARD_WIDTH = 4
+_NOTE_MARKS = {"Big Jack": "★", "Little Jack": "☆", "trump": "•"}
+
+
+def face_text(card: Optional[Card]) -> str:
+    """A card face four columns wide: ``" Q♥ "``, ``"10♠ "``; ``" ?? "`` when unknown."""
+    if card is None:
+        return " ?? "
+    face = f"{card.rank.label}{card.suit.symbol}"
+    return face.rjust(3) + " "
+
+
+def face_style(card: Optional[Card]) -> str:
+    if card is None:
+        return "class:card.unknown"
+    return "class:card.red" if card.suit.is_red else "class:card.black"
+
+
+def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
+               playable: Optional[set[int]] = None, active: bool = False,
+               on_click: Optional[Callable[[int], Any]] = None) -> Lines:
+    """The three rows of the hand for ``width`` columns.
+
+    ``playable`` (slots) dims the other cards; ``active`` shows the cursor
+    (only while this seat is deciding).
+    """
+    if not hand:
+        return [[], [("class:dim", "  (no cards in your hand)")], []]
+    gap = 1 if len(hand) * (CARD_WIDTH + 1) <= width else 0
+    marks: list = []
+    faces: list = []
+    labels: list = []
+    for index, entry in enumerate(hand):
+        handler = clickable(lambda i=index: on_click(i)) if on_click is not None else None
+        extra = (handler,) if handler is not None else ()
+        selected = picker.is_selected(entry)
+        cursor = active and index == min(picker.cursor, len(hand) - 1)
+        style = face_style(entry.card)
+        if playable is not None and entry.slot not in playable:
+            style += " class:card.unplayable"
+        if selected:
+            style += " class:card.selected"
+        if cursor:
+            style += " class:card.cursor"
+        marks.append(("class:card.mark", " ▼  " if selected else " " * CARD_WIDTH, *extra))
+        faces.append((style, face_text(entry.card), *extra))
+        note = _NOTE_MARKS.get(entry.note, "")
+        label = f"{entry.label}{note}".center(CARD_WIDTH)
+        label_style = "class:card.label.cursor" if cursor else "class:card.label"
+        labels.append((label_style, label, *extra))
+        if gap and index < len(hand) - 1:
+            marks.append(("", " "))
+            faces.append(("", " "))
+            labels.append(("", " "))
+    return [pad(marks, width), pad(faces, width), pad(labels, width)]

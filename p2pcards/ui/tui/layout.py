@@ -1,0 +1,160 @@
+"""How the table is laid out on the screen, from 80×24 up.
+
+::
+
+    title bar: game, deal or hand, link state, help and leave keys
+                    [ the seat across the table ]
+    [ seat on your left ]   the board   [ seat on your right ]
+    your seat: chips or score, link, turn and countdown
+    your hand, drawn as cards
+    the action bar (only the legal keys) / the rank or stake question
+    the status line (whose turn, or why a key was refused)
+    the log of the table's events (takes whatever height is left)
+
+Boxes float over it for help, "leave the table?" and the end of the table.
+Every panel is drawn for the size it gets; the board and the log take the
+room a larger window gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.layout import (
+    ConditionalContainer, Float, FloatContainer, HSplit, Layout, VSplit, Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.widgets import Frame
+
+from p2pcards.ui.tui.bars import action_line, status_line, title_line
+from p2pcards.ui.tui.board import board_lines
+from p2pcards.ui.tui.control import DrawnControl
+from p2pcards.ui.tui.dialogs import (
+    confirm_lines, ending_height, ending_lines, help_length, help_lines,
+)
+from p2pcards.ui.tui.draw import wrapped
+from p2pcards.ui.tui.hand import hand_lines
+from p2pcards.ui.tui.logview import log_lines
+from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
+
+#: Width of the box across the table.
+ACROSS = D(min=30, preferred=46, max=52)
+DIALOG_WIDTH = D(min=40, preferred=70, max=76)
+
+
+class TableLayout:
+    """The windows of the table for one :class:`~p2pcards.ui.tui.screen.TableScreen`."""
+
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
+        self.hand_window = Window(DrawnControl(self._hand, focusable=True), height=3)
+        self.prompt_window = Window(BufferControl(screen.prompt_buffer),
+                                    style="class:prompt.input", height=1)
+        flow_open = Condition(lambda: screen.flow is not None)
+
+        def seat(place: int) -> DrawnControl:
+            return DrawnControl(lambda w, h: seat_panel(screen.model, place, w, h, screen.now()))
+
+        title = Window(DrawnControl(lambda w, h: [title_line(screen.model, w)]), height=1)
+        across = VSplit([Window(width=D(weight=1)), Window(seat(TOP), width=ACROSS),
+                         Window(width=D(weight=1))], height=3)
+        middle = VSplit([
+            Window(seat(LEFT), width=self._side),
+            Window(width=1, char="│", style="class:dim"),
+            Window(DrawnControl(lambda w, h: board_lines(screen.model, w, h)),
+                   width=D(min=30, preferred=500)),
+            Window(width=1, char="│", style="class:dim"),
+            Window(seat(RIGHT), width=self._side),
+        ], height=self._middle)
+        mine = Window(seat(BOTTOM), height=1)
+        bar = Window(DrawnControl(lambda w, h: [action_line(
+            screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press)]),
+            height=1)
+        question = VSplit([
+            Window(FormattedTextControl(lambda: [("class:prompt", f" {screen.flow.question} ")]
+                                        if screen.flow is not None else []),
+                   dont_extend_width=True),
+            self.prompt_window,
+        ])
+        status = Window(DrawnControl(self._status, height=self._status_height), height=D(min=1, max=2))
+        log = Window(DrawnControl(lambda w, h: log_lines(screen.model.log, screen.scroll, w, h),
+                                  wheel=screen.scroll.scroll), height=D(min=3, preferred=1000))
+        body = HSplit([
+            title, across, middle, mine, self.hand_window, bar,
+            ConditionalContainer(question, filter=flow_open),
+            status, Window(height=1, char="─", style="class:dim"), log,
+        ])
+        help_box = Frame(Window(DrawnControl(self._help)), title="Help", style="class:dialog",
+                         width=D(min=40, preferred=78, max=78))
+        confirm_box = Frame(Window(DrawnControl(confirm_lines), height=3), title="Leave",
+                            style="class:dialog", width=DIALOG_WIDTH)
+        end_box = HSplit([Frame(Window(DrawnControl(self._ending, height=self._ending_height)),
+                                title=lambda: screen.model.ending.title if screen.model.ending
+                                else "")], style=self._ending_style, width=DIALOG_WIDTH)
+        self.root = FloatContainer(body, floats=[
+            Float(ConditionalContainer(end_box, filter=Condition(
+                lambda: screen.model.ending is not None and screen.overlay is None))),
+            Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.overlay == "help")),
+                  top=1, bottom=1),
+            Float(ConditionalContainer(confirm_box, filter=Condition(
+                lambda: screen.overlay == "confirm"))),
+        ])
+        self.layout = Layout(self.root, focused_element=self.hand_window)
+
+    @staticmethod
+    def _side() -> D:
+        """The side seats: a fifth of the window, 18 to 30 columns."""
+        columns = get_app().output.get_size().columns
+        return D.exact(max(18, min(30, columns // 5)))
+
+    @staticmethod
+    def _middle() -> D:
+        """The board's rows: five at 24 rows, up to nine in a taller window."""
+        rows = get_app().output.get_size().rows
+        return D.exact(5 + max(0, min(4, (rows - 24) // 4)))
+
+    def _hand(self, width: int, height: int) -> list:
+        screen = self.screen
+        return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),
+                          active=screen.pending is not None, on_click=screen.click_card)
+
+    def _status(self, width: int, height: int) -> list:
+        message = self.screen.message
+        if message is not None and height > 1:
+            kind, text = message
+            lines = wrapped(f" {text}", width, f"class:status.{kind}", indent="   ")
+            if len(lines) > 1:
+                return lines[:height]
+        return [status_line(self.screen.model, message, width)]
+
+    def _status_height(self, width: int) -> int:
+        message = self.screen.message
+        return 1 if message is None else min(2, len(wrapped(f" {message[1]}", width)))
+
+    def _help(self, width: int, height: int) -> list:
+        screen = self.screen
+        total = help_length(screen.model.game, width)
+        screen.help_offset = max(0, min(screen.help_offset, total - height + 1))
+        return help_lines(screen.model.game, screen.help_offset, width, height)
+
+    def _ending(self, width: int, height: int) -> list:
+        screen = self.screen
+        return ending_lines(screen.model, screen.offer_again, screen.end_ready, width, height)
+
+    def _ending_height(self, width: int) -> int:
+        return ending_height(self.screen.model, width)
+
+    def _ending_style(self) -> str:
+        ending = self.screen.model.ending
+        kind = ending.kind if ending is not None else "result"
+        return "class:dialog class:dialog.verdict" if kind != "result" else \
+            "class:dialog class:dialog.result"
+
+    def focus_table(self, app: Any) -> None:
+        app.layout.focus(self.hand_window)
+
+    def focus_prompt(self, app: Any) -> None:
+        app.layout.focus(self.prompt_window)

@@ -1,0 +1,252 @@
+"""What the full-screen table knows, kept up to date from events and this seat's own view.
+
+The screen draws from this model only. The model is fed by ``apply(event)``
+(events hold only what this peer may know) and by snapshots of this seat's
+own view taken between the session's steps, never while a worker thread
+is changing the table; so drawing never touches the live table and can run
+at any moment on the event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from p2pcards.net import peer
+from p2pcards.protocol import events as proto
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.identity import fingerprint
+from p2pcards.rules import bluff_model as bluff
+from p2pcards.rules import topper_events as topper
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.topper import TopperState
+from p2pcards.ui.text import describe
+from p2pcards.ui.text_common import clean
+
+SEATS = 4
+#: Lines kept in the log (older ones are dropped).
+LOG_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A player as the table shows him: name, key fingerprint, whether a bot plays."""
+
+    name: str
+    fingerprint: str
+    bot: bool = False
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the log; ``kind`` picks its colour (event, crypto, result, verdict, warn, info)."""
+
+    text: str
+    kind: str = "event"
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the table ended, for the closing dialog: a match result or a verdict."""
+
+    title: str
+    text: str
+    kind: str
+    """``result`` (a match played out), ``verdict`` (a table ended early), ``closed``."""
+
+
+_CRYPTO = (proto.Committed, proto.KeyShareVerified, proto.ShuffleVerified,
+           proto.SharesVerified, proto.CardsRevealed, proto.HandDealt)
+_RESULTS = (bluff.DealWon, topper.HandScored, topper.ThrownIn, topper.TieContinues)
+_GAME_ENDS = (bluff.MatchEnded, topper.MatchEnded)
+
+
+class ScreenModel:
+    """The table as this seat's screen shows it."""
+
+    def __init__(self) -> None:
+        self.game: Optional[str] = None
+        self.table_name = ""
+        self.lobby: tuple[SeatInfo, ...] = ()
+        """Players in join order (player index), from the host's lobby list."""
+        self.players: tuple[SeatInfo, ...] = ()
+        """Players by player index, from the table itself once it started."""
+        self.seating: Optional[tuple[int, ...]] = None
+        self.me: Optional[int] = None
+        self.view: Any = None
+        self.link = "connecting"
+        self.waiting_player: Optional[int] = None
+        self.deadline: Optional[float] = None
+        self.progress: Optional[str] = None
+        self.result_line: Optional[str] = None
+        self.ending: Optional[Ending] = None
+        self.outcome: Any = None
+        self.log: list[LogLine] = []
+        self._committed = 0
+        self._keys_verified = 0
+        self._shuffled: dict[int, int] = {}
+        self._shared: dict[int, int] = {}
+
+    # -- who is where ------------------------------------------------------------
+
+    def seat_info(self, seat: int) -> Optional[SeatInfo]:
+        """The player at ``seat`` once the seats are drawn, else None."""
+        if self.seating is None or not 0 <= seat < len(self.seating):
+            return None
+        player = self.seating[seat]
+        known = self.players if player < len(self.players) else self.lobby
+        if player < len(known):
+            info = known[player]
+            bot = self.lobby[player].bot if player < len(self.lobby) else info.bot
+            return SeatInfo(info.name, info.fingerprint, bot)
+        return None
+
+    def names(self) -> list[str]:
+        """Display names by seat ([] before the seats are drawn)."""
+        if self.seating is None:
+            return []
+        infos = [self.seat_info(seat) for seat in range(len(self.seating))]
+        return [info.name if info else "" for info in infos]
+
+    def seat_of_player(self, player: Optional[int]) -> Optional[int]:
+        if player is None or self.seating is None or player not in self.seating:
+            return None
+        return self.seating.index(player)
+
+    @property
+    def waiting_seat(self) -> Optional[int]:
+        return self.seat_of_player(self.waiting_player)
+
+    def seconds_left(self, now: float) -> Optional[int]:
+        """Whole seconds before the player being waited for is blamed, or None."""
+        if self.deadline is None or self.ending is not None:
+            return None
+        return max(0, int(self.deadline - now + 0.999))
+
+    @property
+    def seated(self) -> bool:
+        return self.seating is not None
+
+    @property
+    def phase_word(self) -> str:
+        """Where the table is: lobby, setup, play, over."""
+        if self.ending is not None:
+            return "over"
+        if self.view is not None:
+            return "play"
+        if self.seating is not None or self._committed:
+            return "setup"
+        return "lobby"
+
+    # -- updating -----------------------------------------------------------------
+
+    def set_view(self, view: Any) -> None:
+        """Take this seat's latest view (a copy the screen may keep)."""
+        if isinstance(view, (BluffState, TopperState)):
+            self.view = view
+            self.game = "bluff" if isinstance(view, BluffState) else "topper"
+            if view.viewer is not None:
+                self.me = view.viewer
+
+    def set_players(self, players: Sequence[SeatInfo]) -> None:
+        self.players = tuple(players)
+
+    def note(self, text: str, kind: str = "info") -> None:
+        """Add one line (or several) to the log."""
+        for line in str(text).split("\n"):
+            if line:
+                self.log.append(LogLine(line, kind))
+        if len(self.log) > LOG_LIMIT:
+            del self.log[:len(self.log) - LOG_LIMIT]
+
+    def apply(self, event: Any) -> None:
+        """Take in one event of the session, the table protocol or the referee."""
+        self._track(event)
+        self._log(event)
+
+    def _track(self, event: Any) -> None:
+        if isinstance(event, peer.LobbyUpdate):
+            self.game = clean(event.game, 10) or self.game
+            self.table_name = clean(event.table, 40)
+            self.lobby = tuple(SeatInfo(clean(name, 32), fingerprint(pk), bool(bot))
+                               for pk, name, bot in event.players)
+        elif isinstance(event, peer.LinkUp):
+            self.link = "connected"
+        elif isinstance(event, peer.LinkDown):
+            self.link = "reconnecting"
+        elif isinstance(event, peer.Waiting):
+            self.waiting_player, self.deadline = event.player, event.deadline
+        elif isinstance(event, peer.Rejected):
+            self.ending = Ending("REFUSED", f"The host refused this player: "
+                                 f"{clean(event.reason, 160)}.", "closed")
+        elif isinstance(event, proto.Committed):
+            self._committed += 1
+            self.progress = f"Setting up: {self._committed} of {SEATS} players committed…"
+        elif isinstance(event, proto.KeyShareVerified):
+            self._keys_verified += 1
+            self.progress = f"Key proofs: {self._keys_verified} of {SEATS} verified…"
+        elif isinstance(event, proto.PlayersSeated):
+            self.seating = tuple(event.player_at_seat)
+            self.progress = f"Shuffling: 0 of {SEATS} seats verified…"
+        elif isinstance(event, proto.ShuffleVerified):
+            if event.own:
+                self.me = event.seat
+            done = self._shuffled[event.deck] = self._shuffled.get(event.deck, 0) + 1
+            self.progress = f"Shuffling: seat {done} of {SEATS} verified…"
+        elif isinstance(event, proto.SharesVerified):
+            if event.own:
+                self.me = event.seat
+            done = self._shared[event.deck] = self._shared.get(event.deck, 0) + 1
+            self.progress = f"Dealing: shares of seat {done} of {SEATS} verified…"
+        elif isinstance(event, proto.HandDealt):
+            self.progress = None
+            self.result_line = None
+        elif isinstance(event, proto.ActionApplied):
+            self._track_results(event.results)
+        elif isinstance(event, proto.MatchEnded):
+            self.progress = None
+            self.outcome = event.outcome
+            self.ending = Ending("MATCH OVER", self._describe(event) or "The match is over.",
+                                 "result")
+        elif isinstance(event, proto.TableEnded):
+            self.progress = None
+            self.ending = Ending("TABLE ENDED", self._describe(event) or "The table ended.",
+                                 "verdict")
+
+    def _track_results(self, results: Sequence[Any]) -> None:
+        for result in results:
+            if isinstance(result, _RESULTS):
+                self.result_line = self._describe(result)
+                if not isinstance(result, topper.TieContinues):
+                    self.progress = f"Shuffling: 0 of {SEATS} seats verified…"
+            if isinstance(result, _GAME_ENDS):
+                self.progress = None
+
+    def _describe(self, event: Any) -> Optional[str]:
+        return describe(event, self.names(), self.me, self.seating)
+
+    def _log(self, event: Any) -> None:
+        if isinstance(event, peer.Waiting):
+            return
+        if isinstance(event, proto.ActionApplied):
+            for result in event.results:
+                if isinstance(result, _GAME_ENDS):
+                    continue  # the protocol's own MatchEnded follows: said once
+                line = self._describe(result)
+                if line:
+                    self.note(line, "result" if isinstance(result, _RESULTS) else "event")
+            return
+        line = self._describe(event)
+        if not line:
+            return
+        if isinstance(event, _CRYPTO):
+            kind = "crypto"
+        elif isinstance(event, proto.TableEnded):
+            kind = "verdict"
+        elif isinstance(event, proto.MatchEnded):
+            kind = "result"
+        elif isinstance(event, (peer.LinkDown, peer.Rejected, ProtocolError)):
+            kind = "warn"
+        else:
+            kind = "event"
+        self.note(("✓ " if kind == "crypto" else "") + line, kind)

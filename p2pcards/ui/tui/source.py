@@ -1,0 +1,79 @@
+"""What the screen may read from its own peer session: its seat's view and the players' keys.
+
+Only this seat's referee view (``table.view()``: its own cards and what the
+rules revealed) and the players listed in the signed genesis (names and
+public keys) are read; never the table's secrets or another seat's cards.
+Reads happen when the session hands over an event, between its steps, so
+no worker thread is changing the table at that moment.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from p2pcards.protocol.errors import LocalProtocolError
+from p2pcards.protocol.identity import fingerprint
+from p2pcards.ui.text_common import clean
+from p2pcards.ui.tui.model import SeatInfo
+
+SessionGetter = Callable[[], Any]
+
+
+class SessionSource:
+    """Reads one :class:`~p2pcards.net.peer.PeerSession`, found by ``get_session`` when asked
+    (the session may be created after the screen)."""
+
+    def __init__(self, get_session: SessionGetter) -> None:
+        self.get_session = get_session
+
+    @property
+    def session(self) -> Any:
+        return self.get_session()
+
+    def _table(self) -> Any:
+        session = self.session
+        return getattr(session, "table", None) if session is not None else None
+
+    def view(self) -> Any:
+        """This seat's view, or None before the seats are drawn and a game is on."""
+        table = self._table()
+        if table is None or table.engine is None or table.my_seat is None:
+            return None
+        try:
+            return table.view()
+        except LocalProtocolError:
+            return None
+
+    def players(self) -> tuple[SeatInfo, ...]:
+        """The table's players by player index (join order), from its genesis."""
+        table = self._table()
+        if table is None:
+            return ()
+        return tuple(SeatInfo(clean(p.name, 32), fingerprint(p.public_key))
+                     for p in table.players)
+
+    def seating(self) -> Optional[tuple[int, ...]]:
+        table = self._table()
+        return None if table is None else table.player_at_seat
+
+    def my_seat(self) -> Optional[int]:
+        table = self._table()
+        return None if table is None else table.my_seat
+
+    def game(self) -> Optional[str]:
+        table = self._table()
+        return None if table is None else table.game.name
+
+    async def leave(self) -> None:
+        """Tell the other players (a signed notice) that this player leaves."""
+        session = self.session
+        if session is not None:
+            await session.leave()
+
+    def left_result(self) -> Any:
+        """The session's result after this player left outside a decision."""
+        from p2pcards.net.peer import SessionResult
+        table = self._table()
+        if table is None:
+            return SessionResult(reason="left before the table started")
+        return SessionResult(verdict=table.verdict)

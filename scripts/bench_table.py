@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark whole tables: four ``p2pcards`` processes on loopback playing bot matches.
 
-Every figure comes from the processes' own ``--trace`` JSON lines (wall-clock
+The timings come from the processes' own ``--trace`` JSON lines (wall-clock
 ``t`` per event; all four processes share this machine's clock):
 
 - deal: from the host's ``TableStarted`` (the genesis) until every seat has
@@ -14,9 +14,10 @@ Every figure comes from the processes' own ``--trace`` JSON lines (wall-clock
 - match: ``TableStarted`` to the last ``MatchEnded``; and the wall time of the
   four processes.
 - bytes: the saved transcript (the signed messages, as every peer keeps
-  them), and on the wire: each message crosses TCP three times (a joiner's
-  to the host and on to two joiners, the host's own to three), before link
-  framing.
+  them); on the wire, the kernel's TCP byte counters of the host's three
+  connections (``ss -ti``, polled), next to what the transcript predicts:
+  each message crosses TCP three times (a joiner's to the host and on to two
+  joiners, the host's own to three), before link framing.
 - memory: each process's peak resident size (``ru_maxrss`` when reaped).
 
 Run with the project's interpreter: ``.venv/bin/python scripts/bench_table.py``.
@@ -30,8 +31,10 @@ import argparse
 import json
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -56,6 +59,9 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
                         help="Topper target score (default: the game's, 21)")
     parser.add_argument("--seed", type=int, default=1, help="table seed of the first run")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead, deal once per game in this process (four tables, no network, "
+                             "one thread) and show where the time goes")
     return parser.parse_args(argv)
 
 
@@ -136,6 +142,71 @@ def _shuffle_steps(trace: list[dict], deck: int) -> list[float]:
     return [round(t - p, 4) for t, p in zip(times, previous)]
 
 
+class WireCounter:
+    """TCP payload bytes through the host's port, read from the kernel (``ss -ti``).
+
+    Polled while the match runs; each connection's counters only grow, so its
+    last reading before it closes is kept (missing at most the final poll interval).
+    """
+
+    def __init__(self, port: int, interval: float = 0.1) -> None:
+        self.port = port
+        self.interval = interval
+        self.sockets: dict[str, tuple[int, int]] = {}
+        self.available = shutil.which("ss") is not None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def start(self) -> "WireCounter":
+        if self.available:
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(self.interval)
+
+    def sample(self) -> None:
+        try:
+            query = ["ss", "-tinH", "state", "established", f"( sport = :{self.port} )"]
+            out = subprocess.run(query, capture_output=True, text=True, timeout=5).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return
+        peer = None
+        for line in out.splitlines():
+            fields = line.split()
+            if not fields:
+                continue
+            if not line[0].isspace() and len(fields) >= 4:
+                peer = fields[3]
+                continue
+            sent = _counter(fields, "bytes_sent:")
+            received = _counter(fields, "bytes_received:")
+            if peer is not None and sent is not None and received is not None:
+                old = self.sockets.get(peer, (0, 0))
+                self.sockets[peer] = (max(old[0], sent), max(old[1], received))
+
+    @property
+    def total(self) -> Optional[int]:
+        """Bytes both ways over every joiner's connection (None if ``ss`` is missing)."""
+        if not self.available:
+            return None
+        return sum(sent + received for sent, received in self.sockets.values())
+
+
+def _counter(fields: list[str], prefix: str) -> Optional[int]:
+    for field in fields:
+        if field.startswith(prefix):
+            return int(field[len(prefix):])
+    return None
+
+
 def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
                 identities: list) -> dict[str, Any]:
     settings: tuple[str, ...] = ()
@@ -147,10 +218,16 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
     homes = make_homes(root / f"{game}-{seed}", SEAT_NAMES, identities=identities)
     table = ProcessTable(plan, homes)
     began = time.monotonic()
+    wire: Optional[WireCounter] = None
     try:
-        table.start()
+        table.start_host()
+        wire = WireCounter(table.port).start()
+        for index in range(1, 4):
+            table.add_joiner(index, plan.join_args(f"{plan.bind}:{table.port}"))
         codes = table.wait(timeout=1800)
     finally:
+        if wire is not None:
+            wire.stop()
         table.stop()
     wall = time.monotonic() - began
     if codes != [0, 0, 0, 0]:
@@ -163,6 +240,7 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
         "wall_s": wall,
         "transcript_bytes": size,
         "wire_bytes_estimate": 3 * size,
+        "wire_bytes_measured": wire.total if wire is not None else None,
         "peak_rss_kib": [p.peak_rss_kib for p in table.processes],
         "outcome": table.processes[0].summary,
     })
@@ -171,7 +249,8 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
 
 def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
     latencies = [x for m in matches for x in m["latencies_ms"]]
-    first_deals = [m["first_deal"]["total_s"] for m in matches if m["first_deal"]["total_s"] is not None]
+    first_deals = [m["first_deal"]["total_s"] for m in matches
+                   if m["first_deal"]["total_s"] is not None]
     later = [x for m in matches for x in m["later_deals_s"]]
     return {
         "game": game,
@@ -184,13 +263,15 @@ def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
         "each_shuffle_s": matches[0]["first_deal"]["each_shuffle_s"],
         "later_deal_s": {"median": _median(later), "count": len(later)},
         "action_latency_ms": {"count": len(latencies), "median": _median(latencies),
-                              "p99": percentile(latencies, 0.99), "max": max(latencies, default=None)},
+                              "p99": percentile(latencies, 0.99),
+                              "max": max(latencies, default=None)},
         "match_s": [m["match_s"] for m in matches],
         "deals_per_match": [m["deals"] for m in matches],
         "actions_per_match": [m["actions"] for m in matches],
         "wall_s": [m["wall_s"] for m in matches],
         "transcript_bytes": [m["transcript_bytes"] for m in matches],
         "wire_bytes_estimate": [m["wire_bytes_estimate"] for m in matches],
+        "wire_bytes_measured": [m["wire_bytes_measured"] for m in matches],
         "peak_rss_kib": [m["peak_rss_kib"] for m in matches],
         "outcomes": [m["outcome"] for m in matches],
     }
@@ -218,21 +299,87 @@ def print_human(report: dict[str, Any]) -> None:
         print(f"  later deals: median {_fmt(s['later_deal_s']['median'], 's')} "
               f"over {s['later_deal_s']['count']}")
         lat = s["action_latency_ms"]
-        print(f"  action latency over {lat['count']} actions: median {_fmt(lat['median'], 'ms', digits=2)}, "
-              f"p99 {_fmt(lat['p99'], 'ms', digits=2)}, max {_fmt(lat['max'], 'ms', digits=2)} "
-              f"(goal: median {GOAL_LATENCY_MS} ms)")
+        print(f"  action latency over {lat['count']} actions: "
+              f"median {_fmt(lat['median'], 'ms', digits=2)}, p99 {_fmt(lat['p99'], 'ms', digits=2)}, "
+              f"max {_fmt(lat['max'], 'ms', digits=2)} (goal: median {GOAL_LATENCY_MS} ms)")
         print(f"  match: {[round(x, 2) for x in s['match_s']]} s from genesis; "
               f"{s['deals_per_match']} deals, {s['actions_per_match']} actions; "
               f"wall {[round(x, 2) for x in s['wall_s']]} s")
-        print(f"  bytes: transcript {s['transcript_bytes']}, on the wire about "
-              f"{s['wire_bytes_estimate']} (3 TCP crossings per message)")
+        print(f"  bytes: transcript {s['transcript_bytes']}; on the wire (TCP payload both ways, "
+              f"from ss, may miss the last 0.1 s) {s['wire_bytes_measured']}; "
+              f"expected about {s['wire_bytes_estimate']} (3 crossings per message, unframed)")
         print(f"  peak memory per process (host first): {s['peak_rss_kib']} KiB")
         print(f"  outcome: {s['outcomes']}")
+
+
+def profile_deal(game: str, top: int = 8) -> dict[str, Any]:
+    """One deal (keys, shuffles, shares) among four in-process tables, each step timed,
+    with cProfile's busiest functions: where a deal's time goes, without the network."""
+    import cProfile
+    import io
+    import pstats
+
+    from p2pcards.protocol import games as protocol_games
+    from p2pcards.protocol.identity import Identity
+    from p2pcards.protocol.lobby import Lobby
+    from p2pcards.protocol.table import Stage, Table
+    from p2pcards.rules.bluff import BluffConfig
+    from p2pcards.rules.topper import TopperConfig
+
+    adapter = protocol_games.by_name(game)
+    config = BluffConfig() if game == "bluff" else TopperConfig()
+    identities = [Identity.generate(name) for name in SEAT_NAMES]
+    lobby = Lobby(identities[0], game, adapter.config_to_wire(config), "profile")
+    for identity in identities[1:]:
+        lobby.join(identity.public_key, identity.name)
+    genesis = lobby.genesis().raw
+    tables = [Table(genesis, identity) for identity in identities]
+    steps: dict[str, dict[str, list[float]]] = {}
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(64):  # 4 commits, 4 opens, 4 shuffles, 4 shares: bounded well above 16
+        if tables[0].stage is Stage.PLAY:
+            break
+        writer = tables[tables[0].writer]
+        stage = writer.stage.value
+        began = time.perf_counter()
+        written = writer.outgoing()
+        timing = steps.setdefault(stage, {"write": [], "receive": []})
+        timing["write"].append(time.perf_counter() - began)
+        for table in tables:
+            if table is not writer:
+                began = time.perf_counter()
+                table.receive(written.raw)
+                timing["receive"].append(time.perf_counter() - began)
+    profiler.disable()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(top)
+    per_step = {stage: {"write_ms": 1000 * statistics.mean(t["write"]),
+                        "receive_ms": 1000 * statistics.mean(t["receive"]), "count": len(t["write"])}
+                for stage, t in steps.items()}
+    # Writers take turns; the three receivers of each message could run at once.
+    critical = sum(sum(t["write"]) + sum(t["receive"]) / 3 for t in steps.values())
+    return {"game": game, "cards": DECK_CARDS[game], "steps": per_step,
+            "critical_path_s": critical, "profile": text.getvalue()}
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = parse_args(argv)
     games = ["bluff", "topper"] if args.game == "both" else [args.game]
+    if args.profile:
+        profiles = [profile_deal(game) for game in games]
+        if args.json:
+            print(json.dumps(profiles))
+            return 0
+        for found in profiles:
+            print(f"== {found['game']} ({found['cards']} cards): one deal in one process")
+            for stage, t in found["steps"].items():
+                print(f"  {stage:8} write {t['write_ms']:7.1f} ms, each receiver "
+                      f"{t['receive_ms']:7.1f} ms  (x{t['count']})")
+            print(f"  critical path (writers in turn, receivers in parallel): "
+                  f"{found['critical_path_s']:.3f} s")
+            print(found["profile"])
+        return 0
     root = Path(tempfile.mkdtemp(prefix="p2pcards-bench-"))
     try:
         identities = make_homes(root / "identities", SEAT_NAMES)

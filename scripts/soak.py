@@ -58,7 +58,8 @@ class Soak:
     def __init__(self, args: argparse.Namespace, root: Path) -> None:
         self.args = args
         self.root = root
-        self.fault_seed = args.fault_seed if args.fault_seed is not None else random.randrange(2**31)
+        self.fault_seed = (args.fault_seed if args.fault_seed is not None
+                           else random.randrange(2**31))
         self.rng = random.Random(self.fault_seed)
         self.identities = make_homes(root / "identities", SEAT_NAMES)
         self.completed = 0
@@ -117,8 +118,8 @@ class Soak:
             self.played += 1
         problems = judge_fault(run, clean)
         same = all(run.record.seats[i].summary == clean.seats[i].summary for i in run.honest)
-        fault.update(killed=run.killed, restart=run.restart_note,
-                     result="error" if problems else ("same result" if same else "verdict naming it"),
+        result = "error" if problems else ("same result" if same else "verdict naming it")
+        fault.update(killed=run.killed, restart=run.restart_note, result=result,
                      problems=problems, ends=[s.summary for s in run.record.seats])
         if problems:
             self.errors.append(f"fault in match {index}: {'; '.join(problems)}")

@@ -246,7 +246,8 @@ class PeerProcess:
         try:
             pid, status, usage = os.wait4(self.pid, os.WNOHANG)
         except ChildProcessError:
-            self.returncode = self.popen.poll() if self.popen.returncode is None else self.popen.returncode
+            # Reaped elsewhere (by Popen itself): its exit code, without the memory figure.
+            self.returncode = self.popen.wait(timeout=5)
             return self.returncode
         if pid == 0:
             return None
@@ -262,7 +263,8 @@ class PeerProcess:
         while self.poll() is None:
             if time.monotonic() > end:
                 raise HarnessError(f"{self.home.label}: still running after {timeout:.0f} s; "
-                                   f"last lines: {self.lines[-3:]}; stderr: {self.stderr()[-400:]!r}")
+                                   f"last lines: {self.lines[-3:]}; "
+                                   f"stderr: {self.stderr()[-400:]!r}")
             time.sleep(0.02)
         self._reader.join(timeout=5)
         return self.returncode  # type: ignore[return-value]
@@ -348,7 +350,8 @@ class ProcessTable:
     history: list[PeerProcess] = field(default_factory=list)
     """Every process ever started for this table, restarts included (for cleanup)."""
 
-    def start_host(self, prefix: Sequence[str] = (), args: Optional[list[str]] = None) -> PeerProcess:
+    def start_host(self, prefix: Sequence[str] = (),
+                   args: Optional[list[str]] = None) -> PeerProcess:
         host = self.homes[0].spawn(*(args or self.plan.host_args()), prefix=prefix)
         self.history.append(host)
         line = host.wait_for(lambda lines: next((l for l in lines if '"listening"' in l), None),

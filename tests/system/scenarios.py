@@ -12,13 +12,12 @@ transcript intact.
 from __future__ import annotations
 
 import random
-import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
 from .harness import (
-    MATCH_TIMEOUT, HarnessError, Home, PeerProcess, ProcessTable, TablePlan, Verification,
+    MATCH_TIMEOUT, HarnessError, Home, ProcessTable, TablePlan, Verification,
 )
 
 #: The two games' matches used by the system tests: two Bluff deals, so a
@@ -215,11 +214,6 @@ def judge_fault(run: FaultRun, baseline: MatchRecord) -> list[str]:
         problems.append("neither the fault-free result nor a verdict naming seat "
                         f"{run.victim}: {[s.summary for s in seats]}")
     return problems
-
-
-def stop_process(process: PeerProcess) -> None:
-    """SIGSTOP: the process holds its sockets open and says nothing."""
-    process.signal(signal.SIGSTOP)
 
 
 def transcript_of(home: Home) -> Optional[Path]:

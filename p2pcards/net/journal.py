@@ -14,6 +14,7 @@ signed message).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import struct
 from pathlib import Path
@@ -42,12 +43,40 @@ def read_records(path: Path) -> list[bytes]:
     return out
 
 
+class JournalInUse(Exception):
+    """Another process is playing this seat from the same saved table.
+
+    Two processes writing for one seat would sign two different messages for
+    one position, and the others would blame this player for equivocation.
+    """
+
+
 class Journal:
     """The saved state of one participant (or of the host's relay) at one table."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
         self._fh: Optional[Any] = None
+        self._lock_fd: Optional[int] = None
+
+    def claim(self) -> None:
+        """Hold this journal for this process until :meth:`release` (or the process ends);
+        raise :class:`JournalInUse` if another process holds it."""
+        if self._lock_fd is not None:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.directory / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise JournalInUse(f"{self.directory} is in use by another p2pcards process") from None
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     @property
     def meta_path(self) -> Path:

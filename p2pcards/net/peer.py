@@ -151,7 +151,9 @@ class PeerSession:
     # -- public -----------------------------------------------------------------
 
     def resume_from(self, journal: Journal) -> None:
-        """Rebuild the table from a saved journal before :meth:`run`."""
+        """Rebuild the table from a saved journal before :meth:`run` (raises
+        :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
+        journal.claim()
         meta = journal.read_meta()
         messages = journal.read_messages()
         secrets = SessionSecrets.from_wire(meta["secrets"])
@@ -167,6 +169,13 @@ class PeerSession:
 
     async def run(self) -> SessionResult:
         """Play until the match ends, a verdict ends it, or the host refuses us."""
+        try:
+            return await self._run()
+        finally:
+            if self.journal is not None:
+                self.journal.release()
+
+    async def _run(self) -> SessionResult:
         loop = asyncio.get_running_loop()
         give_up_at = loop.time() + self.reconnect_window
         while True:
@@ -327,6 +336,7 @@ class PeerSession:
         if self.journal_root is not None:
             directory = Path(self.journal_root) / table.session.hex() / self.identity.fingerprint
             self.journal = Journal(directory)
+            self.journal.claim()
             self.journal.write_meta({**self.meta, "v": 1, "player": table.me_player,
                                      "name": self.identity.name,
                                      "secrets": table.secrets.to_wire()})

@@ -145,3 +145,29 @@ def test_a_restarted_host_cannot_resume_and_its_joiners_name_it_at_once(
         mine = transcript_of(table.homes[index])
         assert mine is not None and table.homes[index].verify(mine).ok
     assert fresh_host.poll() is None, "the new host should still wait for players"
+
+
+@pytest.mark.slow
+def test_resume_is_refused_while_the_seat_still_plays_and_the_match_then_ends_cleanly(
+    baseline: Callable[[str], MatchRecord], fresh_homes: Callable[[str], list[Home]],
+    tables: list[ProcessTable],
+) -> None:
+    clean = baseline("bluff")
+    table = ProcessTable(standard_plan("bluff"), fresh_homes("twice"))
+    tables.append(table)
+    table.start()
+    first = table.processes[VICTIM]
+    first.wait_for(after_events("ActionApplied", 3), STARTUP_TIMEOUT, "third action")
+    first.signal(signal.SIGSTOP)  # hung, not dead: its saved table is still in use
+
+    second = table.restart(VICTIM)
+    assert second.wait(30) != 0
+    assert "in use by another p2pcards process" in second.stderr()
+    # Two processes for one seat would have signed two different messages for one
+    # position; with the second refused, the first plays on as if nothing happened.
+    first.signal(signal.SIGCONT)
+    table.processes[VICTIM] = first
+    table.wait()
+    assert [p.summary for p in table.processes] == [s.summary for s in clean.seats]
+    run = record(table)
+    assert all(run.player_transcript_bytes(i) == clean.player_transcript_bytes(i) for i in range(4))

@@ -28,7 +28,7 @@ from p2pcards.net.errors import FrameError, HandshakeError, LinkError, SealedFra
 from p2pcards.net.framing import MAX_FRAME, FrameDecoder, encode_frame
 from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol import frames, wire
-from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage
+from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage, seal
 from p2pcards.protocol.errors import (
     LocalProtocolError, MalformedMessage, MalformedWire, RemoteProtocolError,
 )
@@ -38,6 +38,7 @@ from p2pcards.protocol.relay import (
     Broadcast, Close, LobbyChanged, Persist, Relay, Send, TableStarted,
 )
 from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.verdict import Verdict
 
 from .harness import Bench, Recording, clone, recording
 
@@ -256,6 +257,7 @@ class Corpus:
     def __init__(self, recordings: list[Recording]) -> None:
         self.recordings = recordings
         self.messages = [raw for rec in recordings for raw in rec.transcript]
+        self.messages += [notice for rec in recordings for notice in _notices(rec)]
         self.frames = [frames.encode("msg", raw) for raw in self.messages]
         bench = recordings[0].final
         self.frames += [
@@ -268,6 +270,21 @@ class Corpus:
             Lobby(bench.identities[0], "bluff", {"deals": 1}, "den").frame(),
         ]
         self.everything = self.messages + self.frames
+
+
+def _notices(rec: Recording) -> list[bytes]:
+    """Signed notices of the recorded table: leaves and alerts with evidence."""
+    bench = rec.final
+    ref = bench.reference
+    out = []
+    for player, identity in enumerate(bench.identities):
+        evidence = tuple(rec.transcript[p] for p in (5 + player, 9 + player))
+        for body, kind in ((Verdict("crypto", (player,), 9, "x", evidence).to_wire(), "alert"),
+                           (Verdict("deadline", (2,), ref.next_position, "late").to_wire(), "alert"),
+                           ({}, "leave")):
+            out.append(seal(identity, session=ref.session, position=ref.next_position,
+                            prev=ref.head, player=player, type=kind, body=body).raw)
+    return out
 
 
 def _quick_mark(table: Table) -> tuple:
@@ -298,6 +315,7 @@ class TableDoor:
                 self.places.append((bench, player, clone(bench.tables[player]),
                                     rec.transcript[position]))
         self.identities = recordings[0].final.identities
+        self.notices = [n for rec in recordings for n in _notices(rec)]
         self.live: dict[int, Table] = {}
 
     def _table(self, index: int) -> Table:
@@ -309,7 +327,11 @@ class TableDoor:
     def make(self, rng: random.Random, mutator: Mutator) -> tuple[int, bytes, bool]:
         index = rng.randrange(len(self.places))
         bench, player, _, nxt = self.places[index]
-        base = nxt if rng.random() < 0.6 else mutator.pick()
+        as_alert = rng.random() < 0.15
+        if as_alert:
+            base = rng.choice(self.notices)
+        else:
+            base = nxt if rng.random() < 0.6 else mutator.pick()
         roll = rng.random()
         if roll < 0.45:
             data = mutator.mutate_bytes(base)
@@ -319,7 +341,7 @@ class TableDoor:
             data = mutator.random_bytes()
         else:
             data = base
-        return index, data, rng.random() < 0.15
+        return index, data, as_alert
 
     def run(self, item: tuple[int, bytes, bool]) -> None:
         index, data, as_alert = item

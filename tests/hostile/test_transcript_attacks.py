@@ -17,8 +17,8 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, Stage
 
 from .harness import (
-    Bench, Delivery, Rule, When, assert_dropped, assert_transcripts_valid, assert_verdict, delay,
-    equivocate, marks, recording,
+    Bench, Delivery, Rule, When, alter, assert_dropped, assert_transcripts_valid, assert_verdict,
+    corrupt, delay, drop, equivocate, marks, recording,
 )
 
 
@@ -330,3 +330,63 @@ def test_seal_refuses_to_build_a_message_without_a_session() -> None:
     with pytest.raises(ValueError):
         seal(Identity.generate("x"), session=None, position=3, prev=bytes(32), player=0,
              type="bid", body={})
+
+
+_EVERY_TYPE = [("topper", t) for t in ("commit", "open", "shuffle", "shares", "bid", "pass",
+                                         "trump", "play")] + \
+              [("bluff", t) for t in ("shuffle", "shares", "discard", "pass", "challenge", "show")]
+
+
+@pytest.mark.parametrize("game,mtype", _EVERY_TYPE)
+def test_field_smuggled_into_any_message_of_either_game_is_blamed(game: str, mtype: str) -> None:
+    """The hostile player's own table writes its honest message; on the way out
+    a rule (by stage and type) adds a field and signs again. Whatever the stage,
+    the signer is named and nothing is applied."""
+    rec = recording(game)
+    step = rec.find(lambda s: s.type == mtype)
+    bench = rec.bench_at(step.position)
+    smuggle = alter(lambda body, out, b: dict(body, aside=b"\x01"))
+    bench.set_hostile(step.player, Rule(When(stage=step.stage, type=mtype), smuggle))
+    before = marks(bench)
+    bench.step()
+    assert bench.hostile.rules[0].fired == 1
+    assert_verdict(bench, "message.malformed", (step.player,), step.position, before)
+
+
+def test_bit_flips_anywhere_in_a_signed_message_are_dropped() -> None:
+    """Every byte of a real shuffle message, flipped on the wire in turn: each
+    copy is dropped blaming nobody, and the genuine one still goes through."""
+    rec = recording("topper")
+    step = rec.find(lambda s: s.type == "shuffle" and s.seat == 2)
+    bench = rec.bench_at(step.position)
+    bench.set_hostile(step.player, Rule(When(position=step.position), corrupt(
+        lambda raw: raw[:-1] + bytes([raw[-1] ^ 1]))))
+    genuine = rec.transcript[step.position]
+    before = marks(bench)
+    for offset in range(0, len(genuine), 97):
+        flipped = bytearray(genuine)
+        flipped[offset] ^= 0x10
+        results = bench.deliver(bytes(flipped), sender=step.player)
+        for who in (*bench.honest, "observer"):
+            error = results[who].error
+            assert error is not None and error.player is None, (offset, error)
+    assert marks(bench) == before
+    bench.step()  # the hostile player's own table writes it; the rule flips its last bit
+    assert marks(bench) == before
+    bench.deliver(genuine, sender=step.player)
+    assert bench.reference.next_position == step.position + 1
+
+
+def test_dropped_message_leaves_the_others_waiting_unchanged() -> None:
+    """Silence changes nothing; each honest peer's own clock then names the
+    silent writer (unprovably: it is one peer's word)."""
+    rec = recording("bluff")
+    step = rec.find(lambda s: s.type == "show")
+    bench = rec.bench_at(step.position)
+    bench.set_hostile(step.player, Rule(When(type="show"), drop))
+    before = marks(bench)
+    bench.step()
+    assert marks(bench) == before and bench.writer == step.player
+    for who in (*bench.honest, "observer"):
+        bench.table_of(who).declare_deadline_missed()
+    assert_verdict(bench, "deadline", (step.player,), step.position, before, provable=False)

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 import msgpack
 
 from p2pcards.crypto.seeded import SeededRng
-from p2pcards.net.errors import FrameError, HandshakeError, LinkError, SealedFrameError
+from p2pcards.net.errors import FrameError, HandshakeError, SealedFrameError
 from p2pcards.net.framing import MAX_FRAME, FrameDecoder, encode_frame
 from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol import frames, wire
@@ -547,4 +547,4 @@ def stream_rng(seed: int, index: int) -> random.Random:
 
 
 __all__ = ["Corpus", "Failure", "Mutator", "Target", "default_corpus", "schedule", "stream_rng",
-           "targets", "LinkError"]
+           "targets"]

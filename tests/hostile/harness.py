@@ -14,7 +14,7 @@ does, which keeps a whole Bluff deal near one second; the network harness
   bot's choice come from one seed.
 * :class:`Hostile`: one player whose every outgoing message goes through a
   list of :class:`Rule` objects (by stage, message type, position) that may
-  alter, drop, delay, duplicate, reorder, replace or equivocate it. It
+  alter, corrupt, replace, drop, delay (so reorder), duplicate or equivocate it. It
   signs what it builds with its own key: a cheater, not only a bad wire.
 * :class:`Recording`: one honest match per game and seed, with cached
   snapshots, so that a test can start from "the first shuffle by seat 2"
@@ -39,7 +39,6 @@ from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import games
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Gap, Stage, Table, Written
@@ -231,7 +230,7 @@ def alter(change: Callable[[dict, Outgoing, "Bench"], dict]) -> Action:
 
 
 def replace(build: Callable[[Outgoing, "Bench"], bytes]) -> Action:
-    """Send something else entirely."""
+    """Send something else entirely (``build`` may sign with the hostile key via ``forge``)."""
     def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
         return [Delivery(build(out, bench))]
     return act
@@ -622,14 +621,6 @@ def assert_dropped(bench: Bench, results: dict[Any, Received], error: type,
         assert isinstance(got, error), f"{who}: {got!r}, expected {error.__name__}"
         assert bench.table_of(who).stage is not Stage.ENDED
     assert_untouched(bench, before)
-
-
-def ended_everywhere(bench: Bench) -> bool:
-    return all(bench.table_of(p).stage is Stage.ENDED for p in (*bench.honest, "observer"))
-
-
-def table_ended(events: list) -> bool:
-    return any(isinstance(e, TableEnded) for e in events)
 
 
 # -- bad encodings of crypto values ----------------------------------------------------------

@@ -3,6 +3,8 @@ and a cheat sent over the real host, on whole tables of four peer sessions."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from p2pcards.protocol.envelope import SignedMessage
@@ -156,7 +158,7 @@ async def test_peer_that_leaves_at_every_stage_is_named_by_its_signed_notice(sta
 
     def leave(frame, msg, conn):
         session = net.seats[hostile].session
-        conn.tasks.append(__import__("asyncio").get_running_loop().create_task(session.leave()))
+        conn.tasks.append(asyncio.get_running_loop().create_task(session.leave()))
         return [frame]
 
     net.set_policy(hostile, on_message(lambda m: m.type == mtype, leave))

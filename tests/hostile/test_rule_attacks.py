@@ -16,7 +16,9 @@ from p2pcards.protocol.table import Stage
 from p2pcards.rules.bluff import BluffConfig, Phase as BluffPhase
 from p2pcards.rules.topper_order import effective_suit
 
-from .harness import Bench, Step, assert_transcripts_valid, assert_verdict, marks, recording
+from .harness import (
+    Bench, Rule, Step, When, assert_transcripts_valid, assert_verdict, marks, recording, replace,
+)
 
 
 def _attack(bench: Bench, step: Step, mtype: str, body: dict, rule: str) -> None:
@@ -264,8 +266,14 @@ def test_message_type_the_game_does_not_have(game: str, mtype: str, body: dict) 
 
 @pytest.mark.parametrize("mtype", ["bid", "play", "open", "shares"])
 def test_message_type_of_another_stage(mtype: str) -> None:
+    """The shuffler's message is replaced, on its way out, by one of another stage."""
     bench, step = recording("topper").bench_before(lambda s: s.stage is Stage.SHUFFLE)
-    _attack(bench, step, mtype, {"tricks": 3}, "message.malformed")
+    other = replace(lambda out, b: b.forge(mtype, {"tricks": 3}, position=out.position,
+                                           prev=out.message.prev))
+    bench.hostile.rules.append(Rule(When(stage=Stage.SHUFFLE), other))
+    before = marks(bench)
+    bench.step()
+    assert_verdict(bench, "message.malformed", (step.player,), step.position, before)
 
 
 @pytest.mark.parametrize("body", [

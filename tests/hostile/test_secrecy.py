@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
-
 import pytest
 
 from p2pcards.crypto.elgamal import card_point

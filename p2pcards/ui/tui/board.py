@@ -95,6 +95,7 @@ def bluff_lines(model: ScreenModel, view: BluffState, width: int) -> Lines:
 
 def topper_lines(model: ScreenModel, view: TopperState, width: int) -> Lines:
     lines: Lines = pack([[("class:label", "Hand "), _v(view.hand_number)],
+                         [("class:label", "dealer "), ("class:seat.name", seat_label(model, view.dealer))],
                          [("class:label", "first to "), _v(view.config.target_score)]], width)
     trump = view.trump
     if trump is not None:

@@ -110,6 +110,6 @@ def clickable(handler: Callable[[], Any]) -> Callable[[Any], Any]:
 
 
 def fit(lines: Sequence[Line], width: int, height: int) -> Lines:
-    """At most ``height`` lines, each padded to ``width``."""
+    """Exactly ``height`` lines (cut, or filled with blank ones), each padded to ``width``."""
     out = [pad(line, width) for line in list(lines)[:max(0, height)]]
-    return out
+    return out + [pad([], width) for _ in range(max(0, height) - len(out))]

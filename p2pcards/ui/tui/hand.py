@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from p2pcards.cards import Card
 from p2pcards.ui.text_common import HandCard
-from p2pcards.ui.tui.draw import Lines, clickable, pad
+from p2pcards.ui.tui.draw import Lines, clickable, fit, pad
 from p2pcards.ui.tui.picker import HandPicker
 
 CARD_WIDTH = 4
@@ -43,7 +43,7 @@ def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
     (only while this seat is deciding).
     """
     if not hand:
-        return [[], [("class:dim", "  (no cards in your hand)")], []]
+        return fit([[], [("class:dim", "  (no cards in your hand)")]], width, 3)
     gap = 1 if len(hand) * (CARD_WIDTH + 1) <= width else 0
     marks: list = []
     faces: list = []

@@ -32,7 +32,7 @@ TOPPER_KEYS = (
 
 END_KEYS = (
     ("n", "after a match of `p2pcards play`: a new table against bots"),
-    ("q  Enter", "when the table is over: leave"),
+    ("q", "when the table is over: leave"),
 )
 
 

@@ -81,7 +81,7 @@ class TableLayout:
         ])
         status = Window(DrawnControl(self._status, height=self._status_height), height=D(min=1, max=2))
         log = Window(DrawnControl(lambda w, h: log_lines(screen.model.log, screen.scroll, w, h),
-                                  wheel=screen.scroll.scroll), height=D(min=3, preferred=1000))
+                                  wheel=screen.scroll_log), height=D(min=3, preferred=1000))
         body = HSplit([
             title, across, middle, mine, self.hand_window, bar,
             ConditionalContainer(question, filter=flow_open),
@@ -106,9 +106,9 @@ class TableLayout:
 
     @staticmethod
     def _side() -> D:
-        """The side seats: a fifth of the window, 18 to 30 columns."""
+        """The side seats: a quarter of the window, 18 to 30 columns."""
         columns = get_app().output.get_size().columns
-        return D.exact(max(18, min(30, columns // 5)))
+        return D.exact(max(18, min(30, columns // 4)))
 
     @staticmethod
     def _middle() -> D:

@@ -27,9 +27,10 @@ class LogScroll:
         self._seen = total
         self.back = min(self.back, max(0, total - 1))
 
-    def scroll(self, delta: int) -> None:
-        """Positive: back in time; negative: towards the newest."""
-        self.back = max(0, min(self.back + delta, max(0, self._seen - 1)))
+    def scroll(self, delta: int, total: int) -> None:
+        """Positive: back in time; negative: towards the newest (the log has ``total`` entries)."""
+        self.follow(total)
+        self.back = max(0, min(self.back + delta, max(0, total - 1)))
 
     def to_end(self) -> None:
         self.back = 0

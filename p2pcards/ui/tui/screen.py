@@ -35,6 +35,7 @@ from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.keymap import DiscardFlow, KeyHint, Refused
 from p2pcards.ui.tui.layout import TableLayout
+from p2pcards.ui.tui.logcapture import LogCapture
 from p2pcards.ui.tui.logview import LogScroll
 from p2pcards.ui.tui.model import Ending, ScreenModel
 from p2pcards.ui.tui.picker import HandPicker
@@ -84,6 +85,7 @@ class TableScreen:
         self._choice: Optional["asyncio.Future[str]"] = None
         self._app_task: Optional[asyncio.Task] = None
         self._tick_task: Optional[asyncio.Task] = None
+        self._log_capture = LogCapture(lambda text: self._note(text, "warn"))
         self.prompt_buffer = Buffer(multiline=False, accept_handler=self._on_answer)
         self.view_layout = TableLayout(self)
         self.app: Application = Application(
@@ -131,7 +133,10 @@ class TableScreen:
 
     def note(self, text: str) -> None:
         """A line from the program (e.g. the address a hosted table listens on) for the log."""
-        self.model.note(clean(text, 300), "info")
+        self._note(text, "info")
+
+    def _note(self, text: str, kind: str) -> None:
+        self.model.note(clean(text, 300), kind)
         self._invalidate()
 
     def _refresh(self) -> None:
@@ -246,7 +251,7 @@ class TableScreen:
         self._invalidate()
 
     def scroll_log(self, delta: int) -> None:
-        self.scroll.scroll(delta)
+        self.scroll.scroll(delta, len(self.model.log))
         self._invalidate()
 
     def show_help(self) -> None:
@@ -293,7 +298,7 @@ class TableScreen:
     def _end_key(self, key: str) -> None:
         if key == "n" and self.offer_again:
             self._choose("again")
-        elif key in ("q", "enter"):
+        elif key == "q":  # not Enter: a key meant for the last card must not close the results
             self._choose("quit")
         else:
             keys = "n for a new table, q to leave" if self.offer_again else "q to leave"
@@ -379,6 +384,7 @@ class TableScreen:
         if self._app_task is not None:
             return
         self._leave_requested = asyncio.Event()
+        self._log_capture.start()
         self._app_task = asyncio.ensure_future(self.app.run_async(set_exception_handler=False))
         self._tick_task = asyncio.ensure_future(self._tick())
         for _ in range(200):  # bounded: the application is up within a few loop turns
@@ -397,6 +403,7 @@ class TableScreen:
                 self.app.exit()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._app_task
+            self._log_capture.stop()
         self._app_task = self._tick_task = None
 
     async def _tick(self) -> None:
@@ -413,6 +420,7 @@ class TableScreen:
         """
         if self._leave_requested is None:
             self._leave_requested = asyncio.Event()
+        self.again = False
         session_task = asyncio.ensure_future(run)
         leave_task = asyncio.ensure_future(self._leave_requested.wait())
         waiters = {session_task, leave_task}

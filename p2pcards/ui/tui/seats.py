@@ -74,13 +74,13 @@ def _topper_facts(view: TopperState, seat: int) -> list[Line]:
                      [("", "bid "), ("class:value", str(bids[seat]))])
     if view.phase is TopperPhase.PLAY or view.tricks:
         facts.append([("", "tricks "), ("class:value", str(view.tricks_taken[seat]))])
+    for played_by, card in view.current_trick:
+        if played_by == seat:
+            facts.append([("", "plays "), (face_style(card), face_text(card).strip())])
     if view.phase not in (TopperPhase.DEAL, TopperPhase.MATCH_OVER):
         facts.append([("class:value", str(view.hand_sizes()[seat])), ("", " cards")])
     if view.dealer == seat:
         facts.append([("class:dim", "dealer")])
-    for played_by, card in view.current_trick:
-        if played_by == seat:
-            facts.append([("", "plays "), (face_style(card), face_text(card).strip())])
     return facts
 
 
@@ -123,7 +123,7 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
         facts = facts + [link]
     if height <= 1:
         # One line: the turn and the countdown before the rest, so a narrow window keeps them.
-        return fit(pack([header, status] + facts, width)[:1], width, height)
+        return fit(pack([header, status] + facts + [fp], width)[:1], width, height)
     if height < 4:
         first = pack([header, fp], width)[:1]
         rest = pack(facts, width)

@@ -1,0 +1,477 @@
+"""The full-screen table's screen and keys with scripted views (no network): what it shows at
+80×24 and larger, the action bar, questions, mouse, help, leaving, countdowns, the end."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from p2pcards.cards import Rank
+from p2pcards.net.peer import LinkDown, LinkUp, LobbyUpdate, SessionResult, Waiting
+from p2pcards.protocol import events as proto
+from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.bluff import Discard
+from p2pcards.rules.bluff_model import BluffOutcome, Termination
+from p2pcards.rules.topper import Play
+from p2pcards.ui.plain import PlayerQuit
+from test_tui_harness import (
+    CTRL_C, CTRL_U, ENTER, F1, HOME, PAGE_UP, RIGHT, click, drawn, headless, shows, wait_until,
+)
+from ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
+
+KEYS = [bytes([seat + 1]) * 32 for seat in range(4)]
+
+
+def seat_everyone(screen: Any, me: int, bots: tuple[bool, ...] = (False, True, True, True)) -> None:
+    """The lobby and the seat draw as the session reports them (player p at seat p)."""
+    screen.on_event(LobbyUpdate("bluff", "Test table", {}, tuple(
+        (KEYS[p], NAMES[p], bots[p]) for p in range(4))))
+    screen.on_event(proto.PlayersSeated((0, 1, 2, 3), 0))
+    screen.model.me = me
+
+
+async def deciding(screen: Any, view: Any, term: Any) -> asyncio.Future:
+    task = asyncio.ensure_future(screen.decide(view))
+    await wait_until(lambda: screen.pending is not None, "a pending decision", term)
+    await drawn(screen, term)
+    return task
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, timeout=60))
+
+
+# --- what the table shows ----------------------------------------------------------------------
+
+def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
+    async def scene() -> tuple[str, list[str]]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            text, lines = term.text, term.lines
+            task.cancel()
+            return text, lines
+    text, lines = run(scene())
+    assert len(lines) == 24 and all(len(line) == 80 for line in lines)
+    for seat, name in enumerate(NAMES):
+        assert f"Seat {seat} · " in text
+        if seat != 1:  # this player's own line gives the room to his turn and chips first
+            assert fingerprint(KEYS[seat]) in text
+    assert "You (Bob)" in text and "(bot)" in text
+    assert "Safe box 0" in text and "on the table 20" in text and "round stake 20" in text
+    assert "Named rank Q" in text and "pile 2 face down" in text
+    assert "Last claim: Alice" in text and "2 cards as Q" in text and "stake 20" in text
+    assert "stake 20 on table" in text  # by the discarder's seat
+    assert "▶ YOUR TURN" in text
+    assert " d  discard as Q" in text and " p  pass (10)" in text and " b  Bluff!" in text
+    hand_row = next(line for line in lines if "K♥" in line and "2♦" in line)
+    assert hand_row.split() == ["2♦", "3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦", "10♦", "J♦",
+                                "K♦", "K♥", "K♠"]
+    assert "Seats drawn" in text  # the log
+
+
+def test_the_seats_sit_clockwise_from_this_player_at_the_bottom():
+    async def scene() -> list[str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 2)
+            screen.model.set_view(topper_bidding().view(2))
+            await drawn(screen, term)
+            return term.lines
+    lines = run(scene())
+    rows = {seat: next(i for i, line in enumerate(lines) if f"Seat {seat} · " in line)
+            for seat in range(4)}
+    columns = {seat: lines[rows[seat]].index(f"Seat {seat} · ") for seat in range(4)}
+    assert rows[0] < rows[3] and rows[3] == rows[1] and rows[1] < rows[2]  # across, sides, me
+    assert columns[3] < 5 and columns[1] > 40  # next seat (3) on the left, seat 1 on the right
+    assert "You (Carol)" in lines[rows[2]]
+
+
+def test_suits_are_coloured_and_cards_that_cannot_follow_are_dimmed():
+    async def scene() -> tuple[Any, Any, Any, Any]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, topper_play().view(1), term)
+            row, col = term.find("K♥")
+            cursor = term.char(row, col + 1)
+            row, col = term.find("9♥")
+            heart = term.char(row, col + 1)
+            row, col = term.find("Q♣")
+            club = term.char(row, col + 1)
+            task.cancel()
+            return cursor, heart, club, term.text
+    cursor, heart, club, text = run(scene())
+    assert heart.fg == "d70000" and heart.bg == "ffffff"  # a red suit, on a white card
+    assert club.fg == "000000" and club.bg == "808080"  # black suit; cannot follow hearts: dimmed
+    assert cursor.fg == "d70000" and cursor.bg == "87d7ff" and cursor.underscore  # the cursor
+    assert "Trump " in text and "Big Jack J♥" in text and "Little Jack J♦" in text
+    assert "Trick 1:" in text and "Alice J♦" in text
+
+
+def test_the_trump_jacks_are_marked_under_the_cards():
+    async def scene() -> list[str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            view = topper_play().view(0)
+            screen.model.set_view(view)
+            await drawn(screen, term)
+            return term.lines
+    lines = run(scene())
+    faces = next(i for i, line in enumerate(lines) if "J♥" in line and "A♥" in line)
+    assert lines[faces].split()[:2] == ["J♥", "A♥"]  # trumps first: Big Jack, then the ace
+    marks = lines[faces + 1].split()
+    assert marks[0] == "1★" and marks[1] == "2•"
+
+
+def test_a_larger_window_gives_the_board_and_the_log_the_room():
+    async def scene(columns: int, rows: int) -> tuple[list[str], int]:
+        async with headless(columns, rows) as (screen, keys, term):
+            seat_everyone(screen, 1)
+            for i in range(40):
+                screen.note(f"line {i}")
+            screen.model.set_view(bluff_respond().view(1))
+            await drawn(screen, term)
+            return term.lines, sum(1 for line in term.lines if line.strip().startswith("line "))
+    small, small_log = run(scene(80, 24))
+    large, large_log = run(scene(120, 40))
+    assert all(len(line) == 120 for line in large) and len(large) == 40
+    assert large_log > small_log >= 3
+    assert "line 39" in "\n".join(small) and "line 39" in "\n".join(large)
+    board_row = next(line for line in large if "Safe box" in line)
+    assert "round stake 20" in board_row  # one line at 120 columns
+
+
+# --- keys ----------------------------------------------------------------------------------------
+
+def test_a_key_with_no_action_now_changes_nothing_and_says_why():
+    async def scene() -> tuple[str, bool]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            screen.model.set_view(bluff_respond().view(1))  # not deciding: no decision pending
+            keys.send_text("p")
+            await shows(term, "does nothing now")
+            return term.text, screen.pending is None
+    text, nothing = run(scene())
+    assert nothing and "Not accepted: the key 'p' does nothing now" in text
+
+
+def test_an_illegal_key_in_a_decision_explains_the_rule_and_the_decision_stays_open():
+    async def scene() -> tuple[str, bool, Any]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            view = bluff_lead().view(0)
+            before = view.snapshot()
+            task = await deciding(screen, view, term)
+            keys.send_text("p")
+            await shows(term, "you must discard")
+            keys.send_text(HOME + (" " + RIGHT) * 5 + "d")
+            await shows(term, "discard 1 to 4 cards, not 5")
+            open_ = not task.done()
+            task.cancel()
+            return term.text, open_, view.snapshot() == before
+    text, still_open, unchanged = run(scene())
+    assert still_open and unchanged
+    assert "Not accepted: you lead this round: you must discard" in text
+    assert "Not accepted: discard 1 to 4 cards, not 5" in text
+
+
+def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts():
+    async def scene() -> tuple[Any, str, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            view = bluff_lead().view(0)
+            task = await deciding(screen, view, term)
+            keys.send_text(HOME + RIGHT * 10 + " " + RIGHT + " ")  # labels 11 and 12: QD QH
+            keys.send_text("d")
+            await shows(term, "claim which rank?")
+            asked_rank = term.text
+            keys.send_text("x" + ENTER)
+            await shows(term, "'x' is not a rank")
+            keys.send_text(CTRL_U + "q" + ENTER)
+            await shows(term, "stake? (10 to 500)")
+            asked_stake = term.text
+            keys.send_text(CTRL_U + "30" + ENTER)
+            return await asyncio.wait_for(task, 5), asked_rank, asked_stake
+    action, asked_rank, asked_stake = run(scene())
+    view = bluff_lead().view(0)
+    queens = tuple(s for s in view.hand(0) if view.face(s).rank == Rank.QUEEN)[:2]
+    assert isinstance(action, Discard)
+    assert set(action.slots) <= set(s for s in view.hand(0) if view.face(s).rank == Rank.QUEEN)
+    assert len(action.slots) == 2 and action.rank == Rank.QUEEN and action.stake == 30
+    assert len(queens) == 2
+    assert "Discard 2 cards: claim which rank?" in asked_rank
+    assert "Discard 2 cards as Q: stake?" in asked_stake
+
+
+def test_escape_cancels_the_question_and_keeps_the_selection():
+    async def scene() -> tuple[list, str, bool]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            keys.send_text(" d")
+            await shows(term, "stake?")
+            keys.send_text("\x1b")
+            await wait_until(lambda: screen.flow is None, "the question closed", term,
+                             timeout=5)
+            await drawn(screen, term)
+            selected = list(screen.picker.selected)
+            done = task.done()
+            task.cancel()
+            return selected, term.text, done
+    selected, text, done = run(scene())
+    assert len(selected) == 1 and not done
+    assert "Discard cancelled" in text
+
+
+def test_a_click_on_a_card_selects_it_and_marks_it():
+    async def scene() -> tuple[list, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            row, column = term.find("5♦")
+            keys.send_text(click(column, row))
+            await wait_until(lambda: screen.picker.selected, "a selected card", term)
+            await drawn(screen, term)
+            mark_row = term.lines[row - 1]
+            selected = list(screen.picker.selected)
+            task.cancel()
+            return selected, mark_row[column - 1:column + 3]
+    selected, mark = run(scene())
+    view = bluff_respond().view(1)
+    five = next(s for s in view.hand(1) if view.face(s).rank == Rank.FIVE)
+    assert selected == [five] and "▼" in mark
+
+
+def test_a_click_on_an_action_presses_its_key():
+    async def scene() -> Any:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            row, column = term.find(" pass (10)")
+            keys.send_text(click(column + 2, row))
+            return await asyncio.wait_for(task, 5)
+    action = run(scene())
+    assert type(action).__name__ == "Pass" and action.seat == 1
+
+
+def test_topper_keys_bid_and_play_the_card_under_the_cursor():
+    async def scene() -> tuple[Any, Any]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            task = await deciding(screen, topper_bidding().view(0), term)
+            keys.send_text("3")
+            bid = await asyncio.wait_for(task, 5)
+            view = topper_play().view(1)
+            task = await deciding(screen, view, term)
+            keys.send_text(HOME + RIGHT + ENTER)
+            return bid, await asyncio.wait_for(task, 5)
+    bid, play = run(scene())
+    assert bid.tricks == 3 and bid.seat == 0
+    assert isinstance(play, Play) and play.seat == 1
+
+
+def test_help_shows_the_keys_and_any_key_closes_it():
+    async def scene() -> tuple[str, Any, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.model.set_view(topper_bidding().view(0))
+            keys.send_text("?")
+            await shows(term, "Help")
+            shown = term.text
+            keys.send_text("x")
+            await wait_until(lambda: screen.overlay is None, "help closed", term)
+            keys.send_text(F1)
+            await wait_until(lambda: screen.overlay == "help", "help again", term)
+            overlay = screen.overlay
+            keys.send_text(ENTER)
+            await wait_until(lambda: screen.overlay is None, "help closed", term)
+            await drawn(screen, term)
+            return shown, overlay, term.text
+    shown, overlay, after = run(scene())
+    assert "Topper keys:" in shown and "c d h s" in shown and "bid that many tricks" in shown
+    assert "Ctrl-C" in shown
+    assert overlay == "help" and "Topper keys:" not in after
+
+
+def test_the_log_scrolls_back_and_says_how_many_entries_are_newer():
+    async def scene() -> str:
+        async with headless() as (screen, keys, term):
+            for i in range(30):
+                screen.note(f"entry {i}")
+            keys.send_text(PAGE_UP)
+            await shows(term, "newer entries")
+            return term.text
+    text = run(scene())
+    assert "↓ 5 newer entries" in text and "entry 29" not in text and "entry 24" in text
+
+
+# --- leaving -----------------------------------------------------------------------------------------
+
+def test_q_asks_first_and_n_stays_then_y_leaves_the_decision():
+    async def scene() -> tuple[str, bool, Any]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            keys.send_text("q")
+            await shows(term, "Leave the table?")
+            asked = term.text
+            keys.send_text("n")
+            await wait_until(lambda: screen.overlay is None, "the box closed", term)
+            stayed = not task.done()
+            keys.send_text("qy")
+            with pytest.raises(PlayerQuit):
+                await asyncio.wait_for(task, 5)
+            return asked, stayed, screen.message
+    asked, stayed, message = run(scene())
+    assert "The other players are told" in asked and stayed
+    assert message is not None and "Leaving" in message[1]
+
+
+def test_ctrl_c_leaves_a_decision_at_once():
+    async def scene() -> None:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            keys.send_text(CTRL_C)
+            with pytest.raises(PlayerQuit):
+                await asyncio.wait_for(task, 5)
+    run(scene())
+
+
+class FakeSession:
+    """Stands for a peer session: counts leave notices; its table ends when told to leave."""
+
+    def __init__(self) -> None:
+        self.left = 0
+        self.table = None
+
+    async def leave(self) -> None:
+        self.left += 1
+
+
+def test_leaving_outside_a_decision_sends_the_notice_and_stops_the_session():
+    async def scene() -> tuple[Any, int, bool]:
+        session = FakeSession()
+        forever = asyncio.Event()
+        async with headless(session=lambda: session) as (screen, keys, term):
+            running = asyncio.ensure_future(forever.wait())
+            playing = asyncio.ensure_future(screen.play(running))
+            await drawn(screen, term)
+            keys.send_text("q")
+            await shows(term, "Leave the table?")
+            keys.send_text("y")
+            result = await asyncio.wait_for(playing, 5)
+            return result, session.left, running.cancelled()
+    result, left, cancelled = run(scene())
+    assert left == 1 and cancelled
+    assert isinstance(result, SessionResult) and result.reason == "left before the table started"
+
+
+# --- the end of a table ------------------------------------------------------------------------------
+
+def _outcome() -> BluffOutcome:
+    return BluffOutcome(Termination.DEAL_CAP, (2,), (400, 500, 700, 400), 1)
+
+
+@pytest.mark.parametrize("again", [True, False])
+def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_play(again):
+    async def scene() -> tuple[str, bool, str]:
+        async with headless(offer_again=again) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            outcome = _outcome()
+
+            async def session() -> SessionResult:
+                screen.on_event(proto.MatchEnded(outcome))
+                return SessionResult(outcome=outcome)
+            playing = asyncio.ensure_future(screen.play(session()))
+            await wait_until(lambda: screen.end_ready, "the end box", term)
+            await drawn(screen, term)
+            shown = term.text
+            keys.send_text("n")
+            if not again:
+                await wait_until(lambda: screen.message, "a word on the key", term)
+                assert screen.message == ("info", "The table is over: q to leave.")
+                keys.send_text("q")
+            await asyncio.wait_for(playing, 5)
+            return shown, screen.again, term.text
+    shown, chose_again, _ = run(scene())
+    assert "MATCH OVER" in shown and "won by seat 2 (Carol)" in shown
+    assert "Seat 2 · Carol: 700 chips  ★ winner" in shown and "You (Alice): 400 chips" in shown
+    assert ("a new table" in shown) == again
+    assert chose_again == again
+
+
+def test_a_verdict_is_shown_loudly_with_who_is_blamed():
+    async def scene() -> tuple[str, Any]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            verdict = Verdict("bluff.card.mismatch", (3,), 40, "revealed a card it was not dealt",
+                              (b"x",))
+            screen.on_event(proto.TableEnded(verdict))
+            await shows(term, "TABLE ENDED")
+            await drawn(screen, term)
+            row, column = term.find("TABLE ENDED")
+            return term.text, term.char(row + 1, column)
+    text, cell = run(scene())
+    assert "player 3 (Dave) broke rule bluff.card.mismatch" in text
+    assert "revealed a card it was not dealt" in text
+    assert cell.bg == "870000"  # the red box
+
+
+# --- what the session reports --------------------------------------------------------------------------
+
+def test_countdowns_for_this_player_and_for_the_seat_being_waited_for():
+    async def scene() -> tuple[str, str]:
+        now = [100.0]
+        async with headless(clock=lambda: now[0]) as (screen, keys, term):
+            seat_everyone(screen, 1)
+            screen.model.set_view(bluff_respond().view(1))
+            screen.on_event(Waiting(1, 142.0))
+            await drawn(screen, term)
+            mine = next(line for line in term.lines if "You (Bob)" in line)
+            screen.on_event(Waiting(3, 108.0))
+            now[0] = 100.5
+            await drawn(screen, term)
+            other = "\n".join(term.lines)
+            return mine, other
+    mine, other = run(scene())
+    assert "▶ YOUR TURN 0:42" in mine
+    assert "… working 0:08" in other
+
+
+def test_link_state_and_the_shuffle_progress_are_shown():
+    async def scene() -> tuple[str, str, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.on_event(LinkUp(False))
+            screen.on_event(proto.ShuffleVerified(0, 0, True))
+            screen.on_event(proto.ShuffleVerified(1, 0, False))
+            await drawn(screen, term)
+            shuffling = term.text
+            screen.on_event(LinkDown("connection reset"))
+            await drawn(screen, term)
+            down = term.text
+            screen.on_event(LinkUp(True))
+            await drawn(screen, term)
+            return shuffling, down, term.text
+    shuffling, down, up = run(scene())
+    assert "Shuffling: seat 2 of 4 verified…" in shuffling and "● connected" in shuffling
+    assert "✓ Seat 1 (Bob) shuffled deck 0; proof verified." in shuffling
+    assert "● reconnecting" in down and "Lost the link to the host" in down
+    assert "● connected" in up and "Reconnected to the host." in up
+
+
+def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():
+    async def scene() -> str:
+        async with headless() as (screen, keys, term):
+            screen.on_event(LobbyUpdate("topper", "Friday", {}, (
+                (KEYS[0], "Alice", False), (KEYS[1], "Ada", True))))
+            await drawn(screen, term)
+            return term.text
+    text = run(scene())
+    assert "TOPPER · 'Friday' · 2 of 4 joined" in text
+    assert "1. Alice (host)" in text and "2. Ada (bot)" in text
+    assert fingerprint(KEYS[0]) in text and fingerprint(KEYS[1]) in text
+    assert "3. waiting for a player…" in text

@@ -1,0 +1,173 @@
+"""The real ``p2pcards play`` in a real terminal (tmux): a person plays by keys, or leaves.
+
+Each test starts its own tmux server (``-L`` with a unique name, no user
+config), types with ``send-keys``, reads the screen with ``capture-pane``,
+and kills the server at the end whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+#: Seconds a whole short match may take end to end.
+MATCH_BOUND = 90.0
+
+
+class Tmux:
+    """One private tmux server running one command in a 100×30 window."""
+
+    def __init__(self, home: Path, columns: int = 100, rows: int = 30) -> None:
+        self.name = f"p2pcards-test-{uuid.uuid4().hex[:12]}"
+        self.columns, self.rows = columns, rows
+        self.env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
+                    "XDG_STATE_HOME": str(home / "state"), "TERM": "xterm-256color"}
+
+    def _tmux(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([TMUX, "-L", self.name, "-f", os.devnull, *args], env=self.env,
+                              capture_output=True, text=True, timeout=10)
+
+    def start(self, args: list[str]) -> None:
+        command = " ".join([sys.executable, "-m", "p2pcards", *args])
+        shell = f"cd {REPO} && {command}; echo EXITED $?; sleep 600"
+        started = self._tmux("new-session", "-d", "-x", str(self.columns), "-y", str(self.rows),
+                             shell)
+        assert started.returncode == 0, started.stderr
+
+    def keys(self, *keys: str) -> None:
+        self._tmux("send-keys", *keys)
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p").stdout
+
+    def kill(self) -> None:
+        self._tmux("kill-server")
+
+    def wait_for(self, found: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if found(text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {what}:\n{text}")
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    terminal = Tmux(tmp_path)
+    try:
+        yield terminal
+    finally:
+        terminal.kill()
+
+
+def _status(text: str) -> str:
+    """The status line: the first line under the action bar that says whose turn it is."""
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("Your turn", "Waiting for", "Not accepted", "MATCH OVER",
+                                "Match over")):
+            return stripped
+    return ""
+
+
+def _next_move(text: str, card: int) -> Optional[list[str]]:
+    """The keys a simple player presses on this screen, or None (nothing to do yet).
+
+    He bids 1 when he may, names hearts, and plays the ``card``-th card from
+    the left (the screen refuses one that does not follow suit; he then tries
+    the next).
+    """
+    if "MATCH OVER" in text and " q  leave" in text:
+        return ["q"]
+    status = _status(text)
+    if "YOUR TURN" not in text:
+        return None
+    if status.startswith("Your turn to bid"):
+        return ["1"] if " 1-6  bid" in text else ["p"]
+    if status.startswith("Your turn: you won the bidding"):
+        return ["h"]
+    if status.startswith(("Your turn to lead", "Your turn: follow",
+                          "Not accepted: you must follow")):
+        return ["Home"] + ["Right"] * (card % 6) + ["Enter"]
+    return None
+
+
+def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
+    """Play by keys until the end box shows; the screens seen and the keys pressed."""
+    moves: list[str] = []
+    screens: list[str] = []
+    card = 0
+    end = time.monotonic() + MATCH_BOUND
+    text = first
+    while not ("MATCH OVER" in text and " q  leave" in text):
+        assert "EXITED" not in text, f"the program ended early:\n{text}"
+        assert time.monotonic() < end, f"the match did not end:\n{text}"
+        keys = _next_move(text, card)
+        if keys is None:
+            time.sleep(0.1)
+            text = tmux.screen()
+            continue
+        screens.append(text)
+        before = text
+        tmux.keys(*keys)
+        moves.append(" ".join(keys))
+        text = tmux.wait_for(lambda t: t != before, "the screen to change", timeout=20)
+        if keys[-1] == "Enter":
+            card = card + 1 if "Not accepted: you must follow" in text else 0
+    return screens, moves, text
+
+
+def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
+    tmux.start(["play", "topper", "--seed", "5", "--target", "3", "--name", "Tess",
+                "--deadline", "60"])
+    first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
+    assert "TOPPER" in first and "You (Tess)" in first and "score 0/3" in first
+    assert "proof verified" in first and "first to 3" in first
+    screens, moves, ending = play_to_the_end(tmux, first)
+    assert "★ winner" in ending and "point" in ending and " n  a new table" in ending
+    assert any("Big Jack" in shown for shown in screens)
+    assert any(m.endswith("Enter") for m in moves) and any(m in ("1", "p") for m in moves)
+    tmux.keys("q")
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30)
+    assert "Match over:" in done and "EXITED 0" in done
+    assert "p2pcards verify" in done
+
+
+def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
+    tmux.start(["play", "topper", "--seed", "8", "--target", "1", "--name", "Nia"])
+    first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
+    play_to_the_end(tmux, first)
+    tmux.keys("n")
+    again = tmux.wait_for(lambda t: "YOUR TURN" in t and "MATCH OVER" not in t,
+                          "a decision at the new table", timeout=30)
+    assert "hand 1 (0 scored)" in again and "score 0/1" in again
+    tmux.keys("C-c")
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30)
+    assert "You left the table; the other players were told." in done and "EXITED 0" in done
+
+
+def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
+    tmux.start(["play", "bluff", "--seed", "4", "--deals", "1", "--name", "Lou"])
+    shown = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
+    assert "BLUFF" in shown and "chips" in shown and "Safe box" in shown
+    tmux.keys("q")
+    asked = tmux.wait_for(lambda t: "Leave the table?" in t, "the leave question")
+    assert "y  leave" in asked
+    tmux.keys("y")
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30)
+    assert "You left the table; the other players were told." in done
+    assert "EXITED 0" in done

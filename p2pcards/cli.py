@@ -120,21 +120,33 @@ def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
 
 
 class _Front:
-    """The front end of one seat: an agent (a person or a bot) and an event sink."""
+    """The front end of one seat: an agent (a person or a bot) and an event sink.
 
-    def __init__(self, args: argparse.Namespace, game: Optional[str]) -> None:
+    A person gets the full-screen table unless ``--plain`` or ``--trace`` is
+    given or the terminal is not one (a pipe, a file): then the line mode.
+    ``again`` (``play``) offers a new table when a match ends.
+    """
+
+    def __init__(self, args: argparse.Namespace, game: Optional[str], again: bool = False) -> None:
         self.args = args
         self.session: Any = None
         self.trace = args.trace
+        self.screen: Any = None
+        self.printer: Any = None
+        self.again = False
         if args.bot:
             self.agent: Any = _LazyBotAgent(args.bot, args.seed)
-            self.printer = None
             self.plain = True
-        else:
+        elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.agent = PlainAgent()
             self.printer = PlainPrinter(names_provider=self.names)
             self.plain = True
+        else:
+            from p2pcards.ui.tui import TableScreen
+            self.screen = TableScreen(lambda: self.session, offer_again=again)
+            self.agent = self.screen
+            self.plain = False
 
     def names(self) -> list[str]:
         table = self.session.table if self.session is not None else None
@@ -146,8 +158,35 @@ class _Front:
         if self.trace:
             print(json.dumps({"t": time.time(), "event": type(event).__name__,
                               **_trace_fields(event)}), flush=True)
+        elif self.screen is not None:
+            self.screen.on_event(event)
         elif self.printer is not None:
             self.printer(event)
+
+    def say(self, text: str) -> None:
+        """A message of the program: on the full screen's log, else printed."""
+        if self.screen is not None:
+            self.screen.note(text)
+        else:
+            print(text, flush=True)
+
+    async def start(self) -> None:
+        """Show the full screen (if any) before the table opens."""
+        if self.screen is not None:
+            await self.screen.start()
+
+    async def play(self, run: Any) -> Any:
+        """Run a session to its end; the full screen then shows the result until a key."""
+        if self.screen is None:
+            return await run
+        result = await self.screen.play(run)
+        self.again = self.screen.again
+        return result
+
+    async def stop(self) -> None:
+        """Give the terminal back (before the result is printed)."""
+        if self.screen is not None:
+            await self.screen.stop()
 
 
 class _LazyBotAgent:
@@ -224,15 +263,24 @@ def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
 async def _cmd_play(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     identity = _identity(args)
-    front = _Front(args, args.game)
-    options = TableOptions(game=args.game, config=config_from_args(args.game, args),
-                           name=f"{identity.name}'s table"[:32], deadline=args.deadline,
-                           reconnect_window=args.reconnect_window,
-                           journal_root=_journal_root(), bot_kind=args.bot_kind, seed=args.seed)
-    hosted = await start_hosted_table(identity, front.agent, options, bots=3,
-                                      on_event=front.on_event)
-    front.session = hosted.sessions[0]
-    result = await _run_leaving_on_cancel(hosted.result(), front, hosted.close)
+    front = _Front(args, args.game, again=True)
+    await front.start()
+    try:
+        for table_number in range(10_000):  # a new table each time the player asks for one
+            seed = None if args.seed is None else args.seed + table_number
+            options = TableOptions(game=args.game, config=config_from_args(args.game, args),
+                                   name=f"{identity.name}'s table"[:32], deadline=args.deadline,
+                                   reconnect_window=args.reconnect_window,
+                                   journal_root=_journal_root(), bot_kind=args.bot_kind, seed=seed)
+            front.session = None
+            hosted = await start_hosted_table(identity, front.agent, options, bots=3,
+                                              on_event=front.on_event)
+            front.session = hosted.sessions[0]
+            result = await _run_leaving_on_cancel(front.play(hosted.result()), front, hosted.close)
+            if not front.again:
+                break
+    finally:
+        await front.stop()
     return _print_result(result, front)
 
 
@@ -249,19 +297,23 @@ async def _cmd_host(args: argparse.Namespace) -> int:
                            interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port)
 
     def host_event(event: Any) -> None:
-        if isinstance(event, LobbyChanged) and not args.trace:
+        if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
             names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
             print(f"Lobby: {names}; {event.free_seats} free seat(s)", flush=True)
         front.on_event(event)
 
-    hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
-                                      on_event=front.on_event, on_host_event=host_event)
-    front.session = hosted.sessions[0]
-    port = hosted.host.tcp_port
-    print(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace else
-          f"Hosting {args.game} table {table_name!r} on port {port} "
-          f"(host fingerprint {identity.fingerprint}). Waiting for players...", flush=True)
-    result = await _run_leaving_on_cancel(hosted.result(), front, hosted.close)
+    await front.start()
+    try:
+        hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
+                                          on_event=front.on_event, on_host_event=host_event)
+        front.session = hosted.sessions[0]
+        port = hosted.host.tcp_port
+        front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
+                  else f"Hosting {args.game} table {table_name!r} on port {port} "
+                       f"(host fingerprint {identity.fingerprint}). Waiting for players...")
+        result = await _run_leaving_on_cancel(front.play(hosted.result()), front, hosted.close)
+    finally:
+        await front.stop()
     return _print_result(result, front)
 
 
@@ -298,7 +350,12 @@ async def _cmd_join(args: argparse.Namespace) -> int:
                                     journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
                                     on_event=front.on_event)
-    return _print_result(await _run_leaving_on_cancel(front.session.run(), front), front)
+    await front.start()
+    try:
+        result = await _run_leaving_on_cancel(front.play(front.session.run()), front)
+    finally:
+        await front.stop()
+    return _print_result(result, front)
 
 
 def _joiner_label(identity: Any) -> str:
@@ -416,7 +473,12 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
                           on_event=front.on_event)
     session.resume_from(Journal(directory))
     front.session = session
-    return _print_result(await _run_leaving_on_cancel(session.run(), front), front)
+    await front.start()
+    try:
+        result = await _run_leaving_on_cancel(front.play(session.run()), front)
+    finally:
+        await front.stop()
+    return _print_result(result, front)
 
 
 def _cmd_whoami(args: argparse.Namespace) -> int:

@@ -6,9 +6,9 @@
     python scripts/fuzz.py --replay 7:1234          # input 1234 of a run with seed 7
 
 Targets: the frame decoder, the link (handshake messages and sealed frames),
-the strict msgpack decoder, ``SignedMessage.parse``, ``frames.decode``,
-``Table.receive``/``receive_alert`` at points of two whole seeded matches, and
-``Relay.frame``. Inputs are random bytes and mutations of that real traffic
+the strict msgpack decoder, ``SignedMessage.parse``, ``frames.decode``, a
+joining peer's ``Table`` built from a genesis, ``Table.receive``/``receive_alert``
+at points of two whole seeded matches, and ``Relay.frame``. Inputs are random bytes and mutations of that real traffic
 (see ``tests/hostile/fuzzing.py``). A failure is any exception other than the
 target's defined protocol or network errors, a refused input that changed a
 state machine, or an input that ran longer than ``--hang`` seconds. Prints the

@@ -516,6 +516,19 @@ def targets(corpus: Corpus) -> list[Target]:
             hs.start()
         hs.receive(data)
 
+    geneses = [rec.transcript[0] for rec in corpus.recordings]
+    seated = corpus.recordings[0].final.identities[1]
+
+    def make_genesis(rng: random.Random, m: Mutator) -> bytes:
+        base = rng.choice(geneses)
+        if rng.random() < 0.7:
+            return resigned(base, m, corpus.recordings[0].final.identities)
+        return m.mutate_bytes(base)
+
+    def run_genesis(data: bytes) -> None:
+        """What a joining peer does with the first message its host sends."""
+        Table(data, seated)
+
     return [
         Target("framing", make_framing, run_framing, (FrameError,), 2),
         Target("link-open", make_bytes(sealed), run_open, (SealedFrameError,), 2),
@@ -527,6 +540,7 @@ def targets(corpus: Corpus) -> list[Target]:
                (MalformedWire, MalformedMessage), 2),
         Target("frames", make_structured(corpus.frames), frames.decode,
                (MalformedWire, MalformedMessage), 2),
+        Target("genesis", make_genesis, run_genesis, (RemoteProtocolError, LocalProtocolError), 1),
         Target("table", table.make, table.run, (RemoteProtocolError, LocalProtocolError), 3),
         Target("relay", relay.make, relay.run, (), 2),
     ]

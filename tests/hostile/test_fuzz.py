@@ -44,7 +44,8 @@ def _targets() -> dict[str, Target]:
     return {t.name: t for t in targets(_corpus())}
 
 
-TARGET_NAMES = ["framing", "link-open", "handshake", "wire", "envelope", "frames", "table", "relay"]
+TARGET_NAMES = ["framing", "link-open", "handshake", "wire", "envelope", "frames", "genesis", "table",
+                "relay"]
 
 
 @pytest.mark.parametrize("name", TARGET_NAMES)

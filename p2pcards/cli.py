@@ -454,7 +454,7 @@ def _cmd_saved(args: argparse.Namespace) -> int:
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
     from p2pcards.app import randomness_for, tcp_connector
-    from p2pcards.net.journal import Journal
+    from p2pcards.net.journal import Journal, JournalInUse
     from p2pcards.net.peer import PeerSession
     identity = _identity(args)
     matches = [(d, m) for d, m in _saved_tables()
@@ -471,7 +471,11 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
                           reconnect_window=args.reconnect_window, journal_root=_journal_root(),
                           randomness_for=randomness_for(args.seed, _joiner_label(identity)),
                           on_event=front.on_event)
-    session.resume_from(Journal(directory))
+    try:
+        session.resume_from(Journal(directory))
+    except JournalInUse:
+        raise SystemExit("that table is in use by another p2pcards process of yours; "
+                         "end it first (two processes for one seat would sign twice)") from None
     front.session = session
     await front.start()
     try:

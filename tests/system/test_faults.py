@@ -163,6 +163,7 @@ def test_resume_is_refused_while_the_seat_still_plays_and_the_match_then_ends_cl
     second = table.restart(VICTIM)
     assert second.wait(30) != 0
     assert "in use by another p2pcards process" in second.stderr()
+    assert "Traceback" not in second.stderr()
     # Two processes for one seat would have signed two different messages for one
     # position; with the second refused, the first plays on as if nothing happened.
     first.signal(signal.SIGCONT)

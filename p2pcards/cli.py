@@ -421,6 +421,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(f"Verdict: {report.verdict.rule}: {report.verdict.detail} ({state})")
     if report.problem:
         print(f"PROBLEM: {report.problem}")
+    elif report.outcome is None and report.verdict is None:
+        print("PROBLEM: every message checks, but the transcript stops before the match ends "
+              "and no verdict is saved with it (an unfinished table)")
     print("OK: every signature, proof and rule checks." if report.ok else "FAILED")
     return 0 if report.ok else 1
 

@@ -115,6 +115,11 @@ def test_joiners_that_lose_the_host_name_it_after_their_reconnect_window(
         assert check is not None and check.ok, check
         # Nothing it had seen is lost: every position it traced is in its saved transcript.
         assert _messages_checked(check.stdout) > _last_position(process.lines)
+    # The killed host's own copies stop mid-match with no verdict: verify says so, plainly.
+    for path in table.homes[0].transcripts():
+        check = table.homes[0].verify(path)
+        assert not check.ok
+        assert "stops before the match ends" in (check.line("PROBLEM: ") or ""), check.stdout
 
 
 @pytest.mark.slow

@@ -3,10 +3,10 @@
 A scenario plays a table of four processes (see :mod:`system.harness`),
 perhaps with a fault, and returns a :class:`MatchRecord`: what every seat
 printed at the end and what ``p2pcards verify`` says of every saved
-transcript. :func:`judge_fault` decides whether a faulted run ended as the
-brief allows: exactly as the same seeded run without the fault, or with a
-verdict naming the seat that did not come back, with every honest peer's
-transcript intact.
+transcript. :func:`judge_fault` decides whether a faulted run ended in one of
+the two ways a crash may end a table: exactly as the same seeded run without
+the fault, or with a verdict naming the seat that did not come back; either
+way with every honest peer's transcript intact.
 """
 
 from __future__ import annotations

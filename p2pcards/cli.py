@@ -276,7 +276,7 @@ async def _cmd_play(args: argparse.Namespace) -> int:
             hosted = await start_hosted_table(identity, front.agent, options, bots=3,
                                               on_event=front.on_event)
             front.session = hosted.sessions[0]
-            result = await _run_leaving_on_cancel(front.play(hosted.result()), front, hosted.close)
+            result = await _play_then_clean_up(front.play(hosted.result()), hosted.close)
             if not front.again:
                 break
     finally:
@@ -311,7 +311,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
                   else f"Hosting {args.game} table {table_name!r} on port {port} "
                        f"(host fingerprint {identity.fingerprint}). Waiting for players...")
-        result = await _run_leaving_on_cancel(front.play(hosted.result()), front, hosted.close)
+        result = await _play_then_clean_up(front.play(hosted.result()), hosted.close)
     finally:
         await front.stop()
     return _print_result(result, front)
@@ -352,7 +352,7 @@ async def _cmd_join(args: argparse.Namespace) -> int:
                                     on_event=front.on_event)
     await front.start()
     try:
-        result = await _run_leaving_on_cancel(front.play(front.session.run()), front)
+        result = await _play_then_clean_up(front.play(front.session.run()))
     finally:
         await front.stop()
     return _print_result(result, front)
@@ -363,14 +363,11 @@ def _joiner_label(identity: Any) -> str:
     return f"joiner-{identity.fingerprint}"
 
 
-async def _run_leaving_on_cancel(coro: Any, front: "_Front", cleanup: Any = None) -> Any:
-    """Run a session; on Ctrl-C tell the other peers (signed) that we leave."""
+async def _play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
+    """Run a session, then clean up. On Ctrl-C the session itself tells the
+    other peers (a signed leave notice) before its link closes."""
     try:
         return await coro
-    except asyncio.CancelledError:
-        if front.session is not None:
-            await front.session.leave()
-        raise
     finally:
         if cleanup is not None:
             await cleanup()
@@ -482,7 +479,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     front.session = session
     await front.start()
     try:
-        result = await _run_leaving_on_cancel(front.play(session.run()), front)
+        result = await _play_then_clean_up(front.play(session.run()))
     finally:
         await front.stop()
     return _print_result(result, front)

@@ -191,6 +191,10 @@ class PeerSession:
             self._connected_once = True
             try:
                 result = await self._serve(connection)
+            except asyncio.CancelledError:
+                # Stopped from outside (Ctrl-C): the others are told while the link is up.
+                await self._send_leave_notice(connection)
+                raise
             except SessionRejected as rejected:
                 # Refused while the table is in play: the host no longer holds it.
                 return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
@@ -208,13 +212,18 @@ class PeerSession:
     async def leave(self) -> None:
         """Tell the others (signed) that this player leaves, and stop."""
         self._leaving = True
-        if self.table is not None and self.table.stage not in (Stage.OVER, Stage.ENDED):
-            notice = self.table.leave()
-            if self._connection is not None and not self._connection.closed:
-                try:
-                    await asyncio.wait_for(self._connection.send(frames.encode("alert", notice)), 2)
-                except (NetError, asyncio.TimeoutError):
-                    pass
+        if self._connection is not None:
+            await self._send_leave_notice(self._connection)
+
+    async def _send_leave_notice(self, connection: Any) -> None:
+        if self.table is None or self.table.stage in (Stage.OVER, Stage.ENDED):
+            return
+        notice = self.table.leave()
+        if not connection.closed:
+            try:
+                await asyncio.wait_for(connection.send(frames.encode("alert", notice)), 2)
+            except (NetError, asyncio.TimeoutError):
+                pass
 
     # -- one link ---------------------------------------------------------------
 

@@ -82,3 +82,30 @@ def test_bots_fill_seats_in_a_fixed_order_and_the_host_sits_first(tmp_path):
         finally:
             await hosted.close()
     assert asyncio.run(run()) == ["Me", "Ada", "Bob", "Cy"]
+
+
+class _NeverDecides:
+    """A person who does not answer (until the program is stopped)."""
+
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+
+    async def decide(self, view, decision):
+        self.asked.set()
+        await asyncio.Event().wait()
+
+
+def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_path):
+    async def run():
+        me = seeded_identity(2, "me", "Me")
+        agent = _NeverDecides()
+        hosted = await start_hosted_table(me, agent, options("topper", tmp_path, 2), bots=3)
+        try:
+            await asyncio.wait_for(agent.asked.wait(), 60)
+            hosted.tasks[0].cancel()  # what Ctrl-C does to the command's task
+            results = await asyncio.wait_for(asyncio.gather(*hosted.tasks[1:]), 30)
+            return [r.verdict for r in results]
+        finally:
+            await hosted.close()
+    verdicts = asyncio.run(run())
+    assert all(v is not None and v.rule == "left" and v.players == (0,) for v in verdicts)

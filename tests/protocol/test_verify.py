@@ -61,3 +61,19 @@ def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed():
     report = verify_transcript(honest[:2], fake)
     assert report.verdict_confirmed is False and not report.ok
     assert SignedMessage.parse(honest[2]).position == 2
+
+
+def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirmed_record():
+    table = direct_table("topper", seed=44)
+    table.run_until(lambda t: t.writer == 1)
+    intruder = table.tables[3]
+    forged = seal(table.identities[3], session=intruder.session, position=intruder.next_position,
+                  prev=intruder.messages[-1].digest, player=3, type="commit",
+                  body={"key": bytes(32), "draw": bytes(32)})
+    transcript = table.tables[0].transcript() + [forged.raw]
+    table.deliver(forged.raw, exclude=3)
+    saved = table.tables[0].verdict
+    with_verdict = verify_transcript(transcript, saved)
+    without = verify_transcript(transcript)
+    assert with_verdict.ok and with_verdict.verdict_confirmed and with_verdict.problem is None
+    assert not without.ok and without.problem.startswith(f"message {len(transcript) - 1}")

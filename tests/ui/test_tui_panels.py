@@ -48,8 +48,8 @@ def seated_model(me: int) -> ScreenModel:
 def all_panels(model: ScreenModel, columns: int, now: float = 0.0) -> list:
     side = max(18, min(30, columns // 4))
     board = columns - 2 * side - 2
-    parts = [seat_panel(model, TOP, 46, 3, now), seat_panel(model, LEFT, side, 5, now),
-             board_lines(model, board, 5), seat_panel(model, RIGHT, side, 5, now),
+    parts = [seat_panel(model, TOP, 46, 3, now), seat_panel(model, LEFT, side, 6, now),
+             board_lines(model, board, 6), seat_panel(model, RIGHT, side, 6, now),
              seat_panel(model, BOTTOM, columns, 1, now)]
     hand = labelled_hand(model.view, model.me) if model.view.phase.value not in (
         "deal", "match over") else []
@@ -88,7 +88,7 @@ def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face():
             for columns in (80, 120):
                 parts = all_panels(model, columns)
                 heights = [len(part) for part in parts]
-                assert heights == [3, 5, 5, 5, 1, 3], (game, step, heights)
+                assert heights == [3, 6, 6, 6, 1, 3], (game, step, heights)
                 for part, width in zip(parts, (46, None, None, None, columns, columns)):
                     for line in part:
                         assert width is None or width_of(line) == width

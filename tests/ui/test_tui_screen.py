@@ -61,7 +61,7 @@ def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
         if seat != 1:  # this player's own line gives the room to his turn and chips first
             assert fingerprint(KEYS[seat]) in text
     assert "You (Bob)" in text and "(bot)" in text
-    assert "Safe box 0" in text and "on the table 20" in text and "round stake 20" in text
+    assert "Safe box 0" in text and "on the table 20" in text
     assert "Named rank Q" in text and "pile 2 face down" in text
     assert "Last claim: Alice" in text and "2 cards as Q" in text and "stake 20" in text
     assert "stake 20 on table" in text  # by the discarder's seat
@@ -139,8 +139,8 @@ def test_a_larger_window_gives_the_board_and_the_log_the_room():
     assert all(len(line) == 120 for line in large) and len(large) == 40
     assert large_log > small_log >= 3
     assert "line 39" in "\n".join(small) and "line 39" in "\n".join(large)
-    board_row = next(line for line in large if "Safe box" in line)
-    assert "round stake 20" in board_row  # one line at 120 columns
+    board_row = next(line for line in large if "Last claim" in line)
+    assert "stake 20" in board_row  # one line at 120 columns
 
 
 # --- keys ----------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def title_line(model: ScreenModel, width: int) -> Line:
         parts.append(f"deal {view.deal_number}" + (f" of {cap}" if cap else ""))
         parts.append(f"price {view.config.table_price}")
     elif isinstance(view, TopperState):
-        parts.append(f"hand {view.hand_number} ({view.hands_scored} scored)")
+        parts.append(f"hand {view.hand_number}")
         parts.append(f"first to {view.config.target_score}")
     link_style = "class:title.ok" if model.link == "connected" else "class:title.bad"
     right: Line = [(link_style, f" ● {model.link}"), ("class:title", "  ? help  q leave ")]

@@ -66,22 +66,25 @@ def _claim_chunks(model: ScreenModel, claim: Claim) -> list[Line]:
 
 
 def _last_call(model: ScreenModel, view: BluffState) -> Optional[list[Line]]:
+    """What the last call revealed: whose claim, of which rank, the faces, the verdict."""
     for claim in reversed(view.claims):
         if claim.revealed:
             verdict = ("class:good", "honest") if claim.honest else ("class:bad", "a BLUFF")
-            return [[("class:label", "Call showed "), ("class:seat.name", seat_label(model, claim.seat)),
-                     ("", f" ({claim.rank.label}):")], _cards(claim.faces or ()), [verdict]]
+            when = "Call" if claim in view.round_claims else "Last round's call"
+            whose = "your" if claim.seat == model.me else f"{seat_label(model, claim.seat)}'s"
+            return [[("class:label", f"{when} on "), ("class:seat.name", whose), ("", " "),
+                     ("class:rank", claim.rank.label), ("", ":")],
+                    _cards(claim.faces or ()), [("", "— "), verdict]]
     return None
 
 
 def bluff_lines(model: ScreenModel, view: BluffState, width: int) -> Lines:
     rank = view.named_rank.label if view.named_rank is not None else "—"
-    chunks: list[Line] = [
-        [("class:label", "Safe box "), _v(view.safe_box)],
-        [("class:label", "on the table "), _v(view.table_stake or 0)],
-        [("class:label", "round stake "), _v(view.round_stake or "—")],
-    ]
-    lines = pack(chunks, width)
+    money: list[Line] = [[("class:label", "Safe box "), _v(view.safe_box)],
+                         [("class:label", "on the table "), _v(view.table_stake or 0)]]
+    if view.round_stake and view.round_stake != view.table_stake:
+        money.append([("class:label", "round stake "), _v(view.round_stake)])
+    lines = pack(money, width)
     lines += pack([[("class:label", "Named rank "), ("class:rank", rank)],
                    [("class:label", "pile "), _v(len(view.pile)), ("", " face down")]], width)
     claim = view.last_claim
@@ -95,22 +98,26 @@ def bluff_lines(model: ScreenModel, view: BluffState, width: int) -> Lines:
 
 def topper_lines(model: ScreenModel, view: TopperState, width: int) -> Lines:
     lines: Lines = pack([[("class:label", "Hand "), _v(view.hand_number)],
-                         [("class:label", "dealer "), ("class:seat.name", seat_label(model, view.dealer))],
+                         [("class:label", "dealer "),
+                          ("class:seat.name", seat_label(model, view.dealer))],
                          [("class:label", "first to "), _v(view.config.target_score)]], width)
     trump = view.trump
+    bidding: list[Line] = []
     if trump is not None:
-        lines += pack([[("class:label", "Trump "), (face_style(big_jack(trump)),
-                                                    f"{trump.symbol} {trump.name.lower()}")],
-                       [("class:label", "Big Jack "), _card(big_jack(trump))],
-                       [("class:label", "Little Jack "), _card(little_jack(trump))]], width)
+        bidding.append([("class:label", "Trump "),
+                        (face_style(big_jack(trump)), f"{trump.symbol} {trump.name.lower()}")])
     if view.bidder is not None and view.phase is not TopperPhase.BIDDING:
-        lines += pack([[("class:label", "Bidder "), ("class:seat.name", seat_label(model, view.bidder)),
-                        ("", " bid "), _v(view.high_bid)]], width)
+        bidding.append([("class:label", "bidder "),
+                        ("class:seat.name", seat_label(model, view.bidder)),
+                        ("", " bid "), _v(view.high_bid)])
     elif view.phase is TopperPhase.BIDDING:
-        high = [("class:label", "Highest bid "), _v(view.high_bid),
-                ("", f" by {seat_label(model, view.bidder)}")] if view.high_bid else \
-            [("class:label", "Bidding: "), ("", "no bid yet")]
-        lines += pack([high], width)
+        bidding.append([("class:label", "Highest bid "), _v(view.high_bid),
+                        ("", f" by {seat_label(model, view.bidder)}")] if view.high_bid else
+                       [("class:label", "Bidding: "), ("", "no bid yet")])
+    lines += pack(bidding, width)
+    if trump is not None:
+        lines += pack([[("class:label", "Big Jack "), _card(big_jack(trump))],
+                       [("class:label", "Little Jack "), _card(little_jack(trump))]], width)
     if view.current_trick:
         plays: list[Line] = [[("class:label", f"Trick {len(view.tricks) + 1}:")]]
         plays += [[("", f"{seat_label(model, seat)} "), _card(card)]

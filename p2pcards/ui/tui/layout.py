@@ -112,9 +112,9 @@ class TableLayout:
 
     @staticmethod
     def _middle() -> D:
-        """The board's rows: five at 24 rows, up to nine in a taller window."""
+        """The board's rows: six at 24 rows, up to ten in a taller window."""
         rows = get_app().output.get_size().rows
-        return D.exact(5 + max(0, min(4, (rows - 24) // 4)))
+        return D.exact(6 + max(0, min(4, (rows - 24) // 4)))
 
     def _hand(self, width: int, height: int) -> list:
         screen = self.screen

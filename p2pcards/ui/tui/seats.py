@@ -3,7 +3,7 @@
 Seats are placed as the players sit: this player at the bottom, and play
 going clockwise from him, so the next seat is on his left, then across,
 then on his right. Each panel is drawn for the room it is given: five
-lines at the sides, three across the table, one line for this player
+lines or more at the sides, three across the table, one line for this player
 (whose cards are drawn below it).
 """
 

@@ -72,8 +72,8 @@ def click(column: int, row: int) -> str:
     return f"\x1b[<0;{column + 1};{row + 1}M\x1b[<0;{column + 1};{row + 1}m"
 
 
-async def wait_until(predicate: Callable[[], Any], what: str, term: Optional[VirtualTerminal] = None,
-                     timeout: float = WAIT) -> Any:
+async def wait_until(predicate: Callable[[], Any], what: str,
+                     term: Optional[VirtualTerminal] = None, timeout: float = WAIT) -> Any:
     """Poll ``predicate`` until it is true; fail (showing the screen) after ``timeout``."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

@@ -39,7 +39,8 @@ def drawn_faces(lines) -> set[Card]:
 
 def seated_model(me: int) -> ScreenModel:
     model = ScreenModel()
-    model.lobby = tuple(SeatInfo(name, f"{i:04x}-0000-0000", i != me) for i, name in enumerate(NAMES))
+    model.lobby = tuple(SeatInfo(name, f"{i:04x}-0000-0000", i != me)
+                        for i, name in enumerate(NAMES))
     model.seating = (0, 1, 2, 3)
     model.me = me
     return model
@@ -163,7 +164,8 @@ def test_the_model_keeps_the_result_of_a_deal_until_the_next_one_is_dealt():
 def test_the_model_ends_with_a_verdict_and_a_lobby_brings_names_and_fingerprints():
     model = ScreenModel()
     model.apply(LobbyUpdate("topper", "T", {}, ((b"\x01" * 32, "Zed\x1b[2J", False),)))
-    assert model.game == "topper" and model.lobby[0].name == "Zed [2J"  # no escape reaches the screen
+    # No escape sequence from another peer reaches the terminal.
+    assert model.game == "topper" and model.lobby[0].name == "Zed [2J"
     assert len(model.lobby[0].fingerprint) == 14
     model.apply(proto.TableEnded(Verdict("deadline", (0,), 9, "no answer in time")))
     assert model.ending.title == "TABLE ENDED" and model.ending.kind == "verdict"

@@ -44,7 +44,7 @@ def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, timeout=60))
 
 
-# --- what the table shows ----------------------------------------------------------------------
+# --- what the table shows ------------------------------------------------------------------------
 
 def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
     async def scene() -> tuple[str, list[str]]:
@@ -68,8 +68,8 @@ def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
     assert "▶ YOUR TURN" in text
     assert " d  discard as Q" in text and " p  pass (10)" in text and " b  Bluff!" in text
     hand_row = next(line for line in lines if "K♥" in line and "2♦" in line)
-    assert hand_row.split() == ["2♦", "3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦", "10♦", "J♦",
-                                "K♦", "K♥", "K♠"]
+    assert hand_row.split() == ["2♦", "3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦", "10♦",
+                                "J♦", "K♦", "K♥", "K♠"]
     assert "Seats drawn" in text  # the log
 
 
@@ -307,7 +307,7 @@ def test_the_log_scrolls_back_and_says_how_many_entries_are_newer():
     assert "↓ 5 newer entries" in text and "entry 29" not in text and "entry 24" in text
 
 
-# --- leaving -----------------------------------------------------------------------------------------
+# --- leaving -------------------------------------------------------------------------------------
 
 def test_q_asks_first_and_n_stays_then_y_leaves_the_decision():
     async def scene() -> tuple[str, bool, Any]:
@@ -369,7 +369,7 @@ def test_leaving_outside_a_decision_sends_the_notice_and_stops_the_session():
     assert isinstance(result, SessionResult) and result.reason == "left before the table started"
 
 
-# --- the end of a table ------------------------------------------------------------------------------
+# --- the end of a table --------------------------------------------------------------------------
 
 def _outcome() -> BluffOutcome:
     return BluffOutcome(Termination.DEAL_CAP, (2,), (400, 500, 700, 400), 1)
@@ -420,7 +420,7 @@ def test_a_verdict_is_shown_loudly_with_who_is_blamed():
     assert cell.bg == "870000"  # the red box
 
 
-# --- what the session reports --------------------------------------------------------------------------
+# --- what the session reports --------------------------------------------------------------------
 
 def test_countdowns_for_this_player_and_for_the_seat_being_waited_for():
     async def scene() -> tuple[str, str]:
@@ -475,3 +475,29 @@ def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():
     assert "1. Alice (host)" in text and "2. Ada (bot)" in text
     assert fingerprint(KEYS[0]) in text and fingerprint(KEYS[1]) in text
     assert "3. waiting for a player…" in text
+
+
+class TableAtWork:
+    """A table whose view must not be read now (a worker thread is changing it)."""
+
+    player_at_seat = (0, 1, 2, 3)
+    players = ()
+    my_seat = 0
+    engine = object()
+
+    def view(self) -> Any:
+        raise AssertionError("the table was read outside the session's own events")
+
+
+def test_the_hosts_relay_events_never_read_the_table():
+    from p2pcards.protocol.lobby import LobbyPlayer
+    from p2pcards.protocol.relay import LobbyChanged
+
+    async def scene() -> str:
+        session = FakeSession()
+        session.table = TableAtWork()
+        async with headless(session=lambda: session) as (screen, keys, term):
+            screen.on_event(LobbyChanged((LobbyPlayer(KEYS[0], "Alice", False),), 3))
+            await drawn(screen, term)
+            return term.text
+    assert "Connecting to the table" in run(scene())

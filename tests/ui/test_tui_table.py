@@ -96,8 +96,8 @@ async def play_table(game: str, checks: Any) -> dict:
             driver.cancel()
             playing.cancel()
             await hosted.close()
-        seen.update(result=result, table=session.table, log=[line.text for line in screen.model.log],
-                    again=screen.again)
+        seen.update(result=result, table=session.table, again=screen.again,
+                    log=[line.text for line in screen.model.log])
     return seen
 
 

@@ -1,4 +1,4 @@
-"""The full-screen terminal table (prompt_toolkit): what ``p2pcards play``, ``host`` and ``join`` show.
+"""The full-screen terminal table (prompt_toolkit) of ``p2pcards play``, ``host`` and ``join``.
 
 Modules, one idea each:
 

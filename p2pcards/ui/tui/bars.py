@@ -31,7 +31,8 @@ def title_line(model: ScreenModel, width: int) -> Line:
     right: Line = [(link_style, f" ● {model.link}"), ("class:title", "  ? help  q leave ")]
     room = width - width_of(right)
     named = " · ".join(p for p in parts + [model.table_name] if p)
-    left: Line = [("class:title", named if len(named) < room else " · ".join(p for p in parts if p))]
+    short = " · ".join(p for p in parts if p)
+    left: Line = [("class:title", named if len(named) < room else short)]
     if room < 20:
         return pad(left, width, "class:title")
     return pad(left, room, "class:title") + right

@@ -127,7 +127,8 @@ def _bluff_hints(view: BluffState) -> list[KeyHint]:
     out = []
     if opts.can_discard:
         top = min(opts.max_discard, len(opts.hand))
-        what = "as any rank" if opts.must_lead else f"as {opts.rank.label}"  # type: ignore[union-attr]
+        rank = opts.rank.label if opts.rank is not None else "?"
+        what = "as any rank" if opts.must_lead else f"as {rank}"
         out.append(KeyHint("←→ space", f"select 1-{top}"))
         out.append(KeyHint("d", f"discard {what}", "d"))
     if opts.can_pass:

@@ -79,7 +79,8 @@ class TableLayout:
                    dont_extend_width=True),
             self.prompt_window,
         ])
-        status = Window(DrawnControl(self._status, height=self._status_height), height=D(min=1, max=2))
+        status = Window(DrawnControl(self._status, height=self._status_height),
+                        height=D(min=1, max=2))
         log = Window(DrawnControl(lambda w, h: log_lines(screen.model.log, screen.scroll, w, h),
                                   wheel=screen.scroll_log), height=D(min=3, preferred=1000))
         body = HSplit([
@@ -97,8 +98,8 @@ class TableLayout:
         self.root = FloatContainer(body, floats=[
             Float(ConditionalContainer(end_box, filter=Condition(
                 lambda: screen.model.ending is not None and screen.overlay is None))),
-            Float(ConditionalContainer(help_box, filter=Condition(lambda: screen.overlay == "help")),
-                  top=1, bottom=1),
+            Float(ConditionalContainer(help_box, filter=Condition(
+                lambda: screen.overlay == "help")), top=1, bottom=1),
             Float(ConditionalContainer(confirm_box, filter=Condition(
                 lambda: screen.overlay == "confirm"))),
         ])

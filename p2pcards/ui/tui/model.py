@@ -39,7 +39,10 @@ class SeatInfo:
 
 @dataclass(frozen=True)
 class LogLine:
-    """One line of the log; ``kind`` picks its colour (event, crypto, result, verdict, warn, info)."""
+    """One line of the log; ``kind`` picks its colour.
+
+    Kinds: event, crypto, result, verdict, warn, info.
+    """
 
     text: str
     kind: str = "event"

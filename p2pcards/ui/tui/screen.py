@@ -24,8 +24,14 @@ from typing import Any, Awaitable, Callable, Optional
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
-from p2pcards.net.peer import Decision, SessionResult
-from p2pcards.protocol.events import MatchEnded, TableEnded
+from p2pcards.net.peer import (
+    Decision, LinkDown, LinkUp, LobbyUpdate, Rejected, SessionResult, Waiting,
+)
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.events import (
+    ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
+    PlayersSeated, SharesVerified, ShuffleVerified, TableEnded,
+)
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
@@ -44,6 +50,10 @@ from p2pcards.ui.tui.style import TABLE_STYLE
 
 #: Seconds between redraws while a countdown is on the screen.
 TICK = 1.0
+#: Events a peer session emits between its steps (the table is then at rest).
+_SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Rejected, ProtocolError, Committed,
+                   KeyShareVerified, PlayersSeated, ShuffleVerified, SharesVerified, HandDealt,
+                   CardsRevealed, ActionApplied, MatchEnded, TableEnded)
 
 
 @dataclass
@@ -122,9 +132,15 @@ class TableScreen:
             self._invalidate()
 
     def on_event(self, event: Any) -> None:
-        """Take in an event of the session (called between the session's steps)."""
+        """Take in an event of the session (called between the session's steps).
+
+        Only the session's own events are a moment to read its table: the
+        host's relay reports from its own task, perhaps while a worker
+        thread changes the table.
+        """
         self.model.apply(event)
-        self._refresh()
+        if isinstance(event, _SESSION_EVENTS):
+            self._refresh()
         if isinstance(event, (MatchEnded, TableEnded)):
             self.overlay = None if self.overlay == "confirm" else self.overlay
         self._invalidate()
@@ -223,7 +239,8 @@ class TableScreen:
         shown = "Space" if key == " " else key
         if view is None:
             return f"the key {shown!r} does nothing yet: the table is being set up"
-        return f"the key {shown!r} does nothing now: {turn_line(view, self.model.names(), self.model.me)}"
+        turn = turn_line(view, self.model.names(), self.model.me)
+        return f"the key {shown!r} does nothing now: {turn}"
 
     def move(self, delta: int) -> None:
         self.picker.move(delta, self.hand())
@@ -452,7 +469,8 @@ class TableScreen:
         """The person left outside a decision: send the signed notice, stop the session."""
         await self.source.leave()
         await asyncio.wait({session_task}, timeout=0.5)
-        if session_task.done() and not session_task.cancelled() and session_task.exception() is None:
+        finished = session_task.done() and not session_task.cancelled()
+        if finished and session_task.exception() is None:
             return session_task.result()
         session_task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -36,6 +36,8 @@ Connector = Callable[[], Awaitable[Any]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 #: Seconds to read what already arrived before a deadline counts as missed.
 LAST_LOOK = 0.05
+#: Seconds a host has to answer a ping once a writer's deadline ran out.
+PROBE_TIMEOUT = 3.0
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,8 @@ class PeerSession:
         self.journal: Optional[Journal] = None
         self._deadline_at = 0.0
         self._leaving = False
+        self._probe: Optional[int] = None
+        self._probes = 0
         self._connection: Any = None
         self._connected_once = False
 
@@ -276,7 +280,7 @@ class PeerSession:
                         raise item
                     await self._on_frame(connection, item)
                 if not done:
-                    self._on_deadline()
+                    await self._on_deadline(connection)
         finally:
             reader.cancel()
             if decision is not None:
@@ -306,6 +310,8 @@ class PeerSession:
             await self._on_message(connection, frame.body)
         elif frame.kind == "alert":
             await self._on_alert(frame.body)
+        elif frame.kind == "pong":
+            self._on_pong(frame.body["n"])
         elif frame.kind == "sync" and self.table is not None:
             for raw in self.table.transcript()[frame.body["have"]:]:
                 await connection.send(frames.encode("msg", raw))
@@ -415,18 +421,31 @@ class PeerSession:
     def _reset_deadline(self) -> None:
         loop = asyncio.get_running_loop()
         self._deadline_at = loop.time() + self.deadline
+        self._probe = None
         writer = self.table.writer if self.table is not None else None
         self.on_event(Waiting(writer, self._deadline_at))
 
-    def _on_deadline(self) -> None:
+    async def _on_deadline(self, connection: Any) -> None:
+        """The writer's time is up. First ask the host whether it is still there:
+        only a host that answers lets this peer blame the writer; a host that
+        does not is itself to blame (it stopped relaying)."""
         table = self.table
-        if table is None:
+        if table is None or table.my_turn:
             self._reset_deadline()
             return
-        if table.my_turn:
-            self._reset_deadline()
+        if self._probe is None:
+            self._probes += 1
+            self._probe = self._probes
+            self._deadline_at = asyncio.get_running_loop().time() + PROBE_TIMEOUT
+            await connection.send(frames.encode("ping", {"n": self._probe}))
             return
-        self._emit(table.declare_deadline_missed())
+        self._probe = None
+        self._emit(table.declare_deadline_missed(0, "(the host) stopped relaying: no answer to a ping"))
+
+    def _on_pong(self, n: int) -> None:
+        if self._probe == n and self.table is not None and not self._table_done():
+            self._probe = None
+            self._emit(self.table.declare_deadline_missed())
 
     def _table_done(self) -> bool:
         return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)

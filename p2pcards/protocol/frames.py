@@ -4,7 +4,8 @@ A frame is the msgpack array ``[kind, body]``. Lobby frames (``hello``,
 ``lobby``, ``reject``) travel before a transcript exists and are protected
 by the authenticated link only; ``msg`` and ``alert`` carry signed messages
 that every peer checks itself; ``sync`` asks the other end for transcript
-messages from an index on (after a reconnect, or a gap).
+messages from an index on (after a reconnect, or a gap); ``ping``/``pong``
+let a player whose deadline ran out tell a silent writer from a silent host.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ FRAME_SHAPES = {
     "msg": Bin(lo=1, hi=wire.MAX_BIN),
     "alert": Bin(lo=1, hi=wire.MAX_BIN),
     "sync": Struct({"have": Int(0, 2**31 - 1)}),
+    "ping": Struct({"n": Int(0, 2**31 - 1)}),
+    "pong": Struct({"n": Int(0, 2**31 - 1)}),
 }
 
 

@@ -130,7 +130,7 @@ class Relay:
             frame = frames.decode(data)
             handler = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
-                "sync": self._on_sync,
+                "sync": self._on_sync, "ping": self._on_ping,
             }.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
@@ -177,6 +177,9 @@ class Relay:
         if body["have"] > len(self.messages):
             out.append(Send(link, frames.encode("sync", {"have": len(self.messages)})))
         return out
+
+    def _on_ping(self, link: int, body: dict) -> list[Output]:
+        return [Send(link, frames.encode("pong", body))]
 
     def _on_sync(self, link: int, body: dict) -> list[Output]:
         return [Send(link, frames.encode("msg", m.raw)) for m in self.messages[body["have"]:]]

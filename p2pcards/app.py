@@ -26,6 +26,7 @@ from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.net.connection import connect
 from p2pcards.net.host import TableHost
+from p2pcards.net.journal import Journal
 from p2pcards.net.peer import Agent, PeerSession, SessionResult
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
@@ -138,17 +139,73 @@ async def start_hosted_table(
         seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
         seats.append((bot_identity, BotAgent(factory, seed), True, None))
     for index, (seat_identity, seat_agent, is_bot, callback) in enumerate(seats):
+        label = f"seat{index}"
+        # What a restarted host needs to bring this seat back (saved with its secrets).
+        meta: dict[str, Any] = {"hosted": True, "rng_label": label}
+        if is_bot:
+            meta.update({"bot_key": bytes(seat_identity.signing_key),
+                         "bot_kind": options.bot_kind, "bot_seed": seat_agent.seed})
         session = PeerSession(
             seat_identity, seat_agent, hosted.host.local_connector(seat_identity), bot=is_bot,
             deadline=options.deadline, reconnect_window=options.reconnect_window,
             journal_root=options.journal_root, on_event=callback,
-            randomness_for=randomness_for(options.seed, f"seat{index}"))
+            randomness_for=randomness_for(options.seed, label), meta=meta)
         hosted.sessions.append(session)
         joined = len(hosted.host.lobby.players)
         hosted.tasks.append(asyncio.create_task(session.run()))
         # Join one at a time, so the join order (and with a seed, the game) is reproducible.
         await _wait_for(lambda: len(hosted.host.lobby.players) > joined or hosted.host.relay.started
                         or index == 0, timeout=10)
+    return hosted
+
+
+async def resume_hosted_table(
+    identity: Identity,
+    agent: Agent,
+    table_dir: Path,
+    *,
+    deadline: float = 120.0,
+    reconnect_window: float = 60.0,
+    seed: Optional[int] = None,
+    on_event: Optional[Callable[[Any], None]] = None,
+    on_host_event: Optional[Callable[[Any], None]] = None,
+) -> HostedTable:
+    """Bring back a table this machine hosted, after a crash: the relay from its
+    saved transcript, on the same address and port, and every local seat (the
+    host's own and its bots) from their journals; remote players reconnect.
+
+    Raises :class:`~p2pcards.net.journal.JournalInUse` if another process
+    still plays one of these seats."""
+    relay_journal = Journal(Path(table_dir) / "relay")
+    relay_journal.claim()
+    relay_meta = relay_journal.read_meta()
+    local: list[tuple[Journal, Identity, Agent, bool, Optional[Callable[[Any], None]]]] = []
+    for directory in sorted(Path(table_dir).iterdir()):
+        journal = Journal(directory)
+        if directory.name == "relay" or not journal.exists():
+            continue
+        meta = journal.read_meta()
+        if directory.name == identity.fingerprint:
+            local.insert(0, (journal, identity, agent, False, on_event))
+        elif meta.get("bot_key"):
+            bot_identity = Identity(SigningKey(meta["bot_key"]), meta.get("name", "bot"))
+            factory = make_bot_factory(relay_meta["game"], meta["bot_kind"])
+            local.append((journal, bot_identity, BotAgent(factory, meta["bot_seed"]), True, None))
+    if not local or local[0][1] is not identity:
+        raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
+    hosted = HostedTable(TableHost.resume(identity, relay_journal,
+                                          on_event=lambda e: _host_event(hosted, e, on_host_event)))
+    await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
+    for journal, seat_identity, seat_agent, is_bot, callback in local:
+        label = journal.read_meta().get("rng_label", "")
+        session = PeerSession(
+            seat_identity, seat_agent, hosted.host.local_connector(seat_identity), bot=is_bot,
+            deadline=deadline, reconnect_window=reconnect_window,
+            journal_root=Path(table_dir).parent, on_event=callback,
+            randomness_for=randomness_for(seed, label))
+        session.resume_from(journal)
+        hosted.sessions.append(session)
+        hosted.tasks.append(asyncio.create_task(session.run()))
     return hosted
 
 

@@ -462,8 +462,8 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     if len(matches) != 1:
         raise SystemExit(f"{len(matches)} saved tables of yours match {args.session!r}")
     directory, meta = matches[0]
-    if "host" not in meta:
-        raise SystemExit("that table was hosted here; resuming a hosted table is not supported")
+    if meta.get("hosted"):
+        return await _resume_hosted(args, identity, directory.parent)
     front = _Front(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
@@ -480,6 +480,33 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(session.run()))
+    finally:
+        await front.stop()
+    return _print_result(result, front)
+
+
+async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Path) -> int:
+    """Host again a table this machine hosted: the relay on its old port, its own
+    seat and its bots from their journals; the remote players reconnect."""
+    from p2pcards.app import resume_hosted_table
+    from p2pcards.net.journal import JournalInUse
+    front = _Front(args, None)
+    await front.start()
+    try:
+        try:
+            hosted = await resume_hosted_table(
+                identity, front.agent, table_dir, deadline=args.deadline,
+                reconnect_window=args.reconnect_window, seed=args.seed, on_event=front.on_event)
+        except JournalInUse:
+            raise SystemExit("that table is in use by another p2pcards process of yours; "
+                             "end it first (two hosts for one table would sign twice)") from None
+        front.session = hosted.sessions[0]
+        port = hosted.host.tcp_port
+        front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,
+                              "resumed": True}) if args.trace
+                  else f"Hosting table {hosted.host.lobby.table_name!r} again on port {port}; "
+                       "waiting for the players to reconnect.")
+        result = await _play_then_clean_up(front.play(hosted.result()), hosted.close)
     finally:
         await front.stop()
     return _print_result(result, front)

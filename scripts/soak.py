@@ -10,7 +10,7 @@ With ``--kill-every K``, every K-th match is played twice with the same seed:
 once clean, then with one random peer (host included) SIGKILLed at a random
 point and restarted with ``p2pcards resume``. The faulted run must end as the
 clean one did, or with every other peer's verdict naming the seat that did
-not come back (a host cannot resume); every honest peer's transcript must
+not come back in time (a host hosts its table again); every honest peer's transcript must
 still verify.
 
 Memory: each seat's resident size once the table has started (``VmRSS``) and

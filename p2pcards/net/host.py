@@ -86,6 +86,7 @@ class TableHost:
         self._links: dict[int, _Link] = {}
         self._numbers = itertools.count(1)
         self._servers: list[Any] = []
+        self.tcp_host: Optional[str] = None
         self.tcp_port: Optional[int] = None
         self.local_port: Optional[int] = None
         self.started = asyncio.Event()
@@ -109,7 +110,7 @@ class TableHost:
         if tcp_host is not None:
             server = await serve(tcp_host, tcp_port, self.identity, self._accept, self.limits)
             self._servers.append(server)
-            self.tcp_port = server.port
+            self.tcp_host, self.tcp_port = tcp_host, server.port
 
     def local_connector(self, identity: Identity) -> Callable[[], Any]:
         """How a player in this process (the host's own, or a bot) dials the table."""
@@ -126,6 +127,7 @@ class TableHost:
             link.connection.close()
         if self.journal is not None:
             self.journal.close()
+            self.journal.release()
 
     # -- links ------------------------------------------------------------------
 
@@ -173,8 +175,10 @@ class TableHost:
         if self.journal_root is None:
             return
         self.journal = Journal(Path(self.journal_root) / session.hex() / "relay")
+        self.journal.claim()
         self.journal.write_meta({"v": 1, "game": self.lobby.game, "config": self.lobby.config,
-                                 "table": self.lobby.table_name, "tcp_port": self.tcp_port or 0})
+                                 "table": self.lobby.table_name, "tcp_host": self.tcp_host or "",
+                                 "tcp_port": self.tcp_port or 0})
 
     def _persist(self, raw: bytes) -> None:
         if self.journal is not None:

@@ -168,6 +168,9 @@ class PeerSession:
             except RemoteProtocolError:
                 break
         journal.rewrite(table.transcript())
+        saved_verdict = journal.read_verdict()
+        if saved_verdict is not None and table.stage is not Stage.ENDED:
+            table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
         self.table, self.journal = table, journal
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
 
@@ -180,6 +183,8 @@ class PeerSession:
                 self.journal.release()
 
     async def _run(self) -> SessionResult:
+        if self._table_done():  # resumed from a journal whose table had already ended
+            return self._result()
         loop = asyncio.get_running_loop()
         give_up_at = loop.time() + self.reconnect_window
         while True:

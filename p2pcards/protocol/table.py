@@ -592,6 +592,10 @@ class Table:
              players: Optional[tuple[int, ...]] = None) -> list[Any]:
         return self._end_with(Verdict.from_error(error, evidence, players))
 
+    def restore_verdict(self, verdict: Verdict) -> None:
+        """Mark a table rebuilt from a saved transcript as ended by its saved verdict."""
+        self._end_with(verdict)
+
     def _end_with(self, verdict: Verdict) -> list[Any]:
         self.verdict = verdict
         self.stage = Stage.ENDED

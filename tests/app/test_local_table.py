@@ -109,3 +109,66 @@ def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_pa
             await hosted.close()
     verdicts = asyncio.run(run())
     assert all(v is not None and v.rule == "left" and v.players == (0,) for v in verdicts)
+
+
+def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_the_stop(tmp_path):
+    """The host process dies (every local task stops at once); a new process brings
+    back the relay, the host's seat and its bots from their journals."""
+    from p2pcards.app import resume_hosted_table
+
+    async def clean_run():
+        _, result, _ = await play_async("topper", tmp_path / "clean", seed=6)
+        return result
+
+    async def stopped_then_resumed():
+        me = seeded_identity(6, "me", "Me")
+        root = tmp_path / "faulted"
+        hosted = await start_hosted_table(
+            me, BotAgent(make_bot_factory("topper", "heuristic"), 6), options("topper", root, 6), bots=3)
+        await _until(lambda: hosted.sessions[0].table is not None
+                     and hosted.sessions[0].table.next_position > 40)
+        await hosted.host.close()  # the links die first, as in a crash: no leave notice gets out
+        for task in hosted.tasks:
+            task.cancel()
+        await asyncio.gather(*hosted.tasks, return_exceptions=True)
+        table_dir = next(root.glob("*/relay")).parent
+        again = await resume_hosted_table(
+            me, BotAgent(make_bot_factory("topper", "heuristic"), 6), table_dir, seed=6)
+        try:
+            return await asyncio.wait_for(again.result(), 60)
+        finally:
+            await again.close()
+
+    clean = asyncio.run(clean_run())
+    resumed = asyncio.run(stopped_then_resumed())
+    assert resumed.outcome is not None and repr(resumed.outcome) == repr(clean.outcome)
+    relay = read_records(next((tmp_path / "faulted").glob("*/relay/transcript")))
+    assert relay == read_records(next((tmp_path / "clean").glob("*/relay/transcript")))
+
+
+def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path):
+    async def run():
+        me = seeded_identity(2, "me", "Me")
+        agent = _NeverDecides()
+        hosted = await start_hosted_table(me, agent, options("topper", tmp_path, 2), bots=3)
+        try:
+            await asyncio.wait_for(agent.asked.wait(), 60)
+            hosted.tasks[0].cancel()  # Ctrl-C: the others end with a 'left' verdict
+            await asyncio.wait_for(asyncio.gather(*hosted.tasks[1:]), 30)
+        finally:
+            await hosted.close()
+        bot = hosted.sessions[1]
+        again = type(bot)(bot.identity, bot.agent, bot.connector)
+        again.resume_from(Journal(bot.journal.directory))
+        return again.table.verdict, (await asyncio.wait_for(again.run(), 10)).verdict
+    saved, after = asyncio.run(run())
+    assert saved is not None and saved.rule == "left" and after == saved
+
+
+async def play_async(game, tmp_path, seed):
+    return await play(game, tmp_path, seed)
+
+
+async def _until(predicate) -> None:
+    while not predicate():
+        await asyncio.sleep(0.01)

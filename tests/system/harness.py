@@ -379,7 +379,7 @@ class ProcessTable:
         """Replace process ``index`` (already ended) with ``p2pcards resume`` of its saved table."""
         home = self.homes[index]
         if args is None:
-            sessions = [s["session"] for s in home.saved()]
+            sessions = sorted({s["session"] for s in home.saved()})  # a host's relay shares it
             if len(sessions) != 1:
                 raise HarnessError(f"{home.label}: {len(sessions)} saved tables, expected one")
             args = self.plan.resume_args(sessions[0])

@@ -148,7 +148,7 @@ class FaultRun:
     """False if the victim had already finished when its kill point came."""
     restart_note: str
     honest: list[int]
-    """The seats whose process plays to the end (every seat but a host that cannot resume)."""
+    """The seats whose process plays to the end."""
     record: MatchRecord
 
 
@@ -156,7 +156,7 @@ def run_with_kill(plan: TablePlan, homes: list[Home], victim: int, kill_when: Ki
                   timeout: float = MATCH_TIMEOUT,
                   after_start: Optional[Callable[[ProcessTable], None]] = None) -> FaultRun:
     """SIGKILL seat ``victim`` when ``kill_when(its lines)`` holds, then restart it with
-    ``p2pcards resume`` (a host cannot resume; its refusal is recorded) and play on."""
+    ``p2pcards resume`` (a host hosts its table again) and play on."""
     table = ProcessTable(plan, homes)
     try:
         table.start()
@@ -182,12 +182,8 @@ def run_with_kill(plan: TablePlan, homes: list[Home], victim: int, kill_when: Ki
 
 
 def _restart(table: ProcessTable, victim: int) -> str:
-    if victim != 0:
-        table.restart(victim)
-        return "resumed"
-    sessions = [s["session"] for s in table.homes[0].saved()]
-    tried = table.homes[0].run(*table.plan.resume_args(sessions[0]), timeout=30)
-    return f"host resume refused (exit {tried.returncode}): {tried.stderr.strip()[-200:]}"
+    table.restart(victim)
+    return "resumed"
 
 
 def judge_fault(run: FaultRun, baseline: MatchRecord) -> list[str]:

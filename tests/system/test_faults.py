@@ -1,5 +1,5 @@
-"""Faults between real processes: a crashed peer resumes, a silent peer is named,
-a lost host is named, and no honest peer loses its saved transcript."""
+"""Faults between real processes: a crashed peer (the host included) resumes, a silent
+peer is named, a lost host is named, and no honest peer loses its saved transcript."""
 
 from __future__ import annotations
 
@@ -123,21 +123,32 @@ def test_joiners_that_lose_the_host_name_it_after_their_reconnect_window(
 
 
 @pytest.mark.slow
-def test_a_restarted_host_cannot_resume_and_its_joiners_name_it_at_once(
+def test_a_host_killed_mid_hand_is_hosted_again_and_the_match_ends_as_without_the_fault(
+    baseline: Callable[[str], MatchRecord], fresh_homes: Callable[[str], list[Home]],
+) -> None:
+    clean = baseline("bluff")
+    run = run_with_kill(standard_plan("bluff"), fresh_homes("hostback"), 0,
+                        after_events("ActionApplied", 3))
+
+    assert run.killed and run.restart_note == "resumed"
+    assert [seat.summary for seat in run.record.seats] == [seat.summary for seat in clean.seats]
+    for seat in range(4):
+        check = run.record.seats[seat].player_verification
+        assert check is not None and check.ok, check
+        assert run.record.player_transcript_bytes(seat) == clean.player_transcript_bytes(seat)
+
+
+@pytest.mark.slow
+def test_a_new_table_on_the_lost_hosts_port_is_refused_by_its_joiners(
     fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
 ) -> None:
     plan = standard_plan("bluff", reconnect_window=60.0)
-    table = ProcessTable(plan, fresh_homes("hostback"))
+    table = ProcessTable(plan, fresh_homes("hostnew"))
     tables.append(table)
     table.start()
     table.processes[1].wait_for(after_events("ActionApplied", 3), STARTUP_TIMEOUT, "third action")
     table.processes[0].kill()
-
-    session = table.homes[0].saved()[0]["session"]
-    refused = table.homes[0].run(*plan.resume_args(session), timeout=30)
-    assert refused.returncode != 0
-    assert "resuming a hosted table is not supported" in refused.stderr
-    # A new table on the same port: the joiners redial it and are refused, not seated anew.
+    # Another table on the same port: the joiners redial it and are refused, not seated anew.
     fresh_host = table.homes[0].spawn(*plan.host_args(table.port))
     table.history.append(fresh_host)
     for process in table.processes[1:]:

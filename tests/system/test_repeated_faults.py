@@ -1,8 +1,8 @@
 """Repeated faults: any peer, host included, killed at a random point and restarted.
 
 Each run must end exactly as the same seeded match without the fault, or
-with every other peer's verdict naming the seat that did not come back (a
-host cannot resume its table); either way every honest peer's saved
+with every other peer's verdict naming the seat that did not come back in
+time (a host hosts its table again with ``p2pcards resume``); either way every honest peer's saved
 transcript still verifies. The random choices are seeded and printed in any
 failure; ``scripts/soak.py --kill-every`` runs many more.
 """
@@ -46,9 +46,5 @@ def test_a_peer_killed_at_a_random_point_and_restarted_ends_as_allowed(
     described = (f"{game}: seat {victim} killed {run.kill_point} ({run.restart_note}); "
                  f"ends: {[s.summary for s in run.record.seats]}")
     assert judge_fault(run, baseline(game)) == [], described
-    if run.killed and victim == 0:
-        # The host cannot come back: every joiner names it.
-        blamed = [(run.record.seats[i].table_ended or {}).get("blamed") for i in (1, 2, 3)]
-        assert blamed == [[0], [0], [0]], described
-    elif run.killed:
+    if run.killed:
         assert run.honest == [0, 1, 2, 3], described

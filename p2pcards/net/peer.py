@@ -246,6 +246,7 @@ class PeerSession:
         incoming: asyncio.Queue = asyncio.Queue()
         reader = asyncio.create_task(self._read(connection, incoming))
         decision: Optional[asyncio.Task] = None
+        getter: Optional[asyncio.Task] = None
         self._reset_deadline()
         try:
             while True:
@@ -287,9 +288,12 @@ class PeerSession:
                 if not done:
                     await self._on_deadline(connection)
         finally:
-            reader.cancel()
-            if decision is not None:
-                decision.cancel()
+            # Cancel and reap every helper task, so none is left pending behind us.
+            helpers = [t for t in (reader, getter, decision) if t is not None and not t.done()]
+            for task in helpers:
+                task.cancel()
+            if helpers:
+                await asyncio.wait(helpers, timeout=1)
 
     async def _read(self, connection: Any, queue: asyncio.Queue) -> None:
         try:

@@ -36,6 +36,10 @@ class _Speaker:
     def seat(self, seat: Optional[int], start: bool = True) -> str:
         return who(self.names, seat, self.me, start)
 
+    def does(self, seat: Optional[int], verb: str) -> str:
+        """``verb`` agreeing with the seat: "you lead", "Seat 2 (Bob) leads"."""
+        return verb if seat is not None and seat == self.me else f"{verb}s"
+
     def player(self, player: Optional[int]) -> str:
         """``player 2 (Bob)``: a player by join order, named once seats are drawn."""
         if player is None:
@@ -58,7 +62,7 @@ def _upper_first(text: str) -> str:
 
 def _bluff_line(e: Any, s: _Speaker) -> Optional[str]:
     if isinstance(e, bluff.DealStarted):
-        return f"Deal {e.deal} begins: {s.seat(e.leader, False)} leads."
+        return f"Deal {e.deal} begins: {s.seat(e.leader, False)} {s.does(e.leader, 'lead')}."
     if isinstance(e, bluff.Discarded):
         cards = plural(len(e.slots), "card")
         if e.lead:
@@ -80,7 +84,8 @@ def _bluff_line(e: Any, s: _Speaker) -> Optional[str]:
                 f"into the safe box.")
     if isinstance(e, bluff.RoundEnded):
         gone = f"{plural(e.cards_out, 'card')} left play unseen" if e.cards_out else "no pile"
-        return f"Round over ({gone}); {s.seat(e.leader, False)} leads the next round."
+        return (f"Round over ({gone}); {s.seat(e.leader, False)} "
+                f"{s.does(e.leader, 'lead')} the next round.")
     if isinstance(e, bluff.PlayerOut):
         return f"{s.seat(e.seat)} ran out of chips and is out of the match."
     if isinstance(e, bluff.DealWon):
@@ -101,16 +106,17 @@ def _bluff_outcome(outcome: bluff.BluffOutcome, s: _Speaker) -> str:
 def _topper_line(e: Any, s: _Speaker) -> Optional[str]:
     if isinstance(e, topper.HandDealt):
         return (f"Hand {e.hand}: {s.seat(e.dealer, False)} dealt; "
-                f"{s.seat(e.first_bidder, False)} bids first.")
+                f"{s.seat(e.first_bidder, False)} {s.does(e.first_bidder, 'bid')} first.")
     if isinstance(e, topper.BidMade):
         return f"{s.seat(e.seat)} bid {e.tricks}."
     if isinstance(e, topper.BidPassed):
         return f"{s.seat(e.seat)} passed."
     if isinstance(e, topper.BiddingWon):
-        return f"{s.seat(e.bidder)} won the bidding with {e.tricks} and names trump."
+        return (f"{s.seat(e.bidder)} won the bidding with {e.tricks} and "
+                f"{s.does(e.bidder, 'name')} trump.")
     if isinstance(e, topper.ThrownIn):
         return (f"Everyone passed: hand {e.hand} is thrown in; "
-                f"{s.seat(e.next_dealer, False)} deals next.")
+                f"{s.seat(e.next_dealer, False)} {s.does(e.next_dealer, 'deal')} next.")
     if isinstance(e, topper.TrumpNamed):
         big = f"J{e.suit.letter}"
         return (f"{s.seat(e.seat)} named {e.suit.name.lower()} trump "
@@ -118,7 +124,8 @@ def _topper_line(e: Any, s: _Speaker) -> Optional[str]:
     if isinstance(e, topper.CardPlayed):
         return f"{s.seat(e.seat)} played {e.card.ascii}."
     if isinstance(e, topper.ShowedVoid):
-        return (f"{s.seat(e.seat)} has no {e.suit.name.lower()} left this hand "
+        has = "have" if e.seat == s.me else "has"
+        return (f"{s.seat(e.seat)} {has} no {e.suit.name.lower()} left this hand "
                 f"(played {e.card.ascii} in trick {e.trick + 1}).")
     if isinstance(e, topper.TrickWon):
         plays = " ".join(card.ascii for _, card in e.plays)

@@ -584,3 +584,13 @@ def test_describe_and_render_clean_control_characters_from_remote_text():
     assert "FAKE" in text and all(not line.startswith("FAKE") for line in text.splitlines())
     verdict = Verdict("crypto\x1b[0m", (0,), 1, "bad\x1b]0;title\x07", (b"x",))
     assert "\x1b" not in describe(proto.TableEnded(verdict), names, 0)
+
+
+def test_lines_about_this_peer_use_the_verb_that_agrees_with_you() -> None:
+    from p2pcards.rules.bluff_model import RoundEnded
+    from p2pcards.ui.text import describe
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    assert describe(RoundEnded(leader=1, cards_out=3), names, me=1).endswith(
+        "you (seat 1) lead the next round.")
+    assert describe(RoundEnded(leader=2, cards_out=3), names, me=1).endswith(
+        "seat 2 (Cy) leads the next round.")

@@ -14,7 +14,7 @@ from p2pcards.rules import bluff_errors as errors
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal
 from p2pcards.rules.errors import MatchOver, NotYourCard, NotYourTurn, RuleError, WrongPhase
 from p2pcards.ui.text_common import (
-    CommandError, HandCard, card_text, cards_text, find_card, fit, parse_count, plural,
+    CommandError, HandCard, card_text, cards_text, find_card, fit, parse_count, parses, plural,
     require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
 
@@ -218,7 +218,7 @@ def _discard(view: BluffState, me: int, words: Sequence[str]) -> Discard:
     hand = labelled_hand(view, me)
     rest, rank_word = _rank_clause(words)
     chosen, stake = _cards_and_stake(rest, hand)
-    if not chosen and rank_word is not None and _holds(hand, "as"):
+    if not chosen and rank_word is not None and parses(lambda w: find_card(w, hand), "as"):
         # "d as 2": a discard needs cards, so "as" was the Ace of spades.
         rank_word = None
         chosen, stake = _cards_and_stake(words, hand)
@@ -232,7 +232,7 @@ def _discard(view: BluffState, me: int, words: Sequence[str]) -> Discard:
 
 def _rank_clause(words: Sequence[str]) -> tuple[list[str], Optional[str]]:
     for i in range(len(words) - 2, -1, -1):
-        if words[i] == "as" and _is_rank(words[i + 1]):
+        if words[i] == "as" and parses(Rank.parse, words[i + 1]):
             return list(words[:i]) + list(words[i + 2:]), words[i + 1]
     return list(words), None
 
@@ -244,7 +244,7 @@ def _cards_and_stake(words: Sequence[str],
     i = 0
     while i < len(words):
         word = words[i]
-        if word == "as" and not _holds(hand, word):
+        if word == "as" and not parses(lambda w: find_card(w, hand), word):
             if i + 1 >= len(words):
                 raise CommandError(f"'as' needs a rank after it ({_RANK_WORDS})")
             _rank(words[i + 1])  # raises: not a rank
@@ -261,22 +261,6 @@ def _cards_and_stake(words: Sequence[str],
         chosen.append(entry)
         i += 1
     return chosen, stake
-
-
-def _holds(hand: Sequence[HandCard], word: str) -> bool:
-    try:
-        find_card(word, hand)
-    except CommandError:
-        return False
-    return True
-
-
-def _is_rank(word: str) -> bool:
-    try:
-        Rank.parse(word)
-    except ValueError:
-        return False
-    return True
 
 
 def _rank(word: str) -> Rank:

@@ -13,7 +13,7 @@ import re
 import textwrap
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from p2pcards.cards import Card
 
@@ -154,6 +154,15 @@ def require_turn(view: Any, me: int) -> None:
         raise CommandError("nobody acts now: a deal is awaited")
     if view.to_act != me:
         raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
+
+
+def parses(parse: Callable[[str], Any], word: str) -> bool:
+    """Whether ``parse(word)`` succeeds (a rank, a suit, a card, a card in a hand)."""
+    try:
+        parse(word)
+    except ValueError:  # CommandError and CardParseError are ValueErrors
+        return False
+    return True
 
 
 def tokens_of(text: str) -> list[str]:

@@ -18,8 +18,8 @@ from p2pcards.rules.errors import (
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
 from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
-    CommandError, HandCard, card_text, clean, find_card, fit, parse_count, plural, require_turn,
-    seat_name, tokens_of, viewing_seat, who, wrap,
+    CommandError, HandCard, card_text, clean, find_card, fit, parse_count, parses, plural,
+    require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
 
 _PASS = {"pass", "p"}
@@ -207,7 +207,7 @@ def parse_command(text: str, view: TopperState) -> object:
         if len(rest) != 1:
             raise CommandError("say how many tricks you bid, e.g. bid 3")
         action = Bid(me, parse_count(rest[0], "a bid"))
-    elif word in _TRUMP or (phase is Phase.TRUMP and not rest and _is_suit(word)):
+    elif word in _TRUMP or (phase is Phase.TRUMP and not rest and parses(Suit.parse, word)):
         _only_in(phase, Phase.TRUMP, "name trump")
         suit_words = rest if word in _TRUMP else [word]
         if len(suit_words) != 1:
@@ -239,21 +239,7 @@ def _no_more(rest: Sequence[str], word: str) -> None:
 
 
 def _is_card(word: str) -> bool:
-    if word.isascii() and word.isdigit():
-        return True
-    try:
-        Card.parse(word)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_suit(word: str) -> bool:
-    try:
-        Suit.parse(word)
-    except ValueError:
-        return False
-    return True
+    return (word.isascii() and word.isdigit()) or parses(Card.parse, word)
 
 
 def _suit(word: str) -> Suit:

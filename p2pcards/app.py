@@ -30,6 +30,7 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.peer import Agent, PeerSession, SessionResult
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.relay import LobbyChanged
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +211,6 @@ async def resume_hosted_table(
 
 
 def _host_event(hosted: "HostedTable", event: Any, forward: Optional[Callable[[Any], None]]) -> None:
-    from p2pcards.protocol.relay import LobbyChanged
     if isinstance(event, LobbyChanged) and hosted.advertiser is not None:
         task = asyncio.get_running_loop().create_task(
             hosted.advertiser.update(free_seats=event.free_seats))

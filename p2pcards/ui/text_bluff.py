@@ -12,8 +12,9 @@ from typing import Optional, Sequence
 from p2pcards.cards import Rank
 from p2pcards.rules import bluff_errors as errors
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal
-from p2pcards.rules.errors import MatchOver, NotYourCard, NotYourTurn, RuleError, WrongPhase
+from p2pcards.rules.errors import NotYourCard, RuleError
 from p2pcards.ui.text_common import (
+    explain_common,
     CommandError, HandCard, card_text, cards_text, find_card, fit, parse_count, parses, plural,
     require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
@@ -308,13 +309,7 @@ def explain(view: BluffState, action: object, error: RuleError) -> str:
         return "that discard was already shown honest; it cannot be challenged again"
     if isinstance(error, NotYourCard):
         return "that card is not in your hand"
-    if isinstance(error, NotYourTurn):
-        return f"it is not your turn: seat {view.to_act} is to act"
-    if isinstance(error, MatchOver):
-        return "the match is over"
-    if isinstance(error, WrongPhase):
-        return f"not now: {error.detail}"
-    return f"refused: {error.detail}"
+    return explain_common(view, error)
 
 
 def rules_summary() -> str:

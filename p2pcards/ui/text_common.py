@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from p2pcards.cards import Card
+from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
 
 #: The widest line :func:`render` produces.
 WIDTH = 80
@@ -154,6 +155,17 @@ def require_turn(view: Any, me: int) -> None:
         raise CommandError("nobody acts now: a deal is awaited")
     if view.to_act != me:
         raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
+
+
+def explain_common(view: Any, error: Any) -> str:
+    """The wording of the refusals both games share (turn, match over, phase, the rest)."""
+    if isinstance(error, NotYourTurn):
+        return f"it is not your turn: seat {view.to_act} is to act"
+    if isinstance(error, MatchOver):
+        return "the match is over"
+    if isinstance(error, WrongPhase):
+        return f"not now: {error.detail}"
+    return f"refused: {error.detail}"
 
 
 def parses(parse: Callable[[str], Any], word: str) -> bool:

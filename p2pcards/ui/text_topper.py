@@ -12,12 +12,11 @@ from typing import Optional, Sequence
 
 from p2pcards.cards import Card, Suit
 from p2pcards.rules import topper_errors as errors
-from p2pcards.rules.errors import (
-    CardMismatch, MatchOver, NotYourCard, NotYourTurn, RuleError, WrongPhase,
-)
+from p2pcards.rules.errors import CardMismatch, NotYourCard, RuleError
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
 from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
+    explain_common,
     CommandError, HandCard, card_text, clean, find_card, fit, parse_count, parses, plural,
     require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
@@ -277,13 +276,7 @@ def explain(view: TopperState, action: object, error: RuleError) -> str:
         return "that card is not in your hand"
     if isinstance(error, errors.NotTheBidder):
         return f"only seat {view.bidder}, the highest bidder, names trump"
-    if isinstance(error, NotYourTurn):
-        return f"it is not your turn: seat {view.to_act} is to act"
-    if isinstance(error, MatchOver):
-        return "the match is over"
-    if isinstance(error, WrongPhase):
-        return f"not now: {error.detail}"
-    return f"refused: {error.detail}"
+    return explain_common(view, error)
 
 
 def rules_summary() -> str:

@@ -14,8 +14,7 @@ from typing import Any, Optional
 
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, HandDealt, MatchEnded, SharesVerified, ShuffleVerified,
-    TableEnded,
+    ActionApplied, CardsRevealed, HandDealt, SharesVerified, ShuffleVerified,
 )
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import Stage, Table
@@ -118,5 +117,3 @@ def _count(report: Report, events: list[Any]) -> None:
             report.reveals += len(event.cards)
         elif isinstance(event, ActionApplied):
             report.actions += 1
-        elif isinstance(event, (MatchEnded, TableEnded)):
-            pass

@@ -48,16 +48,20 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", *keys)
 
-    def screen(self) -> str:
-        return self._tmux("capture-pane", "-p").stdout
+    def screen(self, joined: bool = False) -> str:
+        """The visible pane; ``joined`` rejoins lines the terminal wrapped at its
+        width (``-J``), for text printed after the full-screen table closed,
+        where a long path decides where a phrase is cut."""
+        return self._tmux("capture-pane", "-p", *(["-J"] if joined else [])).stdout
 
     def kill(self) -> None:
         self._tmux("kill-server")
 
-    def wait_for(self, found: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+    def wait_for(self, found: Callable[[str], bool], what: str, timeout: float = 20.0,
+                 joined: bool = False) -> str:
         end = time.monotonic() + timeout
         while True:
-            text = self.screen()
+            text = self.screen(joined)
             if found(text):
                 return text
             if time.monotonic() > end:
@@ -142,7 +146,8 @@ def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
     assert any("Big Jack" in shown for shown in screens)
     assert any(m.endswith("Enter") for m in moves) and any(m in ("1", "p") for m in moves)
     tmux.keys("q")
-    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30)
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
+                         joined=True)
     assert "Match over:" in done and "EXITED 0" in done
     assert "p2pcards verify" in done
 
@@ -156,7 +161,8 @@ def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
                           "a decision at the new table", timeout=30)
     assert "TOPPER · hand 1 " in again and "score 0/1" in again
     tmux.keys("C-c")
-    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30)
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
+                         joined=True)
     assert "You left the table; the other players were told." in done and "EXITED 0" in done
 
 
@@ -168,6 +174,7 @@ def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
     asked = tmux.wait_for(lambda t: "Leave the table?" in t, "the leave question")
     assert "y  leave" in asked
     tmux.keys("y")
-    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30)
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
+                         joined=True)
     assert "You left the table; the other players were told." in done
     assert "EXITED 0" in done

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import logging
 import os
@@ -19,6 +20,45 @@ from typing import Any, Optional, Sequence
 from p2pcards import __version__
 
 GAMES = ("bluff", "topper")
+BOT_KINDS = ("heuristic", "random")
+
+
+class UserError(Exception):
+    """A command that cannot run as given: one sentence for the person, exit 2."""
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 0 meaning any free port."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {value}")
+    return value
+
+
+def _bot_count(text: str) -> int:
+    """How many of the three seats besides the host's get a bot."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the number of bots is 0, 1, 2 or 3, not {text!r}") from None
+    if not 0 <= value <= 3:
+        raise argparse.ArgumentTypeError(
+            f"a table has three seats besides yours: 0, 1, 2 or 3 bots, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds (a limit of zero would end the table at once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the time must be a positive number of seconds, not {text}")
+    return value
 
 
 def _config_args(parser: argparse.ArgumentParser) -> None:
@@ -37,11 +77,11 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
-    parser.add_argument("--bot", metavar="KIND", default=None,
+    parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
                         help="let a bot play this seat (heuristic or random)")
-    parser.add_argument("--deadline", type=float, default=120.0, metavar="S",
+    parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="S",
                         help="seconds a player may take before the table ends naming it (default 120)")
-    parser.add_argument("--reconnect-window", type=float, default=60.0, metavar="S",
+    parser.add_argument("--reconnect-window", type=_seconds, default=60.0, metavar="S",
                         help="seconds to keep redialling a lost host before the table ends "
                              "naming it (default 60)")
     parser.add_argument("--trace", action="store_true",
@@ -60,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a whole match against three bots on this machine")
     play.add_argument("game", choices=GAMES)
-    play.add_argument("--bots", dest="bot_kind", default="heuristic",
+    play.add_argument("--bots", dest="bot_kind", default="heuristic", choices=BOT_KINDS,
                       help="kind of the three bots: heuristic or random (default heuristic)")
     _seat_args(play)
     _config_args(play)
@@ -68,10 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     host = sub.add_parser("host", help="host a table on the LAN (advertised with zeroconf)")
     host.add_argument("game", choices=GAMES)
     host.add_argument("--table", default=None, help="table name (default: your name's table)")
-    host.add_argument("--bots", type=int, default=0, metavar="N", help="fill N seats with bots (0..3)")
-    host.add_argument("--bot-kind", default="heuristic", help="kind of those bots")
+    host.add_argument("--bots", type=_bot_count, default=0, metavar="N",
+                      help="fill N seats with bots (0..3)")
+    host.add_argument("--bot-kind", default="heuristic", choices=BOT_KINDS,
+                      help="kind of those bots (heuristic or random)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
-    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="do not announce with zeroconf")
     host.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="announce only on this IPv4 address (repeatable)")
@@ -304,8 +346,11 @@ async def _cmd_host(args: argparse.Namespace) -> int:
 
     await front.start()
     try:
-        hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
-                                          on_event=front.on_event, on_host_event=host_event)
+        try:
+            hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
+                                              on_event=front.on_event, on_host_event=host_event)
+        except OSError as error:
+            raise UserError(_listen_failure(args.bind, args.port, error)) from None
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
@@ -519,6 +564,19 @@ def _cmd_whoami(args: argparse.Namespace) -> int:
     return 0
 
 
+def _listen_failure(address: str, port: int, error: OSError) -> str:
+    """Why a table cannot listen where it was asked to, in the person's words."""
+    where = f"{address}:{port}" if port else address
+    if error.errno == errno.EADDRINUSE:
+        return f"cannot host on {where}: that port is already in use (try another --port, or 0)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (f"cannot host on {where}: {address} is not an address of this machine "
+                f"(--bind takes one of this machine's own addresses)")
+    if error.errno == errno.EACCES:
+        return f"cannot host on {where}: permission denied (ports below 1024 need privileges)"
+    return f"cannot host on {where}: {error.strerror or error}"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
@@ -529,6 +587,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command in commands:
             return asyncio.run(commands[args.command](args))
         return {"verify": _cmd_verify, "saved": _cmd_saved, "whoami": _cmd_whoami}[args.command](args)
+    except UserError as error:
+        print(f"p2pcards: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("\nLeft the table.", file=sys.stderr)
         return 130

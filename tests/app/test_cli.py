@@ -61,3 +61,40 @@ def test_saved_lists_the_tables_played_here(tmp_path):
     run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
     listed = run_cli(["saved"], tmp_path)
     assert listed.returncode == 0 and "relay" in listed.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["host", "bluff", "--port", "99999"], "a port is a number from 0 to 65535, not 99999"),
+    (["host", "bluff", "--port", "-5"], "a port is a number from 0 to 65535, not -5"),
+    (["host", "topper", "--bots", "5"], "0, 1, 2 or 3 bots, not 5"),
+    (["host", "topper", "--bots", "-1"], "0, 1, 2 or 3 bots, not -1"),
+    (["play", "bluff", "--deadline", "0"], "the time must be a positive number of seconds, not 0"),
+    (["play", "bluff", "--deadline", "-3"], "the time must be a positive number of seconds, not -3"),
+    (["play", "bluff", "--reconnect-window", "nan"], "positive number of seconds, not nan"),
+    (["play", "bluff", "--bots", "smart"], "invalid choice: 'smart'"),
+    (["host", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
+])
+def test_impossible_options_are_one_sentence_and_exit_2(tmp_path, args, says):
+    result = run_cli(args, tmp_path, timeout=30)
+    assert result.returncode == 2
+    assert says in result.stderr and "Traceback" not in result.stderr
+
+
+def test_hosting_on_a_busy_port_says_so_without_a_traceback(tmp_path):
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run_cli(["host", "bluff", "--plain", "--no-advertise", "--bind", "127.0.0.1",
+                          "--port", str(port)], tmp_path, timeout=30)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"cannot host on 127.0.0.1:{port}: that port is already in use" in result.stderr
+
+
+def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
+    # Binding sends nothing: 192.0.2.1 (TEST-NET-1) is simply not an address of this machine.
+    result = run_cli(["host", "bluff", "--plain", "--no-advertise", "--bind", "192.0.2.1"],
+                     tmp_path, timeout=30)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "192.0.2.1 is not an address of this machine" in result.stderr

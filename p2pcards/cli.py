@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -136,11 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
     verify.add_argument("file", help="a saved transcript (or the folder holding it)")
 
-    saved = sub.add_parser("saved", help="list this machine's saved tables (to verify or resume)")
-    saved.add_argument("--json", action="store_true")
+    saved = sub.add_parser("saved", help="list your saved tables, newest first (to verify or resume)")
+    saved.add_argument("--json", action="store_true", help="one JSON object per table")
 
     resume = sub.add_parser("resume", help="rejoin a table this machine was playing")
-    resume.add_argument("session", help="session id (or a prefix of it) from `p2pcards saved`")
+    resume.add_argument("session", nargs="?", default=None,
+                        help="session id (or a prefix of it) from `p2pcards saved`; "
+                             "default: your one table still in play")
     _seat_args(resume)
 
     whoami = sub.add_parser("whoami", help="show (or set) your identity's name and fingerprint")
@@ -483,18 +486,99 @@ def _saved_tables() -> list[tuple[Path, dict]]:
     return out
 
 
-def _cmd_saved(args: argparse.Namespace) -> int:
-    rows = _saved_tables()
-    for directory, meta in rows:
-        session = directory.parent.name
-        who = directory.name
-        if args.json:
-            print(json.dumps({"session": session, "owner": who, "path": str(directory)}))
+@dataclass(frozen=True)
+class SavedTable:
+    """One of this person's saved tables, as ``saved`` lists it and ``resume`` picks it."""
+
+    directory: Path
+    meta: dict
+    game: str
+    table: str
+    players: tuple[str, ...]
+    saved_at: float
+    status: str
+    in_play: bool
+
+    @property
+    def session(self) -> str:
+        return self.directory.parent.name
+
+
+def _describe_saved(directory: Path, meta: dict) -> Optional[SavedTable]:
+    """What a person wants to know of a saved table, read without replaying its proofs."""
+    from p2pcards.net.journal import Journal, read_records
+    from p2pcards.protocol.envelope import SignedMessage
+    from p2pcards.protocol.errors import ProtocolError
+    journal = Journal(directory)
+    try:
+        records = read_records(journal.transcript_path)
+        genesis = SignedMessage.parse(records[0]).body
+        game, table = str(genesis["game"]), str(genesis["table"])
+        players = tuple(str(name) for _key, name in genesis["players"])
+        saved_at = journal.transcript_path.stat().st_mtime
+        result, verdict = journal.read_result(), journal.read_verdict()
+    except (OSError, IndexError, KeyError, TypeError, ValueError, ProtocolError):
+        return None
+    me = meta.get("player")
+    if result is not None:
+        status = "over: " + " and ".join(map(str, result.get("winners", []))) + " won"
+    elif verdict is not None:
+        blamed = [players[p] for p in verdict.get("players", ()) if isinstance(p, int)
+                  and 0 <= p < len(players)]
+        if verdict.get("rule") == "left" and verdict.get("players") == [me]:
+            status = "ended: you left"
         else:
-            print(f"{session[:16]}  {who:<16} {directory}")
-    if not rows and not args.json:
+            status = f"ended: {verdict.get('rule')} ({', '.join(blamed) or 'nobody'} named)"
+    else:
+        status = "in play"
+    return SavedTable(directory, meta, game, table, players, saved_at, status,
+                      in_play=result is None and verdict is None)
+
+
+def _my_saved_tables(identity: Any) -> list[SavedTable]:
+    """This person's own seats only (not its bots' nor its relay's), newest first."""
+    rows = [_describe_saved(d, m) for d, m in _saved_tables() if d.name == identity.fingerprint]
+    return sorted((r for r in rows if r is not None), key=lambda r: r.saved_at, reverse=True)
+
+
+def _cmd_saved(args: argparse.Namespace) -> int:
+    from p2pcards.net.storage import load_or_create_identity
+    rows = _my_saved_tables(load_or_create_identity(None))
+    if args.json:
+        for row in rows:
+            print(json.dumps({"session": row.session, "game": row.game, "table": row.table,
+                              "players": list(row.players), "saved": row.saved_at,
+                              "status": row.status, "in_play": row.in_play,
+                              "path": str(row.directory)}))
+        return 0
+    if not rows:
         print("No saved tables.")
+        return 0
+    print(f"{'SESSION':<12}  {'GAME':<6}  {'TABLE':<24}  {'SAVED':<16}  STATUS")
+    for row in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.saved_at))
+        print(f"{row.session[:12]:<12}  {row.game:<6}  {row.table[:24]:<24}  {when:<16}  "
+              f"{row.status}")
+        print(f"{'':<12}  players: {', '.join(row.players)}")
     return 0
+
+
+def _pick_saved(identity: Any, prefix: Optional[str]) -> SavedTable:
+    """The saved table ``resume`` means: the one matching ``prefix``, or without one,
+    the only table of yours still in play."""
+    rows = _my_saved_tables(identity)
+    if prefix:
+        matches = [r for r in rows if r.session.startswith(prefix.lower())]
+        if len(matches) != 1:
+            raise UserError(f"{len(matches)} saved tables of yours match {prefix!r} "
+                            f"(see p2pcards saved)")
+        return matches[0]
+    in_play = [r for r in rows if r.in_play]
+    if len(in_play) != 1:
+        raise UserError(f"{len(in_play) or 'no'} saved tables of yours are in play; "
+                        f"name one by its session (see p2pcards saved)" if in_play else
+                        "no saved table of yours is in play (see p2pcards saved)")
+    return in_play[0]
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
@@ -502,11 +586,8 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import Journal, JournalInUse
     from p2pcards.net.peer import PeerSession
     identity = _identity(args)
-    matches = [(d, m) for d, m in _saved_tables()
-               if d.parent.name.startswith(args.session.lower()) and d.name == identity.fingerprint]
-    if len(matches) != 1:
-        raise SystemExit(f"{len(matches)} saved tables of yours match {args.session!r}")
-    directory, meta = matches[0]
+    picked = _pick_saved(identity, args.session)
+    directory, meta = picked.directory, picked.meta
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, directory.parent)
     front = _Front(args, None)

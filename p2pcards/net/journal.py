@@ -113,6 +113,22 @@ class Journal:
         except FileNotFoundError:
             return None
 
+    @property
+    def result_path(self) -> Path:
+        return self.directory / "result"
+
+    def write_result(self, result: dict[str, Any]) -> None:
+        """Keep how the match ended (the winners' names), so a list of saved tables
+        can say so without replaying every proof."""
+        write_atomically(self.result_path, wire.pack(result))
+
+    def read_result(self) -> Optional[dict[str, Any]]:
+        try:
+            result = wire.unpack(self.result_path.read_bytes(), max_bytes=MAX_RECORD)
+        except FileNotFoundError:
+            return None
+        return result if isinstance(result, dict) else None
+
     def append(self, raw: bytes, sync: bool = False) -> None:
         """Add one transcript message; ``sync`` waits until it is on disk."""
         if self._fh is None:

@@ -425,6 +425,11 @@ class PeerSession:
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
                 self.journal.write_verdict(event.verdict.to_wire())
+            if isinstance(event, MatchEnded) and self.journal is not None and self.table:
+                table = self.table
+                self.journal.write_result({"winners": [
+                    table.players[table.player_at_seat[seat]].name
+                    for seat in event.outcome.winners]})
             self.on_event(event)
 
     def _reset_deadline(self) -> None:

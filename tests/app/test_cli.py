@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,10 +58,27 @@ def test_unknown_game_is_refused_with_usage(tmp_path):
     assert result.returncode == 2 and "invalid choice" in result.stderr
 
 
-def test_saved_lists_the_tables_played_here(tmp_path):
-    run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
+def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
+    played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Pia"],
+                     tmp_path)
+    assert played.returncode == 0, played.stderr
     listed = run_cli(["saved"], tmp_path)
-    assert listed.returncode == 0 and "relay" in listed.stdout
+    assert listed.returncode == 0
+    lines = listed.stdout.splitlines()
+    assert lines[0].split() == ["SESSION", "GAME", "TABLE", "SAVED", "STATUS"]
+    # One table: your seat only, not the three bots' seats nor the host's relay.
+    assert len(lines) == 3 and "relay" not in listed.stdout
+    assert "topper" in lines[1] and "Pia's table" in lines[1] and "over:" in lines[1]
+    assert " won" in lines[1] and "players:" in lines[2] and "Pia" in lines[2]
+    rows = [json.loads(line) for line in run_cli(["saved", "--json"], tmp_path).stdout.splitlines()]
+    assert len(rows) == 1 and rows[0]["game"] == "topper" and rows[0]["in_play"] is False
+
+
+def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path):
+    run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
+    result = run_cli(["resume"], tmp_path, timeout=30)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "no saved table of yours is in play" in result.stderr
 
 
 @pytest.mark.parametrize("args, says", [

@@ -178,3 +178,9 @@ def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
                          joined=True)
     assert "You left the table; the other players were told." in done
     assert "EXITED 0" in done
+    # The record the exit text points to verifies: it ends with your signed leave.
+    transcript = done.split("p2pcards verify ")[1].split()[0]
+    checked = subprocess.run([sys.executable, "-m", "p2pcards", "verify", transcript],
+                             env=tmux.env, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout
+    assert "Verdict: left" in checked.stdout

@@ -12,6 +12,8 @@ import errno
 import json
 import logging
 import os
+import shlex
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -301,7 +303,8 @@ def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
         code = 2
     if front.session is not None and front.session.journal is not None:
         print(f"Transcript saved in {front.session.journal.directory}; "
-              f"check it with: p2pcards verify {front.session.journal.transcript_path}", file=out)
+              f"check it with: {command_line('verify', str(front.session.journal.transcript_path))}",
+              file=out)
     return code
 
 
@@ -643,6 +646,21 @@ def _cmd_whoami(args: argparse.Namespace) -> int:
     identity = load_or_create_identity(args.name)
     print(f"{identity.name} {identity.fingerprint}")
     return 0
+
+
+def command_line(*args: str) -> str:
+    """A ``p2pcards`` command line that runs as printed, from any directory: the
+    plain name when it is on PATH, else this installation's own script or
+    interpreter (after ``scripts/play`` the command lives only in the repo's venv)."""
+    script = Path(sys.prefix) / "bin" / "p2pcards"
+    on_path = shutil.which("p2pcards")
+    if on_path and script.exists() and Path(on_path).resolve() == script.resolve():
+        head = "p2pcards"
+    elif script.exists():
+        head = shlex.quote(str(script))
+    else:
+        head = f"{shlex.quote(sys.executable)} -m p2pcards"
+    return " ".join([head, *(shlex.quote(a) for a in args)])
 
 
 def _listen_failure(address: str, port: int, error: OSError) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +117,14 @@ def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
                      tmp_path, timeout=30)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "192.0.2.1 is not an address of this machine" in result.stderr
+
+
+def test_the_exit_hint_runs_as_printed_from_any_directory(tmp_path):
+    played = run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
+    hint = played.stdout.split("check it with: ")[1].strip()
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
+    checked = subprocess.run(shlex.split(hint), cwd="/", env=env, capture_output=True, text=True,
+                             timeout=BOUND)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "OK: every signature, proof and rule checks." in checked.stdout

@@ -228,14 +228,15 @@ class PeerSession:
         if self.table is None or self.table.stage in (Stage.OVER, Stage.ENDED):
             return
         notice = self.table.leave()
+        if connection.closed:
+            return  # nobody heard it (a crash, a dead link): the table can still be resumed
+        try:
+            await asyncio.wait_for(connection.send(frames.encode("alert", notice)), 2)
+        except (NetError, asyncio.TimeoutError):
+            return
         if self.journal is not None and self.table.verdict is not None:
             # Your own record ends as the others' do: with your signed leave as its verdict.
             self.journal.write_verdict(self.table.verdict.to_wire())
-        if not connection.closed:
-            try:
-                await asyncio.wait_for(connection.send(frames.encode("alert", notice)), 2)
-            except (NetError, asyncio.TimeoutError):
-                pass
 
     # -- one link ---------------------------------------------------------------
 

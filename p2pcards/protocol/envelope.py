@@ -23,10 +23,10 @@ from p2pcards.protocol.errors import BadSignature, MalformedMessage
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.schema import Bin, Int, Shape, Struct, Text, Tuple, validate
 
-PROTOCOL_VERSION = 1
-SIGN_TAG = b"p2pcards/msg/v1\x00"
-MSG_PERSON = b"p2pcards-msg-v1"
-SID_PERSON = b"p2pcards-sid-v1"
+PROTOCOL_VERSION = 2
+SIGN_TAG = b"p2pcards/msg/v2\x00"
+MSG_PERSON = b"p2pcards-msg-v2"
+SID_PERSON = b"p2pcards-sid-v2"
 MAX_POSITION = 2**31 - 1
 GENESIS_PREV = bytes(32)
 

@@ -316,7 +316,7 @@ def test_signed_header_of_the_wrong_shape_is_dropped() -> None:
          "type": "bid", "body": {"tricks": 3}},
     ):
         payload = wire.pack(fields)
-        raw = wire.pack([payload, ident.sign(b"p2pcards/msg/v1\x00" + payload)])
+        raw = wire.pack([payload, ident.sign(b"p2pcards/msg/v2\x00" + payload)])
         before = marks(bench)
         results = bench.deliver(raw, sender=step.player)
         for who in (*bench.honest, "observer"):

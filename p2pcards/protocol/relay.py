@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from p2pcards.protocol import frames
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, session_id_of
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, session_id_of
 from p2pcards.protocol.errors import (
     LocalProtocolError, MalformedMessage, RemoteProtocolError, WrongSession,
 )
@@ -203,11 +203,11 @@ class Relay:
     def _on_alert(self, link: int, raw: bytes) -> list[Output]:
         if not self.started:
             raise MalformedMessage("an alert before the table started")
-        msg = SignedMessage.parse(raw)
-        self._check_signed(msg)
+        notice = SignedNotice.parse(raw)
+        self._check_signed(notice)
         return [Broadcast(frames.encode("alert", raw), exclude=link)]
 
-    def _check_signed(self, msg: SignedMessage) -> None:
+    def _check_signed(self, msg: Union[SignedMessage, SignedNotice]) -> None:
         if msg.session != self.session:
             raise WrongSession("message signed for another session")
         msg.verify(self._player_keys[msg.player])

@@ -44,7 +44,7 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
 from p2pcards.protocol.dealing import DeckDeal, LateBadShare, owner_of
-from p2pcards.protocol.envelope import SignedMessage, seal, session_id_of
+from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
     OutOfTurn,
@@ -310,7 +310,7 @@ class Table:
 
     def receive_alert(self, raw: bytes) -> list[Any]:
         """A signed notice outside the chain: another peer's verdict, or a leave."""
-        msg = SignedMessage.parse(raw)
+        msg = SignedNotice.parse(raw)
         if msg.session != self.session:
             raise WrongSession("alert signed for another session", position=msg.position)
         msg.verify(self.players[msg.player].public_key)
@@ -446,8 +446,8 @@ class Table:
         return None if self._randomness is None else self._randomness(self.next_position)
 
     def _sign_notice(self, kind: str, body: dict) -> bytes:
-        return seal(self.me, session=self.session, position=self.next_position, prev=self.head,
-                    player=self.me_player, type=kind, body=body).raw
+        return seal_notice(self.me, session=self.session, position=self.next_position,
+                           prev=self.head, player=self.me_player, type=kind, body=body).raw
 
     def _write(self, mtype: str, body: dict) -> Written:
         msg = seal(self.me, session=self.session, position=self.next_position, prev=self.head,

@@ -121,7 +121,7 @@ def test_oversized_string_and_list_inside_a_signed_body_are_refused() -> None:
     bench, step = recording("topper").bench_before(lambda s: s.type == "bid")
     ref = bench.reference
     for body in ({"tricks": "x" * (wire.MAX_STR + 1)}, {"tricks": list(range(wire.MAX_ARRAY + 1))}):
-        payload = wire.pack({"v": 1, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
+        payload = wire.pack({"v": 2, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
                              "from": step.player, "type": "bid", "body": body})
         raw = wire.pack([payload, bench.identities[step.player].sign(SIGN_TAG + payload)])
         before = marks(bench)
@@ -134,7 +134,7 @@ def test_deeply_nested_body_is_refused() -> None:
     bench, step = recording("topper").bench_before(lambda s: s.type == "bid")
     ref = bench.reference
     deep = b"\x91" * 5000 + b"\x00"
-    head = wire.pack({"v": 1, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
+    head = wire.pack({"v": 2, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
                       "from": step.player, "type": "bid", "body": 0})
     payload = head[:-1] + deep
     sig = bench.identities[step.player].sign(SIGN_TAG + payload)
@@ -150,7 +150,7 @@ def test_relay_refuses_junk_and_closes_only_that_link() -> None:
     relay = Relay(Lobby(ids[0], "topper", {}, "den"), bytes(32))
     for link, identity in enumerate(ids, start=1):
         relay.connected(link, identity.public_key)
-        relay.frame(link, frames.encode("hello", {"v": 1, "name": identity.name, "sid": b"",
+        relay.frame(link, frames.encode("hello", {"v": 2, "name": identity.name, "sid": b"",
                                                   "have": 0, "bot": 0}))
     assert relay.started
     for junk in _junk():
@@ -187,7 +187,7 @@ def test_alert_with_forged_evidence_proves_nothing() -> None:
     liar = (step.player + 1) % 4
     bench.set_hostile(liar)
     held = SignedMessage.parse(rec.transcript[5])
-    fake = wire.pack([wire.pack({"v": 1, "sid": held.session, "n": held.position,
+    fake = wire.pack([wire.pack({"v": 2, "sid": held.session, "n": held.position,
                                  "prev": held.prev, "from": held.player, "type": held.type,
                                  "body": dict(held.body, draw=bytes(32))}), held.signature])
     lie = Verdict("chain.equivocation", (held.player,), 5, "made up", (held.raw, fake))

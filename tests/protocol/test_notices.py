@@ -13,8 +13,10 @@ from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import (
     NOTICE_TAG, SIGN_TAG, SignedMessage, SignedNotice, seal, seal_notice,
 )
-from p2pcards.protocol.errors import BadSignature, MalformedMessage
+from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage
+from p2pcards.protocol.events import Reported
 from p2pcards.protocol.table import Stage
+from p2pcards.protocol.verdict import Verdict
 
 
 def _table_in_play():
@@ -94,3 +96,95 @@ def test_sealing_a_transcript_message_of_a_notice_type_is_refused() -> None:
     with pytest.raises(MalformedMessage):
         seal(table.identities[0], session=ref.session, position=ref.next_position, prev=ref.head,
              player=0, type="alert", body={})
+
+
+# -- reports cannot move blame (PROTOCOL.md §8) ----------------------------------------------
+
+
+def _alert(table, sender: int, verdict) -> bytes:
+    ref = table.observer
+    return seal_notice(table.identities[sender], session=ref.session, position=ref.next_position,
+                       prev=ref.head, player=sender, type="alert", body=verdict.to_wire()).raw
+
+
+def _state(peer):
+    return (peer.transcript(), peer.stage, peer.verdict, peer.writer)
+
+
+def test_a_deadline_report_against_the_writer_is_advisory_everywhere() -> None:
+    """Seconds into a writer's turn a player claims it missed its deadline: every
+    other peer, the accused included, only notes the report and plays on."""
+    table = _table_in_play()
+    writer = table.writer
+    liar = (writer + 1) % 4
+    lie = Verdict("deadline", (writer,), table.observer.next_position, "too slow")
+    notice = _alert(table, liar, lie)
+    for who, peer in enumerate(table.tables + [table.observer]):
+        if who == liar:
+            continue
+        before = _state(peer)
+        events = peer.receive_alert(notice)
+        assert events == [Reported(liar, "deadline", (writer,), lie.position, "too slow")]
+        assert _state(peer) == before
+    table.run()  # the table goes on to its normal end
+    assert all(peer.verdict is None for peer in table.tables + [table.observer])
+    assert table.observer.stage is Stage.OVER
+
+
+@pytest.mark.parametrize("rule", ["chain.fork", "reported", "crypto", "left", "host"])
+def test_an_unprovable_report_names_nobody(rule: str) -> None:
+    table = _table_in_play()
+    notice = _alert(table, 1, Verdict(rule, (2, 3), 5, "claimed", ()))
+    for who in (0, 2, 3):
+        events = table.tables[who].receive_alert(notice)
+        assert [type(e) for e in events] == [Reported] and table.tables[who].verdict is None
+
+
+def test_a_leave_names_its_signer_only() -> None:
+    table = _table_in_play()
+    notice = table.tables[3].leave()
+    for who in (0, 1, 2):
+        (ended,) = table.tables[who].receive_alert(notice)
+        assert ended.verdict.rule == "left" and ended.verdict.players == (3,)
+
+
+def test_equivocation_evidence_gives_this_peer_its_own_provable_verdict() -> None:
+    table = _table_in_play()
+    ref = table.observer
+    held = ref.messages[3]
+    other = seal(table.identities[held.player], session=ref.session, position=3, prev=held.prev,
+                 player=held.player, type=held.type, body=dict(held.body, draw=bytes(32))).raw
+    reporter = (held.player + 1) % 4
+    notice = _alert(table, reporter, Verdict("chain.equivocation", (held.player,), 3, "two", (other,)))
+    for who in [p for p in range(4) if p not in (reporter, held.player)]:
+        (ended,) = table.tables[who].receive_alert(notice)
+        assert ended.verdict.rule == "chain.equivocation"
+        assert ended.verdict.players == (held.player,) and ended.verdict.provable
+
+
+def test_a_message_signed_for_another_writers_position_in_this_history_is_proof() -> None:
+    table = _table_in_play()
+    ref = table.observer
+    held = ref.messages[3]
+    cheat = (held.player + 2) % 4
+    other = seal(table.identities[cheat], session=ref.session, position=3, prev=held.prev,
+                 player=cheat, type="commit", body={}).raw
+    notice = _alert(table, (cheat + 1) % 4, Verdict("turn", (cheat,), 3, "x", (other,)))
+    (ended,) = table.observer.receive_alert(notice)
+    assert ended.verdict.rule == "turn" and ended.verdict.players == (cheat,)
+
+
+def test_evidence_from_another_history_proves_nothing() -> None:
+    """A message for a position another player wrote, but continuing a different
+    predecessor, may be an honest writer's after someone else's equivocation."""
+    table = _table_in_play()
+    ref = table.observer
+    held = ref.messages[3]
+    other_writer = (held.player + 2) % 4
+    other = seal(table.identities[other_writer], session=ref.session, position=3, prev=bytes(32),
+                 player=other_writer, type="commit", body={}).raw
+    notice = _alert(table, (other_writer + 1) % 4, Verdict("turn", (other_writer,), 3, "x", (other,)))
+    assert [type(e) for e in table.observer.receive_alert(notice)] == [Reported]
+    with pytest.raises(BrokenChain):
+        table.observer.receive(other)
+    assert table.observer.verdict is None

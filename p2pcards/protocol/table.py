@@ -195,6 +195,7 @@ class Table:
 
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
         self._shares_messages: dict[int, SignedMessage] = {}
+        self._notices_seen: set[bytes] = set()
         self.stage = Stage.COMMIT
         self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
         self._key_publics: list[Optional[Point]] = [None] * SEATS
@@ -330,8 +331,9 @@ class Table:
         if notice.session != self.session:
             raise WrongSession("alert signed for another session", position=notice.position)
         notice.verify(self.players[notice.player].public_key)
-        if self.stage is Stage.ENDED:
-            return []
+        if self.stage is Stage.ENDED or notice.digest in self._notices_seen:
+            return []  # a notice handed out again (on a reconnect) says nothing new
+        self._notices_seen.add(notice.digest)
         if notice.type == "leave":
             return self._end(PlayerLeft("left the table", player=notice.player,
                                         position=self.next_position), (notice.raw,))

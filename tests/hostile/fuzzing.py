@@ -218,7 +218,8 @@ def resigned(raw: bytes, mutator: Mutator, identities: list[Identity]) -> bytes:
         return mutator.mutate_bytes(raw)
     signer = changed.get("from") if isinstance(changed, dict) else None
     if isinstance(signer, int) and not isinstance(signer, bool) and 0 <= signer < len(identities):
-        tag = NOTICE_TAG if changed.get("type") in NOTICE_TYPES else SIGN_TAG
+        kind = changed.get("type")
+        tag = NOTICE_TAG if isinstance(kind, str) and kind in NOTICE_TYPES else SIGN_TAG
         signature = identities[signer].sign(tag + new_payload)
     else:
         signature = mutator.rng.randbytes(64)

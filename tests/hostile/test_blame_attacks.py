@@ -34,6 +34,7 @@ from .harness import Bench, assert_transcripts_valid, assert_untouched, marks, r
 from .netbench import NetTable, Tampered, message_of, on_message
 
 HOST = 0
+SHORT_DEADLINE = 3.0
 NOTICE_PROBLEM = "which is never part of the transcript"
 
 
@@ -331,3 +332,51 @@ async def test_hosts_bad_share_is_named_by_every_peer_even_when_it_resends_the_a
         assert report.ok and report.verdict_confirmed is True
         assert not set(holder[0]) & set(net.transcript(p))
     assert results[victim].verdict.players == (HOST,)
+
+
+@pytest.mark.asyncio
+async def test_honest_relay_given_another_players_notice_as_a_message_stores_nothing() -> None:
+    """One player forges a report; another echoes that signed alert to the host as
+    a transcript message. The honest relay refuses it (``reject``: that player is
+    out), never stores or forwards it; nobody is named for the notice, neither its
+    signer nor anyone else: only the echoer, by the others' own clocks, once its
+    turn comes and it is gone."""
+    rec = recording("topper")
+    liar = rec.find(lambda s: s.type == "bid").player
+    echoer = (liar + 1) % 4
+    net = NetTable("topper", deadline=SHORT_DEADLINE)
+    echoed: list[bytes] = []
+
+    def report_next_writer(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
+        table = net.table(liar)
+        lie = Verdict("deadline", (table.writer,), table.next_position, "too slow")
+        alert = seal_notice(net.identities[liar], session=table.session,
+                            position=table.next_position, prev=table.head, player=liar,
+                            type="alert", body=lie.to_wire())
+        return [frame, frames.encode("alert", alert.raw)]
+
+    def echo_notice_as_message(frame: bytes, conn: Tampered) -> list[bytes]:
+        if echoed or message_of(frame) is None:
+            return [frame]
+        for data in conn.received:
+            decoded = frames.decode(data)
+            if decoded.kind == "alert":
+                echoed.append(decoded.body)
+                return [frame, frames.encode("msg", decoded.body)]
+        return [frame]
+
+    net.set_policy(liar, on_message(lambda m: m.type == "bid", report_next_writer))
+    net.set_policy(echoer, echo_notice_as_message)
+    results = await _run(net)
+    assert echoed, "the echoer saw the alert and re-sent it"
+    relay_held = [m.raw for m in net.host.relay.messages]
+    assert relay_held == rec.transcript[:len(relay_held)] and echoed[0] not in relay_held
+    assert echoed[0] in [n.raw for n in net.host.relay.notices]  # kept as the notice it is
+    for p in range(4):
+        if p == echoer:
+            continue
+        verdict = results[p].verdict
+        assert (verdict.rule, verdict.players) == ("deadline", (echoer,)), (p, verdict)
+        transcript = net.transcript(p)
+        assert echoed[0] not in transcript and transcript == rec.transcript[:len(transcript)]
+        assert verify_transcript(transcript, verdict).problem is None

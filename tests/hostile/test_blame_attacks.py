@@ -16,10 +16,13 @@ is), and no honest player is; and that ``verify`` confirms nothing false.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from p2pcards.net.host import TableHost
+from p2pcards.net.journal import Journal
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedNotice, seal_notice
 from p2pcards.protocol.errors import MalformedMessage
@@ -237,12 +240,14 @@ async def _run(net: NetTable, before_seats: Any = None, timeout: float = 90.0) -
 
 
 @pytest.mark.asyncio
-async def test_forged_deadline_report_over_the_network_changes_nothing() -> None:
+async def test_forged_deadline_report_over_the_network_changes_nothing(tmp_path: Path) -> None:
     """The first bidder, right after its bid, reports that the next writer missed
-    its deadline: every session plays on to the recorded end."""
+    its deadline: every session plays on to the recorded end. The host keeps the
+    (signed, if false) report beside its transcript, and a restarted host has it."""
     rec = recording("topper")
     liar = rec.find(lambda s: s.type == "bid").player
     net = NetTable("topper")
+    net.host.journal_root = tmp_path
 
     def report_next_writer(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
         table = net.table(liar)
@@ -262,6 +267,15 @@ async def test_forged_deadline_report_over_the_network_changes_nothing() -> None
     assert len(reports) == 3 and all(r.reporter == liar and r.rule == "deadline" for r in reports)
     assert [m.raw for m in net.host.relay.messages] == rec.transcript
     assert len(net.host.relay.notices) == 1
+    journal = Journal(tmp_path / net.host.relay.session.hex() / "relay")
+    assert journal.read_messages() == rec.transcript
+    assert journal.read_notices() == [net.host.relay.notices[0].raw]
+    again = TableHost.resume(net.identities[0], journal)
+    try:
+        assert [n.raw for n in again.relay.notices] == journal.read_notices()
+        assert [m.raw for m in again.relay.messages] == rec.transcript
+    finally:
+        await again.close()
 
 
 @pytest.mark.asyncio

@@ -320,8 +320,9 @@ class Table:
         Reports cannot move blame. A ``leave`` ends the table naming its signer
         (its own signed word). An alert whose evidence proves a fault that this
         peer can check itself (two messages by one player for one position; a
-        message signed for a position another player wrote in this same history;
-        a bad share in a ``shares`` message held here) ends the table with this
+        message signed for a position another player wrote in this same history,
+        or for the next position by a player who may not write it; a bad share
+        in a ``shares`` message held here) ends the table with this
         peer's OWN provable verdict naming the proven cheater. Anything else (a
         deadline, a fork, an unreachable host, any claim without checkable proof,
         a report naming this peer) is advisory: a :class:`Reported` event, no
@@ -352,10 +353,20 @@ class Table:
         for raw in evidence:
             try:
                 other = SignedMessage.parse(raw)
-                if other.session != self.session or not 0 < other.position < self.next_position:
+                if other.session != self.session or not 0 < other.position <= self.next_position:
                     continue
                 other.verify(self.players[other.player].public_key)
             except RemoteProtocolError:
+                continue
+            if other.position == self.next_position:
+                # The next position of this very history, signed by a player who may
+                # not write it (checking more would mean applying it).
+                if other.prev == self.head and other.player != self.writer:
+                    who = "nobody" if self.writer is None else f"player {self.writer}"
+                    return self._end(OutOfTurn(
+                        f"signed a {other.type!r} message for position {other.position} "
+                        f"while {who} may write", player=other.player,
+                        position=other.position), (other.raw,))
                 continue
             held = self.messages[other.position]
             if held.digest == other.digest:

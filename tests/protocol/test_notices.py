@@ -188,3 +188,28 @@ def test_evidence_from_another_history_proves_nothing() -> None:
     with pytest.raises(BrokenChain):
         table.observer.receive(other)
     assert table.observer.verdict is None
+
+
+def test_a_message_for_the_next_position_by_a_player_who_may_not_write_is_proof() -> None:
+    table = _table_in_play()
+    ref = table.observer
+    cheat = (table.writer + 1) % 4
+    other = seal(table.identities[cheat], session=ref.session, position=ref.next_position,
+                 prev=ref.head, player=cheat, type="pass", body={}).raw
+    notice = _alert(table, (cheat + 1) % 4, Verdict("turn", (cheat,), ref.next_position, "x", (other,)))
+    (ended,) = ref.receive_alert(notice)
+    assert (ended.verdict.rule, ended.verdict.players) == ("turn", (cheat,))
+    assert ended.verdict.provable
+
+
+def test_the_writers_own_next_message_as_evidence_proves_nothing() -> None:
+    """A message the writer may well write is no fault; nor is it applied from an alert."""
+    table = _table_in_play()
+    ref = table.observer
+    writer = table.writer
+    candidate = table.write()  # the writer's real next message, not delivered yet
+    notice = _alert(table, (writer + 1) % 4, Verdict("turn", (writer,), ref.next_position, "x",
+                                                     (candidate,)))
+    before = _state(ref)
+    assert [type(e) for e in ref.receive_alert(notice)] == [Reported]
+    assert _state(ref) == before

@@ -146,7 +146,8 @@ def test_other_version_is_rejected_with_both_versions(alice: Identity, bob: Iden
     assert (caught.value.got, caught.value.supported) == (link.LINK_VERSION + 1, link.LINK_VERSION)
 
 
-@pytest.mark.parametrize("message", [b"", b"GET / HTTP/1.1\r\n\r\n", b"p2pc", b"p2pc" + bytes([link.LINK_VERSION]) + bytes(10)])
+@pytest.mark.parametrize("message", [b"", b"GET / HTTP/1.1\r\n\r\n", b"p2pc",
+                                     b"p2pc" + bytes([link.LINK_VERSION]) + bytes(10)])
 def test_malformed_hello_is_rejected(bob: Identity, message: bytes) -> None:
     with pytest.raises(MalformedHandshake):
         LinkHandshake(bob, Role.RESPONDER).receive(message)

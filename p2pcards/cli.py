@@ -253,7 +253,7 @@ class _LazyBotAgent:
 
 def _trace_fields(event: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count"):
+    for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count", "reporter"):
         value = getattr(event, key, None)
         if isinstance(value, (int, str, bool)):
             out[key] = value

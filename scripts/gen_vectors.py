@@ -59,6 +59,16 @@ def hexed(value: Any) -> Any:
 def hashing_vectors() -> dict:
     fields = [b"", b"\x00", u64(52), bytes(range(32))]
     return {
+        "description": {
+            "seeded_rng": "the first 200 bytes of the seeded generator (CRYPTO.md §13) for seed "
+                          "'p2pcards/vectors/v1/example'",
+            "sha512_fields": "SHA512F(tag; fields): SHA-512 of frame(tag) || frame(f1) || ... "
+                             "with frame(x) = u32be(len(x)) || x (CRYPTO.md §3)",
+            "digest32": "H32(tag; fields): the first 32 bytes of sha512_fields.digest",
+            "hash_to_scalar": "Hs(tag; fields): sha512_fields.digest as a little-endian integer "
+                              "mod L, 32 bytes little-endian",
+            "hash_to_point": "H2C(tag; fields): crypto_core_ed25519_from_uniform of digest32",
+        },
         "seeded_rng": {"seed": (SEED_PREFIX + b"example").hex(),
                        "first_200_bytes": rng("example")(200).hex()},
         "sha512_fields": {"tag": b"p2pcards/v1/example".hex(), "fields": hexed(fields),
@@ -79,19 +89,25 @@ def point_vectors() -> dict:
 
 
 def draw_vectors() -> dict:
-    purpose = "first dealer"
+    """The protocol's own draws: nonces committed under "table set-up" (as in the
+    ``commit`` messages), then the seed of each draw under its purpose, "seats"
+    (the seating permutation) and "first" (the first leader or dealer)."""
     nonces = [draw.new_nonce(rng(f"draw/seat{seat}")) for seat in range(SEATS)]
-    commitments = [draw.draw_commitment(SESSION, seat, purpose, nonces[seat]) for seat in range(SEATS)]
-    seed = draw.draw_seed(SESSION, purpose, nonces)
+    commitments = [draw.draw_commitment(SESSION, seat, draw.SETUP_PURPOSE, nonces[seat])
+                   for seat in range(SEATS)]
+    seed = draw.draw_seed(SESSION, "seats", nonces)
     stream = draw.HashStream(seed)
+    first = draw.draw_seed(SESSION, "first", nonces)
     return {
-        "session": SESSION.hex(), "purpose": purpose,
+        "session": SESSION.hex(), "commit_purpose": draw.SETUP_PURPOSE, "purpose": "seats",
         "nonces": hexed(nonces), "commitments": hexed(commitments), "seed": seed.hex(),
         "first_10_words": [stream() for _ in range(10)],
         "uniform_index_4": draw.uniform_index(seed, 4),
         "uniform_index_52": draw.uniform_index(seed, 52),
         "permutation_4": draw.permutation(seed, 4),
         "permutation_52": draw.permutation(seed, 52),
+        "first": {"purpose": "first", "seed": first.hex(),
+                  "uniform_index_4": draw.uniform_index(first, 4)},
     }
 
 

@@ -102,6 +102,22 @@ class ProofInvalid(CryptoError):
         super().__init__(f"{proof} proof{where} fails check {check!r}", seat=seat)
 
 
+class NotReEncrypted(CryptoError):
+    """A shuffle output ciphertext that equals an input ciphertext.
+
+    A seat that only permutes (re-encryption by zero) can still prove a
+    "shuffle", but every other seat could then follow each card through it.
+    ``index`` is the first such output position; ``seat`` the shuffler.
+    """
+
+    code = "crypto.not-re-encrypted"
+
+    def __init__(self, index: int, *, seat: Optional[int] = None) -> None:
+        self.index = index
+        super().__init__(f"output deck[{index}] equals an input ciphertext (not re-encrypted)",
+                         seat=seat)
+
+
 class CommitmentMismatch(CryptoError):
     """A revealed value that is not the one the seat committed to earlier.
 

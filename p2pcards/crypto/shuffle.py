@@ -34,7 +34,9 @@ from typing import Any, Optional, Sequence
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import Ciphertext
-from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, ProofInvalid
+from p2pcards.crypto.errors import (
+    CryptoError, InvalidEncoding, InvalidPoint, NotReEncrypted, ProofInvalid,
+)
 from p2pcards.crypto.generators import chain_base, generators, generators_sum
 from p2pcards.crypto.group import Point, Rng, Scalar, base_mul, default_rng, \
     linear_combination, random_scalar, sum_points, sum_scalars
@@ -240,8 +242,9 @@ def verify_shuffle(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext]
 
     Raises :class:`ProofInvalid` naming ``ctx.seat`` and the first failed
     check (``"deck size"``, ``"proof size"``, ``"t1"`` … ``"t4_2"``,
-    ``"t_hat[i]"``), or :class:`InvalidPoint` for an identity in the output
-    deck or as the joint key.
+    ``"t_hat[i]"``), :class:`InvalidPoint` for an identity in the output
+    deck or as the joint key, or :class:`NotReEncrypted` for an output
+    ciphertext equal to an input one.
     """
     seat = ctx.seat
     n = len(deck_in)
@@ -256,6 +259,12 @@ def verify_shuffle(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext]
     for i, ct in enumerate(deck_out):
         if ct.c1.is_identity or ct.c2.is_identity:
             raise InvalidPoint(f"output deck[{i}]", InvalidPoint.IDENTITY, seat=seat)
+    # A permutation without re-encryption has a valid proof (all r'_i = 0), yet
+    # lets everyone track every card through it: no output may equal an input.
+    inputs = {_deck_bytes((ct,)) for ct in deck_in}
+    for i, ct in enumerate(deck_out):
+        if _deck_bytes((ct,)) in inputs:
+            raise NotReEncrypted(i, seat=seat)
 
     h = generators(n)
     base_h = chain_base()

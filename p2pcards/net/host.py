@@ -22,7 +22,7 @@ from p2pcards.net.memory import MemoryNetwork
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
-    Broadcast, Close, LobbyChanged, Persist, Relay, Send, TableStarted,
+    Broadcast, Close, LobbyChanged, Persist, PersistNotice, Relay, Send, TableStarted,
 )
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,7 @@ class TableHost:
         """A host restarted from its saved relay journal."""
         meta = journal.read_meta()
         host = cls(identity, meta["game"], meta["config"], meta["table"], **kwargs)
-        host.relay = Relay.resume(host.lobby, journal.read_messages())
+        host.relay = Relay.resume(host.lobby, journal.read_messages(), journal.read_notices())
         host.journal = journal
         journal.rewrite([m.raw for m in host.relay.messages])
         host.started.set()
@@ -152,6 +152,9 @@ class TableHost:
         for out in outputs:
             if isinstance(out, Persist):
                 self._persist(out.raw)
+            elif isinstance(out, PersistNotice):
+                if self.journal is not None:
+                    self.journal.append_notice(out.raw)
             elif isinstance(out, Send):
                 link = self._links.get(out.link)
                 if link is not None:

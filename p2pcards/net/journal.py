@@ -9,7 +9,9 @@ A torn last record, from a crash in the middle of a write, is ignored.
 Layout under ``<state dir>/tables/<session hex>/<owner>/``: ``meta`` (msgpack,
 mode 0600: who this peer is at the table, its session secrets, where the host
 is) and ``transcript`` (records of a 4-byte big-endian length and the raw
-signed message).
+signed message). The host's relay also keeps ``notices``: the signed notices
+(leaves, alerts) it accepted, in the same record format, never mixed into the
+transcript.
 """
 
 from __future__ import annotations
@@ -138,6 +140,21 @@ class Journal:
         self._fh.flush()
         if sync:
             os.fsync(self._fh.fileno())
+
+    @property
+    def notices_path(self) -> Path:
+        return self.directory / "notices"
+
+    def append_notice(self, raw: bytes) -> None:
+        """Keep one signed notice beside the transcript (synced: it may be evidence)."""
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with open(self.notices_path, "ab") as fh:
+            fh.write(_LEN.pack(len(raw)) + raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def read_notices(self) -> list[bytes]:
+        return read_records(self.notices_path)
 
     def rewrite(self, messages: list[bytes]) -> None:
         """Replace the transcript (used after resuming past a torn tail)."""

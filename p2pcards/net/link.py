@@ -55,7 +55,7 @@ __all__ = [
     "handshake_hash",
 ]
 
-LINK_VERSION = 1
+LINK_VERSION = 2
 MAGIC = b"p2pc"
 PROLOGUE = b"p2pcards link\x00"
 HASH_PERSON = b"p2pcards-link-h"

@@ -37,6 +37,14 @@ def catalogue() -> dict[str, Any]:
                            for g in games.GAMES.values()},
             "notices": {"alert": verdict.VERDICT_SHAPE.describe(), "leave": {"map": {}}},
         },
+        "notice": {
+            "encoding": "msgpack [payload: bin, signature: bin(64)], the message payload map "
+                        "with 'sid'; type 'leave' or 'alert' only",
+            "signed bytes": envelope.NOTICE_TAG.decode("ascii").replace("\x00", "\\0")
+                            + " || payload",
+            "types": sorted(envelope.NOTICE_TYPES),
+            "never": "a transcript message; a transcript message's type is never a notice type",
+        },
         "game configuration defaults": {g.name: g.config_to_wire(g.default_config())
                                         for g in games.GAMES.values()},
     }

@@ -1,4 +1,4 @@
-"""Signed transcript messages: what is signed, what is hashed, how it is read.
+"""Signed transcript messages and signed notices: what is signed, hashed, read.
 
 A transcript message on the wire is the msgpack array ``[payload, sig]``.
 ``payload`` is the msgpack map ``{v, sid, n, prev, from, type, body}`` kept as
@@ -6,6 +6,12 @@ the exact bytes received: the signature and the chain hash cover those bytes,
 so no re-encoding question can ever arise. ``sig`` is Ed25519 over
 ``SIGN_TAG || payload`` by the key of player ``from``. The genesis message
 (``n = 0``) carries no ``sid``; the session id is the hash of its payload.
+
+A *notice* (``leave``, ``alert``) has the same layout but is signed under its
+own tag, ``NOTICE_TAG``: a notice never verifies as a transcript message nor
+the reverse, so nobody can re-send a player's notice as a message it wrote
+into the chain (and have it blamed for it). As a second guard a transcript
+message may not carry a notice type, and a notice may carry only those.
 """
 
 from __future__ import annotations
@@ -23,10 +29,14 @@ from p2pcards.protocol.errors import BadSignature, MalformedMessage
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.schema import Bin, Int, Shape, Struct, Text, Tuple, validate
 
-PROTOCOL_VERSION = 1
-SIGN_TAG = b"p2pcards/msg/v1\x00"
-MSG_PERSON = b"p2pcards-msg-v1"
-SID_PERSON = b"p2pcards-sid-v1"
+PROTOCOL_VERSION = 2
+SIGN_TAG = b"p2pcards/msg/v2\x00"
+MSG_PERSON = b"p2pcards-msg-v2"
+SID_PERSON = b"p2pcards-sid-v2"
+NOTICE_TAG = b"p2pcards/notice/v2\x00"
+NOTICE_PERSON = b"p2pcards-ntc-v2"
+#: The notice types; a transcript message of one of these types is malformed.
+NOTICE_TYPES = frozenset({"leave", "alert"})
 MAX_POSITION = 2**31 - 1
 GENESIS_PREV = bytes(32)
 
@@ -34,6 +44,11 @@ GENESIS_PREV = bytes(32)
 def message_digest(payload: bytes) -> bytes:
     """The chain hash of a message: BLAKE2b-256 of its payload bytes."""
     return blake2b(payload, digest_size=32, person=MSG_PERSON, encoder=RawEncoder)
+
+
+def notice_digest(payload: bytes) -> bytes:
+    """A notice's identity (for deduplication): BLAKE2b-256 under the notice person tag."""
+    return blake2b(payload, digest_size=32, person=NOTICE_PERSON, encoder=RawEncoder)
 
 
 def session_id_of(genesis_payload: bytes) -> bytes:
@@ -68,18 +83,13 @@ class SignedMessage:
 
     @classmethod
     def parse(cls, raw: bytes) -> "SignedMessage":
-        """Decode the envelope's shape; raises MalformedWire/MalformedMessage."""
-        outer = validate(_OUTER, wire.unpack(raw), "message")
-        payload, signature = outer
-        fields = wire.unpack(payload)
-        if not isinstance(fields, dict):
-            raise MalformedMessage("payload: expected a map")
-        position = fields.get("n")
-        shape = dict(_HEADER)
-        if position != 0:
-            shape["sid"] = Bin(32)
-        shape["body"] = _AnyMap()
-        checked = validate(Struct(shape), fields, "payload")
+        """Decode the envelope's shape; raises MalformedWire/MalformedMessage.
+
+        A notice type is refused here: a notice is never a transcript message."""
+        payload, signature, checked = _parse_envelope(raw, "message")
+        if checked["type"] in NOTICE_TYPES:
+            raise MalformedMessage(f"a {checked['type']!r} notice is not a transcript message",
+                                   position=checked["n"])
         return cls(
             raw=bytes(raw), payload=payload, signature=signature,
             session=checked.get("sid"), position=checked["n"], prev=checked["prev"],
@@ -97,6 +107,64 @@ class SignedMessage:
                 position=self.position) from None
 
 
+@dataclass(frozen=True)
+class SignedNotice:
+    """A signed notice outside the chain (``leave``, ``alert``), not yet trusted.
+
+    ``position`` and ``prev`` are the sender's next position and last digest when
+    it signed: they date the notice, they do not place it in the chain."""
+
+    raw: bytes = field(repr=False)
+    payload: bytes = field(repr=False)
+    signature: bytes = field(repr=False)
+    session: bytes
+    position: int
+    prev: bytes = field(repr=False)
+    player: int
+    type: str
+    body: dict = field(repr=False)
+    digest: bytes = field(repr=False)
+
+    @classmethod
+    def parse(cls, raw: bytes) -> "SignedNotice":
+        """Decode a notice; raises MalformedWire/MalformedMessage (a transcript
+        message's type, or a notice without a session, is malformed here)."""
+        payload, signature, checked = _parse_envelope(raw, "notice")
+        if checked["type"] not in NOTICE_TYPES:
+            raise MalformedMessage(f"a notice of unknown type {checked['type'][:24]!r}",
+                                   player=checked["from"])
+        if checked["n"] == 0:
+            raise MalformedMessage("a notice must name a session (position 0 is the genesis)")
+        return cls(
+            raw=bytes(raw), payload=payload, signature=signature,
+            session=checked["sid"], position=checked["n"], prev=checked["prev"],
+            player=checked["from"], type=checked["type"], body=checked["body"],
+            digest=notice_digest(payload),
+        )
+
+    def verify(self, public_key: bytes) -> None:
+        """Raise :class:`BadSignature` unless ``public_key`` signed this notice."""
+        try:
+            VerifyKey(public_key).verify(NOTICE_TAG + self.payload, self.signature)
+        except (BadSignatureError, ValueError, TypeError):
+            raise BadSignature(
+                f"signature of a {self.type!r} notice does not verify for player {self.player}",
+                position=self.position) from None
+
+
+def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict]:
+    """The shared layout of messages and notices: ``[payload, sig]`` and the header."""
+    payload, signature = validate(_OUTER, wire.unpack(raw), what)
+    fields = wire.unpack(payload)
+    if not isinstance(fields, dict):
+        raise MalformedMessage("payload: expected a map")
+    shape = dict(_HEADER)
+    if fields.get("n") != 0:
+        shape["sid"] = Bin(32)
+    shape["body"] = _AnyMap()
+    return payload, signature, validate(Struct(shape), fields, "payload")
+
+
 class _AnyMap(Shape):
     """The body is checked later against its type's own schema."""
 
@@ -109,15 +177,28 @@ class _AnyMap(Shape):
         return value
 
 
-def seal(identity: Identity, *, session: Optional[bytes], position: int, prev: bytes,
-         player: int, type: str, body: dict) -> SignedMessage:
-    """Build and sign a message; the result parses back to an equal message."""
+def _payload(session: Optional[bytes], position: int, prev: bytes, player: int, type: str,
+             body: dict) -> bytes:
     fields: dict[str, Any] = {"v": PROTOCOL_VERSION}
     if position != 0:
         if session is None:
             raise ValueError("only the genesis message has no session id")
         fields["sid"] = session
     fields.update({"n": position, "prev": prev, "from": player, "type": type, "body": body})
-    payload = wire.pack(fields)
+    return wire.pack(fields)
+
+
+def seal(identity: Identity, *, session: Optional[bytes], position: int, prev: bytes,
+         player: int, type: str, body: dict) -> SignedMessage:
+    """Build and sign a transcript message; the result parses back to an equal message."""
+    payload = _payload(session, position, prev, player, type, body)
     signature = identity.sign(SIGN_TAG + payload)
     return SignedMessage.parse(wire.pack([payload, signature]))
+
+
+def seal_notice(identity: Identity, *, session: bytes, position: int, prev: bytes,
+                player: int, type: str, body: dict) -> SignedNotice:
+    """Build and sign a notice under the notice tag; it never verifies as a message."""
+    payload = _payload(session, position, prev, player, type, body)
+    signature = identity.sign(NOTICE_TAG + payload)
+    return SignedNotice.parse(wire.pack([payload, signature]))

@@ -90,6 +90,22 @@ class MatchEnded:
 
 
 @dataclass(frozen=True)
+class Reported:
+    """Another player's alert that this peer could not check: ADVISORY only.
+
+    It changes no state, ends nothing and names nobody here: a report is one
+    peer's word, and a peer judges lateness by its own clock alone. ``rule``,
+    ``players`` (whom the reporter blames) and ``detail`` are the reporter's.
+    """
+
+    reporter: int
+    rule: str
+    players: tuple[int, ...]
+    position: int
+    detail: str
+
+
+@dataclass(frozen=True)
 class TableEnded:
     """The table stopped early with a verdict."""
 

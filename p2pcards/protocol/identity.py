@@ -13,7 +13,7 @@ from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
 from nacl.signing import SigningKey, VerifyKey
 
-FINGERPRINT_PERSON = b"p2pcards-fp-v1"
+FINGERPRINT_PERSON = b"p2pcards-fp-v2"
 
 
 def fingerprint(public_key: bytes) -> str:

@@ -6,16 +6,20 @@ when four players are in, and from then on stores every correctly signed
 message that extends its chain and forwards it to every other link. It does
 not judge the rules (every peer does that itself); a signed message that does
 not extend the chain (a fork, an equivocation) is forwarded unstored, so
-that every peer sees the evidence. Sans-IO: frames in, outputs out.
+that every peer sees the evidence. Signed notices (``leave``, ``alert``) are
+never part of the chain: the relay keeps the ones it accepted beside it (a
+few per player, deduplicated), saves them, and hands them to a player that
+comes back, so that an alert reaches even a player that was away when it was
+sent. Sans-IO: frames in, outputs out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 from p2pcards.protocol import frames
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, session_id_of
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, session_id_of
 from p2pcards.protocol.errors import (
     LocalProtocolError, MalformedMessage, RemoteProtocolError, WrongSession,
 )
@@ -47,6 +51,13 @@ class Persist:
 
 
 @dataclass(frozen=True)
+class PersistNotice:
+    """Store this signed notice (beside the transcript, never in it)."""
+
+    raw: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Close:
     """Close link ``link`` (after sending what precedes this output)."""
 
@@ -65,7 +76,11 @@ class TableStarted:
     session: bytes = field(repr=False)
 
 
-Output = Union[Send, Broadcast, Persist, Close, LobbyChanged, TableStarted]
+Output = Union[Send, Broadcast, Persist, PersistNotice, Close, LobbyChanged, TableStarted]
+
+#: The most notices the relay keeps (and forwards) per player: an honest player
+#: signs at most a leave and an alert (the same bytes each time it repeats one).
+MAX_NOTICES_PER_PLAYER = 4
 
 
 @dataclass
@@ -83,12 +98,15 @@ class Relay:
         self._genesis_nonce = genesis_nonce
         self.links: dict[int, _Link] = {}
         self.messages: list[SignedMessage] = []
+        self.notices: list[SignedNotice] = []
         self.session: Optional[bytes] = None
         self._player_keys: list[bytes] = []
 
     @classmethod
-    def resume(cls, lobby: Lobby, transcript: list[bytes]) -> "Relay":
-        """A relay restarted from its stored transcript (genesis first)."""
+    def resume(cls, lobby: Lobby, transcript: list[bytes],
+               notices: Iterable[bytes] = ()) -> "Relay":
+        """A relay restarted from its stored transcript (genesis first) and the
+        notices it had kept (each checked again; a bad one is skipped)."""
         relay = cls(lobby)
         relay._adopt_genesis(SignedMessage.parse(transcript[0]))
         for raw in transcript[1:]:
@@ -97,6 +115,11 @@ class Relay:
             if msg.position != len(relay.messages) or msg.prev != relay.messages[-1].digest:
                 break
             relay.messages.append(msg)
+        for raw in notices:
+            try:
+                relay._keep_notice(raw)
+            except RemoteProtocolError:
+                continue
         return relay
 
     @property
@@ -176,6 +199,8 @@ class Relay:
                for m in self.messages[min(body["have"], len(self.messages)):]]
         if body["have"] > len(self.messages):
             out.append(Send(link, frames.encode("sync", {"have": len(self.messages)})))
+        # The notices sent while this player was away (or before it crashed).
+        out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
         return out
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
@@ -203,11 +228,24 @@ class Relay:
     def _on_alert(self, link: int, raw: bytes) -> list[Output]:
         if not self.started:
             raise MalformedMessage("an alert before the table started")
-        msg = SignedMessage.parse(raw)
-        self._check_signed(msg)
-        return [Broadcast(frames.encode("alert", raw), exclude=link)]
+        notice = self._keep_notice(raw)
+        if notice is None:
+            return []
+        return [PersistNotice(notice.raw), Broadcast(frames.encode("alert", raw), exclude=link)]
 
-    def _check_signed(self, msg: SignedMessage) -> None:
+    def _keep_notice(self, raw: bytes) -> Optional[SignedNotice]:
+        """Check a notice and keep it; None for one already kept, or beyond its
+        player's bound (neither kept nor forwarded: that player has said enough)."""
+        notice = SignedNotice.parse(raw)
+        self._check_signed(notice)
+        if any(n.digest == notice.digest for n in self.notices):
+            return None
+        if sum(n.player == notice.player for n in self.notices) >= MAX_NOTICES_PER_PLAYER:
+            return None
+        self.notices.append(notice)
+        return notice
+
+    def _check_signed(self, msg: Union[SignedMessage, SignedNotice]) -> None:
         if msg.session != self.session:
             raise WrongSession("message signed for another session")
         msg.verify(self._player_keys[msg.player])

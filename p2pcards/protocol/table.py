@@ -44,7 +44,7 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
 from p2pcards.protocol.dealing import DeckDeal, LateBadShare, owner_of
-from p2pcards.protocol.envelope import SignedMessage, seal, session_id_of
+from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
     OutOfTurn,
@@ -52,7 +52,7 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
-    PlayersSeated, SharesVerified, ShuffleVerified, TableEnded,
+    PlayersSeated, Reported, SharesVerified, ShuffleVerified, TableEnded,
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE, SEATS
@@ -195,6 +195,7 @@ class Table:
 
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
         self._shares_messages: dict[int, SignedMessage] = {}
+        self._notices_seen: set[bytes] = set()
         self.stage = Stage.COMMIT
         self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
         self._key_publics: list[Optional[Point]] = [None] * SEATS
@@ -281,6 +282,11 @@ class Table:
                 return self._end(Equivocation(
                     f"two different signed messages for position {msg.position}",
                     player=msg.player, position=msg.position), (held.raw, msg.raw))
+            if msg.position == 0 or msg.prev != self.messages[msg.position - 1].digest:
+                # Written in another history (after someone else's equivocation, which
+                # this peer cannot prove from this message): its writer may be honest.
+                raise BrokenChain(f"a {msg.type!r} message for position {msg.position} "
+                                  f"continues another history", position=msg.position)
             return self._end(OutOfTurn(
                 f"signed a {msg.type!r} message for position {msg.position}, "
                 f"written by player {held.player}", player=msg.player, position=msg.position),
@@ -309,49 +315,71 @@ class Table:
             return self._end(error, (msg.raw,))
 
     def receive_alert(self, raw: bytes) -> list[Any]:
-        """A signed notice outside the chain: another peer's verdict, or a leave."""
-        msg = SignedMessage.parse(raw)
-        if msg.session != self.session:
-            raise WrongSession("alert signed for another session", position=msg.position)
-        msg.verify(self.players[msg.player].public_key)
-        if self.stage is Stage.ENDED:
-            return []
-        if msg.type == "leave":
-            return self._end(PlayerLeft("left the table", player=msg.player,
-                                        position=self.next_position), (msg.raw,))
-        if msg.type != "alert":
-            raise MalformedMessage(f"alert of unknown type {msg.type!r}", player=msg.player)
-        reported = Verdict.from_wire(msg.body)
-        proven = self._equivocation_in(reported.evidence)
+        """A signed notice outside the chain: a ``leave``, or another peer's verdict.
+
+        Reports cannot move blame. A ``leave`` ends the table naming its signer
+        (its own signed word). An alert whose evidence proves a fault that this
+        peer can check itself (two messages by one player for one position; a
+        message signed for a position another player wrote in this same history,
+        or for the next position by a player who may not write it; a bad share
+        in a ``shares`` message held here) ends the table with this
+        peer's OWN provable verdict naming the proven cheater. Anything else (a
+        deadline, a fork, an unreachable host, any claim without checkable proof,
+        a report naming this peer) is advisory: a :class:`Reported` event, no
+        change of state, nobody named.
+        """
+        notice = SignedNotice.parse(raw)
+        if notice.session != self.session:
+            raise WrongSession("alert signed for another session", position=notice.position)
+        notice.verify(self.players[notice.player].public_key)
+        if self.stage is Stage.ENDED or notice.digest in self._notices_seen:
+            return []  # a notice handed out again (on a reconnect) says nothing new
+        self._notices_seen.add(notice.digest)
+        if notice.type == "leave":
+            return self._end(PlayerLeft("left the table", player=notice.player,
+                                        position=self.next_position), (notice.raw,))
+        reported = Verdict.from_wire(notice.body)
+        proven = self._proof_in(reported.evidence)
         if proven is None:
             proven = self._bad_share_in(reported.evidence)
         if proven is not None:
             return proven
-        if reported.rule == DeadlineMissed.rule and reported.players == (self.writer,):
-            # This peer is waiting for that very writer too: it corroborates the report.
-            return self._end(DeadlineMissed(
-                f"player {self.writer} did not write before the deadline "
-                f"(reported by player {msg.player})", player=self.writer,
-                position=self.next_position), (msg.raw,))
-        return self._end_with(Verdict(
-            rule="reported", players=(msg.player,), position=reported.position,
-            detail=f"player {msg.player} ended the table: {reported.rule}: {reported.detail}"[:240],
-            evidence=(msg.raw,)))
+        return [Reported(reporter=notice.player, rule=reported.rule, players=reported.players,
+                         position=reported.position, detail=reported.detail)]
 
-    def _equivocation_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
+    def _proof_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
+        """The first evidence message that proves, against what this peer holds,
+        that its signer broke the chain: this peer's own verdict, or None."""
         for raw in evidence:
             try:
                 other = SignedMessage.parse(raw)
-                if other.session != self.session or other.position >= self.next_position:
+                if other.session != self.session or not 0 < other.position <= self.next_position:
                     continue
                 other.verify(self.players[other.player].public_key)
             except RemoteProtocolError:
                 continue
+            if other.position == self.next_position:
+                # The next position of this very history, signed by a player who may
+                # not write it (checking more would mean applying it).
+                if other.prev == self.head and other.player != self.writer:
+                    who = "nobody" if self.writer is None else f"player {self.writer}"
+                    return self._end(OutOfTurn(
+                        f"signed a {other.type!r} message for position {other.position} "
+                        f"while {who} may write", player=other.player,
+                        position=other.position), (other.raw,))
+                continue
             held = self.messages[other.position]
-            if held.player == other.player and held.digest != other.digest:
+            if held.digest == other.digest:
+                continue
+            if held.player == other.player:
                 return self._end(Equivocation(
                     f"two different signed messages for position {other.position}",
                     player=other.player, position=other.position), (held.raw, other.raw))
+            if other.prev == self.messages[other.position - 1].digest:
+                return self._end(OutOfTurn(
+                    f"signed a {other.type!r} message for position {other.position}, "
+                    f"written by player {held.player}", player=other.player,
+                    position=other.position), (other.raw,))
         return None
 
     def _bad_share_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
@@ -446,8 +474,8 @@ class Table:
         return None if self._randomness is None else self._randomness(self.next_position)
 
     def _sign_notice(self, kind: str, body: dict) -> bytes:
-        return seal(self.me, session=self.session, position=self.next_position, prev=self.head,
-                    player=self.me_player, type=kind, body=body).raw
+        return seal_notice(self.me, session=self.session, position=self.next_position,
+                           prev=self.head, player=self.me_player, type=kind, body=body).raw
 
     def _write(self, mtype: str, body: dict) -> Written:
         msg = seal(self.me, session=self.session, position=self.next_position, prev=self.head,

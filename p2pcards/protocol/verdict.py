@@ -4,7 +4,9 @@ A verdict names the rule broken, the players blamed, the transcript position
 and the evidence: the offending signed messages exactly as received. With
 the transcript up to that position, anyone can re-check a provable verdict
 (``provable``) without trusting the peer that reached it. A verdict that is
-not provable (a missed deadline, a fork seen by one peer) says so.
+not provable (a missed deadline by this peer's own clock, a fork seen by one
+peer, a signed leave) says so. Another peer's unprovable report is never a
+verdict here: it is the advisory event ``Reported``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.schema import Bin, Int, ListOf, Struct, Text, validate
 
-#: Rules whose verdict rests on a clock or on one peer's word, not on evidence.
-UNPROVABLE_RULES = frozenset({DeadlineMissed.rule, PlayerLeft.rule, "chain.fork", "reported"})
+#: Rules whose verdict rests on this peer's clock or observation, or on the named
+#: player's own signed leave, not on evidence anyone can re-check.
+UNPROVABLE_RULES = frozenset({DeadlineMissed.rule, PlayerLeft.rule, "chain.fork"})
 
 VERDICT_SHAPE = Struct({
     "rule": Text(64, 1),

@@ -5,6 +5,10 @@ secret. It re-checks every signature, every proof (key shares, shuffles,
 decryption shares, reveals) and every rule, and learns only the cards the
 rules revealed to everyone. A verdict saved with the transcript is re-checked
 too: its evidence, fed after the transcript, must break the rule it names.
+
+A saved transcript must be exactly the chain: message ``i`` at position ``i``,
+no message twice, and no signed notice (a notice is never part of the chain,
+nor evidence of a transcript fault).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, HandDealt, SharesVerified, ShuffleVerified,
@@ -64,6 +69,10 @@ def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None) 
     report.players = [(p.name, fingerprint(p.public_key)) for p in table.players]
     report.messages = 1
     for position, raw in enumerate(messages[1:], start=1):
+        misplaced = _not_in_chain(raw, position)
+        if misplaced is not None:
+            report.problem = f"message {position}: {misplaced}"
+            return report
         try:
             events = table.receive(raw)
         except ProtocolError as error:
@@ -84,6 +93,26 @@ def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None) 
         report.verdict = verdict
         report.verdict_confirmed = _confirm(table, verdict)
     return report
+
+
+def _not_in_chain(raw: bytes, index: int) -> Optional[str]:
+    """Why record ``index`` cannot be the chain's message at that index, or None
+    (shape and signature faults are left to the table, which names them)."""
+    try:
+        notice = SignedNotice.parse(raw)
+    except ProtocolError:
+        notice = None
+    if notice is not None:
+        return f"a signed {notice.type!r} notice, which is never part of the transcript"
+    try:
+        msg = SignedMessage.parse(raw)
+    except ProtocolError:
+        return None
+    if msg.position < index:
+        return f"a second copy of position {msg.position} (a saved transcript is exactly the chain)"
+    if msg.position > index:
+        return f"holds position {msg.position}: positions {index}..{msg.position - 1} are missing"
+    return None
 
 
 def _same_verdict(found: Optional[Verdict], saved: Optional[Verdict]) -> bool:

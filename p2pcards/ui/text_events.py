@@ -192,7 +192,21 @@ def _protocol_line(e: Any, s: _Speaker) -> Optional[str]:
         return "MATCH OVER."
     if isinstance(e, proto.TableEnded):
         return _verdict_line(e.verdict, s)
+    if isinstance(e, proto.Reported):
+        return _report_line(e, s)
     return None
+
+
+def _report_line(e: proto.Reported, s: _Speaker) -> str:
+    """Another peer's unchecked word: said as a report, never as a verdict."""
+    accused = " and ".join(s.player(p) for p in e.players) or "nobody"
+    rule, detail = clean(e.rule, 64), clean(e.detail, 160)
+    if s.seating is not None and e.reporter in s.seating:
+        reporter = s.seat(s.seating.index(e.reporter))
+    else:
+        reporter = _upper_first(s.player(e.reporter))
+    return (f"{reporter} reports {rule} against {accused}: {detail} "
+            f"(not confirmed here; play goes on).")
 
 
 def _verdict_line(verdict: Any, s: _Speaker) -> str:
@@ -202,8 +216,6 @@ def _verdict_line(verdict: Any, s: _Speaker) -> str:
         what = f"{blamed} missed the deadline"
     elif rule == "left":
         what = f"{blamed} left the table"
-    elif rule == "reported":
-        what = f"another player reported a broken rule (blamed: {blamed})"
     else:
         what = f"{blamed} broke rule {rule}"
     proof = ("signed evidence attached; anyone can re-check it" if verdict.provable

@@ -139,7 +139,8 @@ def test_spec_draw() -> None:
     v = load("draw.json")
     session, purpose = hx(v["session"]), v["purpose"].encode()
     nonces = hx(v["nonces"])
-    assert [sha512f("p2pcards/v1/draw/commit", session, u64(i), purpose, n)[:32].hex()
+    assert v["commit_purpose"] == "table set-up" and purpose == b"seats"  # as the protocol draws
+    assert [sha512f("p2pcards/v1/draw/commit", session, u64(i), b"table set-up", n)[:32].hex()
             for i, n in enumerate(nonces)] == v["commitments"]
     seed = sha512f("p2pcards/v1/draw/seed", session, purpose, u64(len(nonces)), b"".join(nonces))[:32]
     assert seed.hex() == v["seed"]
@@ -155,6 +156,9 @@ def test_spec_draw() -> None:
     assert uniform_below(52, stream().__next__) == v["uniform_index_52"]
     assert fisher_yates(52, stream().__next__) == v["permutation_52"]
     assert fisher_yates(4, stream().__next__) == v["permutation_4"]
+    first = sha512f("p2pcards/v1/draw/seed", session, b"first", u64(len(nonces)),
+                    b"".join(nonces))[:32]
+    assert first.hex() == v["first"]["seed"]
 
 
 def test_spec_keys() -> None:

@@ -55,11 +55,14 @@ def test_published_draw_verifies() -> None:
     session = bytes.fromhex(v["session"])
     nonces = unhex(v["nonces"])
     for seat, commitment in enumerate(unhex(v["commitments"])):
-        draw.verify_draw_nonce(commitment, session, seat, v["purpose"], nonces[seat])
+        draw.verify_draw_nonce(commitment, session, seat, v["commit_purpose"], nonces[seat])
     seed = draw.draw_seed(session, v["purpose"], nonces)
     assert seed.hex() == v["seed"]
     assert draw.permutation(seed, 52) == v["permutation_52"]
     assert draw.uniform_index(seed, 4) == v["uniform_index_4"]
+    first = draw.draw_seed(session, v["first"]["purpose"], nonces)
+    assert first.hex() == v["first"]["seed"]
+    assert draw.uniform_index(first, 4) == v["first"]["uniform_index_4"]
 
 
 def test_published_keys_verify_and_sum_to_the_joint_key() -> None:

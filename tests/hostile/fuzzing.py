@@ -28,7 +28,7 @@ from p2pcards.net.errors import FrameError, HandshakeError, SealedFrameError
 from p2pcards.net.framing import MAX_FRAME, FrameDecoder, encode_frame
 from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol import frames, wire
-from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage, seal
+from p2pcards.protocol.envelope import NOTICE_TAG, NOTICE_TYPES, SIGN_TAG, SignedMessage, seal_notice
 from p2pcards.protocol.errors import (
     LocalProtocolError, MalformedMessage, MalformedWire, RemoteProtocolError,
 )
@@ -204,8 +204,9 @@ def _pack(obj: Any) -> Optional[bytes]:
 
 
 def resigned(raw: bytes, mutator: Mutator, identities: list[Identity]) -> bytes:
-    """``raw`` (a transcript message) with its payload structurally mutated and
-    signed again by the key of the player it names, so it gets past the signature."""
+    """``raw`` (a transcript message or a notice) with its payload structurally
+    mutated and signed again by the key of the player it names (under the notice
+    tag when it names a notice type), so it gets past the signature."""
     try:
         payload, _sig = msgpack.unpackb(raw, raw=False)
         fields = msgpack.unpackb(payload, raw=False, strict_map_key=False)
@@ -217,7 +218,9 @@ def resigned(raw: bytes, mutator: Mutator, identities: list[Identity]) -> bytes:
         return mutator.mutate_bytes(raw)
     signer = changed.get("from") if isinstance(changed, dict) else None
     if isinstance(signer, int) and not isinstance(signer, bool) and 0 <= signer < len(identities):
-        signature = identities[signer].sign(SIGN_TAG + new_payload)
+        kind = changed.get("type")
+        tag = NOTICE_TAG if isinstance(kind, str) and kind in NOTICE_TYPES else SIGN_TAG
+        signature = identities[signer].sign(tag + new_payload)
     else:
         signature = mutator.rng.randbytes(64)
     return msgpack.packb([new_payload, signature], use_bin_type=True)
@@ -261,8 +264,8 @@ class Corpus:
         self.frames = [frames.encode("msg", raw) for raw in self.messages]
         bench = recordings[0].final
         self.frames += [
-            frames.encode("hello", {"v": 1, "name": "p1", "sid": b"", "have": 0, "bot": 0}),
-            frames.encode("hello", {"v": 1, "name": "p2", "sid": bench.reference.session,
+            frames.encode("hello", {"v": 2, "name": "p1", "sid": b"", "have": 0, "bot": 0}),
+            frames.encode("hello", {"v": 2, "name": "p2", "sid": bench.reference.session,
                                     "have": 17, "bot": 1}),
             frames.encode("sync", {"have": 3}),
             frames.encode("reject", {"reason": "no"}),
@@ -282,7 +285,7 @@ def _notices(rec: Recording) -> list[bytes]:
         for body, kind in ((Verdict("crypto", (player,), 9, "x", evidence).to_wire(), "alert"),
                            (Verdict("deadline", (2,), ref.next_position, "late").to_wire(), "alert"),
                            ({}, "leave")):
-            out.append(seal(identity, session=ref.session, position=ref.next_position,
+            out.append(seal_notice(identity, session=ref.session, position=ref.next_position,
                             prev=ref.head, player=player, type=kind, body=body).raw)
     return out
 
@@ -378,7 +381,7 @@ class RelayDoor:
         for link, identity in enumerate(bench.identities, start=1):
             relay.connected(link, identity.public_key)
             relay.frame(link, frames.encode("hello", {
-                "v": 1, "name": identity.name, "sid": relay.session, "have": 12, "bot": 0}))
+                "v": 2, "name": identity.name, "sid": relay.session, "have": 12, "bot": 0}))
         relay.connected(9, Identity.generate("stranger").public_key)
         self.pristine = relay
         self.relay = clone(relay)

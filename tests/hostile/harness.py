@@ -37,7 +37,7 @@ from p2pcards.bots.agent import make_bot_factory
 from p2pcards.crypto.group import Point, Scalar
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import games
-from p2pcards.protocol.envelope import SignedMessage, seal
+from p2pcards.protocol.envelope import NOTICE_TYPES, SignedMessage, seal, seal_notice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
@@ -344,10 +344,12 @@ class Bench:
               prev: Optional[bytes] = None, player: Optional[int] = None,
               session: Optional[bytes] = None, identity: Optional[Identity] = None) -> bytes:
         """A message built and signed by a player (default: the hostile one, with
-        its own key), for the honest peers' next position unless told otherwise."""
+        its own key), for the honest peers' next position unless told otherwise.
+        A notice type (``leave``, ``alert``) is signed as a notice."""
         player = self.hostile_player if player is None else player
         ref = self.reference
-        return seal(identity or self.identities[player],
+        sealer = seal_notice if mtype in NOTICE_TYPES else seal
+        return sealer(identity or self.identities[player],
                     session=ref.session if session is None else session,
                     position=ref.next_position if position is None else position,
                     prev=ref.head if prev is None else prev,

@@ -261,6 +261,30 @@ def test_shuffle_output_that_is_the_input_reordered_without_re_encryption() -> N
     _attack(bench, step, body)
 
 
+def test_shuffle_that_only_permutes_with_a_valid_proof_is_refused() -> None:
+    """Re-encryption by zero: the proof of shuffle verifies (every r'_i = 0), yet
+    each card could be followed through it. Refused: no output may equal an input."""
+    from p2pcards.crypto.errors import NotReEncrypted
+    from p2pcards.crypto.group import Scalar
+    from p2pcards.crypto.sampling import fisher_yates, words_from_rng
+
+    bench, step = _bench("topper", _shuffler(2))
+    deal = bench.reference.deal
+    deck_in = list(deal.deck)
+    n = len(deck_in)
+    rng = _rng("permute only")
+    psi = fisher_yates(n, words_from_rng(rng))
+    deck_out = [deck_in[psi[i]] for i in range(n)]
+    ctx = deal.context(2)
+    proof = shuffle._prove(deck_in, deck_out, psi, [Scalar.zero()] * n, deal.joint_key, ctx, rng)
+    with pytest.raises(NotReEncrypted) as caught:
+        shuffle.verify_shuffle(deck_in, deck_out, proof, deal.joint_key, ctx)
+    assert caught.value.seat == 2
+    body = dict(bench.peek().body, cards=[c.to_wire() for c in deck_out], proof=proof.to_wire())
+    _attack(bench, step, body)
+    assert "not re-encrypted" in bench.reference.verdict.detail
+
+
 # -- decryption shares ----------------------------------------------------------------------------
 
 

@@ -149,7 +149,7 @@ async def test_oversized_frame_closes_only_that_link() -> None:
     wire.pack(["msg", b"\x00" * 10]),                    # a msg that is not a message
     wire.pack(["warp", {}]),                             # unknown kind
     wire.pack(["hello", {"v": 99, "name": "x", "sid": b"", "have": 0, "bot": 0}]),
-    wire.pack(["hello", {"v": 1, "name": "\x07bell", "sid": b"", "have": 0, "bot": 0}]),
+    wire.pack(["hello", {"v": 2, "name": "\x07bell", "sid": b"", "have": 0, "bot": 0}]),
     wire.pack(["lobby", {"game": "bluff", "table": "t", "config": {}, "players": []}]),
     b"\x92\xa3msg\xc5" + b"\xff\xff" + bytes(16),        # bin length beyond the data
 ])

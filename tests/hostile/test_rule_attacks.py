@@ -38,6 +38,13 @@ def _bluff_turn(phase: BluffPhase, nth: int = 0) -> tuple[Bench, Step]:
     return recording("bluff").bench_before(lambda s: s.phase is phase, nth)
 
 
+def _bluff_response_discard() -> tuple[Bench, Step]:
+    """Before the first response that the recorded match answered with a discard
+    (the honest message to alter), whatever the seed's first responses were."""
+    return recording("bluff").bench_before(
+        lambda s: s.phase is BluffPhase.RESPOND and s.type == "discard")
+
+
 def _own_hand(bench: Bench, player: int) -> list[int]:
     return list(bench.reference.engine.hand(bench.seat_of(player)))
 
@@ -62,21 +69,21 @@ def test_bluff_discard_of_a_slot_already_discarded() -> None:
 
 
 def test_bluff_stake_below_the_minimum() -> None:
-    bench, step = _bluff_turn(BluffPhase.RESPOND)
+    bench, step = _bluff_response_discard()
     honest = bench.peek().body
     low = bench.reference.engine.min_stake_for(step.seat) - 1
     _attack(bench, step, "discard", dict(honest, stake=low), "rules.bluff.stake-too-low")
 
 
 def test_bluff_stake_above_the_stack() -> None:
-    bench, step = _bluff_turn(BluffPhase.RESPOND)
+    bench, step = _bluff_response_discard()
     honest = bench.peek().body
     high = bench.reference.engine.stacks[step.seat] + 1
     _attack(bench, step, "discard", dict(honest, stake=high), "rules.bluff.stake-above-stack")
 
 
 def test_bluff_response_claiming_another_rank() -> None:
-    bench, step = _bluff_turn(BluffPhase.RESPOND)
+    bench, step = _bluff_response_discard()
     honest = bench.peek().body
     named = int(bench.reference.engine.named_rank)
     other = 2 if named != 2 else 3

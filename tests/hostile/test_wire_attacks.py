@@ -18,10 +18,11 @@ from p2pcards.protocol.errors import (
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Close, Relay, Send
+from p2pcards.protocol.events import Reported
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
 
-from .harness import Bench, assert_transcripts_valid, marks, recording
+from .harness import Bench, assert_transcripts_valid, assert_untouched, marks, recording
 
 
 def _real_message() -> bytes:
@@ -121,7 +122,7 @@ def test_oversized_string_and_list_inside_a_signed_body_are_refused() -> None:
     bench, step = recording("topper").bench_before(lambda s: s.type == "bid")
     ref = bench.reference
     for body in ({"tricks": "x" * (wire.MAX_STR + 1)}, {"tricks": list(range(wire.MAX_ARRAY + 1))}):
-        payload = wire.pack({"v": 1, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
+        payload = wire.pack({"v": 2, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
                              "from": step.player, "type": "bid", "body": body})
         raw = wire.pack([payload, bench.identities[step.player].sign(SIGN_TAG + payload)])
         before = marks(bench)
@@ -134,7 +135,7 @@ def test_deeply_nested_body_is_refused() -> None:
     bench, step = recording("topper").bench_before(lambda s: s.type == "bid")
     ref = bench.reference
     deep = b"\x91" * 5000 + b"\x00"
-    head = wire.pack({"v": 1, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
+    head = wire.pack({"v": 2, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
                       "from": step.player, "type": "bid", "body": 0})
     payload = head[:-1] + deep
     sig = bench.identities[step.player].sign(SIGN_TAG + payload)
@@ -150,7 +151,7 @@ def test_relay_refuses_junk_and_closes_only_that_link() -> None:
     relay = Relay(Lobby(ids[0], "topper", {}, "den"), bytes(32))
     for link, identity in enumerate(ids, start=1):
         relay.connected(link, identity.public_key)
-        relay.frame(link, frames.encode("hello", {"v": 1, "name": identity.name, "sid": b"",
+        relay.frame(link, frames.encode("hello", {"v": 2, "name": identity.name, "sid": b"",
                                                   "have": 0, "bot": 0}))
     assert relay.started
     for junk in _junk():
@@ -162,9 +163,9 @@ def test_relay_refuses_junk_and_closes_only_that_link() -> None:
 # -- notices ------------------------------------------------------------------------------------
 
 
-def test_false_alert_blames_only_the_reporter_without_proof() -> None:
-    """A cheater claims an honest player broke a rule: the others cannot check
-    it, stop (the reporter will not go on), and name the reporter, unprovably."""
+def test_false_alert_without_proof_is_only_a_report() -> None:
+    """A cheater claims an honest player broke a rule: the others cannot check it,
+    so it is advisory: nobody is named, nothing changes, and play goes on to the end."""
     bench, step = recording("topper").bench_before(lambda s: s.type == "bid")
     liar = (step.player + 1) % 4
     bench.set_hostile(liar)
@@ -172,12 +173,15 @@ def test_false_alert_blames_only_the_reporter_without_proof() -> None:
     notice = bench.forge("alert", lie.to_wire())
     before = marks(bench)
     for who in (*bench.honest, "observer"):
-        bench.table_of(who).receive_alert(notice)
-        verdict = bench.table_of(who).verdict
-        assert verdict.rule == "reported" and verdict.players == (liar,)
-        assert not verdict.provable
-        assert before[who].transcript == tuple(bench.table_of(who).transcript())
-    assert_transcripts_valid(bench, bench.reference.verdict)
+        events = bench.table_of(who).receive_alert(notice)
+        assert events == [Reported(liar, "rules.topper.renege", (step.player,), step.position,
+                                   "made up")]
+        assert bench.table_of(who).verdict is None
+    assert_untouched(bench, before)
+    bench.finish()
+    assert all(bench.table_of(w).verdict is None for w in (*range(4), "observer"))
+    assert bench.reference.stage is Stage.OVER
+    assert_transcripts_valid(bench)
 
 
 def test_alert_with_forged_evidence_proves_nothing() -> None:
@@ -187,15 +191,14 @@ def test_alert_with_forged_evidence_proves_nothing() -> None:
     liar = (step.player + 1) % 4
     bench.set_hostile(liar)
     held = SignedMessage.parse(rec.transcript[5])
-    fake = wire.pack([wire.pack({"v": 1, "sid": held.session, "n": held.position,
+    fake = wire.pack([wire.pack({"v": 2, "sid": held.session, "n": held.position,
                                  "prev": held.prev, "from": held.player, "type": held.type,
                                  "body": dict(held.body, draw=bytes(32))}), held.signature])
     lie = Verdict("chain.equivocation", (held.player,), 5, "made up", (held.raw, fake))
     notice = bench.forge("alert", lie.to_wire())
     for who in bench.honest:
-        bench.tables[who].receive_alert(notice)
-        verdict = bench.tables[who].verdict
-        assert verdict.rule == "reported" and verdict.players == (liar,)
+        events = bench.tables[who].receive_alert(notice)
+        assert [type(e) for e in events] == [Reported] and bench.tables[who].verdict is None
 
 
 def test_alert_signed_for_another_session_is_dropped() -> None:

@@ -146,7 +146,8 @@ def test_other_version_is_rejected_with_both_versions(alice: Identity, bob: Iden
     assert (caught.value.got, caught.value.supported) == (link.LINK_VERSION + 1, link.LINK_VERSION)
 
 
-@pytest.mark.parametrize("message", [b"", b"GET / HTTP/1.1\r\n\r\n", b"p2pc", b"p2pc\x01" + bytes(10)])
+@pytest.mark.parametrize("message", [b"", b"GET / HTTP/1.1\r\n\r\n", b"p2pc",
+                                     b"p2pc" + bytes([link.LINK_VERSION]) + bytes(10)])
 def test_malformed_hello_is_rejected(bob: Identity, message: bytes) -> None:
     with pytest.raises(MalformedHandshake):
         LinkHandshake(bob, Role.RESPONDER).receive(message)
@@ -272,7 +273,7 @@ def test_keys_and_nonces_match_the_documented_construction(
     i, r = handshake(alice, bob)
 
     transcript = (
-        b"p2pcards link\x00" + bytes([1]) + b"initiator\x00responder\x00"
+        b"p2pcards link\x00" + bytes([2]) + b"initiator\x00responder\x00"
         + bytes(e_i.public_key) + alice.public_key + bytes(e_r.public_key) + bob.public_key
     )
     h = hashlib.blake2b(transcript, digest_size=32, person=b"p2pcards-link-h").digest()

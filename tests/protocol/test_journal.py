@@ -49,3 +49,15 @@ def test_verdict_is_kept_beside_the_transcript(tmp_path):
     assert journal.read_verdict() is None
     journal.write_verdict({"rule": "turn", "players": [2]})
     assert journal.read_verdict() == {"rule": "turn", "players": [2]}
+
+
+def test_notices_are_kept_apart_from_the_transcript(tmp_path):
+    """The relay's kept notices have their own file: they never enter the chain."""
+    journal = Journal(tmp_path / "relay")
+    journal.append(b"message")
+    journal.append_notice(b"alert one")
+    journal.append_notice(b"leave")
+    journal.close()
+    again = Journal(tmp_path / "relay")
+    assert again.read_messages() == [b"message"]
+    assert again.read_notices() == [b"alert one", b"leave"]

@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.protocol import frames
-from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, seal_notice
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby, TableFull
 from p2pcards.protocol.relay import (
-    Broadcast, Close, LobbyChanged, Persist, Relay, Send, TableStarted,
+    MAX_NOTICES_PER_PLAYER, Broadcast, Close, LobbyChanged, Persist, PersistNotice, Relay, Send,
+    TableStarted,
 )
 from p2pcards.protocol.table import Table
+from p2pcards.protocol.verdict import Verdict
 
 from p2pcards.direct import direct_table
 
@@ -114,3 +116,66 @@ def test_garbage_frame_gets_a_reject_and_closes_only_that_link(ids):
     relay, _ = full_relay(ids)
     out = relay.frame(2, b"\xc1not msgpack")
     assert isinstance(out[-1], Close) and out[-1].link == 2
+
+
+# -- notices: kept beside the chain, never in it --------------------------------------------
+
+
+def _relay_in_play(seed: int):
+    table = direct_table("topper", seed=seed)
+    for _ in range(5):
+        table.step()
+    relay = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"), table.tables[0].transcript())
+    for link in range(1, 5):
+        relay.connected(link, table.identities[link - 1].public_key)
+    return table, relay
+
+
+def test_an_alert_is_kept_persisted_broadcast_once_and_handed_to_a_returning_player():
+    table, relay = _relay_in_play(34)
+    table.tables[1].declare_deadline_missed()
+    alert = table.tables[1].alert()
+    out = relay.frame(2, frames.encode("alert", alert))
+    assert isinstance(out[0], PersistNotice) and out[0].raw == alert
+    assert isinstance(out[1], Broadcast) and frames.decode(out[1].frame).body == alert
+    assert relay.frame(3, frames.encode("alert", alert)) == []  # the same notice again
+    assert [n.raw for n in relay.notices] == [alert]
+    relay.connected(9, table.identities[3].public_key)
+    out = relay.frame(9, hello("P3", sid=relay.session, have=1))
+    sent = [frames.decode(o.frame) for o in out if isinstance(o, Send)]
+    assert [f.kind for f in sent][-1] == "alert" and sent[-1].body == alert
+    assert [f.body for f in sent if f.kind == "msg"] == table.tables[0].transcript()[1:]
+
+
+def test_notices_are_bounded_per_player():
+    table, relay = _relay_in_play(35)
+    ref = table.tables[0]
+    kept = 0
+    for n in range(MAX_NOTICES_PER_PLAYER + 3):
+        verdict = Verdict("deadline", (0,), n + 1, f"claim {n}")
+        raw = seal_notice(table.identities[2], session=ref.session, position=ref.next_position,
+                          prev=ref.head, player=2, type="alert", body=verdict.to_wire()).raw
+        kept += bool(relay.frame(3, frames.encode("alert", raw)))
+    assert kept == MAX_NOTICES_PER_PLAYER == len(relay.notices)
+
+
+def test_a_notice_sent_as_a_transcript_message_is_refused_and_never_stored():
+    """Even an honest relay: a player re-sending another's leave as ``msg``."""
+    table, relay = _relay_in_play(36)
+    leave = table.tables[2].leave()
+    before = [m.raw for m in relay.messages]
+    out = relay.frame(2, frames.encode("msg", leave))
+    assert not any(isinstance(o, (Persist, PersistNotice, Broadcast)) for o in out)
+    assert isinstance(out[-1], Close) and [m.raw for m in relay.messages] == before
+    assert relay.notices == []
+
+
+def test_a_resumed_relay_rebuilds_its_notices_and_skips_bad_ones():
+    table, relay = _relay_in_play(37)
+    leave = table.tables[3].leave()
+    relay.frame(4, frames.encode("alert", leave))
+    forged = bytearray(leave)
+    forged[-1] ^= 1
+    again = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"),
+                         [m.raw for m in relay.messages], [leave, bytes(forged), leave])
+    assert [n.raw for n in again.notices] == [leave]

@@ -77,3 +77,50 @@ def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirme
     without = verify_transcript(transcript)
     assert with_verdict.ok and with_verdict.verdict_confirmed and with_verdict.problem is None
     assert not without.ok and without.problem.startswith(f"message {len(transcript) - 1}")
+
+
+# -- a saved transcript is exactly the chain ------------------------------------------------
+
+
+def test_an_exact_duplicate_message_fails_with_its_reason(finished):
+    messages = finished.tables[1].transcript()
+    report = verify_transcript(messages[:12] + [messages[11]] + messages[12:])
+    assert not report.ok and report.outcome is None
+    assert report.problem == ("message 12: a second copy of position 11 "
+                              "(a saved transcript is exactly the chain)")
+
+
+@pytest.mark.parametrize("kind", ["leave", "alert"])
+def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind):
+    table = direct_table("topper", seed=42)
+    for _ in range(20):
+        table.step()
+    signer = table.tables[2]
+    if kind == "leave":
+        notice = signer.leave()
+    else:
+        signer.declare_deadline_missed()
+        notice = signer.alert()
+    messages = table.tables[0].transcript()
+    report = verify_transcript(messages + [notice])
+    assert not report.ok and report.verdict is None
+    assert report.problem == (f"message {len(messages)}: a signed {kind!r} notice, "
+                              "which is never part of the transcript")
+
+
+def test_a_message_for_a_later_position_says_what_is_missing(finished):
+    messages = finished.tables[1].transcript()
+    report = verify_transcript(messages[:12] + messages[14:])
+    assert report.problem.startswith("message 12: holds position 14")
+
+
+def test_a_notice_is_never_evidence_of_a_transcript_fault():
+    """A verdict that blames a player with its leave notice as 'evidence' of a
+    turn fault is not confirmed."""
+    table = direct_table("topper", seed=43)
+    for _ in range(20):
+        table.step()
+    notice = table.tables[3].leave()
+    messages = table.tables[0].transcript()
+    report = verify_transcript(messages, Verdict("turn", (3,), len(messages), "x", (notice,)))
+    assert report.verdict_confirmed is False and not report.ok

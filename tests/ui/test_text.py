@@ -546,6 +546,17 @@ def test_describe_verdicts_loudly_with_the_blamed_players_name():
     assert "player 1 (Dave) left the table" in describe(proto.TableEnded(left), NAMES, 1, seating)
 
 
+def test_describe_a_report_as_unconfirmed_never_as_a_verdict():
+    """Another peer's unchecked report: who says what, and that nothing follows here."""
+    seating = (2, 0, 3, 1)
+    report = proto.Reported(reporter=3, rule="deadline", players=(0,), position=41,
+                            detail="player 0 did not write before the deadline")
+    line = describe(report, NAMES, 1, seating)
+    assert line == ("Seat 2 (Carol) reports deadline against player 0 (you): player 0 did not "
+                    "write before the deadline (not confirmed here; play goes on).")
+    assert "TABLE ENDED" not in line
+
+
 def test_describe_session_events():
     lobby = LobbyUpdate("bluff", "Friday", {}, ((b"k1", "Alice", False), (b"k2", "Bot", True)))
     assert describe(lobby, NAMES, None) == (

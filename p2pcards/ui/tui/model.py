@@ -248,7 +248,7 @@ class ScreenModel:
             kind = "verdict"
         elif isinstance(event, proto.MatchEnded):
             kind = "result"
-        elif isinstance(event, (peer.LinkDown, peer.Rejected, ProtocolError)):
+        elif isinstance(event, (peer.LinkDown, peer.Rejected, ProtocolError, proto.Reported)):
             kind = "warn"
         else:
             kind = "event"

@@ -403,8 +403,24 @@ class Server:
         return self._budget.count(address)
 
     async def _start(self, host: str, port: int) -> None:
-        self._server = await asyncio.start_server(self._handle, host, port, limit=READ_CHUNK)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: _Gate(self), host, port)
         self._port = int(self._server.sockets[0].getsockname()[1])
+
+    def _admit(self, transport: asyncio.BaseTransport) -> None:
+        """A new TCP connection: refuse it at once (a reset, nothing allocated) if its
+        address is over its budget; otherwise give it a stream and a handler task."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else "unknown"
+        ticket = self._budget.admit(address, asyncio.get_running_loop().time())
+        if ticket is None:
+            transport.abort()
+            return
+        reader = asyncio.StreamReader(limit=READ_CHUNK)
+        protocol = asyncio.StreamReaderProtocol(
+            reader, lambda r, w: self._handle(r, w, address, ticket))
+        transport.set_protocol(protocol)
+        protocol.connection_made(transport)
 
     def close(self) -> None:
         """Stop listening and abort handshakes in progress; established connections stay with their owners."""
@@ -424,13 +440,8 @@ class Server:
         self.close()
         await self.wait_closed()
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else "unknown"
-        ticket = self._budget.admit(address, asyncio.get_running_loop().time())
-        if ticket is None:
-            writer.transport.abort()
-            return
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      address: str, ticket: Ticket) -> None:
         self._live += 1
         try:
             await self._run(reader, writer, ticket)
@@ -463,6 +474,20 @@ class Server:
         ticket.close = connection.close
         connection._on_admit = lambda: self._budget.release(ticket)
         await hand_over(connection, self._on_connection)
+
+
+class _Gate(asyncio.Protocol):
+    """The first protocol of every accepted socket: asks the budget before anything
+    else is made, so a refused connection costs the server almost nothing."""
+
+    def __init__(self, server: Server) -> None:
+        self._server = server
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._server._admit(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        return None
 
 
 async def respond(transport: FrameTransport, identity: Identity, limits: Limits) -> Connection | None:

@@ -61,3 +61,46 @@ def test_token_bucket_wait_paces_a_flood_but_not_a_burst() -> None:
     assert [bucket.wait(0.0) for _ in range(3)] == [0.0, 0.0, 0.0]
     assert abs(bucket.wait(0.0) - 0.1) < 1e-9
     assert abs(bucket.wait(0.0) - 0.2) < 1e-9
+
+
+IPV6_PROBE = '''
+import asyncio, json
+from p2pcards.net.connection import Limits, connect, serve
+from p2pcards.protocol.identity import Identity
+
+async def main():
+    limits = Limits(handshake_rate=0.001, handshake_burst=1, max_per_address=10)
+    server = await serve("2001:db8:1::1", 0, Identity.generate("host"), lambda c: None, limits)
+    got = {}
+    for source in ("2001:db8:1::a", "2001:db8:1::b", "2001:db8:2::a"):
+        try:
+            conn = await connect("2001:db8:1::1", server.port, Identity.generate("x"), timeout=5,
+                                 local_host=source)
+            got[source] = "in"
+            conn.close()
+        except Exception as error:
+            got[source] = type(error).__name__
+    server.close()
+    print(json.dumps(got))
+
+asyncio.run(main())
+'''
+
+
+def test_rate_limiter_over_real_ipv6_sockets_counts_a_64_as_one(require_netns) -> None:
+    """Three IPv6 sources in a namespace of this test's own: the second address of
+    one /64 is refused once the first used the burst; another /64 is not."""
+    import json
+
+    from netns import SimulatedLan
+
+    with SimulatedLan(1) as lan:
+        for address in ("2001:db8:1::1", "2001:db8:1::a", "2001:db8:1::b", "2001:db8:2::a"):
+            added = lan.run(0, ["ip", "-6", "addr", "add", f"{address}/128", "dev", "lo", "nodad"])
+            assert added.returncode == 0, added.stderr
+        probe = lan.run_python(0, IPV6_PROBE, timeout=60)
+        assert probe.returncode == 0, probe.stderr
+        got = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert got["2001:db8:1::a"] == "in"
+    assert got["2001:db8:1::b"] != "in"  # the same /64 as ::a: its burst is spent
+    assert got["2001:db8:2::a"] == "in"  # another /64

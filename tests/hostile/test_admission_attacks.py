@@ -219,3 +219,33 @@ async def test_player_joins_a_lobby_during_a_flood_of_silent_links() -> None:
     finally:
         await flood.stop()
         await net.close()
+
+
+async def test_one_links_flood_does_not_hold_up_another_links_frame() -> None:
+    """A seated link pipelines a flood of valid frames; a frame another link sends
+    afterwards is handled while the flood is still being read (each link is read
+    one frame per turn and paced), not after all of it."""
+    paced = Limits(hello_timeout=5.0, link_frame_rate=50.0, link_frame_burst=10)
+    net = NetTable("topper", limits=paced)
+    await net.start_host(LOOPBACK)
+    try:
+        flooder = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("flooder"))
+        other = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("other"),
+                              local_host=PLAYER_ADDRESS)
+        for link, name in ((flooder, "flooder"), (other, "other")):
+            await link.send(_hello(name))
+        await net._until(lambda: len(net.host.lobby.players) == 3, BOUND)
+        seated = len(net.host_received)
+        for n in range(200):
+            await flooder.send(frames.encode("ping", {"n": n}))
+        await net._until(lambda: len(net.host_received) > seated + 20, BOUND)
+        await other.send(frames.encode("ping", {"n": 999}))
+        await net._until(lambda: any(data == frames.encode("ping", {"n": 999})
+                                     for _, data in net.host_received), BOUND)
+        handled = [data for _, data in net.host_received[seated:]]
+        flood_left = 200 - sum(1 for d in handled if d != frames.encode("ping", {"n": 999}))
+        assert flood_left > 0, "the other link's frame waited for the whole flood"
+        await flooder.aclose()
+        await other.aclose()
+    finally:
+        await net.close()

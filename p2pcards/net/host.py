@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from pathlib import Path
 from collections import deque
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from p2pcards.net.admission import TokenBucket

@@ -416,6 +416,7 @@ class Server:
         if ticket is None:
             transport.abort()
             return
+        ticket.close = transport.abort  # evicted before its handler runs
         reader = asyncio.StreamReader(limit=READ_CHUNK)
         protocol = asyncio.StreamReaderProtocol(
             reader, lambda r, w: self._handle(r, w, address, ticket))
@@ -456,6 +457,8 @@ class Server:
             self._budget.release(ticket)
 
     async def _run(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ticket: Ticket) -> None:
+        if not ticket.held:  # evicted before this task began
+            return
         transport = StreamTransport(reader, writer, frame_timeout=self._limits.frame_timeout)
         ticket.close = transport.close  # evicted while handshaking: the handshake fails
         task = asyncio.current_task()

@@ -50,9 +50,10 @@ Address = tuple[Any, ...]
 class Limits:
     """Defences of a listening server (and the frame limits of a dialling client).
 
-    The first group is the server's (``serve``); ``hello_timeout`` and the
-    ``link_frame_*`` pair are applied by the owner of accepted connections
-    (``TableHost``), which knows who is seated.
+    The fields up to ``handshake_burst`` are the server's (``serve``);
+    ``hello_timeout``, the ``link_frame_*`` pair and ``max_links_per_key`` are
+    applied by the owner of accepted connections (``TableHost``), which knows
+    who is seated.
     """
 
     handshake_timeout: float = 3.0

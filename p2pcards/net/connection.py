@@ -2,11 +2,14 @@
 
 A ``Connection`` is the link of ``link.py`` running over any frame transport:
 TCP here, in-process queues in ``memory.py``; both run the same handshake and
-sealing code. ``serve`` accepts connections under ``Limits``: a handshake
-deadline, a deadline for finishing a frame once it has started (idle links
-are allowed), a frame size limit, and caps on concurrent connections in total
-and per remote address so that one address cannot starve the others. Nothing
-a remote sends can raise out of the server.
+sealing code. ``serve`` accepts connections under ``Limits``: a short
+handshake deadline, a deadline for finishing a frame once it has started
+(idle links are allowed) and a frame size limit. Until its owner vouches for
+it (``Connection.admit``), a connection is a stranger and holds a place in
+the strangers' budget (``admission.py``): handshakes are rate-limited per
+address (an IPv6 /64 counts as one), one address holds only a few places, and
+when every place is taken the oldest stranger is evicted, so strangers can
+never keep out a player. Nothing a remote sends can raise out of the server.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections import Counter, deque
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol
 
+from p2pcards.net.admission import StrangerBudget, Ticket
 from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
 from p2pcards.net.framing import MAX_FRAME, FrameDecoder, FrameTooLarge, encode_frame
 from p2pcards.net.link import HANDSHAKE_MAX_FRAME, SEAL_OVERHEAD, LinkHandshake, Role, SecureChannel
@@ -44,18 +48,36 @@ Address = tuple[Any, ...]
 
 @dataclass(frozen=True)
 class Limits:
-    """Defences of a listening server (and the frame limits of a dialling client)."""
+    """Defences of a listening server (and the frame limits of a dialling client).
 
-    handshake_timeout: float = 10.0
-    """Seconds from accept to a completed handshake."""
+    The fields up to ``handshake_burst`` are the server's (``serve``);
+    ``hello_timeout``, the ``link_frame_*`` pair and ``max_links_per_key`` are
+    applied by the owner of accepted connections (``TableHost``), which knows
+    who is seated.
+    """
+
+    handshake_timeout: float = 3.0
+    """Seconds from accept to a completed handshake (slowloris and half frames end here)."""
     frame_timeout: float = 15.0
     """Seconds a frame may take to arrive once its first byte has; idle time between frames is unlimited."""
     max_frame: int = MAX_FRAME
     """Largest frame accepted (sealed payload plus its 24-byte overhead)."""
     max_connections: int = 64
-    """Concurrent connections (handshaking or established) in total."""
+    """Strangers (handshaking, or not yet vouched for) in total; when full the oldest is evicted."""
     max_per_address: int = 8
-    """Concurrent connections from one remote IP address."""
+    """Concurrent strangers from one address (an IPv4 address or an IPv6 /64); more are refused."""
+    handshake_rate: float = 2.0
+    """New connections per second one address may open, on average (token bucket refill)."""
+    handshake_burst: int = 8
+    """New connections one address may open at once (token bucket size)."""
+    hello_timeout: float = 5.0
+    """Seconds an accepted link has to say the ``hello`` that seats it (applied by the host)."""
+    link_frame_rate: float = 200.0
+    """Frames per second the host reads from one link, on average; a faster sender waits (applied by the host)."""
+    link_frame_burst: int = 400
+    """Frames the host reads from one link at once before pacing it (applied by the host)."""
+    max_links_per_key: int = 4
+    """Links one player's key may hold at once at the host; a newer one closes the oldest."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -179,6 +201,7 @@ class Connection:
         self._recv_lock = asyncio.Lock()
         self._closed = asyncio.Event()
         self._failure: BaseException | None = None
+        self._on_admit: Callable[[], None] | None = None
         transport.set_max_frame(max_frame)
 
     @property
@@ -201,6 +224,14 @@ class Connection:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    def admit(self) -> None:
+        """The owner vouches for this peer (a seated player, a known key): it leaves
+        the strangers' budget, so no flood of strangers can evict it. Idempotent; a
+        no-op for connections no ``Server`` accepted."""
+        hook, self._on_admit = self._on_admit, None
+        if hook is not None:
+            hook()
 
     async def send(self, payload: bytes) -> None:
         """Seal and send one payload."""
@@ -328,47 +359,25 @@ async def connect(
 OnConnection = Callable[[Connection], Awaitable[None] | None]
 
 
-class _Admission:
-    """Counts live connections per remote address and in total."""
-
-    def __init__(self, limits: Limits) -> None:
-        self._limits = limits
-        self._per_address: Counter[str] = Counter()
-        self.total = 0
-
-    def admit(self, address: str) -> bool:
-        if self.total >= self._limits.max_connections or self._per_address[address] >= self._limits.max_per_address:
-            return False
-        self._per_address[address] += 1
-        self.total += 1
-        return True
-
-    def release(self, address: str) -> None:
-        self._per_address[address] -= 1
-        if self._per_address[address] <= 0:
-            del self._per_address[address]
-        self.total -= 1
-
-    def count(self, address: str) -> int:
-        return self._per_address[address]
-
-
 class Server:
     """A listening socket that hands each authenticated connection to ``on_connection``.
 
     ``on_connection`` owns the connection it is given (it may keep it after
-    returning); if it raises, the connection is closed. A connection holds
-    its admission slot until it is closed.
+    returning); if it raises, the connection is closed. A connection is a
+    stranger, holding a place in the strangers' budget, until it is closed
+    or its owner calls ``Connection.admit``.
     """
 
     def __init__(self, identity: Identity, on_connection: OnConnection, limits: Limits) -> None:
         self._identity = identity
         self._on_connection = on_connection
         self._limits = limits
-        self._admission = _Admission(limits)
+        self._budget = StrangerBudget(total=limits.max_connections, per_address=limits.max_per_address,
+                                      rate=limits.handshake_rate, burst=limits.handshake_burst)
         self._handshaking: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
         self._port = 0
+        self._live = 0
 
     @property
     def port(self) -> int:
@@ -377,16 +386,43 @@ class Server:
 
     @property
     def active_connections(self) -> int:
-        """Connections holding a slot (handshaking or established)."""
-        return self._admission.total
+        """Connections accepted and not yet ended (strangers and admitted ones)."""
+        return self._live
+
+    @property
+    def strangers(self) -> int:
+        """Connections holding a stranger's place (handshaking, or not yet admitted)."""
+        return self._budget.strangers
+
+    @property
+    def budget(self) -> StrangerBudget:
+        """The strangers' budget, with its counts of refusals and evictions."""
+        return self._budget
 
     def connections_from(self, address: str) -> int:
-        """Connections holding a slot for remote IP ``address``."""
-        return self._admission.count(address)
+        """Strangers' places held by ``address`` (its IPv4 address, or its IPv6 /64)."""
+        return self._budget.count(address)
 
     async def _start(self, host: str, port: int) -> None:
-        self._server = await asyncio.start_server(self._handle, host, port, limit=READ_CHUNK)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: _Gate(self), host, port)
         self._port = int(self._server.sockets[0].getsockname()[1])
+
+    def _admit(self, transport: asyncio.BaseTransport) -> None:
+        """A new TCP connection: refuse it at once (a reset, nothing allocated) if its
+        address is over its budget; otherwise give it a stream and a handler task."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else "unknown"
+        ticket = self._budget.admit(address, asyncio.get_running_loop().time())
+        if ticket is None:
+            transport.abort()
+            return
+        ticket.close = transport.abort  # evicted before its handler runs
+        reader = asyncio.StreamReader(limit=READ_CHUNK)
+        protocol = asyncio.StreamReaderProtocol(
+            reader, lambda r, w: self._handle(r, w, address, ticket))
+        transport.set_protocol(protocol)
+        protocol.connection_made(transport)
 
     def close(self) -> None:
         """Stop listening and abort handshakes in progress; established connections stay with their owners."""
@@ -406,14 +442,11 @@ class Server:
         self.close()
         await self.wait_closed()
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else "unknown"
-        if not self._admission.admit(address):
-            writer.transport.abort()
-            return
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      address: str, ticket: Ticket) -> None:
+        self._live += 1
         try:
-            await self._run(reader, writer)
+            await self._run(reader, writer, ticket)
         except Exception as error:  # a remote must never take the server down
             log.debug("connection from %s ended: %s", address, type(error).__name__)
         except asyncio.CancelledError:
@@ -421,10 +454,14 @@ class Server:
             # reports a cancelled handler task as an unhandled exception.
             pass
         finally:
-            self._admission.release(address)
+            self._live -= 1
+            self._budget.release(ticket)
 
-    async def _run(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _run(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ticket: Ticket) -> None:
+        if not ticket.held:  # evicted before this task began
+            return
         transport = StreamTransport(reader, writer, frame_timeout=self._limits.frame_timeout)
+        ticket.close = transport.close  # evicted while handshaking: the handshake fails
         task = asyncio.current_task()
         if task is not None:
             self._handshaking.add(task)
@@ -433,8 +470,28 @@ class Server:
         finally:
             if task is not None:
                 self._handshaking.discard(task)
-        if connection is not None:
-            await hand_over(connection, self._on_connection)
+        if connection is None:
+            return
+        if not ticket.held:  # evicted in the very turn the handshake completed
+            connection.close()
+            return
+        ticket.close = connection.close
+        connection._on_admit = lambda: self._budget.release(ticket)
+        await hand_over(connection, self._on_connection)
+
+
+class _Gate(asyncio.Protocol):
+    """The first protocol of every accepted socket: asks the budget before anything
+    else is made, so a refused connection costs the server almost nothing."""
+
+    def __init__(self, server: Server) -> None:
+        self._server = server
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._server._admit(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        return None
 
 
 async def respond(transport: FrameTransport, identity: Identity, limits: Limits) -> Connection | None:

@@ -5,6 +5,14 @@ network for its own player and its bots, so that every player, local or
 remote, is the same :class:`~p2pcards.net.peer.PeerSession` over a link.
 Frames go through the sans-IO :class:`~p2pcards.protocol.relay.Relay`;
 each link has its own send queue so a slow peer delays only itself.
+
+Admission (``Limits``): a link must say the ``hello`` that seats it within
+``hello_timeout`` or it is closed; until then it is a stranger in the TCP
+server's budget, and the host vouches for it (``Connection.admit``) once it
+is seated or when its key is already at the table, so strangers can never
+evict a player. One key holds at most ``max_links_per_key`` links. Each link
+is read one frame per event-loop turn and paced by a token bucket, so one
+peer's flood of valid frames cannot crowd out the others'.
 """
 
 from __future__ import annotations
@@ -12,13 +20,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from p2pcards.net.admission import TokenBucket
 from p2pcards.net.connection import Limits, serve
 from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork
+from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
@@ -84,6 +95,7 @@ class TableHost:
         self.limits = limits
         self.memory = MemoryNetwork()
         self._links: dict[int, _Link] = {}
+        self._by_key: dict[bytes, deque[int]] = {}  # admitted links of each key, oldest first
         self._numbers = itertools.count(1)
         self._servers: list[Any] = []
         self.tcp_host: Optional[str] = None
@@ -135,18 +147,70 @@ class TableHost:
         number = next(self._numbers)
         link = _Link(number, connection)
         self._links[number] = link
-        self._apply(self.relay.connected(number, connection.peer_public_key))
+        key = connection.peer_public_key
+        loop = asyncio.get_running_loop()
+        hello_due = loop.call_later(self.limits.hello_timeout, self._hello_overdue, number)
+        admitted = False
         try:
+            outputs = self.relay.connected(number, key)
+            self._apply(outputs)
+            if any(isinstance(out, Close) for out in outputs):
+                # Turned away at once (a stranger's key after the genesis): nothing is
+                # read from it; the writer sends the reject, then closes.
+                await asyncio.wait({link.writer}, timeout=self.limits.hello_timeout)
+                return
+            if self._reserved(key):
+                admitted = self._admit(number, key)
+            pace = TokenBucket(self.limits.link_frame_rate, self.limits.link_frame_burst, loop.time())
             while True:
                 data = await connection.recv()
                 self._apply(self.relay.frame(number, data))
+                if not admitted and self.relay.seated(number):
+                    hello_due.cancel()
+                    admitted = self._admit(number, key)
+                # One frame per turn, and no faster than the link's pace: a flood
+                # on one link cannot hold up the frames of the others.
+                await asyncio.sleep(pace.wait(loop.time()))
         except NetError:
             pass
         finally:
+            hello_due.cancel()
             self._links.pop(number, None)
+            numbers = self._by_key.get(key)
+            if numbers is not None and number in numbers:
+                numbers.remove(number)
+                if not numbers:
+                    del self._by_key[key]
             link.push(None)
             connection.close()
             self._apply(self.relay.disconnected(number))
+
+    def _reserved(self, key: bytes) -> bool:
+        """A key whose place is kept: a lobby member, or (the relay has turned every
+        other key away after the genesis) any key still linked once the table started."""
+        return self.relay.started or any(p.public_key == key for p in self.lobby.players)
+
+    def _admit(self, number: int, key: bytes) -> bool:
+        """Take a player's link out of the strangers' budget; one key keeps only its newest links."""
+        link = self._links.get(number)
+        if link is None:
+            return False
+        link.connection.admit()
+        numbers = self._by_key.setdefault(key, deque())
+        numbers.append(number)
+        while len(numbers) > max(1, self.limits.max_links_per_key):
+            oldest = self._links.get(numbers.popleft())
+            if oldest is not None:
+                log.info("link %d: a newer link of the same key replaces it", oldest.number)
+                oldest.push(None)
+        return True
+
+    def _hello_overdue(self, number: int) -> None:
+        link = self._links.get(number)
+        if link is not None and not self.relay.seated(number):
+            log.info("link %d said no hello in time; closing it", number)
+            link.push(frames.encode("reject", {"reason": "no hello in time"}))
+            link.push(None)
 
     def _apply(self, outputs: list[Any]) -> None:
         for out in outputs:

@@ -83,11 +83,17 @@ Output = Union[Send, Broadcast, Persist, PersistNotice, Close, LobbyChanged, Tab
 MAX_NOTICES_PER_PLAYER = 4
 
 
+#: Pings a link gets answered per transcript message: an honest peer pings once when
+#: a writer's deadline ran out, so more is a flood (dropped unanswered, without a clock).
+PINGS_PER_MESSAGE = 2
+
+
 @dataclass
 class _Link:
     public_key: bytes
     name: Optional[str] = None
     player: Optional[int] = None
+    pings: tuple[int, int] = (0, 0)  # (transcript length when counted, pings answered since)
 
 
 class Relay:
@@ -135,6 +141,12 @@ class Relay:
     # -- links --------------------------------------------------------------
 
     def connected(self, link: int, public_key: bytes) -> list[Output]:
+        """A new link whose peer proved ``public_key``. After the genesis only the
+        four players' keys are kept: any other is rejected and closed at once, and
+        nothing about it is kept."""
+        if self.started and public_key not in self._player_keys:
+            reason = "this table has started without you"
+            return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
         self.links[link] = _Link(public_key)
         return []
 
@@ -148,7 +160,14 @@ class Relay:
         return self._lobby_changed()
 
     def frame(self, link: int, data: bytes) -> list[Output]:
-        """One frame from ``link``; malformed frames close that link."""
+        """One frame from ``link``; malformed frames close that link.
+
+        A link that is not seated may say ``hello`` and nothing else: any other
+        frame (a ping, a sync, a msg or alert to relay) is rejected and the link
+        closed, so a stranger gets neither answers nor an audience. Frames from
+        a link the relay turned away (or never heard of) are dropped."""
+        if link not in self.links:
+            return []
         try:
             frame = frames.decode(data)
             handler = {
@@ -157,10 +176,8 @@ class Relay:
             }.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
-            if frame.kind == "sync" and not self.seated(link):
-                # Signed messages may come from anyone (they prove themselves);
-                # the transcript goes only to the table's players.
-                raise MalformedMessage("a sync frame before a hello that seated this link")
+            if frame.kind != "hello" and not self.seated(link):
+                raise MalformedMessage(f"a {frame.kind} frame before a hello that seated this link")
             return handler(link, frame.body)
         except (RemoteProtocolError, LocalProtocolError) as error:
             return [Send(link, frames.encode("reject", {"reason": str(error)[:200]})),
@@ -204,6 +221,13 @@ class Relay:
         return out
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
+        info = self.links[link]
+        length, answered = info.pings
+        if length != len(self.messages):
+            length, answered = len(self.messages), 0
+        if answered >= PINGS_PER_MESSAGE:
+            return []  # a flood: no answer, no cost
+        info.pings = (length, answered + 1)
         return [Send(link, frames.encode("pong", body))]
 
     def _on_sync(self, link: int, body: dict) -> list[Output]:

@@ -314,17 +314,56 @@ async def test_flood_from_one_address_does_not_starve_another(alice: Identity, b
             await shut(writer)
 
 
-async def test_total_connection_cap(bob: Identity) -> None:
+async def test_full_strangers_budget_evicts_the_oldest_stranger(bob: Identity) -> None:
+    """Strangers cannot keep a newcomer out: with every place taken, the oldest goes."""
     limits = Limits(handshake_timeout=BOUND, max_connections=2, max_per_address=10)
     async with running_server(bob, limits) as (server, _):
         held = [await asyncio.open_connection("127.0.0.1", server.port, local_addr=(f"127.0.0.{n}", 0)) for n in (2, 3)]
-        await wait_until(lambda: server.active_connections == 2)
+        await wait_until(lambda: server.strangers == 2)
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.4", 0))
-        assert await closed_by_server(reader)
+        assert await closed_by_server(held[0][0])  # the oldest was evicted
+        await wait_until(lambda: server.connections_from("127.0.0.4") == 1)
+        assert server.strangers == 2 and server.connections_from("127.0.0.3") == 1
+        assert server.budget.evicted == 1
         for _, held_writer in held:
             await shut(held_writer)
         await shut(writer)
         await wait_until(lambda: server.active_connections == 0)
+
+
+async def test_admitted_connection_leaves_the_strangers_budget(alice: Identity, bob: Identity) -> None:
+    """A connection its owner vouched for is never evicted by newer strangers."""
+    limits = Limits(handshake_timeout=BOUND, max_connections=1, max_per_address=10)
+    async with running_server(bob, limits) as (server, accepted):
+        client = await connect("127.0.0.1", server.port, alice)
+        served = await accepted_one(accepted)
+        assert server.strangers == 1
+        served.admit()
+        assert server.strangers == 0 and server.active_connections == 1
+        flood = [await asyncio.open_connection("127.0.0.1", server.port, local_addr=(f"127.0.0.{n}", 0))
+                 for n in (2, 3)]
+        assert await closed_by_server(flood[0][0])  # strangers evict each other only
+        await client.send(b"still here")
+        assert await asyncio.wait_for(served.recv(), BOUND) == b"still here"
+        await client.aclose()
+        for _, writer in flood:
+            await shut(writer)
+
+
+async def test_handshake_rate_is_limited_per_address(alice: Identity, bob: Identity) -> None:
+    """Beyond its burst an address is refused at once; another address is not."""
+    limits = Limits(handshake_timeout=BOUND, handshake_rate=0.001, handshake_burst=2, max_per_address=10)
+    async with running_server(bob, limits) as (server, accepted):
+        for _ in range(2):
+            conn = await connect("127.0.0.1", server.port, alice, local_host="127.0.0.2")
+            await accepted_one(accepted)
+            await conn.aclose()
+        with pytest.raises((ConnectionClosed, OSError)):
+            await connect("127.0.0.1", server.port, alice, local_host="127.0.0.2", timeout=BOUND)
+        assert server.budget.refused_rate == 1
+        other = await connect("127.0.0.1", server.port, alice, local_host="127.0.0.3")
+        await accepted_one(accepted)
+        await other.aclose()
 
 
 @pytest.mark.parametrize(

@@ -55,11 +55,12 @@ def test_lobby_changes_are_broadcast_with_the_free_seats(ids):
 
 
 def test_fifth_player_is_rejected_and_its_link_closed(ids):
+    """After the genesis a fifth key is turned away as soon as its link is up."""
     relay, _ = full_relay(ids)
-    relay.connected(9, Identity.generate("late").public_key)
-    out = relay.frame(9, hello("late"))
+    out = relay.connected(9, Identity.generate("late").public_key)
     assert isinstance(out[0], Send) and frames.decode(out[0].frame).kind == "reject"
     assert isinstance(out[-1], Close)
+    assert 9 not in relay.links and relay.frame(9, hello("late")) == []
 
 
 def test_lobby_refuses_a_fifth_seat(ids):
@@ -83,6 +84,7 @@ def test_message_extending_the_chain_is_stored_then_forwarded_to_the_others():
     relay = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"), [table.genesis])
     for link in range(1, 5):
         relay.connected(link, table.identities[link - 1].public_key)
+        relay.frame(link, hello(f"p{link}", sid=relay.session, have=1))  # seated: may relay
     raw = table.write()
     out = relay.frame(1, frames.encode("msg", raw))
     assert isinstance(out[0], Persist) and out[0].raw == raw
@@ -94,6 +96,7 @@ def test_message_ahead_of_the_chain_makes_the_relay_ask_for_the_gap():
     table = direct_table("topper", seed=32)
     relay = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"), [table.genesis])
     relay.connected(1, table.identities[0].public_key)
+    relay.frame(1, hello("p0", sid=relay.session, have=1))  # seated: may relay
     table.deliver(table.write(), exclude=0)
     second = table.write()
     out = relay.frame(1, frames.encode("msg", second))

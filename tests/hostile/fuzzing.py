@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, get_args
 
 import msgpack
 
@@ -34,9 +34,7 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.relay import (
-    Broadcast, Close, LobbyChanged, Persist, Relay, Send, TableStarted,
-)
+from p2pcards.protocol.relay import Output, Relay
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
 
@@ -413,8 +411,7 @@ class RelayDoor:
         before = len(relay.messages)
         outputs = relay.frame(link, data)
         if not isinstance(outputs, list) or not all(
-                isinstance(o, (Send, Broadcast, Persist, Close, LobbyChanged, TableStarted))
-                for o in outputs):
+                isinstance(o, get_args(Output)) for o in outputs):
             raise Failure("relay returned something that is not an output")
         if len(relay.messages) != before:
             for msg in relay.messages[before:]:

@@ -129,8 +129,10 @@ def _relay_in_play(seed: int):
     for _ in range(5):
         table.step()
     relay = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"), table.tables[0].transcript())
+    held = len(table.tables[0].transcript())
     for link in range(1, 5):
         relay.connected(link, table.identities[link - 1].public_key)
+        relay.frame(link, hello(f"P{link - 1}", sid=relay.session, have=held))  # seated
     return table, relay
 
 

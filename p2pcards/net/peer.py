@@ -8,6 +8,14 @@ reconnects and resumes from what it saved. Its clock is the only clock: if
 the player who must write stays silent past the deadline, it ends the table
 with a verdict naming that player.
 
+The deadline runs from transcript progress as this peer saw it (a message
+accepted into its chain, its own message sent, the table's start or this
+process resuming it); a reconnect does not restart it, or a host that cuts
+links a little more often than once per deadline would stall the table for
+ever. Each loss of the link to the host during the current wait is counted:
+if any happened and the writer had no other path to this peer, the deadline
+names the host (it dropped the link without progress), not the writer.
+
 Heavy cryptography runs in a worker thread, so the event loop (and a screen
 drawn on it) never stalls; the table is only ever touched by one task.
 """
@@ -151,6 +159,8 @@ class PeerSession:
         self._probes = 0
         self._connection: Any = None
         self._connected_once = False
+        #: Losses of the link to the host since the last transcript progress.
+        self._drops = 0
 
     # -- public -----------------------------------------------------------------
 
@@ -187,12 +197,16 @@ class PeerSession:
             return self._result()
         loop = asyncio.get_running_loop()
         give_up_at = loop.time() + self.reconnect_window
+        if self.table is not None:
+            self._reset_deadline()  # resumed from a journal: the wait starts now
         while True:
             try:
                 connection = await self.connector()
             except (OSError, NetError, asyncio.TimeoutError) as error:
                 if not self._connected_once or loop.time() > give_up_at:
                     return self._give_up(f"cannot reach the host: {error}")
+                if self._waiting_past_deadline():
+                    return self._give_up(f"cannot reach the host: {error}", self._drops_detail())
                 await asyncio.sleep(0.2)
                 continue
             self._connection = connection
@@ -208,6 +222,7 @@ class PeerSession:
                 # Refused while the table is in play: the host no longer holds it.
                 return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
             except NetError as error:
+                self._drops += 1
                 self.on_event(LinkDown(str(error)))
                 give_up_at = loop.time() + self.reconnect_window
                 if self._table_done():
@@ -247,7 +262,9 @@ class PeerSession:
         reader = asyncio.create_task(self._read(connection, incoming))
         decision: Optional[asyncio.Task] = None
         getter: Optional[asyncio.Task] = None
-        self._reset_deadline()
+        # No fresh deadline here: a reconnect is not progress (see the module doc).
+        if self.table is not None:
+            self.on_event(Waiting(self.table.writer, self._deadline_at))
         try:
             while True:
                 await self._send_automatic(connection)
@@ -428,9 +445,12 @@ class PeerSession:
             self.on_event(event)
 
     def _reset_deadline(self) -> None:
+        """Transcript progress (or the table's start or resume): the next
+        writer's time starts now, and earlier link losses are forgiven."""
         loop = asyncio.get_running_loop()
         self._deadline_at = loop.time() + self.deadline
         self._probe = None
+        self._drops = 0
         writer = self.table.writer if self.table is not None else None
         self.on_event(Waiting(writer, self._deadline_at))
 
@@ -441,6 +461,13 @@ class PeerSession:
         table = self.table
         if table is None or table.my_turn:
             self._reset_deadline()
+            return
+        if self._drops and not self._writer_has_other_path():
+            # The host cut our link during this wait and the writer could reach us
+            # only through it: nobody can tell a silent writer from a withholding
+            # host, and the one who broke the link is the host.
+            self._probe = None
+            self._emit(table.declare_deadline_missed(0, self._drops_detail()))
             return
         if self._probe is None:
             self._probes += 1
@@ -455,6 +482,22 @@ class PeerSession:
         if self._probe == n and self.table is not None and not self._table_done():
             self._probe = None
             self._emit(self.table.declare_deadline_missed())
+
+    def _writer_has_other_path(self) -> bool:
+        """Whether the current writer's messages could reach this peer other than
+        through the host (a direct link; none without a mesh)."""
+        return False
+
+    def _drops_detail(self) -> str:
+        times = "once" if self._drops == 1 else f"{self._drops} times"
+        return f"(the host) dropped our link {times} without progress"
+
+    def _waiting_past_deadline(self) -> bool:
+        """Disconnected, the writer's time is up and this peer is not the writer."""
+        table = self.table
+        return (table is not None and not self._table_done() and not table.my_turn
+                and self._drops > 0 and not self._writer_has_other_path()
+                and asyncio.get_running_loop().time() > self._deadline_at)
 
     def _table_done(self) -> bool:
         return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)

@@ -7,6 +7,11 @@ message that extends its chain and forwards it to every other link. It does
 not judge the rules (every peer does that itself); a signed message that does
 not extend the chain (a fork, an equivocation) is forwarded unstored, so
 that every peer sees the evidence. Sans-IO: frames in, outputs out.
+
+It also keeps where each player listens for direct links (the ``addrs`` of
+its latest ``hello``) and hands the table's list to every seated player in a
+``peers`` frame after the genesis and whenever it changes, so that the
+players can reach each other without it (``p2pcards.net.mesh``).
 """
 
 from __future__ import annotations
@@ -85,6 +90,8 @@ class Relay:
         self.messages: list[SignedMessage] = []
         self.session: Optional[bytes] = None
         self._player_keys: list[bytes] = []
+        #: Where each player (by public key) last said it listens for direct links.
+        self.addresses: dict[bytes, list[list]] = {}
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes]) -> "Relay":
@@ -152,6 +159,7 @@ class Relay:
         if info.name is not None:
             raise MalformedMessage("a second hello on one link")
         info.name = body["name"]
+        changed = self._note_addresses(info.public_key, body.get("addrs", []))
         if not self.started and body["sid"]:
             # A peer resuming a table this host does not hold (a restarted host):
             # seating it in a new lobby would hand it a genesis it can never accept.
@@ -176,7 +184,7 @@ class Relay:
                for m in self.messages[min(body["have"], len(self.messages)):]]
         if body["have"] > len(self.messages):
             out.append(Send(link, frames.encode("sync", {"have": len(self.messages)})))
-        return out
+        return out + self._peers_after_hello(link, changed)
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
         return [Send(link, frames.encode("pong", body))]
@@ -222,12 +230,45 @@ class Relay:
         genesis = self.lobby.genesis(self._genesis_nonce)
         self._adopt_genesis(genesis)
         return [TableStarted(self.session), Persist(genesis.raw),
-                Broadcast(frames.encode("msg", genesis.raw))]
+                Broadcast(frames.encode("msg", genesis.raw))] + self._peers_to_all()
 
     def _adopt_genesis(self, genesis: SignedMessage) -> None:
         self.messages = [genesis]
         self.session = session_id_of(genesis.payload)
         self._player_keys = [pk for pk, _name in genesis.body["players"]]
+
+    # -- direct links between the players -------------------------------------
+
+    def _note_addresses(self, public_key: bytes, addrs: list) -> bool:
+        """Record where a player listens; whether that changed what the table knows."""
+        addrs = [list(a) for a in addrs]
+        if self.addresses.get(public_key, []) == addrs:
+            return False
+        self.addresses[public_key] = addrs
+        return True
+
+    def peers_frame(self) -> bytes:
+        """Every player's key and last known addresses (unsigned hints; the link
+        handshake pins the key, so a wrong address only fails to link)."""
+        return frames.encode("peers", {"players": [
+            [pk, self.addresses.get(pk, [])] for pk in self._player_keys]})
+
+    def _anyone_listens(self) -> bool:
+        return any(self.addresses.get(pk) for pk in self._player_keys)
+
+    def _peers_to_all(self) -> list[Output]:
+        """After the genesis: every seated player learns the addresses (nothing
+        is sent at a table where nobody listens: a star of in-process seats)."""
+        return [Broadcast(self.peers_frame())] if self._anyone_listens() else []
+
+    def _peers_after_hello(self, link: int, changed: bool) -> list[Output]:
+        """A player (re)joining a started table learns the addresses; if its own
+        changed (a resumed player's new port), every seated player learns them."""
+        if not self._anyone_listens():
+            return []
+        if changed:
+            return [Broadcast(self.peers_frame())]
+        return [Send(link, self.peers_frame())]
 
     def describe(self, link: int) -> str:
         info = self.links.get(link)

@@ -224,6 +224,9 @@ def _trace_fields(event: Any) -> dict[str, Any]:
     if verdict is not None:
         out["rule"] = verdict.rule
         out["blamed"] = list(verdict.players)
+    paths = getattr(event, "paths", None)
+    if isinstance(paths, dict):
+        out["paths"] = {str(player): path for player, path in paths.items()}
     return out
 
 

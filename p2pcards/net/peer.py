@@ -196,6 +196,8 @@ class PeerSession:
         self._probe: Optional[int] = None
         self._probes = 0
         self._probe_host_answered = False
+        self._probe_writer_answered = False
+        self._linked: set[int] = set()
         self._connection: Any = None
         self._connected_once = False
         self._links_up = 0
@@ -246,7 +248,7 @@ class PeerSession:
         self._inbox = asyncio.Queue(INBOX_SIZE)
         if self.direct:
             self.mesh = Mesh(self.identity, self._deliver_direct, self._direct_hello,
-                             on_change=self._emit_paths)
+                             on_change=self._on_mesh_change)
         if self.table is not None:
             self._reset_deadline()  # resumed from a journal: the wait starts now
             self._table_known()
@@ -655,6 +657,20 @@ class PeerSession:
                 out[player] = VIA_HOST
         return out
 
+    def _on_mesh_change(self) -> None:
+        """A direct link came up or went down. Each end of a new link asks the other
+        for what it lacks (``sync``): a message written before the link existed
+        (and withheld by the host) must not wait for a deadline."""
+        if self.mesh is None:
+            return
+        linked = self.mesh.linked()
+        if self.table is not None:
+            ask = frames.encode("sync", {"have": self.table.next_position})
+            for player in linked - self._linked:
+                self.mesh.send(player, ask)
+        self._linked = linked
+        self._emit_paths()
+
     def _emit_paths(self) -> None:
         if self.mesh is not None and self.table is not None:
             self.on_event(Paths(self.paths()))
@@ -672,13 +688,16 @@ class PeerSession:
     async def _on_deadline(self) -> None:
         """The writer's time is up. Before blaming it, look for another reason:
 
-        * the direct peers are asked for what they hold (``sync``), and the writer,
-          if directly linked, is pinged there: a writer that answers on a live
-          direct link is silent by its own choice and is named;
+        * the direct peers are asked for what they hold (``sync``); a directly
+          linked writer is also handed this peer's latest message (if it is behind,
+          it asks for the rest and can still write) and pinged on that link;
         * if this peer's link to the host was lost during the wait and the writer
           had no other path to it, the host is named (it dropped the link);
-        * otherwise the host is pinged: a host that answers lets this peer blame
-          the writer; a host that does not is itself to blame (it stopped relaying).
+        * otherwise the host is pinged. Without direct links, a host that answers
+          lets this peer blame the writer at once, and one that does not is itself
+          to blame (it stopped relaying). With direct links, the answers are
+          weighed when the probe's time is up, so the direct peers' replies count:
+          a writer that answered on its own direct link is silent by its own choice.
         """
         table = self.table
         if table is None or table.my_turn:
@@ -695,22 +714,26 @@ class PeerSession:
                 return
             self._probes += 1
             self._probe = self._probes
-            self._probe_host_answered = False
+            self._probe_host_answered = self._probe_writer_answered = False
             self._deadline_at = asyncio.get_running_loop().time() + PROBE_TIMEOUT
             sync = frames.encode("sync", {"have": table.next_position})
             for player in linked:
                 self.mesh.send(player, sync)
             ping = frames.encode("ping", {"n": self._probe})
             if writer in linked:
-                self.mesh.send(writer, ping)  # after the sync: its answer comes first
+                self.mesh.send(writer, frames.encode("msg", table.transcript()[-1]))
+                self.mesh.send(writer, ping)
             if not self._drops:
                 await self._to_host(ping)
             return
         self._probe = None
-        if self._writer_has_other_path() or self._probe_host_answered:
-            self._emit(table.declare_deadline_missed())
-        elif self._drops:
+        if self._probe_writer_answered:
+            self._emit(table.declare_deadline_missed(
+                None, "did not write before the deadline (its direct link is up)"))
+        elif self._drops and writer not in linked:
             self._emit(table.declare_deadline_missed(0, self._drops_detail()))
+        elif self._probe_host_answered or writer in linked:
+            self._emit(table.declare_deadline_missed())
         else:
             self._emit(table.declare_deadline_missed(
                 0, "(the host) stopped relaying: no answer to a ping"))
@@ -721,14 +744,10 @@ class PeerSession:
             return
         if source is not None:
             if source == table.writer:
-                # The writer answered on its own direct link after sending what it
-                # holds: it has not written, by its own choice.
-                self._probe = None
-                self._emit(table.declare_deadline_missed(
-                    None, "did not write before the deadline (its direct link is up)"))
+                self._probe_writer_answered = True  # weighed when the probe's time is up
             return
-        if self._writer_has_other_path():
-            self._probe_host_answered = True  # the writer's own link decides
+        if self.mesh is not None and self.mesh.linked():
+            self._probe_host_answered = True  # the direct peers' replies may still come
             return
         self._probe = None
         self._emit(table.declare_deadline_missed())

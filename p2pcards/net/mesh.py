@@ -87,6 +87,10 @@ class _Direct:
             return
         self.queue.put_nowait(frame)
 
+    def finish(self) -> None:
+        """Close once what is queued has been sent."""
+        self.queue.put_nowait(None)
+
     def close(self) -> None:
         self.connection.close()
         self.queue.put_nowait(None)
@@ -169,11 +173,19 @@ class Mesh:
             if usable:
                 self._dialers[player] = self._spawn(self._dial_loop(player))
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 1.0) -> None:
+        """Stop listening and dialling; what is queued on a live link (a final alert,
+        a leave notice) is sent first, for at most ``grace`` seconds."""
         self._closed = True
         if self._server is not None:
             self._server.close()
-        for link in list(self._links.values()):
+        links = list(self._links.values())
+        for link in links:
+            link.finish()
+        writers = [link.writer for link in links if not link.writer.done()]
+        if writers:
+            await asyncio.wait(writers, timeout=grace)
+        for link in links:
             link.close()
         tasks = [t for t in [*self._dialers.values(), *self._tasks] if not t.done()]
         for task in tasks:

@@ -506,15 +506,19 @@ class PeerSession:
         key = _key(raw)
         if key in self._seen_notices:
             return
+        try:
+            events = self.table.receive_alert(raw)
+        except ProtocolError as error:
+            # Checked before it goes any further: passing on a bad notice would make
+            # the host close our link, on a direct peer's word.
+            log.warning("dropped an alert: %s", error)
+            return
         self._seen_notices.add(key)
         if self.mesh is not None:
             self.mesh.broadcast(frames.encode("alert", raw), exclude=source)
         if source is not None:
             await self._to_host(frames.encode("alert", raw))  # a host may hand it on (or not)
-        try:
-            self._emit(self.table.receive_alert(raw))
-        except ProtocolError as error:
-            log.warning("dropped an alert: %s", error)
+        self._emit(events)
 
     def _on_peers(self, players: list) -> None:
         if self.mesh is None:

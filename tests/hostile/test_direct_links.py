@@ -194,3 +194,30 @@ async def test_a_silent_writer_on_a_live_direct_link_is_named_by_its_own_silence
         assert net.table(p).next_position == step.position
     # Whoever judged first did so on its own direct link (the other may take its alert).
     assert any("direct link" in results[p].verdict.detail for p in (1, 2))
+
+
+async def test_a_bad_notice_on_a_direct_link_goes_no_further() -> None:
+    """Player 1 sends player 2 junk and a notice signed for another table on their
+    direct link: player 2 drops both (it does not pass them to the host, which would
+    close its link for them), and the match ends as recorded."""
+    from p2pcards.protocol.identity import Identity
+
+    net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
+    await net.start()
+    try:
+        sender = net.seats[1].session
+        async with asyncio.timeout(30):
+            while not (sender.mesh is not None and sender.mesh.is_linked(2)):
+                await asyncio.sleep(0.02)
+        stranger = Identity.generate("stranger")
+        other = seal(stranger, session=bytes(32), position=3, prev=bytes(32), player=1,
+                     type="alert", body={})
+        for junk in (b"\x00junk", other.raw):
+            sender.mesh.send(2, frames.encode("alert", junk))
+        results = await net.results(timeout=90.0)
+    finally:
+        await net.close()
+    rec = recording("topper")
+    for p in range(4):
+        assert results[p].outcome == rec.outcome, f"player {p}: {results[p]}"
+    assert len(net.seats[2].connections) == 1, "the host should never have closed player 2's link"

@@ -171,3 +171,17 @@ async def test_four_players_form_every_pair_once() -> None:
         group[2].mesh.broadcast(frames.encode("ping", {"n": 5}))
         for i in (0, 1, 3):
             assert await asyncio.wait_for(group[i].got.get(), BOUND) == (2, frames.encode("ping", {"n": 5}))
+
+
+async def test_what_is_queued_is_sent_before_the_mesh_closes() -> None:
+    """A final alert queued as the table ends still reaches the linked players."""
+    async with players(2) as (a, b):
+        introduce([a, b])
+        await until(lambda: a.mesh.linked() == {1} and b.mesh.linked() == {0})
+        last = frames.encode("alert", b"\x01" * 2000)
+        for n in range(50):
+            a.mesh.send(1, frames.encode("ping", {"n": n}))
+        a.mesh.send(1, last)
+        await a.mesh.close()
+        got = [await asyncio.wait_for(b.got.get(), BOUND) for _ in range(51)]
+        assert got[-1] == (0, last)

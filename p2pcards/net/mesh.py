@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import itertools
 import logging
 from typing import Any, Awaitable, Callable, Optional
 
@@ -128,12 +127,12 @@ class Mesh:
         self._links: dict[int, _Direct] = {}
         self._addresses: dict[int, list[list]] = {}
         self._dialers: dict[int, asyncio.Task] = {}
+        self._last_dial: dict[int, float] = {}
         self._tasks: set[asyncio.Task] = set()
         self._server: Any = None
         self._closed = False
         self.refused = 0
         """Incoming links closed because their key is not a player of this table (or no table yet)."""
-        self.dials = itertools.count(1)
 
     # -- set-up -------------------------------------------------------------------
 
@@ -163,7 +162,8 @@ class Mesh:
             player = self.keys.index(key)
             if player == self.me:
                 continue
-            usable = [list(a) for a in addrs if _dialable(a[0])]
+            own = self.addrs[0][0] if self.addrs else None
+            usable = [list(a) for a in addrs if _dialable(a[0], own)]
             if usable == self._addresses.get(player) and player in self._dialers:
                 continue
             self._addresses[player] = usable
@@ -268,6 +268,13 @@ class Mesh:
         for host, port in self._addresses.get(player, []):
             if self._closed or self.is_linked(player):
                 return True
+            # However often the host changes the addresses, one player is dialled at
+            # most once per FIRST_BACKOFF.
+            loop = asyncio.get_running_loop()
+            wait = self._last_dial.get(player, -FIRST_BACKOFF) + FIRST_BACKOFF - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_dial[player] = loop.time()
             try:
                 connection = await connect(host, port, self.identity, expected_peer=self.keys[player],
                                            timeout=self.dial_timeout, limits=self.limits)
@@ -334,13 +341,29 @@ class DirectRefused(ProtocolError):
     rule = "direct.hello"
 
 
-def _dialable(host: str) -> bool:
-    """Only IP literals are dialled, never names (an address is a hint from the host)."""
+def _dialable(host: str, own: Optional[str] = None) -> bool:
+    """Whether to dial an address the host handed out. Only IP literals (never a
+    name), and only where a LAN table's players can be: private, loopback and
+    link-local ranges, or this player's own /24 (IPv4) or /64 (IPv6). So a host
+    cannot use the players to dial hosts of its choosing on the internet."""
     try:
         address = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
         return False
-    return not (address.is_multicast or address.is_unspecified)
+    if address.is_multicast or address.is_unspecified:
+        return False
+    if address.is_private or address.is_loopback or address.is_link_local:
+        return True
+    if own is None:
+        return False
+    try:
+        mine = ipaddress.ip_address(own.split("%", 1)[0])
+    except ValueError:
+        return False
+    if mine.version != address.version:
+        return False
+    prefix = 24 if mine.version == 4 else 64
+    return address in ipaddress.ip_network(f"{mine}/{prefix}", strict=False)
 
 
 __all__ = ["DirectRefused", "Mesh"]

@@ -185,3 +185,17 @@ async def test_what_is_queued_is_sent_before_the_mesh_closes() -> None:
         await a.mesh.close()
         got = [await asyncio.wait_for(b.got.get(), BOUND) for _ in range(51)]
         assert got[-1] == (0, last)
+
+
+async def test_only_lan_addresses_are_dialled() -> None:
+    dialable = mesh_module._dialable
+    for lan in ("10.1.2.3", "192.168.0.7", "172.16.4.4", "127.0.0.1", "::1", "fe80::1%eth0",
+                "fd12:3456::9", "169.254.3.3"):
+        assert dialable(lan), lan
+    for far in ("8.8.8.8", "2001:4860::8888", "224.0.0.251", "0.0.0.0", "laptop.local", "::"):
+        assert not dialable(far), far
+    # A public address next to this player's own is its LAN.
+    assert dialable("93.184.216.9", own="93.184.216.5")
+    assert not dialable("93.184.217.9", own="93.184.216.5")
+    assert dialable("2a00:1450:1:2::9", own="2a00:1450:1:2::5")
+    assert not dialable("2a00:1450:1:3::9", own="2a00:1450:1:2::5")

@@ -23,7 +23,6 @@ queues it (with backpressure) for the one task that touches the table.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ipaddress
 import logging
 from typing import Any, Awaitable, Callable, Optional

@@ -252,7 +252,7 @@ class PeerSession:
         if self.table is not None:
             self._reset_deadline()  # resumed from a journal: the wait starts now
             self._table_known()
-        host_link = asyncio.create_task(self._host_link())
+        host_link = asyncio.create_task(self._guarded_host_link())
         try:
             try:
                 return await self._play()
@@ -285,6 +285,17 @@ class PeerSession:
         await self._send_notice(notice)
 
     # -- the link to the host -------------------------------------------------------
+
+    async def _guarded_host_link(self) -> None:
+        """The host link's task; should it fail unexpectedly, the table task hears
+        of it (as a host that cannot be reached) instead of waiting for nothing."""
+        try:
+            await self._host_link()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - reported to the table task
+            log.error("the link to the host failed: %r", error)
+            await self._post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
 
     async def _host_link(self) -> None:
         """Connect to the host, say hello, and queue what it sends; after a lost

@@ -209,10 +209,11 @@ class Mesh:
         if link is not None and link.up:
             link.push(frame)
 
-    def broadcast(self, frame: bytes, exclude: Optional[int] = None) -> None:
-        """Queue ``frame`` on every live direct link but ``exclude``'s."""
+    def broadcast(self, frame: bytes, exclude: Optional[int] = None, *,
+                  also_exclude: Optional[int] = None) -> None:
+        """Queue ``frame`` on every live direct link but ``exclude``'s (and ``also_exclude``'s)."""
         for player, link in list(self._links.items()):
-            if player != exclude and link.up:
+            if player != exclude and player != also_exclude and link.up:
                 link.push(frame)
 
     # -- forming links ----------------------------------------------------------------

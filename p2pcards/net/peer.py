@@ -507,8 +507,10 @@ class PeerSession:
             self._reset_deadline()
             if self.mesh is not None:
                 # The echo: every direct peer sees what this one accepted, so a
-                # writer cannot tell two players two different things unseen.
-                self.mesh.broadcast(frames.encode("msg", raw), exclude=source)
+                # writer cannot tell two players two different things unseen
+                # (the writer itself knows what it signed).
+                writer = self.table.messages[before].player
+                self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
         self._emit(events)
 
     async def _on_alert(self, raw: bytes, source: Optional[int]) -> None:

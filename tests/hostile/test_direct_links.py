@@ -104,10 +104,10 @@ async def test_a_writer_telling_players_different_things_is_proven() -> None:
         session = net.seats[hostile].session
         original_broadcast = session.mesh.broadcast
 
-        def two_faced(frame: bytes, exclude: Any = None) -> None:
+        def two_faced(frame: bytes, exclude: Any = None, **kwargs: Any) -> None:
             msg = message_of(frame)
             if msg is None or msg.position != step.position or msg.player != hostile:
-                original_broadcast(frame, exclude)
+                original_broadcast(frame, exclude, **kwargs)
                 return
             other = seal(net.identities[hostile], session=msg.session, position=msg.position,
                          prev=msg.prev, player=hostile, type="pass", body={})

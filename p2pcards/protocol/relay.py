@@ -159,7 +159,6 @@ class Relay:
         if info.name is not None:
             raise MalformedMessage("a second hello on one link")
         info.name = body["name"]
-        changed = self._note_addresses(info.public_key, body.get("addrs", []))
         if not self.started and body["sid"]:
             # A peer resuming a table this host does not hold (a restarted host):
             # seating it in a new lobby would hand it a genesis it can never accept.
@@ -172,6 +171,7 @@ class Relay:
             else:
                 info.player = self.lobby.join(info.public_key, info.name, bool(body["bot"]))
                 out = self._lobby_changed()
+            self._note_addresses(info.public_key, body["addrs"])
             if self.lobby.full:
                 out += self._start()
             return out
@@ -180,6 +180,7 @@ class Relay:
         if body["sid"] not in (b"", self.session):
             raise MalformedMessage("that session is not this table's")
         info.player = self._player_keys.index(info.public_key)
+        changed = self._note_addresses(info.public_key, body["addrs"])
         out = [Send(link, frames.encode("msg", m.raw))
                for m in self.messages[min(body["have"], len(self.messages)):]]
         if body["have"] > len(self.messages):
@@ -240,7 +241,13 @@ class Relay:
     # -- direct links between the players -------------------------------------
 
     def _note_addresses(self, public_key: bytes, addrs: list) -> bool:
-        """Record where a player listens; whether that changed what the table knows."""
+        """Record where a seated player listens; whether that changed what the table
+        knows. Only the lobby's or the table's players are kept (strangers that came
+        and went leave nothing behind)."""
+        current = set(self._player_keys) if self.started else {
+            p.public_key for p in self.lobby.players}
+        for key in [k for k in self.addresses if k not in current]:
+            del self.addresses[key]
         addrs = [list(a) for a in addrs]
         if self.addresses.get(public_key, []) == addrs:
             return False

@@ -94,3 +94,21 @@ def test_ill_formed_addresses_are_refused(ids, addrs):
     assert any(isinstance(o, Close) for o in out)
     with pytest.raises(MalformedMessage):
         frames.decode(hello("p1", addrs))
+
+
+def test_strangers_and_lobby_leavers_leave_no_address_behind(ids):
+    relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
+    for n in range(20):
+        stranger = Identity.generate(f"s{n}")
+        relay.connected(100 + n, stranger.public_key)
+        relay.frame(100 + n, hello(f"s{n}", [["10.0.0.9", 4000 + n]]))
+        relay.disconnected(100 + n)
+    for link, identity in enumerate(ids, start=1):
+        relay.connected(link, identity.public_key)
+        relay.frame(link, hello(identity.name, [["10.0.0.1", 5000 + link]]))
+    assert relay.started
+    assert set(relay.addresses) == {identity.public_key for identity in ids}
+    relay.connected(200, Identity.generate("late").public_key)
+    out = relay.frame(200, hello("late", [["10.0.0.66", 6666]]))
+    assert any(isinstance(o, Close) for o in out)
+    assert len(relay.addresses) == 4

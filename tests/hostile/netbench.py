@@ -57,7 +57,7 @@ class Tampered:
     """A connection whose outgoing frames pass through ``policy``; records what it receives."""
 
     def __init__(self, inner: Any, policy: Optional[Policy], received: list[bytes],
-                 inbound: Optional[Callable[[bytes], bool]] = None) -> None:
+                 inbound: Optional[Callable[[bytes], Any]] = None) -> None:
         self.inner = inner
         self.policy = policy
         self.received = received
@@ -73,7 +73,11 @@ class Tampered:
     async def recv(self) -> bytes:
         while True:
             data = await self.inner.recv()
-            if self.inbound is None or self.inbound(data):
+            verdict = True if self.inbound is None else self.inbound(data)
+            if isinstance(verdict, bytes):
+                data = verdict  # the host hands this player something else
+                break
+            if verdict:
                 break
             self.withheld += 1
         self.received.append(data)
@@ -166,8 +170,9 @@ class NetTable:
         self.deadlines = deadlines or {}
         self.reconnect_window = reconnect_window
         self.policies: dict[int, Policy] = {}
-        #: Frames from the host a player never gets (keep when the filter says True).
-        self.inbound: dict[int, Callable[[bytes], bool]] = {}
+        #: What a hostile host hands a player: the filter keeps a frame (True), withholds
+        #: it (False) or hands over other bytes instead.
+        self.inbound: dict[int, Callable[[bytes], Any]] = {}
         self.direct = set(direct)
         self.listen = listen or {}
         self.connectors: dict[int, Callable[[], Awaitable[Any]]] = {}

@@ -221,3 +221,32 @@ async def test_a_bad_notice_on_a_direct_link_goes_no_further() -> None:
     for p in range(4):
         assert results[p].outcome == rec.outcome, f"player {p}: {results[p]}"
     assert len(net.seats[2].connections) == 1, "the host should never have closed player 2's link"
+
+
+async def test_a_host_handing_players_two_versions_of_its_own_message_is_proven() -> None:
+    """The host signs two different messages of its own seat for one position and
+    hands player 2 the second: the players' echoes bring both versions together, and
+    every linked player proves the host an equivocator."""
+    host_player = 0
+    step = recording("topper").find(lambda s: s.type == "bid" and s.player == host_player)
+    net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
+
+    def two_versions(frame: bytes) -> Any:
+        msg = message_of(frame)
+        if msg is None or msg.player != host_player or msg.position != step.position:
+            return True
+        other = seal(net.identities[host_player], session=msg.session, position=msg.position,
+                     prev=msg.prev, player=host_player, type="pass", body={})
+        return frames.encode("msg", other.raw)
+    net.inbound[2] = two_versions
+    await net.start()
+    try:
+        results = await net.results(list(REMOTE), timeout=90.0)
+    finally:
+        await net.close()
+    for p in REMOTE:
+        verdict = results[p].verdict
+        assert verdict is not None and verdict.rule == "chain.equivocation", f"player {p}: {verdict}"
+        assert verdict.players == (host_player,) and verdict.provable
+        report = verify_transcript(net.transcript(p), verdict)
+        assert report.problem is None and report.ok and report.verdict_confirmed is True

@@ -162,7 +162,7 @@ class Mesh:
             if player == self.me:
                 continue
             own = self.addrs[0][0] if self.addrs else None
-            usable = [list(a) for a in addrs if _dialable(a[0], own)]
+            usable = [[_in_own_zone(a[0], own), a[1]] for a in addrs if _dialable(a[0], own)]
             if usable == self._addresses.get(player) and player in self._dialers:
                 continue
             self._addresses[player] = usable
@@ -339,6 +339,18 @@ class DirectRefused(ProtocolError):
     closed; nobody is blamed: anyone can open a link)."""
 
     rule = "direct.hello"
+
+
+def _in_own_zone(host: str, own: Optional[str]) -> str:
+    """A link-local IPv6 address names its zone by the *announcer's* interface
+    (``fe80::1%eth0``); this player reaches it through its own interface, the one
+    its own listening address names."""
+    if "%" not in host:
+        return host
+    address = host.split("%", 1)[0]
+    if own is not None and "%" in own:
+        return f"{address}%{own.split('%', 1)[1]}"
+    return host
 
 
 def _dialable(host: str, own: Optional[str] = None) -> bool:

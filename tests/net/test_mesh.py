@@ -199,3 +199,10 @@ async def test_only_lan_addresses_are_dialled() -> None:
     assert not dialable("93.184.217.9", own="93.184.216.5")
     assert dialable("2a00:1450:1:2::9", own="2a00:1450:1:2::5")
     assert not dialable("2a00:1450:1:3::9", own="2a00:1450:1:2::5")
+
+
+async def test_a_link_local_address_is_dialled_through_this_players_own_interface() -> None:
+    zone = mesh_module._in_own_zone
+    assert zone("fe80::9%eth0", own="fe80::5%wlan0") == "fe80::9%wlan0"
+    assert zone("fe80::9%eth0", own="10.0.0.5") == "fe80::9%eth0"
+    assert zone("10.0.0.9", own="fe80::5%wlan0") == "10.0.0.9"

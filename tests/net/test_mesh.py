@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from typing import Callable
 
@@ -48,7 +49,8 @@ class Player:
 
 @contextlib.asynccontextmanager
 async def players(count: int, listen: Callable[[int], bool] = lambda i: True,
-                  sid_of: Callable[[int], bytes] = lambda i: SID) -> AsyncIterator[list[Player]]:
+                  sid_of: Callable[[int], bytes] = lambda i: SID,
+                  host: str = LOOPBACK) -> AsyncIterator[list[Player]]:
     """``count`` players of one table (keys in player order), listening on loopback."""
     ids = [Identity.generate(f"p{i}") for i in range(count)]
     group = [Player(identity, sid_of(i)) for i, identity in enumerate(ids)]
@@ -56,7 +58,7 @@ async def players(count: int, listen: Callable[[int], bool] = lambda i: True,
     try:
         for i, player in enumerate(group):
             if listen(i):
-                await player.mesh.listen(LOOPBACK)
+                await player.mesh.listen(host)
             player.mesh.set_table(player.sid, keys, i)
         yield group
     finally:
@@ -206,3 +208,15 @@ async def test_a_link_local_address_is_dialled_through_this_players_own_interfac
     assert zone("fe80::9%eth0", own="fe80::5%wlan0") == "fe80::9%wlan0"
     assert zone("fe80::9%eth0", own="10.0.0.5") == "fe80::9%eth0"
     assert zone("10.0.0.9", own="fe80::5%wlan0") == "10.0.0.9"
+
+
+async def test_players_link_over_ipv6_loopback() -> None:
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    async with players(2, host="::1") as (a, b):
+        if not a.mesh.addrs:
+            pytest.skip("cannot listen on ::1 here")
+        introduce([a, b])
+        await until(lambda: a.mesh.linked() == {1} and b.mesh.linked() == {0})
+        b.mesh.send(0, frames.encode("ping", {"n": 6}))
+        assert await asyncio.wait_for(a.got.get(), BOUND) == (1, frames.encode("ping", {"n": 6}))

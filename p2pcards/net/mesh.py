@@ -289,6 +289,9 @@ class Mesh:
                 log.info("direct link to player %d failed its hello: %s", player, error)
                 connection.close()
                 continue
+            except BaseException:
+                connection.close()  # cancelled (the mesh closes): leave no socket behind
+                raise
             await self._run_link(player, connection, dialled_by=self.me)
             return True
         return False

@@ -250,10 +250,16 @@ def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
                     expected_peer: Optional[bytes | str] = None, deadline: float = 120.0,
                     reconnect_window: float = 60.0, journal_root: Optional[Path] = None,
                     bot: bool = False, seed: Optional[int] = None, label: str = "joiner",
-                    on_event: Optional[Callable[[Any], None]] = None) -> PeerSession:
-    """A session that joins the table at ``host:port`` (call ``run()`` to play it)."""
+                    on_event: Optional[Callable[[Any], None]] = None, direct: bool = True,
+                    listen: bool = True) -> PeerSession:
+    """A session that joins the table at ``host:port`` (call ``run()`` to play it).
+
+    A joiner runs in its own process, so it links directly to the other players
+    (``direct``; it listens on its address of the link to the host unless
+    ``listen`` is off): then the host alone can no longer decide what it hears."""
     return PeerSession(identity, agent, tcp_connector(host, port, identity, expected_peer),
                        bot=bot, deadline=deadline, reconnect_window=reconnect_window,
                        journal_root=journal_root, on_event=on_event,
                        randomness_for=randomness_for(seed, label),
-                       meta={"host": host, "port": port, "pin": expected_peer or ""})
+                       meta={"host": host, "port": port, "pin": expected_peer or ""},
+                       direct=direct, listen=listen)

@@ -92,6 +92,14 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
 
 
+def _direct_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("direct links to the other players (see SECURITY.md)")
+    group.add_argument("--no-listen", action="store_true",
+                       help="accept no direct links (the others cannot dial you; you still dial them)")
+    group.add_argument("--no-direct", action="store_true",
+                       help="no direct links at all: everything goes through the host")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="p2pcards",
@@ -130,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="look only on this IPv4 address (repeatable)")
     _seat_args(join)
+    _direct_args(join)
 
     tables = sub.add_parser("tables", help="list the tables announced on the LAN")
     tables.add_argument("--timeout", type=float, default=2.0, help="seconds to listen")
@@ -147,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="session id (or a prefix of it) from `p2pcards saved`; "
                              "default: your one table still in play")
     _seat_args(resume)
+    _direct_args(resume)
 
     whoami = sub.add_parser("whoami", help="show (or set) your identity's name and fingerprint")
     whoami.add_argument("--name", help="new display name")
@@ -261,6 +271,9 @@ def _trace_fields(event: Any) -> dict[str, Any]:
     if verdict is not None:
         out["rule"] = verdict.rule
         out["blamed"] = list(verdict.players)
+    paths = getattr(event, "paths", None)
+    if isinstance(paths, dict):
+        out["paths"] = {str(player): path for player, path in paths.items()}
     return out
 
 
@@ -400,7 +413,8 @@ async def _cmd_join(args: argparse.Namespace) -> int:
                                     deadline=args.deadline, reconnect_window=args.reconnect_window,
                                     journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
-                                    on_event=front.on_event)
+                                    on_event=front.on_event, direct=not args.no_direct,
+                                    listen=not args.no_listen)
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
@@ -599,7 +613,8 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
                           bot=bool(args.bot), deadline=args.deadline,
                           reconnect_window=args.reconnect_window, journal_root=_journal_root(),
                           randomness_for=randomness_for(args.seed, _joiner_label(identity)),
-                          on_event=front.on_event)
+                          on_event=front.on_event, direct=not args.no_direct,
+                          listen=not args.no_listen)
     try:
         session.resume_from(Journal(directory))
     except JournalInUse:

@@ -130,6 +130,12 @@ class StreamTransport:
     def remote_address(self) -> Address:
         return self._remote
 
+    @property
+    def local_address(self) -> Address | None:
+        """This end's own socket address (where a direct-link listener belongs)."""
+        local = self._writer.get_extra_info("sockname")
+        return tuple(local[:2]) if isinstance(local, tuple) else None
+
     def set_max_frame(self, limit: int) -> None:
         self._decoder.max_frame = limit
 
@@ -216,6 +222,11 @@ class Connection:
     @property
     def remote_address(self) -> Address:
         return self._transport.remote_address
+
+    @property
+    def local_address(self) -> Address | None:
+        """This end's socket address, or None over a transport without one (in-process)."""
+        return getattr(self._transport, "local_address", None)
 
     @property
     def max_payload(self) -> int:

@@ -8,6 +8,25 @@ reconnects and resumes from what it saved. Its clock is the only clock: if
 the player who must write stays silent past the deadline, it ends the table
 with a verdict naming that player.
 
+The deadline runs from transcript progress as this peer saw it (a message
+accepted into its chain, its own message sent, the table's start or this
+process resuming it); a reconnect does not restart it, or a host that cuts
+links a little more often than once per deadline would stall the table for
+ever. Each loss of the link to the host during the current wait is counted:
+if any happened and the writer had no other path to this peer, the deadline
+names the host (it dropped the link without progress), not the writer.
+
+With ``direct=True`` the session also links straight to the other players
+(:class:`~p2pcards.net.mesh.Mesh`): it sends what it writes to the host and
+on every direct link, echoes every message it accepts (from anywhere) once
+on every direct link it did not come from (so a writer that tells different
+players different things is proven an equivocator), answers ``sync`` from its
+own transcript, and at a deadline asks its direct peers before it blames
+anyone: a writer whose direct link is up and answers is silent by its own
+choice. The host link and the direct links feed one queue, read by the one
+task that touches the table; duplicates are dropped by digest before any
+heavier work.
+
 Heavy cryptography runs in a worker thread, so the event loop (and a screen
 drawn on it) never stalls; the table is only ever touched by one task.
 """
@@ -15,6 +34,8 @@ drawn on it) never stalls; the table is only ever touched by one task.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +43,7 @@ from typing import Any, Awaitable, Callable, Optional, Protocol
 
 from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
+from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import PlayerLeft, ProtocolError, RemoteProtocolError
@@ -38,6 +60,10 @@ RandomnessFor = Callable[[int], Callable[[int], bytes]]
 LAST_LOOK = 0.05
 #: Seconds a host has to answer a ping once a writer's deadline ran out.
 PROBE_TIMEOUT = 3.0
+#: Frames waiting for the table task before the links' readers wait (backpressure).
+INBOX_SIZE = 1024
+#: How another player's messages reach this one (see :class:`Paths`).
+DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
 
 
 @dataclass(frozen=True)
@@ -97,6 +123,15 @@ class Waiting:
 
 
 @dataclass(frozen=True)
+class Paths:
+    """How each other player's messages reach this one: ``"direct"`` (a live
+    direct link), ``"host"`` (the host's own seat: its link is the host's), or
+    ``"via host"`` (only through the host, which could withhold them)."""
+
+    paths: dict[int, str]
+
+
+@dataclass(frozen=True)
 class Rejected:
     """The host refused this peer; the session ends."""
 
@@ -117,7 +152,8 @@ class SessionRejected(Exception):
 
 
 class PeerSession:
-    """Runs one player's table over a link to the host, with saving and reconnecting."""
+    """Runs one player's table over a link to the host (and, with ``direct``,
+    direct links to the other players), with saving and reconnecting."""
 
     def __init__(
         self,
@@ -132,6 +168,9 @@ class PeerSession:
         randomness_for: Optional[RandomnessFor] = None,
         on_event: Optional[Callable[[Any], None]] = None,
         meta: Optional[dict] = None,
+        direct: bool = False,
+        listen: bool = True,
+        listen_host: Optional[str] = None,
     ) -> None:
         self.identity = identity
         self.agent = agent
@@ -143,14 +182,34 @@ class PeerSession:
         self.randomness_for = randomness_for
         self.on_event = on_event or (lambda event: None)
         self.meta = dict(meta or {})
+        self.direct = direct
+        """Link directly to the other players (a player in its own process)."""
+        self.listen = listen
+        """Accept direct links (off: this player only dials, e.g. behind a firewall)."""
+        self.listen_host = listen_host
+        """Where to listen; default: this end's address of the link to the host."""
         self.table: Optional[Table] = None
         self.journal: Optional[Journal] = None
+        self.mesh: Optional[Mesh] = None
         self._deadline_at = 0.0
         self._leaving = False
         self._probe: Optional[int] = None
         self._probes = 0
+        self._probe_host_answered = False
+        self._probe_writer_answered = False
+        self._linked: set[int] = set()
         self._connection: Any = None
         self._connected_once = False
+        self._links_up = 0
+        #: Losses of the link to the host since the last transcript progress.
+        self._drops = 0
+        self._inbox: Optional[asyncio.Queue] = None
+        self._addrs: list[list] = []
+        self._pending_peers: Optional[list] = None
+        self._host_key: Optional[bytes] = None
+        #: Digests (of the raw bytes) of messages in the chain and notices seen: cheap dedupe.
+        self._seen: set[bytes] = set()
+        self._seen_notices: set[bytes] = set()
 
     # -- public -----------------------------------------------------------------
 
@@ -172,6 +231,7 @@ class PeerSession:
         if saved_verdict is not None and table.stage is not Stage.ENDED:
             table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
         self.table, self.journal = table, journal
+        self._seen.update(_key(raw) for raw in table.transcript())
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
 
     async def run(self) -> SessionResult:
@@ -185,6 +245,65 @@ class PeerSession:
     async def _run(self) -> SessionResult:
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
+        self._inbox = asyncio.Queue(INBOX_SIZE)
+        if self.direct:
+            self.mesh = Mesh(self.identity, self._deliver_direct, self._direct_hello,
+                             on_change=self._on_mesh_change)
+        if self.table is not None:
+            self._reset_deadline()  # resumed from a journal: the wait starts now
+            self._table_known()
+        host_link = asyncio.create_task(self._guarded_host_link())
+        try:
+            try:
+                return await self._play()
+            except asyncio.CancelledError:
+                # Stopped from outside (Ctrl-C): the others are told while the links are up.
+                await self._send_leave_notice()
+                raise
+            except SessionRejected as rejected:
+                # Refused while the table is in play: the host no longer holds it.
+                return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
+        finally:
+            host_link.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await host_link
+            if self._connection is not None:
+                self._connection.close()
+            if self.mesh is not None:
+                await self.mesh.close()
+
+    async def leave(self) -> None:
+        """Tell the others (signed) that this player leaves, and stop."""
+        self._leaving = True
+        await self._send_leave_notice()
+        self._wake()
+
+    async def _send_leave_notice(self) -> None:
+        if self.table is None or self.table.stage in (Stage.OVER, Stage.ENDED):
+            return
+        notice = self.table.leave()
+        if await self._send_notice(notice) and self.journal is not None and self.table.verdict:
+            # Your own record ends as the others' do: with your signed leave as its verdict.
+            # (Nobody heard it, as in a crash with the links dead first: still resumable.)
+            self.journal.write_verdict(self.table.verdict.to_wire())
+
+    # -- the link to the host -------------------------------------------------------
+
+    async def _guarded_host_link(self) -> None:
+        """The host link's task; should it fail unexpectedly, the table task hears
+        of it (as a host that cannot be reached) instead of waiting for nothing."""
+        try:
+            await self._host_link()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - reported to the table task
+            log.error("the link to the host failed: %r", error)
+            await self._post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
+
+    async def _host_link(self) -> None:
+        """Connect to the host, say hello, and queue what it sends; after a lost
+        link, redial until the reconnect window runs out. The table task hears of
+        each link going up or down through the same queue, in order."""
         loop = asyncio.get_running_loop()
         give_up_at = loop.time() + self.reconnect_window
         while True:
@@ -192,78 +311,78 @@ class PeerSession:
                 connection = await self.connector()
             except (OSError, NetError, asyncio.TimeoutError) as error:
                 if not self._connected_once or loop.time() > give_up_at:
-                    return self._give_up(f"cannot reach the host: {error}")
+                    await self._post(("lost", None, f"cannot reach the host: {error}"))
+                    return
                 await asyncio.sleep(0.2)
                 continue
-            self._connection = connection
-            self.on_event(LinkUp(reconnect=self._connected_once))
             self._connected_once = True
             try:
-                result = await self._serve(connection)
-            except asyncio.CancelledError:
-                # Stopped from outside (Ctrl-C): the others are told while the link is up.
-                await self._send_leave_notice(connection)
-                raise
-            except SessionRejected as rejected:
-                # Refused while the table is in play: the host no longer holds it.
-                return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
+                await self._open_listener(connection)
+                await connection.send(frames.encode("hello", self._hello_body(with_addrs=True)))
+                await self._post(("up", connection, None))
+                while True:
+                    await self._post(("host", connection, await connection.recv()))
             except NetError as error:
-                self.on_event(LinkDown(str(error)))
-                give_up_at = loop.time() + self.reconnect_window
-                if self._table_done():
-                    return self._result()
-                continue
-            finally:
                 connection.close()
-            if result is not None:
-                return result
+                await self._post(("down", connection, error))
+                give_up_at = loop.time() + self.reconnect_window
 
-    async def leave(self) -> None:
-        """Tell the others (signed) that this player leaves, and stop."""
-        self._leaving = True
-        if self._connection is not None:
-            await self._send_leave_notice(self._connection)
-
-    async def _send_leave_notice(self, connection: Any) -> None:
-        if self.table is None or self.table.stage in (Stage.OVER, Stage.ENDED):
-            return
-        notice = self.table.leave()
-        if connection.closed:
-            return  # nobody heard it (a crash, a dead link): the table can still be resumed
-        try:
-            await asyncio.wait_for(connection.send(frames.encode("alert", notice)), 2)
-        except (NetError, asyncio.TimeoutError):
-            return
-        if self.journal is not None and self.table.verdict is not None:
-            # Your own record ends as the others' do: with your signed leave as its verdict.
-            self.journal.write_verdict(self.table.verdict.to_wire())
-
-    # -- one link ---------------------------------------------------------------
-
-    async def _serve(self, connection: Any) -> Optional[SessionResult]:
+    def _hello_body(self, with_addrs: bool) -> dict:
         table = self.table
-        await connection.send(frames.encode("hello", {
+        body = {
             "v": PROTOCOL_VERSION, "name": self.identity.name[:frames.MAX_NAME] or "player",
             "sid": table.session if table else b"", "have": table.next_position if table else 0,
             "bot": int(self.bot),
-        }))
-        incoming: asyncio.Queue = asyncio.Queue()
-        reader = asyncio.create_task(self._read(connection, incoming))
+        }
+        if with_addrs and self.direct:
+            body["addrs"] = self._addrs
+        return body
+
+    def _direct_hello(self) -> dict:
+        return self._hello_body(with_addrs=True)
+
+    async def _open_listener(self, connection: Any) -> None:
+        """Listen for direct links once, on this end's address of the host link
+        (the interface that reaches the table: the LAN's, a namespace's, loopback)."""
+        if self._host_key is None:
+            self._host_key = getattr(connection, "peer_public_key", None)
+        if self.mesh is None or not self.listen or self._addrs:
+            return
+        host = self.listen_host
+        if host is None:
+            local = getattr(connection, "local_address", None)
+            host = str(local[0]) if local else None
+        if host:
+            self._addrs = await self.mesh.listen(host)
+
+    async def _post(self, item: tuple) -> None:
+        await self._inbox.put(item)
+
+    async def _deliver_direct(self, player: int, data: bytes) -> None:
+        await self._inbox.put(("direct", player, data))
+
+    def _wake(self) -> None:
+        if self._inbox is not None:
+            with contextlib.suppress(asyncio.QueueFull):
+                self._inbox.put_nowait(("wake", None, None))
+
+    # -- the table task ---------------------------------------------------------------
+
+    async def _play(self) -> SessionResult:
         decision: Optional[asyncio.Task] = None
         getter: Optional[asyncio.Task] = None
-        self._reset_deadline()
         try:
             while True:
-                await self._send_automatic(connection)
+                await self._send_automatic()
                 if self._table_done():
-                    await self._send_alert(connection)
+                    await self._send_alert()
                     return self._result()
                 if self._leaving:
                     return self._result()
                 if decision is None and self.table is not None and self.table.awaiting_my_action:
                     decision = asyncio.create_task(self.agent.decide(
                         self.table.view(), self._decision()))
-                getter = asyncio.create_task(incoming.get())
+                getter = asyncio.create_task(self._inbox.get())
                 waiting = {getter} | ({decision} if decision else set())
                 timeout = max(0.0, self._deadline_at - asyncio.get_running_loop().time())
                 done, _ = await asyncio.wait(waiting, timeout=timeout,
@@ -283,30 +402,46 @@ class PeerSession:
                     except LeaveTable:
                         await self.leave()
                         return self._result()
-                    await self._act(connection, action)
-                if getter in done:  # also when a decision came at once: the frame is taken
-                    item = getter.result()
-                    if isinstance(item, BaseException):
-                        raise item
-                    await self._on_frame(connection, item)
+                    await self._act(action)
+                if getter in done:  # also when a decision came at once: the item is taken
+                    result = await self._on_item(getter.result())
+                    if result is not None:
+                        return result
                 if not done:
-                    await self._on_deadline(connection)
+                    await self._on_deadline()
         finally:
             # Cancel and reap every helper task, so none is left pending behind us.
-            helpers = [t for t in (reader, getter, decision) if t is not None and not t.done()]
+            helpers = [t for t in (getter, decision) if t is not None and not t.done()]
             for task in helpers:
                 task.cancel()
             if helpers:
                 await asyncio.wait(helpers, timeout=1)
 
-    async def _read(self, connection: Any, queue: asyncio.Queue) -> None:
-        try:
-            while True:
-                await queue.put(await connection.recv())
-        except NetError as error:
-            await queue.put(error)
+    async def _on_item(self, item: tuple) -> Optional[SessionResult]:
+        kind, source, payload = item
+        if kind == "host":
+            await self._on_frame(payload)
+        elif kind == "direct":
+            await self._on_direct_frame(source, payload)
+        elif kind == "up":
+            self._connection = source
+            self.on_event(LinkUp(reconnect=self._links_up > 0))
+            self._links_up += 1
+            if self.table is not None:
+                # No fresh deadline here: a reconnect is not progress (see the module doc).
+                self.on_event(Waiting(self.table.writer, self._deadline_at))
+        elif kind == "down":
+            if source is self._connection:
+                self._connection = None
+            self._drops += 1
+            self.on_event(LinkDown(str(payload)))
+            if self._table_done():
+                return self._result()
+        elif kind == "lost":
+            return self._give_up(payload)
+        return None
 
-    async def _on_frame(self, connection: Any, data: bytes) -> None:
+    async def _on_frame(self, data: bytes) -> None:
         try:
             frame = frames.decode(data)
         except ProtocolError as error:
@@ -320,40 +455,113 @@ class PeerSession:
             self.on_event(Rejected(frame.body["reason"]))
             raise SessionRejected(frame.body["reason"])
         elif frame.kind == "msg":
-            await self._on_message(connection, frame.body)
+            await self._on_message(frame.body, None)
         elif frame.kind == "alert":
-            await self._on_alert(frame.body)
+            await self._on_alert(frame.body, None)
         elif frame.kind == "pong":
-            self._on_pong(frame.body["n"])
+            self._on_pong(frame.body["n"], None)
         elif frame.kind == "sync" and self.table is not None:
             for raw in self.table.transcript()[frame.body["have"]:]:
-                await connection.send(frames.encode("msg", raw))
+                await self._to_host(frames.encode("msg", raw))
+        elif frame.kind == "peers":
+            self._on_peers(frame.body["players"])
 
-    async def _on_message(self, connection: Any, raw: bytes) -> None:
+    async def _on_direct_frame(self, player: int, data: bytes) -> None:
+        """A frame on the direct link to ``player`` (only after both said hello)."""
+        try:
+            frame = frames.decode(data)
+        except ProtocolError as error:
+            log.info("dropped a malformed frame from player %d: %s", player, error)
+            return
+        if frame.kind == "msg":
+            await self._on_message(frame.body, player)
+        elif frame.kind == "alert":
+            await self._on_alert(frame.body, player)
+        elif frame.kind == "sync" and self.table is not None and self.mesh is not None:
+            for raw in self.table.transcript()[frame.body["have"]:]:
+                self.mesh.send(player, frames.encode("msg", raw))
+        elif frame.kind == "ping" and self.mesh is not None:
+            self.mesh.send(player, frames.encode("pong", frame.body))
+        elif frame.kind == "pong":
+            self._on_pong(frame.body["n"], player)
+
+    async def _on_message(self, raw: bytes, source: Optional[int]) -> None:
+        """A transcript message from the host (``source`` None) or a direct link."""
+        key = _key(raw)
+        if key in self._seen:
+            return  # a copy of a message already in the chain: the cheap way out
         if self.table is None:
-            self._start_table(raw)
+            if source is None:
+                self._start_table(raw)
+                self._seen.add(key)
             return
         before = self.table.next_position
         try:
             events = await asyncio.to_thread(self.table.receive, raw)
         except Gap:
-            await connection.send(frames.encode("sync", {"have": self.table.next_position}))
+            await self._ask(source, frames.encode("sync", {"have": self.table.next_position}))
             return
         except ProtocolError as error:
             log.warning("dropped a message: %s", error)
             return
         if self.table.next_position > before:
+            self._seen.add(key)
             self.journal_append(raw, sync=False)
             self._reset_deadline()
+            if self.mesh is not None:
+                # The echo: every direct peer sees what this one accepted, so a
+                # writer cannot tell two players two different things unseen
+                # (the writer itself knows what it signed).
+                writer = self.table.messages[before].player
+                self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
         self._emit(events)
 
-    async def _on_alert(self, raw: bytes) -> None:
+    async def _on_alert(self, raw: bytes, source: Optional[int]) -> None:
         if self.table is None:
             return
+        key = _key(raw)
+        if key in self._seen_notices:
+            return
         try:
-            self._emit(self.table.receive_alert(raw))
+            events = self.table.receive_alert(raw)
         except ProtocolError as error:
+            # Checked before it goes any further: passing on a bad notice would make
+            # the host close our link, on a direct peer's word.
             log.warning("dropped an alert: %s", error)
+            return
+        self._seen_notices.add(key)
+        if self.mesh is not None:
+            self.mesh.broadcast(frames.encode("alert", raw), exclude=source)
+        if source is not None:
+            await self._to_host(frames.encode("alert", raw))  # a host may hand it on (or not)
+        self._emit(events)
+
+    def _on_peers(self, players: list) -> None:
+        if self.mesh is None:
+            return
+        if self.table is None:
+            self._pending_peers = players
+            return
+        self.mesh.set_peers(players)
+
+    async def _ask(self, source: Optional[int], frame: bytes) -> None:
+        if source is None:
+            await self._to_host(frame)
+        elif self.mesh is not None:
+            self.mesh.send(source, frame)
+
+    async def _to_host(self, frame: bytes) -> bool:
+        """Send to the host if the link is up; a lost link is the host task's to
+        notice (what the host misses it asks for with ``sync`` after the hello).
+        Whether the frame went out."""
+        connection = self._connection
+        if connection is None or connection.closed:
+            return False
+        try:
+            await connection.send(frame)
+        except NetError:
+            return False
+        return True
 
     def _start_table(self, genesis: bytes) -> None:
         try:
@@ -370,16 +578,27 @@ class PeerSession:
                                      "secrets": table.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
         self._reset_deadline()
+        self._table_known()
 
-    async def _send_automatic(self, connection: Any) -> None:
+    def _table_known(self) -> None:
+        table = self.table
+        if self.mesh is not None and table is not None and table.me_player is not None:
+            self.mesh.set_table(table.session, [p.public_key for p in table.players],
+                                table.me_player)
+            if self._pending_peers is not None:
+                self.mesh.set_peers(self._pending_peers)
+                self._pending_peers = None
+            self._emit_paths()
+
+    async def _send_automatic(self) -> None:
         table = self.table
         while table is not None and table.my_turn and not self._table_done():
             written = await asyncio.to_thread(table.outgoing)
             if written is None:
                 return
-            await self._publish(connection, written)
+            await self._publish(written)
 
-    async def _act(self, connection: Any, action: Any) -> None:
+    async def _act(self, action: Any) -> None:
         table = self.table
         try:
             written = await asyncio.to_thread(table.act, action)
@@ -387,19 +606,24 @@ class PeerSession:
             log.warning("own action refused: %s", error)
             self.on_event(error)
             return
-        await self._publish(connection, written)
+        await self._publish(written)
 
-    async def _publish(self, connection: Any, written: Written) -> None:
-        """Save first, then send: a crash can never make this peer sign twice.
+    async def _publish(self, written: Written) -> None:
+        """Save first, then send (direct links, then the host): a crash can never
+        make this peer sign twice.
 
         The next writer's time starts once the message is sent: a send that
         stalls (a full socket, this process suspended) is not their delay."""
         self.journal_append(written.raw, sync=True)
+        self._seen.add(_key(written.raw))
         self._emit(written.events)
-        await connection.send(frames.encode("msg", written.raw))
+        frame = frames.encode("msg", written.raw)
+        if self.mesh is not None:
+            self.mesh.broadcast(frame)
+        await self._to_host(frame)
         self._reset_deadline()
 
-    async def _send_alert(self, connection: Any) -> None:
+    async def _send_alert(self) -> None:
         table = self.table
         if table is not None and table.verdict is not None:
             verdict = table.verdict
@@ -409,10 +633,20 @@ class PeerSession:
             else:
                 notice = table.alert()
             if notice is not None:
-                try:
-                    await connection.send(frames.encode("alert", notice))
-                except NetError:
-                    pass
+                await self._send_notice(notice)
+
+    async def _send_notice(self, notice: bytes) -> bool:
+        """A signed notice to the host and every direct peer (bounded: the table is
+        ending). Whether it went out on any link."""
+        self._seen_notices.add(_key(notice))
+        frame = frames.encode("alert", notice)
+        heard = False
+        if self.mesh is not None:
+            heard = bool(self.mesh.linked())
+            self.mesh.broadcast(frame)
+        with contextlib.suppress(asyncio.TimeoutError):
+            heard = await asyncio.wait_for(self._to_host(frame), 2) or heard
+        return heard
 
     # -- helpers ------------------------------------------------------------------
 
@@ -436,34 +670,129 @@ class PeerSession:
                     for seat in event.outcome.winners]})
             self.on_event(event)
 
+    def paths(self) -> dict[int, str]:
+        """How each other player's messages reach this one (see :class:`Paths`)."""
+        table = self.table
+        if table is None or table.me_player is None:
+            return {}
+        linked = self.mesh.linked() if self.mesh is not None else set()
+        out = {}
+        for player, info in enumerate(table.players):
+            if player == table.me_player:
+                continue
+            if player in linked:
+                out[player] = DIRECT
+            elif info.public_key == self._host_key:
+                out[player] = HOST
+            else:
+                out[player] = VIA_HOST
+        return out
+
+    def _on_mesh_change(self) -> None:
+        """A direct link came up or went down. Each end of a new link asks the other
+        for what it lacks (``sync``): a message written before the link existed
+        (and withheld by the host) must not wait for a deadline."""
+        if self.mesh is None:
+            return
+        linked = self.mesh.linked()
+        if self.table is not None:
+            ask = frames.encode("sync", {"have": self.table.next_position})
+            for player in linked - self._linked:
+                self.mesh.send(player, ask)
+        self._linked = linked
+        self._emit_paths()
+
+    def _emit_paths(self) -> None:
+        if self.mesh is not None and self.table is not None:
+            self.on_event(Paths(self.paths()))
+
     def _reset_deadline(self) -> None:
+        """Transcript progress (or the table's start or resume): the next
+        writer's time starts now, and earlier link losses are forgiven."""
         loop = asyncio.get_running_loop()
         self._deadline_at = loop.time() + self.deadline
         self._probe = None
+        self._drops = 0
         writer = self.table.writer if self.table is not None else None
         self.on_event(Waiting(writer, self._deadline_at))
 
-    async def _on_deadline(self, connection: Any) -> None:
-        """The writer's time is up. First ask the host whether it is still there:
-        only a host that answers lets this peer blame the writer; a host that
-        does not is itself to blame (it stopped relaying)."""
+    async def _on_deadline(self) -> None:
+        """The writer's time is up. Before blaming it, look for another reason:
+
+        * the direct peers are asked for what they hold (``sync``); a directly
+          linked writer is also handed this peer's latest message (if it is behind,
+          it asks for the rest and can still write) and pinged on that link;
+        * if this peer's link to the host was lost during the wait and the writer
+          had no other path to it, the host is named (it dropped the link);
+        * otherwise the host is pinged. Without direct links, a host that answers
+          lets this peer blame the writer at once, and one that does not is itself
+          to blame (it stopped relaying). With direct links, the answers are
+          weighed when the probe's time is up, so the direct peers' replies count:
+          a writer that answered on its own direct link is silent by its own choice.
+        """
         table = self.table
         if table is None or table.my_turn:
             self._reset_deadline()
             return
+        writer = table.writer
+        linked = self.mesh.linked() if self.mesh is not None else set()
         if self._probe is None:
+            if self._drops and not linked:
+                # The host cut our link during this wait and the writer could reach us
+                # only through it: nobody can tell a silent writer from a withholding
+                # host, and the one who broke the link is the host.
+                self._emit(table.declare_deadline_missed(0, self._drops_detail()))
+                return
             self._probes += 1
             self._probe = self._probes
+            self._probe_host_answered = self._probe_writer_answered = False
             self._deadline_at = asyncio.get_running_loop().time() + PROBE_TIMEOUT
-            await connection.send(frames.encode("ping", {"n": self._probe}))
+            sync = frames.encode("sync", {"have": table.next_position})
+            for player in linked:
+                self.mesh.send(player, sync)
+            ping = frames.encode("ping", {"n": self._probe})
+            if writer in linked:
+                self.mesh.send(writer, frames.encode("msg", table.transcript()[-1]))
+                self.mesh.send(writer, ping)
+            if not self._drops:
+                await self._to_host(ping)
             return
         self._probe = None
-        self._emit(table.declare_deadline_missed(0, "(the host) stopped relaying: no answer to a ping"))
+        if self._probe_writer_answered:
+            self._emit(table.declare_deadline_missed(
+                None, "did not write before the deadline (its direct link is up)"))
+        elif self._drops and writer not in linked:
+            self._emit(table.declare_deadline_missed(0, self._drops_detail()))
+        elif self._probe_host_answered or writer in linked:
+            self._emit(table.declare_deadline_missed())
+        else:
+            self._emit(table.declare_deadline_missed(
+                0, "(the host) stopped relaying: no answer to a ping"))
 
-    def _on_pong(self, n: int) -> None:
-        if self._probe == n and self.table is not None and not self._table_done():
-            self._probe = None
-            self._emit(self.table.declare_deadline_missed())
+    def _on_pong(self, n: int, source: Optional[int]) -> None:
+        table = self.table
+        if self._probe != n or table is None or self._table_done():
+            return
+        if source is not None:
+            if source == table.writer:
+                self._probe_writer_answered = True  # weighed when the probe's time is up
+            return
+        if self.mesh is not None and self.mesh.linked():
+            self._probe_host_answered = True  # the direct peers' replies may still come
+            return
+        self._probe = None
+        self._emit(table.declare_deadline_missed())
+
+    def _writer_has_other_path(self) -> bool:
+        """Whether the current writer's messages could reach this peer other than
+        through the host (a live direct link)."""
+        if self.mesh is None or self.table is None:
+            return False
+        return self.mesh.is_linked(self.table.writer)
+
+    def _drops_detail(self) -> str:
+        times = "once" if self._drops == 1 else f"{self._drops} times"
+        return f"(the host) dropped our link {times} without progress"
 
     def _table_done(self) -> bool:
         return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)
@@ -483,5 +812,10 @@ class PeerSession:
         return SessionResult(reason=reason)
 
 
+def _key(raw: bytes) -> bytes:
+    """A cheap dedupe key for a signed message or notice (its bytes' digest)."""
+    return hashlib.blake2b(raw, digest_size=16).digest()
+
+
 __all__ = ["Agent", "Decision", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
-           "Waiting", "Rejected", "MatchEnded", "TableEnded"]
+           "Waiting", "Paths", "Rejected", "MatchEnded", "TableEnded"]

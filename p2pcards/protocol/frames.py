@@ -6,30 +6,91 @@ by the authenticated link only; ``msg`` and ``alert`` carry signed messages
 that every peer checks itself; ``sync`` asks the other end for transcript
 messages from an index on (after a reconnect, or a gap); ``ping``/``pong``
 let a player whose deadline ran out tell a silent writer from a silent host.
+
+Players also link to each other directly (``p2pcards.net.mesh``): a player
+lists where it listens in its ``hello`` (``addrs``), and the host hands the
+table's addresses to every seated player in a ``peers`` frame. Addresses are
+unsigned hints: the link handshake pins the dialled player's key, so a wrong
+address only fails to link. On a direct link only ``hello`` (first),
+``msg``, ``alert``, ``sync``, ``ping`` and ``pong`` are used.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.schema import Bin, Int, IntMap, ListOf, Struct, Text, Tuple, validate
+from p2pcards.protocol.schema import (
+    Bin, Int, IntMap, ListOf, Shape, Struct, Text, Tuple, _fail, validate,
+)
 
 MAX_NAME = 32
 MAX_PLAYERS = 4
+#: Addresses one player may list (e.g. one per interface and family).
+MAX_ADDRS = 4
+#: Longest address text: an IPv6 literal with a zone (``fe80::1%eth0``).
+MAX_ADDR_TEXT = 64
 
 NAME = Text(MAX_NAME, 1)
 
+
+class IPText(Text):
+    """An IP address literal (v4 or v6, a v6 zone allowed), never a host name:
+    a peer never makes this one resolve a name someone else chose."""
+
+    def describe(self) -> Any:
+        return {"ip": [self.min_len, self.max_len]}
+
+    def check(self, value: Any, path: str) -> str:
+        text = super().check(value, path)
+        try:
+            ipaddress.ip_address(text.split("%", 1)[0])
+        except ValueError:
+            raise _fail(path, "an IP address literal", value) from None
+        return text
+
+
+#: Where a player listens for direct links: ``[ip, port]``.
+ADDR = Tuple((IPText(MAX_ADDR_TEXT, 2), Int(1, 65535)))
+ADDRS = ListOf(ADDR, 0, MAX_ADDRS)
+
+
+class _WithOptional(Shape):
+    """A map with exactly these keys, some of which may be left out (then they
+    take their default): ``addrs`` is optional in ``hello`` so that a peer
+    without direct links (an in-process seat, an older client) says nothing."""
+
+    def __init__(self, fields: dict[str, Shape], optional: dict[str, tuple[Shape, Any]]) -> None:
+        self.required = Struct(fields)
+        self.optional = optional
+
+    def describe(self) -> Any:
+        described = self.required.describe()
+        described["optional"] = {k: shape.describe() for k, (shape, _) in self.optional.items()}
+        return described
+
+    def check(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict):
+            return self.required.check(value, path)
+        present = {k: value[k] for k in self.optional if k in value}
+        rest = {k: v for k, v in value.items() if k not in self.optional}
+        checked = self.required.check(rest, path)
+        for key, (shape, default) in self.optional.items():
+            checked[key] = shape.check(present[key], f"{path}.{key}") if key in present else default
+        return checked
+
+
 FRAME_SHAPES = {
-    "hello": Struct({
+    "hello": _WithOptional({
         "v": Int(0, 255),
         "name": NAME,
         "sid": Bin(lo=0, hi=32),
         "have": Int(0, 2**31 - 1),
         "bot": Int(0, 1),
-    }),
+    }, {"addrs": (ADDRS, [])}),
     "lobby": Struct({
         "game": Text(16, 1),
         "table": Text(MAX_NAME, 1),
@@ -42,6 +103,7 @@ FRAME_SHAPES = {
     "sync": Struct({"have": Int(0, 2**31 - 1)}),
     "ping": Struct({"n": Int(0, 2**31 - 1)}),
     "pong": Struct({"n": Int(0, 2**31 - 1)}),
+    "peers": Struct({"players": ListOf(Tuple((Bin(32), ADDRS)), 0, MAX_PLAYERS)}),
 }
 
 

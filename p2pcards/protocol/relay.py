@@ -11,6 +11,11 @@ never part of the chain: the relay keeps the ones it accepted beside it (a
 few per player, deduplicated), saves them, and hands them to a player that
 comes back, so that an alert reaches even a player that was away when it was
 sent. Sans-IO: frames in, outputs out.
+
+It also keeps where each player listens for direct links (the ``addrs`` of
+its latest ``hello``) and hands the table's list to every seated player in a
+``peers`` frame after the genesis and whenever it changes, so that the
+players can reach each other without it (``p2pcards.net.mesh``).
 """
 
 from __future__ import annotations
@@ -107,6 +112,8 @@ class Relay:
         self.notices: list[SignedNotice] = []
         self.session: Optional[bytes] = None
         self._player_keys: list[bytes] = []
+        #: Where each player (by public key) last said it listens for direct links.
+        self.addresses: dict[bytes, list[list]] = {}
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes],
@@ -204,6 +211,7 @@ class Relay:
             else:
                 info.player = self.lobby.join(info.public_key, info.name, bool(body["bot"]))
                 out = self._lobby_changed()
+            self._note_addresses(info.public_key, body["addrs"])
             if self.lobby.full:
                 out += self._start()
             return out
@@ -212,13 +220,14 @@ class Relay:
         if body["sid"] not in (b"", self.session):
             raise MalformedMessage("that session is not this table's")
         info.player = self._player_keys.index(info.public_key)
+        changed = self._note_addresses(info.public_key, body["addrs"])
         out = [Send(link, frames.encode("msg", m.raw))
                for m in self.messages[min(body["have"], len(self.messages)):]]
         if body["have"] > len(self.messages):
             out.append(Send(link, frames.encode("sync", {"have": len(self.messages)})))
         # The notices sent while this player was away (or before it crashed).
         out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
-        return out
+        return out + self._peers_after_hello(link, changed)
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
         info = self.links[link]
@@ -284,12 +293,51 @@ class Relay:
         genesis = self.lobby.genesis(self._genesis_nonce)
         self._adopt_genesis(genesis)
         return [TableStarted(self.session), Persist(genesis.raw),
-                Broadcast(frames.encode("msg", genesis.raw))]
+                Broadcast(frames.encode("msg", genesis.raw))] + self._peers_to_all()
 
     def _adopt_genesis(self, genesis: SignedMessage) -> None:
         self.messages = [genesis]
         self.session = session_id_of(genesis.payload)
         self._player_keys = [pk for pk, _name in genesis.body["players"]]
+
+    # -- direct links between the players -------------------------------------
+
+    def _note_addresses(self, public_key: bytes, addrs: list) -> bool:
+        """Record where a seated player listens; whether that changed what the table
+        knows. Only the lobby's or the table's players are kept (strangers that came
+        and went leave nothing behind)."""
+        current = set(self._player_keys) if self.started else {
+            p.public_key for p in self.lobby.players}
+        for key in [k for k in self.addresses if k not in current]:
+            del self.addresses[key]
+        addrs = [list(a) for a in addrs]
+        if self.addresses.get(public_key, []) == addrs:
+            return False
+        self.addresses[public_key] = addrs
+        return True
+
+    def peers_frame(self) -> bytes:
+        """Every player's key and last known addresses (unsigned hints; the link
+        handshake pins the key, so a wrong address only fails to link)."""
+        return frames.encode("peers", {"players": [
+            [pk, self.addresses.get(pk, [])] for pk in self._player_keys]})
+
+    def _anyone_listens(self) -> bool:
+        return any(self.addresses.get(pk) for pk in self._player_keys)
+
+    def _peers_to_all(self) -> list[Output]:
+        """After the genesis: every seated player learns the addresses (nothing
+        is sent at a table where nobody listens: a star of in-process seats)."""
+        return [Broadcast(self.peers_frame())] if self._anyone_listens() else []
+
+    def _peers_after_hello(self, link: int, changed: bool) -> list[Output]:
+        """A player (re)joining a started table learns the addresses; if its own
+        changed (a resumed player's new port), every seated player learns them."""
+        if not self._anyone_listens():
+            return []
+        if changed:
+            return [Broadcast(self.peers_frame())]
+        return [Send(link, self.peers_frame())]
 
     def describe(self, link: int) -> str:
         info = self.links.get(link)

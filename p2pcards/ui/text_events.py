@@ -241,6 +241,12 @@ def _session_line(e: Any, s: _Speaker) -> Optional[str]:
         if e.player is None:
             return None
         return f"Waiting for {s.player(e.player)}."
+    if isinstance(e, peer.Paths):
+        if not e.paths:
+            return None
+        parts = [f"{s.player(p)} {'direct' if path == 'direct' else 'is the host' if path == 'host' else 'via the host'}"
+                 for p, path in sorted(e.paths.items())]
+        return "Links: " + ", ".join(parts) + "."
     if isinstance(e, peer.Rejected):
         return f"The host refused this player: {clean(e.reason, 160)}."
     return None

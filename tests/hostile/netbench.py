@@ -10,7 +10,12 @@ challenged discard" found there.
 
 A :class:`Tampered` connection wraps the hostile player's link: each frame it
 sends passes through a policy (drop, delay, duplicate, replace, close the
-link, leave), and each frame it receives is recorded.
+link, leave), and each frame it receives is recorded (and, with an inbound
+filter, may be withheld: what a hostile host does to that player).
+
+Seats listed in ``direct`` also link to each other directly over loopback TCP
+(:class:`~p2pcards.net.mesh.Mesh`), as players in their own processes do;
+the host's seat (player 0) never does: it shares the host's process.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, Iterable, Optional
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -32,6 +37,8 @@ from p2pcards.protocol.table import Stage
 from p2pcards.protocol.verify import verify_transcript
 
 from .harness import PLAYERS, SHORT_CONFIGS, genesis_nonce_for
+
+LOOPBACK = "127.0.0.1"
 
 #: Decides what happens to one outgoing frame: returns the frames to send now.
 Policy = Callable[[bytes, "Tampered"], list[bytes]]
@@ -49,10 +56,13 @@ def message_of(frame: bytes) -> Optional[SignedMessage]:
 class Tampered:
     """A connection whose outgoing frames pass through ``policy``; records what it receives."""
 
-    def __init__(self, inner: Any, policy: Optional[Policy], received: list[bytes]) -> None:
+    def __init__(self, inner: Any, policy: Optional[Policy], received: list[bytes],
+                 inbound: Optional[Callable[[bytes], Any]] = None) -> None:
         self.inner = inner
         self.policy = policy
         self.received = received
+        self.inbound = inbound
+        self.withheld = 0
         self.tasks: list[asyncio.Task] = []
 
     async def send(self, payload: bytes) -> None:
@@ -61,7 +71,15 @@ class Tampered:
             await self.inner.send(frame)
 
     async def recv(self) -> bytes:
-        data = await self.inner.recv()
+        while True:
+            data = await self.inner.recv()
+            verdict = True if self.inbound is None else self.inbound(data)
+            if isinstance(verdict, bytes):
+                data = verdict  # the host hands this player something else
+                break
+            if verdict:
+                break
+            self.withheld += 1
         self.received.append(data)
         return data
 
@@ -140,7 +158,8 @@ class NetTable:
 
     def __init__(self, game: str, seed: int = 1, config: Any = None, *, deadline: float = 30.0,
                  reconnect_window: float = 10.0, limits: Limits = Limits(),
-                 deadlines: Optional[dict[int, float]] = None) -> None:
+                 deadlines: Optional[dict[int, float]] = None, direct: Iterable[int] = (),
+                 listen: Optional[dict[int, bool]] = None) -> None:
         self.game, self.seed = game, seed
         rules = games.by_name(game)
         self.config = SHORT_CONFIGS[game] if config is None else config
@@ -151,6 +170,11 @@ class NetTable:
         self.deadlines = deadlines or {}
         self.reconnect_window = reconnect_window
         self.policies: dict[int, Policy] = {}
+        #: What a hostile host hands a player: the filter keeps a frame (True), withholds
+        #: it (False) or hands over other bytes instead.
+        self.inbound: dict[int, Callable[[bytes], Any]] = {}
+        self.direct = set(direct)
+        self.listen = listen or {}
         self.connectors: dict[int, Callable[[], Awaitable[Any]]] = {}
         #: Sealed-frame interceptors for a player's first link (see ``MemoryWire.intercept``).
         self.wire_interceptors: dict[int, Callable[[bytes], list[bytes]]] = {}
@@ -169,7 +193,8 @@ class NetTable:
             seat = self.seats[player]
             if not seat.connections and player in self.wire_interceptors:
                 self.host.memory.wires[-1].intercept("a", self.wire_interceptors[player])
-            conn = Tampered(inner, self.policies.get(player), seat.received)
+            conn = Tampered(inner, self.policies.get(player), seat.received,
+                            self.inbound.get(player))
             seat.connections.append(conn)
             return conn
         return connect
@@ -200,7 +225,8 @@ class NetTable:
                 bot=True, deadline=self.deadlines.get(player, self.deadline),
                 reconnect_window=self.reconnect_window,
                 randomness_for=randomness_for(self.seed, f"seat{player}"),
-                on_event=seat.events.append)
+                on_event=seat.events.append, direct=player in self.direct,
+                listen=self.listen.get(player, True), listen_host=LOOPBACK)
             seat.task = asyncio.get_running_loop().create_task(seat.session.run())
             await self._until(lambda: len(self.host.lobby.players) > player or self.host.relay.started,
                               10.0)

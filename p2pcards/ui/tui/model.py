@@ -78,6 +78,10 @@ class ScreenModel:
         self.me: Optional[int] = None
         self.view: Any = None
         self.link = "connecting"
+        #: How each other player's messages reach this one, by player index
+        #: ("direct", "via host", or "host" for the host's own seat); empty when
+        #: this seat makes no direct links (it is in the host's process).
+        self.paths: dict[int, str] = {}
         self.waiting_player: Optional[int] = None
         self.deadline: Optional[float] = None
         self.progress: Optional[str] = None
@@ -91,6 +95,12 @@ class ScreenModel:
         self._shared: dict[int, int] = {}
 
     # -- who is where ------------------------------------------------------------
+
+    def path_of_seat(self, seat: int) -> Optional[str]:
+        """How the player at ``seat`` reaches this one (None: not known or not tracked)."""
+        if not self.paths or self.seating is None or not 0 <= seat < len(self.seating):
+            return None
+        return self.paths.get(self.seating[seat])
 
     def seat_info(self, seat: int) -> Optional[SeatInfo]:
         """The player at ``seat`` once the seats are drawn, else None."""
@@ -179,6 +189,8 @@ class ScreenModel:
             self.link = "reconnecting"
         elif isinstance(event, peer.Waiting):
             self.waiting_player, self.deadline = event.player, event.deadline
+        elif isinstance(event, peer.Paths):
+            self.paths = dict(event.paths)
         elif isinstance(event, peer.Rejected):
             self.ending = Ending("REFUSED", f"The host refused this player: "
                                  f"{clean(event.reason, 160)}.", "closed")

@@ -25,7 +25,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
 from p2pcards.net.peer import (
-    Decision, LinkDown, LinkUp, LobbyUpdate, Rejected, SessionResult, Waiting,
+    Decision, LinkDown, LinkUp, LobbyUpdate, Paths, Rejected, SessionResult, Waiting,
 )
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
@@ -51,7 +51,7 @@ from p2pcards.ui.tui.style import TABLE_STYLE
 #: Seconds between redraws while a countdown is on the screen.
 TICK = 1.0
 #: Events a peer session emits between its steps (the table is then at rest).
-_SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Rejected, ProtocolError, Committed,
+_SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Paths, Rejected, ProtocolError, Committed,
                    KeyShareVerified, PlayersSeated, ShuffleVerified, SharesVerified, HandDealt,
                    CardsRevealed, ActionApplied, MatchEnded, TableEnded)
 

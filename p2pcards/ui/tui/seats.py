@@ -121,6 +121,12 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
         link = [("class:link.ok" if model.link == "connected" else "class:link.bad",
                  f"● {model.link}")]
         facts = facts + [link]
+    else:
+        path = model.path_of_seat(seat)
+        if path is not None:
+            # Which links are direct: a host can withhold only what goes through it.
+            facts = facts + [[("class:link.ok" if path != "via host" else "class:dim",
+                               "⇄ direct" if path == "direct" else path)]]
     if height <= 1:
         # One line: the turn and the countdown before the rest, so a narrow window keeps them.
         return fit(pack([header, status] + facts + [fp], width)[:1], width, height)

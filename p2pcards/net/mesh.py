@@ -1,0 +1,385 @@
+"""Direct links between the players of one table, beside the host's star.
+
+Why: in a star the host alone decides what each player hears and when, so a
+player cannot tell a silent writer from a host that withholds it, and cannot
+get its evidence past a host that buries it. With a direct link, a writer's
+messages reach this player whatever the host does, and a player that echoes
+what it accepted makes a writer that tells different players different
+things provable (``chain.equivocation``).
+
+A :class:`Mesh` keeps at most one live link to every other player of the
+table. It listens (same link handshake, sealing and framing as the host's)
+and dials the players whose addresses the host handed out (``peers``); it
+accepts only the table's other player keys (a stranger is closed at once),
+and if a pair ends up with two links it keeps the one dialled by the lower
+player index (both ends apply the same rule). A pair links in whichever
+direction works; where neither works, the pair plays through the host.
+
+The mesh does not interpret frames beyond the opening ``hello``: it hands
+every frame from a live link to ``await deliver(player, frame)``, which
+queues it (with backpressure) for the one task that touches the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+from typing import Any, Awaitable, Callable, Optional
+
+from p2pcards.net.connection import Limits, connect, serve
+from p2pcards.net.errors import NetError
+from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.identity import Identity, fingerprint
+
+log = logging.getLogger(__name__)
+
+#: Seconds a fresh direct link has to say (and answer) ``hello``.
+HELLO_TIMEOUT = 5.0
+#: Seconds one dial (TCP connect and link handshake) may take.
+DIAL_TIMEOUT = 3.0
+#: Failed dials in a row to one player before the mesh waits for new addresses.
+MAX_DIALS = 6
+#: First pause after a failed dial (doubles each time, up to ``MAX_BACKOFF``).
+FIRST_BACKOFF = 0.3
+MAX_BACKOFF = 5.0
+#: The higher-indexed player of a pair waits this long before dialling, so the
+#: lower one's dial (the link both keep) usually comes first.
+HIGHER_WAITS = 0.5
+#: Frames queued for one direct link before it counts as a slow reader and is closed.
+MAX_QUEUED = 4096
+#: A direct-link listener serves three other players: few slots, short handshakes.
+MESH_LIMITS = Limits(handshake_timeout=5.0, max_connections=12, max_per_address=4)
+
+Deliver = Callable[[int, bytes], Awaitable[None]]
+
+
+class _Direct:
+    """One live direct link and its writer task."""
+
+    def __init__(self, player: int, connection: Any, dialled_by: int) -> None:
+        self.player = player
+        self.connection = connection
+        self.dialled_by = dialled_by
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.ended = asyncio.Event()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                frame = await self.queue.get()
+                if frame is None:
+                    break
+                await self.connection.send(frame)
+        except NetError:
+            pass
+        self.connection.close()
+
+    def push(self, frame: bytes) -> None:
+        if self.queue.qsize() >= MAX_QUEUED:
+            log.warning("direct link to player %d reads too slowly; closing it", self.player)
+            self.close()
+            return
+        self.queue.put_nowait(frame)
+
+    def finish(self) -> None:
+        """Close once what is queued has been sent."""
+        self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        self.connection.close()
+        self.queue.put_nowait(None)
+
+    @property
+    def up(self) -> bool:
+        return not self.connection.closed
+
+
+class Mesh:
+    """This player's direct links to the other players of its table."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        deliver: Deliver,
+        hello_body: Callable[[], dict],
+        *,
+        on_change: Optional[Callable[[], None]] = None,
+        limits: Limits = MESH_LIMITS,
+        dial_timeout: float = DIAL_TIMEOUT,
+        max_dials: int = MAX_DIALS,
+    ) -> None:
+        self.identity = identity
+        self.deliver = deliver
+        self.hello_body = hello_body
+        self.on_change = on_change or (lambda: None)
+        self.limits = limits
+        self.dial_timeout = dial_timeout
+        self.max_dials = max_dials
+        self.session: Optional[bytes] = None
+        self.keys: list[bytes] = []
+        self.me: Optional[int] = None
+        self.addrs: list[list] = []
+        self._links: dict[int, _Direct] = {}
+        self._addresses: dict[int, list[list]] = {}
+        self._dialers: dict[int, asyncio.Task] = {}
+        self._last_dial: dict[int, float] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._server: Any = None
+        self._closed = False
+        self.refused = 0
+        """Incoming links closed because their key is not a player of this table (or no table yet)."""
+
+    # -- set-up -------------------------------------------------------------------
+
+    async def listen(self, host: str) -> list[list]:
+        """Listen on ``host`` (port chosen by the OS); the ``[host, port]`` pairs to
+        announce in ``hello`` (none if listening failed: the others may still be dialled)."""
+        try:
+            self._server = await serve(host, 0, self.identity, self._accept, self.limits)
+        except OSError as error:
+            log.info("cannot listen for direct links on %s: %s", host, error)
+            return []
+        self.addrs = [[host, self._server.port]]
+        return self.addrs
+
+    def set_table(self, session: bytes, keys: list[bytes], me: int) -> None:
+        """The table is known (genesis accepted): from now on links may form."""
+        self.session, self.keys, self.me = session, list(keys), me
+
+    def set_peers(self, players: list[list]) -> None:
+        """Addresses from the host's ``peers`` frame: (re)start dialling whoever has
+        addresses and no live link (a changed address resets its retries)."""
+        if self._closed or self.session is None or self.me is None:
+            return
+        for key, addrs in players:
+            if key not in self.keys:
+                continue
+            player = self.keys.index(key)
+            if player == self.me:
+                continue
+            own = self.addrs[0][0] if self.addrs else None
+            usable = [[_in_own_zone(a[0], own), a[1]] for a in addrs if _dialable(a[0], own)]
+            if usable == self._addresses.get(player) and player in self._dialers:
+                continue
+            self._addresses[player] = usable
+            old = self._dialers.pop(player, None)
+            if old is not None:
+                old.cancel()
+            if usable:
+                self._dialers[player] = self._spawn(self._dial_loop(player))
+
+    async def close(self, grace: float = 1.0) -> None:
+        """Stop listening and dialling; what is queued on a live link (a final alert,
+        a leave notice) is sent first, for at most ``grace`` seconds."""
+        self._closed = True
+        if self._server is not None:
+            self._server.close()
+        links = list(self._links.values())
+        for link in links:
+            link.finish()
+        writers = [link.writer for link in links if not link.writer.done()]
+        if writers:
+            await asyncio.wait(writers, timeout=grace)
+        for link in links:
+            link.close()
+        tasks = [t for t in [*self._dialers.values(), *self._tasks] if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=2)
+        self._links.clear()
+
+    # -- using links ----------------------------------------------------------------
+
+    def linked(self) -> set[int]:
+        """Players with a live direct link."""
+        return {p for p, link in self._links.items() if link.up}
+
+    def is_linked(self, player: Optional[int]) -> bool:
+        link = self._links.get(player) if player is not None else None
+        return link is not None and link.up
+
+    def send(self, player: int, frame: bytes) -> None:
+        """Queue ``frame`` for ``player``'s direct link (nothing if there is none)."""
+        link = self._links.get(player)
+        if link is not None and link.up:
+            link.push(frame)
+
+    def broadcast(self, frame: bytes, exclude: Optional[int] = None, *,
+                  also_exclude: Optional[int] = None) -> None:
+        """Queue ``frame`` on every live direct link but ``exclude``'s (and ``also_exclude``'s)."""
+        for player, link in list(self._links.items()):
+            if player != exclude and player != also_exclude and link.up:
+                link.push(frame)
+
+    # -- forming links ----------------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _accept(self, connection: Any) -> None:
+        """An incoming link: only another player of this table, with this table's sid."""
+        key = connection.peer_public_key
+        if self.session is None or key not in self.keys or self.keys.index(key) == self.me:
+            self.refused += 1
+            log.info("closed a direct link from a stranger %s", fingerprint(key))
+            connection.close()
+            return
+        player = self.keys.index(key)
+        connection.admit()  # one of the table's players: never evicted by strangers
+        try:
+            async with asyncio.timeout(HELLO_TIMEOUT):
+                await self._expect_hello(connection)
+                await connection.send(self._hello())
+        except (NetError, ProtocolError, TimeoutError) as error:
+            log.info("direct link from player %d failed its hello: %s", player, error)
+            connection.close()
+            return
+        await self._run_link(player, connection, dialled_by=player)
+
+    async def _dial_loop(self, player: int) -> None:
+        """Keep a link to ``player`` up while addresses are known: dial, and after a
+        link ends dial again; bounded retries with backoff between failures."""
+        if self.me is not None and self.me > player:
+            await asyncio.sleep(HIGHER_WAITS)
+        failures = 0
+        while not self._closed and failures < self.max_dials:
+            link = self._links.get(player)
+            if link is not None and link.up:
+                await link.ended.wait()
+                failures = 0
+                continue
+            if await self._dial_once(player):
+                failures = 0
+                continue
+            failures += 1
+            await asyncio.sleep(min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (failures - 1)))
+        if self._dialers.get(player) is asyncio.current_task():
+            del self._dialers[player]  # given up until the host hands out new addresses
+
+    async def _dial_once(self, player: int) -> bool:
+        """Try each known address once; True if a link to ``player`` ran (and ended)."""
+        for host, port in self._addresses.get(player, []):
+            if self._closed or self.is_linked(player):
+                return True
+            # However often the host changes the addresses, one player is dialled at
+            # most once per FIRST_BACKOFF.
+            loop = asyncio.get_running_loop()
+            wait = self._last_dial.get(player, -FIRST_BACKOFF) + FIRST_BACKOFF - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_dial[player] = loop.time()
+            try:
+                connection = await connect(host, port, self.identity, expected_peer=self.keys[player],
+                                           timeout=self.dial_timeout, limits=self.limits)
+            except (OSError, NetError, TimeoutError) as error:
+                log.debug("dial to player %d at %s:%d failed: %s", player, host, port, error)
+                continue
+            try:
+                async with asyncio.timeout(HELLO_TIMEOUT):
+                    await connection.send(self._hello())
+                    await self._expect_hello(connection)
+            except (NetError, ProtocolError, TimeoutError) as error:
+                log.info("direct link to player %d failed its hello: %s", player, error)
+                connection.close()
+                continue
+            except BaseException:
+                connection.close()  # cancelled (the mesh closes): leave no socket behind
+                raise
+            await self._run_link(player, connection, dialled_by=self.me)
+            return True
+        return False
+
+    def _hello(self) -> bytes:
+        return frames.encode("hello", self.hello_body())
+
+    async def _expect_hello(self, connection: Any) -> None:
+        frame = frames.decode(await connection.recv())
+        if frame.kind != "hello":
+            raise DirectRefused(f"a {frame.kind!r} frame before hello")
+        if frame.body["v"] != PROTOCOL_VERSION:
+            raise DirectRefused(f"protocol version {frame.body['v']}")
+        if frame.body["sid"] != self.session:
+            raise DirectRefused("hello for another table")
+
+    async def _run_link(self, player: int, connection: Any, dialled_by: Optional[int]) -> None:
+        """Keep the link if it is the pair's one (see the module doc), then read it
+        until it ends."""
+        assert self.me is not None
+        link = _Direct(player, connection, dialled_by if dialled_by is not None else self.me)
+        keep = min(self.me, player)
+        old = self._links.get(player)
+        if old is not None and old.up:
+            if old.dialled_by == keep and link.dialled_by != keep:
+                link.close()
+                return
+            old.close()
+        self._links[player] = link
+        self.on_change()
+        try:
+            while True:
+                data = await connection.recv()
+                await self.deliver(player, data)
+        except NetError:
+            pass
+        finally:
+            link.close()
+            link.ended.set()
+            if self._links.get(player) is link:
+                del self._links[player]
+                if not self._closed:
+                    self.on_change()
+
+
+class DirectRefused(ProtocolError):
+    """A direct link whose opening frame is not this table's ``hello`` (the link is
+    closed; nobody is blamed: anyone can open a link)."""
+
+    rule = "direct.hello"
+
+
+def _in_own_zone(host: str, own: Optional[str]) -> str:
+    """A link-local IPv6 address names its zone by the *announcer's* interface
+    (``fe80::1%eth0``); this player reaches it through its own interface, the one
+    its own listening address names."""
+    if "%" not in host:
+        return host
+    address = host.split("%", 1)[0]
+    if own is not None and "%" in own:
+        return f"{address}%{own.split('%', 1)[1]}"
+    return host
+
+
+def _dialable(host: str, own: Optional[str] = None) -> bool:
+    """Whether to dial an address the host handed out. Only IP literals (never a
+    name), and only where a LAN table's players can be: private, loopback and
+    link-local ranges, or this player's own /24 (IPv4) or /64 (IPv6). So a host
+    cannot use the players to dial hosts of its choosing on the internet."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if address.is_multicast or address.is_unspecified:
+        return False
+    if address.is_private or address.is_loopback or address.is_link_local:
+        return True
+    if own is None:
+        return False
+    try:
+        mine = ipaddress.ip_address(own.split("%", 1)[0])
+    except ValueError:
+        return False
+    if mine.version != address.version:
+        return False
+    prefix = 24 if mine.version == 4 else 64
+    return address in ipaddress.ip_network(f"{mine}/{prefix}", strict=False)
+
+
+__all__ = ["DirectRefused", "Mesh"]

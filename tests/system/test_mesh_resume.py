@@ -1,0 +1,41 @@
+"""A killed player resumes with a new listening port: the host hands out its new
+address (``peers``) and the other players link to it directly again."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from .harness import Home, ProcessTable
+from .scenarios import after_events, run_with_kill, standard_plan
+
+VICTIM = 2
+
+
+def _paths(lines: list[str]) -> list[dict]:
+    return [json.loads(l)["paths"] for l in lines if '"Paths"' in l]
+
+
+@pytest.mark.slow
+def test_a_resumed_player_is_linked_directly_again(
+    fresh_homes: Callable[[str], list[Home]],
+) -> None:
+    started: list[ProcessTable] = []
+    run = run_with_kill(standard_plan("topper"), fresh_homes("relink"), VICTIM,
+                        after_events("ActionApplied", 3), after_start=started.append)
+    assert run.killed and run.restart_note == "resumed"
+    table = started[0]
+    first = next(p for p in table.history[1:] if p.home is table.homes[VICTIM])
+    resumed = table.processes[VICTIM]
+    assert resumed is not first
+    assert [seat.summary for seat in run.record.seats][0].startswith("Match over:")
+    # The resumed process links to both other joiners again.
+    again = _paths(resumed.lines)
+    assert any(p.get("1") == "direct" and p.get("3") == "direct" for p in again), again
+    # A joiner that lost the link to it sees it come back.
+    other = _paths(table.processes[1].lines)
+    lost = next(i for i, p in enumerate(other) if p.get(str(VICTIM)) == "via host"
+                and any(q.get(str(VICTIM)) == "direct" for q in other[:i]))
+    assert any(p.get(str(VICTIM)) == "direct" for p in other[lost:]), other

@@ -27,7 +27,7 @@ from p2pcards.crypto.seeded import SeededRng
 from p2pcards.net.connection import connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
-from p2pcards.net.peer import Agent, PeerSession, SessionResult
+from p2pcards.net.peer import PROBE_TIMEOUT, Agent, PeerSession, SessionResult
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import LobbyChanged
@@ -58,6 +58,12 @@ class TableOptions:
     bot_names: tuple[str, ...] = ("Ada", "Bob", "Cy")
 
 
+def _linger(deadline: float) -> float:
+    """Long enough for the other players' clocks, which started with the host's
+    give or take a message, to run out and probe the relay (``PROBE_TIMEOUT``)."""
+    return deadline + PROBE_TIMEOUT + 2.0
+
+
 def _derive(seed: int, *labels: str) -> bytes:
     return digest32(_SEED_TAG, str(seed).encode(), *(label.encode() for label in labels))
 
@@ -81,16 +87,23 @@ class HostedTable:
     tasks: list[asyncio.Task] = field(default_factory=list)
     advertiser: Any = None
     background: set = field(default_factory=set)
+    linger: float = 0.0
+    """How long ``close`` keeps relaying for players whose tables are still in play."""
 
     async def result(self) -> SessionResult:
         return await self.tasks[0]
 
-    async def close(self, grace: float = 5.0) -> None:
+    async def close(self, grace: float = 5.0, linger: Optional[float] = None) -> None:
         """Let the local seats take in the last messages (each ends with its table),
-        then stop whatever is still running."""
+        keep relaying for up to ``linger`` seconds while other players' links are
+        open (their tables may end later than the host's), then stop whatever is
+        still running."""
         running = [task for task in self.tasks if not task.done()]
         if running:
             await asyncio.wait(running, timeout=grace)
+        linger = self.linger if linger is None else linger
+        if linger > 0 and all(task.done() for task in self.tasks):
+            await self.host.until_players_gone(linger)
         for task in self.tasks:
             if not task.done():
                 task.cancel()
@@ -119,7 +132,8 @@ async def start_hosted_table(
     nonce = _derive(options.seed, "genesis") if options.seed is not None else None
     hosted = HostedTable(TableHost(identity, options.game, options.config, options.name,
                                    journal_root=options.journal_root, genesis_nonce=nonce,
-                                   on_event=lambda e: _host_event(hosted, e, on_host_event)))
+                                   on_event=lambda e: _host_event(hosted, e, on_host_event)),
+                         linger=_linger(options.deadline))
     await hosted.host.start(options.tcp_host, options.tcp_port)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
@@ -195,7 +209,8 @@ async def resume_hosted_table(
     if not local or local[0][1] is not identity:
         raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
     hosted = HostedTable(TableHost.resume(identity, relay_journal,
-                                          on_event=lambda e: _host_event(hosted, e, on_host_event)))
+                                          on_event=lambda e: _host_event(hosted, e, on_host_event)),
+                         linger=_linger(deadline))
     await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
     for journal, seat_identity, seat_agent, is_bot, callback in local:
         label = journal.read_meta().get("rng_label", "")

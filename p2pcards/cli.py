@@ -18,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
 
@@ -337,7 +337,7 @@ async def _cmd_play(args: argparse.Namespace) -> int:
             hosted = await start_hosted_table(identity, front.agent, options, bots=3,
                                               on_event=front.on_event)
             front.session = hosted.sessions[0]
-            result = await _play_then_clean_up(front.play(hosted.result()), hosted.close)
+            result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
             if not front.again:
                 break
     finally:
@@ -375,7 +375,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
                   else f"Hosting {args.game} table {table_name!r} on port {port} "
                        f"(host fingerprint {identity.fingerprint}). Waiting for players...")
-        result = await _play_then_clean_up(front.play(hosted.result()), hosted.close)
+        result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
         await front.stop()
     return _print_result(result, front)
@@ -426,6 +426,17 @@ async def _cmd_join(args: argparse.Namespace) -> int:
 def _joiner_label(identity: Any) -> str:
     """Each joiner's own seeded byte source (``--seed``), the same again on ``resume``."""
     return f"joiner-{identity.fingerprint}"
+
+
+def _close_hosted(front: "_Front", hosted: Any) -> Callable[[], Awaitable[None]]:
+    """The host's clean-up: the relay stays up while other players' tables are
+    still in play (their own clocks decide), and the host is told why it waits."""
+    async def close() -> None:
+        if all(task.done() for task in hosted.tasks) and hosted.host.players_linked():
+            front.say(f"Keeping the table open for the players still at it "
+                      f"(up to {hosted.linger:.0f} s; Ctrl-C to stop now).")
+        await hosted.close()
+    return close
 
 
 async def _play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
@@ -650,7 +661,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
                               "resumed": True}) if args.trace
                   else f"Hosting table {hosted.host.lobby.table_name!r} again on port {port}; "
                        "waiting for the players to reconnect.")
-        result = await _play_then_clean_up(front.play(hosted.result()), hosted.close)
+        result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
         await front.stop()
     return _print_result(result, front)

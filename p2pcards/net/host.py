@@ -18,6 +18,7 @@ peer's flood of valid frames cannot crowd out the others'.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 from collections import deque
@@ -102,6 +103,7 @@ class TableHost:
         self.tcp_port: Optional[int] = None
         self.local_port: Optional[int] = None
         self.started = asyncio.Event()
+        self._links_changed = asyncio.Event()
 
     @classmethod
     def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> "TableHost":
@@ -130,6 +132,27 @@ class TableHost:
             return await self.memory.connect(LOCAL_HOST, self.local_port, identity,
                                              expected_peer=self.identity.public_key)
         return connect
+
+    def players_linked(self) -> int:
+        """Seated links of the table's players still open (after the genesis)."""
+        if self.relay.session is None:
+            return 0
+        return sum(1 for number in self._links if self.relay.seated(number))
+
+    async def until_players_gone(self, timeout: float) -> None:
+        """Keep relaying until every player's link has closed, or ``timeout``.
+
+        Why: a table that ends for the host's seat may still be in play for the
+        others (each peer judges a deadline by its own clock, and no report of
+        the host's ends theirs); a relay that vanished at once would make their
+        clocks name the host instead of the player that stopped.
+        """
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        while self.players_linked() and loop.time() < until:
+            self._links_changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._links_changed.wait(), until - loop.time())
 
     async def close(self) -> None:
         for server in self._servers:
@@ -176,6 +199,7 @@ class TableHost:
         finally:
             hello_due.cancel()
             self._links.pop(number, None)
+            self._links_changed.set()
             numbers = self._by_key.get(key)
             if numbers is not None and number in numbers:
                 numbers.remove(number)

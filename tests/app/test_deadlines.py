@@ -6,6 +6,7 @@ import asyncio
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
 
@@ -69,3 +70,45 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
 async def _until(predicate) -> None:
     while not predicate():
         await asyncio.sleep(0.01)
+
+
+def _later_clock_at_a_host_that_closes(tmp_path, linger):
+    """The host's seat and its bot time out a silent player first; a player whose
+    own clock is longer is still waiting when the host closes its table."""
+    async def run():
+        me = seeded_identity(4, "me", "Me")
+        hosted = await start_hosted_table(
+            me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=1)
+        silent = PeerSession(seeded_identity(4, "mute", "Mute"), _Silent(),
+                             hosted.host.local_connector(seeded_identity(4, "mute", "Mute")),
+                             deadline=1.5, reconnect_window=1.0)
+        watcher = PeerSession(seeded_identity(4, "late", "Late"),
+                              BotAgent(make_bot_factory("topper", "heuristic"), 5),
+                              hosted.host.local_connector(seeded_identity(4, "late", "Late")),
+                              deadline=3.0, reconnect_window=1.0)
+        silent_task = asyncio.create_task(silent.run())
+        await _until(lambda: len(hosted.host.lobby.players) == 3)
+        watcher_task = asyncio.create_task(watcher.run())
+        try:
+            mine = await asyncio.wait_for(hosted.result(), 30)
+            await hosted.close(grace=5, linger=linger)
+            theirs = await asyncio.wait_for(watcher_task, 30)
+            return silent.table.me_player, mine.verdict, theirs.verdict
+        finally:
+            silent_task.cancel()
+            await asyncio.gather(silent_task, watcher_task, return_exceptions=True)
+    return asyncio.run(run())
+
+
+def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_path):
+    silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=None)
+    assert mine.rule == "deadline" and mine.players == (silent,)
+    # The slower clock ran out while the relay was still up: it names the silent player.
+    assert theirs.rule == "deadline" and theirs.players == (silent,)
+
+
+def test_a_host_that_closed_at_once_would_be_named_by_the_slower_clock(tmp_path):
+    """Why the host lingers: without it the other player's own clock names the host."""
+    silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=0)
+    assert mine.players == (silent,)
+    assert theirs.players == (0,)

@@ -70,7 +70,7 @@ def test_a_silent_peer_is_named_by_every_other_peer_after_its_deadline(
     for process in others:
         assert process.table_ended() is not None, process.lines[-3:]
         assert process.table_ended()["rule"] == "deadline"
-        assert process.table_ended()["blamed"] == [VICTIM]
+        assert process.table_ended()["blamed"] == [VICTIM], [q.table_ended() for q in others]
         assert process.summary.startswith("TABLE ENDED: deadline:")
         assert process.summary.endswith(f"(blamed: {VICTIM_NAME})")
         assert process.returncode == 3

@@ -46,7 +46,7 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import PlayerLeft, ProtocolError, RemoteProtocolError
+from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
@@ -210,6 +210,7 @@ class PeerSession:
         #: Digests (of the raw bytes) of messages in the chain and notices seen: cheap dedupe.
         self._seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
+        self._forks_asked: set[tuple[Optional[int], int]] = set()  # (link, position) asked once
 
     # -- public -----------------------------------------------------------------
 
@@ -500,6 +501,18 @@ class PeerSession:
             events = await asyncio.to_thread(self.table.receive, raw)
         except Gap:
             await self._ask(source, frames.encode("sync", {"have": self.table.next_position}))
+            return
+        except BrokenChain as fork:
+            # Another version of our last message exists: whoever sent this one
+            # (and any direct peer) holds it, and it proves its writer equivocated.
+            log.warning("a message continues another history: %s", fork)
+            if (source, fork.position) in self._forks_asked:
+                return  # asked this link once already: no sync storm with a host that replays
+            self._forks_asked.add((source, fork.position))
+            ask = frames.encode("sync", {"have": max(0, self.table.next_position - 1)})
+            await self._ask(source, ask)
+            if self.mesh is not None:
+                self.mesh.broadcast(ask, exclude=source)
             return
         except ProtocolError as error:
             log.warning("dropped a message: %s", error)

@@ -295,10 +295,11 @@ class Table:
             raise Gap(f"message for position {msg.position} while expecting {n}",
                       player=msg.player, position=msg.position)
         if msg.prev != self.head:
-            last = self.messages[-1]
-            return self._end(BrokenChain(
-                f"message names a predecessor other than position {n - 1} held here",
-                player=msg.player, position=n), (msg.raw, last.raw), (msg.player, last.player))
+            # Its writer saw another message at n - 1 (an equivocation by that
+            # message's writer, which the other version proves: ask for it) or
+            # lies; this message alone cannot tell which, so it names nobody.
+            raise BrokenChain(f"a {msg.type!r} message for position {n} names a predecessor "
+                              f"other than the message held at position {n - 1}", position=n)
         writer = self.writer
         if msg.player != writer:
             who = "nobody" if writer is None else f"player {writer}"

@@ -4,8 +4,8 @@ A verdict names the rule broken, the players blamed, the transcript position
 and the evidence: the offending signed messages exactly as received. With
 the transcript up to that position, anyone can re-check a provable verdict
 (``provable``) without trusting the peer that reached it. A verdict that is
-not provable (a missed deadline by this peer's own clock, a fork seen by one
-peer, a signed leave) says so. Another peer's unprovable report is never a
+not provable (a missed deadline by this peer's own clock, a signed leave)
+says so. Another peer's unprovable report is never a
 verdict here: it is the advisory event ``Reported``.
 """
 
@@ -21,7 +21,7 @@ from p2pcards.protocol.schema import Bin, Int, ListOf, Struct, Text, validate
 
 #: Rules whose verdict rests on this peer's clock or observation, or on the named
 #: player's own signed leave, not on evidence anyone can re-check.
-UNPROVABLE_RULES = frozenset({DeadlineMissed.rule, PlayerLeft.rule, "chain.fork"})
+UNPROVABLE_RULES = frozenset({DeadlineMissed.rule, PlayerLeft.rule})
 
 VERDICT_SHAPE = Struct({
     "rule": Text(64, 1),

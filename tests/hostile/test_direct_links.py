@@ -15,7 +15,7 @@ import pytest
 
 from p2pcards.net.peer import DIRECT, HOST, Paths
 from p2pcards.protocol import frames
-from p2pcards.protocol.envelope import SignedMessage, seal
+from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verify import verify_transcript
 
@@ -210,8 +210,8 @@ async def test_a_bad_notice_on_a_direct_link_goes_no_further() -> None:
             while not (sender.mesh is not None and sender.mesh.is_linked(2)):
                 await asyncio.sleep(0.02)
         stranger = Identity.generate("stranger")
-        other = seal(stranger, session=bytes(32), position=3, prev=bytes(32), player=1,
-                     type="alert", body={})
+        other = seal_notice(stranger, session=bytes(32), position=3, prev=bytes(32), player=1,
+                            type="alert", body={})
         for junk in (b"\x00junk", other.raw):
             sender.mesh.send(2, frames.encode("alert", junk))
         results = await net.results(timeout=90.0)
@@ -228,7 +228,8 @@ async def test_a_host_handing_players_two_versions_of_its_own_message_is_proven(
     hands player 2 the second: the players' echoes bring both versions together, and
     every linked player proves the host an equivocator."""
     host_player = 0
-    step = recording("topper").find(lambda s: s.type == "bid" and s.player == host_player)
+    # Its commitment: the other version is as valid, so only the two together prove anything.
+    step = recording("topper").find(lambda s: s.type == "commit" and s.player == host_player)
     net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
 
     def two_versions(frame: bytes) -> Any:
@@ -236,7 +237,8 @@ async def test_a_host_handing_players_two_versions_of_its_own_message_is_proven(
         if msg is None or msg.player != host_player or msg.position != step.position:
             return True
         other = seal(net.identities[host_player], session=msg.session, position=msg.position,
-                     prev=msg.prev, player=host_player, type="pass", body={})
+                     prev=msg.prev, player=host_player, type=msg.type,
+                     body=dict(msg.body, draw=bytes(32)))
         return frames.encode("msg", other.raw)
     net.inbound[2] = two_versions
     await net.start()

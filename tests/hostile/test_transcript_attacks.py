@@ -12,13 +12,13 @@ import pytest
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import SignedMessage, seal
-from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
+from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage, WrongSession
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, Stage
 
 from .harness import (
-    Bench, Delivery, Rule, When, alter, assert_dropped, assert_transcripts_valid, assert_verdict,
-    corrupt, delay, drop, equivocate, marks, recording,
+    Bench, Delivery, Rule, When, alter, assert_dropped, assert_transcripts_valid, assert_untouched,
+    assert_verdict, corrupt, delay, drop, equivocate, mark, marks, recording,
 )
 
 
@@ -198,21 +198,28 @@ def test_equivocation_two_messages_for_one_position() -> None:
 
 def test_host_equivocation_different_messages_to_different_peers() -> None:
     """The host (player 0) sends one commitment to players 1 and 2 and another
-    to player 3. Player 3 sees the next message fork from its history and names
-    both candidates without proof; its alert carries the host's second message,
-    which proves the equivocation to everyone who holds the first."""
+    to player 3. Player 3 sees player 1's next message continue another history:
+    it names nobody (player 1 is honest) and asks for the version player 1 built
+    on; that version proves the host's equivocation, and player 3's alert proves
+    it to everyone."""
     rec = recording("topper")
     bench = rec.bench_at(1)
     other_commit = lambda body, out, b: dict(body, draw=bytes(32))  # noqa: E731
     bench.set_hostile(0, Rule(When(stage=Stage.COMMIT), equivocate(other_commit, to_other=(3,))))
     bench.step()
     assert bench.tables[1].head != bench.tables[3].head
+    before = mark(bench.tables[3])
     bench.step()  # player 1 commits on top of the version it holds
-    fork = bench.tables[3].verdict
-    assert fork.rule == "chain.fork" and fork.players == (1, 0) and not fork.provable
+    (forked,) = [r for who, r in bench.log if who == 3][-1:]
+    assert isinstance(forked.error, BrokenChain) and forked.error.player is None
+    assert bench.tables[3].verdict is None and mark(bench.tables[3]) == before
+    # What a peer session does on a fork: sync from the position before it.
+    position = bench.tables[3].next_position - 1
+    bench.deliver(bench.tables[1].transcript()[position], to=(3,))
+    assert_verdict(bench, "chain.equivocation", (0,), position, who=(3,))
     bench.send_alerts()
-    assert_verdict(bench, "chain.equivocation", (0,), 1, who=(1, 2, "observer"))
-    assert bench.tables[3].verdict == fork
+    for who in (1, 2, 3, "observer"):  # each holds the two versions in its own order
+        assert_verdict(bench, "chain.equivocation", (0,), position, who=(who,))
 
 
 def test_host_that_withholds_a_message_from_one_peer_cannot_make_it_accept_another() -> None:
@@ -261,18 +268,19 @@ def test_duplicated_messages_change_nothing() -> None:
     assert bench.hostile.rules[0].fired > 3
 
 
-def test_message_naming_a_wrong_predecessor_ends_the_table_unprovably() -> None:
+def test_message_naming_a_wrong_predecessor_names_nobody() -> None:
     """A writer that names another history: the fork cannot be pinned on one
-    player (the previous writer might have equivocated to it), so the verdict
-    names both and says it is not provable."""
+    player (the previous writer might have equivocated to it, making the writer
+    honest), so it is dropped and nobody is named; only the other version of
+    the previous message, if it exists, proves anything."""
     bench, step = recording("topper").bench_before(lambda s: s.type == "bid")
     honest = bench.peek()
     raw = bench.forge(honest.type, honest.body, prev=bytes(32))
-    previous = bench.reference.messages[-1].player
     before = marks(bench)
-    bench.deliver(raw, sender=step.player)
-    assert_verdict(bench, "chain.fork", (step.player, previous), step.position, before,
-                   provable=False)
+    results = bench.deliver(raw, sender=step.player)
+    assert all(isinstance(r.error, BrokenChain) and r.error.player is None
+               for r in results.values())
+    assert_untouched(bench, before)
 
 
 def test_ended_table_keeps_its_first_verdict() -> None:

@@ -108,7 +108,7 @@ def test_strangers_and_lobby_leavers_leave_no_address_behind(ids):
         relay.frame(link, hello(identity.name, [["10.0.0.1", 5000 + link]]))
     assert relay.started
     assert set(relay.addresses) == {identity.public_key for identity in ids}
-    relay.connected(200, Identity.generate("late").public_key)
-    out = relay.frame(200, hello("late", [["10.0.0.66", 6666]]))
+    out = relay.connected(200, Identity.generate("late").public_key)  # turned away at once
+    out += relay.frame(200, hello("late", [["10.0.0.66", 6666]]))
     assert any(isinstance(o, Close) for o in out)
     assert len(relay.addresses) == 4

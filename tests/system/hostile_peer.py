@@ -25,8 +25,8 @@ _original_publish = peer.PeerSession._publish
 _forged: list[bytes] = []
 
 
-async def _publish_then_lie(self: Any, connection: Any, written: Any) -> None:
-    await _original_publish(self, connection, written)
+async def _publish_then_lie(self: Any, written: Any) -> None:
+    await _original_publish(self, written)
     table = self.table
     if _forged or table is None or table.stage is not Stage.PLAY:
         return
@@ -41,7 +41,7 @@ async def _publish_then_lie(self: Any, connection: Any, written: Any) -> None:
                         prev=table.head, player=table.me_player, type="alert",
                         body=lie.to_wire()).raw
     _forged.append(alert)
-    await connection.send(frames.encode("alert", alert))
+    await self._send_notice(alert)  # to the host and on every direct link
 
 
 def main() -> None:

@@ -58,6 +58,10 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
     parser.add_argument("--target", type=int, default=None,
                         help="Topper target score (default: the game's, 21)")
     parser.add_argument("--seed", type=int, default=1, help="table seed of the first run")
+    parser.add_argument("--paths", choices=("direct", "host", "both"), default="both",
+                        help="players linked directly as well as through the host (the default "
+                             "of join), only through the host (join --no-direct), or both, "
+                             "compared in one run (default both)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--profile", action="store_true",
                         help="instead, deal once per game in this process (four tables, no network, "
@@ -208,14 +212,14 @@ def _counter(fields: list[str], prefix: str) -> Optional[int]:
 
 
 def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
-                identities: list) -> dict[str, Any]:
+                identities: list, paths: str = "direct") -> dict[str, Any]:
     settings: tuple[str, ...] = ()
     if game == "bluff" and args.deals is not None:
         settings = ("--deals", str(args.deals))
     if game == "topper" and args.target is not None:
         settings = ("--target", str(args.target))
     plan = TablePlan(game, seed=seed, deadline=120.0, settings=settings)
-    homes = make_homes(root / f"{game}-{seed}", SEAT_NAMES, identities=identities)
+    homes = make_homes(root / f"{game}-{seed}-{paths}", SEAT_NAMES, identities=identities)
     table = ProcessTable(plan, homes)
     began = time.monotonic()
     wire: Optional[WireCounter] = None
@@ -223,7 +227,8 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
         table.start_host()
         wire = WireCounter(table.port).start()
         for index in range(1, 4):
-            table.add_joiner(index, plan.join_args(f"{plan.bind}:{table.port}"))
+            join = plan.join_args(f"{plan.bind}:{table.port}")
+            table.add_joiner(index, join + (["--no-direct"] if paths == "host" else []))
         codes = table.wait(timeout=1800)
     finally:
         if wire is not None:
@@ -287,7 +292,8 @@ def _fmt(value: Optional[float], unit: str, scale: float = 1.0, digits: int = 3)
 
 def print_human(report: dict[str, Any]) -> None:
     for s in report["games"]:
-        print(f"== {s['game']} ({s['cards']} cards), {s['runs']} match(es)")
+        via = "direct links and the host" if s["paths"] == "direct" else "the host only"
+        print(f"== {s['game']} ({s['cards']} cards), {s['runs']} match(es), via {via}")
         deal = s["first_deal_s"]["median"]
         print(f"  first deal, genesis to every seat's verified hand: {_fmt(deal, 's')} "
               f"(goal for 52 cards: {GOAL_DEAL_S} s)")
@@ -385,9 +391,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         identities = make_homes(root / "identities", SEAT_NAMES)
         summaries = []
         for game in games:
-            matches = [bench_match(game, args.seed + run, args, root, identities)
-                       for run in range(args.runs)]
-            summaries.append(summarise(game, matches))
+            for paths in (["direct", "host"] if args.paths == "both" else [args.paths]):
+                matches = [bench_match(game, args.seed + run, args, root, identities, paths)
+                           for run in range(args.runs)]
+                summaries.append(dict(summarise(game, matches), paths=paths))
     finally:
         shutil.rmtree(root, ignore_errors=True)
     report = {"machine_cpus": _cpus(), "games": summaries,
@@ -396,7 +403,24 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(json.dumps(report))
     else:
         print_human(report)
+        print_comparison(summaries)
     return 0
+
+
+def print_comparison(summaries: list[dict[str, Any]]) -> None:
+    """Direct links against the host only, per game: what the mesh costs."""
+    for game in dict.fromkeys(s["game"] for s in summaries):
+        by = {s["paths"]: s for s in summaries if s["game"] == game}
+        if set(by) != {"direct", "host"}:
+            continue
+        figures = [("first deal", by["direct"]["first_deal_s"]["median"],
+                    by["host"]["first_deal_s"]["median"]),
+                   ("action latency median", by["direct"]["action_latency_ms"]["median"],
+                    by["host"]["action_latency_ms"]["median"]),
+                   ("match", _median(by["direct"]["match_s"]), _median(by["host"]["match_s"]))]
+        said = ", ".join(f"{name} {direct / host:.2f}x" for name, direct, host in figures
+                         if direct is not None and host)
+        print(f"== {game}: direct links against the host only: {said}")
 
 
 def _cpus() -> Optional[int]:

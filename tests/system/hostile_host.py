@@ -1,6 +1,15 @@
-"""A hostile host for system tests: a real TableHost (with its own bot seat) whose
-relay never hands player B anything player A signed (messages, replies to a
-``sync``, alerts), as a host that wants B to blame A would.
+"""A hostile host for system tests: a real TableHost (with its own bot seat) that
+misbehaves in one of these ways (``--mode``):
+
+- ``withhold``: its relay never hands player B anything player A signed
+  (messages, replies to a ``sync``, alerts), as a host that wants B to blame A
+  would;
+- ``resend-notices``: it re-sends every signed notice (a ``leave``, an
+  ``alert``) to every player also as a transcript message, as a host that
+  wants the notice's signer named would (issue 10, finding 2);
+- ``churn``: it closes every player's link every ``--churn`` seconds, a little
+  more often than once per deadline (issue 10, finding 3);
+- ``honest``: it relays faithfully.
 
 Run inside a namespace by a test: it prints ``{"listening": PORT}`` once it
 listens, and ``{"result": ..., "withheld": N}`` when its own seat's table ends.
@@ -17,7 +26,7 @@ from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost
 from p2pcards.protocol import frames, games
-from p2pcards.protocol.envelope import SignedMessage
+from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import Broadcast, Send
@@ -31,8 +40,10 @@ def _signer(frame: bytes) -> int | None:
     """Who signed the message or notice a frame carries (None for other frames)."""
     try:
         decoded = frames.decode(frame)
-        if decoded.kind in ("msg", "alert"):
+        if decoded.kind == "msg":
             return SignedMessage.parse(decoded.body).player
+        if decoded.kind == "alert":
+            return SignedNotice.parse(decoded.body).player
     except ProtocolError:
         pass
     return None
@@ -66,6 +77,31 @@ def withhold(host: TableHost, writer: int, victim: int, counter: list[int]) -> N
     host._apply = filtered  # type: ignore[method-assign]
 
 
+def resend_notices(host: TableHost, counter: list[int]) -> None:
+    """Make ``host`` hand every notice it relays to every seated link again, as a ``msg``."""
+    apply = host._apply
+
+    def resending(outputs: list[Any]) -> None:
+        extra: list[Any] = []
+        for out in outputs:
+            if isinstance(out, (Broadcast, Send)) and frames.decode(out.frame).kind == "alert":
+                notice = frames.decode(out.frame).body
+                extra.append(Broadcast(frames.encode("msg", notice)))
+                counter[0] += 1
+        apply(list(outputs) + extra)
+    host._apply = resending  # type: ignore[method-assign]
+
+
+async def churn(host: TableHost, every: float, counter: list[int]) -> None:
+    """Close every link but the host's own seat's, every ``every`` seconds."""
+    while True:
+        await asyncio.sleep(every)
+        for link in list(host._links.values()):
+            if link.connection.peer_public_key != host.identity.public_key:
+                link.connection.close()
+                counter[0] += 1
+
+
 async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bind", required=True)
@@ -73,24 +109,37 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--writer", type=int, default=1)
     parser.add_argument("--victim", type=int, default=2)
     parser.add_argument("--deadline", type=float, default=30.0)
-    parser.add_argument("--honest", action="store_true", help="relay faithfully")
+    parser.add_argument("--mode", choices=("withhold", "resend-notices", "churn", "honest"),
+                        default="withhold")
+    parser.add_argument("--honest", action="store_true", help="relay faithfully (--mode honest)")
+    parser.add_argument("--churn", type=float, default=2.0, help="seconds between link cuts")
+    parser.add_argument("--reconnect-window", type=float, default=60.0)
     args = parser.parse_args(argv)
+    mode = "honest" if args.honest else args.mode
     rules = games.by_name(args.game)
     options = TableOptions(game=args.game, config=rules.config_to_wire(SHORT[args.game]),
-                           name="mesh night", deadline=args.deadline, tcp_host=args.bind)
+                           name="mesh night", deadline=args.deadline, tcp_host=args.bind,
+                           reconnect_window=args.reconnect_window)
     agent = BotAgent(make_bot_factory(args.game, "heuristic"), None)
     hosted = await start_hosted_table(Identity.generate("Host"), agent, options, bots=0)
     counter = [0]
-    if not args.honest:
+    cutter = None
+    if mode == "withhold":
         withhold(hosted.host, args.writer, args.victim, counter)
+    elif mode == "resend-notices":
+        resend_notices(hosted.host, counter)
+    elif mode == "churn":
+        cutter = asyncio.create_task(churn(hosted.host, args.churn, counter))
     print(json.dumps({"listening": hosted.host.tcp_port}), flush=True)
     try:
         result = await asyncio.wait_for(hosted.result(), 300)
         verdict = result.verdict
         print(json.dumps({"result": "verdict" if verdict else "over",
                           "blamed": list(verdict.players) if verdict else [],
-                          "withheld": counter[0]}), flush=True)
+                          "withheld": counter[0], "mode": mode}), flush=True)
     finally:
+        if cutter is not None:
+            cutter.cancel()
         await hosted.close()
 
 

@@ -99,12 +99,7 @@ class SignedMessage:
 
     def verify(self, public_key: bytes) -> None:
         """Raise :class:`BadSignature` unless ``public_key`` signed this payload."""
-        try:
-            VerifyKey(public_key).verify(SIGN_TAG + self.payload, self.signature)
-        except (BadSignatureError, ValueError, TypeError):
-            raise BadSignature(
-                f"signature of a {self.type!r} message does not verify for player {self.player}",
-                position=self.position) from None
+        _verify(SIGN_TAG, self, public_key, "message")
 
 
 @dataclass(frozen=True)
@@ -144,12 +139,17 @@ class SignedNotice:
 
     def verify(self, public_key: bytes) -> None:
         """Raise :class:`BadSignature` unless ``public_key`` signed this notice."""
-        try:
-            VerifyKey(public_key).verify(NOTICE_TAG + self.payload, self.signature)
-        except (BadSignatureError, ValueError, TypeError):
-            raise BadSignature(
-                f"signature of a {self.type!r} notice does not verify for player {self.player}",
-                position=self.position) from None
+        _verify(NOTICE_TAG, self, public_key, "notice")
+
+
+def _verify(tag: bytes, signed: "SignedMessage | SignedNotice", public_key: bytes, what: str) -> None:
+    """One check for both domains; only the tag (and the word in the error) differs."""
+    try:
+        VerifyKey(public_key).verify(tag + signed.payload, signed.signature)
+    except (BadSignatureError, ValueError, TypeError):
+        raise BadSignature(
+            f"signature of a {signed.type!r} {what} does not verify for player {signed.player}",
+            position=signed.position) from None
 
 
 def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict]:

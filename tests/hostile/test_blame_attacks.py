@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -228,6 +228,19 @@ def _notices_as_messages(net: NetTable, forward_alerts: bool = True) -> list[byt
     return resent
 
 
+def _forge_deadline_report(net: NetTable, liar: int) -> Callable[..., list[bytes]]:
+    """A policy for the liar's link: after the message, a signed report that the
+    next writer missed its deadline."""
+    def report_next_writer(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
+        table = net.table(liar)
+        lie = Verdict("deadline", (table.writer,), table.next_position, "too slow")
+        alert = seal_notice(net.identities[liar], session=table.session,
+                            position=table.next_position, prev=table.head, player=liar,
+                            type="alert", body=lie.to_wire())
+        return [frame, frames.encode("alert", alert.raw)]
+    return report_next_writer
+
+
 async def _run(net: NetTable, before_seats: Any = None, timeout: float = 90.0) -> dict:
     await net.start_host()
     if before_seats is not None:
@@ -249,13 +262,7 @@ async def test_forged_deadline_report_over_the_network_changes_nothing(tmp_path:
     net = NetTable("topper")
     net.host.journal_root = tmp_path
 
-    def report_next_writer(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
-        table = net.table(liar)
-        lie = Verdict("deadline", (table.writer,), table.next_position, "too slow")
-        alert = seal_notice(net.identities[liar], session=table.session,
-                            position=table.next_position, prev=table.head, player=liar,
-                            type="alert", body=lie.to_wire())
-        return [frame, frames.encode("alert", alert.raw)]
+    report_next_writer = _forge_deadline_report(net, liar)
 
     net.set_policy(liar, on_message(lambda m: m.type == "bid", report_next_writer))
     results = await _run(net)
@@ -361,13 +368,7 @@ async def test_honest_relay_given_another_players_notice_as_a_message_stores_not
     net = NetTable("topper", deadline=SHORT_DEADLINE)
     echoed: list[bytes] = []
 
-    def report_next_writer(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
-        table = net.table(liar)
-        lie = Verdict("deadline", (table.writer,), table.next_position, "too slow")
-        alert = seal_notice(net.identities[liar], session=table.session,
-                            position=table.next_position, prev=table.head, player=liar,
-                            type="alert", body=lie.to_wire())
-        return [frame, frames.encode("alert", alert.raw)]
+    report_next_writer = _forge_deadline_report(net, liar)
 
     def echo_notice_as_message(frame: bytes, conn: Tampered) -> list[bytes]:
         if echoed or message_of(frame) is None:

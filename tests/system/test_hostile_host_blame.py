@@ -82,6 +82,20 @@ def _actions(count: int) -> Callable[[list[str]], Any]:
     return lambda lines: sum('"ActionApplied"' in line for line in lines) >= count or None
 
 
+def _silence_then_wait(host: _HostileHost, joiners: list[PeerProcess], silent: int) -> dict[str, Any]:
+    """Stop player ``silent`` (SIGSTOP: its sockets stay open) after three actions;
+    the host's report once the other two players' processes ended."""
+    joiners[silent - 1].wait_for(_actions(3), STARTUP_TIMEOUT, "three actions")
+    joiners[silent - 1].signal(signal.SIGSTOP)
+    try:
+        for index, joiner in enumerate(joiners, start=1):
+            if index != silent:
+                joiner.wait(90)
+        return host.report(timeout=60)
+    finally:
+        joiners[silent - 1].signal(signal.SIGCONT)
+
+
 def _own_records_verify(homes: list[Home], indices: list[int]) -> None:
     for index in indices:
         checks = [homes[index].verify(path) for path in homes[index].transcripts()]
@@ -123,12 +137,7 @@ def test_a_host_resending_the_alerts_of_a_silent_players_victims_names_only_the_
     homes = fresh_homes("resend-alert")
     host, joiners = _table("resend-notices", homes, started, plan, "--reconnect-window", "5")
     silent = 3
-    joiners[silent - 1].wait_for(_actions(3), STARTUP_TIMEOUT, "three actions")
-    joiners[silent - 1].signal(signal.SIGSTOP)
-    for joiner in joiners[:2]:
-        joiner.wait(90)
-    report = host.report(timeout=60)
-    joiners[silent - 1].signal(signal.SIGCONT)
+    report = _silence_then_wait(host, joiners, silent)
     assert report["withheld"] > 0, "the host should have re-sent the alerts as messages"
     assert report["blamed"] == [silent]
     for index in (1, 2):
@@ -176,12 +185,7 @@ def test_a_host_cutting_links_while_a_player_is_silent_never_gets_an_honest_play
     host, joiners = _table("churn", homes, started, plan, "--churn", "1.5",
                            "--reconnect-window", "10", join_args=("--no-direct",))
     silent = 3
-    joiners[silent - 1].wait_for(_actions(3), STARTUP_TIMEOUT, "three actions")
-    joiners[silent - 1].signal(signal.SIGSTOP)
-    for joiner in joiners[:2]:
-        joiner.wait(90)
-    report = host.report(timeout=60)
-    joiners[silent - 1].signal(signal.SIGCONT)
+    report = _silence_then_wait(host, joiners, silent)
     assert report["withheld"] > 0, "the host should have cut the links"
     assert report["blamed"] == [silent]  # the host's own seat, never cut off, saw the silence
     for index in (1, 2):

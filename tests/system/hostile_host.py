@@ -9,6 +9,10 @@ misbehaves in one of these ways (``--mode``):
   wants the notice's signer named would (issue 10, finding 2);
 - ``churn``: it closes every player's link every ``--churn`` seconds, a little
   more often than once per deadline (issue 10, finding 3);
+- ``bad-share``: its own seat's first ``shares`` message reaches the players
+  with one decryption share for the next seat's card replaced by another
+  (re-signed by the host), and it re-sends notices as in ``resend-notices``:
+  the victim's alert must get the host named, never the reporter;
 - ``honest``: it relays faithfully.
 
 Run inside a namespace by a test: it prints ``{"listening": PORT}`` once it
@@ -20,13 +24,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from typing import Any
+from typing import Any, Callable
 
 from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost
 from p2pcards.protocol import frames, games
-from p2pcards.protocol.envelope import SignedMessage, SignedNotice
+from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import Broadcast, Send
@@ -92,6 +96,36 @@ def resend_notices(host: TableHost, counter: list[int]) -> None:
     host._apply = resending  # type: ignore[method-assign]
 
 
+def bad_share(host: TableHost, seat_table: Callable[[], Any], counter: list[int]) -> None:
+    """Make ``host`` hand the players a copy of its own seat's first ``shares``
+    message with one share for the next seat's card replaced by another one."""
+    apply = host._apply
+
+    def cheating(outputs: list[Any]) -> None:
+        table = seat_table()
+        kept = []
+        for out in outputs:
+            if (not counter[0] and table is not None and isinstance(out, Broadcast)
+                    and frames.decode(out.frame).kind == "msg"):
+                msg = SignedMessage.parse(frames.decode(out.frame).body)
+                if msg.player == table.me_player and msg.type == "shares":
+                    seat = table.my_seat
+                    victim_seat = (seat + 1) % 4
+                    deal_size = len(msg.body["shares"]) * 4 // 3
+                    slots = [p for p in range(deal_size) if p % 4 != seat]
+                    i = next(k for k, p in enumerate(slots) if p % 4 == victim_seat)
+                    j = next(k for k, p in enumerate(slots) if p % 4 != victim_seat)
+                    body = dict(msg.body, shares=list(msg.body["shares"]))
+                    body["shares"][i] = body["shares"][j]
+                    cheat = seal(host.identity, session=msg.session, position=msg.position,
+                                 prev=msg.prev, player=msg.player, type="shares", body=body)
+                    out = Broadcast(frames.encode("msg", cheat.raw), exclude=out.exclude)
+                    counter[0] += 1
+            kept.append(out)
+        apply(kept)
+    host._apply = cheating  # type: ignore[method-assign]
+
+
 async def churn(host: TableHost, every: float, counter: list[int]) -> None:
     """Close every link but the host's own seat's, every ``every`` seconds."""
     while True:
@@ -109,7 +143,7 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--writer", type=int, default=1)
     parser.add_argument("--victim", type=int, default=2)
     parser.add_argument("--deadline", type=float, default=30.0)
-    parser.add_argument("--mode", choices=("withhold", "resend-notices", "churn", "honest"),
+    parser.add_argument("--mode", choices=("withhold", "resend-notices", "bad-share", "churn", "honest"),
                         default="withhold")
     parser.add_argument("--honest", action="store_true", help="relay faithfully (--mode honest)")
     parser.add_argument("--churn", type=float, default=2.0, help="seconds between link cuts")
@@ -128,6 +162,9 @@ async def main(argv: list[str] | None = None) -> None:
         withhold(hosted.host, args.writer, args.victim, counter)
     elif mode == "resend-notices":
         resend_notices(hosted.host, counter)
+    elif mode == "bad-share":
+        bad_share(hosted.host, lambda: hosted.sessions[0].table, counter)
+        resend_notices(hosted.host, [0])
     elif mode == "churn":
         cutter = asyncio.create_task(churn(hosted.host, args.churn, counter))
     print(json.dumps({"listening": hosted.host.tcp_port}), flush=True)

@@ -192,3 +192,24 @@ def test_a_host_cutting_links_while_a_player_is_silent_never_gets_an_honest_play
         ended = joiners[index - 1].table_ended()
         assert ended is not None, (index, joiners[index - 1].summary)
         assert ended["blamed"] in ([silent], [HOST]), (index, ended)
+
+
+@pytest.mark.slow
+def test_a_host_whose_bad_share_is_reported_is_named_never_the_reporter(
+    fresh_homes: Callable[[str], list[Home]], started: list[Any],
+) -> None:
+    """The host hands the players a bad decryption share for one player's card and
+    re-sends that player's alert as its message: every player names the host,
+    provably, and each one's record proves it offline."""
+    plan = TablePlan("topper", seed=None, deadline=30, settings=("--target", "21"))
+    homes = fresh_homes("bad-share")
+    host, joiners = _table("bad-share", homes, started, plan)
+    for joiner in joiners:
+        joiner.wait(90)
+    report = host.report(timeout=60)
+    assert report["withheld"] == 1, "the host should have sent its bad share once"
+    for index, joiner in zip((1, 2, 3), joiners):
+        ended = joiner.table_ended()
+        assert ended is not None and ended["blamed"] == [HOST], (index, ended, joiner.summary)
+        assert ended["rule"] in ("crypto", "chain.equivocation"), (index, ended)
+    _own_records_verify(homes, [1, 2, 3])

@@ -1,12 +1,16 @@
 """Run the real ``p2pcards`` command as a player that lies in alerts.
 
     python tests/system/hostile_peer.py forge-deadline join --connect 127.0.0.1:PORT ...
+    python tests/system/hostile_peer.py echo-notices join --connect 127.0.0.1:PORT ...
 
 The player plays honestly (its own bot, its own saved table) but, right after
 its first game action, signs an ``alert`` saying that the next writer missed
 its deadline, seconds into that writer's turn (issue 10, finding 1). Every
-honest process must take it as an unconfirmed report and play on. Only for
-tests: it patches the session in this process and nowhere else.
+honest process must take it as an unconfirmed report and play on. With
+``echo-notices`` it instead hands every notice it receives back to the host
+as a transcript message of the notice's signer (finding 2, against an honest
+relay). Only for tests: it patches the session in this process and nowhere
+else.
 """
 
 from __future__ import annotations
@@ -44,11 +48,23 @@ async def _publish_then_lie(self: Any, written: Any) -> None:
     await self._send_notice(alert)  # to the host and on every direct link
 
 
+_original_on_alert = peer.PeerSession._on_alert
+
+
+async def _on_alert_then_echo(self: Any, raw: bytes, source: Any) -> None:
+    await _original_on_alert(self, raw, source)
+    if await self._to_host(frames.encode("msg", raw)):
+        print(f"echoed a notice as a message: {raw.hex()}", file=sys.stderr, flush=True)
+
+
 def main() -> None:
     mode, *args = sys.argv[1:]
-    if mode != "forge-deadline":
+    if mode == "forge-deadline":
+        peer.PeerSession._publish = _publish_then_lie  # type: ignore[method-assign]
+    elif mode == "echo-notices":
+        peer.PeerSession._on_alert = _on_alert_then_echo  # type: ignore[method-assign]
+    else:
         raise SystemExit(f"unknown mode {mode!r}")
-    peer.PeerSession._publish = _publish_then_lie  # type: ignore[method-assign]
     sys.argv = ["p2pcards", *args]
     runpy.run_module("p2pcards", run_name="__main__", alter_sys=True)
 

@@ -58,6 +58,8 @@ Connector = Callable[[], Awaitable[Any]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 #: Seconds to read what already arrived before a deadline counts as missed.
 LAST_LOOK = 0.05
+#: Seconds a first dial may retry a host that cut the handshake (not one refusing outright).
+FIRST_DIAL_WINDOW = 3.0
 #: Seconds a host has to answer a ping once a writer's deadline ran out.
 PROBE_TIMEOUT = 3.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
@@ -307,11 +309,20 @@ class PeerSession:
         each link going up or down through the same queue, in order."""
         loop = asyncio.get_running_loop()
         give_up_at = loop.time() + self.reconnect_window
+        first_until = loop.time() + FIRST_DIAL_WINDOW
         while True:
             try:
                 connection = await self.connector()
             except (OSError, NetError, asyncio.TimeoutError) as error:
-                if not self._connected_once or loop.time() > give_up_at:
+                if self._connected_once:
+                    retry = loop.time() <= give_up_at
+                else:
+                    # A host that listens but cut the handshake (its admission budget,
+                    # a burst of strangers) may take us a moment later; nobody
+                    # listening at all is said at once.
+                    retry = (not isinstance(error, ConnectionRefusedError)
+                             and loop.time() <= first_until)
+                if not retry:
                     await self._post(("lost", None, f"cannot reach the host: {error}"))
                     return
                 await asyncio.sleep(0.2)

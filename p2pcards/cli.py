@@ -428,6 +428,13 @@ def _joiner_label(identity: Any) -> str:
     return f"joiner-{identity.fingerprint}"
 
 
+def _resumed_line(table_name: str, port: Optional[int]) -> str:
+    """What a resumed host is doing: a solo table against bots has no port."""
+    if port is None:
+        return f"Resuming your table {table_name!r} against the bots."
+    return f"Hosting table {table_name!r} again on port {port}; waiting for the players to reconnect."
+
+
 def _close_hosted(front: "_Front", hosted: Any) -> Callable[[], Awaitable[None]]:
     """The host's clean-up: the relay stays up while other players' tables are
     still in play (their own clocks decide), and the host is told why it waits."""
@@ -659,8 +666,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,
                               "resumed": True}) if args.trace
-                  else f"Hosting table {hosted.host.lobby.table_name!r} again on port {port}; "
-                       "waiting for the players to reconnect.")
+                  else _resumed_line(hosted.host.lobby.table_name, port))
         result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
         await front.stop()

@@ -128,3 +128,10 @@ def test_the_exit_hint_runs_as_printed_from_any_directory(tmp_path):
                              timeout=BOUND)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "OK: every signature, proof and rule checks." in checked.stdout
+
+
+def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port():
+    from p2pcards.cli import _resumed_line
+    solo = _resumed_line("Me's table", None)
+    assert "None" not in solo and "port" not in solo and "against the bots" in solo
+    assert "on port 4711" in _resumed_line("den", 4711)

@@ -167,11 +167,7 @@ async def test_seated_player_reconnects_while_strangers_hold_every_link_they_can
     await net.start_host(LOOPBACK)
     flood = SilentFlood(net.host.tcp_port).start()
 
-    async def from_elsewhere():
-        return await connect(LOOPBACK, net.host.tcp_port, net.identities[3], net.identities[0].public_key,
-                             local_host=PLAYER_ADDRESS)
-
-    net.connectors[3] = from_elsewhere
+    _player_3_from_its_own_address(net)
     stages = {"commit", "open", "shuffle", "shares", "bid", "play"}
     net.set_policy(3, on_message(lambda m: m.player == 3 and _stage_once(m, stages), _cut_after, once=False))
     try:
@@ -183,6 +179,14 @@ async def test_seated_player_reconnects_while_strangers_hold_every_link_they_can
     finally:
         await flood.stop()
         await net.close()
+
+
+def _player_3_from_its_own_address(net: NetTable) -> None:
+    """Player 3 dials the host over TCP from another loopback address than the flood's."""
+    async def from_elsewhere():
+        return await connect(LOOPBACK, net.host.tcp_port, net.identities[3], net.identities[0].public_key,
+                             local_host=PLAYER_ADDRESS)
+    net.connectors[3] = from_elsewhere
 
 
 def _stage_once(msg, stages: set[str]) -> bool:
@@ -206,11 +210,7 @@ async def test_player_joins_a_lobby_during_a_flood_of_silent_links() -> None:
     await net.start_host(LOOPBACK)
     flood = SilentFlood(net.host.tcp_port).start()
 
-    async def from_elsewhere():
-        return await connect(LOOPBACK, net.host.tcp_port, net.identities[3], net.identities[0].public_key,
-                             local_host=PLAYER_ADDRESS)
-
-    net.connectors[3] = from_elsewhere
+    _player_3_from_its_own_address(net)
     try:
         await net._until(lambda: flood.held >= TIGHT.max_connections, BOUND)
         await net.start_seats()

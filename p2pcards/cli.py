@@ -30,27 +30,27 @@ class UserError(Exception):
     """A command that cannot run as given: one sentence for the person, exit 2."""
 
 
-def _port(text: str) -> int:
-    """A TCP port number, 0 meaning any free port."""
+def _int_within(text: str, low: int, high: int, not_a_number: str, out_of_range: str) -> int:
+    """An option's whole number in ``low..high``; the sentences say what it is."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {value}")
+        raise argparse.ArgumentTypeError(f"{not_a_number}, not {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{out_of_range}, not {value}")
     return value
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 0 meaning any free port."""
+    sentence = "a port is a number from 0 to 65535"
+    return _int_within(text, 0, 65535, sentence, sentence)
 
 
 def _bot_count(text: str) -> int:
     """How many of the three seats besides the host's get a bot."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the number of bots is 0, 1, 2 or 3, not {text!r}") from None
-    if not 0 <= value <= 3:
-        raise argparse.ArgumentTypeError(
-            f"a table has three seats besides yours: 0, 1, 2 or 3 bots, not {value}")
-    return value
+    return _int_within(text, 0, 3, "the number of bots is 0, 1, 2 or 3",
+                       "a table has three seats besides yours: 0, 1, 2 or 3 bots")
 
 
 def _seconds(text: str) -> float:

@@ -33,6 +33,7 @@ from p2pcards.protocol.table import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 
+from .bad_share import swap_share_for_next_seat
 from .harness import Bench, assert_transcripts_valid, assert_untouched, marks, recording
 from .netbench import NetTable, Tampered, message_of, on_message
 
@@ -165,13 +166,8 @@ def test_victims_alert_resent_as_a_message_names_nobody() -> None:
 
 def _host_bad_share(bench: Bench, step: Any) -> tuple[bytes, int]:
     """The host's ``shares`` message with a bad share for one other seat's card."""
-    deal = bench.reference.deal
     body = bench.peek().body
-    slots = [p for p in range(deal.size) if p % 4 != step.seat]
-    victim_seat = (step.seat + 1) % 4
-    i = next(k for k, p in enumerate(slots) if p % 4 == victim_seat)
-    j = next(k for k, p in enumerate(slots) if p % 4 != victim_seat)
-    body["shares"][i] = body["shares"][j]
+    body["shares"], victim_seat = swap_share_for_next_seat(body["shares"], step.seat)
     return bench.forge("shares", body), bench.player_at(victim_seat)
 
 
@@ -329,12 +325,8 @@ async def test_hosts_bad_share_is_named_by_every_peer_even_when_it_resends_the_a
 
     def bad_share(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
         from p2pcards.protocol.envelope import seal
-        deal_size = len(msg.body["shares"]) * 4 // 3
-        slots = [p for p in range(deal_size) if p % 4 != step.seat]
-        i = next(k for k, p in enumerate(slots) if p % 4 == victim_seat)
-        j = next(k for k, p in enumerate(slots) if p % 4 != victim_seat)
-        body = dict(msg.body, shares=list(msg.body["shares"]))
-        body["shares"][i] = body["shares"][j]
+        forged, _ = swap_share_for_next_seat(msg.body["shares"], step.seat)
+        body = dict(msg.body, shares=forged)
         cheat = seal(net.identities[HOST], session=msg.session, position=msg.position,
                      prev=msg.prev, player=HOST, type="shares", body=body)
         return [frames.encode("msg", cheat.raw)]

@@ -18,6 +18,7 @@ from p2pcards.crypto.group import G, Point, random_scalar
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol.table import Stage
 
+from .bad_share import swap_share_for_next_seat
 from .harness import (
     BAD_POINTS, BAD_SCALARS, Bench, Step, assert_transcripts_valid, assert_verdict, marks,
     recording, set_path,
@@ -333,13 +334,8 @@ def test_bad_share_for_one_owners_card_is_proven_to_every_peer() -> None:
     (who hold the same signed shares message) to blame the cheater, not the
     reporter."""
     bench, step = _bench("topper", _sharer(1))
-    deal = bench.reference.deal
     body = bench.peek().body
-    slots = [p for p in range(deal.size) if p % 4 != step.seat]
-    victim_seat = (step.seat + 1) % 4
-    i = next(k for k, p in enumerate(slots) if p % 4 == victim_seat)
-    j = next(k for k, p in enumerate(slots) if p % 4 != victim_seat)
-    body["shares"][i] = body["shares"][j]
+    body["shares"], victim_seat = swap_share_for_next_seat(body["shares"], step.seat)
     victim = bench.player_at(victim_seat)
     raw = bench.forge("shares", body)
     before = marks(bench)

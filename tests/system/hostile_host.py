@@ -26,6 +26,7 @@ import asyncio
 import json
 from typing import Any, Callable
 
+from hostile.bad_share import swap_share_for_next_seat
 from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost
@@ -109,14 +110,8 @@ def bad_share(host: TableHost, seat_table: Callable[[], Any], counter: list[int]
                     and frames.decode(out.frame).kind == "msg"):
                 msg = SignedMessage.parse(frames.decode(out.frame).body)
                 if msg.player == table.me_player and msg.type == "shares":
-                    seat = table.my_seat
-                    victim_seat = (seat + 1) % 4
-                    deal_size = len(msg.body["shares"]) * 4 // 3
-                    slots = [p for p in range(deal_size) if p % 4 != seat]
-                    i = next(k for k, p in enumerate(slots) if p % 4 == victim_seat)
-                    j = next(k for k, p in enumerate(slots) if p % 4 != victim_seat)
-                    body = dict(msg.body, shares=list(msg.body["shares"]))
-                    body["shares"][i] = body["shares"][j]
+                    forged, _ = swap_share_for_next_seat(msg.body["shares"], table.my_seat)
+                    body = dict(msg.body, shares=forged)
                     cheat = seal(host.identity, session=msg.session, position=msg.position,
                                  prev=msg.prev, player=msg.player, type="shares", body=body)
                     out = Broadcast(frames.encode("msg", cheat.raw), exclude=out.exclude)

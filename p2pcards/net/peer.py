@@ -330,8 +330,9 @@ class PeerSession:
             self._connected_once = True
             try:
                 await self._open_listener(connection)
-                await connection.send(frames.encode("hello", self._hello_body(with_addrs=True)))
-                await self._post(("up", connection, None))
+                hello = self._hello_body(with_addrs=True)
+                await connection.send(frames.encode("hello", hello))
+                await self._post(("up", connection, hello["have"]))
                 while True:
                     await self._post(("host", connection, await connection.recv()))
             except NetError as error:
@@ -439,6 +440,11 @@ class PeerSession:
             self._connection = source
             self.on_event(LinkUp(reconnect=self._links_up > 0))
             self._links_up += 1
+            if self.table is not None:
+                # What this peer wrote after the hello named its count, while the link
+                # was not yet this task's, went nowhere: the host would never ask for it.
+                for raw in self.table.transcript()[payload:]:
+                    await self._to_host(frames.encode("msg", raw))
             if self.table is not None:
                 # No fresh deadline here: a reconnect is not progress (see the module doc).
                 self.on_event(Waiting(self.table.writer, self._deadline_at))

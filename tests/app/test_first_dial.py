@@ -61,3 +61,34 @@ def test_a_host_where_nobody_listens_is_reported_at_once(tmp_path):
     failures, result = asyncio.run(run())
     assert len(failures) == 4  # one dial, no retry
     assert result.outcome is None and "cannot reach the host" in result.reason
+
+
+def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_host():
+    """The hello names how many messages this peer holds; a message written before
+    the table task takes the new link (a resumed player's first move, a reconnect)
+    is sent on it as soon as it does: the host would never ask for it."""
+    from p2pcards.direct import direct_table
+    from p2pcards.protocol import frames
+
+    table = direct_table("topper", seed=8)
+    for _ in range(5):
+        table.step()
+    me = table.tables[1]
+
+    class Link:
+        closed = False
+
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        async def send(self, frame: bytes) -> None:
+            self.sent.append(frame)
+
+    session = PeerSession(table.identities[1], BotAgent(make_bot_factory("topper", "heuristic"), 8),
+                          connector=None)  # type: ignore[arg-type]
+    session.table = me
+    link = Link()
+    said_in_hello = 3
+    asyncio.run(session._on_item(("up", link, said_in_hello)))
+    assert [frames.decode(f).body for f in link.sent] == me.transcript()[said_in_hello:]
+    assert link.sent  # there was something to send

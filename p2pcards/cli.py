@@ -147,6 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
     verify.add_argument("file", help="a saved transcript (or the folder holding it)")
+    verify.add_argument("--json", action="store_true",
+                        help="print one JSON object (seats, join order, rule ids) for scripts")
+    verify.add_argument("-v", "--verbose", dest="details", action="store_true",
+                        help="also show each player's join-order index and the verdict's rule id")
 
     saved = sub.add_parser("saved", help="list your saved tables, newest first (to verify or resume)")
     saved.add_argument("--json", action="store_true", help="one JSON object per table")
@@ -197,7 +201,8 @@ class _Front:
         elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.agent = PlainAgent()
-            self.printer = PlainPrinter(names_provider=self.names)
+            self.printer = PlainPrinter(names_provider=self.names,
+                                        players_provider=self.players)
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
@@ -210,6 +215,13 @@ class _Front:
         if table is None or table.player_at_seat is None:
             return []
         return [table.players[p].name for p in table.player_at_seat]
+
+    def players(self) -> tuple[list[str], Optional[int]]:
+        """Names in join order and this seat's player index (before the seats are drawn)."""
+        table = self.session.table if self.session is not None else None
+        if table is None:
+            return [], None
+        return [p.name for p in table.players], table.me_player
 
     def on_event(self, event: Any) -> None:
         if self.trace:
@@ -296,20 +308,20 @@ def _journal_root() -> Path:
 
 
 def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
+    from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
     table = front.session.table if front.session is not None else None
+    players, me_player = front.players()
+    speaker = Speaker(front.names(), table.my_seat if table is not None else None,
+                      table.player_at_seat if table is not None else None, players, me_player)
     if result.outcome is not None:
-        names = front.names()
-        winners = ", ".join(names[w] if w < len(names) else f"seat {w}" for w in result.outcome.winners)
-        print(f"Match over: {winners} won.", file=out)
+        print(f"Match over: {winners_sentence(result.outcome.winners, speaker)}.", file=out)
         code = 0
     elif result.verdict is not None and table is not None and result.verdict.rule == "left" \
             and result.verdict.players == (table.me_player,):
         print("You left the table; the other players were told.", file=out)
         code = 0
     elif result.verdict is not None:
-        v = result.verdict
-        blamed = ", ".join(table.players[p].name if table else str(p) for p in v.players) or "nobody"
-        print(f"TABLE ENDED: {v.rule}: {v.detail} (blamed: {blamed})", file=out)
+        print(f"Table ended: {verdict_sentence(result.verdict, speaker)}", file=out)
         code = 3
     else:
         print(f"Table closed: {result.reason}", file=out)
@@ -473,38 +485,38 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from p2pcards.net.journal import Journal
+    from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import verify_transcript
+    from p2pcards.ui.text_verify import report_json, report_lines
     path = Path(args.file)
-    from p2pcards.net.journal import read_records
     journal = Journal(path if path.is_dir() else path.parent)
     transcript = journal.transcript_path if path.is_dir() else path
     if not transcript.exists():
-        print(f"no transcript at {transcript}", file=sys.stderr)
-        return 2
+        raise UserError(f"no transcript at {transcript}" + (
+            " (a saved table's folder holds one named 'transcript'; see p2pcards saved)"
+            if path.is_dir() else ""))
     messages = read_records(transcript)
+    if not messages:
+        size = transcript.stat().st_size
+        raise UserError(f"{transcript} is empty: the table never started" if size == 0 else
+                        f"{transcript} is not a p2pcards transcript (no signed message in it)")
     saved = journal.read_verdict()
     verdict = Verdict.from_wire(saved) if saved is not None else None
     report = verify_transcript(messages, verdict)
-    print(f"Game: {report.game}, table {report.table!r}")
-    for i, (name, fp) in enumerate(report.players):
-        print(f"  player {i}: {name} ({fp})")
-    print(f"Checked {report.messages} signed messages: {report.shuffles} shuffle proofs, "
-          f"{report.shares} decryption shares, {report.reveals} revealed cards, "
-          f"{report.actions} game actions, {report.deals} deals.")
-    if report.outcome is not None:
-        print(f"Outcome: {report.outcome}")
-    if report.verdict is not None:
-        state = {True: "confirmed by its evidence", False: "NOT confirmed by its evidence",
-                 None: "not provable (a deadline or a peer's report)"}[report.verdict_confirmed]
-        print(f"Verdict: {report.verdict.rule}: {report.verdict.detail} ({state})")
-    if report.problem:
-        print(f"PROBLEM: {report.problem}")
-    elif report.outcome is None and report.verdict is None:
-        print("PROBLEM: every message checks, but the transcript stops before the match ends "
-              "and no verdict is saved with it (an unfinished table)")
-    print("OK: every signature, proof and rule checks." if report.ok else "FAILED")
+    if not report.game:
+        raise UserError(f"{transcript} is not a p2pcards transcript "
+                        f"(its first record is no table's genesis: {report.problem})")
+    me_player = None
+    try:
+        mine = journal.read_meta().get("player")
+        me_player = mine if isinstance(mine, int) else None
+    except (OSError, ValueError):
+        pass
+    if args.json:
+        print(json.dumps(report_json(report, me_player)))
+    else:
+        print("\n".join(report_lines(report, me_player, details=args.details)))
     return 0 if report.ok else 1
 
 

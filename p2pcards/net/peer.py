@@ -107,6 +107,8 @@ class LinkUp:
     """Connected (or reconnected) to the host."""
 
     reconnect: bool
+    #: This session is the host's own seat (its link is in-process): nothing to tell.
+    own_host: bool = False
 
 
 @dataclass(frozen=True)
@@ -438,7 +440,7 @@ class PeerSession:
             await self._on_direct_frame(source, payload)
         elif kind == "up":
             self._connection = source
-            self.on_event(LinkUp(reconnect=self._links_up > 0))
+            self.on_event(LinkUp(reconnect=self._links_up > 0, own_host=bool(self.meta.get("hosted"))))
             self._links_up += 1
             if self.table is not None:
                 # What this peer wrote after the hello named its count, while the link

@@ -33,6 +33,8 @@ class Report:
     game: str = ""
     table: str = ""
     players: list[tuple[str, str]] = field(default_factory=list)
+    #: The player (join order) at each seat, once the seats were drawn.
+    seating: Optional[tuple[int, ...]] = None
     messages: int = 0
     deals: int = 0
     shuffles: int = 0
@@ -79,6 +81,8 @@ def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None) 
             report.problem = f"message {position}: {error}"
             return report
         _count(report, events)
+        if report.seating is None and table.player_at_seat is not None:
+            report.seating = tuple(table.player_at_seat)
         if table.stage is Stage.ENDED:
             report.verdict, report.verdict_confirmed = table.verdict, True
             if not _same_verdict(table.verdict, verdict):

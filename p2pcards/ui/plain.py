@@ -164,7 +164,8 @@ class PlainPrinter:
     cannot print another seat's hidden card. ``names_provider`` returns the
     display names by seat (or None before the seats are drawn);
     ``me_provider`` this peer's seat (without it, the seat is learnt from
-    this peer's own shuffle or shares). Without ``verbose``, the events that
+    this peer's own shuffle or shares); ``players_provider`` the names in join
+    order and this peer's player index, to name people before seats are drawn. Without ``verbose``, the events that
     repeat for every message (each card's decryption check, each deadline
     restart) are left out: a card played is described once, by the play.
     """
@@ -173,10 +174,13 @@ class PlainPrinter:
 
     def __init__(self, write: Optional[Write] = None, names_provider: NamesSource = None,
                  *, me_provider: Optional[Callable[[], Optional[int]]] = None,
-                 verbose: bool = False) -> None:
+                 players_provider: Optional[Callable[[], tuple[Sequence[str], Optional[int]]]] = None,
+                 verbose: bool = False, symbols: bool = False) -> None:
         self.write = write if write is not None else print_line
         self.names_provider = names_provider
         self.me_provider = me_provider
+        self.players_provider = players_provider
+        self.symbols = symbols
         self.verbose = verbose
         self.seating: Optional[tuple[int, ...]] = None
         self.my_seat: Optional[int] = None
@@ -189,7 +193,9 @@ class PlainPrinter:
         if not self.verbose and isinstance(event, self._QUIET):
             return
         me = self.me_provider() if self.me_provider is not None else self.my_seat
-        line = describe(event, _names(self.names_provider), me, self.seating)
+        players, me_player = self.players_provider() if self.players_provider else ((), None)
+        line = describe(event, _names(self.names_provider), me, self.seating,
+                        players=players, me_player=me_player, symbols=self.symbols)
         if line:
             self.write(line)
 

@@ -64,6 +64,11 @@ def clean(text: object, limit: int = 200) -> str:
     return out if len(out) <= limit else out[:limit - 1] + "…"
 
 
+def quoted(text: object, limit: int = 40) -> str:
+    """A table name (or other peer text) in double quotes, the one way the program quotes."""
+    return f'"{clean(text, limit)}"'
+
+
 def known_name(names: Sequence[str], seat: int) -> str:
     """The display name of ``seat``, cleaned and cut to :data:`NAME_WIDTH`; "" if unknown."""
     if 0 <= seat < len(names):

@@ -243,7 +243,7 @@ def test_printer_prints_only_what_this_peer_may_know():
         printer.on_event(event)
     text = "\n".join(out)
     assert faces_in(text) <= allowed
-    assert "Your hand:" in text and "MATCH OVER" in text
+    assert "Your hand:" in text and "Match over: deal cap reached" in text
     assert "You (seat 2)" in text  # learnt from this peer's own shuffle
     assert "called BLUFF" in text and "opened" in text
 
@@ -264,4 +264,5 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
     printer = PlainPrinter(out.append, lambda: NAMES, me_provider=lambda: 0)
     printer.on_event(proto.PlayersSeated((3, 1, 0, 2), 1))
     printer(proto.TableEnded(Verdict("crypto", (0,), 12, "bad shuffle proof", (b"e",))))
-    assert out[-1].startswith("TABLE ENDED: player 0 (Carol) broke rule crypto: bad shuffle")
+    assert out[-1] == ("Table ended: Seat 2 (Carol) sent a cryptographic proof that fails "
+                       "(bad shuffle proof), proven by their signed message.")

@@ -169,4 +169,4 @@ def test_the_model_ends_with_a_verdict_and_a_lobby_brings_names_and_fingerprints
     assert len(model.lobby[0].fingerprint) == 14
     model.apply(proto.TableEnded(Verdict("deadline", (0,), 9, "no answer in time")))
     assert model.ending.title == "TABLE ENDED" and model.ending.kind == "verdict"
-    assert model.log[-1].kind == "verdict" and "missed the deadline" in model.log[-1].text
+    assert model.log[-1].kind == "verdict" and model.log[-1].text == "Table ended: Zed [2J ran out of time."

@@ -397,7 +397,7 @@ def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_pla
             await asyncio.wait_for(playing, 5)
             return shown, screen.again, term.text
     shown, chose_again, _ = run(scene())
-    assert "MATCH OVER" in shown and "won by seat 2 (Carol)" in shown
+    assert "MATCH OVER" in shown and "Seat 2 (Carol) won" in shown
     assert "Seat 2 · Carol: 700 chips  ★ winner" in shown and "You (Alice): 400 chips" in shown
     assert ("a new table" in shown) == again
     assert chose_again == again
@@ -407,7 +407,7 @@ def test_a_verdict_is_shown_loudly_with_who_is_blamed():
     async def scene() -> tuple[str, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
-            verdict = Verdict("bluff.card.mismatch", (3,), 40, "revealed a card it was not dealt",
+            verdict = Verdict("rules.bluff.reveal-count", (3,), 40, "revealed a card it was not dealt",
                               (b"x",))
             screen.on_event(proto.TableEnded(verdict))
             await shows(term, "TABLE ENDED")
@@ -415,8 +415,8 @@ def test_a_verdict_is_shown_loudly_with_who_is_blamed():
             row, column = term.find("TABLE ENDED")
             return term.text, term.char(row + 1, column)
     text, cell = run(scene())
-    assert "player 3 (Dave) broke rule bluff.card.mismatch" in text
-    assert "revealed a card it was not dealt" in text
+    assert "Seat 3 (Dave) broke a rule of the game" in text
+    assert "revealed a card it was not\n   dealt" in text  # the referee's words, wrapped
     assert cell.bg == "870000"  # the red box
 
 

@@ -76,6 +76,8 @@ class ScreenModel:
         """Players by player index, from the table itself once it started."""
         self.seating: Optional[tuple[int, ...]] = None
         self.me: Optional[int] = None
+        #: This seat's player index (join order), once the table started.
+        self.me_player: Optional[int] = None
         self.view: Any = None
         self.link = "connecting"
         #: How each other player's messages reach this one, by player index
@@ -161,8 +163,9 @@ class ScreenModel:
             if view.viewer is not None:
                 self.me = view.viewer
 
-    def set_players(self, players: Sequence[SeatInfo]) -> None:
+    def set_players(self, players: Sequence[SeatInfo], me_player: Optional[int] = None) -> None:
         self.players = tuple(players)
+        self.me_player = me_player
 
     def note(self, text: str, kind: str = "info") -> None:
         """Add one line (or several) to the log."""
@@ -238,7 +241,10 @@ class ScreenModel:
                 self.progress = None
 
     def _describe(self, event: Any) -> Optional[str]:
-        return describe(event, self.names(), self.me, self.seating)
+        known = self.players or self.lobby
+        return describe(event, self.names(), self.me, self.seating,
+                        players=[info.name for info in known], me_player=self.me_player,
+                        symbols=True)
 
     def _log(self, event: Any) -> None:
         if isinstance(event, peer.Waiting):

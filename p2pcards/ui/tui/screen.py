@@ -160,7 +160,7 @@ class TableScreen:
         if not model.players:
             players = source.players()
             if players:
-                model.set_players(players)
+                model.set_players(players, source.me_player())
                 model.game = source.game() or model.game
         seating = source.seating()
         if seating is not None:

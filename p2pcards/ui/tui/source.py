@@ -56,6 +56,11 @@ class SessionSource:
         table = self._table()
         return None if table is None else table.player_at_seat
 
+    def me_player(self) -> Optional[int]:
+        """This seat's player index (join order), once the table started."""
+        table = self._table()
+        return None if table is None else table.me_player
+
     def my_seat(self) -> Optional[int]:
         table = self._table()
         return None if table is None else table.my_seat

@@ -113,7 +113,22 @@ class HostedTable:
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
                 await self.advertiser.stop()
+        self._keep_verdict_with_relay()
         await self.host.close()
+
+    def _keep_verdict_with_relay(self) -> None:
+        """The relay's saved copy ends as the host's own record does: a table its
+        own seat saw end with a verdict keeps that verdict beside the relay's
+        transcript too, so ``verify`` of the relay folder describes the end."""
+        journal = self.host.journal
+        own = self.tasks[0] if self.tasks else None
+        if journal is None or own is None or not own.done() or own.cancelled():
+            return
+        if own.exception() is not None:
+            return
+        result = own.result()
+        if result.verdict is not None and journal.read_verdict() is None:
+            journal.write_verdict(result.verdict.to_wire())
 
 
 async def start_hosted_table(

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
+from p2pcards.ui.text_common import quoted
 
 GAMES = ("bluff", "topper")
 BOT_KINDS = ("heuristic", "random")
@@ -201,7 +202,7 @@ class _Front:
         elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.agent = PlainAgent()
-            self.printer = PlainPrinter(names_provider=self.names,
+            self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
                                         players_provider=self.players)
             self.plain = True
         else:
@@ -215,6 +216,10 @@ class _Front:
         if table is None or table.player_at_seat is None:
             return []
         return [table.players[p].name for p in table.player_at_seat]
+
+    def my_seat(self) -> Optional[int]:
+        table = self.session.table if self.session is not None else None
+        return None if table is None else table.my_seat
 
     def players(self) -> tuple[list[str], Optional[int]]:
         """Names in join order and this seat's player index (before the seats are drawn)."""
@@ -385,7 +390,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
-                  else f"Hosting {args.game} table {table_name!r} on port {port} "
+                  else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host fingerprint {identity.fingerprint}). Waiting for players...")
         result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
@@ -405,13 +410,13 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[byte
     if args.table:
         open_tables = [t for t in open_tables if t.name == args.table]
     if not open_tables:
-        raise SystemExit("No open table found" + (f" named {args.table!r}" if args.table else "")
+        raise SystemExit("No open table found" + (f" named {quoted(args.table)}" if args.table else "")
                          + ". Try `p2pcards tables`, or --connect HOST:PORT.")
     if len(open_tables) > 1:
         listing = "\n  ".join(f"{t.name} ({t.game}, host {t.fingerprint})" for t in open_tables)
         raise SystemExit(f"Several open tables; name one:\n  {listing}")
     table = open_tables[0]
-    print(f"Joining {table.name!r} ({table.game}) at {table.host}:{table.port}, "
+    print(f"Joining {quoted(table.name)} ({table.game}) at {table.host}:{table.port}, "
           f"host fingerprint {table.fingerprint}", flush=True)
     return table.host, table.port, table.public_key or table.fingerprint
 
@@ -443,8 +448,9 @@ def _joiner_label(identity: Any) -> str:
 def _resumed_line(table_name: str, port: Optional[int]) -> str:
     """What a resumed host is doing: a solo table against bots has no port."""
     if port is None:
-        return f"Resuming your table {table_name!r} against the bots."
-    return f"Hosting table {table_name!r} again on port {port}; waiting for the players to reconnect."
+        return f"Resuming your table {quoted(table_name)} against the bots."
+    return (f"Hosting table {quoted(table_name)} again on port {port}; "
+            f"waiting for the players to reconnect.")
 
 
 def _close_hosted(front: "_Front", hosted: Any) -> Callable[[], Awaitable[None]]:
@@ -568,14 +574,16 @@ def _describe_saved(directory: Path, meta: dict) -> Optional[SavedTable]:
         return None
     me = meta.get("player")
     if result is not None:
-        status = "over: " + " and ".join(map(str, result.get("winners", []))) + " won"
+        winners = [str(w) for w in result.get("winners", [])]
+        status = "over: won by " + (" and ".join(winners) or "nobody")
     elif verdict is not None:
-        blamed = [players[p] for p in verdict.get("players", ()) if isinstance(p, int)
-                  and 0 <= p < len(players)]
-        if verdict.get("rule") == "left" and verdict.get("players") == [me]:
-            status = "ended: you left"
-        else:
-            status = f"ended: {verdict.get('rule')} ({', '.join(blamed) or 'nobody'} named)"
+        from p2pcards.ui.text_events import offence
+        named = [p for p in verdict.get("players", ()) if isinstance(p, int)
+                 and 0 <= p < len(players)]
+        mine = named == [me]
+        who = "you" if mine else " and ".join(players[p] for p in named) or "nobody"
+        status = (f"ended: {who} "
+                  f"{offence(str(verdict.get('rule')), str(verdict.get('detail', '')), mine)}")
     else:
         status = "in play"
     return SavedTable(directory, meta, game, table, players, saved_at, status,
@@ -635,6 +643,8 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     identity = _identity(args)
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
+    if not picked.in_play:
+        return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, directory.parent)
     front = _Front(args, None)
@@ -654,6 +664,32 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(session.run()))
+    finally:
+        await front.stop()
+    return _print_result(result, front)
+
+
+async def _show_finished(args: argparse.Namespace, identity: Any, directory: Path) -> int:
+    """A table that already ended: its result screen (or lines), from the saved
+    record alone; nobody is dialled and no port is opened."""
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
+
+    async def no_dial() -> Any:
+        raise ConnectionError("a finished table dials nobody")
+
+    front = _Front(args, None)
+    session = PeerSession(identity, front.agent, no_dial, journal_root=_journal_root(),
+                          on_event=front.on_event, direct=False, listen=False)
+    try:
+        session.resume_from(Journal(directory))
+    except JournalInUse:
+        raise UserError("that table is open in another p2pcards process of yours") from None
+    front.session = session
+    front.say(f"Your table {quoted(session.table.table_name)} is over; this is how it ended.")
+    await front.start()
+    try:
+        result = await front.play(session.run())
     finally:
         await front.stop()
     return _print_result(result, front)

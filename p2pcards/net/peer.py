@@ -47,7 +47,7 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
-from p2pcards.protocol.events import MatchEnded, TableEnded
+from p2pcards.protocol.events import MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
 from p2pcards.protocol.verdict import Verdict
@@ -205,6 +205,9 @@ class PeerSession:
         self._connection: Any = None
         self._connected_once = False
         self._links_up = 0
+        self._resumed = False
+        #: The latest lobby's bot marks by public key (saved with the table's meta).
+        self._bots: dict[bytes, bool] = {}
         #: Losses of the link to the host since the last transcript progress.
         self._drops = 0
         self._inbox: Optional[asyncio.Queue] = None
@@ -236,6 +239,7 @@ class PeerSession:
         if saved_verdict is not None and table.stage is not Stage.ENDED:
             table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
         self.table, self.journal = table, journal
+        self._resumed = True
         self._seen.update(_key(raw) for raw in table.transcript())
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
 
@@ -248,6 +252,8 @@ class PeerSession:
                 self.journal.release()
 
     async def _run(self) -> SessionResult:
+        if self._resumed:
+            self._tell_resumed_table()
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
         self._inbox = asyncio.Queue(INBOX_SIZE)
@@ -469,6 +475,7 @@ class PeerSession:
             return
         if frame.kind == "lobby":
             body = frame.body
+            self._bots = {bytes(pk): bool(bot) for pk, _name, bot in body["players"]}
             self.on_event(LobbyUpdate(body["game"], body["table"], body["config"], tuple(
                 (pk, name, bool(bot)) for pk, name, bot in body["players"])))
         elif frame.kind == "reject":
@@ -605,12 +612,33 @@ class PeerSession:
             directory = Path(self.journal_root) / table.session.hex() / self.identity.fingerprint
             self.journal = Journal(directory)
             self.journal.claim()
+            # Which players the lobby said are bots (the genesis does not say), so a
+            # resumed table still marks them.
+            bots = [int(self._bots.get(p.public_key, False)) for p in table.players]
             self.journal.write_meta({**self.meta, "v": 1, "player": table.me_player,
-                                     "name": self.identity.name,
+                                     "name": self.identity.name, "bots": bots,
                                      "secrets": table.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
         self._reset_deadline()
         self._table_known()
+
+    def _tell_resumed_table(self) -> None:
+        """A resumed session's front end starts empty: tell it the table as saved
+        (game, name, players and bot marks, seats) and, for a table that had
+        already ended, how it ended, before anything new happens."""
+        table = self.table
+        if table is None:
+            return
+        bots = self.meta.get("bots") or []
+        players = tuple((p.public_key, p.name, bool(bots[i]) if i < len(bots) else False)
+                        for i, p in enumerate(table.players))
+        self.on_event(LobbyUpdate(table.game.name, table.table_name, {}, players))
+        if table.player_at_seat is not None and table.first_seat is not None:
+            self.on_event(PlayersSeated(table.player_at_seat, table.first_seat))
+        if table.stage is Stage.OVER:
+            self.on_event(MatchEnded(table.engine.outcome))
+        elif table.stage is Stage.ENDED and table.verdict is not None:
+            self.on_event(TableEnded(table.verdict))
 
     def _table_known(self) -> None:
         table = self.table

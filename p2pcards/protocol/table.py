@@ -202,6 +202,8 @@ class Table:
         self._nonces: list[Optional[bytes]] = [None] * SEATS
         self.joint_key: Optional[Point] = None
         self.player_at_seat: Optional[tuple[int, ...]] = None
+        #: The seat the draw chose to go first (with the seats).
+        self.first_seat: Optional[int] = None
         self.engine: Any = None
         self.deal: Optional[DeckDeal] = None
         self.hand: dict[int, Card] = {}
@@ -543,6 +545,7 @@ class Table:
         first_seed = draw.draw_seed(self.session, DRAW_FIRST, nonces)
         self.player_at_seat = tuple(draw.permutation(seats_seed, SEATS))
         first = draw.uniform_index(first_seed, SEATS)
+        self.first_seat = first
         self.engine = self.game.new_state(self.config, first)
         return PlayersSeated(self.player_at_seat, first)
 

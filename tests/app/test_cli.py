@@ -135,3 +135,65 @@ def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port():
     solo = _resumed_line("Me's table", None)
     assert "None" not in solo and "port" not in solo and "against the bots" in solo
     assert "on port 4711" in _resumed_line("den", 4711)
+
+
+@pytest.fixture(scope="module")
+def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
+    """A home holding one finished solo Topper match: (home, session id, your transcript)."""
+    home = tmp_path_factory.mktemp("finished")
+    played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
+    assert played.returncode == 0, played.stderr
+    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1])
+    session = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])["session"]
+    return home, session, transcript
+
+
+def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
+    home, _, transcript = finished_home
+    checked = run_cli(["verify", str(transcript)], home)
+    assert checked.returncode == 0, checked.stdout
+    lines = checked.stdout.splitlines()
+    assert lines[0] == 'Topper at table "Ona\'s table", 4 players:'
+    seats = [line for line in lines if line.startswith("  Seat ")]
+    assert len(seats) == 4 and sum("(you" in line for line in seats) == 1
+    assert any("Ona, key" in line and "(you)" in line for line in seats)
+    over = [line for line in lines if line.startswith("Match over: ")]
+    assert len(over) == 1 and "Termination" not in over[0] and " after " in over[0]
+    # People never read a join-order index, nor a Python repr, unless they ask (-v).
+    assert "join order" not in checked.stdout and "player 0" not in checked.stdout
+    detailed = run_cli(["verify", "-v", str(transcript)], home).stdout
+    assert detailed.count("in join order") == 4
+
+
+def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home):
+    home, _, transcript = finished_home
+    report = json.loads(run_cli(["verify", "--json", str(transcript)], home).stdout)
+    assert report["ok"] is True and report["game"] == "topper" and report["verdict"] is None
+    assert sorted(p["seat"] for p in report["players"]) == [0, 1, 2, 3]
+    assert [p["player"] for p in report["players"]] == [0, 1, 2, 3]
+    assert report["players"][report["you"]]["name"] == "Ona"
+    assert report["outcome"]["termination"] in {"target-reached", "bidder-wins-tie", "deal-limit"}
+    assert max(report["outcome"]["scores"]) >= 2
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"", "is empty: the table never started"),
+    (b"hello, not a transcript\n", "is not a p2pcards transcript"),
+])
+def test_verify_of_a_file_that_is_not_a_transcript_is_one_sentence(tmp_path, content, says):
+    path = tmp_path / "file.bin"
+    path.write_bytes(content)
+    checked = run_cli(["verify", str(path)], tmp_path, timeout=30)
+    assert checked.returncode == 2 and says in checked.stderr
+    assert "Traceback" not in checked.stderr and checked.stdout == ""
+
+
+def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(finished_home):
+    home, session, _ = finished_home
+    shown = run_cli(["resume", "--plain", session], home, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout
+    assert text.startswith('Your table "Ona\'s table" is over')
+    assert 'Table "Ona\'s table" (topper): 4 players joined: Ona' in text
+    assert text.count("(bot)") == 3 and "Seats drawn (Seat 0:" in text
+    assert "Match over:" in text and "connecting" not in text.lower()

@@ -41,8 +41,8 @@ def _v(text: object) -> tuple:
 def lobby_lines(model: ScreenModel, width: int) -> Lines:
     """Who has joined so far, with fingerprints and bots: the lobby view."""
     game = (model.game or "?").upper()
-    name = model.table_name or "the table"
-    lines: Lines = [[("class:board.title", f"{game} · {name!r}"),
+    name = quoted(model.table_name) if model.table_name else "the table"
+    lines: Lines = [[("class:board.title", f"{game} · {name}"),
                      ("class:dim", f" · {len(model.lobby)} of {SEATS} joined")]]
     for index in range(SEATS):
         if index < len(model.lobby):

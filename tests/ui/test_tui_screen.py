@@ -471,7 +471,7 @@ def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():
             await drawn(screen, term)
             return term.text
     text = run(scene())
-    assert "TOPPER · 'Friday' · 2 of 4 joined" in text
+    assert 'TOPPER · "Friday" · 2 of 4 joined' in text
     assert "1. Alice (host)" in text and "2. Ada (bot)" in text
     assert fingerprint(KEYS[0]) in text and fingerprint(KEYS[1]) in text
     assert "3. waiting for a player…" in text

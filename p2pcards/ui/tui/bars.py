@@ -27,8 +27,10 @@ def title_line(model: ScreenModel, width: int) -> Line:
     elif isinstance(view, TopperState):
         parts.append(f"hand {view.hand_number}")
         parts.append(f"first to {view.config.target_score}")
-    link_style = "class:title.ok" if model.link == "connected" else "class:title.bad"
-    right: Line = [(link_style, f" ● {model.link}"), ("class:title", "  ? help  q leave ")]
+    # Once the table is over the link no longer matters (a finished table dials nobody).
+    link = "over" if model.ending is not None else model.link
+    link_style = "class:title.ok" if link in ("connected", "over") else "class:title.bad"
+    right: Line = [(link_style, f" ● {link}"), ("class:title", "  ? help  q leave ")]
     room = width - width_of(right)
     named = " · ".join(p for p in parts + [model.table_name] if p)
     short = " · ".join(p for p in parts if p)

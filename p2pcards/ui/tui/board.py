@@ -15,6 +15,7 @@ from p2pcards.cards import Card
 from p2pcards.rules.bluff import BluffState, Claim, Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase, TopperState
 from p2pcards.rules.topper_order import big_jack, little_jack
+from p2pcards.ui.text_common import quoted
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
 from p2pcards.ui.tui.model import SEATS, ScreenModel

@@ -157,7 +157,8 @@ async def start_hosted_table(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
-            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key)
+            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key,
+            host_name=identity.name)
         await hosted.advertiser.start()
     seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
         (identity, agent, False, on_event)]

@@ -133,18 +133,23 @@ def build_parser() -> argparse.ArgumentParser:
     _config_args(host)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
-    join.add_argument("table", nargs="?", default=None, help="table name (default: the only one)")
+    join.add_argument("table", nargs="?", default=None,
+                      help="the table's name, its host's key fingerprint, or its number in "
+                           "`p2pcards tables` (default: the only open table)")
     join.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
-    join.add_argument("--timeout", type=float, default=3.0, help="seconds to look for tables")
+    join.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
+                      help="seconds to look for tables (default 3)")
     join.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="look only on this IPv4 address (repeatable)")
     _seat_args(join)
     _direct_args(join)
 
     tables = sub.add_parser("tables", help="list the tables announced on the LAN")
-    tables.add_argument("--timeout", type=float, default=2.0, help="seconds to listen")
-    tables.add_argument("--interface", action="append", default=None, metavar="ADDR")
-    tables.add_argument("--json", action="store_true", help="one JSON object per table")
+    tables.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
+                        help="seconds to listen for announcements (default 2)")
+    tables.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                        help="look only on this IPv4 address (repeatable)")
+    tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
     verify.add_argument("file", help="a saved transcript (or the folder holding it)")
@@ -154,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also show each player's join-order index and the verdict's rule id")
 
     saved = sub.add_parser("saved", help="list your saved tables, newest first (to verify or resume)")
-    saved.add_argument("--json", action="store_true", help="one JSON object per table")
+    saved.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     resume = sub.add_parser("resume", help="rejoin a table this machine was playing")
     resume.add_argument("session", nargs="?", default=None,
@@ -391,33 +396,37 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
-                       f"(host fingerprint {identity.fingerprint}). Waiting for players...")
+                       f"(host key {identity.fingerprint}). Waiting for players. "
+                       f"{_join_hint(table_name, args.bind, port)}")
         result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
         await front.stop()
     return _print_result(result, front)
 
 
+def _join_hint(table_name: str, bind: str, port: int) -> str:
+    """What to tell a friend: the name for discovery, and this machine's address
+    and port for a network that blocks multicast."""
+    from p2pcards.net.discovery import local_ipv4_addresses
+    wildcard = bind in ("", "0.0.0.0", "::")
+    addresses = local_ipv4_addresses() if wildcard else [bind]
+    direct = " or ".join(f"--connect {_address(a, port)}" for a in addresses[:3])
+    return (f"Friends join with: p2pcards join {shlex.quote(table_name)}"
+            + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
+
+
 async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[bytes | str]]:
     if args.connect:
         host, _, port = args.connect.rpartition(":")
-        if not host or not port.isdigit():
-            raise SystemExit(f"--connect wants HOST:PORT, got {args.connect!r}")
+        if not host or not port.isdigit() or not 0 < int(port) <= 65535:
+            raise UserError(f"--connect wants HOST:PORT (the address a host shows), "
+                            f"not {args.connect!r}")
         return host.strip("[]"), int(port), None
     from p2pcards.net.discovery import browse_tables
     found = await browse_tables(args.timeout, interfaces=args.interface)
-    open_tables = [t for t in found if t.free_seats > 0]
-    if args.table:
-        open_tables = [t for t in open_tables if t.name == args.table]
-    if not open_tables:
-        raise SystemExit("No open table found" + (f" named {quoted(args.table)}" if args.table else "")
-                         + ". Try `p2pcards tables`, or --connect HOST:PORT.")
-    if len(open_tables) > 1:
-        listing = "\n  ".join(f"{t.name} ({t.game}, host {t.fingerprint})" for t in open_tables)
-        raise SystemExit(f"Several open tables; name one:\n  {listing}")
-    table = open_tables[0]
-    print(f"Joining {quoted(table.name)} ({table.game}) at {table.host}:{table.port}, "
-          f"host fingerprint {table.fingerprint}", flush=True)
+    table = _pick_table(found, args.table)
+    print(f"Joining {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
+          f"at {_address(table.host, table.port)}, host key {table.fingerprint}", flush=True)
     return table.host, table.port, table.public_key or table.fingerprint
 
 
@@ -474,20 +483,68 @@ async def _play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
             await cleanup()
 
 
+def _in_order(found: Sequence[Any]) -> list[Any]:
+    """Tables in the order ``tables`` numbers them (by name, then host key), so a
+    number read off the list means the same table to ``join``."""
+    return sorted(found, key=lambda t: (t.name.casefold(), t.fingerprint, t.host, t.port))
+
+
 async def _cmd_tables(args: argparse.Namespace) -> int:
     from p2pcards.net.discovery import browse_tables
-    found = await browse_tables(args.timeout, interfaces=args.interface)
+    found = _in_order(await browse_tables(args.timeout, interfaces=args.interface))
     if args.json:
-        for t in found:
-            print(json.dumps({"name": t.name, "game": t.game, "host": t.host, "port": t.port,
+        for number, t in enumerate(found, start=1):
+            print(json.dumps({"number": number, "name": t.name, "game": t.game,
+                              "host": t.host_name, "address": t.host, "port": t.port,
                               "free": t.free_seats, "version": t.version, "fp": t.fingerprint}))
         return 0
     if not found:
-        print("No tables found on the LAN.")
+        print("No tables found on the LAN (a friend's host shows an address for "
+              "p2pcards join --connect HOST:PORT).")
         return 0
-    for t in found:
-        print(f"{t.name:<32} {t.game:<7} {t.free_seats} free  {t.host}:{t.port}  host {t.fingerprint}")
+    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'HOST':<16}  "
+          f"{'ADDRESS':<21}  KEY")
+    for number, t in enumerate(found, start=1):
+        free = "full" if t.free_seats == 0 else str(t.free_seats)
+        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  "
+              f"{(t.host_name or '?')[:16]:<16}  {_address(t.host, t.port):<21}  {t.fingerprint}")
+    print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash)")
     return 0
+
+
+def _address(host: str, port: int) -> str:
+    """``HOST:PORT`` as ``--connect`` takes it (IPv6 in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _pick_table(found: Sequence[Any], wanted: Optional[str]) -> Any:
+    """The table ``join WANTED`` means: by name, host key (or its start) or list
+    number; without WANTED, the only open table. Each refusal says what to do."""
+    listed = _in_order(found)
+    hint = "see p2pcards tables, or use --connect HOST:PORT"
+    if wanted is None:
+        matches = listed
+    else:
+        key = wanted.strip().lower()
+        matches = [t for t in listed if t.name == wanted]
+        if not matches and len(key) >= 4:
+            matches = [t for t in listed if t.fingerprint.startswith(key)]
+        if not matches and key.isdigit() and 1 <= int(key) <= len(listed):
+            matches = [listed[int(key) - 1]]
+    open_ones = [t for t in matches if t.free_seats > 0]
+    if not matches:
+        named = f" named {quoted(wanted)}" if wanted is not None else ""
+        raise UserError(f"no table{named} found on the LAN ({hint})")
+    if not open_ones:
+        if len(matches) == 1:
+            raise UserError(f"table {quoted(matches[0].name)} is full: its four seats are taken")
+        raise UserError(f"every table{'' if wanted is None else ' named ' + quoted(wanted)} "
+                        f"is full ({hint})")
+    if len(open_ones) > 1:
+        rows = "; ".join(f"{listed.index(t) + 1}. {quoted(t.name)} ({t.game}, host "
+                         f"{t.host_name or '?'}, key {t.fingerprint})" for t in open_ones)
+        raise UserError(f"{len(open_ones)} open tables match; join one by its number or key: {rows}")
+    return open_ones[0]
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

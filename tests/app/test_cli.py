@@ -197,3 +197,64 @@ def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(finish
     assert 'Table "Ona\'s table" (topper): 4 players joined: Ona' in text
     assert text.count("(bot)") == 3 and "Seats drawn (Seat 0:" in text
     assert "Match over:" in text and "connecting" not in text.lower()
+
+
+class _Found:
+    """A table as discovery lists it (the fields ``join`` reads)."""
+
+    def __init__(self, name: str, fp: str, free: int = 2, host_name: str = "Ann") -> None:
+        self.name, self.fingerprint, self.free_seats, self.host_name = name, fp, free, host_name
+        self.game, self.host, self.port, self.public_key = "bluff", "10.0.0.2", 4000, None
+
+
+def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash():
+    from p2pcards.cli import UserError, _pick_table
+    one, two = _Found("dup", "bbbb-0000-0000"), _Found("dup", "aaaa-1111-1111", host_name="Bo")
+    other = _Found("quiet", "cccc-2222-2222")
+    found = [one, other, two]
+    with pytest.raises(UserError) as clash:
+        _pick_table(found, "dup")
+    # Told apart by number (the order `tables` lists) and by host name and key.
+    assert "1. \"dup\" (bluff, host Bo, key aaaa-1111-1111)" in str(clash.value)
+    assert "2. \"dup\" (bluff, host Ann, key bbbb-0000-0000)" in str(clash.value)
+    assert _pick_table(found, "bbbb") is one and _pick_table(found, "aaaa-1111-1111") is two
+    assert _pick_table(found, "3") is other and _pick_table(found, "quiet") is other
+
+
+def test_join_of_a_full_table_says_it_is_full():
+    from p2pcards.cli import UserError, _pick_table
+    with pytest.raises(UserError, match='table "Friday" is full'):
+        _pick_table([_Found("Friday", "aaaa-0000-0000", free=0)], "Friday")
+    with pytest.raises(UserError, match='no table named "Nope" found'):
+        _pick_table([_Found("Friday", "aaaa-0000-0000")], "Nope")
+
+
+def test_tables_and_join_over_loopback_name_the_host_and_its_address(tmp_path):
+    """A real host announced on loopback: `tables` lists it under headers with its
+    host's name and address, and the host said the address to give a friend."""
+    import time
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "p2pcards", "host", "bluff", "--plain", "--name", "Hedda",
+         "--table", "Loop den", "--bind", "127.0.0.1", "--interface", "127.0.0.1"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = host.stdout.readline()
+        assert "Friends join with: p2pcards join 'Loop den'" in first, first
+        assert "--connect 127.0.0.1:" in first
+        port = first.split("--connect 127.0.0.1:")[1].split(")")[0]
+        listed = ""
+        for _ in range(10):  # bounded: the announcement may take a moment to be heard
+            listed = run_cli(["tables", "--interface", "127.0.0.1", "--timeout", "1.5"],
+                             tmp_path, timeout=30).stdout
+            if "Loop den" in listed:
+                break
+            time.sleep(0.2)
+        lines = listed.splitlines()
+        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "HOST", "ADDRESS", "KEY"]
+        row = next(line for line in lines if "Loop den" in line)
+        assert row.split()[0] == "1" and "Hedda" in row and f"127.0.0.1:{port}" in row
+    finally:
+        host.terminate()
+        host.wait(timeout=30)

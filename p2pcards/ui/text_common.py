@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from p2pcards.cards import Card
+from p2pcards.rules.bluff_model import Termination as BluffTermination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
+from p2pcards.rules.topper_events import Termination as TopperTermination
 
 #: The widest line :func:`render` produces.
 WIDTH = 80
@@ -185,6 +187,21 @@ def parses(parse: Callable[[str], Any], word: str) -> bool:
 def tokens_of(text: str) -> list[str]:
     """Words of a command: case-insensitive, any whitespace or commas between them."""
     return [t for t in re.split(r"[\s,;]+", text.strip().lower()) if t]
+
+
+#: Why a match ended, as a person says it.
+ENDINGS: dict[Any, str] = {
+    BluffTermination.LAST_WITH_CHIPS: "one player has all the chips",
+    BluffTermination.DEAL_CAP: "deal cap reached",
+    TopperTermination.TARGET_REACHED: "target score reached",
+    TopperTermination.BIDDER_WINS_TIE: "a tie at the target goes to the bidder",
+    TopperTermination.DEAL_LIMIT: "deal limit reached",
+}
+
+
+def ending_words(termination: Any) -> str:
+    """``deal cap reached``: a match's end in words (never the enum's id)."""
+    return ENDINGS.get(termination, "the match ended")
 
 
 def plural(count: int, word: str) -> str:

@@ -21,7 +21,7 @@ from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.ui.text_common import (
-    NAME_WIDTH, card_text, cards_text, clean, plural, quoted, seat_name, who,
+    NAME_WIDTH, card_text, cards_text, clean, ending_words, plural, quoted, seat_name, who,
 )
 
 Names = Sequence[str]
@@ -117,21 +117,6 @@ def _bluff_line(e: Any, s: Speaker) -> Optional[str]:
     if isinstance(e, bluff.MatchEnded):
         return _bluff_outcome(e.outcome, s)
     return None
-
-
-#: Why a match ended, as a person says it.
-ENDINGS: dict[Any, str] = {
-    bluff.Termination.LAST_WITH_CHIPS: "one player has all the chips",
-    bluff.Termination.DEAL_CAP: "deal cap reached",
-    topper.Termination.TARGET_REACHED: "target score reached",
-    topper.Termination.BIDDER_WINS_TIE: "a tie at the target goes to the bidder",
-    topper.Termination.DEAL_LIMIT: "deal limit reached",
-}
-
-
-def ending_words(termination: Any) -> str:
-    """``deal cap reached``: a match's end in words (never the enum's id)."""
-    return ENDINGS.get(termination, "the match ended")
 
 
 def winners_sentence(seats: Sequence[int], s: Speaker) -> str:

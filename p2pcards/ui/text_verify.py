@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from p2pcards.protocol.verify import Report
-from p2pcards.ui.text_common import clean, plural, quoted
-from p2pcards.ui.text_events import Speaker, ending_words, verdict_sentence, winners_sentence
+from p2pcards.ui.text_common import clean, ending_words, plural, quoted
+from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
 
 
 def _speaker(report: Report, me_player: Optional[int]) -> Speaker:

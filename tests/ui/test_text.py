@@ -86,7 +86,7 @@ def test_bluff_render_marks_a_seat_out_and_the_end_of_the_match():
     for final in walk_match(state, bots, FULL_DECK, rng):
         pass
     text = render(final.view(0), NAMES, 0)
-    assert "Match over (last player with chips): won by" in text
+    assert "Match over: one player has all the chips; won by" in text
     assert text.count("out") >= 3
 
 

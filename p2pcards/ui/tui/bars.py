@@ -41,10 +41,14 @@ def title_line(model: ScreenModel, width: int) -> Line:
 
 
 def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
-                press: Optional[Callable[[str], Any]] = None) -> Line:
-    """The keys that act now (clickable), then the keys that always work."""
+                press: Optional[Callable[[str], Any]] = None, asking: bool = False) -> Line:
+    """The keys that act now (clickable), then the keys that always work; while
+    this seat's own move asks a question (a rank, a stake), how to answer it."""
     line: Line = []
-    if deciding:
+    if asking:
+        line.append(("class:bar.label", " Your move: answer the question above. "))
+        line.append(("class:bar.dim", " Enter confirm · Esc back"))
+    elif deciding:
         for hint in hints:
             extra: tuple = ()
             if press is not None and hint.key is not None:

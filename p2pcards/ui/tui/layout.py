@@ -71,7 +71,8 @@ class TableLayout:
         ], height=self._middle)
         mine = Window(seat(BOTTOM), height=1)
         bar = Window(DrawnControl(lambda w, h: [action_line(
-            screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press)]),
+            screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press,
+            asking=screen.pending is not None and screen.flow is not None)]),
             height=1)
         question = VSplit([
             Window(FormattedTextControl(lambda: [("class:prompt", f" {screen.flow.question} ")]

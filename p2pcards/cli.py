@@ -112,8 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a whole match against three bots on this machine")
     play.add_argument("game", choices=GAMES)
-    play.add_argument("--bots", dest="bot_kind", default="heuristic", choices=BOT_KINDS,
-                      help="kind of the three bots: heuristic or random (default heuristic)")
+    play.add_argument("--bot-kind", dest="bot_kind", default="heuristic", choices=BOT_KINDS,
+                      help="kind of the three bots: heuristic or random (default heuristic); "
+                           "the same option as host's")
+    # The old spelling, which read like host's "--bots N" (a count): still accepted, not shown.
+    play.add_argument("--bots", dest="bot_kind", choices=BOT_KINDS, help=argparse.SUPPRESS)
     _seat_args(play)
     _config_args(play)
 

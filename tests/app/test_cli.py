@@ -90,6 +90,7 @@ def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path):
     (["play", "bluff", "--deadline", "0"], "the time must be a positive number of seconds, not 0"),
     (["play", "bluff", "--deadline", "-3"], "the time must be a positive number of seconds, not -3"),
     (["play", "bluff", "--reconnect-window", "nan"], "positive number of seconds, not nan"),
+    (["play", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
     (["play", "bluff", "--bots", "smart"], "invalid choice: 'smart'"),
     (["host", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
 ])

@@ -336,6 +336,9 @@ def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
     elif result.verdict is not None:
         print(f"Table ended: {verdict_sentence(result.verdict, speaker)}", file=out)
         code = 3
+    elif result.left_in_lobby:
+        print("You left before the table started; nothing was played.", file=out)
+        return 0
     else:
         print(f"Table closed: {result.reason}", file=out)
         code = 2
@@ -469,6 +472,10 @@ def _close_hosted(front: "_Front", hosted: Any) -> Callable[[], Awaitable[None]]
     """The host's clean-up: the relay stays up while other players' tables are
     still in play (their own clocks decide), and the host is told why it waits."""
     async def close() -> None:
+        if not hosted.host.relay.started:
+            # Left in the lobby: no table to finish, nobody's clock to wait for.
+            await hosted.close(grace=0, linger=0)
+            return
         if all(task.done() for task in hosted.tasks) and hosted.host.players_linked():
             front.say(f"Keeping the table open for the players still at it "
                       f"(up to {hosted.linger:.0f} s; Ctrl-C to stop now).")
@@ -718,8 +725,8 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     try:
         session.resume_from(Journal(directory))
     except JournalInUse:
-        raise SystemExit("that table is in use by another p2pcards process of yours; "
-                         "end it first (two processes for one seat would sign twice)") from None
+        raise UserError("that table is in use by another p2pcards process of yours; "
+                        "end it first (two processes for one seat would sign twice)") from None
     front.session = session
     await front.start()
     try:
@@ -768,8 +775,8 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
                 identity, front.agent, table_dir, deadline=args.deadline,
                 reconnect_window=args.reconnect_window, seed=args.seed, on_event=front.on_event)
         except JournalInUse:
-            raise SystemExit("that table is in use by another p2pcards process of yours; "
-                             "end it first (two hosts for one table would sign twice)") from None
+            raise UserError("that table is in use by another p2pcards process of yours; "
+                            "end it first (two hosts for one table would sign twice)") from None
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,

@@ -150,6 +150,15 @@ class SessionResult:
     verdict: Optional[Verdict] = None
     reason: str = ""
 
+    @property
+    def left_in_lobby(self) -> bool:
+        """This player left before the table started: nothing was played or saved."""
+        return self.reason == LEFT_IN_LOBBY
+
+
+#: The reason of a session its player left before the genesis.
+LEFT_IN_LOBBY = "left before the table started"
+
 
 class SessionRejected(Exception):
     """The host answered with a ``reject`` frame."""
@@ -860,7 +869,7 @@ class PeerSession:
     def _result(self) -> SessionResult:
         table = self.table
         if table is None:
-            return SessionResult(reason="left before the table started")
+            return SessionResult(reason=LEFT_IN_LOBBY)
         if table.stage is Stage.OVER:
             return SessionResult(outcome=table.engine.outcome)
         return SessionResult(verdict=table.verdict)
@@ -877,5 +886,5 @@ def _key(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-__all__ = ["Agent", "Decision", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
+__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
            "Waiting", "Paths", "Rejected", "MatchEnded", "TableEnded"]

@@ -183,4 +183,23 @@ def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
     checked = subprocess.run([sys.executable, "-m", "p2pcards", "verify", transcript],
                              env=tmux.env, capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stdout
-    assert "Verdict: left" in checked.stdout
+    assert "Table ended at deal 1: You (seat " in checked.stdout
+    assert ") left the table." in checked.stdout
+
+
+def test_leaving_a_host_lobby_is_quick_and_exits_0(tmux):
+    tmux.start(["host", "bluff", "--no-advertise", "--bind", "127.0.0.1", "--bots", "1",
+                "--name", "Hal"])
+    lobby = tmux.wait_for(lambda t: "2 of 4 joined" in t, "the lobby with a bot", timeout=30)
+    assert "(bot)" in lobby and "--connect 127.0.0.1:" in tmux.screen(joined=True)
+    tmux.keys("q")
+    tmux.wait_for(lambda t: "Leave the table?" in t, "the leave question")
+    left_at = time.monotonic()
+    tmux.keys("y")
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
+                         joined=True)
+    waited = time.monotonic() - left_at
+    assert "You left before the table started; nothing was played." in done
+    assert "EXITED 0" in done
+    # Nothing to wait for in a lobby: no grace for tables that never started (was ~6 s).
+    assert waited < 4.0, waited

@@ -77,8 +77,8 @@ class SessionSource:
 
     def left_result(self) -> Any:
         """The session's result after this player left outside a decision."""
-        from p2pcards.net.peer import SessionResult
+        from p2pcards.net.peer import LEFT_IN_LOBBY, SessionResult
         table = self._table()
         if table is None:
-            return SessionResult(reason="left before the table started")
+            return SessionResult(reason=LEFT_IN_LOBBY)
         return SessionResult(verdict=table.verdict)

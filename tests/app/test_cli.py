@@ -259,3 +259,23 @@ def test_tables_and_join_over_loopback_name_the_host_and_its_address(tmp_path):
     finally:
         host.terminate()
         host.wait(timeout=30)
+
+
+def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
+    import asyncio
+    from p2pcards.cli import _close_hosted
+
+    class Hosted:
+        class host:
+            class relay:
+                started = False
+        tasks: list = []
+        linger = 125.0
+        closed_with: dict = {}
+
+        async def close(self, **kwargs):
+            self.closed_with = kwargs
+
+    hosted = Hosted()
+    asyncio.run(_close_hosted(None, hosted)())
+    assert hosted.closed_with == {"grace": 0, "linger": 0}

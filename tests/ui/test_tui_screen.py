@@ -501,3 +501,10 @@ def test_the_hosts_relay_events_never_read_the_table():
             await drawn(screen, term)
             return term.text
     assert "Connecting to the table" in run(scene())
+
+
+def test_a_lone_escape_is_not_held_back_half_a_second():
+    from p2pcards.ui.tui.screen import ESC_WAIT, TableScreen
+    screen = TableScreen(lambda: None)
+    assert screen.app.ttimeoutlen == ESC_WAIT and screen.app.timeoutlen == ESC_WAIT
+    assert ESC_WAIT <= 0.1  # prompt_toolkit's own default is 0.5 s (then 1 s for key chords)

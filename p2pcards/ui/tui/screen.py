@@ -56,6 +56,10 @@ _SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Paths, Rejected, Prot
                    CardsRevealed, ActionApplied, MatchEnded, TableEnded)
 
 
+#: Seconds a lone Esc waits to be told from an escape sequence (see ``__init__``).
+ESC_WAIT = 0.05
+
+
 @dataclass
 class _Pending:
     """A decision the session is waiting for."""
@@ -102,6 +106,12 @@ class TableScreen:
             layout=self.view_layout.layout, key_bindings=table_bindings(self), style=TABLE_STYLE,
             full_screen=True, mouse_support=True, min_redraw_interval=0.05,
             input=input, output=output)
+        # A lone Esc (close help, clear a selection) is told from the start of an
+        # escape sequence by waiting for more bytes: prompt_toolkit waits 0.5 s, and
+        # 1 s more for multi-key bindings, which this table has none of. Local
+        # terminals send a sequence's bytes together, so 50 ms is plenty.
+        self.app.ttimeoutlen = ESC_WAIT
+        self.app.timeoutlen = ESC_WAIT
 
     # -- the agent ---------------------------------------------------------------------
 

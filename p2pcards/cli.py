@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
-from p2pcards.ui.text_common import quoted
+from p2pcards.ui.text_common import plural, quoted
 
 GAMES = ("bluff", "topper")
 BOT_KINDS = ("heuristic", "random")
@@ -388,7 +388,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     def host_event(event: Any) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
             names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
-            print(f"Lobby: {names}; {event.free_seats} free seat(s)", flush=True)
+            print(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}", flush=True)
         front.on_event(event)
 
     await front.start()

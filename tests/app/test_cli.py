@@ -230,35 +230,57 @@ def test_join_of_a_full_table_says_it_is_full():
         _pick_table([_Found("Friday", "aaaa-0000-0000")], "Nope")
 
 
-def test_tables_and_join_over_loopback_name_the_host_and_its_address(tmp_path):
-    """A real host announced on loopback: `tables` lists it under headers with its
-    host's name and address, and the host said the address to give a friend."""
+def _announced_host(home: Path, name: str, table: str, *extra: str) -> subprocess.Popen:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_STATE_HOME": str(home / "state")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "p2pcards", "host", "bluff", "--plain", "--name", name,
+         "--table", table, "--bind", "127.0.0.1", "--interface", "127.0.0.1", *extra],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tables(tmp_path):
+    """Real hosts announced on loopback: two tables named alike and a full one.
+    `tables` lists them under headers with host names and addresses; `join` tells
+    the twins apart by number and key and says the full one is full; each host
+    printed the address to give a friend."""
     import time
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_STATE_HOME": str(tmp_path / "state")}
-    host = subprocess.Popen(
-        [sys.executable, "-m", "p2pcards", "host", "bluff", "--plain", "--name", "Hedda",
-         "--table", "Loop den", "--bind", "127.0.0.1", "--interface", "127.0.0.1"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    hosts = [_announced_host(tmp_path / "h1", "Hedda", "Loop den"),
+             _announced_host(tmp_path / "h2", "Hugo", "Loop den"),
+             _announced_host(tmp_path / "h3", "Hanna", "Full den", "--bots", "3")]
     try:
-        first = host.stdout.readline()
-        assert "Friends join with: p2pcards join 'Loop den'" in first, first
-        assert "--connect 127.0.0.1:" in first
-        port = first.split("--connect 127.0.0.1:")[1].split(")")[0]
+        # Each host's "Hosting …" line (a host with bots may print its lobby first).
+        firsts = [next(line for line in iter(host.stdout.readline, "") if "Hosting" in line)
+                  for host in hosts]
+        assert all("--connect 127.0.0.1:" in line for line in firsts), firsts
+        assert "Friends join with: p2pcards join 'Loop den'" in firsts[0]
+        ports = [line.split("--connect 127.0.0.1:")[1].split(")")[0] for line in firsts]
         listed = ""
-        for _ in range(10):  # bounded: the announcement may take a moment to be heard
+        for _ in range(10):  # bounded: announcements (and the full table's update) take a moment
             listed = run_cli(["tables", "--interface", "127.0.0.1", "--timeout", "1.5"],
                              tmp_path, timeout=30).stdout
-            if "Loop den" in listed:
+            if listed.count("den") == 3 and " full " in listed:
                 break
             time.sleep(0.2)
         lines = listed.splitlines()
         assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "HOST", "ADDRESS", "KEY"]
-        row = next(line for line in lines if "Loop den" in line)
-        assert row.split()[0] == "1" and "Hedda" in row and f"127.0.0.1:{port}" in row
+        rows = {name: next(line for line in lines[1:] if f" {name} " in line)
+                for name in ("Hedda", "Hugo", "Hanna")}
+        assert rows["Hanna"].split()[0] == "1" and " full " in rows["Hanna"]
+        assert f"127.0.0.1:{ports[0]}" in rows["Hedda"] and f"127.0.0.1:{ports[1]}" in rows["Hugo"]
+
+        join = ["join", "--interface", "127.0.0.1", "--timeout", "1.5", "--plain"]
+        clash = run_cli([*join, "Loop den"], tmp_path, timeout=30)
+        assert clash.returncode == 2 and "Traceback" not in clash.stderr
+        assert "2 open tables match; join one by its number or key" in clash.stderr
+        assert "host Hedda" in clash.stderr and "host Hugo" in clash.stderr
+        full = run_cli([*join, "Full den"], tmp_path, timeout=30)
+        assert full.returncode == 2 and 'table "Full den" is full' in full.stderr
     finally:
-        host.terminate()
-        host.wait(timeout=30)
+        for host in hosts:
+            host.terminate()
+        for host in hosts:
+            host.wait(timeout=30)
 
 
 def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import ipaddress
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,6 +27,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from p2pcards.net.errors import NotRunning
 from p2pcards.protocol.identity import fingerprint as identity_fingerprint
+from p2pcards.untrusted_text import shown
 
 __all__ = [
     "SERVICE_TYPE",
@@ -75,9 +75,8 @@ class TableInfo:
 
 
 def clean_text(value: str, limit: int = MAX_NAME_CHARS) -> str:
-    """Blank out control and format characters (no terminal escapes from the network); trim."""
-    visible = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in value)
-    return " ".join(visible.split())[:limit]
+    """A TXT value as people may see it (no terminal escapes from the network)."""
+    return shown(value, limit)
 
 
 def _truncate_utf8(text: str, limit: int) -> str:

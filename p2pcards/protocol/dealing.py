@@ -25,8 +25,7 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
-
-SEATS = 4
+from p2pcards.rules.seats import SEATS
 
 
 class LateBadShare(BadProof):

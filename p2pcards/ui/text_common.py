@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import textwrap
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -19,6 +18,7 @@ from p2pcards.cards import Card
 from p2pcards.rules.bluff_model import Termination as BluffTermination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
 from p2pcards.rules.topper_events import Termination as TopperTermination
+from p2pcards.untrusted_text import shown
 
 #: The widest line :func:`render` produces.
 WIDTH = 80
@@ -61,9 +61,7 @@ def cards_text(cards: Sequence[Optional[Card]], symbols: bool = False) -> str:
 
 def clean(text: object, limit: int = 200) -> str:
     """``text`` without control or format characters (no escape sequences reach the terminal)."""
-    out = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in str(text))
-    out = " ".join(out.split())
-    return out if len(out) <= limit else out[:limit - 1] + "…"
+    return shown(text, limit)
 
 
 def quoted(text: object, limit: int = 40) -> str:

@@ -19,11 +19,11 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_common import clean
 
-SEATS = 4
 #: Lines kept in the log (older ones are dropped).
 LOG_LIMIT = 1000
 

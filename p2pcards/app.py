@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 from nacl.signing import SigningKey
 
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.bots.pace import paced
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.net.connection import connect
@@ -56,6 +57,8 @@ class TableOptions:
     tcp_host: Optional[str] = None
     tcp_port: int = 0
     bot_names: tuple[str, ...] = ("Ada", "Bob", "Cy")
+    pace: float = 0.0
+    """Seconds each bot takes per decision (a person at the table can follow; 0: at once)."""
 
 
 def _linger(deadline: float) -> float:
@@ -177,7 +180,8 @@ async def start_hosted_table(
             meta.update({"bot_key": bytes(seat_identity.signing_key),
                          "bot_kind": options.bot_kind, "bot_seed": seat_agent.seed})
         session = PeerSession(
-            seat_identity, seat_agent, hosted.host.local_connector(seat_identity), bot=is_bot,
+            seat_identity, paced(seat_agent, options.pace) if is_bot else seat_agent,
+            hosted.host.local_connector(seat_identity), bot=is_bot,
             deadline=options.deadline, reconnect_window=options.reconnect_window,
             journal_root=options.journal_root, on_event=callback,
             randomness_for=randomness_for(options.seed, label), meta=meta)
@@ -198,6 +202,7 @@ async def resume_hosted_table(
     deadline: float = 120.0,
     reconnect_window: float = 60.0,
     seed: Optional[int] = None,
+    pace: float = 0.0,
     on_event: Optional[Callable[[Any], None]] = None,
     on_host_event: Optional[Callable[[Any], None]] = None,
 ) -> HostedTable:
@@ -221,7 +226,8 @@ async def resume_hosted_table(
         elif meta.get("bot_key"):
             bot_identity = Identity(SigningKey(meta["bot_key"]), meta.get("name", "bot"))
             factory = make_bot_factory(relay_meta["game"], meta["bot_kind"])
-            local.append((journal, bot_identity, BotAgent(factory, meta["bot_seed"]), True, None))
+            local.append((journal, bot_identity, paced(BotAgent(factory, meta["bot_seed"]), pace),
+                          True, None))
     if not local or local[0][1] is not identity:
         raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
     hosted = HostedTable(TableHost.resume(identity, relay_journal,

@@ -77,6 +77,31 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
                        help="Topper: score that wins (default 21)")
 
 
+def _pace(text: str) -> float:
+    """A bot's think time in seconds: 0 (at once) up to a minute."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"a bot's think time is 0 to 60 seconds, not {text}")
+    return value
+
+
+def _pace_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pace", type=_pace, default=None, metavar="S",
+                        help="seconds each bot takes per move, so you can follow them "
+                             "(default 1 when a person plays this seat, 0 with --bot)")
+
+
+def pace_of(args: argparse.Namespace) -> float:
+    """The bots' think time: as asked, else one second when a person plays."""
+    from p2pcards.bots.pace import DEFAULT_PACE
+    if args.pace is not None:
+        return args.pace
+    return 0.0 if args.bot else DEFAULT_PACE
+
+
 def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
@@ -118,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     # The old spelling, which read like host's "--bots N" (a count): still accepted, not shown.
     play.add_argument("--bots", dest="bot_kind", choices=BOT_KINDS, help=argparse.SUPPRESS)
     _seat_args(play)
+    _pace_arg(play)
     _config_args(play)
 
     host = sub.add_parser("host", help="host a table on the LAN (advertised with zeroconf)")
@@ -133,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="announce only on this IPv4 address (repeatable)")
     _seat_args(host)
+    _pace_arg(host)
     _config_args(host)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
@@ -169,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="session id (or a prefix of it) from `p2pcards saved`; "
                              "default: your one table still in play")
     _seat_args(resume)
+    _pace_arg(resume)
     _direct_args(resume)
 
     whoami = sub.add_parser("whoami", help="show (or set) your identity's name and fingerprint")
@@ -360,7 +388,8 @@ async def _cmd_play(args: argparse.Namespace) -> int:
             options = TableOptions(game=args.game, config=config_from_args(args.game, args),
                                    name=f"{identity.name}'s table"[:32], deadline=args.deadline,
                                    reconnect_window=args.reconnect_window,
-                                   journal_root=_journal_root(), bot_kind=args.bot_kind, seed=seed)
+                                   journal_root=_journal_root(), bot_kind=args.bot_kind, seed=seed,
+                                   pace=pace_of(args))
             front.session = None
             hosted = await start_hosted_table(identity, front.agent, options, bots=3,
                                               on_event=front.on_event)
@@ -383,7 +412,8 @@ async def _cmd_host(args: argparse.Namespace) -> int:
                            name=table_name, deadline=args.deadline, journal_root=_journal_root(),
                            reconnect_window=args.reconnect_window,
                            bot_kind=args.bot_kind, seed=args.seed, advertise=not args.no_advertise,
-                           interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port)
+                           interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port,
+                           pace=pace_of(args))
 
     def host_event(event: Any) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
@@ -773,7 +803,8 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
         try:
             hosted = await resume_hosted_table(
                 identity, front.agent, table_dir, deadline=args.deadline,
-                reconnect_window=args.reconnect_window, seed=args.seed, on_event=front.on_event)
+                reconnect_window=args.reconnect_window, seed=args.seed, pace=pace_of(args),
+                on_event=front.on_event)
         except JournalInUse:
             raise UserError("that table is in use by another p2pcards process of yours; "
                             "end it first (two hosts for one table would sign twice)") from None

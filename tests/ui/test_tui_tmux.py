@@ -136,7 +136,7 @@ def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
 
 
 def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
-    tmux.start(["play", "topper", "--seed", "5", "--target", "3", "--name", "Tess",
+    tmux.start(["play", "topper", "--pace", "0", "--seed", "5", "--target", "3", "--name", "Tess",
                 "--deadline", "60"])
     first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
     assert "TOPPER" in first and "You (Tess)" in first and "score 0/3" in first
@@ -153,7 +153,7 @@ def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
 
 
 def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
-    tmux.start(["play", "topper", "--seed", "8", "--target", "1", "--name", "Nia"])
+    tmux.start(["play", "topper", "--pace", "0", "--seed", "8", "--target", "1", "--name", "Nia"])
     first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
     play_to_the_end(tmux, first)
     tmux.keys("n")

@@ -16,6 +16,7 @@ from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
 from p2pcards.net.peer import Decision, LeaveTable, Waiting
 from p2pcards.protocol.events import CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
+from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text import (
     CommandError, describe, options_help, parse_command, render, rules_summary,
 )
@@ -167,7 +168,8 @@ class PlainPrinter:
     this peer's own shuffle or shares); ``players_provider`` the names in join
     order and this peer's player index, to name people before seats are drawn. Without ``verbose``, the events that
     repeat for every message (each card's decryption check, each deadline
-    restart) are left out: a card played is described once, by the play.
+    restart) are left out, a card played is described once, by the play, and
+    the cryptographic checks fold into one line per stage.
     """
 
     _QUIET = (CardsRevealed, Waiting)
@@ -184,6 +186,7 @@ class PlainPrinter:
         self.verbose = verbose
         self.seating: Optional[tuple[int, ...]] = None
         self.my_seat: Optional[int] = None
+        self._checks = CheckFolder()
 
     def on_event(self, event: Any) -> None:
         if isinstance(event, PlayersSeated):
@@ -191,6 +194,11 @@ class PlainPrinter:
         if isinstance(event, (ShuffleVerified, SharesVerified)) and event.own:
             self.my_seat = event.seat
         if not self.verbose and isinstance(event, self._QUIET):
+            return
+        if not self.verbose and isinstance(event, CHECKS):
+            stage = self._checks.fold(event)  # one line per stage, not one per check
+            if stage:
+                self.write(stage)
             return
         me = self.me_provider() if self.me_provider is not None else self.my_seat
         players, me_player = self.players_provider() if self.players_provider else ((), None)

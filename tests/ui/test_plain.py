@@ -255,8 +255,20 @@ def test_printer_leaves_out_repeated_checks_unless_verbose():
     for event in events:
         PlainPrinter(quiet.append, NAMES).on_event(event)
         PlainPrinter(loud.append, NAMES, verbose=True).on_event(event)
-    assert quiet == ["Seat 1 (Bob) shuffled deck 0; proof verified."]
+    assert quiet == []  # one shuffle of four: no stage done yet
     assert len(loud) == 3
+
+
+def test_printer_folds_each_stage_of_checks_into_one_line():
+    quiet: list[str] = []
+    printer = PlainPrinter(quiet.append, NAMES)
+    for seat in range(4):
+        printer.on_event(proto.ShuffleVerified(seat, 2, False))
+        printer.on_event(proto.ShuffleVerified(seat, 2, False))  # a repeat counts once
+    for player in range(4):
+        printer.on_event(proto.Committed(player))
+    assert quiet == ["✓ Deck 2 shuffled by all four; every shuffle proof verified.",
+                     "✓ All four players committed to their key shares and draw nonces."]
 
 
 def test_printer_names_the_blamed_player_once_seats_are_drawn():

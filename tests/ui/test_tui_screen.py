@@ -458,9 +458,29 @@ def test_link_state_and_the_shuffle_progress_are_shown():
             return shuffling, down, term.text
     shuffling, down, up = run(scene())
     assert "Shuffling: seat 2 of 4 verified…" in shuffling and "● connected" in shuffling
-    assert "✓ Seat 1 (Bob) shuffled deck 0; proof verified." in shuffling
+    # Two of four shuffles checked: no stage is done, so the folded log has no line yet.
+    assert "shuffled deck 0" not in shuffling
     assert "● reconnecting" in down and "Lost the link to the host" in down
     assert "● connected" in up and "Reconnected to the host." in up
+
+
+def test_the_log_folds_each_stage_of_checks_into_one_line_and_v_shows_every_check():
+    async def scene() -> tuple[str, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            for seat in range(4):
+                screen.on_event(proto.ShuffleVerified(seat, 3, seat == 0))
+            await drawn(screen, term)
+            folded = term.text
+            keys.send_text("v")
+            await shows(term, "every single check")
+            await drawn(screen, term)
+            return folded, term.text
+    folded, detailed = run(scene())
+    assert folded.count("✓ Deck 3 shuffled by all four; every shuffle proof verified.") == 1
+    assert "Seat 1 (Bob) shuffled deck 3; proof verified." not in folded
+    assert "✓ Seat 1 (Bob) shuffled deck 3; proof verified." in detailed
+    assert "✓ You shuffled deck 3 and proved the shuffle." in detailed
 
 
 def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():

@@ -97,7 +97,8 @@ async def play_table(game: str, checks: Any) -> dict:
             playing.cancel()
             await hosted.close()
         seen.update(result=result, table=session.table, again=screen.again,
-                    log=[line.text for line in screen.model.log])
+                    log=[line.text for line in screen.model.log],
+                    details=[line.text for line in screen.model.details])
     return seen
 
 
@@ -144,8 +145,9 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
     for seat, chips in enumerate(outcome.chips):
         assert f"Seat {seat} · " in end and f"{chips} chips" in end
     log = "\n".join(seen["log"])
-    assert "shuffled deck 0; proof verified" in log and "You shuffled deck 0" in log
-    assert "decryption shares" in log and "Your hand:" in log
+    assert "✓ Deck 0 shuffled by all four; every shuffle proof verified." in log
+    assert "You shuffled deck 0" not in log and "You shuffled deck 0" in "\n".join(seen["details"])
+    assert "✓ Deck 0: every decryption share verified." in log and "Your hand:" in log
     assert any("Not accepted: discard 1 to 4 cards, not 5" in line for line in seen["log"])
     assert any("won the deal" in line for line in seen["log"])
     assert not seen["again"]
@@ -187,6 +189,6 @@ def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores():
         assert f"{score} point" in end
     assert "★ winner" in end
     log = "\n".join(seen["log"])
-    assert "shuffled deck 0; proof verified" in log and "named" in log and "trump" in log
+    assert "✓ Deck 0 shuffled by all four" in log and "named" in log and "trump" in log
     assert re.search(r"won trick \d", log) and "scored:" in log
     assert seen["decisions"] >= 3 and seen.get("off-suit")

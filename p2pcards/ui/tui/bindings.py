@@ -79,6 +79,10 @@ def table_bindings(screen: Any) -> KeyBindings:
     def _quit(event: Any) -> None:
         screen.ask_leave()
 
+    @kb.add("v", filter=at_table)
+    def _details(event: Any) -> None:
+        screen.toggle_details()
+
     @kb.add("pageup", filter=at_table)
     def _log_back(event: Any) -> None:
         screen.scroll_log(5)

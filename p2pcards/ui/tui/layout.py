@@ -82,7 +82,7 @@ class TableLayout:
         ])
         status = Window(DrawnControl(self._status, height=self._status_height),
                         height=D(min=1, max=2))
-        log = Window(DrawnControl(lambda w, h: log_lines(screen.model.log, screen.scroll, w, h),
+        log = Window(DrawnControl(lambda w, h: log_lines(screen.model.visible_log(), screen.scroll, w, h),
                                   wheel=screen.scroll_log), height=D(min=3, preferred=1000))
         body = HSplit([
             title, across, middle, mine, self.hand_window, bar,

@@ -22,6 +22,7 @@ from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import describe
+from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
 
 #: Lines kept in the log (older ones are dropped).
@@ -91,6 +92,11 @@ class ScreenModel:
         self.ending: Optional[Ending] = None
         self.outcome: Any = None
         self.log: list[LogLine] = []
+        """The log people read: each cryptographic stage folded into one line."""
+        self.details: list[LogLine] = []
+        """The same log with every single check (``v`` shows it instead)."""
+        self.show_details = False
+        self._checks = CheckFolder()
         self._committed = 0
         self._keys_verified = 0
         self._shuffled: dict[int, int] = {}
@@ -167,13 +173,19 @@ class ScreenModel:
         self.players = tuple(players)
         self.me_player = me_player
 
-    def note(self, text: str, kind: str = "info") -> None:
-        """Add one line (or several) to the log."""
-        for line in str(text).split("\n"):
-            if line:
-                self.log.append(LogLine(line, kind))
-        if len(self.log) > LOG_LIMIT:
-            del self.log[:len(self.log) - LOG_LIMIT]
+    def note(self, text: str, kind: str = "info", *, folded: bool = True,
+             detailed: bool = True) -> None:
+        """Add one line (or several) to the log (``folded``) and its details (``detailed``)."""
+        for log, wanted in ((self.log, folded), (self.details, detailed)):
+            if not wanted:
+                continue
+            log.extend(LogLine(line, kind) for line in str(text).split("\n") if line)
+            if len(log) > LOG_LIMIT:
+                del log[:len(log) - LOG_LIMIT]
+
+    def visible_log(self) -> list[LogLine]:
+        """The log the screen shows now: folded, or every check while details are on."""
+        return self.details if self.show_details else self.log
 
     def apply(self, event: Any) -> None:
         """Take in one event of the session, the table protocol or the referee."""
@@ -259,6 +271,13 @@ class ScreenModel:
             return
         line = self._describe(event)
         if not line:
+            return
+        if isinstance(event, CHECKS):
+            # One line per check in the details; the log gets a line once a stage is done.
+            self.note("✓ " + line, "crypto", folded=False)
+            stage = self._checks.fold(event)
+            if stage:
+                self.note(stage, "crypto", detailed=False)
             return
         if isinstance(event, _CRYPTO):
             kind = "crypto"

@@ -278,7 +278,16 @@ class TableScreen:
         self._invalidate()
 
     def scroll_log(self, delta: int) -> None:
-        self.scroll.scroll(delta, len(self.model.log))
+        self.scroll.scroll(delta, len(self.model.visible_log()))
+        self._invalidate()
+
+    def toggle_details(self) -> None:
+        """Every single cryptographic check in the log, or one line per stage."""
+        self.model.show_details = not self.model.show_details
+        self.scroll.to_end()
+        self.message = ("info", "The log shows every single check (v: one line per stage)."
+                        if self.model.show_details else
+                        "The log shows one line per stage of checks (v: every single check).")
         self._invalidate()
 
     def show_help(self) -> None:
@@ -501,9 +510,9 @@ class TableScreen:
 
     def _new_table(self) -> None:
         """Forget the last table (keep the log) before the next one's events arrive."""
-        log = self.model.log
+        log, details, show = self.model.log, self.model.details, self.model.show_details
         self.model = ScreenModel()
-        self.model.log = log
+        self.model.log, self.model.details, self.model.show_details = log, details, show
         self.model.note("— a new table —", "info")
         self.pending = None
         self.flow = None

@@ -199,8 +199,9 @@ def _protocol_line(e: Any, s: Speaker) -> Optional[str]:
         seated = ", ".join(f"Seat {seat}: {seat_name(s.names, seat)}"
                            + (" (you)" if seat == s.me else "")
                            for seat in range(len(e.player_at_seat)))
-        goes = "go" if e.first_seat == s.me else "goes"
-        return f"Seats drawn ({seated}); {s.seat(e.first_seat, False)} {goes} first."
+        # The draw picks who starts: Bluff's first leader, Topper's first dealer.
+        starts = "start" if e.first_seat == s.me else "starts"
+        return f"Seats drawn ({seated}); {s.seat(e.first_seat, False)} {starts}."
     if isinstance(e, proto.ShuffleVerified):
         if e.own:
             return f"You shuffled deck {e.deck} and proved the shuffle."

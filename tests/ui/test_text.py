@@ -519,8 +519,8 @@ def test_describe_protocol_events():
         "You opened your key share; proof verified."
     assert describe(proto.PlayersSeated(seating, 3), NAMES, 0) == (
         "Seats drawn (Seat 0: Alice (you), Seat 1: Bob, Seat 2: Carol, Seat 3: Dave); "
-        "seat 3 (Dave) goes first.")
-    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0).endswith("you (seat 0) go first.")
+        "seat 3 (Dave) starts.")
+    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0).endswith("you (seat 0) start.")
     assert describe(proto.CardsRevealed(1, ((5, c("KH")),)), NAMES, 0) == \
         "Seat 1 (Bob) opened KH; decryption shares verified."
 

@@ -243,7 +243,10 @@ class _Front:
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
-            self.screen = TableScreen(lambda: self.session, offer_again=again)
+            from p2pcards.ui.tui.screen import LAN_SUMMARY_SECONDS
+            # Against bots a deal's summary waits for a key; at a LAN table it counts down.
+            self.screen = TableScreen(lambda: self.session, offer_again=again,
+                                      summary_seconds=None if again else LAN_SUMMARY_SECONDS)
             self.agent = self.screen
             self.plain = False
 

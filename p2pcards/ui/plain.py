@@ -14,9 +14,12 @@ import threading
 from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
 
 from p2pcards.net.peer import Decision, LeaveTable, Waiting
-from p2pcards.protocol.events import CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified
+from p2pcards.protocol.events import (
+    ActionApplied, CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified,
+)
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
+from p2pcards.ui.text_summary import ResultRecorder
 from p2pcards.ui.text import (
     CommandError, describe, options_help, parse_command, render, rules_summary,
 )
@@ -187,6 +190,7 @@ class PlainPrinter:
         self.seating: Optional[tuple[int, ...]] = None
         self.my_seat: Optional[int] = None
         self._checks = CheckFolder()
+        self._results = ResultRecorder()
 
     def on_event(self, event: Any) -> None:
         if isinstance(event, PlayersSeated):
@@ -201,11 +205,26 @@ class PlainPrinter:
                 self.write(stage)
             return
         me = self.me_provider() if self.me_provider is not None else self.my_seat
+        self._take_results(event)
         players, me_player = self.players_provider() if self.players_provider else ((), None)
         line = describe(event, _names(self.names_provider), me, self.seating,
                         players=players, me_player=me_player, symbols=self.symbols)
         if line:
             self.write(line)
+        self._write_summary(me)
+
+    def _take_results(self, event: Any) -> None:
+        results = event.results if isinstance(event, ActionApplied) else (event,)
+        for result in results:
+            self._results.take(result)
+
+    def _write_summary(self, me: Optional[int]) -> None:
+        """The summary of a deal (hand) just scored, after its lines (chips are on the board)."""
+        if not self._results.due:
+            return
+        summary = self._results.summary(_names(self.names_provider), me, symbols=self.symbols)
+        if summary is not None:
+            self.write("\n".join([f"— {summary.title} —", *summary.lines]))
 
     __call__ = on_event
 

@@ -16,11 +16,13 @@ from p2pcards.cards import FULL_DECK, TOPPER_DECK
 from p2pcards.net.peer import Decision, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules import bluff_model as bm
+from p2pcards.rules import topper_events as te
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
-from ui_scenes import NAMES, bluff_lead, bluff_respond, bluff_reveal, faces_in, topper_play
+from ui_scenes import NAMES, bluff_lead, bluff_respond, bluff_reveal, c, faces_in, topper_play
 
 #: Lines that no state accepts; each must be answered with an error.
 BAD_LINES = ["dance", "d 99 as Q", "bid 99", "", "play 77", "stake 5", "   ", "c c c"]
@@ -278,3 +280,21 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
     printer(proto.TableEnded(Verdict("crypto", (0,), 12, "bad shuffle proof", (b"e",))))
     assert out[-1] == ("Table ended: Seat 2 (Carol) sent a cryptographic proof that fails "
                        "(bad shuffle proof), proven by their signed message.")
+
+
+def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
+    out: list[str] = []
+    printer = PlainPrinter(out.append, NAMES, me_provider=lambda: 0)
+    printer.on_event(bm.DealStarted(2, 1))
+    printer.on_event(bm.ChallengeResolved(0, 2, True, (c("QH"), c("4S")), 2, 20))
+    printer.on_event(bm.DealWon(1, 80))
+    summary = out[-1].splitlines()
+    assert summary[0] == "— Deal over —"
+    assert "Seat 1 (Bob) won the deal and the safe box of 80." in summary
+    assert "Cards revealed by calls: QH 4S." in summary
+    assert "Bluffs caught: seat 2 (Carol) (2 cards)." in summary
+    printer.on_event(te.HandScored(5, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (10, 11, 4, 12)))
+    topper = out[-1].splitlines()
+    assert topper[0] == "— Hand 5 scored —"
+    assert topper[1] == "Seat 2 (Carol) bid 3, took 2 tricks and was set and lost 3."
+    assert topper[3] == "Scores: Alice 10 (+1), Bob 11 (+1), Carol 4 (-3), Dave 12 (+2)"

@@ -528,3 +528,21 @@ def test_a_lone_escape_is_not_held_back_half_a_second():
     screen = TableScreen(lambda: None)
     assert screen.app.ttimeoutlen == ESC_WAIT and screen.app.timeoutlen == ESC_WAIT
     assert ESC_WAIT <= 0.1  # prompt_toolkit's own default is 0.5 s (then 1 s for key chords)
+
+
+def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
+    from p2pcards.ui.text_summary import Summary
+
+    async def scene() -> tuple[str, Any, Any]:
+        async with headless(summary_seconds=0.4) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.model.summary = Summary("Deal 2 over", ("Seat 1 (Bob) won the deal.",))
+            screen._show_summary()
+            await shows(term, "Deal 2 over")
+            await drawn(screen, term)
+            shown = term.text
+            await asyncio.sleep(0.8)  # the countdown (0.4 s) runs out: no key needed
+            return shown, screen.overlay, screen.model.summary
+    shown, overlay, summary = run(scene())
+    assert "Seat 1 (Bob) won the deal." in shown and "the table goes on in 1 s" in shown
+    assert overlay is None and summary is None

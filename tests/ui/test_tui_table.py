@@ -63,6 +63,14 @@ async def play_table(game: str, checks: Any) -> dict:
             for _ in range(400):  # bounded: a short match has far fewer decisions
                 await wait_until(lambda: screen.pending is not None or screen.end_ready,
                                  "a decision or the end", term)
+                if screen.overlay == "summary":
+                    # A deal's summary waits for a key (against bots): read it, then go on.
+                    await drawn(screen, term)
+                    seen.setdefault("summaries", []).append(term.text)
+                    keys.send_text(ENTER)
+                    await wait_until(lambda: screen.overlay != "summary", "the summary to close",
+                                     term)
+                    continue
                 if screen.end_ready:
                     await drawn(screen, term)
                     seen["end"] = term.text
@@ -150,6 +158,11 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
     assert "✓ Deck 0: every decryption share verified." in log and "Your hand:" in log
     assert any("Not accepted: discard 1 to 4 cards, not 5" in line for line in seen["log"])
     assert any("won the deal" in line for line in seen["log"])
+    # The one deal's summary waited for a key: winner, safe box, chips with changes.
+    summary = seen["summaries"][0]
+    assert "Deal 1 over" in summary and "won the deal and the safe box of" in summary
+    assert "Chips: " in summary and "any key: back to the table" in summary
+    assert "bluff was caught" in summary or "Bluffs caught:" in summary
     assert not seen["again"]
 
 
@@ -192,3 +205,6 @@ def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores():
     assert "✓ Deck 0 shuffled by all four" in log and "named" in log and "trump" in log
     assert re.search(r"won trick \d", log) and "scored:" in log
     assert seen["decisions"] >= 3 and seen.get("off-suit")
+    summary = seen["summaries"][0]
+    assert re.search(r"Hand \d scored|Hand \d thrown in", summary)
+    assert "Scores: " in summary or "Everyone passed" in summary

@@ -8,6 +8,7 @@ and kills the server at the end whatever happens.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,6 +96,8 @@ def _next_move(text: str, card: int) -> Optional[list[str]]:
     the left (the screen refuses one that does not follow suit; he then tries
     the next).
     """
+    if "any key: back to the table" in text:
+        return ["Enter"]  # a hand's summary waits for a key (against bots)
     if "MATCH OVER" in text and " q  leave" in text:
         return ["q"]
     status = _status(text)
@@ -145,6 +148,9 @@ def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
     assert "★ winner" in ending and "point" in ending and " n  a new table" in ending
     assert any("Big Jack" in shown for shown in screens)
     assert any(m.endswith("Enter") for m in moves) and any(m in ("1", "p") for m in moves)
+    # Each scored hand's summary stayed up until a key: scores with their changes.
+    assert any(re.search(r"Hand \d scored", shown) and "Scores: " in shown
+               and "any key: back to the table" in shown for shown in screens)
     tmux.keys("q")
     done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
                          joined=True)

@@ -36,6 +36,7 @@ def table_bindings(screen: Any) -> KeyBindings:
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
     in_help = Condition(lambda: screen.overlay == "help")
     confirming = Condition(lambda: screen.overlay == "confirm")
+    reading = Condition(lambda: screen.overlay == "summary")
     asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
 
     @kb.add("c-c", eager=True)
@@ -123,6 +124,12 @@ def table_bindings(screen: Any) -> KeyBindings:
 
     @kb.add(Keys.Any, filter=confirming)
     def _stay(event: Any) -> None:
+        screen.close_overlay()
+
+    @kb.add(Keys.Any, filter=reading)
+    @kb.add("escape", filter=reading)
+    @kb.add("enter", filter=reading)
+    def _read(event: Any) -> None:
         screen.close_overlay()
 
     @kb.add("escape", filter=asking)

@@ -33,7 +33,8 @@ from p2pcards.ui.tui.bars import action_line, status_line, title_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.control import DrawnControl
 from p2pcards.ui.tui.dialogs import (
-    confirm_lines, ending_height, ending_lines, help_length, help_lines,
+    confirm_lines, ending_height, ending_lines, help_length, help_lines, summary_height,
+    summary_lines,
 )
 from p2pcards.ui.tui.draw import wrapped
 from p2pcards.ui.tui.hand import hand_lines
@@ -96,6 +97,12 @@ class TableLayout:
         end_box = HSplit([Frame(Window(DrawnControl(self._ending, height=self._ending_height)),
                                 title=lambda: screen.model.ending.title if screen.model.ending
                                 else "")], style=self._ending_style, width=DIALOG_WIDTH)
+        summary_box = Frame(
+            Window(DrawnControl(lambda w, h: summary_lines(
+                screen.model, screen.summary_seconds_left(), w, h),
+                height=lambda w: summary_height(screen.model, w))),
+            title=lambda: screen.model.summary.title if screen.model.summary else "",
+            style="class:dialog", width=DIALOG_WIDTH)
         self.root = FloatContainer(body, floats=[
             Float(ConditionalContainer(end_box, filter=Condition(
                 lambda: screen.model.ending is not None and screen.overlay is None))),
@@ -103,6 +110,8 @@ class TableLayout:
                 lambda: screen.overlay == "help")), top=1, bottom=1),
             Float(ConditionalContainer(confirm_box, filter=Condition(
                 lambda: screen.overlay == "confirm"))),
+            Float(ConditionalContainer(summary_box, filter=Condition(
+                lambda: screen.overlay == "summary"))),
         ])
         self.layout = Layout(self.root, focused_element=self.hand_window)
 

@@ -24,6 +24,7 @@ from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
+from p2pcards.ui.text_summary import ResultRecorder, Summary
 
 #: Lines kept in the log (older ones are dropped).
 LOG_LIMIT = 1000
@@ -97,6 +98,9 @@ class ScreenModel:
         """The same log with every single check (``v`` shows it instead)."""
         self.show_details = False
         self._checks = CheckFolder()
+        #: The last deal's (hand's) result, until the player has read it.
+        self.summary: Optional[Summary] = None
+        self._results = ResultRecorder()
         self._committed = 0
         self._keys_verified = 0
         self._shuffled: dict[int, int] = {}
@@ -168,6 +172,15 @@ class ScreenModel:
             self.game = "bluff" if isinstance(view, BluffState) else "topper"
             if view.viewer is not None:
                 self.me = view.viewer
+            self._summarise()
+
+    def _summarise(self) -> None:
+        """A scored deal's summary, once the view after it is known (its chips are)."""
+        if not self._results.due:
+            return
+        summary = self._results.summary(self.names(), self.me, self.view, symbols=True)
+        if self.outcome is None and self.ending is None:  # the end box says the last one
+            self.summary = summary
 
     def set_players(self, players: Sequence[SeatInfo], me_player: Optional[int] = None) -> None:
         self.players = tuple(players)
@@ -193,6 +206,7 @@ class ScreenModel:
         self._log(event)
 
     def _track(self, event: Any) -> None:
+        self._results.take(event)  # a deal's start comes as its own event, not an action's
         if isinstance(event, peer.LobbyUpdate):
             self.game = clean(event.game, 10) or self.game
             self.table_name = clean(event.table, 40)
@@ -245,6 +259,7 @@ class ScreenModel:
 
     def _track_results(self, results: Sequence[Any]) -> None:
         for result in results:
+            self._results.take(result)
             if isinstance(result, _RESULTS):
                 self.result_line = self._describe(result)
                 if not isinstance(result, topper.TieContinues):

@@ -56,6 +56,8 @@ _SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Paths, Rejected, Prot
                    CardsRevealed, ActionApplied, MatchEnded, TableEnded)
 
 
+#: Seconds a deal's summary stays up by itself at a LAN table (a countdown shows it).
+LAN_SUMMARY_SECONDS = 6.0
 #: Seconds a lone Esc waits to be told from an escape sequence (see ``__init__``).
 ESC_WAIT = 0.05
 
@@ -79,6 +81,7 @@ class TableScreen:
     """
 
     def __init__(self, session: Optional[SessionGetter] = None, *, offer_again: bool = False,
+                 summary_seconds: Optional[float] = None,
                  input: Any = None, output: Any = None,
                  clock: Optional[Callable[[], float]] = None) -> None:
         self.model = ScreenModel()
@@ -90,6 +93,10 @@ class TableScreen:
         self.flow: Optional[DiscardFlow] = None
         self.message: Optional[tuple[str, str]] = None
         self.overlay: Optional[str] = None
+        #: How long a deal's summary stays up by itself (a LAN table, where the
+        #: others go on); None: until a key (against bots).
+        self.summary_seconds = summary_seconds
+        self.summary_until: Optional[float] = None
         self.help_offset = 0
         self.again = False
         self.end_ready = False
@@ -123,6 +130,7 @@ class TableScreen:
         if self._leaving:
             raise PlayerQuit("the player left the table")
         self.model.set_view(view)
+        self._show_summary()
         if isinstance(view, BluffState) and view.phase is BluffPhase.REVEAL:
             # Not a choice: the rules make the called discard's owner show it.
             self.model.note("Your discard was called: revealing it.", "info")
@@ -183,6 +191,29 @@ class TableScreen:
             if view is not None:
                 model.set_view(view)
                 self.picker.sync(self.hand())
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """Put a finished deal's summary over the table until it is read."""
+        if self.model.summary is None or self.overlay is not None or self.model.ending:
+            return
+        self.overlay = "summary"
+        if self.summary_seconds is not None:
+            self.summary_until = self.now() + self.summary_seconds
+            shown = self.model.summary
+            with contextlib.suppress(RuntimeError):  # no loop: nothing to time
+                asyncio.get_running_loop().call_later(
+                    self.summary_seconds, lambda: self._summary_timed_out(shown))
+
+    def _summary_timed_out(self, shown: Any) -> None:
+        if self.overlay == "summary" and self.model.summary is shown:
+            self.close_overlay()
+
+    def summary_seconds_left(self) -> Optional[int]:
+        """Whole seconds before a LAN table's summary closes by itself, or None."""
+        if self.summary_until is None or self.overlay != "summary":
+            return None
+        return max(0, int(self.summary_until - self.now() + 0.999))
 
     # -- what the panels ask ----------------------------------------------------------------
 
@@ -299,6 +330,8 @@ class TableScreen:
         self._invalidate()
 
     def close_overlay(self) -> None:
+        if self.overlay == "summary":
+            self.model.summary, self.summary_until = None, None
         self.overlay = None
         self._invalidate()
 

@@ -237,9 +237,9 @@ class _Front:
             self.plain = True
         elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
-            self.agent = PlainAgent()
             self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
-                                        players_provider=self.players)
+                                        players_provider=self.players, view_provider=self.view)
+            self.agent = PlainAgent(history=self.printer.history_lines)
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
@@ -255,6 +255,17 @@ class _Front:
         if table is None or table.player_at_seat is None:
             return []
         return [table.players[p].name for p in table.player_at_seat]
+
+    def view(self) -> Any:
+        """This seat's view between the session's steps (public facts and its own cards)."""
+        table = self.session.table if self.session is not None else None
+        if table is None or table.engine is None or table.my_seat is None:
+            return None
+        from p2pcards.protocol.errors import LocalProtocolError
+        try:
+            return table.view()
+        except LocalProtocolError:
+            return None
 
     def my_seat(self) -> Optional[int]:
         table = self.session.table if self.session is not None else None

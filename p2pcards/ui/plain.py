@@ -19,7 +19,7 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
-from p2pcards.ui.text_summary import ResultRecorder
+from p2pcards.ui.text_summary import History
 from p2pcards.ui.text import (
     CommandError, describe, options_help, parse_command, render, rules_summary,
 )
@@ -31,6 +31,7 @@ NamesSource = Union[Sequence[str], Callable[[], Optional[Sequence[str]]], None]
 _HELP = {"help", "?"}
 _QUIT = {"quit", "q", "exit"}
 _TABLE = {"table", "look", "l"}
+_HISTORY = {"history", "scores", "record"}
 
 
 class PlayerQuit(LeaveTable):
@@ -113,11 +114,14 @@ class PlainAgent:
     """
 
     def __init__(self, read_line: Optional[ReadLine] = None, write: Optional[Write] = None,
-                 *, names: NamesSource = None, symbols: bool = False) -> None:
+                 *, names: NamesSource = None, symbols: bool = False,
+                 history: Optional[Callable[[Any, Sequence[str], int], list[str]]] = None) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
         self.symbols = symbols
+        #: The scoreboard and this deal's record for a view (``history``), if kept.
+        self.history = history
 
     async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
         """Show the table, read commands until one is legal, and return its action.
@@ -155,6 +159,10 @@ class PlainAgent:
             if word in _TABLE:
                 self.write(render(view, names, me, self.symbols))
                 continue
+            if word in _HISTORY:
+                self.write("\n".join(self.history(view, names, me)) if self.history
+                           else "No history is kept here.")
+                continue
             try:
                 return parse_command(line, view)
             except CommandError as error:
@@ -180,7 +188,10 @@ class PlainPrinter:
     def __init__(self, write: Optional[Write] = None, names_provider: NamesSource = None,
                  *, me_provider: Optional[Callable[[], Optional[int]]] = None,
                  players_provider: Optional[Callable[[], tuple[Sequence[str], Optional[int]]]] = None,
+                 view_provider: Optional[Callable[[], Any]] = None,
                  verbose: bool = False, symbols: bool = False) -> None:
+        #: This seat's view after the events so far (for a summary's chips), if known.
+        self.view_provider = view_provider
         self.write = write if write is not None else print_line
         self.names_provider = names_provider
         self.me_provider = me_provider
@@ -190,7 +201,7 @@ class PlainPrinter:
         self.seating: Optional[tuple[int, ...]] = None
         self.my_seat: Optional[int] = None
         self._checks = CheckFolder()
-        self._results = ResultRecorder()
+        self._results = History()
 
     def on_event(self, event: Any) -> None:
         if isinstance(event, PlayersSeated):
@@ -213,6 +224,10 @@ class PlainPrinter:
             self.write(line)
         self._write_summary(me)
 
+    def history_lines(self, view: Any, names: Sequence[str], me: int) -> list[str]:
+        """The scoreboard and this deal's record (the ``history`` command)."""
+        return self._results.lines(names, me, view, self.symbols)
+
     def _take_results(self, event: Any) -> None:
         results = event.results if isinstance(event, ActionApplied) else (event,)
         for result in results:
@@ -222,7 +237,8 @@ class PlainPrinter:
         """The summary of a deal (hand) just scored, after its lines (chips are on the board)."""
         if not self._results.due:
             return
-        summary = self._results.summary(_names(self.names_provider), me, symbols=self.symbols)
+        view = self.view_provider() if self.view_provider is not None else None
+        summary = self._results.summary(_names(self.names_provider), me, view, self.symbols)
         if summary is not None:
             self.write("\n".join([f"— {summary.title} —", *summary.lines]))
 

@@ -22,7 +22,9 @@ from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
-from ui_scenes import NAMES, bluff_lead, bluff_respond, bluff_reveal, c, faces_in, topper_play
+from ui_scenes import (
+    NAMES, bluff_lead, bluff_respond, bluff_reveal, c, faces_in, topper_bidding, topper_play,
+)
 
 #: Lines that no state accepts; each must be answered with an error.
 BAD_LINES = ["dance", "d 99 as Q", "bid 99", "", "play 77", "stake 5", "   ", "c c c"]
@@ -298,3 +300,25 @@ def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
     assert topper[0] == "— Hand 5 scored —"
     assert topper[1] == "Seat 2 (Carol) bid 3, took 2 tricks and was set and lost 3."
     assert topper[3] == "Scores: Alice 10 (+1), Bob 11 (+1), Carol 4 (-3), Dave 12 (+2)"
+
+
+def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
+    printer = PlainPrinter(lambda line: None, NAMES, me_provider=lambda: 0)
+    printer.on_event(te.HandDealt(1, 0, 1))
+    printer.on_event(te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S")))))
+    printer.on_event(te.HandScored(1, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (1, 1, -3, 2)))
+    printer.on_event(te.HandDealt(2, 1, 2))
+    printer.on_event(te.TrickWon(0, 3, ((2, c("KH")), (3, c("AH")), (0, c("9H")), (1, c("JH")))))
+    written: list[str] = []
+    lines = iter(["history", "pass"])
+
+    async def read_line() -> str:
+        return next(lines)
+
+    agent = PlainAgent(read_line, written.append, names=NAMES, history=printer.history_lines)
+    asyncio.run(agent.decide(topper_bidding().view(0)))
+    text = next(block for block in written if block.startswith("Scoreboard"))
+    assert "Scoreboard: score after each hand" in text
+    assert "Carol (bid 3, set)" in text and "-3" in text
+    assert "Trick 1: Carol KH Dave AH Alice 9H Bob JH → Seat 3 (Dave)" in text
+    assert "QS" not in text  # the last hand's tricks are gone with it

@@ -139,6 +139,15 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
             seen["five"] = True
         if view.phase is BluffPhase.LEAD:
             seen["led"] = True  # the keys will answer the rank question
+        if seen["decisions"] == 1:
+            # r: the scoreboard and this deal's record, over the table until a key.
+            keys.send_text("r")
+            await shows(term, "This deal's record")
+            await drawn(screen, term)
+            seen["history"] = term.text
+            keys.send_text(ENTER)
+            await wait_until(lambda: screen.overlay is None, "the history to close", term)
+            assert screen.pending is pending and not pending.future.done()
         seen["screens"].append(term.text)
 
     seen = asyncio.run(play_table("bluff", checks))
@@ -158,6 +167,9 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
     assert "✓ Deck 0: every decryption share verified." in log and "Your hand:" in log
     assert any("Not accepted: discard 1 to 4 cards, not 5" in line for line in seen["log"])
     assert any("won the deal" in line for line in seen["log"])
+    history = seen["history"]
+    assert "Scoreboard: chips after each deal (none scored yet)" in history
+    assert "in your hand" in history and "of 4 known" in history
     # The one deal's summary waited for a key: winner, safe box, chips with changes.
     summary = seen["summaries"][0]
     assert "Deal 1 over" in summary and "won the deal and the safe box of" in summary

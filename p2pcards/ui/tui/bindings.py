@@ -36,7 +36,7 @@ def table_bindings(screen: Any) -> KeyBindings:
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
     in_help = Condition(lambda: screen.overlay == "help")
     confirming = Condition(lambda: screen.overlay == "confirm")
-    reading = Condition(lambda: screen.overlay == "summary")
+    reading = Condition(lambda: screen.overlay in ("summary", "history"))
     asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
 
     @kb.add("c-c", eager=True)
@@ -79,6 +79,10 @@ def table_bindings(screen: Any) -> KeyBindings:
     @kb.add("q", filter=at_table)
     def _quit(event: Any) -> None:
         screen.ask_leave()
+
+    @kb.add("r", filter=at_table)
+    def _history(event: Any) -> None:
+        screen.show_history()
 
     @kb.add("v", filter=at_table)
     def _details(event: Any) -> None:

@@ -72,6 +72,16 @@ def summary_lines(model: ScreenModel, seconds_left: Optional[int], width: int,
     return fit(lines, width, height)
 
 
+def history_lines(text: list[str], width: int, height: int) -> Lines:
+    """The scoreboard and the record (``r``); any key closes it."""
+    lines: Lines = []
+    for line in text:
+        lines.extend(wrapped(line, width, indent="    ") if line else [[]])
+    lines = lines[-(height - 1):] if len(lines) > height - 1 else lines
+    lines.append([("class:dim", "any key closes")])
+    return fit(lines, width, height)
+
+
 def summary_height(model: ScreenModel, width: int) -> int:
     summary = model.summary
     if summary is None:

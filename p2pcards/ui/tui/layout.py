@@ -33,8 +33,8 @@ from p2pcards.ui.tui.bars import action_line, status_line, title_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.control import DrawnControl
 from p2pcards.ui.tui.dialogs import (
-    confirm_lines, ending_height, ending_lines, help_length, help_lines, summary_height,
-    summary_lines,
+    confirm_lines, ending_height, ending_lines, help_length, help_lines, history_lines,
+    summary_height, summary_lines,
 )
 from p2pcards.ui.tui.draw import wrapped
 from p2pcards.ui.tui.hand import hand_lines
@@ -103,6 +103,9 @@ class TableLayout:
                 height=lambda w: summary_height(screen.model, w))),
             title=lambda: screen.model.summary.title if screen.model.summary else "",
             style="class:dialog", width=DIALOG_WIDTH)
+        history_box = Frame(Window(DrawnControl(lambda w, h: history_lines(
+            screen.history_text(), w, h))), title="History", style="class:dialog",
+            width=D(min=40, preferred=78, max=78))
         self.root = FloatContainer(body, floats=[
             Float(ConditionalContainer(end_box, filter=Condition(
                 lambda: screen.model.ending is not None and screen.overlay is None))),
@@ -112,6 +115,8 @@ class TableLayout:
                 lambda: screen.overlay == "confirm"))),
             Float(ConditionalContainer(summary_box, filter=Condition(
                 lambda: screen.overlay == "summary"))),
+            Float(ConditionalContainer(history_box, filter=Condition(
+                lambda: screen.overlay == "history")), top=1, bottom=1),
         ])
         self.layout = Layout(self.root, focused_element=self.hand_window)
 

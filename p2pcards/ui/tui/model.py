@@ -24,7 +24,7 @@ from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
-from p2pcards.ui.text_summary import ResultRecorder, Summary
+from p2pcards.ui.text_summary import History, Summary
 
 #: Lines kept in the log (older ones are dropped).
 LOG_LIMIT = 1000
@@ -100,7 +100,7 @@ class ScreenModel:
         self._checks = CheckFolder()
         #: The last deal's (hand's) result, until the player has read it.
         self.summary: Optional[Summary] = None
-        self._results = ResultRecorder()
+        self.history = History()
         self._committed = 0
         self._keys_verified = 0
         self._shuffled: dict[int, int] = {}
@@ -176,9 +176,9 @@ class ScreenModel:
 
     def _summarise(self) -> None:
         """A scored deal's summary, once the view after it is known (its chips are)."""
-        if not self._results.due:
+        if not self.history.due:
             return
-        summary = self._results.summary(self.names(), self.me, self.view, symbols=True)
+        summary = self.history.summary(self.names(), self.me, self.view, symbols=True)
         if self.outcome is None and self.ending is None:  # the end box says the last one
             self.summary = summary
 
@@ -206,7 +206,7 @@ class ScreenModel:
         self._log(event)
 
     def _track(self, event: Any) -> None:
-        self._results.take(event)  # a deal's start comes as its own event, not an action's
+        self.history.take(event)  # a deal's start comes as its own event, not an action's
         if isinstance(event, peer.LobbyUpdate):
             self.game = clean(event.game, 10) or self.game
             self.table_name = clean(event.table, 40)
@@ -259,7 +259,7 @@ class ScreenModel:
 
     def _track_results(self, results: Sequence[Any]) -> None:
         for result in results:
-            self._results.take(result)
+            self.history.take(result)
             if isinstance(result, _RESULTS):
                 self.result_line = self._describe(result)
                 if not isinstance(result, topper.TieContinues):

@@ -312,6 +312,15 @@ class TableScreen:
         self.scroll.scroll(delta, len(self.model.visible_log()))
         self._invalidate()
 
+    def show_history(self) -> None:
+        """``r``: the scoreboard and this deal's record, over the table until a key."""
+        self.overlay, self.help_offset = "history", 0
+        self._invalidate()
+
+    def history_text(self) -> list[str]:
+        model = self.model
+        return model.history.lines(model.names(), model.me, model.view, symbols=True)
+
     def toggle_details(self) -> None:
         """Every single cryptographic check in the log, or one line per stage."""
         self.model.show_details = not self.model.show_details

@@ -108,8 +108,12 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
                         help="line-based interface (screen readers, simple terminals)")
     parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
                         help="let a bot play this seat (heuristic or random)")
-    parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="S",
-                        help="seconds a player may take before the table ends naming it (default 120)")
+    parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
+                        help="the table clock: seconds each player has per move before the "
+                             "table ends naming them; a setting of play (default: no limit) "
+                             "and host (default 120), the host's for everyone at join and resume")
+    parser.add_argument("--no-bell", dest="bell", action="store_false",
+                        help="no terminal bell with the 30 and 10 seconds warnings")
     parser.add_argument("--reconnect-window", type=_seconds, default=60.0, metavar="S",
                         help="seconds to keep redialling a lost host before the table ends "
                              "naming it (default 60)")
@@ -204,6 +208,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The table clock of ``host`` when ``--deadline`` is not given (``play`` has none).
+HOST_MOVE_TIME = 120
+
+
+def table_config(game: str, args: argparse.Namespace, move_time: int) -> dict[str, int]:
+    """The genesis configuration: the game's settings and the table clock (0: no limit)."""
+    from p2pcards.protocol.table import MOVE_TIME
+    return {**config_from_args(game, args), MOVE_TIME: move_time}
+
+
+def _clock_seconds(args: argparse.Namespace, default: int) -> int:
+    """``--deadline`` as the table clock's whole seconds, or ``default`` (0: no limit)."""
+    return default if args.deadline is None else max(1, round(args.deadline))
+
+
+def _session_deadline(args: argparse.Namespace) -> float:
+    """A session's own clock, used only at a table whose genesis sets none."""
+    return float(HOST_MOVE_TIME) if args.deadline is None else args.deadline
+
+
 def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
     from p2pcards.protocol import games
     from p2pcards.rules.bluff import BluffConfig
@@ -239,14 +263,15 @@ class _Front:
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
                                         players_provider=self.players, view_provider=self.view)
-            self.agent = PlainAgent(history=self.printer.history_lines)
+            self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell)
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
             from p2pcards.ui.tui.screen import LAN_SUMMARY_SECONDS
             # Against bots a deal's summary waits for a key; at a LAN table it counts down.
             self.screen = TableScreen(lambda: self.session, offer_again=again,
-                                      summary_seconds=None if again else LAN_SUMMARY_SECONDS)
+                                      summary_seconds=None if again else LAN_SUMMARY_SECONDS,
+                                      bell=args.bell)
             self.agent = self.screen
             self.plain = False
 
@@ -399,8 +424,11 @@ async def _cmd_play(args: argparse.Namespace) -> int:
     try:
         for table_number in range(10_000):  # a new table each time the player asks for one
             seed = None if args.seed is None else args.seed + table_number
-            options = TableOptions(game=args.game, config=config_from_args(args.game, args),
-                                   name=f"{identity.name}'s table"[:32], deadline=args.deadline,
+            # Against bots nobody is hurried: no clock unless the player sets one.
+            options = TableOptions(game=args.game,
+                                   config=table_config(args.game, args, _clock_seconds(args, 0)),
+                                   name=f"{identity.name}'s table"[:32],
+                                   deadline=_session_deadline(args),
                                    reconnect_window=args.reconnect_window,
                                    journal_root=_journal_root(), bot_kind=args.bot_kind, seed=seed,
                                    pace=pace_of(args))
@@ -422,8 +450,9 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     identity = _identity(args)
     front = _Front(args, args.game)
     table_name = (args.table or f"{identity.name}'s table")[:32]
-    options = TableOptions(game=args.game, config=config_from_args(args.game, args),
-                           name=table_name, deadline=args.deadline, journal_root=_journal_root(),
+    move_time = _clock_seconds(args, HOST_MOVE_TIME)
+    options = TableOptions(game=args.game, config=table_config(args.game, args, move_time),
+                           name=table_name, deadline=float(move_time), journal_root=_journal_root(),
                            reconnect_window=args.reconnect_window,
                            bot_kind=args.bot_kind, seed=args.seed, advertise=not args.no_advertise,
                            interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port,
@@ -486,7 +515,8 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     host, port, fingerprint = await _find_table(args)
     front = _Front(args, None)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
-                                    deadline=args.deadline, reconnect_window=args.reconnect_window,
+                                    deadline=_session_deadline(args),
+                                    reconnect_window=args.reconnect_window,
                                     journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
                                     on_event=front.on_event, direct=not args.no_direct,
@@ -761,7 +791,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     front = _Front(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
-                          bot=bool(args.bot), deadline=args.deadline,
+                          bot=bool(args.bot), deadline=_session_deadline(args),
                           reconnect_window=args.reconnect_window, journal_root=_journal_root(),
                           randomness_for=randomness_for(args.seed, _joiner_label(identity)),
                           on_event=front.on_event, direct=not args.no_direct,
@@ -816,7 +846,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
     try:
         try:
             hosted = await resume_hosted_table(
-                identity, front.agent, table_dir, deadline=args.deadline,
+                identity, front.agent, table_dir, deadline=_session_deadline(args),
                 reconnect_window=args.reconnect_window, seed=args.seed, pace=pace_of(args),
                 on_event=front.on_event)
         except JournalInUse:

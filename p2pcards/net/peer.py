@@ -37,6 +37,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional, Protocol
@@ -62,6 +64,9 @@ LAST_LOOK = 0.05
 FIRST_DIAL_WINDOW = 3.0
 #: Seconds a host has to answer a ping once a writer's deadline ran out.
 PROBE_TIMEOUT = 3.0
+#: Seconds of the clock a resumed turn keeps however long ago it began (a table
+#: resumed after a long pause gives everyone time to reconnect first).
+RESUME_GRACE = 30.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
 #: How another player's messages reach this one (see :class:`Paths`).
@@ -270,7 +275,9 @@ class PeerSession:
             self.mesh = Mesh(self.identity, self._deliver_direct, self._direct_hello,
                              on_change=self._on_mesh_change)
         if self.table is not None:
-            self._reset_deadline()  # resumed from a journal: the wait starts now
+            # Resumed from a journal: the writer's turn began when its predecessor's
+            # message was saved (the transcript's last write), not now; no fresh time.
+            self._reset_deadline(elapsed=self._saved_turn_age())
             self._table_known()
         host_link = asyncio.create_task(self._guarded_host_link())
         try:
@@ -414,7 +421,8 @@ class PeerSession:
                         self.table.view(), self._decision()))
                 getter = asyncio.create_task(self._inbox.get())
                 waiting = {getter} | ({decision} if decision else set())
-                timeout = max(0.0, self._deadline_at - asyncio.get_running_loop().time())
+                timeout = (None if math.isinf(self._deadline_at) else  # a table without a clock
+                           max(0.0, self._deadline_at - asyncio.get_running_loop().time()))
                 done, _ = await asyncio.wait(waiting, timeout=timeout,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if not done:
@@ -631,6 +639,18 @@ class PeerSession:
         self._reset_deadline()
         self._table_known()
 
+    def _saved_turn_age(self) -> float:
+        """Seconds since the saved transcript was last written (a resumed turn's age),
+        leaving at least ``RESUME_GRACE`` of the clock: a table resumed after a long
+        pause is not decided before anyone could reconnect."""
+        if self.journal is None:
+            return 0.0
+        try:
+            age = max(0.0, time.time() - self.journal.transcript_path.stat().st_mtime)
+        except OSError:
+            return 0.0
+        return min(age, max(0.0, self.move_time() - RESUME_GRACE))
+
     def _tell_resumed_table(self) -> None:
         """A resumed session's front end starts empty: tell it the table as saved
         (game, name, players and bot marks, seats) and, for a table that had
@@ -775,11 +795,21 @@ class PeerSession:
         if self.mesh is not None and self.table is not None:
             self.on_event(Paths(self.paths()))
 
-    def _reset_deadline(self) -> None:
+    def move_time(self) -> float:
+        """Seconds a writer has: the table clock its genesis sets (the host's setting,
+        the same for every peer; 0 is no limit), else this session's own ``deadline``."""
+        table = self.table
+        chosen = table.move_time if table is not None else None
+        if chosen is None:
+            return self.deadline
+        return math.inf if chosen == 0 else float(chosen)
+
+    def _reset_deadline(self, elapsed: float = 0.0) -> None:
         """Transcript progress (or the table's start or resume): the next
-        writer's time starts now, and earlier link losses are forgiven."""
+        writer's time starts now (``elapsed`` seconds ago, for a turn that began
+        before this process resumed), and earlier link losses are forgiven."""
         loop = asyncio.get_running_loop()
-        self._deadline_at = loop.time() + self.deadline
+        self._deadline_at = loop.time() + self.move_time() - max(0.0, elapsed)
         self._probe = None
         self._drops = 0
         writer = self.table.writer if self.table is not None else None

@@ -64,6 +64,22 @@ DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
 
 
+#: The genesis configuration's table clock: seconds each writer has per message.
+MOVE_TIME = "move_time"
+#: The longest a table may give a writer (one hour); 0 means no limit.
+MAX_MOVE_TIME = 3600
+
+
+def move_time_of(value: Optional[int]) -> Optional[int]:
+    """The table clock a genesis sets: its ``move_time`` (0..3600, 0 = no limit), or
+    None when it sets none (each peer then keeps its own, as before the setting)."""
+    if value is None:
+        return None
+    if not 0 <= value <= MAX_MOVE_TIME:
+        raise MalformedMessage(f"config: move_time must be 0..{MAX_MOVE_TIME} seconds, not {value}")
+    return value
+
+
 class Stage(enum.Enum):
     COMMIT = "commit"
     OPEN = "open"
@@ -176,7 +192,10 @@ class Table:
             raise MalformedMessage("genesis lists the same identity twice")
         genesis.verify(self.players[0].public_key)
         self.game = games.by_name(body["game"])
-        self.config = self.game.config_from_wire(body["config"])
+        game_config = dict(body["config"])
+        #: Seconds each writer has for a message, the host's table setting (0: no limit).
+        self.move_time = move_time_of(game_config.pop(MOVE_TIME, None))
+        self.config = self.game.config_from_wire(game_config)
         self.table_name: str = body["table"]
         self.session = session_id_of(genesis.payload)
         self.messages: list[SignedMessage] = [genesis]

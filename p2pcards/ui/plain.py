@@ -8,6 +8,7 @@ from :mod:`p2pcards.ui.text`; this module only reads lines and writes them.
 from __future__ import annotations
 
 import asyncio
+import math
 import queue
 import sys
 import threading
@@ -19,6 +20,7 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
+from p2pcards.ui.text_common import CLOCK_WARNINGS
 from p2pcards.ui.text_summary import History
 from p2pcards.ui.text import (
     CommandError, describe, options_help, parse_command, render, rules_summary,
@@ -115,13 +117,16 @@ class PlainAgent:
 
     def __init__(self, read_line: Optional[ReadLine] = None, write: Optional[Write] = None,
                  *, names: NamesSource = None, symbols: bool = False,
-                 history: Optional[Callable[[Any, Sequence[str], int], list[str]]] = None) -> None:
+                 history: Optional[Callable[[Any, Sequence[str], int], list[str]]] = None,
+                 bell: bool = False) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
         self.symbols = symbols
         #: The scoreboard and this deal's record for a view (``history``), if kept.
         self.history = history
+        #: Ring the terminal's bell with the clock's warnings.
+        self.bell = bell
 
     async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
         """Show the table, read commands until one is legal, and return its action.
@@ -139,10 +144,31 @@ class PlainAgent:
             return parse_command("reveal", view)
         self.write(render(view, names, me, self.symbols))
         self.write(options_help(view))
+        warner: Optional[asyncio.Task] = None
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
-            if left > 0:
+            if 0 < left < math.inf:  # a table without a clock has no countdown
                 self.write(f"You have about {int(left)} seconds to answer.")
+                warner = asyncio.ensure_future(self._warn(decision.deadline))
+        try:
+            return await self._read_command(view, names, me)
+        finally:
+            if warner is not None:
+                warner.cancel()
+
+    async def _warn(self, deadline: float) -> None:
+        """At 30 and at 10 seconds left, say so (and ring the bell) while the person types."""
+        loop = asyncio.get_running_loop()
+        for mark in sorted(CLOCK_WARNINGS, reverse=True):
+            wait = deadline - mark - loop.time()
+            if wait < 0:
+                continue
+            await asyncio.sleep(wait)
+            self.write(("\a" if self.bell else "") + f"{mark} seconds left to move: after that "
+                       f"the others end the table naming you.")
+
+    async def _read_command(self, view: Any, names: Sequence[str], me: int) -> Any:
+        """Commands until one is legal (or help, the table, the history, quit)."""
         while True:
             self.write("Your command (help lists them):")
             try:

@@ -22,6 +22,8 @@ from p2pcards.untrusted_text import shown
 
 #: The widest line :func:`render` produces.
 WIDTH = 80
+#: Seconds left on your clock at which you are warned (and the bell rings).
+CLOCK_WARNINGS = (30, 10)
 #: The longest display name shown (longer ones are cut).
 NAME_WIDTH = 16
 

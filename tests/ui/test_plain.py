@@ -322,3 +322,26 @@ def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
     assert "Carol (bid 3, set)" in text and "-3" in text
     assert "Trick 1: Carol KH Dave AH Alice 9H Bob JH → Seat 3 (Dave)" in text
     assert "QS" not in text  # the last hand's tricks are gone with it
+
+
+def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_types():
+    written: list[str] = []
+
+    async def scene() -> None:
+        loop = asyncio.get_running_loop()
+        answer = asyncio.Event()
+
+        async def read_line() -> str:
+            await answer.wait()
+            return "pass"
+
+        agent = PlainAgent(read_line, written.append, names=NAMES, bell=True)
+        decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))
+        deciding = asyncio.ensure_future(agent.decide(topper_bidding().view(0), decision))
+        await asyncio.sleep(0.6)  # the 30 s mark is long past; the 10 s mark comes at 0.2 s
+        answer.set()
+        await deciding
+
+    asyncio.run(scene())
+    warnings = [line for line in written if "seconds left to move" in line]
+    assert warnings == ["\a10 seconds left to move: after that the others end the table naming you."]

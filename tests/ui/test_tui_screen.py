@@ -546,3 +546,28 @@ def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
     shown, overlay, summary = run(scene())
     assert "Seat 1 (Bob) won the deal." in shown and "the table goes on in 1 s" in shown
     assert overlay is None and summary is None
+
+
+def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
+    async def scene() -> tuple[list, int]:
+        now = [100.0]
+        async with headless(clock=lambda: now[0]) as (screen, keys, term):
+            rings = []
+            screen.app.output.bell = lambda: rings.append(now[0])
+            seat_everyone(screen, 1)
+            view = bluff_respond().view(1)
+            deciding = asyncio.ensure_future(screen.decide(view))
+            await wait_until(lambda: screen.pending is not None, "the decision", term)
+            screen.on_event(Waiting(1, 160.0))
+            seen = []
+            for t in (110.0, 130.5, 131.0, 150.5, 151.0):
+                now[0] = t
+                screen.warn_of_the_clock()
+                seen.append(screen.message[1] if screen.message else None)
+            deciding.cancel()
+            return seen, len(rings)
+    seen, rings = run(scene())
+    assert seen[0] is None  # 50 s left: nothing to say
+    assert seen[1].startswith("30 seconds left to move") and seen[2] == seen[1]
+    assert seen[3].startswith("10 seconds left to move") and seen[4] == seen[3]
+    assert rings == 2  # once at 30, once at 10

@@ -9,6 +9,7 @@ at any moment on the event loop.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -144,7 +145,7 @@ class ScreenModel:
 
     def seconds_left(self, now: float) -> Optional[int]:
         """Whole seconds before the player being waited for is blamed, or None."""
-        if self.deadline is None or self.ending is not None:
+        if self.deadline is None or self.ending is not None or math.isinf(self.deadline):
             return None
         return max(0, int(self.deadline - now + 0.999))
 

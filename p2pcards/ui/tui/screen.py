@@ -36,7 +36,7 @@ from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 from p2pcards.ui.text import labelled_hand, parse_command, turn_line
-from p2pcards.ui.text_common import HandCard, clean
+from p2pcards.ui.text_common import CLOCK_WARNINGS, HandCard, clean
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.keymap import DiscardFlow, KeyHint, Refused
@@ -81,7 +81,7 @@ class TableScreen:
     """
 
     def __init__(self, session: Optional[SessionGetter] = None, *, offer_again: bool = False,
-                 summary_seconds: Optional[float] = None,
+                 summary_seconds: Optional[float] = None, bell: bool = True,
                  input: Any = None, output: Any = None,
                  clock: Optional[Callable[[], float]] = None) -> None:
         self.model = ScreenModel()
@@ -97,6 +97,10 @@ class TableScreen:
         #: others go on); None: until a key (against bots).
         self.summary_seconds = summary_seconds
         self.summary_until: Optional[float] = None
+        #: Ring the terminal's bell with a clock warning (``--no-bell`` turns it off).
+        self.bell = bell
+        self._warned: set[int] = set()
+        self._warned_for: Optional[_Pending] = None
         self.help_offset = 0
         self.again = False
         self.end_ready = False
@@ -488,7 +492,26 @@ class TableScreen:
         while True:
             await asyncio.sleep(TICK)
             if self.model.seconds_left(self.now()) is not None:
+                self.warn_of_the_clock()
                 self._invalidate()
+
+    def warn_of_the_clock(self) -> None:
+        """While it is your turn: at 30 and at 10 seconds left, say so (and ring the bell)."""
+        left = self.model.seconds_left(self.now())
+        if self.pending is None or left is None:
+            return
+        if self._warned_for is not self.pending:
+            self._warned_for, self._warned = self.pending, set()
+        crossed = {mark for mark in CLOCK_WARNINGS if left <= mark}
+        if not crossed - self._warned:
+            return
+        self._warned |= crossed
+        self.message = ("warn", f"{left} seconds left to move: after that the others "
+                                f"end the table naming you.")
+        if self.bell:
+            with contextlib.suppress(Exception):  # a terminal without a bell
+                self.app.output.bell()
+                self.app.output.flush()
 
     async def play(self, run: Awaitable[Any]) -> Any:
         """Run one table's session (``run``) on this screen until it ends or the person leaves.

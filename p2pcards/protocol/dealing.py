@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from p2pcards.crypto import elgamal, shares, shuffle
+from p2pcards.crypto import checks, elgamal, shares, shuffle
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
@@ -27,6 +27,9 @@ from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
 
 SEATS = 4
+
+#: Runs one public check, raising CryptoError if it fails.
+Checker = Callable[[checks.Check], None]
 
 
 class LateBadShare(BadProof):
@@ -46,8 +49,11 @@ class DeckDeal:
     """The masked deck of one deal, the shares published so far, what this peer learnt."""
 
     def __init__(self, number: int, codes: Sequence[int], session: bytes, joint_key: Point,
-                 seat_keys: Sequence[Point]) -> None:
+                 seat_keys: Sequence[Point], checker: Optional[Checker] = None) -> None:
+        """``checker`` runs every public proof check (default: once per process,
+        :func:`p2pcards.crypto.checks.verify`)."""
         self.number = number
+        self.checker: Checker = checker or checks.verify
         self.codes = tuple(codes)
         self.session = session
         self.joint_key = joint_key
@@ -85,7 +91,8 @@ class DeckDeal:
             out = [elgamal.Ciphertext.from_wire(c) for c in _list(body["cards"], "cards", self.size)]
             if not trusted:
                 proof = shuffle.ShuffleProof.from_wire(body["proof"])
-                shuffle.verify_shuffle(self.deck, out, proof, self.joint_key, self.context(seat))
+                self.checker(checks.shuffle_check(self.deck, out, proof, self.joint_key,
+                                                  self.context(seat)))
         except CryptoError as exc:
             raise BadProof(f"shuffle of deck {self.number} by seat {seat}: {exc}") from None
         self.deck = out
@@ -139,7 +146,8 @@ class DeckDeal:
             self._checked.add((slot, seat))
 
     def _verify(self, seat: int, slot: int, share: shares.DecryptionShare) -> None:
-        shares.verify_share(self.seat_keys[seat], self.deck[slot], share, self.context(seat), slot)
+        self.checker(checks.share_check(self.seat_keys[seat], self.deck[slot], share,
+                                        self.context(seat), slot))
 
     def _share_points(self, slot: int) -> dict[int, Point]:
         return {seat: share.point for seat, share in self.public_shares[slot].items()}

@@ -38,12 +38,12 @@ from typing import Any, Callable, Optional
 import nacl.utils
 
 from p2pcards.cards import Card
-from p2pcards.crypto import draw, keys
+from p2pcards.crypto import checks, draw, keys
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
-from p2pcards.protocol.dealing import DeckDeal, LateBadShare, owner_of
+from p2pcards.protocol.dealing import Checker, DeckDeal, LateBadShare, owner_of
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
@@ -161,12 +161,15 @@ class Table:
     def __init__(self, genesis_raw: bytes, me: Optional[Identity] = None,
                  secrets: Optional[SessionSecrets] = None,
                  randomness: Optional[Callable[[int], Callable[[int], bytes]]] = None,
-                 check_all_shares: Optional[bool] = None) -> None:
+                 check_all_shares: Optional[bool] = None,
+                 checker: Optional[Checker] = None) -> None:
         """``randomness``, for tests and benchmarks only, gives the byte source
         used for the message at each position (default: the OS).
         ``check_all_shares`` checks every decryption share on arrival (default:
         only an observer does; a player checks its own cards' shares at once and
-        the others' when their card is revealed)."""
+        the others' when their card is revealed). ``checker`` runs every public
+        proof check (default: :func:`p2pcards.crypto.checks.verify`, which skips a
+        check that already passed in this process)."""
         genesis = SignedMessage.parse(genesis_raw)
         if genesis.position != 0 or genesis.type != "genesis" or genesis.player != 0:
             raise MalformedMessage("the first message must be player 0's genesis at position 0")
@@ -181,6 +184,7 @@ class Table:
         self.session = session_id_of(genesis.payload)
         self.messages: list[SignedMessage] = [genesis]
         self._randomness = randomness
+        self.checker: Checker = checker or checks.verify
 
         self.me = me
         self.me_player: Optional[int] = None
@@ -523,7 +527,8 @@ class Table:
             if not draw.verify_commitment(ctx, body["draw"], draw_commitment):
                 raise BadProof("the draw nonce does not match its commitment")
             if not trusted:
-                keys.verify_key_share(public, keys.SchnorrProof.from_wire(body["proof"]), ctx)
+                self.checker(checks.key_share_check(
+                    public, keys.SchnorrProof.from_wire(body["proof"]), ctx))
             publics = [public if i == player else p for i, p in enumerate(self._key_publics)]
             joint = keys.joint_public_key(publics) if None not in publics else None
         except CryptoError as exc:
@@ -548,7 +553,8 @@ class Table:
 
     def _start_deck(self, number: int) -> None:
         seat_keys = [self._key_publics[p] for p in self.player_at_seat]
-        self.deal = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, seat_keys)
+        self.deal = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, seat_keys,
+                             self.checker)
         self.stage = Stage.SHUFFLE
 
     def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[Any]:

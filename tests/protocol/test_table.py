@@ -177,3 +177,19 @@ def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
     for t in table.tables + [table.observer]:
         assert t.deal.revealed == {slot: leader.hand[slot].code}
         assert t.engine.face(slot) == leader.hand[slot]
+
+
+def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
+    """Four players and an observer in one process: every shuffle, key-share and
+    share proof is run once, the other peers find it in the process's record."""
+    from p2pcards.crypto import checks
+
+    record = checks.VerifiedChecks()
+    monkeypatch.setattr(checks, "PROCESS_CHECKS", record)
+    ran: list[bytes] = []
+    real_run = checks.Check.run
+    monkeypatch.setattr(checks.Check, "run", lambda self: (ran.append(self.key), real_run(self))[1])
+    table = direct_table("topper", seed=3)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    assert len(ran) == len(set(ran)) == record.runs
+    assert record.hits >= 4 * 3  # each shuffle met by three more receivers at least

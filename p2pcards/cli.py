@@ -472,6 +472,15 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_bar(stage: str, done: int, total: int) -> None:
+    """One line on a terminal's stderr, redrawn in place, cleared when done."""
+    width = 30
+    filled = width * done // max(1, total)
+    line = f"\rverify: {stage:<6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+    sys.stderr.write("\r" + " " * len(line) + "\r" if stage == "done" else line)
+    sys.stderr.flush()
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import Journal
     from p2pcards.protocol.verdict import Verdict
@@ -486,7 +495,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     messages = read_records(transcript)
     saved = journal.read_verdict()
     verdict = Verdict.from_wire(saved) if saved is not None else None
-    report = verify_transcript(messages, verdict)
+    report = verify_transcript(messages, verdict,
+                               progress=_progress_bar if sys.stderr.isatty() else None)
     print(f"Game: {report.game}, table {report.table!r}")
     for i, (name, fp) in enumerate(report.players):
         print(f"  player {i}: {name} ({fp})")

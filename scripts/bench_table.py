@@ -65,8 +65,9 @@ GOAL_PLAY_FIRST_S = 0.8
 GOAL_PLAY_LATER_S = 0.5
 GOAL_PEAK_MB = 60
 GOAL_PEAK_HOST_BOTS_MB = 80
+GOAL_VERIFY_S = 3.0
 LONG_SETTINGS = {"bluff": ("--deals", "20"), "topper": ("--target", "100")}
-CASES = ("table", "play")
+CASES = ("table", "play", "verify")
 
 
 def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
@@ -84,7 +85,9 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
                              "compared in one run (default both)")
     parser.add_argument("--cases", default="table,play",
                         help="comma-separated: table (four processes on loopback), play (one "
-                             "process: your seat and three bots) (default both)")
+                             "process: your seat and three bots), verify (the offline check of a "
+                             "saved Bluff match, one worker against one per core) "
+                             "(default table,play)")
     parser.add_argument("--long", action="store_true",
                         help="the long matches memory is judged on: Topper to 100, Bluff 20 deals")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -274,6 +277,7 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
     figures = analyse(game, [p.events() for p in table.processes])
     relay = [p for p in homes[0].transcripts() if p.parent.name == "relay"][0]
     size = relay.stat().st_size
+    SAVED[game] = relay.read_bytes()
     figures.update({
         "wall_s": wall,
         "transcript_bytes": size,
@@ -299,6 +303,44 @@ def _match_span(events: list[dict]) -> tuple[Optional[float], Optional[float]]:
     """Wall-clock start (the genesis) and end (the match's end) in one process's trace."""
     return _first(events, "TableStarted") or _first(events, "PlayersSeated"), \
         _first(events, "MatchEnded")
+
+
+#: The saved transcript file of the last match of each game (for the verify case).
+SAVED: dict[str, bytes] = {}
+
+
+def bench_verify(args: argparse.Namespace, root: Path, identities: list) -> dict[str, Any]:
+    """``verify`` of a saved Bluff match (the last one played here, or a new one),
+    with one worker and with one per core: wall and CPU seconds of each."""
+    import os
+
+    from p2pcards.net.journal import read_records
+    from p2pcards.protocol.verify import default_workers, verify_transcript
+
+    if "bluff" not in SAVED:
+        bench_play("bluff", args.seed, args, root, identities)
+    path = root / "verify-transcript"
+    path.write_bytes(SAVED["bluff"])
+    messages = read_records(path)
+    runs = {}
+    for workers in sorted({1, max(2, default_workers())}):
+        began, cpu = time.perf_counter(), os.times()
+        report = verify_transcript(messages, workers=workers)
+        after = os.times()
+        used = (after.user - cpu.user) + (after.system - cpu.system) + \
+            (after.children_user - cpu.children_user) + (after.children_system - cpu.children_system)
+        runs[workers] = {"wall_s": time.perf_counter() - began, "cpu_s": used, "ok": report.ok}
+    return {"messages": len(messages), "deals": report.deals, "runs": runs}
+
+
+def print_verify(found: dict[str, Any]) -> None:
+    print(f"== verify of a saved Bluff match: {found['messages']} messages, {found['deals']} deals")
+    for workers, run in found["runs"].items():
+        print(f"  {workers} worker(s): wall {run['wall_s']:.2f} s, CPU {run['cpu_s']:.2f} s, "
+              f"{'OK' if run['ok'] else 'NOT OK'} (goal for 20 deals: {GOAL_VERIFY_S} s wall)")
+    walls = [run["wall_s"] for run in found["runs"].values()]
+    if len(walls) == 2:
+        print(f"  speed-up with every core: {walls[0] / walls[1]:.2f}x")
 
 
 class RssSampler:
@@ -376,6 +418,7 @@ def bench_play(game: str, seed: int, args: argparse.Namespace, root: Path,
     if code != 0:
         raise RuntimeError(f"play {game} seed {seed}: exit code {code}: {process.stderr()[-400:]}")
     events = process.events()
+    SAVED.setdefault(game, home.transcripts()[0].read_bytes())
     dealt = _first(events, "HandDealt", deck=0)
     started, ended = _match_span(events)
     return {
@@ -545,19 +588,23 @@ def main(argv: Optional[list[str]] = None) -> int:
                 runs = [bench_play(game, args.seed + run, args, root, identities)
                         for run in range(args.runs)]
                 plays.append(summarise_play(game, runs))
+        verified = bench_verify(args, root, identities) if "verify" in cases else None
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    report = {"machine_cpus": _cpus(), "games": summaries, "play": plays,
+    report = {"machine_cpus": _cpus(), "games": summaries, "play": plays, "verify": verified,
               "goals": {"deal_52_s": GOAL_DEAL_S, "latency_median_ms": GOAL_LATENCY_MS,
                         "latency_p99_ms": GOAL_P99_MS, "play_first_hand_s": GOAL_PLAY_FIRST_S,
                         "play_later_deal_s": GOAL_PLAY_LATER_S, "peak_mb": GOAL_PEAK_MB,
-                        "peak_host_with_bots_mb": GOAL_PEAK_HOST_BOTS_MB}}
+                        "peak_host_with_bots_mb": GOAL_PEAK_HOST_BOTS_MB,
+                        "verify_20_deals_s": GOAL_VERIFY_S}}
     if args.json:
         print(json.dumps(report))
     else:
         print_human(report)
         print_comparison(summaries)
         print_play(plays)
+        if verified is not None:
+            print_verify(verified)
     return 0
 
 

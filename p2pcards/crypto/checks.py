@@ -13,8 +13,8 @@ itself without checking it, never a result computed in another process. A
 key differs whenever any input differs, so a hit means this very check, with
 these very bytes, already passed here.
 
-Checks travel as plain bytes (:meth:`Check.to_wire`), so an offline verifier
-can hand them to worker processes; a worker parses (and validates) them again.
+Checks pickle, so that an offline verifier can hand them to its own worker
+processes (points and scalars travel as their validated bytes).
 """
 
 from __future__ import annotations
@@ -22,15 +22,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from p2pcards.crypto import keys, shares, shuffle
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import Ciphertext
-from p2pcards.crypto.errors import InvalidEncoding
 from p2pcards.crypto.group import Point
 from p2pcards.crypto.hashing import digest32, frame, u64
-from p2pcards.crypto.wire import expect_list
 
 #: Local only (never on the wire): the domain of a verified check's key.
 TAG_CHECK_KEY = b"p2pcards/v1/local/check-key"
@@ -48,76 +46,53 @@ def _flat(value: Any) -> bytes:
 @dataclass(frozen=True)
 class Check:
     """One public verification, whole: ``run()`` performs it (raising the same
-    :class:`~p2pcards.crypto.errors.CryptoError` as the underlying check)."""
+    :class:`~p2pcards.crypto.errors.CryptoError` as the underlying check).
+    It pickles (for an offline verifier's worker processes)."""
 
     kind: str
     ctx: ProofContext
     slot: int
-    statement: tuple = field(repr=False)
-    """The points and proof as wire values (bytes, nested lists)."""
-    _run: Callable[[], None] = field(repr=False, compare=False)
+    args: tuple = field(repr=False)
+    """The statement and proof, as the underlying check takes them (before ``ctx``)."""
 
     @property
     def key(self) -> bytes:
         """32 bytes that change with every input of the verification."""
         return digest32(TAG_CHECK_KEY, self.kind.encode(), *self.ctx.fields(), u64(self.slot),
-                        _flat(list(self.statement)))
+                        _flat(self._statement()))
+
+    def _statement(self) -> list:
+        if self.kind == SHUFFLE:
+            deck_in, deck_out, proof, joint_key = self.args
+            return [[c.to_wire() for c in deck_in], [c.to_wire() for c in deck_out],
+                    proof.to_wire(), joint_key.to_bytes()]
+        if self.kind == SHARE:
+            public, ciphertext, share = self.args
+            return [public.to_bytes(), ciphertext.to_wire(), share.to_wire()]
+        public, proof = self.args
+        return [public.to_bytes(), proof.to_wire()]
 
     def run(self) -> None:
-        self._run()
-
-    def to_wire(self) -> list:
-        """``[kind, session, seat, deck, slot, statement]`` (bytes and lists only)."""
-        return [self.kind, self.ctx.session, self.ctx.seat, self.ctx.deck, self.slot,
-                list(self.statement)]
+        if self.kind == SHUFFLE:
+            shuffle.verify_shuffle(*self.args, self.ctx)
+        elif self.kind == SHARE:
+            shares.verify_share(*self.args, self.ctx, self.slot)
+        else:
+            keys.verify_key_share(*self.args, self.ctx)
 
 
 def shuffle_check(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext],
                   proof: shuffle.ShuffleProof, joint_key: Point, ctx: ProofContext) -> Check:
-    statement = ([c.to_wire() for c in deck_in], [c.to_wire() for c in deck_out],
-                 proof.to_wire(), joint_key.to_bytes())
-    return Check(SHUFFLE, ctx, 0, statement,
-                 lambda: shuffle.verify_shuffle(deck_in, deck_out, proof, joint_key, ctx))
+    return Check(SHUFFLE, ctx, 0, (tuple(deck_in), tuple(deck_out), proof, joint_key))
 
 
 def share_check(public: Point, ciphertext: Ciphertext, share: shares.DecryptionShare,
                 ctx: ProofContext, slot: int) -> Check:
-    statement = (public.to_bytes(), ciphertext.to_wire(), share.to_wire())
-    return Check(SHARE, ctx, slot, statement,
-                 lambda: shares.verify_share(public, ciphertext, share, ctx, slot))
+    return Check(SHARE, ctx, slot, (public, ciphertext, share))
 
 
 def key_share_check(public: Point, proof: keys.SchnorrProof, ctx: ProofContext) -> Check:
-    statement = (public.to_bytes(), proof.to_wire())
-    return Check(KEY_SHARE, ctx, 0, statement,
-                 lambda: keys.verify_key_share(public, proof, ctx))
-
-
-def check_from_wire(obj: Any) -> Check:
-    """A check received as bytes (by a worker process): every point and scalar
-    parsed and validated again, as from any peer."""
-    kind, session, seat, deck, slot, statement = expect_list(obj, "check", None, length=6)
-    ctx = ProofContext(session=session, seat=seat, deck=deck)
-    if kind == SHUFFLE:
-        deck_in, deck_out, proof, joint = expect_list(statement, "shuffle check", seat, length=4)
-        return shuffle_check([_input_ciphertext(c) for c in deck_in],
-                             [Ciphertext.from_wire(c) for c in deck_out],
-                             shuffle.ShuffleProof.from_wire(proof, seat), Point.from_bytes(joint), ctx)
-    if kind == SHARE:
-        public, ciphertext, share = expect_list(statement, "share check", seat, length=3)
-        return share_check(Point.from_bytes(public), Ciphertext.from_wire(ciphertext),
-                           shares.DecryptionShare.from_wire(share, seat), ctx, slot)
-    if kind == KEY_SHARE:
-        public, proof = expect_list(statement, "key-share check", seat, length=2)
-        return key_share_check(Point.from_bytes(public), keys.SchnorrProof.from_wire(proof, seat), ctx)
-    raise InvalidEncoding(f"unknown check kind {kind!r}")
-
-
-def _input_ciphertext(obj: Any) -> Ciphertext:
-    """A shuffle's input card: ``c1`` may be the identity (the unmasked initial deck)."""
-    c1, c2 = expect_list(obj, "input ciphertext", None, length=2)
-    return Ciphertext(Point.from_bytes_or_identity(c1, what="input ciphertext.c1"),
-                      Point.from_bytes(c2, what="input ciphertext.c2"))
+    return Check(KEY_SHARE, ctx, 0, (public, proof))
 
 
 class VerifiedChecks:

@@ -114,6 +114,11 @@ class Scalar:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Scalar is immutable")
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its bytes, rebuilt without checking again: only for this
+        process's own workers (an offline verifier's), handed values validated here."""
+        return (_unpickle, ('Scalar', self._b))
+
     # -- constructors -------------------------------------------------------
 
     @classmethod
@@ -237,6 +242,11 @@ class Point:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Point is immutable")
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its bytes, rebuilt without checking again: only for this
+        process's own workers (an offline verifier's), handed values validated here."""
+        return (_unpickle, ('Point', self._b))
 
     # -- constructors -------------------------------------------------------
 
@@ -374,3 +384,7 @@ _G_BYTES = _mul_base(_ONE_BYTES)
 
 #: The standard base point of edwards25519.
 G = Point._wrap(_G_BYTES)
+
+
+def _unpickle(kind: str, b: bytes) -> Any:
+    return (Point if kind == "Point" else Scalar)._wrap(b)

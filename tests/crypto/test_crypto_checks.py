@@ -4,6 +4,7 @@ never for a failure, and the same errors as the underlying verification."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import threading
 
 import pytest
@@ -81,10 +82,10 @@ def test_threads_meeting_one_check_run_it_once(shuffled, joint_key, ctxs):
     assert record.runs == 1 and record.hits == 2
 
 
-def test_a_check_survives_its_wire_form(shuffled, joint_key, ctxs):
+def test_a_check_survives_pickling(shuffled, joint_key, ctxs):
     deck, out, proof = shuffled
     check = checks.shuffle_check(deck, out, proof, joint_key, ctxs[0])
-    again = checks.check_from_wire(check.to_wire())
+    again = pickle.loads(pickle.dumps(check))
     assert again.key == check.key
     again.run()
 

@@ -44,7 +44,7 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
 from p2pcards.protocol.dealing import Checker, DeckDeal, LateBadShare, owner_of
-from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal, seal_notice, session_id_of
+from p2pcards.protocol.envelope import KeptMessage, SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
     OutOfTurn,
@@ -182,7 +182,8 @@ class Table:
         self.config = self.game.config_from_wire(body["config"])
         self.table_name: str = body["table"]
         self.session = session_id_of(genesis.payload)
-        self.messages: list[SignedMessage] = [genesis]
+        #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
+        self.messages: list[KeptMessage] = [KeptMessage(genesis)]
         self._randomness = randomness
         self.checker: Checker = checker or checks.verify
 
@@ -198,7 +199,7 @@ class Table:
             self.secrets = None
 
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
-        self._shares_messages: dict[int, SignedMessage] = {}
+        self._shares_messages: dict[int, KeptMessage] = {}
         self._notices_seen: set[bytes] = set()
         self.stage = Stage.COMMIT
         self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
@@ -502,7 +503,7 @@ class Table:
             raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
                                    f"{self.stage.value} (expected {sorted(expected)})")
         events = handler(msg, trusted)
-        self.messages.append(msg)
+        self.messages.append(KeptMessage(msg))
         return events
 
     def _key_context(self, player: int) -> ProofContext:
@@ -570,7 +571,7 @@ class Table:
         seat = self.seat_of(msg.player)
         count = self.deal.accept_shares(seat, body, trusted,
                                         None if self.check_all_shares else self.my_seat)
-        self._shares_messages[seat] = msg
+        self._shares_messages[seat] = KeptMessage(msg)
         events: list[Any] = [SharesVerified(seat, self.deal.number, count, own=trusted)]
         if self.deal.shares_done < SEATS:
             return events

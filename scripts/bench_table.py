@@ -184,6 +184,29 @@ def _shuffle_steps(trace: list[dict], deck: int) -> list[float]:
     return [round(t - p, 4) for t, p in zip(times, previous)]
 
 
+class Poller:
+    """Calls ``sample`` every ``interval`` seconds in a daemon thread until stopped."""
+
+    def __init__(self, sample: Any, interval: float) -> None:
+        self.sample = sample
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(self.interval)
+
+
 class WireCounter:
     """TCP payload bytes through the host's port, read from the kernel (``ss -ti``).
 
@@ -196,23 +219,15 @@ class WireCounter:
         self.interval = interval
         self.sockets: dict[str, tuple[int, int]] = {}
         self.available = shutil.which("ss") is not None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._poller = Poller(self.sample, interval)
 
     def start(self) -> "WireCounter":
         if self.available:
-            self._thread.start()
+            self._poller.start()
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
-
-    def _poll(self) -> None:
-        while not self._stop.is_set():
-            self.sample()
-            self._stop.wait(self.interval)
+        self._poller.stop()
 
     def sample(self) -> None:
         try:
@@ -351,26 +366,21 @@ class RssSampler:
         self.interval = interval
         self.processes: list[Any] = []
         self.samples: list[tuple[float, list[Optional[int]]]] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._poller = Poller(self.sample, interval)
 
     def add(self, process: Any) -> Any:
         self.processes.append(process)
         return process
 
     def start(self) -> "RssSampler":
-        self._thread.start()
+        self._poller.start()
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
+        self._poller.stop()
 
-    def _poll(self) -> None:
-        while not self._stop.is_set():
-            self.samples.append((time.time(), [p.rss_kib() for p in list(self.processes)]))
-            self._stop.wait(self.interval)
+    def sample(self) -> None:
+        self.samples.append((time.time(), [p.rss_kib() for p in list(self.processes)]))
 
     def _at(self, when: float, index: int) -> Optional[int]:
         """The last reading of process ``index`` at or before ``when`` (or its first

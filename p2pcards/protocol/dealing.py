@@ -23,6 +23,7 @@ from p2pcards.crypto import checks, elgamal, shares, shuffle
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
+from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
 
@@ -82,8 +83,7 @@ class DeckDeal:
     # -- shuffles ---------------------------------------------------------
 
     def make_shuffle(self, seat: int, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
-        out, proof = shuffle.shuffle_and_prove(self.deck, self.joint_key, self.context(seat), rng=rng)
-        return {"deck": self.number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
+        return shuffle_body(self.number, self.deck, self.joint_key, self.context(seat), rng)
 
     def accept_shuffle(self, seat: int, body: dict[str, Any], trusted: bool = False) -> None:
         self._check_deck_number(body)
@@ -190,6 +190,18 @@ class DeckDeal:
     def _check_deck_number(self, body: dict[str, Any]) -> None:
         if body["deck"] != self.number:
             raise MalformedMessage(f"deck number {body['deck']} is not the current deck {self.number}")
+
+
+def shuffle_body(number: int, deck: Sequence[elgamal.Ciphertext], joint_key: Point,
+                 ctx: ProofContext, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
+    """A ``shuffle`` message's body: ``deck`` permuted, re-masked and proven by ``ctx.seat``."""
+    out, proof = shuffle.shuffle_and_prove(deck, joint_key, ctx, rng=rng)
+    return {"deck": number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
+
+
+def deck_key(deck: Sequence[elgamal.Ciphertext]) -> bytes:
+    """A digest of a deck's exact ciphertexts: which input a prepared shuffle was made on."""
+    return digest32(b"p2pcards/v1/local/deck-key", *(c.c1.to_bytes() + c.c2.to_bytes() for c in deck))
 
 
 def _list(value: Any, name: str, size: int) -> list:

@@ -38,17 +38,19 @@ from typing import Any, Callable, Optional
 import nacl.utils
 
 from p2pcards.cards import Card
-from p2pcards.crypto import checks, draw, keys
+from p2pcards.crypto import checks, draw, elgamal, keys
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
-from p2pcards.protocol.dealing import Checker, DeckDeal, LateBadShare, owner_of
+from p2pcards.protocol.dealing import (
+    Checker, DeckDeal, LateBadShare, deck_key, owner_of, shuffle_body,
+)
 from p2pcards.protocol.envelope import KeptMessage, SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
     OutOfTurn,
-    PlayerLeft, RemoteProtocolError, RuleViolation, WrongSession,
+    PlayerLeft, ProtocolError, RemoteProtocolError, RuleViolation, WrongSession,
 )
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
@@ -62,6 +64,10 @@ from p2pcards.rules.errors import RuleError
 
 DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
+
+
+#: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
+Prepared = tuple[tuple[int, int, bytes], dict]
 
 
 class Stage(enum.Enum):
@@ -211,6 +217,9 @@ class Table:
         self.deal: Optional[DeckDeal] = None
         self.hand: dict[int, Card] = {}
         self.verdict: Optional[Verdict] = None
+        #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
+        #: Signed and sent only when that very shuffle of that very input falls due.
+        self._prepared: Optional[Prepared] = None
 
     # -- who writes -----------------------------------------------------------
 
@@ -430,6 +439,10 @@ class Table:
                     "draw": self.secrets.draw_nonce}
             return self._write("open", body)
         if self.stage is Stage.SHUFFLE:
+            prepared = self._prepared
+            if prepared is not None and prepared[0] == self._shuffle_due():
+                self._prepared = None
+                return self._write("shuffle", prepared[1])
             return self._write("shuffle", self.deal.make_shuffle(seat, rng=self._rng()))
         if self.stage is Stage.SHARES:
             return self._write("shares", self.deal.make_shares(seat, self.secrets.key, self._rng()))
@@ -440,6 +453,62 @@ class Table:
                 return self._write(mtype, {"shares": self.deal.make_reveal(
                     seat, self.secrets.key, slots, self._rng())})
         return None
+
+    def next_shuffle_job(self) -> Optional[Callable[[], Prepared]]:
+        """Work to do while the players think: the next deal's first shuffle.
+
+        Its input is the game's unmasked deck in code order and its statement
+        binds only the session, seat 0, the next deck number and the joint key,
+        all known during the current deal; so seat 0 may compute it early (in a
+        worker thread: the job touches no table state). :meth:`offer_shuffle`
+        keeps the result; it is signed and sent only when that shuffle falls due.
+        None for other seats, outside play, when one is prepared already, or with
+        seeded randomness (its bytes depend on the position, unknown so early)."""
+        if (self._randomness is not None or self.stage is not Stage.PLAY or self.my_seat != 0
+                or (self._prepared is not None and self._prepared[0][0] > self.deal.number)):
+            return None
+        number = self.deal.number + 1
+        deck = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, ()).deck
+        ctx = ProofContext(session=self.session, seat=0, deck=number)
+        joint = self.joint_key
+        return lambda: ((number, 0, deck_key(deck)), shuffle_body(number, deck, joint, ctx))
+
+    def speculative_shuffle_job(self, raw: bytes) -> Optional[Callable[[], Prepared]]:
+        """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
+        whose acceptance would make this seat the next shuffler: run it while
+        :meth:`receive` checks ``raw`` (the two are independent). The result is
+        used only if that check passes and the table's deck is then exactly the
+        one it was made on (:meth:`offer_shuffle`); otherwise it is dropped,
+        never sent. The randomness is the position's own, as without it."""
+        if self.stage is not Stage.SHUFFLE or self.my_seat is None:
+            return None
+        index = self.deal.shuffles_done + 1
+        if index != self.my_seat:
+            return None
+        try:
+            msg = SignedMessage.parse(raw)
+            if msg.type != "shuffle" or msg.position != self.next_position:
+                return None
+            body = validate(SHUFFLE_SHAPE, msg.body)
+        except ProtocolError:
+            return None
+        number, joint = self.deal.number, self.joint_key
+        if body["deck"] != number:
+            return None
+        ctx = ProofContext(session=self.session, seat=index, deck=number)
+        rng = None if self._randomness is None else self._randomness(msg.position + 1)
+
+        def job() -> Prepared:
+            deck = [elgamal.Ciphertext.from_wire(c) for c in body["cards"]]
+            return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
+        return job
+
+    def offer_shuffle(self, prepared: Prepared) -> None:
+        """Keep a shuffle made ahead until it falls due (see the two jobs)."""
+        self._prepared = prepared
+
+    def _shuffle_due(self) -> tuple[int, int, bytes]:
+        return self.deal.number, self.deal.shuffles_done, deck_key(self.deal.deck)
 
     def act(self, action: Any) -> Written:
         """Write this peer's game action; refused actions raise and send nothing."""

@@ -538,10 +538,6 @@ class PeerSession:
             log.warning("dropped a message: %s", error)
             return
         if self.table.next_position > before:
-            if ahead is not None:
-                # Our shuffle of the deck just checked, made while it was checked.
-                with contextlib.suppress(Exception):
-                    self.table.offer_shuffle(await ahead)
             self._seen.add(key)
             self.journal_append(raw, sync=False)
             self._reset_deadline()
@@ -551,6 +547,11 @@ class PeerSession:
                 # (the writer itself knows what it signed).
                 writer = self.table.messages[before].player
                 self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
+            if ahead is not None:
+                # Our shuffle of the deck just checked, made while it was checked
+                # (after the echo, which must not wait for it).
+                with contextlib.suppress(Exception):
+                    self.table.offer_shuffle(await ahead)
         self._emit(events)
 
     async def _on_alert(self, raw: bytes, source: Optional[int]) -> None:

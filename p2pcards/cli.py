@@ -631,6 +631,15 @@ def _pick_table(found: Sequence[Any], wanted: Optional[str]) -> Any:
     return open_ones[0]
 
 
+def _progress_bar(stage: str, done: int, total: int) -> None:
+    """One line on a terminal's stderr, redrawn in place, cleared when done."""
+    width = 30
+    filled = width * done // max(1, total)
+    line = f"\rverify: {stage:<6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+    sys.stderr.write("\r" + " " * len(line) + "\r" if stage == "done" else line)
+    sys.stderr.flush()
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.verdict import Verdict
@@ -650,7 +659,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                         f"{transcript} is not a p2pcards transcript (no signed message in it)")
     saved = journal.read_verdict()
     verdict = Verdict.from_wire(saved) if saved is not None else None
-    report = verify_transcript(messages, verdict)
+    report = verify_transcript(messages, verdict,
+                               progress=_progress_bar if sys.stderr.isatty() else None)
     if not report.game:
         raise UserError(f"{transcript} is not a p2pcards transcript "
                         f"(its first record is no table's genesis: {report.problem})")

@@ -49,7 +49,7 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
-from p2pcards.protocol.events import MatchEnded, PlayersSeated, TableEnded
+from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
 from p2pcards.protocol.verdict import Verdict
@@ -232,6 +232,8 @@ class PeerSession:
         self._seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
         self._forks_asked: set[tuple[Optional[int], int]] = set()  # (link, position) asked once
+        #: Work running while the players think (the next deal's first shuffle).
+        self._background: set[asyncio.Future] = set()
 
     # -- public -----------------------------------------------------------------
 
@@ -540,6 +542,7 @@ class PeerSession:
                 self._seen.add(key)
             return
         before = self.table.next_position
+        ahead = self._ahead(self.table.speculative_shuffle_job(raw))
         try:
             events = await asyncio.to_thread(self.table.receive, raw)
         except Gap:
@@ -570,6 +573,11 @@ class PeerSession:
                 # (the writer itself knows what it signed).
                 writer = self.table.messages[before].player
                 self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
+            if ahead is not None:
+                # Our shuffle of the deck just checked, made while it was checked
+                # (after the echo, which must not wait for it).
+                with contextlib.suppress(Exception):
+                    self.table.offer_shuffle(await ahead)
         self._emit(events)
 
     async def _on_alert(self, raw: bytes, source: Optional[int]) -> None:
@@ -749,6 +757,8 @@ class PeerSession:
         return Decision(table.next_position, table.my_seat, self._deadline_at, names)
 
     def _emit(self, events: list[Any]) -> None:
+        if any(isinstance(event, HandDealt) for event in events):
+            self._prepare_next_shuffle()
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
                 self.journal.write_verdict(event.verdict.to_wire())
@@ -758,6 +768,31 @@ class PeerSession:
                     table.players[table.player_at_seat[seat]].name
                     for seat in event.outcome.winners]})
             self.on_event(event)
+
+    def _prepare_next_shuffle(self) -> None:
+        """While the players think, compute the next deal's first shuffle in a
+        worker thread (only seat 0 has one; see :meth:`Table.next_shuffle_job`)."""
+        table = self.table
+        future = self._ahead(table.next_shuffle_job() if table is not None else None)
+        if future is not None:
+            future.add_done_callback(
+                lambda done: done.cancelled() or done.exception() or table.offer_shuffle(done.result()))
+
+    def _ahead(self, job: Optional[Callable[[], Any]]) -> Optional[asyncio.Future]:
+        """Run ``job`` (a shuffle made ahead) in a worker thread; a failure (a deck
+        that does not parse: its check will say so) is dropped, never sent."""
+        if job is None:
+            return None
+        future = asyncio.get_running_loop().run_in_executor(None, job)
+        self._background.add(future)
+
+        def done(finished: asyncio.Future) -> None:
+            self._background.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.debug("a shuffle made ahead was dropped: %r", finished.exception())
+
+        future.add_done_callback(done)
+        return future
 
     def paths(self) -> dict[int, str]:
         """How each other player's messages reach this one (see :class:`Paths`)."""

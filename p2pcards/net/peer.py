@@ -140,6 +140,25 @@ class Paths:
     paths: dict[int, str]
 
 
+#: A seat's presence (see :class:`Presence`).
+CONNECTED, RECONNECTING = "connected", "reconnecting"
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Whether each other player is reachable now: ``"connected"`` (the host has
+    its link, or a direct link to it is up) or ``"reconnecting"`` (neither).
+    Advisory: it comes from the host's ``presence`` frames and this peer's own
+    direct links, can be wrong, and never blames anyone. ``changed`` holds the
+    players whose presence changed since the last such event (at the first, those
+    not connected); ``window`` is how long a player usually has to come back
+    (this peer's own reconnect window)."""
+
+    states: dict[int, str]
+    changed: dict[int, str]
+    window: float
+
+
 @dataclass(frozen=True)
 class Rejected:
     """The host refused this peer; the session ends."""
@@ -216,6 +235,9 @@ class PeerSession:
         self._probe_host_answered = False
         self._probe_writer_answered = False
         self._linked: set[int] = set()
+        #: The host's last word on who is linked to it (player order), if any.
+        self._host_presence: Optional[list[int]] = None
+        self._told_presence: dict[int, str] = {}
         self._connection: Any = None
         self._connected_once = False
         self._links_up = 0
@@ -511,6 +533,9 @@ class PeerSession:
                 await self._to_host(frames.encode("msg", raw))
         elif frame.kind == "peers":
             self._on_peers(frame.body["players"])
+        elif frame.kind == "presence":
+            self._host_presence = list(frame.body["linked"])
+            self._emit_presence()
 
     async def _on_direct_frame(self, player: int, data: bytes) -> None:
         """A frame on the direct link to ``player`` (only after both said hello)."""
@@ -825,10 +850,35 @@ class PeerSession:
                 self.mesh.send(player, ask)
         self._linked = linked
         self._emit_paths()
+        self._emit_presence()
 
     def _emit_paths(self) -> None:
         if self.mesh is not None and self.table is not None:
             self.on_event(Paths(self.paths()))
+
+    def presence(self) -> dict[int, str]:
+        """Each other player's presence (see :class:`Presence`); a player the host
+        has said nothing about and no direct link covers counts as connected."""
+        table = self.table
+        if table is None or table.me_player is None:
+            return {}
+        linked = self.mesh.linked() if self.mesh is not None else set()
+        told = self._host_presence
+        out = {}
+        for player in range(len(table.players)):
+            if player == table.me_player:
+                continue
+            via_host = told is None or player >= len(told) or bool(told[player])
+            out[player] = CONNECTED if via_host or player in linked else RECONNECTING
+        return out
+
+    def _emit_presence(self) -> None:
+        states = self.presence()
+        if states and states != self._told_presence:
+            before = self._told_presence
+            changed = {p: st for p, st in states.items() if before.get(p, CONNECTED) != st}
+            self._told_presence = states
+            self.on_event(Presence(states, changed, self.reconnect_window))
 
     def move_time(self) -> float:
         """Seconds a writer has: the table clock its genesis sets (the host's setting,
@@ -952,4 +1002,4 @@ def _key(raw: bytes) -> bytes:
 
 
 __all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
-           "Waiting", "Paths", "Rejected", "MatchEnded", "TableEnded"]
+           "Waiting", "Paths", "Presence", "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded"]

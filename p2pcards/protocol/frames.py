@@ -11,7 +11,9 @@ Players also link to each other directly (``p2pcards.net.mesh``): a player
 lists where it listens in its ``hello`` (``addrs``), and the host hands the
 table's addresses to every seated player in a ``peers`` frame. Addresses are
 unsigned hints: the link handshake pins the dialled player's key, so a wrong
-address only fails to link. On a direct link only ``hello`` (first),
+address only fails to link. A ``presence`` frame tells the seated players
+which of them the host has a link to (advisory: it never blames anyone).
+On a direct link only ``hello`` (first),
 ``msg``, ``alert``, ``sync``, ``ping`` and ``pong`` are used.
 """
 
@@ -105,6 +107,7 @@ FRAME_SHAPES = {
     "ping": Struct({"n": Int(0, 2**31 - 1)}),
     "pong": Struct({"n": Int(0, 2**31 - 1)}),
     "peers": Struct({"players": ListOf(Tuple((Bin(32), ADDRS)), 0, MAX_PLAYERS)}),
+    "presence": Struct({"linked": ListOf(Int(0, 1), 0, MAX_PLAYERS)}),
 }
 
 

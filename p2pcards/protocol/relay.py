@@ -117,6 +117,8 @@ class Relay:
         self._player_keys: list[bytes] = []
         #: Where each player (by public key) last said it listens for direct links.
         self.addresses: dict[bytes, list[list]] = {}
+        #: Who the players last heard was linked to this host (see :meth:`presence`).
+        self._told_presence: Optional[list[int]] = None
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes],
@@ -162,8 +164,10 @@ class Relay:
 
     def disconnected(self, link: int) -> list[Output]:
         info = self.links.pop(link, None)
-        if info is None or self.started or info.player is None:
+        if info is None or info.player is None:
             return []
+        if self.started:
+            return self._presence_changed()
         if info.public_key == self.lobby.host.public_key:
             return []
         self.lobby.leave(info.public_key)
@@ -230,6 +234,7 @@ class Relay:
             out.append(Send(link, frames.encode("sync", {"have": len(self.messages)})))
         # The notices sent while this player was away (or before it crashed).
         out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
+        out += self._presence_changed(newcomer=link)
         return out + self._peers_after_hello(link, changed)
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
@@ -296,7 +301,26 @@ class Relay:
         genesis = self.lobby.genesis(self._genesis_nonce)
         self._adopt_genesis(genesis)
         return [TableStarted(self.session), Persist(genesis.raw),
-                Broadcast(frames.encode("msg", genesis.raw))] + self._peers_to_all()
+                Broadcast(frames.encode("msg", genesis.raw))] + self._peers_to_all() + \
+            self._presence_changed()
+
+    # -- presence -------------------------------------------------------------
+
+    def presence(self) -> list[int]:
+        """For each player of the started table, 1 if it has a seated link to this
+        host now, else 0. Advisory only: a link can be up and its player silent."""
+        linked = {info.player for info in self.links.values() if info.player is not None}
+        return [1 if player in linked else 0 for player in range(len(self._player_keys))]
+
+    def _presence_changed(self, newcomer: Optional[int] = None) -> list[Output]:
+        """A ``presence`` frame to every seated link when who is linked changed,
+        and to ``newcomer`` (a link just seated) in any case."""
+        now = self.presence()
+        frame = frames.encode("presence", {"linked": now})
+        if now != self._told_presence:
+            self._told_presence = now
+            return [Broadcast(frame)]
+        return [Send(newcomer, frame)] if newcomer is not None else []
 
     def _adopt_genesis(self, genesis: SignedMessage) -> None:
         self.messages = [KeptMessage(genesis)]

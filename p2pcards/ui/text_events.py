@@ -331,6 +331,11 @@ def _session_line(e: Any, s: Speaker) -> Optional[str]:
         parts = [f"{s.player(p)} {'direct' if path == 'direct' else 'is the host' if path == 'host' else 'via the host'}"
                  for p, path in sorted(e.paths.items())]
         return "Links: " + ", ".join(parts) + "."
+    if isinstance(e, peer.Presence):
+        parts = [f"{s.player(p, True)} is back." if state == peer.CONNECTED else
+                 f"{s.player(p, True)} dropped; reconnecting (usually up to {round(e.window)} s)."
+                 for p, state in sorted(e.changed.items())]
+        return " ".join(parts) or None
     if isinstance(e, peer.Rejected):
         return f"The host refused this player: {clean(e.reason, 160)}."
     return None

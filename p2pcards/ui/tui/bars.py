@@ -7,6 +7,8 @@ the last key was refused.
 
 from __future__ import annotations
 
+import time
+
 from typing import Any, Callable, Optional, Sequence
 
 from p2pcards.rules.bluff import BluffState
@@ -72,6 +74,10 @@ def status_line(model: ScreenModel, message: Optional[tuple[str, str]], width: i
         text = model.ending.text
     elif view is not None:
         text = turn_line(view, model.names(), model.me)
+        to_act = view.to_act
+        if to_act is not None and to_act != model.me and \
+                model.reconnecting_left(to_act, time.monotonic()) is not None:
+            text += " They dropped and are reconnecting."
     elif model.progress:
         text = model.progress
     elif model.lobby:

@@ -10,6 +10,7 @@ at any moment on the event loop.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -87,6 +88,9 @@ class ScreenModel:
         #: ("direct", "via host", or "host" for the host's own seat); empty when
         #: this seat makes no direct links (it is in the host's process).
         self.paths: dict[int, str] = {}
+        #: Other players not reachable now, by player index: (monotonic time they
+        #: dropped, the usual window to come back). Advisory (see peer.Presence).
+        self.dropped: dict[int, tuple[float, float]] = {}
         self.waiting_player: Optional[int] = None
         self.deadline: Optional[float] = None
         self.progress: Optional[str] = None
@@ -114,6 +118,17 @@ class ScreenModel:
         if not self.paths or self.seating is None or not 0 <= seat < len(self.seating):
             return None
         return self.paths.get(self.seating[seat])
+
+    def reconnecting_left(self, seat: int, now: float) -> Optional[int]:
+        """Whole seconds of the usual window left to the player at ``seat``, who
+        dropped (None: connected as far as this seat knows)."""
+        if self.seating is None or not 0 <= seat < len(self.seating):
+            return None
+        dropped = self.dropped.get(self.seating[seat])
+        if dropped is None or self.ending is not None:
+            return None
+        since, window = dropped
+        return max(0, int(since + window - now + 0.999))
 
     def seat_info(self, seat: int) -> Optional[SeatInfo]:
         """The player at ``seat`` once the seats are drawn, else None."""
@@ -221,6 +236,12 @@ class ScreenModel:
             self.waiting_player, self.deadline = event.player, event.deadline
         elif isinstance(event, peer.Paths):
             self.paths = dict(event.paths)
+        elif isinstance(event, peer.Presence):
+            for player, state in event.changed.items():
+                if state == peer.CONNECTED:
+                    self.dropped.pop(player, None)
+                else:
+                    self.dropped[player] = (time.monotonic(), event.window)
         elif isinstance(event, peer.Rejected):
             self.ending = Ending("REFUSED", f"The host refused this player: "
                                  f"{clean(event.reason, 160)}.", "closed")

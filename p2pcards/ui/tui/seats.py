@@ -121,6 +121,8 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
         link = [("class:link.ok" if model.link == "connected" else "class:link.bad",
                  f"● {model.link}")]
         facts = facts + [link]
+    elif (away := model.reconnecting_left(seat, now)) is not None:
+        facts = facts + [[("class:link.bad", f"● reconnecting {clock(away)}")]]
     else:
         path = model.path_of_seat(seat)
         if path is not None:

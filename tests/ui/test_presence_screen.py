@@ -1,0 +1,66 @@
+"""Presence on screen: a dropped seat's panel counts its window down, the status
+line says the player to act dropped, and plain mode prints the same news."""
+
+from __future__ import annotations
+
+import time
+
+from ui_scenes import NAMES, topper_bidding
+
+from p2pcards.net.peer import CONNECTED, DIRECT, RECONNECTING, Paths, Presence
+from p2pcards.protocol.events import PlayersSeated
+from p2pcards.rules.topper import TopperConfig, TopperState
+from p2pcards.ui.plain import PlainPrinter
+from p2pcards.ui.tui.bars import status_line
+from p2pcards.ui.tui.draw import width_of
+from p2pcards.ui.tui.model import ScreenModel, SeatInfo
+from p2pcards.ui.tui.seats import LEFT, TOP, seat_panel
+
+
+def _text(lines) -> str:
+    return "\n".join("".join(fragment[1] for fragment in line) for line in lines)
+
+
+def _model(me: int = 1) -> ScreenModel:
+    model = ScreenModel()
+    model.lobby = tuple(SeatInfo(name, f"{i:04x}-0000-0000", False) for i, name in enumerate(NAMES))
+    model.seating = (0, 1, 2, 3)
+    model.me = me
+    model.set_view(TopperState.new(TopperConfig(target_score=5), 0).view(me))
+    return model
+
+
+def test_a_dropped_seat_counts_its_window_down_and_comes_back() -> None:
+    model = _model(me=1)
+    model.apply(Paths({0: DIRECT, 2: DIRECT, 3: DIRECT}))
+    model.apply(Presence({0: CONNECTED, 2: RECONNECTING, 3: CONNECTED}, {2: RECONNECTING}, 60.0))
+    now = time.monotonic()
+    left_panel = _text(seat_panel(model, LEFT, 24, 6, now + 15))  # seat 2 sits on the left
+    assert "reconnecting 0:45" in left_panel and "direct" not in left_panel
+    assert "reconnecting" not in _text(seat_panel(model, TOP, 46, 3, now))
+    lines = seat_panel(model, LEFT, 18, 6, now)
+    assert len(lines) == 6 and all(width_of(line) == 18 for line in lines)
+    model.apply(Presence({0: CONNECTED, 2: CONNECTED, 3: CONNECTED}, {2: CONNECTED}, 60.0))
+    back = _text(seat_panel(model, LEFT, 24, 6, now + 16))
+    assert "reconnecting" not in back and "⇄ direct" in back
+
+
+def test_the_status_line_says_the_player_to_act_dropped() -> None:
+    model = _model(me=1)
+    model.set_view(topper_bidding().view(1))
+    to_act = model.view.to_act
+    assert to_act is not None and to_act != 1
+    assert "dropped" not in _text([status_line(model, None, 120)])
+    model.apply(Presence({p: RECONNECTING if p == to_act else CONNECTED for p in (0, 2, 3)},
+                         {to_act: RECONNECTING}, 60.0))
+    assert "They dropped and are reconnecting." in _text([status_line(model, None, 120)])
+
+
+def test_plain_mode_prints_who_dropped_and_who_is_back() -> None:
+    lines: list[str] = []
+    printer = PlainPrinter(lines.append, lambda: ("Ann", "Bob", "Cal", "Dee"))
+    printer.on_event(PlayersSeated((1, 0, 3, 2), 0))
+    printer.on_event(Presence({0: CONNECTED, 2: RECONNECTING, 3: CONNECTED}, {2: RECONNECTING}, 60))
+    printer.on_event(Presence({0: CONNECTED, 2: CONNECTED, 3: CONNECTED}, {2: CONNECTED}, 60))
+    assert lines[-2:] == ["Seat 3 (Dee) dropped; reconnecting (usually up to 60 s).",
+                          "Seat 3 (Dee) is back."]

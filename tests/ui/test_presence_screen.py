@@ -64,3 +64,20 @@ def test_plain_mode_prints_who_dropped_and_who_is_back() -> None:
     printer.on_event(Presence({0: CONNECTED, 2: CONNECTED, 3: CONNECTED}, {2: CONNECTED}, 60))
     assert lines[-2:] == ["Seat 3 (Dee) dropped; reconnecting (usually up to 60 s).",
                           "Seat 3 (Dee) is back."]
+
+
+def test_the_board_and_the_seat_mark_the_last_move() -> None:
+    from p2pcards.protocol.events import ActionApplied
+    from p2pcards.rules.topper_events import BidMade
+    from p2pcards.ui.tui.board import board_lines
+    from p2pcards.ui.tui.seats import _header
+
+    model = _model(me=1)
+    model.set_view(topper_bidding().view(1))
+    assert "◆" not in _text(board_lines(model, 46, 10))
+    bidder = model.view.to_act
+    model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))
+    board = _text(board_lines(model, 46, 10))
+    assert board.splitlines()[0].startswith("◆ ") and "bid 2" in board.splitlines()[0]
+    assert "◆" in _text([_header(model, bidder)])
+    assert all("◆" not in _text([_header(model, seat)]) for seat in range(4) if seat != bidder)

@@ -150,4 +150,9 @@ def board_lines(model: ScreenModel, width: int, height: int) -> Lines:
         body = topper_lines(model, view, width)
         waiting = view.phase is TopperPhase.DEAL
     lines = notes + body if waiting else body + notes
+    if model.last_move is not None and not waiting:
+        # The move just made, first (where it fits): with quick bots it is easy to miss.
+        last = pack([[("class:lastmove", "◆ " + model.last_move.text)]], width)
+        if len(lines) + len(last) <= height:
+            lines = last + lines
     return fit(lines, width, height)

@@ -62,6 +62,14 @@ class Ending:
     """``result`` (a match played out), ``verdict`` (a table ended early), ``closed``."""
 
 
+@dataclass(frozen=True)
+class LastMove:
+    """The latest game action: who made it (seat) and what it was, in words."""
+
+    seat: int
+    text: str
+
+
 _CRYPTO = (proto.Committed, proto.KeyShareVerified, proto.ShuffleVerified,
            proto.SharesVerified, proto.CardsRevealed, proto.HandDealt)
 _RESULTS = (bluff.DealWon, topper.HandScored, topper.ThrownIn, topper.TieContinues)
@@ -91,6 +99,8 @@ class ScreenModel:
         #: Other players not reachable now, by player index: (monotonic time they
         #: dropped, the usual window to come back). Advisory (see peer.Presence).
         self.dropped: dict[int, tuple[float, float]] = {}
+        #: The latest accepted game action, for the board's highlight.
+        self.last_move: Optional[LastMove] = None
         self.waiting_player: Optional[int] = None
         self.deadline: Optional[float] = None
         self.progress: Optional[str] = None
@@ -299,12 +309,16 @@ class ScreenModel:
         if isinstance(event, peer.Waiting):
             return
         if isinstance(event, proto.ActionApplied):
+            said = []
             for result in event.results:
                 if isinstance(result, _GAME_ENDS):
                     continue  # the protocol's own MatchEnded follows: said once
                 line = self._describe(result)
                 if line:
+                    said.append(line)
                     self.note(line, "result" if isinstance(result, _RESULTS) else "event")
+            if said:
+                self.last_move = LastMove(event.seat, said[0])
             return
         line = self._describe(event)
         if not line:

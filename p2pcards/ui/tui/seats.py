@@ -42,7 +42,10 @@ def _header(model: ScreenModel, seat: int) -> Line:
     else:
         name = info.name if info else "—"
     tag = " (bot)" if info and info.bot else ""
-    return [(style, f"Seat {seat} · {name}"), ("class:seat.bot", tag)]
+    last = model.last_move is not None and model.last_move.seat == seat and model.ending is None
+    mark = [("class:lastmove", " ◆")] if last else []  # who made the last move
+    return [(style + (" class:seat.last" if last else ""), f"Seat {seat} · {name}"),
+            ("class:seat.bot", tag)] + mark
 
 
 def _fingerprint(model: ScreenModel, seat: int) -> Line:

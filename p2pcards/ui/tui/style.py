@@ -26,6 +26,8 @@ TABLE_STYLE = Style.from_dict({
     "seat.acting": "reverse",
     "seat.bot": "#8a8a8a",
     "seat.out": "#ff5f5f",
+    "seat.last": "underline",
+    "lastmove": "bold #87d7ff",
     "turn": "bold #ffd700",
     "working": "#8a8a8a",
     "countdown": "#ffaf00",

@@ -54,6 +54,13 @@ def _bot_count(text: str) -> int:
                        "a table has three seats besides yours: 0, 1, 2 or 3 bots")
 
 
+def _pauses(text: str) -> int:
+    """How many times each player may step away (``away``) at a table with a clock."""
+    from p2pcards.protocol.table import MAX_PAUSES
+    return _int_within(text, 0, MAX_PAUSES, "the number of pauses is a whole number",
+                       f"each player may have 0 to {MAX_PAUSES} pauses")
+
+
 def _seconds(text: str) -> float:
     """A positive number of seconds (a limit of zero would end the table at once)."""
     try:
@@ -75,6 +82,10 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
                        help="deal cap (Bluff, default 20) or deal limit (Topper, default 100); 0 = none")
     group.add_argument("--target", type=int, default=21, metavar="N",
                        help="Topper: score that wins (default 21)")
+    group.add_argument("--pauses", type=_pauses, default=2, metavar="N",
+                       help="times each player may step away in his turn (a, or away: 5 more "
+                            "minutes for that move on every clock), at a table with a clock "
+                            "(default 2)")
 
 
 def _pace(text: str) -> float:
@@ -213,9 +224,12 @@ HOST_MOVE_TIME = 120
 
 
 def table_config(game: str, args: argparse.Namespace, move_time: int) -> dict[str, int]:
-    """The genesis configuration: the game's settings and the table clock (0: no limit)."""
-    from p2pcards.protocol.table import MOVE_TIME
-    return {**config_from_args(game, args), MOVE_TIME: move_time}
+    """The genesis configuration: the game's settings, the table clock (0: no limit)
+    and, where there is a clock, the pauses each player may take."""
+    from p2pcards.protocol.table import MOVE_TIME, PAUSES
+    pauses = getattr(args, "pauses", 0) if move_time else 0
+    return {**config_from_args(game, args), MOVE_TIME: move_time,
+            **({PAUSES: pauses} if pauses else {})}
 
 
 def _clock_seconds(args: argparse.Namespace, default: int) -> int:

@@ -51,7 +51,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
 from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
+from p2pcards.protocol.table import PAUSE_SECONDS, Gap, SessionSecrets, Stage, Table, Written
 from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
@@ -84,11 +84,19 @@ class Decision:
     """Event-loop time after which the others will blame this seat."""
     names: tuple[str, ...]
     """Display names by seat."""
+    pauses_left: int = 0
+    """Pauses (``away``) this seat may still take (see :class:`TakePause`)."""
 
 
 class LeaveTable(Exception):
     """Raised by an agent whose player wants to leave: the session tells the
     others with a signed notice and ends."""
+
+
+class TakePause(Exception):
+    """Raised by an agent whose player steps away in his turn: the session writes
+    ``away`` (one of the table's pauses, more time for this move, known to every
+    peer) and asks the agent again."""
 
 
 class Agent(Protocol):
@@ -464,7 +472,10 @@ class PeerSession:
                     except LeaveTable:
                         await self.leave()
                         return self._result()
-                    await self._act(action)
+                    except TakePause:
+                        await self._take_pause()
+                    else:
+                        await self._act(action)
                 if getter in done:  # also when a decision came at once: the item is taken
                     result = await self._on_item(getter.result())
                     if result is not None:
@@ -730,6 +741,14 @@ class PeerSession:
             return
         await self._publish(written)
 
+    async def _take_pause(self) -> None:
+        try:
+            written = self.table.take_pause()
+        except ProtocolError as error:
+            self.on_event(error)
+            return
+        await self._publish(written)
+
     async def _publish(self, written: Written) -> None:
         """Save first, then send (direct links, then the host): a crash can never
         make this peer sign twice.
@@ -779,7 +798,8 @@ class PeerSession:
     def _decision(self) -> Decision:
         table = self.table
         names = tuple(table.players[p].name for p in table.player_at_seat)
-        return Decision(table.next_position, table.my_seat, self._deadline_at, names)
+        return Decision(table.next_position, table.my_seat, self._deadline_at, names,
+                        table.pauses_left[table.me_player])
 
     def _emit(self, events: list[Any]) -> None:
         if any(isinstance(event, HandDealt) for event in events):
@@ -894,7 +914,10 @@ class PeerSession:
         writer's time starts now (``elapsed`` seconds ago, for a turn that began
         before this process resumed), and earlier link losses are forgiven."""
         loop = asyncio.get_running_loop()
-        self._deadline_at = loop.time() + self.move_time() - max(0.0, elapsed)
+        table = self.table
+        paused = table is not None and table.paused is not None and table.paused == table.writer
+        extra = PAUSE_SECONDS if paused else 0  # the writer took a pause for this move
+        self._deadline_at = loop.time() + self.move_time() + extra - max(0.0, elapsed)
         self._probe = None
         self._drops = 0
         writer = self.table.writer if self.table is not None else None
@@ -1001,5 +1024,5 @@ def _key(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
+__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
            "Waiting", "Paths", "Presence", "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded"]

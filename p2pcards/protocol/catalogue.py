@@ -22,6 +22,7 @@ def catalogue() -> dict[str, Any]:
         "open": table.OPEN_SHAPE.describe(),
         "shuffle": table.SHUFFLE_SHAPE.describe(),
         "shares": table.SHARES_SHAPE.describe(),
+        "away": table.AWAY_SHAPE.describe(),
     }
     return {
         "version": envelope.PROTOCOL_VERSION,

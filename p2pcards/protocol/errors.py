@@ -103,6 +103,12 @@ class RuleViolation(RemoteProtocolError):
         super().__init__(detail, player=player, position=position)
 
 
+class NoPauseLeft(RemoteProtocolError):
+    """A player wrote ``away`` with none of the table's pauses left to him."""
+
+    rule = "table.away"
+
+
 class DeadlineMissed(RemoteProtocolError):
     """The player expected to write did not do so before the deadline."""
 

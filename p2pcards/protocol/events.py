@@ -110,3 +110,13 @@ class TableEnded:
     """The table stopped early with a verdict."""
 
     verdict: Verdict
+
+
+@dataclass(frozen=True)
+class ClockPaused:
+    """A player in turn took one of the table's pauses (``away``): every peer
+    gives him ``seconds`` more for this move; ``left`` pauses remain to him."""
+
+    player: int
+    left: int
+    seconds: int

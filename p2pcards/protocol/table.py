@@ -49,11 +49,11 @@ from p2pcards.protocol.dealing import (
 from p2pcards.protocol.envelope import KeptMessage, SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
-    OutOfTurn,
+    NoPauseLeft, OutOfTurn,
     PlayerLeft, ProtocolError, RemoteProtocolError, RuleViolation, WrongSession,
 )
 from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
+    ActionApplied, CardsRevealed, ClockPaused, Committed, HandDealt, KeyShareVerified, MatchEnded,
     PlayersSeated, Reported, SharesVerified, ShuffleVerified, TableEnded,
 )
 from p2pcards.protocol.identity import Identity
@@ -79,6 +79,25 @@ def move_time_of(value: Optional[int]) -> Optional[int]:
         return None
     if not 0 <= value <= MAX_MOVE_TIME:
         raise MalformedMessage(f"config: move_time must be 0..{MAX_MOVE_TIME} seconds, not {value}")
+    return value
+
+
+#: The genesis configuration's pauses: how many times each player may write
+#: ``away`` (absent: none), each giving him ``PAUSE_SECONDS`` more for that move.
+PAUSES = "away"
+MAX_PAUSES = 9
+PAUSE_SECONDS = 300
+#: The transcript message that takes a pause (body ``{}``), in play only.
+AWAY = "away"
+AWAY_SHAPE = Struct({})
+
+
+def pauses_of(value: Optional[int]) -> int:
+    """How many pauses a genesis gives each player (0..9; absent: 0)."""
+    if value is None:
+        return 0
+    if not 0 <= value <= MAX_PAUSES:
+        raise MalformedMessage(f"config: away must be 0..{MAX_PAUSES} pauses, not {value}")
     return value
 
 
@@ -116,6 +135,12 @@ class IllegalAction(LocalProtocolError):
     def __init__(self, error: RuleError) -> None:
         self.error = error
         super().__init__(str(error))
+
+
+class NoPauseLeftHere(LocalProtocolError):
+    """This peer's player asked for a pause with none of the table's left."""
+
+    rule = "local.away"
 
 
 class TableClosed(LocalProtocolError):
@@ -204,6 +229,11 @@ class Table:
         game_config = dict(body["config"])
         #: Seconds each writer has for a message, the host's table setting (0: no limit).
         self.move_time = move_time_of(game_config.pop(MOVE_TIME, None))
+        #: Pauses (``away``) left to each player, by player index.
+        self.pauses = pauses_of(game_config.pop(PAUSES, None))
+        self.pauses_left = [self.pauses] * SEATS
+        #: The player whose pause the last accepted message took (None: no pause).
+        self.paused: Optional[int] = None
         self.config = self.game.config_from_wire(game_config)
         self.table_name: str = body["table"]
         self.session = session_id_of(genesis.payload)
@@ -588,13 +618,34 @@ class Table:
         }.get(self.stage)
         if handler is None:
             raise TableClosed("the table is closed")
-        expected = self.game.message_types if self.stage is Stage.PLAY else {self.stage.value}
+        expected = (self.game.message_types | {AWAY} if self.stage is Stage.PLAY
+                    else {self.stage.value})
         if msg.type not in expected:
             raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
                                    f"{self.stage.value} (expected {sorted(expected)})")
-        events = handler(msg, trusted)
+        events = self._on_away(msg) if msg.type == AWAY else handler(msg, trusted)
+        self.paused = msg.player if msg.type == AWAY else None
         self.messages.append(KeptMessage(msg))
         return events
+
+    def _on_away(self, msg: SignedMessage) -> list[Any]:
+        """A pause: the writer stays the writer, with more time (see ``PAUSES``)."""
+        validate(AWAY_SHAPE, msg.body, "away")
+        left = self.pauses_left[msg.player]
+        if left <= 0:
+            raise NoPauseLeft(f"player {msg.player} wrote 'away' with no pause left "
+                              f"(the table allows {self.pauses} per player)")
+        self.pauses_left[msg.player] = left - 1
+        return [ClockPaused(msg.player, left - 1, PAUSE_SECONDS)]
+
+    def take_pause(self) -> Written:
+        """Write ``away``: this peer's player takes one of his pauses, in his turn."""
+        if self.stage is not Stage.PLAY or not self.my_turn:
+            raise NotYourTurn("a pause is taken in one's own turn, in play")
+        if self.pauses_left[self.me_player] <= 0:
+            raise NoPauseLeftHere(f"no pause left (the table allows {self.pauses} "
+                                  f"per player)")
+        return self._write(AWAY, {})
 
     def _key_context(self, player: int) -> ProofContext:
         return ProofContext(session=self.session, seat=player, deck=0)

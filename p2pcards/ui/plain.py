@@ -14,13 +14,14 @@ import sys
 import threading
 from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
 
-from p2pcards.net.peer import Decision, LeaveTable, Waiting
+from p2pcards.net.peer import Decision, LeaveTable, TakePause, Waiting
+from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified,
 )
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
-from p2pcards.ui.text_common import CLOCK_WARNINGS
+from p2pcards.ui.text_common import CLOCK_WARNINGS, plural
 from p2pcards.ui.text_summary import History
 from p2pcards.ui.text import (
     CommandError, describe, options_help, parse_command, render, rules_summary,
@@ -34,6 +35,8 @@ _HELP = {"help", "?"}
 _QUIT = {"quit", "q", "exit"}
 _TABLE = {"table", "look", "l"}
 _HISTORY = {"history", "scores", "record"}
+_AWAY = {"away", "pause"}
+PAUSE_MINUTES = PAUSE_SECONDS // 60
 
 
 class PlayerQuit(LeaveTable):
@@ -148,10 +151,14 @@ class PlainAgent:
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
             if 0 < left < math.inf:  # a table without a clock has no countdown
-                self.write(f"You have about {int(left)} seconds to answer.")
+                self.write(f"You have about {int(left)} seconds to answer." + (
+                    f" (type away for {PAUSE_MINUTES} more minutes on this move; "
+                    f"{plural(decision.pauses_left, 'pause')} left)"
+                    if decision.pauses_left else ""))
                 warner = asyncio.ensure_future(self._warn(decision.deadline))
+        pauses = decision.pauses_left if decision is not None else 0
         try:
-            return await self._read_command(view, names, me)
+            return await self._read_command(view, names, me, pauses)
         finally:
             if warner is not None:
                 warner.cancel()
@@ -167,8 +174,9 @@ class PlainAgent:
             self.write(("\a" if self.bell else "") + f"{mark} seconds left to move: after that "
                        f"the others end the table naming you.")
 
-    async def _read_command(self, view: Any, names: Sequence[str], me: int) -> Any:
-        """Commands until one is legal (or help, the table, the history, quit)."""
+    async def _read_command(self, view: Any, names: Sequence[str], me: int,
+                            pauses: int = 0) -> Any:
+        """Commands until one is legal (or help, the table, the history, away, quit)."""
         while True:
             self.write("Your command (help lists them):")
             try:
@@ -181,9 +189,18 @@ class PlainAgent:
             if word in _HELP:
                 self.write(rules_summary(view))
                 self.write(options_help(view))
+                if pauses:
+                    self.write(f"away: {PAUSE_MINUTES} more minutes on this move, for everyone's "
+                               f"clock ({plural(pauses, 'pause')} left)")
                 continue
             if word in _TABLE:
                 self.write(render(view, names, me, self.symbols))
+                continue
+            if word in _AWAY:
+                if pauses > 0:
+                    raise TakePause("the player stepped away")
+                self.write("Not accepted: away: no pause left at this table "
+                           "(or it has no clock to pause).")
                 continue
             if word in _HISTORY:
                 self.write("\n".join(self.history(view, names, me)) if self.history

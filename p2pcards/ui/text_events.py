@@ -189,6 +189,10 @@ def _topper_outcome(outcome: topper.TopperOutcome, s: Speaker) -> str:
 # --- the table protocol ---------------------------------------------------------------------
 
 def _protocol_line(e: Any, s: Speaker) -> Optional[str]:
+    if isinstance(e, proto.ClockPaused):
+        return (f"{s.player(e.player, True)} {s.player_does(e.player, 'step')} away: "
+                f"{e.seconds // 60} more minutes on this move "
+                f"({plural(e.left, 'pause')} left).")
     if isinstance(e, proto.Committed):
         return f"{s.player(e.player, True)} committed to a key share and a draw nonce."
     if isinstance(e, proto.KeyShareVerified):

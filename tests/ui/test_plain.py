@@ -13,7 +13,7 @@ from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
-from p2pcards.net.peer import Decision, Waiting
+from p2pcards.net.peer import Decision, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bm
@@ -345,3 +345,21 @@ def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_type
     asyncio.run(scene())
     warnings = [line for line in written if "seconds left to move" in line]
     assert warnings == ["\a10 seconds left to move: after that the others end the table naming you."]
+
+
+def test_away_takes_a_pause_only_where_one_is_left():
+    async def decide(pauses: int) -> tuple[Any, list[str]]:
+        agent, out = _agent(["away", "play 1"])
+        deadline = asyncio.get_running_loop().time() + 90
+        decision = Decision(7, 1, deadline, ("Ann", "Ben", "Cat", "Dan"), pauses)
+        try:
+            return await agent.decide(topper_play().view(1), decision), out
+        except TakePause as pause:
+            return pause, out
+
+    taken, out = asyncio.run(decide(2))
+    assert isinstance(taken, TakePause)
+    assert any("type away for 5 more minutes on this move; 2 pauses left" in line for line in out)
+    refused, out = asyncio.run(decide(0))
+    assert isinstance(refused, Play)  # no pause left: refused, then the next command plays
+    assert any(line.startswith("Not accepted: away: no pause left") for line in out)

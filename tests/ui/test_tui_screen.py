@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from p2pcards.cards import Rank
-from p2pcards.net.peer import LinkDown, LinkUp, LobbyUpdate, SessionResult, Waiting
+from p2pcards.net.peer import (
+    Decision, LinkDown, LinkUp, LobbyUpdate, SessionResult, TakePause, Waiting,
+)
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.verdict import Verdict
@@ -571,3 +573,26 @@ def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
     assert seen[1].startswith("30 seconds left to move") and seen[2] == seen[1]
     assert seen[3].startswith("10 seconds left to move") and seen[4] == seen[3]
     assert rings == 2  # once at 30, once at 10
+
+
+def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_none_is():
+    async def scene(pauses: int) -> tuple[Any, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            loop = asyncio.get_running_loop()
+            decision = Decision(7, 1, loop.time() + 90, NAMES, pauses)
+            deciding = asyncio.ensure_future(screen.decide(topper_play().view(1), decision))
+            await wait_until(lambda: screen.pending is not None, "the decision", term)
+            keys.send_text("a")
+            await wait_until(lambda: deciding.done() or screen.message is not None, "a", term)
+            await asyncio.sleep(0.05)
+            outcome: Any = None
+            if deciding.done():
+                outcome = deciding.exception() or deciding.result()
+            else:
+                deciding.cancel()
+            return outcome, screen.message[1] if screen.message else ""
+    taken, said = run(scene(2))
+    assert isinstance(taken, TakePause) and said.startswith("Away: 5 more minutes")
+    refused, said = run(scene(0))
+    assert refused is None and "away: no pause left" in said

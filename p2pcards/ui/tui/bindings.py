@@ -80,6 +80,10 @@ def table_bindings(screen: Any) -> KeyBindings:
     def _quit(event: Any) -> None:
         screen.ask_leave()
 
+    @kb.add("a", filter=at_table)
+    def _away(event: Any) -> None:
+        screen.take_pause()
+
     @kb.add("r", filter=at_table)
     def _history(event: Any) -> None:
         screen.show_history()

@@ -16,6 +16,7 @@ COMMON_KEYS = (
     ("F1  ?", "this help (↑ ↓ scroll it, any other key closes it)"),
     ("q", "leave the table (asks first; the other players are told)"),
     ("Ctrl-C", "leave at once (the other players are told)"),
+    ("a", "away: in your turn, 5 more minutes on every clock (a few per table)"),
 )
 
 BLUFF_KEYS = (

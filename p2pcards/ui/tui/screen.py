@@ -25,9 +25,10 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
 from p2pcards.net.peer import (
-    Decision, LinkDown, LinkUp, LobbyUpdate, Paths, Rejected, SessionResult, Waiting,
+    Decision, LinkDown, LinkUp, LobbyUpdate, Paths, Rejected, SessionResult, TakePause, Waiting,
 )
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
     PlayersSeated, SharesVerified, ShuffleVerified, TableEnded,
@@ -254,7 +255,14 @@ class TableScreen:
         return {a.slot for a in pending.view.legal_actions() if isinstance(a, Play)}
 
     def hints(self) -> list[KeyHint]:
-        return keymap.hints(self.pending.view) if self.pending is not None else []
+        pending = self.pending
+        if pending is None:
+            return []
+        hints = keymap.hints(pending.view)
+        pauses = pending.decision.pauses_left if pending.decision is not None else 0
+        if pauses and self.model.seconds_left(self.now()) is not None:
+            hints.append(KeyHint("a", f"away ({pauses})"))
+        return hints
 
     # -- keys ---------------------------------------------------------------------------------
 
@@ -448,6 +456,23 @@ class TableScreen:
         self.picker.clear()
         if pending is not None and not pending.future.done():
             pending.future.set_result(action)
+        self._invalidate()
+
+    def take_pause(self) -> None:
+        """``a``: step away, taking one of the table's pauses (more time for this move)."""
+        pending = self.pending
+        if pending is None or pending.future.done():
+            self._refuse("away is for your own turn, to get more time for it")
+            return
+        left = pending.decision.pauses_left if pending.decision is not None else 0
+        if left <= 0:
+            self._refuse("away: no pause left at this table (or it has no clock to pause)")
+            return
+        self._close_flow()
+        self.picker.clear()
+        self.message = ("info", f"Away: {PAUSE_SECONDS // 60} more minutes on this move, "
+                                f"for every player's clock.")
+        pending.future.set_exception(TakePause("the player stepped away"))
         self._invalidate()
 
     def _refuse(self, text: str) -> None:

@@ -1,0 +1,136 @@
+"""Pauses ('away'): agreed by the transcript, bounded per player, more time for
+one move on every peer's clock; one too many is a provable fault of its writer
+alone."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.direct import direct_table
+from p2pcards.net.peer import TakePause
+from p2pcards.protocol import games
+from p2pcards.protocol.envelope import seal
+from p2pcards.protocol.events import ClockPaused, TableEnded
+from p2pcards.protocol.table import (
+    AWAY,
+    MOVE_TIME,
+    PAUSE_SECONDS,
+    PAUSES,
+    NoPauseLeftHere,
+    NotYourTurn,
+    Stage,
+)
+from p2pcards.protocol.verify import verify_transcript
+from p2pcards.rules.topper import TopperConfig
+
+
+class _StepsAway:
+    """A person who steps away ``times`` times before letting a bot play."""
+
+    def __init__(self, times: int) -> None:
+        self.times, self.bot = times, BotAgent(make_bot_factory("topper", "heuristic"), 3)
+        self.offered: list[int] = []
+        self.back = asyncio.Event()  # set by the test once it has looked at the clocks
+
+    async def decide(self, view, decision):
+        self.offered.append(decision.pauses_left)
+        if self.times > 0:
+            self.times -= 1
+            raise TakePause("stepping away")
+        await self.back.wait()
+        return await self.bot.decide(view, decision)
+
+
+def _config(pauses: int) -> dict:
+    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=1))
+    return {**config, MOVE_TIME: 60, PAUSES: pauses}
+
+
+async def _until(predicate, timeout: float = 30) -> None:
+    async def wait():
+        while not predicate():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(wait(), timeout)
+
+
+def _table_with(me_agent, pauses: int, tmp_path):
+    async def run():
+        options = TableOptions(game="topper", config=_config(pauses), seed=3, deadline=60,
+                               journal_root=tmp_path)
+        me = seeded_identity(3, "me", "Me")
+        seen: list = []
+        hosted = await start_hosted_table(me, me_agent, options, bots=3, on_event=seen.append)
+        try:
+            await _until(lambda: any(isinstance(e, ClockPaused) for e in seen))
+            await asyncio.sleep(0.3)  # a second pause, if any, is asked for meanwhile
+            await _until(lambda: all(s.table.paused is not None for s in hosted.sessions))
+            loop = asyncio.get_running_loop()
+            table = hosted.sessions[0].table
+            # Every peer of the table gives the writer the longer time, not only his own.
+            lefts = [s._deadline_at - loop.time() for s in hosted.sessions]
+            me_agent.back.set()
+            result = await asyncio.wait_for(hosted.result(), 60)
+            return seen, lefts, table, result
+        finally:
+            await hosted.close(grace=0.1, linger=0)
+    return asyncio.run(run())
+
+
+def test_a_pause_is_told_to_every_peer_and_gives_more_time(tmp_path):
+    agent = _StepsAway(times=1)
+    seen, lefts, table, result = _table_with(agent, pauses=2, tmp_path=tmp_path)
+    paused = [e for e in seen if isinstance(e, ClockPaused)]
+    assert paused[0].left == 1 and paused[0].seconds == PAUSE_SECONDS
+    assert lefts and all(60 + PAUSE_SECONDS - 5 < left <= 60 + PAUSE_SECONDS for left in lefts)
+    assert agent.offered[:2] == [2, 1]  # the next decision knows one pause is gone
+    assert result.verdict is None  # a pause blames nobody; the match played out
+    report = verify_transcript(table.transcript(), None)
+    assert report.ok, report.problem
+
+
+def test_no_pause_left_is_refused_here(tmp_path):
+    agent = _StepsAway(times=2)  # the table allows one: the second is refused locally
+    seen, _lefts, table, result = _table_with(agent, pauses=1, tmp_path=tmp_path)
+    assert [e.left for e in seen if isinstance(e, ClockPaused)] == [0]
+    assert any(isinstance(e, NoPauseLeftHere) for e in seen)
+    assert result.verdict is None and table.pauses_left[table.me_player] == 0
+
+
+def _forged_away(direct, player: int) -> bytes:
+    """An ``away`` signed by ``player`` for the next position, past any local refusal."""
+    table = direct.tables[player]
+    return seal(direct.identities[player], session=table.session, position=table.next_position,
+                prev=table.head, player=table.me_player, type=AWAY, body={}).raw
+
+
+def _in_play():
+    direct = direct_table("topper", seed=12)  # a genesis without 'away': no pauses
+    direct.run_until(lambda d: d.tables[0].stage is Stage.PLAY)
+    return direct
+
+
+def test_an_away_with_no_pause_left_names_its_writer_and_the_verdict_is_provable():
+    direct = _in_play()
+    writer = direct.writer
+    forged = _forged_away(direct, writer)
+    others = [t for i, t in enumerate(direct.tables) if i != writer] + [direct.observer]
+    ended = [[e for e in t.receive(forged) if isinstance(e, TableEnded)] for t in others]
+    verdicts = [found[0].verdict for found in ended]
+    assert all(v.rule == "table.away" and v.players == (writer,) for v in verdicts)
+    report = verify_transcript(direct.observer.transcript(), verdicts[0])
+    assert report.verdict_confirmed is True
+
+
+def test_nobody_can_take_a_pause_for_another_player():
+    direct = _in_play()
+    writer = direct.writer
+    other = (writer + 1) % 4
+    with pytest.raises(NotYourTurn):
+        direct.tables[other].take_pause()
+    forged = _forged_away(direct, other)  # signed by a player not in turn
+    ended = [e for e in direct.observer.receive(forged) if isinstance(e, TableEnded)]
+    assert ended and ended[0].verdict.players == (other,) and ended[0].verdict.rule == "turn"

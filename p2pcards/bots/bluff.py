@@ -114,7 +114,8 @@ class HeuristicBluffBot:
     cards when it holds the round's rank; bluffs one card only while the
     stake is small and the rank not much claimed yet; challenges a claim
     that is impossible or improbable (sooner when the discarder is about to
-    empty his hand); otherwise takes the cheaper in expectation of passing
+    empty his hand) when the expected gain of the call beats the stake it
+    risks on a true claim; otherwise takes the cheaper in expectation of passing
     and challenging. It always stakes the minimum: an honest discard risks
     nothing, and a small stake keeps its own later bluffs cheap.
     """
@@ -159,7 +160,7 @@ class HeuristicBluffBot:
         seat = opts.seat
         about_to_win = view.hand_sizes[claim.seat] == 0
         honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
-        if opts.can_challenge:
+        if opts.can_challenge and self._worth_calling(view, claim, honest, about_to_win):
             if honest < (self.last_card_doubt if about_to_win else self.doubt):
                 return Challenge(seat)
         if about_to_win:
@@ -176,6 +177,19 @@ class HeuristicBluffBot:
         if opts.can_challenge and honest * claim.stake < pass_price:  # type: ignore[operator]
             return Challenge(seat)
         return Pass(seat)
+
+    @staticmethod
+    def _worth_calling(view: BluffState, claim: Claim, honest: float, about_to_win: bool) -> bool:
+        """Whether a call's expected gain beats the stake it loses on a true claim.
+
+        A caught bluff costs the discarder his stake and gives his cards
+        back (each worth about a pass to us); against an empty hand it also
+        saves the safe box. A true claim costs us the whole stake.
+        """
+        gain = claim.stake + view.config.pass_price * claim.count
+        if about_to_win:
+            gain += view.safe_box
+        return (1 - honest) * gain > honest * claim.stake
 
     @staticmethod
     def _discard_true_or_any(opts: BluffOptions,

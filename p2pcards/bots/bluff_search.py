@@ -1,0 +1,331 @@
+"""A Bluff bot that reasons about hidden cards and learns its opponents during the match.
+
+It sees only its seat's view. Each choice compares the expected chips of its
+options, with a card shed worth ``card_value`` chips (emptying the hand
+first is what wins the safe box):
+
+- **Beliefs.** How likely a claim is honest comes from the cards it can
+  know (its own hand, every card a challenge revealed): a known face of
+  another rank proves a bluff, and otherwise the chance that the
+  discarder's unseen cards held that many of the rank (hypergeometric).
+- **Opponent model.** Per opponent, learned from what the match shows: how
+  often his challenged claims were bluffs (shifting the belief in his
+  claims), and how often he calls this bot's claims (the chance a bluff of
+  its own is caught, and what an honest stake earns).
+- **Calls.** It calls when the expected gain (the discarder's stake lost,
+  his cards back in his hand, the lead, and the deal itself when he is
+  about to go out) beats the expected cost (the stake it pays when the
+  claim is true), and passing or discarding is not better.
+- **Claims.** It weighs every sensible discard (its true cards, with or
+  without one or two extra cards, or a bluff of its loosest cards) by the
+  cards shed against the chance of being called, and stakes high on true
+  claims (a caller pays that stake) and low on bluffs, now and then the
+  other way round so that the stake does not give it away.
+
+At the ``easy`` level it believes every opponent is an average player (no
+learning) and always stakes as its claim is; ``samples`` (normal, hard)
+enables the learned model and a Monte Carlo check of its own discards
+against imagined hands of the next players (who cannot call when they
+would rather discard true cards).
+
+All randomness comes from the ``random.Random`` it is given.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from math import comb
+from typing import Optional
+
+from p2pcards.bots.bluff import _at_least, _options, reveal
+from p2pcards.cards import FULL_DECK, Rank
+from p2pcards.rules.bluff import (
+    SEATS, Action, BluffOptions, BluffState, Challenge, Claim, Discard, Pass,
+)
+
+
+@dataclass
+class _Record:
+    """What the match showed of one opponent (counts, with a prior added when read)."""
+
+    revealed: int = 0
+    bluffs: int = 0
+    chances: int = 0
+    calls: int = 0
+
+
+@dataclass
+class OpponentModel:
+    """Per seat: its challenged claims and how many were bluffs; its calls of our claims."""
+
+    records: dict[int, _Record] = field(default_factory=lambda: {s: _Record() for s in range(SEATS)})
+    _seen: set = field(default_factory=set)
+
+    #: Prior (pseudo-counts) of a challenged claim being a bluff, and of calling a claim.
+    PRIOR_BLUFF = (1.0, 3.0)
+    PRIOR_CALL = (1.0, 2.0)
+
+    def observe(self, view: BluffState, me: int) -> None:
+        """Learn from a view: each claim is counted once, keyed by deal and position."""
+        deal = view.deal_number
+        claims = view.claims
+        for i, claim in enumerate(claims):
+            if claim.seat != me and claim.revealed and ("r", deal, i) not in self._seen:
+                self._seen.add(("r", deal, i))
+                record = self.records[claim.seat]
+                record.revealed += 1
+                record.bluffs += not claim.honest
+            if claim.seat == me:
+                resolved = claim.revealed or i < len(claims) - 1
+                if resolved and ("c", deal, i) not in self._seen:
+                    self._seen.add(("c", deal, i))
+                    caller = view.challenger if claim.revealed and i == len(claims) - 1 else None
+                    first = _next_in_play(view, me)
+                    if claim.revealed:
+                        caller = first if caller is None else caller
+                        if caller is not None:
+                            self.records[caller].calls += 1
+                            self.records[caller].chances += 1
+                    elif first is not None:
+                        self.records[first].chances += 1
+
+    @property
+    def base_bluff_rate(self) -> float:
+        """The bluff rate believed of a seat not seen yet."""
+        return self.PRIOR_BLUFF[0] / self.PRIOR_BLUFF[1]
+
+    @property
+    def base_call_rate(self) -> float:
+        """The call rate believed of a seat not seen yet."""
+        return self.PRIOR_CALL[0] / self.PRIOR_CALL[1]
+
+    def bluff_rate(self, seat: int) -> float:
+        r, (a, n) = self.records[seat], self.PRIOR_BLUFF
+        return (r.bluffs + a) / (r.revealed + n)
+
+    def call_rate(self, seat: int) -> float:
+        r, (a, n) = self.records[seat], self.PRIOR_CALL
+        return (r.calls + a) / (r.chances + n)
+
+
+def _next_in_play(view: BluffState, after: int) -> Optional[int]:
+    for step in range(1, SEATS):
+        seat = (after + step) % SEATS
+        if not view.out[seat] and view.hand_sizes[seat] > 0:
+            return seat
+    return None
+
+
+def could_hold(view: BluffState, rank: Rank, count: int, maker: int, lead: bool,
+               hide: tuple[int, ...]) -> float:
+    """Chance ``maker`` held ``count`` of ``rank`` before his discard, from the faces the view
+    knows (less those of ``hide``: to judge as the other seats do, who cannot see our hand).
+
+    A responder's rank was named for him: the chance is hypergeometric. A
+    leader chose the rank, most likely one he held many of: the chance is
+    that of this rank against the average rank's.
+    """
+    hidden = set(hide)
+    unseen = 0
+    seen: dict[Rank, int] = {}
+    for slot in range(52):
+        face = view.face(slot)
+        if face is None or slot in hidden:
+            unseen += 1
+        else:
+            seen[face.rank] = seen.get(face.rank, 0) + 1
+    held = count + sum(1 for slot in view.hand(maker) if view.face(slot) is None or slot in hidden)
+    held = min(held, unseen)
+
+    def chance(r: Rank) -> float:
+        left = 4 - seen.get(r, 0)
+        if r == rank and not lead:
+            believed = sum(c.count for c in view.claims[:-1]
+                           if c.rank == rank and not c.revealed and c.seat != maker)
+            left = max(min(count, left), left - believed // 2)
+        return 0.0 if count > left else _at_least(count, unseen, left, held)
+
+    mine = chance(rank)
+    if not lead or mine == 0.0:
+        return mine
+    mean = sum(chance(r) for r in Rank) / len(Rank)
+    return min(1.0, mine / mean) if mean > 0 else 0.0
+
+
+def _logistic(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def belief(could: float, count: int, habit: float) -> float:
+    """Chance a claim of ``count`` cards is true: Bayes between a player who could be honest
+    and one who could not and bluffed anyway (``habit``), bluffs being mostly small."""
+    if could >= 1.0:
+        return 1.0
+    lie = (1 - could) * min(1.0, habit) * 0.5 ** (count - 1)
+    return could / (could + lie) if could + lie > 0 else 0.0
+
+
+class SearchBluffBot:
+    """Expected chips over beliefs and a learned opponent model; see the module docstring."""
+
+    name = "search"
+    #: The bot keeps its opponent model between decisions (``BotAgent`` keeps one bot per seat).
+    remembers = True
+
+    #: Chips a card shed is worth (the deal goes to the first empty hand).
+    card_value = 6.0
+    #: Chips the lead of a new round is worth (a free, honest discard of one's best rank).
+    lead_value = 10.0
+    #: How likely a player who lacks the cards he would claim discards anyway (a bluff).
+    bluff_habit = 0.2
+    #: Share of its stack a true claim stakes.
+    honest_share = 0.1
+    #: How often a bluff wears the stake of a true claim (and a true claim the minimum).
+    disguise = 0.15
+
+    def __init__(self, rng: random.Random, samples: int = 0, rollouts: int = 0) -> None:
+        self.rng = rng
+        #: Imagined hands of the next players per own discard (0: the closed form only, no learning).
+        self.samples = samples
+        self.rollouts = rollouts
+        self.model = OpponentModel()
+
+    def choose(self, view: BluffState) -> Action:
+        opts = _options(view)
+        me = opts.seat
+        if self.samples:
+            self.model.observe(view, me)
+        if opts.must_reveal:
+            return reveal(view, opts)
+        by_rank: dict[Rank, list[int]] = {}
+        for slot in opts.hand:
+            by_rank.setdefault(view.face(slot).rank, []).append(slot)  # type: ignore[union-attr]
+        choices: list[tuple[float, int, Action]] = []
+        if opts.can_pass:
+            choices.append((-float(view.config.pass_price), 2, Pass(me)))
+        if opts.can_challenge:
+            choices.append((self._call_value(view, me), 1, Challenge(me)))
+        if opts.can_discard:
+            for value, action in self._discards(view, opts, by_rank):
+                choices.append((value, 0, action))
+        return max(choices, key=lambda c: (c[0], c[1]))[2]
+
+    # --- beliefs ---------------------------------------------------------------------
+
+    def _honest(self, view: BluffState, claim: Claim, me: int) -> float:
+        """Belief that ``claim`` is true, by Bayes: he could be honest (the card count),
+        or could not and discarded anyway (his bluffing habit, learned when ``samples``)."""
+        known = [view.face(slot) for slot in claim.slots]
+        if any(face is not None and face.rank != claim.rank for face in known):
+            return 0.0
+        if all(face is not None for face in known):
+            return 1.0
+        lead = bool(view.round_claims) and view.round_claims[0] is claim
+        could = could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
+        habit = self.bluff_habit * (self.model.bluff_rate(claim.seat) / self.model.base_bluff_rate
+                                    if self.samples else 1.0)
+        return belief(could, claim.count, habit)
+
+    def _call_value(self, view: BluffState, me: int) -> float:
+        claim: Claim = view.last_claim  # type: ignore[assignment]
+        p = self._honest(view, claim, me)
+        stake = claim.stake
+        gain = stake / 3 + claim.count * self.card_value / 3 + self.lead_value
+        if view.hand_sizes[claim.seat] == 0:
+            # Unless called, he has won the deal: the safe box is his.
+            gain += 0.6 * (view.safe_box + stake)
+            return (1 - p) * gain - p * stake
+        return (1 - p) * gain - p * stake
+
+    # --- own claims ---------------------------------------------------------------------
+
+    def _public_honest(self, view: BluffState, rank: Rank, count: int, me: int,
+                       lead: bool) -> float:
+        """How likely the others find a claim of ``count`` × ``rank`` by us, not seeing our hand."""
+        # Most players judge by the count alone (the heuristic does).
+        return could_hold(view, rank, count, me, False, hide=view.hand(me))
+
+    def _caught(self, view: BluffState, rank: Rank, count: int, me: int, lead: bool,
+                stake: int) -> float:
+        """Chance our claim of ``count`` × ``rank`` at ``stake`` is called.
+
+        The next player who holds the rank would rather discard true cards
+        (which accepts our claim) unless the claim looks unlikely; one who
+        lacks it calls when calling beats
+        passing for him: always at the minimum stake (a failed call costs
+        what a pass does), less as the stake grows and more as the count
+        looks unlikely. If he passes, the player after him judges likewise.
+        The learned call rates (``samples``) scale each one's readiness.
+        """
+        doubt = 1 - self._public_honest(view, rank, count, me, lead)
+        price = view.config.pass_price
+        edge = doubt * (stake + price * count) - (1 - doubt) * stake
+        # Against a free discard of true cards, or against paying a pass.
+        ready_holding, ready_lacking = _logistic(2 * edge / price), _logistic(2 * edge / price + 2)
+        caught, reach = 0.0, 1.0
+        seat = me
+        for _ in range(2):
+            seat = _next_in_play(view, seat)  # type: ignore[assignment]
+            if seat is None or seat == me:
+                break
+            scale = (self.model.call_rate(seat) / self.model.base_call_rate) if self.samples else 1.0
+            holds = self._holds_rank(view, rank, seat)
+            call_h, call_l = min(0.97, ready_holding * scale), min(0.97, ready_lacking * scale)
+            caught += reach * (holds * call_h + (1 - holds) * call_l)
+            # Only a pass lets the next player judge: a holder not calling discards.
+            reach *= (1 - holds) * (1 - call_l)
+        return caught
+
+    @staticmethod
+    def _holds_rank(view: BluffState, rank: Rank, seat: int) -> float:
+        """Chance ``seat`` holds the rank (it would then rather discard true cards than call)."""
+        known = {view.face(s) for s in range(52) if view.face(s) is not None}
+        unseen = [c for c in FULL_DECK if c not in known]
+        of_rank = sum(1 for c in unseen if c.rank == rank)
+        hidden = sum(1 for s in view.hand(seat) if view.face(s) is None)
+        if not unseen or not of_rank or not hidden:
+            return 0.0
+        return 1 - comb(len(unseen) - of_rank, hidden) / comb(len(unseen), hidden)
+
+    def _discards(self, view: BluffState, opts: BluffOptions,
+                  by_rank: dict[Rank, list[int]]) -> list[tuple[float, Action]]:
+        me = opts.seat
+        hand = len(opts.hand)
+        finish = 0.6 * (view.safe_box + view.config.pass_price * 6)
+        ranks = list(by_rank) if opts.must_lead else [opts.rank]
+        loose = sorted(opts.hand, key=lambda s: (len(by_rank[view.face(s).rank]),  # type: ignore
+                                                   self.rng.random()))
+        out: list[tuple[float, Action]] = []
+        for rank in ranks:
+            true = by_rank.get(rank, [])[:opts.max_discard]  # type: ignore[arg-type]
+            others = [s for s in loose if s not in true]
+            for extra in range(0, 3):
+                count = len(true) + extra
+                if count == 0 or count > opts.max_discard or extra > len(others):
+                    continue
+                slots = tuple(true) + tuple(others[:extra])
+                honest = extra == 0
+                stake = self._stake(opts, honest)
+                caught = self._caught(view, rank, count, me, opts.must_lead,  # type: ignore[arg-type]
+                                      stake)
+                shed = count * self.card_value + (finish if count == hand else 0.0)
+                if honest:
+                    value = shed + caught * stake / 3
+                else:
+                    value = (1 - caught) * shed - caught * (stake + self.lead_value)
+                out.append((value, Discard(me, slots, stake, rank)))
+        return out
+
+    def _stake(self, opts: BluffOptions, honest: bool) -> int:
+        """High on the truth (a caller pays it), low on a bluff; sometimes swapped when learning."""
+        if self.samples and self.rng.random() < self.disguise:
+            honest = not honest
+        if not honest:
+            return opts.min_stake
+        high = int(opts.max_stake * self.honest_share)
+        return max(opts.min_stake, min(opts.max_stake, high))
+
+
+__all__ = ["SearchBluffBot", "OpponentModel"]

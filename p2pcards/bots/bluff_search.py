@@ -4,29 +4,31 @@ It sees only its seat's view. Each choice compares the expected chips of its
 options, with a card shed worth ``card_value`` chips (emptying the hand
 first is what wins the safe box):
 
-- **Beliefs.** How likely a claim is honest comes from the cards it can
-  know (its own hand, every card a challenge revealed): a known face of
-  another rank proves a bluff, and otherwise the chance that the
-  discarder's unseen cards held that many of the rank (hypergeometric).
-- **Opponent model.** Per opponent, learned from what the match shows: how
-  often his challenged claims were bluffs (shifting the belief in his
-  claims), and how often he calls this bot's claims (the chance a bluff of
-  its own is caught, and what an honest stake earns).
+- **Beliefs.** Whether a claim is true, by Bayes: either the discarder
+  held that many of the rank (the chance from the cards it can know: its
+  own hand and every card a challenge revealed; a leader chose his rank,
+  so his is weighed against the average rank's), or he lacked them and
+  bluffed anyway (a habit, mostly with few cards). A known face of another
+  rank proves a bluff.
+- **Opponent model** (``learn``). Per opponent, learned from what the match
+  shows: how often his challenged claims were bluffs (which scales his
+  habit), and how often he calls this bot's claims (which scales the
+  chance a bluff of its own is caught).
 - **Calls.** It calls when the expected gain (the discarder's stake lost,
-  his cards back in his hand, the lead, and the deal itself when he is
-  about to go out) beats the expected cost (the stake it pays when the
-  claim is true), and passing or discarding is not better.
-- **Claims.** It weighs every sensible discard (its true cards, with or
-  without one or two extra cards, or a bluff of its loosest cards) by the
-  cards shed against the chance of being called, and stakes high on true
-  claims (a caller pays that stake) and low on bluffs, now and then the
-  other way round so that the stake does not give it away.
+  his cards back in his hand, the lead, and the safe box when he is about
+  to go out) beats the expected cost (the stake it pays when the claim is
+  true), and passing or discarding is not worth more.
+- **Claims.** It weighs its true cards alone or padded with one or two of
+  its loosest cards (or those alone, a bluff) by the cards shed against
+  the chance of being called: the next player calls when that beats a
+  pass for him (at the minimum stake, nearly always unless he can answer
+  with true cards), less the higher the stake and the likelier the count.
+  It stakes high on true claims (a caller pays that stake) and the
+  minimum on bluffs; when it learns, now and then the other way round, so
+  that its stake does not give it away.
 
-At the ``easy`` level it believes every opponent is an average player (no
-learning) and always stakes as its claim is; ``samples`` (normal, hard)
-enables the learned model and a Monte Carlo check of its own discards
-against imagined hands of the next players (who cannot call when they
-would rather discard true cards).
+At ``easy`` it believes every opponent an average player; at ``normal``
+and ``hard`` it learns them. Its decisions are closed-form: no rollouts.
 
 All randomness comes from the ``random.Random`` it is given.
 """
@@ -185,17 +187,16 @@ class SearchBluffBot:
     #: How often a bluff wears the stake of a true claim (and a true claim the minimum).
     disguise = 0.15
 
-    def __init__(self, rng: random.Random, samples: int = 0, rollouts: int = 0) -> None:
+    def __init__(self, rng: random.Random, learn: bool = True) -> None:
         self.rng = rng
-        #: Imagined hands of the next players per own discard (0: the closed form only, no learning).
-        self.samples = samples
-        self.rollouts = rollouts
+        #: Whether to learn each opponent (else every one is believed an average player).
+        self.learn = learn
         self.model = OpponentModel()
 
     def choose(self, view: BluffState) -> Action:
         opts = _options(view)
         me = opts.seat
-        if self.samples:
+        if self.learn:
             self.model.observe(view, me)
         if opts.must_reveal:
             return reveal(view, opts)
@@ -216,7 +217,7 @@ class SearchBluffBot:
 
     def _honest(self, view: BluffState, claim: Claim, me: int) -> float:
         """Belief that ``claim`` is true, by Bayes: he could be honest (the card count),
-        or could not and discarded anyway (his bluffing habit, learned when ``samples``)."""
+        or could not and discarded anyway (his bluffing habit, learned when ``learn``)."""
         known = [view.face(slot) for slot in claim.slots]
         if any(face is not None and face.rank != claim.rank for face in known):
             return 0.0
@@ -225,7 +226,7 @@ class SearchBluffBot:
         lead = bool(view.round_claims) and view.round_claims[0] is claim
         could = could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
         habit = self.bluff_habit * (self.model.bluff_rate(claim.seat) / self.model.base_bluff_rate
-                                    if self.samples else 1.0)
+                                    if self.learn else 1.0)
         return belief(could, claim.count, habit)
 
     def _call_value(self, view: BluffState, me: int) -> float:
@@ -257,7 +258,7 @@ class SearchBluffBot:
         passing for him: always at the minimum stake (a failed call costs
         what a pass does), less as the stake grows and more as the count
         looks unlikely. If he passes, the player after him judges likewise.
-        The learned call rates (``samples``) scale each one's readiness.
+        The learned call rates (``learn``) scale each one's readiness.
         """
         doubt = 1 - self._public_honest(view, rank, count, me, lead)
         price = view.config.pass_price
@@ -270,7 +271,7 @@ class SearchBluffBot:
             seat = _next_in_play(view, seat)  # type: ignore[assignment]
             if seat is None or seat == me:
                 break
-            scale = (self.model.call_rate(seat) / self.model.base_call_rate) if self.samples else 1.0
+            scale = (self.model.call_rate(seat) / self.model.base_call_rate) if self.learn else 1.0
             holds = self._holds_rank(view, rank, seat)
             call_h, call_l = min(0.97, ready_holding * scale), min(0.97, ready_lacking * scale)
             caught += reach * (holds * call_h + (1 - holds) * call_l)
@@ -320,7 +321,7 @@ class SearchBluffBot:
 
     def _stake(self, opts: BluffOptions, honest: bool) -> int:
         """High on the truth (a caller pays it), low on a bluff; sometimes swapped when learning."""
-        if self.samples and self.rng.random() < self.disguise:
+        if self.learn and self.rng.random() < self.disguise:
             honest = not honest
         if not honest:
             return opts.min_stake

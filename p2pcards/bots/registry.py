@@ -26,16 +26,16 @@ LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
 #: Budgets of the search bots by level (keyword arguments of their classes).
-_BUDGETS: dict[str, dict[str, dict[str, int]]] = {
+_BUDGETS: dict[str, dict[str, dict[str, Any]]] = {
     "bluff": {
-        "easy": {"samples": 0, "rollouts": 0},
-        "normal": {"samples": 24, "rollouts": 0},
-        "hard": {"samples": 64, "rollouts": 0},
+        "easy": {"learn": False},
+        "normal": {"learn": True},
+        "hard": {"learn": True},
     },
     "topper": {
         "easy": {"iterations": 120, "bid_samples": 24},
-        "normal": {"iterations": 700, "bid_samples": 80},
-        "hard": {"iterations": 2500, "bid_samples": 200},
+        "normal": {"iterations": 1200, "bid_samples": 120},
+        "hard": {"iterations": 4000, "bid_samples": 300},
     },
 }
 

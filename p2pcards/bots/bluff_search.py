@@ -24,11 +24,13 @@ first is what wins the safe box):
   pass for him (at the minimum stake, nearly always unless he can answer
   with true cards), less the higher the stake and the likelier the count.
   It stakes high on true claims (a caller pays that stake) and the
-  minimum on bluffs; when it learns, now and then the other way round, so
-  that its stake does not give it away.
+  minimum on bluffs.
 
-At ``easy`` it believes every opponent an average player; at ``normal``
-and ``hard`` it learns them. Its decisions are closed-form: no rollouts.
+At ``easy`` it believes every opponent an average player, pads a true
+claim with one card at most (``pad``) and now and then takes an option a
+few chips short of the best (``noise``); at ``normal`` and ``hard`` it
+learns them, weighs padding with two cards and always takes the best. Its decisions are
+closed-form: no rollouts.
 
 All randomness comes from the ``random.Random`` it is given.
 """
@@ -41,7 +43,7 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Optional
 
-from p2pcards.bots.bluff import _at_least, _options, reveal
+from p2pcards.bots.bluff import _at_least, _options, belief, reveal
 from p2pcards.cards import FULL_DECK, Rank
 from p2pcards.rules.bluff import (
     SEATS, Action, BluffOptions, BluffState, Challenge, Claim, Discard, Pass,
@@ -50,66 +52,80 @@ from p2pcards.rules.bluff import (
 
 @dataclass
 class _Record:
-    """What the match showed of one opponent (counts, with a prior added when read)."""
+    """Observed and predicted counts for one opponent: how far he departs from our beliefs."""
 
-    revealed: int = 0
-    bluffs: int = 0
-    chances: int = 0
-    calls: int = 0
+    bluffs: float = 0.0
+    bluffs_expected: float = 0.0
+    calls: float = 0.0
+    calls_expected: float = 0.0
 
 
 @dataclass
 class OpponentModel:
-    """Per seat: its challenged claims and how many were bluffs; its calls of our claims."""
+    """Per opponent, how his bluffs and calls compare with what the bot predicted.
+
+    The bot records its prediction when it calls a claim (the chance it is
+    a bluff) and when it bluffs (the chance the next player calls it):
+    both are choices of its own, so the answers are not selected by anyone
+    else's suspicion.
+    Once the match shows the answer (a challenge reveals the claim; its own
+    claim is called or accepted) the observed and the predicted counts are
+    added up; their ratio scales the next predictions about that player.
+    Comparing with predictions, not raw rates, keeps the model from
+    mistaking credible claims for a lenient player.
+    """
 
     records: dict[int, _Record] = field(default_factory=lambda: {s: _Record() for s in range(SEATS)})
-    _seen: set = field(default_factory=set)
+    #: (deal, claim index) -> (seat, predicted chance), waiting for the match to answer.
+    _bluff_bets: dict[tuple[int, int], tuple[int, float]] = field(default_factory=dict)
+    _call_bets: dict[tuple[int, int], tuple[int, float]] = field(default_factory=dict)
 
-    #: Prior (pseudo-counts) of a challenged claim being a bluff, and of calling a claim.
-    PRIOR_BLUFF = (1.0, 3.0)
-    PRIOR_CALL = (1.0, 2.0)
+    #: Pseudo-counts that keep a scale near 1 until the match has shown enough.
+    PRIOR = 2.0
 
-    def observe(self, view: BluffState, me: int) -> None:
-        """Learn from a view: each claim is counted once, keyed by deal and position."""
-        deal = view.deal_number
-        claims = view.claims
-        for i, claim in enumerate(claims):
-            if claim.seat != me and claim.revealed and ("r", deal, i) not in self._seen:
-                self._seen.add(("r", deal, i))
-                record = self.records[claim.seat]
-                record.revealed += 1
-                record.bluffs += not claim.honest
-            if claim.seat == me:
-                resolved = claim.revealed or i < len(claims) - 1
-                if resolved and ("c", deal, i) not in self._seen:
-                    self._seen.add(("c", deal, i))
-                    caller = view.challenger if claim.revealed and i == len(claims) - 1 else None
-                    first = _next_in_play(view, me)
-                    if claim.revealed:
-                        caller = first if caller is None else caller
-                        if caller is not None:
-                            self.records[caller].calls += 1
-                            self.records[caller].chances += 1
-                    elif first is not None:
-                        self.records[first].chances += 1
+    def predict_bluff(self, view: BluffState, seat: int, chance: float) -> None:
+        """We judged the last claim (by ``seat``) a bluff with ``chance``."""
+        self._bluff_bets.setdefault((view.deal_number, len(view.claims) - 1), (seat, chance))
 
-    @property
-    def base_bluff_rate(self) -> float:
-        """The bluff rate believed of a seat not seen yet."""
-        return self.PRIOR_BLUFF[0] / self.PRIOR_BLUFF[1]
+    def predict_call(self, view: BluffState, seat: int, chance: float) -> None:
+        """The claim we are making now will be called by ``seat`` with ``chance``."""
+        self._call_bets[(view.deal_number, len(view.claims))] = (seat, chance)
 
-    @property
-    def base_call_rate(self) -> float:
-        """The call rate believed of a seat not seen yet."""
-        return self.PRIOR_CALL[0] / self.PRIOR_CALL[1]
+    def observe(self, view: BluffState) -> None:
+        """Settle every prediction the view answers (a claim of an earlier deal that was
+        never revealed: a bluff bet is dropped, a call bet counts as not called)."""
+        deal, claims = view.deal_number, view.claims
+        for key, (seat, chance) in list(self._bluff_bets.items()):
+            if key[0] != deal:
+                del self._bluff_bets[key]
+            elif key[1] < len(claims) and claims[key[1]].revealed:
+                record = self.records[seat]
+                record.bluffs += not claims[key[1]].honest
+                record.bluffs_expected += chance
+                del self._bluff_bets[key]
+        for key, (seat, chance) in list(self._call_bets.items()):
+            claim = claims[key[1]] if key[0] == deal and key[1] < len(claims) else None
+            if key[0] == deal and claim is None:
+                continue  # not made yet (we were asked again before it)
+            if claim is not None and claim.revealed:
+                del self._call_bets[key]  # called, and settled when we were asked to reveal
+                continue
+            if claim is not None and key[1] == len(claims) - 1:
+                if view.challenger is None:
+                    continue  # still on the table
+                self.records[seat].calls += view.challenger == seat
+            self.records[seat].calls_expected += chance
+            del self._call_bets[key]
 
-    def bluff_rate(self, seat: int) -> float:
-        r, (a, n) = self.records[seat], self.PRIOR_BLUFF
-        return (r.bluffs + a) / (r.revealed + n)
+    def bluff_scale(self, seat: int) -> float:
+        """How much more (or less) than predicted ``seat`` bluffs."""
+        r = self.records[seat]
+        return (r.bluffs + self.PRIOR) / (r.bluffs_expected + self.PRIOR)
 
-    def call_rate(self, seat: int) -> float:
-        r, (a, n) = self.records[seat], self.PRIOR_CALL
-        return (r.calls + a) / (r.chances + n)
+    def call_scale(self, seat: int) -> float:
+        """How much more (or less) than predicted ``seat`` calls our claims."""
+        r = self.records[seat]
+        return (r.calls + self.PRIOR) / (r.calls_expected + self.PRIOR)
 
 
 def _next_in_play(view: BluffState, after: int) -> Optional[int]:
@@ -160,15 +176,6 @@ def _logistic(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def belief(could: float, count: int, habit: float) -> float:
-    """Chance a claim of ``count`` cards is true: Bayes between a player who could be honest
-    and one who could not and bluffed anyway (``habit``), bluffs being mostly small."""
-    if could >= 1.0:
-        return 1.0
-    lie = (1 - could) * min(1.0, habit) * 0.5 ** (count - 1)
-    return could / (could + lie) if could + lie > 0 else 0.0
-
-
 class SearchBluffBot:
     """Expected chips over beliefs and a learned opponent model; see the module docstring."""
 
@@ -177,27 +184,32 @@ class SearchBluffBot:
     remembers = True
 
     #: Chips a card shed is worth (the deal goes to the first empty hand).
-    card_value = 6.0
+    card_value = 20.0
     #: Chips the lead of a new round is worth (a free, honest discard of one's best rank).
     lead_value = 10.0
     #: How likely a player who lacks the cards he would claim discards anyway (a bluff).
-    bluff_habit = 0.2
+    bluff_habit = 0.08
     #: Share of its stack a true claim stakes.
     honest_share = 0.1
-    #: How often a bluff wears the stake of a true claim (and a true claim the minimum).
-    disguise = 0.15
 
-    def __init__(self, rng: random.Random, learn: bool = True) -> None:
+    def __init__(self, rng: random.Random, learn: bool = True, noise: float = 0.0,
+                 pad: int = 2) -> None:
         self.rng = rng
         #: Whether to learn each opponent (else every one is believed an average player).
         self.learn = learn
+        #: Chips of slack in its choices: options this close to the best are sometimes taken.
+        self.noise = noise
+        #: Most cards of other ranks it weighs adding to a claim.
+        self.pad = pad
         self.model = OpponentModel()
 
     def choose(self, view: BluffState) -> Action:
         opts = _options(view)
         me = opts.seat
+        self._first_calls: dict[Action, tuple[int, float]] = {}
+        self._prior_bluff: Optional[float] = None
         if self.learn:
-            self.model.observe(view, me)
+            self.model.observe(view)
         if opts.must_reveal:
             return reveal(view, opts)
         by_rank: dict[Rank, list[int]] = {}
@@ -211,7 +223,23 @@ class SearchBluffBot:
         if opts.can_discard:
             for value, action in self._discards(view, opts, by_rank):
                 choices.append((value, 0, action))
-        return max(choices, key=lambda c: (c[0], c[1]))[2]
+        action = self._pick(choices)
+        if self.learn and action in self._first_calls and any(
+                view.face(slot).rank != action.rank for slot in action.slots):  # type: ignore
+            # Bluffs only: how readily a player calls a true claim at a high stake says
+            # little about how he meets a bluff.
+            self.model.predict_call(view, *self._first_calls[action])
+        if self.learn and isinstance(action, Challenge) and self._prior_bluff is not None:
+            self.model.predict_bluff(view, view.last_claim.seat, self._prior_bluff)  # type: ignore
+        return action
+
+    def _pick(self, choices: list[tuple[float, int, Action]]) -> Action:
+        """The best option; with ``noise``, one drawn with odds falling with its shortfall."""
+        best = max(choices, key=lambda c: (c[0], c[1]))
+        if self.noise <= 0:
+            return best[2]
+        weights = [math.exp(max(-50.0, (value - best[0]) / self.noise)) for value, _, _ in choices]
+        return self.rng.choices(choices, weights=weights)[0][2]
 
     # --- beliefs ---------------------------------------------------------------------
 
@@ -225,9 +253,10 @@ class SearchBluffBot:
             return 1.0
         lead = bool(view.round_claims) and view.round_claims[0] is claim
         could = could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
-        habit = self.bluff_habit * (self.model.bluff_rate(claim.seat) / self.model.base_bluff_rate
-                                    if self.learn else 1.0)
-        return belief(could, claim.count, habit)
+        if self.learn:
+            self._prior_bluff = 1 - belief(could, claim.count, self.bluff_habit)
+            return belief(could, claim.count, self.bluff_habit * self.model.bluff_scale(claim.seat))
+        return belief(could, claim.count, self.bluff_habit)
 
     def _call_value(self, view: BluffState, me: int) -> float:
         claim: Claim = view.last_claim  # type: ignore[assignment]
@@ -249,16 +278,17 @@ class SearchBluffBot:
         return could_hold(view, rank, count, me, False, hide=view.hand(me))
 
     def _caught(self, view: BluffState, rank: Rank, count: int, me: int, lead: bool,
-                stake: int) -> float:
-        """Chance our claim of ``count`` × ``rank`` at ``stake`` is called.
+                stake: int) -> tuple[float, Optional[tuple[int, float]]]:
+        """Chance our claim of ``count`` × ``rank`` at ``stake`` is called, and the next
+        player's own chance of calling it as predicted before learning (for the model).
 
         The next player who holds the rank would rather discard true cards
         (which accepts our claim) unless the claim looks unlikely; one who
-        lacks it calls when calling beats
-        passing for him: always at the minimum stake (a failed call costs
-        what a pass does), less as the stake grows and more as the count
-        looks unlikely. If he passes, the player after him judges likewise.
-        The learned call rates (``learn``) scale each one's readiness.
+        lacks it calls when calling beats passing for him: nearly always at
+        the minimum stake (a failed call costs what a pass does), less the
+        higher the stake and the likelier the count. If he passes, the
+        player after him judges likewise. With ``learn``, each player's
+        readiness is scaled by how his calls compared with our predictions.
         """
         doubt = 1 - self._public_honest(view, rank, count, me, lead)
         price = view.config.pass_price
@@ -267,17 +297,20 @@ class SearchBluffBot:
         ready_holding, ready_lacking = _logistic(2 * edge / price), _logistic(2 * edge / price + 2)
         caught, reach = 0.0, 1.0
         seat = me
+        first: Optional[tuple[int, float]] = None
         for _ in range(2):
             seat = _next_in_play(view, seat)  # type: ignore[assignment]
             if seat is None or seat == me:
                 break
-            scale = (self.model.call_rate(seat) / self.model.base_call_rate) if self.learn else 1.0
             holds = self._holds_rank(view, rank, seat)
+            if first is None:
+                first = (seat, holds * ready_holding + (1 - holds) * ready_lacking)
+            scale = self.model.call_scale(seat) if self.learn else 1.0
             call_h, call_l = min(0.97, ready_holding * scale), min(0.97, ready_lacking * scale)
             caught += reach * (holds * call_h + (1 - holds) * call_l)
             # Only a pass lets the next player judge: a holder not calling discards.
             reach *= (1 - holds) * (1 - call_l)
-        return caught
+        return caught, first
 
     @staticmethod
     def _holds_rank(view: BluffState, rank: Rank, seat: int) -> float:
@@ -302,27 +335,28 @@ class SearchBluffBot:
         for rank in ranks:
             true = by_rank.get(rank, [])[:opts.max_discard]  # type: ignore[arg-type]
             others = [s for s in loose if s not in true]
-            for extra in range(0, 3):
+            for extra in range(0, self.pad + 1):
                 count = len(true) + extra
                 if count == 0 or count > opts.max_discard or extra > len(others):
                     continue
                 slots = tuple(true) + tuple(others[:extra])
                 honest = extra == 0
                 stake = self._stake(opts, honest)
-                caught = self._caught(view, rank, count, me, opts.must_lead,  # type: ignore[arg-type]
-                                      stake)
+                caught, first = self._caught(view, rank, count, me,  # type: ignore[arg-type]
+                                             opts.must_lead, stake)
                 shed = count * self.card_value + (finish if count == hand else 0.0)
                 if honest:
                     value = shed + caught * stake / 3
                 else:
                     value = (1 - caught) * shed - caught * (stake + self.lead_value)
-                out.append((value, Discard(me, slots, stake, rank)))
+                action = Discard(me, slots, stake, rank)
+                out.append((value, action))
+                if first is not None:
+                    self._first_calls[action] = first
         return out
 
     def _stake(self, opts: BluffOptions, honest: bool) -> int:
-        """High on the truth (a caller pays it), low on a bluff; sometimes swapped when learning."""
-        if self.learn and self.rng.random() < self.disguise:
-            honest = not honest
+        """High on the truth (a caller pays it), the minimum on a bluff."""
         if not honest:
             return opts.min_stake
         high = int(opts.max_stake * self.honest_share)

@@ -4,7 +4,8 @@
 Plays ``--matches`` local full-information matches (``play_local_match``: no
 cryptography, this measures bots, not the protocol) between the bots named
 by ``--bots`` (any kind of the package's registry, ``p2pcards.bots.registry``;
-``--level`` sets the level of every ``search`` seat). Match ``i`` seats the bot list rotated by ``i``, so every bot
+``--level`` sets the level of every ``search`` seat; ``search:normal`` fixes
+one seat's level). Match ``i`` seats the bot list rotated by ``i``, so every bot
 sits at every seat equally often; the first leader (Bluff) or dealer
 (Topper) is drawn per match. Everything is seeded by ``--seed``: the same
 command prints the same rates. A win shared by ``k`` players counts ``1/k``
@@ -156,6 +157,12 @@ class _Timed:
         return action
 
 
+def kind_and_level(name: str, level: str) -> tuple[str, str]:
+    """``search:hard`` is a search bot at ``hard`` whatever ``--level`` says; ``search`` takes ``level``."""
+    kind, _, own = name.partition(":")
+    return kind, own or level
+
+
 def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int,
                i: int) -> tuple[tuple[int, ...], int, list[list[float]]]:
     """Match ``i``: the winners (as positions in ``kinds``), its steps, and each position's
@@ -165,8 +172,8 @@ def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int,
     # Seat s gets bot (s + i) mod 4 of the list: the list rotated by i.
     order = [(seat + i) % SEATS for seat in range(SEATS)]
     times: list[list[float]] = [[] for _ in kinds]
-    bots = [_Timed(make_bot_factory(game_name, kinds[j], level)(random.Random(f"{seed}/{i}/bot{j}")),
-                   times[j]) for j in order]
+    bots = [_Timed(make_bot_factory(game_name, *kind_and_level(kinds[j], level))(
+        random.Random(f"{seed}/{i}/bot{j}")), times[j]) for j in order]
     steps = 0
 
     def count(state: Any, action: Any, events: tuple) -> None:
@@ -228,7 +235,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--game", choices=sorted(GAMES), default="bluff")
     parser.add_argument("--matches", type=int, default=2000, help="matches to play (2000)")
     parser.add_argument("--bots", default="heuristic,random,random,random",
-                        help=f"four bot kinds, comma-separated: {', '.join(KINDS)}")
+                        help=f"four bot kinds, comma-separated: {', '.join(KINDS)}; "
+                             "search:LEVEL fixes that seat's level")
     parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
                         help=f"level of every search bot (default {DEFAULT_LEVEL})")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
@@ -239,9 +247,12 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     args.kinds = [k.strip().lower() for k in args.bots.split(",") if k.strip()]
     if len(args.kinds) != SEATS:
         parser.error(f"--bots needs {SEATS} bot kinds, not {len(args.kinds)}")
-    unknown = sorted(set(args.kinds) - set(KINDS))
+    unknown = sorted(k for k in args.kinds if kind_and_level(k, args.level)[0] not in KINDS)
     if unknown:
         parser.error(f"unknown bot kind {unknown[0]!r} (known: {', '.join(KINDS)})")
+    levels = sorted(k for k in args.kinds if kind_and_level(k, args.level)[1] not in LEVELS)
+    if levels:
+        parser.error(f"unknown level in {levels[0]!r} (levels: {', '.join(LEVELS)})")
     if args.matches < 1:
         parser.error("--matches must be at least 1")
     if args.jobs < 1:

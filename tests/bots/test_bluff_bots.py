@@ -190,6 +190,17 @@ def test_heuristic_challenges_a_claim_that_would_empty_the_hand():
     assert heuristic(view) == Challenge(1)
 
 
+@pytest.mark.parametrize("stake, calls", [(10, True), (200, False)])
+def test_heuristic_weighs_a_call_against_the_stake(stake, calls):
+    """Three Kings led look unlikely to a seat holding none; at the minimum stake a call
+    risks no more than a pass, at a high stake it would lose the stack to a true claim."""
+    state = table({0: cards("KS KH KD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC"), 1: NO_KING})
+    state.apply(Discard(0, slots(0, 0, 1, 2), stake, Rank.KING))
+    view = state.view(1)
+    assert chance_honest(view, view.last_claim, 1) < HeuristicBluffBot.doubt
+    assert (heuristic(view) == Challenge(1)) is calls
+
+
 def test_heuristic_leads_the_rank_it_holds_most_of_with_all_of_them_at_minimum():
     state = table({0: cards("9S 9H 9D 2S 2H 5C 5D 6C 7C 8C 10C JC QC")})
     action = heuristic(state.view(0))

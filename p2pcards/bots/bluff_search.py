@@ -26,10 +26,9 @@ first is what wins the safe box):
   It stakes high on true claims (a caller pays that stake) and the
   minimum on bluffs.
 
-At ``easy`` it believes every opponent an average player, pads a true
-claim with one card at most (``pad``) and now and then takes an option a
-few chips short of the best (``noise``); at ``normal`` and ``hard`` it
-learns them, weighs padding with two cards and always takes the best. Its decisions are
+At ``easy`` it believes every opponent an average player and pads a true
+claim with one card at most (``pad``); at ``normal`` and ``hard`` it
+learns them and weighs padding with two cards. Its decisions are
 closed-form: no rollouts.
 
 All randomness comes from the ``random.Random`` it is given.
@@ -192,13 +191,10 @@ class SearchBluffBot:
     #: Share of its stack a true claim stakes.
     honest_share = 0.1
 
-    def __init__(self, rng: random.Random, learn: bool = True, noise: float = 0.0,
-                 pad: int = 2) -> None:
+    def __init__(self, rng: random.Random, learn: bool = True, pad: int = 2) -> None:
         self.rng = rng
         #: Whether to learn each opponent (else every one is believed an average player).
         self.learn = learn
-        #: Chips of slack in its choices: options this close to the best are sometimes taken.
-        self.noise = noise
         #: Most cards of other ranks it weighs adding to a claim.
         self.pad = pad
         self.model = OpponentModel()
@@ -223,7 +219,7 @@ class SearchBluffBot:
         if opts.can_discard:
             for value, action in self._discards(view, opts, by_rank):
                 choices.append((value, 0, action))
-        action = self._pick(choices)
+        action = max(choices, key=lambda c: (c[0], c[1]))[2]
         if self.learn and action in self._first_calls and any(
                 view.face(slot).rank != action.rank for slot in action.slots):  # type: ignore
             # Bluffs only: how readily a player calls a true claim at a high stake says
@@ -232,14 +228,6 @@ class SearchBluffBot:
         if self.learn and isinstance(action, Challenge) and self._prior_bluff is not None:
             self.model.predict_bluff(view, view.last_claim.seat, self._prior_bluff)  # type: ignore
         return action
-
-    def _pick(self, choices: list[tuple[float, int, Action]]) -> Action:
-        """The best option; with ``noise``, one drawn with odds falling with its shortfall."""
-        best = max(choices, key=lambda c: (c[0], c[1]))
-        if self.noise <= 0:
-            return best[2]
-        weights = [math.exp(max(-50.0, (value - best[0]) / self.noise)) for value, _, _ in choices]
-        return self.rng.choices(choices, weights=weights)[0][2]
 
     # --- beliefs ---------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ DEFAULT_LEVEL = "normal"
 #: Budgets of the search bots by level (keyword arguments of their classes).
 _BUDGETS: dict[str, dict[str, dict[str, Any]]] = {
     "bluff": {
-        "easy": {"learn": False, "noise": 4.0, "pad": 1},
+        "easy": {"learn": False, "pad": 1},
         "normal": {"learn": True},
         "hard": {"learn": True},
     },

@@ -11,6 +11,7 @@ from p2pcards.bots.base import play_local_match, shuffled_faces
 from p2pcards.bots.bluff import (
     HeuristicBluffBot, NothingToChoose, RandomBluffBot, chance_honest,
 )
+from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
     BluffConfig, BluffState, Challenge, Discard, Pass, Reveal, stacked_faces,
@@ -80,7 +81,7 @@ def test_bot_is_deterministic_given_its_seed(bot_class):
     assert match(5) != match(6)
 
 
-@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot])
+@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot, SearchBluffBot])
 def test_bot_decides_from_its_seat_knowledge_only(bot_class):
     """A peer's referee (its own faces only) gets the same choice as the full engine's view."""
     rng = random.Random(3)

@@ -42,33 +42,28 @@ def load_arena():
 tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
 
 
+GAMES = {"bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
+         "topper": (lambda first: TopperState.new(None, first), TOPPER_DECK, RandomTopperBot)}
+
+
+def random_states(game: str, seed: int, steps: int):
+    """Full states along a seeded match of random bots, each when a seat is to act."""
+    new, deck, random_bot = GAMES[game]
+    rng = random.Random(seed)
+    bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
+    state = new(seed % 4)
+    for _ in range(steps):
+        if state.outcome is not None:
+            return
+        if state.awaiting_deal:
+            state.deal(shuffled_faces(deck, rng))
+            continue
+        yield state
+        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+
+
 def topper_states(seed: int, steps: int):
-    """Full states along a seeded match of random bots, with the seat to act."""
-    rng = random.Random(seed)
-    bots = [RandomTopperBot(random.Random(seed * 7 + s)) for s in range(4)]
-    state = TopperState.new(None, seed % 4)
-    for _ in range(steps):
-        if state.outcome is not None:
-            return
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(TOPPER_DECK, rng))
-            continue
-        yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
-
-
-def bluff_states(seed: int, steps: int):
-    rng = random.Random(seed)
-    bots = [RandomBluffBot(random.Random(seed * 7 + s)) for s in range(4)]
-    state = BluffState.new(BluffConfig(), seed % 4)
-    for _ in range(steps):
-        if state.outcome is not None:
-            return
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(FULL_DECK, rng))
-            continue
-        yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+    return random_states("topper", seed, steps)
 
 
 # --- views: legal, unchanged, and blind ---------------------------------------------
@@ -90,7 +85,7 @@ def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was():
     checked = 0
     bots = {level: make_bot_factory("bluff", "search", level) for level in LEVELS}
     for seed in range(4):
-        for state in bluff_states(seed, 300):
+        for state in random_states("bluff", seed, 300):
             view = state.view(state.to_act)
             before = view.copy()
             for level, make in bots.items():
@@ -131,29 +126,6 @@ def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
         assert tiny_topper(random.Random(1)).choose(twin.view(seat)) == first
         compared += 1
     assert compared > 3
-
-
-def test_bluff_search_chooses_the_same_from_a_peer_referee_as_from_the_full_view():
-    rng = random.Random(3)
-    full = BluffState.new(BluffConfig(), 0)
-    faces = shuffled_faces(FULL_DECK, rng)
-    full.deal(faces)
-    peers = []
-    for seat in range(4):
-        peer = BluffState.new(BluffConfig(), 0)
-        peer.deal([f if p % 4 == seat else None for p, f in enumerate(faces)])
-        peers.append(peer)
-    movers = [RandomBluffBot(random.Random(s)) for s in range(4)]
-    for _ in range(60):
-        if full.to_act is None:
-            break
-        seat = full.to_act
-        from_view = SearchBluffBot(random.Random(9)).choose(full.view(seat))
-        assert SearchBluffBot(random.Random(9)).choose(peers[seat]) == from_view
-        action = movers[seat].choose(full.view(seat))
-        full.apply(action)
-        for peer in peers:
-            peer.apply(action)
 
 
 # --- seeded bots repeat themselves ---------------------------------------------------

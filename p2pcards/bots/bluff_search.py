@@ -198,12 +198,16 @@ class SearchBluffBot:
         #: Most cards of other ranks it weighs adding to a claim.
         self.pad = pad
         self.model = OpponentModel()
+        #: This decision's scratch: the next player's predicted call of each discard weighed,
+        #: and the predicted bluff chance of the claim judged (for the model, once chosen).
+        self._first_calls: dict[Action, tuple[int, float]] = {}
+        self._prior_bluff: Optional[float] = None
 
     def choose(self, view: BluffState) -> Action:
         opts = _options(view)
         me = opts.seat
-        self._first_calls: dict[Action, tuple[int, float]] = {}
-        self._prior_bluff: Optional[float] = None
+        self._first_calls = {}
+        self._prior_bluff = None
         if self.learn:
             self.model.observe(view)
         if opts.must_reveal:
@@ -215,7 +219,7 @@ class SearchBluffBot:
         if opts.can_pass:
             choices.append((-float(view.config.pass_price), 2, Pass(me)))
         if opts.can_challenge:
-            choices.append((self._call_value(view, me), 1, Challenge(me)))
+            choices.append((self._call_value(view), 1, Challenge(me)))
         if opts.can_discard:
             for value, action in self._discards(view, opts, by_rank):
                 choices.append((value, 0, action))
@@ -231,7 +235,7 @@ class SearchBluffBot:
 
     # --- beliefs ---------------------------------------------------------------------
 
-    def _honest(self, view: BluffState, claim: Claim, me: int) -> float:
+    def _honest(self, view: BluffState, claim: Claim) -> float:
         """Belief that ``claim`` is true, by Bayes: he could be honest (the card count),
         or could not and discarded anyway (his bluffing habit, learned when ``learn``)."""
         known = [view.face(slot) for slot in claim.slots]
@@ -239,22 +243,22 @@ class SearchBluffBot:
             return 0.0
         if all(face is not None for face in known):
             return 1.0
-        lead = bool(view.round_claims) and view.round_claims[0] is claim
+        lead = bool(view.round_claims) and view.round_claims[0] == claim
         could = could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
         if self.learn:
             self._prior_bluff = 1 - belief(could, claim.count, self.bluff_habit)
             return belief(could, claim.count, self.bluff_habit * self.model.bluff_scale(claim.seat))
         return belief(could, claim.count, self.bluff_habit)
 
-    def _call_value(self, view: BluffState, me: int) -> float:
+    def _call_value(self, view: BluffState) -> float:
+        """Expected chips of calling the claim on the table (see the module docstring)."""
         claim: Claim = view.last_claim  # type: ignore[assignment]
-        p = self._honest(view, claim, me)
+        p = self._honest(view, claim)
         stake = claim.stake
         gain = stake / 3 + claim.count * self.card_value / 3 + self.lead_value
         if view.hand_sizes[claim.seat] == 0:
             # Unless called, he has won the deal: the safe box is his.
             gain += 0.6 * (view.safe_box + stake)
-            return (1 - p) * gain - p * stake
         return (1 - p) * gain - p * stake
 
     # --- own claims ---------------------------------------------------------------------

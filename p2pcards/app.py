@@ -23,6 +23,7 @@ from nacl.signing import SigningKey
 
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.bots.registry import DEFAULT_LEVEL
+from p2pcards.bots.pace import paced
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.net.connection import connect
@@ -58,6 +59,8 @@ class TableOptions:
     tcp_host: Optional[str] = None
     tcp_port: int = 0
     bot_names: tuple[str, ...] = ("Ada", "Bob", "Cy")
+    pace: float = 0.0
+    """Seconds each bot takes per decision (a person at the table can follow; 0: at once)."""
 
 
 def _linger(deadline: float) -> float:
@@ -115,7 +118,22 @@ class HostedTable:
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
                 await self.advertiser.stop()
+        self._keep_verdict_with_relay()
         await self.host.close()
+
+    def _keep_verdict_with_relay(self) -> None:
+        """The relay's saved copy ends as the host's own record does: a table its
+        own seat saw end with a verdict keeps that verdict beside the relay's
+        transcript too, so ``verify`` of the relay folder describes the end."""
+        journal = self.host.journal
+        own = self.tasks[0] if self.tasks else None
+        if journal is None or own is None or not own.done() or own.cancelled():
+            return
+        if own.exception() is not None:
+            return
+        result = own.result()
+        if result.verdict is not None and journal.read_verdict() is None:
+            journal.write_verdict(result.verdict.to_wire())
 
 
 async def start_hosted_table(
@@ -144,7 +162,8 @@ async def start_hosted_table(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
-            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key)
+            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key,
+            host_name=identity.name)
         await hosted.advertiser.start()
     seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
         (identity, agent, False, on_event)]
@@ -164,7 +183,8 @@ async def start_hosted_table(
                          "bot_kind": options.bot_kind, "bot_level": options.bot_level,
                          "bot_seed": seat_agent.seed})
         session = PeerSession(
-            seat_identity, seat_agent, hosted.host.local_connector(seat_identity), bot=is_bot,
+            seat_identity, paced(seat_agent, options.pace) if is_bot else seat_agent,
+            hosted.host.local_connector(seat_identity), bot=is_bot,
             deadline=options.deadline, reconnect_window=options.reconnect_window,
             journal_root=options.journal_root, on_event=callback,
             randomness_for=randomness_for(options.seed, label), meta=meta)
@@ -185,6 +205,7 @@ async def resume_hosted_table(
     deadline: float = 120.0,
     reconnect_window: float = 60.0,
     seed: Optional[int] = None,
+    pace: float = 0.0,
     on_event: Optional[Callable[[Any], None]] = None,
     on_host_event: Optional[Callable[[Any], None]] = None,
 ) -> HostedTable:
@@ -209,7 +230,8 @@ async def resume_hosted_table(
             bot_identity = Identity(SigningKey(meta["bot_key"]), meta.get("name", "bot"))
             factory = make_bot_factory(relay_meta["game"], meta["bot_kind"],
                                        meta.get("bot_level", DEFAULT_LEVEL))
-            local.append((journal, bot_identity, BotAgent(factory, meta["bot_seed"]), True, None))
+            local.append((journal, bot_identity, paced(BotAgent(factory, meta["bot_seed"]), pace),
+                          True, None))
     if not local or local[0][1] is not identity:
         raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
     hosted = HostedTable(TableHost.resume(identity, relay_journal,

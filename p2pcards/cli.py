@@ -22,6 +22,7 @@ from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
 from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS as BOT_KINDS, LEVELS as BOT_LEVELS
+from p2pcards.ui.text_common import plural, quoted
 
 GAMES = ("bluff", "topper")
 
@@ -76,14 +77,43 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
                        help="Topper: score that wins (default 21)")
 
 
+def _pace(text: str) -> float:
+    """A bot's think time in seconds: 0 (at once) up to a minute."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"a bot's think time is 0 to 60 seconds, not {text}")
+    return value
+
+
+def _pace_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pace", type=_pace, default=None, metavar="S",
+                        help="seconds each bot takes per move, so you can follow them "
+                             "(default 1 when a person plays this seat, 0 with --bot)")
+
+
+def pace_of(args: argparse.Namespace) -> float:
+    """The bots' think time: as asked, else one second when a person plays."""
+    from p2pcards.bots.pace import DEFAULT_PACE
+    if args.pace is not None:
+        return args.pace
+    return 0.0 if args.bot else DEFAULT_PACE
+
+
 def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
     parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
                         help=f"let a bot play this seat ({', '.join(BOT_KINDS)})")
-    parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="S",
-                        help="seconds a player may take before the table ends naming it (default 120)")
+    parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
+                        help="the table clock: seconds each player has per move before the "
+                             "table ends naming them; a setting of play (default: no limit) "
+                             "and host (default 120), the host's for everyone at join and resume")
+    parser.add_argument("--no-bell", dest="bell", action="store_false",
+                        help="no terminal bell with the 30 and 10 seconds warnings")
     parser.add_argument("--reconnect-window", type=_seconds, default=60.0, metavar="S",
                         help="seconds to keep redialling a lost host before the table ends "
                              "naming it (default 60)")
@@ -111,11 +141,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a whole match against three bots on this machine")
     play.add_argument("game", choices=GAMES)
-    play.add_argument("--bots", dest="bot_kind", default="search", choices=BOT_KINDS,
-                      help=f"kind of the three bots: {', '.join(BOT_KINDS)} (default search)")
+    play.add_argument("--bot-kind", dest="bot_kind", default="search", choices=BOT_KINDS,
+                      help=f"kind of the three bots: {', '.join(BOT_KINDS)} (default search); "
+                           "the same option as host's")
+    # The old spelling, which read like host's "--bots N" (a count): still accepted, not shown.
+    play.add_argument("--bots", dest="bot_kind", choices=BOT_KINDS, help=argparse.SUPPRESS)
     play.add_argument("--level", dest="bot_level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
                       help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
     _seat_args(play)
+    _pace_arg(play)
     _config_args(play)
 
     host = sub.add_parser("host", help="host a table on the LAN (advertised with zeroconf)")
@@ -133,38 +167,69 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="announce only on this IPv4 address (repeatable)")
     _seat_args(host)
+    _pace_arg(host)
     _config_args(host)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
-    join.add_argument("table", nargs="?", default=None, help="table name (default: the only one)")
+    join.add_argument("table", nargs="?", default=None,
+                      help="the table's name, its host's key fingerprint, or its number in "
+                           "`p2pcards tables` (default: the only open table)")
     join.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
-    join.add_argument("--timeout", type=float, default=3.0, help="seconds to look for tables")
+    join.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
+                      help="seconds to look for tables (default 3)")
     join.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="look only on this IPv4 address (repeatable)")
     _seat_args(join)
     _direct_args(join)
 
     tables = sub.add_parser("tables", help="list the tables announced on the LAN")
-    tables.add_argument("--timeout", type=float, default=2.0, help="seconds to listen")
-    tables.add_argument("--interface", action="append", default=None, metavar="ADDR")
-    tables.add_argument("--json", action="store_true", help="one JSON object per table")
+    tables.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
+                        help="seconds to listen for announcements (default 2)")
+    tables.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                        help="look only on this IPv4 address (repeatable)")
+    tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
     verify.add_argument("file", help="a saved transcript (or the folder holding it)")
+    verify.add_argument("--json", action="store_true",
+                        help="print one JSON object (seats, join order, rule ids) for scripts")
+    verify.add_argument("-v", "--verbose", dest="details", action="store_true",
+                        help="also show each player's join-order index and the verdict's rule id")
 
     saved = sub.add_parser("saved", help="list your saved tables, newest first (to verify or resume)")
-    saved.add_argument("--json", action="store_true", help="one JSON object per table")
+    saved.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     resume = sub.add_parser("resume", help="rejoin a table this machine was playing")
     resume.add_argument("session", nargs="?", default=None,
                         help="session id (or a prefix of it) from `p2pcards saved`; "
                              "default: your one table still in play")
     _seat_args(resume)
+    _pace_arg(resume)
     _direct_args(resume)
 
     whoami = sub.add_parser("whoami", help="show (or set) your identity's name and fingerprint")
     whoami.add_argument("--name", help="new display name")
     return parser
+
+
+#: The table clock of ``host`` when ``--deadline`` is not given (``play`` has none).
+HOST_MOVE_TIME = 120
+
+
+def table_config(game: str, args: argparse.Namespace, move_time: int) -> dict[str, int]:
+    """The genesis configuration: the game's settings and the table clock (0: no limit)."""
+    from p2pcards.protocol.table import MOVE_TIME
+    return {**config_from_args(game, args), MOVE_TIME: move_time}
+
+
+def _clock_seconds(args: argparse.Namespace, default: int) -> int:
+    """``--deadline`` as the table clock's whole seconds, or ``default`` (0: no limit)."""
+    return default if args.deadline is None else max(1, round(args.deadline))
+
+
+def _session_deadline(args: argparse.Namespace) -> float:
+    """A session's own clock, used only at a table whose genesis sets none."""
+    return float(HOST_MOVE_TIME) if args.deadline is None else args.deadline
 
 
 def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
@@ -201,12 +266,17 @@ class _Front:
             self.plain = True
         elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
-            self.agent = PlainAgent()
-            self.printer = PlainPrinter(names_provider=self.names)
+            self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
+                                        players_provider=self.players, view_provider=self.view)
+            self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell)
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
-            self.screen = TableScreen(lambda: self.session, offer_again=again)
+            from p2pcards.ui.tui.screen import LAN_SUMMARY_SECONDS
+            # Against bots a deal's summary waits for a key; at a LAN table it counts down.
+            self.screen = TableScreen(lambda: self.session, offer_again=again,
+                                      summary_seconds=None if again else LAN_SUMMARY_SECONDS,
+                                      bell=args.bell)
             self.agent = self.screen
             self.plain = False
 
@@ -215,6 +285,28 @@ class _Front:
         if table is None or table.player_at_seat is None:
             return []
         return [table.players[p].name for p in table.player_at_seat]
+
+    def view(self) -> Any:
+        """This seat's view between the session's steps (public facts and its own cards)."""
+        table = self.session.table if self.session is not None else None
+        if table is None or table.engine is None or table.my_seat is None:
+            return None
+        from p2pcards.protocol.errors import LocalProtocolError
+        try:
+            return table.view()
+        except LocalProtocolError:
+            return None
+
+    def my_seat(self) -> Optional[int]:
+        table = self.session.table if self.session is not None else None
+        return None if table is None else table.my_seat
+
+    def players(self) -> tuple[list[str], Optional[int]]:
+        """Names in join order and this seat's player index (before the seats are drawn)."""
+        table = self.session.table if self.session is not None else None
+        if table is None:
+            return [], None
+        return [p.name for p in table.players], table.me_player
 
     def on_event(self, event: Any) -> None:
         if self.trace:
@@ -301,21 +393,24 @@ def _journal_root() -> Path:
 
 
 def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
+    from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
     table = front.session.table if front.session is not None else None
+    players, me_player = front.players()
+    speaker = Speaker(front.names(), table.my_seat if table is not None else None,
+                      table.player_at_seat if table is not None else None, players, me_player)
     if result.outcome is not None:
-        names = front.names()
-        winners = ", ".join(names[w] if w < len(names) else f"seat {w}" for w in result.outcome.winners)
-        print(f"Match over: {winners} won.", file=out)
+        print(f"Match over: {winners_sentence(result.outcome.winners, speaker)}.", file=out)
         code = 0
     elif result.verdict is not None and table is not None and result.verdict.rule == "left" \
             and result.verdict.players == (table.me_player,):
         print("You left the table; the other players were told.", file=out)
         code = 0
     elif result.verdict is not None:
-        v = result.verdict
-        blamed = ", ".join(table.players[p].name if table else str(p) for p in v.players) or "nobody"
-        print(f"TABLE ENDED: {v.rule}: {v.detail} (blamed: {blamed})", file=out)
+        print(f"Table ended: {verdict_sentence(result.verdict, speaker)}", file=out)
         code = 3
+    elif result.left_in_lobby:
+        print("You left before the table started; nothing was played.", file=out)
+        return 0
     else:
         print(f"Table closed: {result.reason}", file=out)
         code = 2
@@ -334,11 +429,14 @@ async def _cmd_play(args: argparse.Namespace) -> int:
     try:
         for table_number in range(10_000):  # a new table each time the player asks for one
             seed = None if args.seed is None else args.seed + table_number
-            options = TableOptions(game=args.game, config=config_from_args(args.game, args),
-                                   name=f"{identity.name}'s table"[:32], deadline=args.deadline,
+            # Against bots nobody is hurried: no clock unless the player sets one.
+            options = TableOptions(game=args.game,
+                                   config=table_config(args.game, args, _clock_seconds(args, 0)),
+                                   name=f"{identity.name}'s table"[:32],
+                                   deadline=_session_deadline(args),
                                    reconnect_window=args.reconnect_window,
                                    journal_root=_journal_root(), bot_kind=args.bot_kind,
-                                   bot_level=args.bot_level, seed=seed)
+                                   bot_level=args.bot_level, seed=seed, pace=pace_of(args))
             front.session = None
             hosted = await start_hosted_table(identity, front.agent, options, bots=3,
                                               on_event=front.on_event)
@@ -357,17 +455,19 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     identity = _identity(args)
     front = _Front(args, args.game)
     table_name = (args.table or f"{identity.name}'s table")[:32]
-    options = TableOptions(game=args.game, config=config_from_args(args.game, args),
-                           name=table_name, deadline=args.deadline, journal_root=_journal_root(),
+    move_time = _clock_seconds(args, HOST_MOVE_TIME)
+    options = TableOptions(game=args.game, config=table_config(args.game, args, move_time),
+                           name=table_name, deadline=float(move_time), journal_root=_journal_root(),
                            reconnect_window=args.reconnect_window,
                            bot_kind=args.bot_kind, bot_level=args.bot_level,
                            seed=args.seed, advertise=not args.no_advertise,
-                           interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port)
+                           interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port,
+                           pace=pace_of(args))
 
     def host_event(event: Any) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
             names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
-            print(f"Lobby: {names}; {event.free_seats} free seat(s)", flush=True)
+            print(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}", flush=True)
         front.on_event(event)
 
     await front.start()
@@ -380,34 +480,38 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
-                  else f"Hosting {args.game} table {table_name!r} on port {port} "
-                       f"(host fingerprint {identity.fingerprint}). Waiting for players...")
+                  else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
+                       f"(host key {identity.fingerprint}). Waiting for players. "
+                       f"{_join_hint(table_name, args.bind, port)}")
         result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
         await front.stop()
     return _print_result(result, front)
 
 
+def _join_hint(table_name: str, bind: str, port: int) -> str:
+    """What to tell a friend: the name for discovery, and this machine's address
+    and port for a network that blocks multicast."""
+    from p2pcards.net.discovery import local_ipv4_addresses
+    wildcard = bind in ("", "0.0.0.0", "::")
+    addresses = local_ipv4_addresses() if wildcard else [bind]
+    direct = " or ".join(f"--connect {_address(a, port)}" for a in addresses[:3])
+    return (f"Friends join with: p2pcards join {shlex.quote(table_name)}"
+            + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
+
+
 async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[bytes | str]]:
     if args.connect:
         host, _, port = args.connect.rpartition(":")
-        if not host or not port.isdigit():
-            raise SystemExit(f"--connect wants HOST:PORT, got {args.connect!r}")
+        if not host or not port.isdigit() or not 0 < int(port) <= 65535:
+            raise UserError(f"--connect wants HOST:PORT (the address a host shows), "
+                            f"not {args.connect!r}")
         return host.strip("[]"), int(port), None
     from p2pcards.net.discovery import browse_tables
     found = await browse_tables(args.timeout, interfaces=args.interface)
-    open_tables = [t for t in found if t.free_seats > 0]
-    if args.table:
-        open_tables = [t for t in open_tables if t.name == args.table]
-    if not open_tables:
-        raise SystemExit("No open table found" + (f" named {args.table!r}" if args.table else "")
-                         + ". Try `p2pcards tables`, or --connect HOST:PORT.")
-    if len(open_tables) > 1:
-        listing = "\n  ".join(f"{t.name} ({t.game}, host {t.fingerprint})" for t in open_tables)
-        raise SystemExit(f"Several open tables; name one:\n  {listing}")
-    table = open_tables[0]
-    print(f"Joining {table.name!r} ({table.game}) at {table.host}:{table.port}, "
-          f"host fingerprint {table.fingerprint}", flush=True)
+    table = _pick_table(found, args.table)
+    print(f"Joining {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
+          f"at {_address(table.host, table.port)}, host key {table.fingerprint}", flush=True)
     return table.host, table.port, table.public_key or table.fingerprint
 
 
@@ -417,7 +521,8 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     host, port, fingerprint = await _find_table(args)
     front = _Front(args, None)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
-                                    deadline=args.deadline, reconnect_window=args.reconnect_window,
+                                    deadline=_session_deadline(args),
+                                    reconnect_window=args.reconnect_window,
                                     journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
                                     on_event=front.on_event, direct=not args.no_direct,
@@ -438,14 +543,19 @@ def _joiner_label(identity: Any) -> str:
 def _resumed_line(table_name: str, port: Optional[int]) -> str:
     """What a resumed host is doing: a solo table against bots has no port."""
     if port is None:
-        return f"Resuming your table {table_name!r} against the bots."
-    return f"Hosting table {table_name!r} again on port {port}; waiting for the players to reconnect."
+        return f"Resuming your table {quoted(table_name)} against the bots."
+    return (f"Hosting table {quoted(table_name)} again on port {port}; "
+            f"waiting for the players to reconnect.")
 
 
 def _close_hosted(front: "_Front", hosted: Any) -> Callable[[], Awaitable[None]]:
     """The host's clean-up: the relay stays up while other players' tables are
     still in play (their own clocks decide), and the host is told why it waits."""
     async def close() -> None:
+        if not hosted.host.relay.started:
+            # Left in the lobby: no table to finish, nobody's clock to wait for.
+            await hosted.close(grace=0, linger=0)
+            return
         if all(task.done() for task in hosted.tasks) and hosted.host.players_linked():
             front.say(f"Keeping the table open for the players still at it "
                       f"(up to {hosted.linger:.0f} s; Ctrl-C to stop now).")
@@ -463,55 +573,113 @@ async def _play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
             await cleanup()
 
 
+def _in_order(found: Sequence[Any]) -> list[Any]:
+    """Tables in the order ``tables`` numbers them (by name, then host key), so a
+    number read off the list means the same table to ``join``."""
+    return sorted(found, key=lambda t: (t.name.casefold(), t.fingerprint, t.host, t.port))
+
+
 async def _cmd_tables(args: argparse.Namespace) -> int:
     from p2pcards.net.discovery import browse_tables
-    found = await browse_tables(args.timeout, interfaces=args.interface)
+    found = _in_order(await browse_tables(args.timeout, interfaces=args.interface))
     if args.json:
-        for t in found:
-            print(json.dumps({"name": t.name, "game": t.game, "host": t.host, "port": t.port,
+        for number, t in enumerate(found, start=1):
+            print(json.dumps({"number": number, "name": t.name, "game": t.game,
+                              "host": t.host_name, "address": t.host, "port": t.port,
                               "free": t.free_seats, "version": t.version, "fp": t.fingerprint}))
         return 0
     if not found:
-        print("No tables found on the LAN.")
+        print("No tables found on the LAN (a friend's host shows an address for "
+              "p2pcards join --connect HOST:PORT).")
         return 0
-    for t in found:
-        print(f"{t.name:<32} {t.game:<7} {t.free_seats} free  {t.host}:{t.port}  host {t.fingerprint}")
+    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'HOST':<16}  "
+          f"{'ADDRESS':<21}  KEY")
+    for number, t in enumerate(found, start=1):
+        free = "full" if t.free_seats == 0 else str(t.free_seats)
+        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  "
+              f"{(t.host_name or '?')[:16]:<16}  {_address(t.host, t.port):<21}  {t.fingerprint}")
+    print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash)")
     return 0
 
 
+def _address(host: str, port: int) -> str:
+    """``HOST:PORT`` as ``--connect`` takes it (IPv6 in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _pick_table(found: Sequence[Any], wanted: Optional[str]) -> Any:
+    """The table ``join WANTED`` means: by name, host key (or its start) or list
+    number; without WANTED, the only open table. Each refusal says what to do."""
+    listed = _in_order(found)
+    hint = "see p2pcards tables, or use --connect HOST:PORT"
+    if wanted is None:
+        matches = listed
+    else:
+        key = wanted.strip().lower()
+        matches = [t for t in listed if t.name == wanted]
+        if not matches and len(key) >= 4:
+            matches = [t for t in listed if t.fingerprint.startswith(key)]
+        if not matches and key.isdigit() and 1 <= int(key) <= len(listed):
+            matches = [listed[int(key) - 1]]
+    open_ones = [t for t in matches if t.free_seats > 0]
+    if not matches:
+        named = f" named {quoted(wanted)}" if wanted is not None else ""
+        raise UserError(f"no table{named} found on the LAN ({hint})")
+    if not open_ones:
+        if len(matches) == 1:
+            raise UserError(f"table {quoted(matches[0].name)} is full: its four seats are taken")
+        raise UserError(f"every table{'' if wanted is None else ' named ' + quoted(wanted)} "
+                        f"is full ({hint})")
+    if len(open_ones) > 1:
+        rows = "; ".join(f"{listed.index(t) + 1}. {quoted(t.name)} ({t.game}, host "
+                         f"{t.host_name or '?'}, key {t.fingerprint})" for t in open_ones)
+        raise UserError(f"{len(open_ones)} open tables match; join one by its number or key: {rows}")
+    return open_ones[0]
+
+
+def _progress_bar(stage: str, done: int, total: int) -> None:
+    """One line on a terminal's stderr, redrawn in place, cleared when done."""
+    width = 30
+    filled = width * done // max(1, total)
+    line = f"\rverify: {stage:<6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+    sys.stderr.write("\r" + " " * len(line) + "\r" if stage == "done" else line)
+    sys.stderr.flush()
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from p2pcards.net.journal import Journal
+    from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import verify_transcript
+    from p2pcards.ui.text_verify import report_json, report_lines
     path = Path(args.file)
-    from p2pcards.net.journal import read_records
     journal = Journal(path if path.is_dir() else path.parent)
     transcript = journal.transcript_path if path.is_dir() else path
     if not transcript.exists():
-        print(f"no transcript at {transcript}", file=sys.stderr)
-        return 2
+        raise UserError(f"no transcript at {transcript}" + (
+            " (a saved table's folder holds one named 'transcript'; see p2pcards saved)"
+            if path.is_dir() else ""))
     messages = read_records(transcript)
+    if not messages:
+        size = transcript.stat().st_size
+        raise UserError(f"{transcript} is empty: the table never started" if size == 0 else
+                        f"{transcript} is not a p2pcards transcript (no signed message in it)")
     saved = journal.read_verdict()
     verdict = Verdict.from_wire(saved) if saved is not None else None
-    report = verify_transcript(messages, verdict)
-    print(f"Game: {report.game}, table {report.table!r}")
-    for i, (name, fp) in enumerate(report.players):
-        print(f"  player {i}: {name} ({fp})")
-    print(f"Checked {report.messages} signed messages: {report.shuffles} shuffle proofs, "
-          f"{report.shares} decryption shares, {report.reveals} revealed cards, "
-          f"{report.actions} game actions, {report.deals} deals.")
-    if report.outcome is not None:
-        print(f"Outcome: {report.outcome}")
-    if report.verdict is not None:
-        state = {True: "confirmed by its evidence", False: "NOT confirmed by its evidence",
-                 None: "not provable (a deadline or a peer's report)"}[report.verdict_confirmed]
-        print(f"Verdict: {report.verdict.rule}: {report.verdict.detail} ({state})")
-    if report.problem:
-        print(f"PROBLEM: {report.problem}")
-    elif report.outcome is None and report.verdict is None:
-        print("PROBLEM: every message checks, but the transcript stops before the match ends "
-              "and no verdict is saved with it (an unfinished table)")
-    print("OK: every signature, proof and rule checks." if report.ok else "FAILED")
+    report = verify_transcript(messages, verdict,
+                               progress=_progress_bar if sys.stderr.isatty() else None)
+    if not report.game:
+        raise UserError(f"{transcript} is not a p2pcards transcript "
+                        f"(its first record is no table's genesis: {report.problem})")
+    me_player = None
+    try:
+        mine = journal.read_meta().get("player")
+        me_player = mine if isinstance(mine, int) else None
+    except (OSError, ValueError):
+        pass
+    if args.json:
+        print(json.dumps(report_json(report, me_player)))
+    else:
+        print("\n".join(report_lines(report, me_player, details=args.details)))
     return 0 if report.ok else 1
 
 
@@ -563,14 +731,16 @@ def _describe_saved(directory: Path, meta: dict) -> Optional[SavedTable]:
         return None
     me = meta.get("player")
     if result is not None:
-        status = "over: " + " and ".join(map(str, result.get("winners", []))) + " won"
+        winners = [str(w) for w in result.get("winners", [])]
+        status = "over: won by " + (" and ".join(winners) or "nobody")
     elif verdict is not None:
-        blamed = [players[p] for p in verdict.get("players", ()) if isinstance(p, int)
-                  and 0 <= p < len(players)]
-        if verdict.get("rule") == "left" and verdict.get("players") == [me]:
-            status = "ended: you left"
-        else:
-            status = f"ended: {verdict.get('rule')} ({', '.join(blamed) or 'nobody'} named)"
+        from p2pcards.ui.text_events import offence
+        named = [p for p in verdict.get("players", ()) if isinstance(p, int)
+                 and 0 <= p < len(players)]
+        mine = named == [me]
+        who = "you" if mine else " and ".join(players[p] for p in named) or "nobody"
+        status = (f"ended: {who} "
+                  f"{offence(str(verdict.get('rule')), str(verdict.get('detail', '')), mine)}")
     else:
         status = "in play"
     return SavedTable(directory, meta, game, table, players, saved_at, status,
@@ -630,12 +800,14 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     identity = _identity(args)
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
+    if not picked.in_play:
+        return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, directory.parent)
     front = _Front(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
-                          bot=bool(args.bot), deadline=args.deadline,
+                          bot=bool(args.bot), deadline=_session_deadline(args),
                           reconnect_window=args.reconnect_window, journal_root=_journal_root(),
                           randomness_for=randomness_for(args.seed, _joiner_label(identity)),
                           on_event=front.on_event, direct=not args.no_direct,
@@ -643,12 +815,38 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
     try:
         session.resume_from(Journal(directory))
     except JournalInUse:
-        raise SystemExit("that table is in use by another p2pcards process of yours; "
-                         "end it first (two processes for one seat would sign twice)") from None
+        raise UserError("that table is in use by another p2pcards process of yours; "
+                        "end it first (two processes for one seat would sign twice)") from None
     front.session = session
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(session.run()))
+    finally:
+        await front.stop()
+    return _print_result(result, front)
+
+
+async def _show_finished(args: argparse.Namespace, identity: Any, directory: Path) -> int:
+    """A table that already ended: its result screen (or lines), from the saved
+    record alone; nobody is dialled and no port is opened."""
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
+
+    async def no_dial() -> Any:
+        raise ConnectionError("a finished table dials nobody")
+
+    front = _Front(args, None)
+    session = PeerSession(identity, front.agent, no_dial, journal_root=_journal_root(),
+                          on_event=front.on_event, direct=False, listen=False)
+    try:
+        session.resume_from(Journal(directory))
+    except JournalInUse:
+        raise UserError("that table is open in another p2pcards process of yours") from None
+    front.session = session
+    front.say(f"Your table {quoted(session.table.table_name)} is over; this is how it ended.")
+    await front.start()
+    try:
+        result = await front.play(session.run())
     finally:
         await front.stop()
     return _print_result(result, front)
@@ -664,11 +862,12 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
     try:
         try:
             hosted = await resume_hosted_table(
-                identity, front.agent, table_dir, deadline=args.deadline,
-                reconnect_window=args.reconnect_window, seed=args.seed, on_event=front.on_event)
+                identity, front.agent, table_dir, deadline=_session_deadline(args),
+                reconnect_window=args.reconnect_window, seed=args.seed, pace=pace_of(args),
+                on_event=front.on_event)
         except JournalInUse:
-            raise SystemExit("that table is in use by another p2pcards process of yours; "
-                             "end it first (two hosts for one table would sign twice)") from None
+            raise UserError("that table is in use by another p2pcards process of yours; "
+                            "end it first (two hosts for one table would sign twice)") from None
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,

@@ -18,11 +18,24 @@ The timings come from the processes' own ``--trace`` JSON lines (wall-clock
   connections (``ss -ti``, polled), next to what the transcript predicts:
   each message crosses TCP three times (a joiner's to the host and on to two
   joiners, the host's own to three), before link framing.
-- memory: each process's peak resident size (``ru_maxrss`` when reaped).
+- memory: each process's peak resident size (``ru_maxrss`` when reaped), and
+  its resident size sampled through the match (``VmRSS``): the growth over the
+  first quarter of the match against the growth over the last quarter (flat
+  memory: the last quarter grows by about the transcript's own bytes at most).
+
+The ``play`` case is one process, as ``p2pcards play`` runs it: the player's
+seat (here a bot agent) and three bots hosted in-process. It reports the time
+from the process's start (interpreter and imports included) to the player's
+first hand, and from the action that closes a deal to the next hand.
+
+``--long`` plays the matches that memory is judged on: Topper to 100 points,
+Bluff over its 20 deals.
 
 Run with the project's interpreter: ``.venv/bin/python scripts/bench_table.py``.
-Goals on a 2-core machine: a 52-card deal within 1 s, median action latency
-within 10 ms. They are reported, not asserted.
+Goals on a 2-core machine (reported, not asserted): four processes, a 52-card
+deal within 0.6 s, action latency median within 5 ms and p99 within 20 ms;
+``play``, the first hand within 0.8 s of start and each later deal within
+0.5 s; every process's peak memory within 60 MB (a host with bots 80 MB).
 """
 
 from __future__ import annotations
@@ -45,8 +58,16 @@ from system.harness import ProcessTable, TablePlan, make_homes  # noqa: E402
 from system.scenarios import SEAT_NAMES  # noqa: E402
 
 DECK_CARDS = {"bluff": 52, "topper": 24}
-GOAL_DEAL_S = 1.0
-GOAL_LATENCY_MS = 10.0
+GOAL_DEAL_S = 0.6
+GOAL_LATENCY_MS = 5.0
+GOAL_P99_MS = 20.0
+GOAL_PLAY_FIRST_S = 0.8
+GOAL_PLAY_LATER_S = 0.5
+GOAL_PEAK_MB = 60
+GOAL_PEAK_HOST_BOTS_MB = 80
+GOAL_VERIFY_S = 3.0
+LONG_SETTINGS = {"bluff": ("--deals", "20"), "topper": ("--target", "100")}
+CASES = ("table", "play", "verify")
 
 
 def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
@@ -62,6 +83,13 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
                         help="players linked directly as well as through the host (the default "
                              "of join), only through the host (join --no-direct), or both, "
                              "compared in one run (default both)")
+    parser.add_argument("--cases", default="table,play",
+                        help="comma-separated: table (four processes on loopback), play (one "
+                             "process: your seat and three bots), verify (the offline check of a "
+                             "saved Bluff match, one worker against one per core) "
+                             "(default table,play)")
+    parser.add_argument("--long", action="store_true",
+                        help="the long matches memory is judged on: Topper to 100, Bluff 20 deals")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--profile", action="store_true",
                         help="instead, deal once per game in this process (four tables, no network, "
@@ -118,24 +146,34 @@ def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
             by_position.setdefault(event["position"], []).append(event["t"])
     latencies = [(max(ts) - min(ts)) * 1000 for ts in by_position.values() if len(ts) == 4]
 
-    redeals = []
-    for deck in decks[1:]:
-        # The previous deal's last action opens this deal (by its writer's clock, the earliest).
-        first_shuffle = _first(traces[0], "ShuffleVerified", deck=deck)
-        before = [e["position"] for e in _all(traces[0], "ActionApplied")
-                  if first_shuffle is not None and e["t"] <= first_shuffle]
-        closed = everyone("HandDealt", deck=deck)
-        if before and closed is not None:
-            redeals.append(closed - min(by_position[max(before)]))
     ended = everyone("MatchEnded")
     return {
         "first_deal": first_deal,
-        "later_deals_s": redeals,
+        "later_deals_s": later_deals(traces),
         "deals": len(decks),
         "actions": len(latencies),
         "latencies_ms": latencies,
         "match_s": None if ended is None else ended - started,
     }
+
+
+def later_deals(traces: list[list[dict]]) -> list[float]:
+    """Seconds from the action that closed each deal (by its writer's clock, the
+    earliest) until every process traced its hand of the next deal."""
+    by_position: dict[int, list[float]] = {}
+    for trace in traces:
+        for event in _all(trace, "ActionApplied"):
+            by_position.setdefault(event["position"], []).append(event["t"])
+    decks = sorted({e["deck"] for e in _all(traces[0], "HandDealt")})
+    redeals = []
+    for deck in decks[1:]:
+        first_shuffle = _first(traces[0], "ShuffleVerified", deck=deck)
+        before = [e["position"] for e in _all(traces[0], "ActionApplied")
+                  if first_shuffle is not None and e["t"] <= first_shuffle]
+        dealt = [_first(trace, "HandDealt", deck=deck) for trace in traces]
+        if before and None not in dealt:
+            redeals.append(max(dealt) - min(by_position[max(before)]))  # type: ignore[type-var]
+    return redeals
 
 
 def _shuffle_steps(trace: list[dict], deck: int) -> list[float]:
@@ -144,6 +182,29 @@ def _shuffle_steps(trace: list[dict], deck: int) -> list[float]:
     times = [e["t"] for e in _all(trace, "ShuffleVerified") if e.get("deck") == deck]
     previous = [seated] + times[:-1] if seated is not None else times[:1] + times[:-1]
     return [round(t - p, 4) for t, p in zip(times, previous)]
+
+
+class Poller:
+    """Calls ``sample`` every ``interval`` seconds in a daemon thread until stopped."""
+
+    def __init__(self, sample: Any, interval: float) -> None:
+        self.sample = sample
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(self.interval)
 
 
 class WireCounter:
@@ -158,23 +219,15 @@ class WireCounter:
         self.interval = interval
         self.sockets: dict[str, tuple[int, int]] = {}
         self.available = shutil.which("ss") is not None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._poller = Poller(self.sample, interval)
 
     def start(self) -> "WireCounter":
         if self.available:
-            self._thread.start()
+            self._poller.start()
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=5)
-
-    def _poll(self) -> None:
-        while not self._stop.is_set():
-            self.sample()
-            self._stop.wait(self.interval)
+        self._poller.stop()
 
     def sample(self) -> None:
         try:
@@ -213,24 +266,22 @@ def _counter(fields: list[str], prefix: str) -> Optional[int]:
 
 def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
                 identities: list, paths: str = "direct") -> dict[str, Any]:
-    settings: tuple[str, ...] = ()
-    if game == "bluff" and args.deals is not None:
-        settings = ("--deals", str(args.deals))
-    if game == "topper" and args.target is not None:
-        settings = ("--target", str(args.target))
-    plan = TablePlan(game, seed=seed, deadline=120.0, settings=settings)
+    plan = TablePlan(game, seed=seed, deadline=120.0, settings=match_settings(game, args))
     homes = make_homes(root / f"{game}-{seed}-{paths}", SEAT_NAMES, identities=identities)
     table = ProcessTable(plan, homes)
     began = time.monotonic()
     wire: Optional[WireCounter] = None
+    sampler = RssSampler()
     try:
-        table.start_host()
+        sampler.add(table.start_host())
         wire = WireCounter(table.port).start()
+        sampler.start()
         for index in range(1, 4):
             join = plan.join_args(f"{plan.bind}:{table.port}")
-            table.add_joiner(index, join + (["--no-direct"] if paths == "host" else []))
+            sampler.add(table.add_joiner(index, join + (["--no-direct"] if paths == "host" else [])))
         codes = table.wait(timeout=1800)
     finally:
+        sampler.stop()
         if wire is not None:
             wire.stop()
         table.stop()
@@ -241,15 +292,155 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
     figures = analyse(game, [p.events() for p in table.processes])
     relay = [p for p in homes[0].transcripts() if p.parent.name == "relay"][0]
     size = relay.stat().st_size
+    SAVED[game] = relay.read_bytes()
     figures.update({
         "wall_s": wall,
         "transcript_bytes": size,
         "wire_bytes_estimate": 3 * size,
         "wire_bytes_measured": wire.total if wire is not None else None,
         "peak_rss_kib": [p.peak_rss_kib for p in table.processes],
+        "rss_growth_kib": sampler.quarters(*_match_span(table.processes[0].events())),
         "outcome": table.processes[0].summary,
     })
     return figures
+
+
+def match_settings(game: str, args: argparse.Namespace) -> tuple[str, ...]:
+    """The game settings of a benchmarked match (``--long`` first, then the caps)."""
+    if game == "bluff" and args.deals is not None:
+        return ("--deals", str(args.deals))
+    if game == "topper" and args.target is not None:
+        return ("--target", str(args.target))
+    return LONG_SETTINGS[game] if args.long else ()
+
+
+def _match_span(events: list[dict]) -> tuple[Optional[float], Optional[float]]:
+    """Wall-clock start (the genesis) and end (the match's end) in one process's trace."""
+    return _first(events, "TableStarted") or _first(events, "PlayersSeated"), \
+        _first(events, "MatchEnded")
+
+
+#: The saved transcript file of the last match of each game (for the verify case).
+SAVED: dict[str, bytes] = {}
+
+
+def bench_verify(args: argparse.Namespace, root: Path, identities: list) -> dict[str, Any]:
+    """``verify`` of a saved Bluff match (the last one played here, or a new one),
+    with one worker and with one per core: wall and CPU seconds of each."""
+    import os
+
+    from p2pcards.net.journal import read_records
+    from p2pcards.protocol.verify import default_workers, verify_transcript
+
+    if "bluff" not in SAVED:
+        bench_play("bluff", args.seed, args, root, identities)
+    path = root / "verify-transcript"
+    path.write_bytes(SAVED["bluff"])
+    messages = read_records(path)
+    runs = {}
+    for workers in sorted({1, max(2, default_workers())}):
+        began, cpu = time.perf_counter(), os.times()
+        report = verify_transcript(messages, workers=workers)
+        after = os.times()
+        used = (after.user - cpu.user) + (after.system - cpu.system) + \
+            (after.children_user - cpu.children_user) + (after.children_system - cpu.children_system)
+        runs[workers] = {"wall_s": time.perf_counter() - began, "cpu_s": used, "ok": report.ok}
+    return {"messages": len(messages), "deals": report.deals, "runs": runs}
+
+
+def print_verify(found: dict[str, Any]) -> None:
+    print(f"== verify of a saved Bluff match: {found['messages']} messages, {found['deals']} deals")
+    for workers, run in found["runs"].items():
+        print(f"  {workers} worker(s): wall {run['wall_s']:.2f} s, CPU {run['cpu_s']:.2f} s, "
+              f"{'OK' if run['ok'] else 'NOT OK'} (goal for 20 deals: {GOAL_VERIFY_S} s wall)")
+    walls = [run["wall_s"] for run in found["runs"].values()]
+    if len(walls) == 2:
+        print(f"  speed-up with every core: {walls[0] / walls[1]:.2f}x")
+
+
+class RssSampler:
+    """Every few tenths of a second, each process's resident size (``VmRSS``), so
+    that growth early in a match can be set against growth late in it."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        self.interval = interval
+        self.processes: list[Any] = []
+        self.samples: list[tuple[float, list[Optional[int]]]] = []
+        self._poller = Poller(self.sample, interval)
+
+    def add(self, process: Any) -> Any:
+        self.processes.append(process)
+        return process
+
+    def start(self) -> "RssSampler":
+        self._poller.start()
+        return self
+
+    def stop(self) -> None:
+        self._poller.stop()
+
+    def sample(self) -> None:
+        self.samples.append((time.time(), [p.rss_kib() for p in list(self.processes)]))
+
+    def _at(self, when: float, index: int) -> Optional[int]:
+        """The last reading of process ``index`` at or before ``when`` (or its first
+        reading, for a process that started just after)."""
+        found = None
+        for t, values in self.samples:
+            if index >= len(values) or values[index] is None:
+                continue
+            if t > when:
+                return values[index] if found is None else found
+            found = values[index]
+        return found
+
+    def quarters(self, start: Optional[float], end: Optional[float]) -> list[dict[str, Any]]:
+        """Per process: KiB grown over the match's first and last quarters, and at its end."""
+        if start is None or end is None or end <= start:
+            return []
+        quarter = (end - start) / 4
+        out = []
+        for index in range(len(self.processes)):
+            marks = [self._at(t, index) for t in (start, start + quarter, end - quarter, end)]
+            if None in marks:
+                out.append({})
+                continue
+            out.append({"first_quarter_kib": marks[1] - marks[0],
+                        "last_quarter_kib": marks[3] - marks[2], "end_kib": marks[3]})
+        return out
+
+
+def bench_play(game: str, seed: int, args: argparse.Namespace, root: Path,
+               identities: list) -> dict[str, Any]:
+    """``p2pcards play``: one process with the player's seat (a bot agent here)
+    and three bots; start-to-first-hand, the later deals, and memory."""
+    home = make_homes(root / f"play-{game}-{seed}", SEAT_NAMES[:1], identities=identities[:1])[0]
+    # No --seed: a seeded table cannot prepare the next deal's first shuffle ahead
+    # (its bytes depend on a position not yet known), and nobody plays seeded.
+    argv = ["play", game, *match_settings(game, args), "--bot", "heuristic", "--trace", "--plain"]
+    sampler = RssSampler()
+    process = sampler.add(home.spawn(*argv))
+    sampler.start()
+    try:
+        code = process.wait(timeout=1800)
+    finally:
+        sampler.stop()
+        process.stop()
+    if code != 0:
+        raise RuntimeError(f"play {game} seed {seed}: exit code {code}: {process.stderr()[-400:]}")
+    events = process.events()
+    SAVED.setdefault(game, home.transcripts()[0].read_bytes())
+    dealt = _first(events, "HandDealt", deck=0)
+    started, ended = _match_span(events)
+    return {
+        "first_hand_s": None if dealt is None else dealt - process.started_at,
+        "later_deals_s": later_deals([events]),
+        "deals": len({e["deck"] for e in _all(events, "HandDealt")}),
+        "match_s": None if None in (started, ended) else ended - started,  # type: ignore[operator]
+        "peak_rss_kib": process.peak_rss_kib,
+        "rss_growth_kib": sampler.quarters(*_match_span(events)),
+        "outcome": process.summary,
+    }
 
 
 def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
@@ -278,6 +469,7 @@ def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
         "wire_bytes_estimate": [m["wire_bytes_estimate"] for m in matches],
         "wire_bytes_measured": [m["wire_bytes_measured"] for m in matches],
         "peak_rss_kib": [m["peak_rss_kib"] for m in matches],
+        "rss_growth_kib": [m["rss_growth_kib"] for m in matches],
         "outcomes": [m["outcome"] for m in matches],
     }
 
@@ -307,14 +499,17 @@ def print_human(report: dict[str, Any]) -> None:
         lat = s["action_latency_ms"]
         print(f"  action latency over {lat['count']} actions: "
               f"median {_fmt(lat['median'], 'ms', digits=2)}, p99 {_fmt(lat['p99'], 'ms', digits=2)}, "
-              f"max {_fmt(lat['max'], 'ms', digits=2)} (goal: median {GOAL_LATENCY_MS} ms)")
+              f"max {_fmt(lat['max'], 'ms', digits=2)} (goal: median {GOAL_LATENCY_MS} ms, "
+              f"p99 {GOAL_P99_MS} ms)")
         print(f"  match: {[round(x, 2) for x in s['match_s']]} s from genesis; "
               f"{s['deals_per_match']} deals, {s['actions_per_match']} actions; "
               f"wall {[round(x, 2) for x in s['wall_s']]} s")
         print(f"  bytes: transcript {s['transcript_bytes']}; on the wire (TCP payload both ways, "
               f"from ss, may miss the last 0.1 s) {s['wire_bytes_measured']}; "
               f"expected about {s['wire_bytes_estimate']} (3 crossings per message, unframed)")
-        print(f"  peak memory per process (host first): {s['peak_rss_kib']} KiB")
+        print(f"  peak memory per process (host first): "
+              f"{' '.join(_mib(run) for run in s['peak_rss_kib'])} (goal {GOAL_PEAK_MB} MB)")
+        print(f"  memory growth per process (host first): {_growth(s['rss_growth_kib'])}")
         print(f"  outcome: {s['outcomes']}")
 
 
@@ -386,25 +581,88 @@ def main(argv: Optional[list[str]] = None) -> int:
                   f"{found['critical_path_s']:.3f} s")
             print(found["profile"])
         return 0
+    cases = [c for c in args.cases.split(",") if c]
+    unknown = set(cases) - set(CASES)
+    if unknown:
+        raise SystemExit(f"unknown case(s) {sorted(unknown)}; choose from {CASES}")
     root = Path(tempfile.mkdtemp(prefix="p2pcards-bench-"))
     try:
         identities = make_homes(root / "identities", SEAT_NAMES)
-        summaries = []
+        summaries, plays = [], []
         for game in games:
-            for paths in (["direct", "host"] if args.paths == "both" else [args.paths]):
-                matches = [bench_match(game, args.seed + run, args, root, identities, paths)
-                           for run in range(args.runs)]
-                summaries.append(dict(summarise(game, matches), paths=paths))
+            if "table" in cases:
+                for paths in (["direct", "host"] if args.paths == "both" else [args.paths]):
+                    matches = [bench_match(game, args.seed + run, args, root, identities, paths)
+                               for run in range(args.runs)]
+                    summaries.append(dict(summarise(game, matches), paths=paths))
+            if "play" in cases:
+                runs = [bench_play(game, args.seed + run, args, root, identities)
+                        for run in range(args.runs)]
+                plays.append(summarise_play(game, runs))
+        verified = bench_verify(args, root, identities) if "verify" in cases else None
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    report = {"machine_cpus": _cpus(), "games": summaries,
-              "goals": {"deal_52_s": GOAL_DEAL_S, "latency_median_ms": GOAL_LATENCY_MS}}
+    report = {"machine_cpus": _cpus(), "games": summaries, "play": plays, "verify": verified,
+              "goals": {"deal_52_s": GOAL_DEAL_S, "latency_median_ms": GOAL_LATENCY_MS,
+                        "latency_p99_ms": GOAL_P99_MS, "play_first_hand_s": GOAL_PLAY_FIRST_S,
+                        "play_later_deal_s": GOAL_PLAY_LATER_S, "peak_mb": GOAL_PEAK_MB,
+                        "peak_host_with_bots_mb": GOAL_PEAK_HOST_BOTS_MB,
+                        "verify_20_deals_s": GOAL_VERIFY_S}}
     if args.json:
         print(json.dumps(report))
     else:
         print_human(report)
         print_comparison(summaries)
+        print_play(plays)
+        if verified is not None:
+            print_verify(verified)
     return 0
+
+
+def summarise_play(game: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    firsts = [r["first_hand_s"] for r in runs if r["first_hand_s"] is not None]
+    later = [x for r in runs for x in r["later_deals_s"]]
+    return {
+        "game": game, "cards": DECK_CARDS[game], "runs": len(runs),
+        "first_hand_s": {"median": _median(firsts), "max": max(firsts, default=None)},
+        "later_deal_s": {"median": _median(later), "p90": percentile(later, 0.9),
+                         "max": max(later, default=None), "count": len(later)},
+        "deals_per_match": [r["deals"] for r in runs],
+        "match_s": [r["match_s"] for r in runs],
+        "peak_rss_kib": [r["peak_rss_kib"] for r in runs],
+        "rss_growth_kib": [r["rss_growth_kib"] for r in runs],
+        "outcomes": [r["outcome"] for r in runs],
+    }
+
+
+def print_play(plays: list[dict[str, Any]]) -> None:
+    for s in plays:
+        print(f"== play {s['game']} ({s['cards']} cards), {s['runs']} match(es): one process, "
+              f"your seat and three bots")
+        first, later = s["first_hand_s"], s["later_deal_s"]
+        print(f"  start of the process to your first hand: median {_fmt(first['median'], 's')}, "
+              f"max {_fmt(first['max'], 's')} (goal {GOAL_PLAY_FIRST_S} s)")
+        print(f"  later deals, closing action to your next hand: median "
+              f"{_fmt(later['median'], 's')}, p90 {_fmt(later['p90'], 's')}, "
+              f"max {_fmt(later['max'], 's')} over {later['count']} (goal {GOAL_PLAY_LATER_S} s)")
+        print(f"  match: {[None if x is None else round(x, 2) for x in s['match_s']]} s, "
+              f"{s['deals_per_match']} deals")
+        print(f"  peak memory: {_mib(s['peak_rss_kib'])} (goal for a host with bots: "
+              f"{GOAL_PEAK_HOST_BOTS_MB} MB); growth {_growth(s['rss_growth_kib'])}")
+
+
+def _mib(values: list[Optional[int]]) -> str:
+    return "[" + ", ".join("n/a" if v is None else f"{v / 1024:.1f}" for v in values) + "] MiB"
+
+
+def _growth(per_run: list[list[dict[str, Any]]]) -> str:
+    """First-quarter against last-quarter growth of each process, in MiB."""
+    parts = []
+    for processes in per_run:
+        parts.append("; ".join(
+            f"{g['first_quarter_kib'] / 1024:+.1f} first quarter, "
+            f"{g['last_quarter_kib'] / 1024:+.1f} last" if g else "n/a" for g in processes))
+    return " | ".join(parts) or "n/a"
 
 
 def print_comparison(summaries: list[dict[str, Any]]) -> None:

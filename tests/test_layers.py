@@ -11,11 +11,15 @@ PACKAGE = Path(__file__).resolve().parents[1] / "p2pcards"
 
 #: What each layer may import from the project, besides itself.
 ALLOWED = {
+    "untrusted_text": set(),
     "cards": set(),
     "rules": {"cards"},
     "crypto": set(),
-    "protocol": {"cards", "rules", "crypto"},
-    "net": {"cards", "rules", "crypto", "protocol"},
+    "protocol": {"cards", "rules", "crypto", "untrusted_text"},
+    "net": {"cards", "rules", "crypto", "protocol", "untrusted_text"},
+    # On top: bots decide from a seat's view only; the screens read events and views.
+    "bots": {"cards", "rules"},
+    "ui": {"cards", "rules", "protocol", "net", "untrusted_text"},
 }
 
 

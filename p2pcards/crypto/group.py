@@ -82,6 +82,36 @@ class OpCounter:
 OPS = OpCounter()
 
 
+class ValidEncodings:
+    """Point encodings that passed libsodium's validation in this process.
+
+    Why: the peers of one process (a seat and its bots) parse the same
+    messages, and validating a point costs about as much as a scalar
+    multiplication. The validity of 32 bytes depends on nothing else, so a
+    second peer meeting the same bytes skips the check. Only passes are
+    kept; the set is emptied when full (bounded memory). ``enabled = False``
+    makes every parse validate (a benchmark of peers on separate machines).
+    """
+
+    def __init__(self, capacity: int = 8192) -> None:
+        self.capacity = capacity
+        self.enabled = True
+        self._seen: dict[bytes, None] = {}
+
+    def __contains__(self, raw: bytes) -> bool:
+        return self.enabled and raw in self._seen
+
+    def add(self, raw: bytes) -> None:
+        if self.enabled:
+            if len(self._seen) >= self.capacity:
+                self._seen.clear()
+            self._seen[raw] = None
+
+
+#: The process-wide record of validated encodings.
+VALID_POINTS = ValidEncodings()
+
+
 def default_rng(n: int) -> bytes:
     """The operating system's randomness, through libsodium."""
     return nacl.utils.random(n)
@@ -113,6 +143,11 @@ class Scalar:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Scalar is immutable")
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its bytes, rebuilt without checking again: only for this
+        process's own workers (an offline verifier's), handed values validated here."""
+        return (_unpickle, ('Scalar', self._b))
 
     # -- constructors -------------------------------------------------------
 
@@ -238,6 +273,11 @@ class Point:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Point is immutable")
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its bytes, rebuilt without checking again: only for this
+        process's own workers (an offline verifier's), handed values validated here."""
+        return (_unpickle, ('Point', self._b))
+
     # -- constructors -------------------------------------------------------
 
     @classmethod
@@ -255,13 +295,14 @@ class Point:
         raw = _expect_bytes(data, what, seat)
         if int.from_bytes(raw, "little") & _LOW_255 >= _FIELD_PRIME:
             raise InvalidPoint(what, InvalidPoint.NON_CANONICAL, seat=seat)
-        if raw == _IDENTITY_BYTES:
+        if raw == _IDENTITY_BYTES or raw in VALID_POINTS:
             return cls._wrap(raw)
         OPS.validate += 1
         if not _is_valid(raw):
             # libsodium also refuses the non-canonical encodings of small-order
             # points (the sign bit set on x = 0); those have small order anyway.
             raise InvalidPoint(what, InvalidPoint.NOT_IN_GROUP, seat=seat)
+        VALID_POINTS.add(raw)
         return cls._wrap(raw)
 
     @classmethod
@@ -374,3 +415,7 @@ _G_BYTES = _mul_base(_ONE_BYTES)
 
 #: The standard base point of edwards25519.
 G = Point._wrap(_G_BYTES)
+
+
+def _unpickle(kind: str, b: bytes) -> Any:
+    return (Point if kind == "Point" else Scalar)._wrap(b)

@@ -1,14 +1,15 @@
 """Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
 
 A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
-``name``, ``free``, ``v``, ``fp``, ``pk`` and ``port``; browsers list what answers.
+``name``, ``free``, ``v``, ``fp``, ``pk``, ``port`` and ``hn`` (the hosting
+player's display name); browsers list what answers.
 What arrives is untrusted: TXT values are decoded defensively (a table with
 a bad field is skipped, never a crash), control characters are stripped from
 names shown to people, and a table is listed only if its TCP port accepts a
 connection, because a killed host sends no goodbye and its records linger.
 ``pk`` is the host's whole identity key (hex): a joiner pins the link to it,
-since a 48-bit fingerprint alone could be matched by a ground key. The link
-handshake proves the identity.
+since a 48-bit fingerprint alone could be matched by a ground key, so a
+record without it is refused. The link handshake proves the identity.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import asyncio
 import contextlib
 import ipaddress
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,6 +27,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from p2pcards.net.errors import NotRunning
 from p2pcards.protocol.identity import fingerprint as identity_fingerprint
+from p2pcards.untrusted_text import shown
 
 __all__ = [
     "SERVICE_TYPE",
@@ -65,16 +66,17 @@ class TableInfo:
     instance: str
     """The DNS-SD service name (unique per table name and host key)."""
     public_key: bytes | None = None
-    """The host's identity key, when announced (pin the link to it)."""
+    """The host's identity key (a parsed record always has it: pin the link to it)."""
+    host_name: str = ""
+    """The hosting player's display name, cleaned (may be empty)."""
 
 
 # --- names and TXT records -------------------------------------------------------------
 
 
 def clean_text(value: str, limit: int = MAX_NAME_CHARS) -> str:
-    """Blank out control and format characters (no terminal escapes from the network); trim."""
-    visible = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in value)
-    return " ".join(visible.split())[:limit]
+    """A TXT value as people may see it (no terminal escapes from the network)."""
+    return shown(value, limit)
 
 
 def _truncate_utf8(text: str, limit: int) -> str:
@@ -90,7 +92,7 @@ def instance_name(table_name: str, fingerprint: str) -> str:
 
 def table_properties(
     *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
-    public_key: bytes | None = None,
+    public_key: bytes | None = None, host_name: str = "",
 ) -> dict[bytes, bytes]:
     """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
     fields = {
@@ -103,6 +105,8 @@ def table_properties(
     }
     if public_key is not None:
         fields["pk"] = public_key.hex()
+    if clean_text(host_name):
+        fields["hn"] = clean_text(host_name)
     properties: dict[bytes, bytes] = {}
     for key, value in fields.items():
         room = _TXT_ENTRY_BYTES - len(key) - 1
@@ -151,12 +155,13 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         return None
     if txt_port is not None and txt_port != srv_port:
         return None
-    public_key = None
     pk_text = _text_field(properties, b"pk")
-    if pk_text is not None:
-        if not _PUBLIC_KEY_PATTERN.fullmatch(pk_text) or identity_fingerprint(bytes.fromhex(pk_text)) != fp:
-            return None
-        public_key = bytes.fromhex(pk_text)
+    # Without the whole key a joiner could pin only the 48-bit fingerprint: refused.
+    if pk_text is None or not _PUBLIC_KEY_PATTERN.fullmatch(pk_text):
+        return None
+    public_key = bytes.fromhex(pk_text)
+    if identity_fingerprint(public_key) != fp:
+        return None
     shown = clean_text(_text_field(properties, b"name") or "") or clean_text(name.removesuffix("." + SERVICE_TYPE))
     return TableInfo(
         name=shown,
@@ -168,6 +173,7 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         fingerprint=fp,
         instance=name,
         public_key=public_key,
+        host_name=clean_text(_text_field(properties, b"hn") or ""),
     )
 
 
@@ -215,15 +221,17 @@ class TableAdvertiser:
         version: int,
         addresses: list[str] | None = None,
         interfaces: list[str] | None = None,
-        public_key: bytes | None = None,
+        public_key: bytes,
+        host_name: str = "",
     ) -> None:
         if not _GAME_PATTERN.fullmatch(game):
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
         if not _FINGERPRINT_PATTERN.fullmatch(fingerprint):
             raise ValueError("fingerprint must look like 'ab12-cd34-ef56'")
-        if public_key is not None and identity_fingerprint(public_key) != fingerprint:
+        if identity_fingerprint(public_key) != fingerprint:
             raise ValueError("the public key does not have that fingerprint")
         self.public_key = public_key
+        self.host_name = host_name
         self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
@@ -251,6 +259,7 @@ class TableAdvertiser:
                 fingerprint=self.fingerprint,
                 port=self.port,
                 public_key=self.public_key,
+                host_name=self.host_name,
             ),
             server=self._server,
             host_ttl=HOST_TTL,

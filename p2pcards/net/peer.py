@@ -37,6 +37,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional, Protocol
@@ -47,7 +49,7 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
-from p2pcards.protocol.events import MatchEnded, TableEnded
+from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, SessionSecrets, Stage, Table, Written
 from p2pcards.protocol.verdict import Verdict
@@ -62,6 +64,9 @@ LAST_LOOK = 0.05
 FIRST_DIAL_WINDOW = 3.0
 #: Seconds a host has to answer a ping once a writer's deadline ran out.
 PROBE_TIMEOUT = 3.0
+#: Seconds of the clock a resumed turn keeps however long ago it began (a table
+#: resumed after a long pause gives everyone time to reconnect first).
+RESUME_GRACE = 30.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
 #: How another player's messages reach this one (see :class:`Paths`).
@@ -107,6 +112,8 @@ class LinkUp:
     """Connected (or reconnected) to the host."""
 
     reconnect: bool
+    #: This session is the host's own seat (its link is in-process): nothing to tell.
+    own_host: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,15 @@ class SessionResult:
     outcome: Any = None
     verdict: Optional[Verdict] = None
     reason: str = ""
+
+    @property
+    def left_in_lobby(self) -> bool:
+        """This player left before the table started: nothing was played or saved."""
+        return self.reason == LEFT_IN_LOBBY
+
+
+#: The reason of a session its player left before the genesis.
+LEFT_IN_LOBBY = "left before the table started"
 
 
 class SessionRejected(Exception):
@@ -203,6 +219,9 @@ class PeerSession:
         self._connection: Any = None
         self._connected_once = False
         self._links_up = 0
+        self._resumed = False
+        #: The latest lobby's bot marks by public key (saved with the table's meta).
+        self._bots: dict[bytes, bool] = {}
         #: Losses of the link to the host since the last transcript progress.
         self._drops = 0
         self._inbox: Optional[asyncio.Queue] = None
@@ -213,6 +232,8 @@ class PeerSession:
         self._seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
         self._forks_asked: set[tuple[Optional[int], int]] = set()  # (link, position) asked once
+        #: Work running while the players think (the next deal's first shuffle).
+        self._background: set[asyncio.Future] = set()
 
     # -- public -----------------------------------------------------------------
 
@@ -234,6 +255,7 @@ class PeerSession:
         if saved_verdict is not None and table.stage is not Stage.ENDED:
             table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
         self.table, self.journal = table, journal
+        self._resumed = True
         self._seen.update(_key(raw) for raw in table.transcript())
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
 
@@ -246,6 +268,8 @@ class PeerSession:
                 self.journal.release()
 
     async def _run(self) -> SessionResult:
+        if self._resumed:
+            self._tell_resumed_table()
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
         self._inbox = asyncio.Queue(INBOX_SIZE)
@@ -253,7 +277,9 @@ class PeerSession:
             self.mesh = Mesh(self.identity, self._deliver_direct, self._direct_hello,
                              on_change=self._on_mesh_change)
         if self.table is not None:
-            self._reset_deadline()  # resumed from a journal: the wait starts now
+            # Resumed from a journal: the writer's turn began when its predecessor's
+            # message was saved (the transcript's last write), not now; no fresh time.
+            self._reset_deadline(elapsed=self._saved_turn_age())
             self._table_known()
         host_link = asyncio.create_task(self._guarded_host_link())
         try:
@@ -397,7 +423,8 @@ class PeerSession:
                         self.table.view(), self._decision()))
                 getter = asyncio.create_task(self._inbox.get())
                 waiting = {getter} | ({decision} if decision else set())
-                timeout = max(0.0, self._deadline_at - asyncio.get_running_loop().time())
+                timeout = (None if math.isinf(self._deadline_at) else  # a table without a clock
+                           max(0.0, self._deadline_at - asyncio.get_running_loop().time()))
                 done, _ = await asyncio.wait(waiting, timeout=timeout,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if not done:
@@ -438,7 +465,7 @@ class PeerSession:
             await self._on_direct_frame(source, payload)
         elif kind == "up":
             self._connection = source
-            self.on_event(LinkUp(reconnect=self._links_up > 0))
+            self.on_event(LinkUp(reconnect=self._links_up > 0, own_host=bool(self.meta.get("hosted"))))
             self._links_up += 1
             if self.table is not None:
                 # What this peer wrote after the hello named its count, while the link
@@ -467,6 +494,7 @@ class PeerSession:
             return
         if frame.kind == "lobby":
             body = frame.body
+            self._bots = {bytes(pk): bool(bot) for pk, _name, bot in body["players"]}
             self.on_event(LobbyUpdate(body["game"], body["table"], body["config"], tuple(
                 (pk, name, bool(bot)) for pk, name, bot in body["players"])))
         elif frame.kind == "reject":
@@ -514,6 +542,7 @@ class PeerSession:
                 self._seen.add(key)
             return
         before = self.table.next_position
+        ahead = self._ahead(self.table.speculative_shuffle_job(raw))
         try:
             events = await asyncio.to_thread(self.table.receive, raw)
         except Gap:
@@ -544,6 +573,11 @@ class PeerSession:
                 # (the writer itself knows what it signed).
                 writer = self.table.messages[before].player
                 self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
+            if ahead is not None:
+                # Our shuffle of the deck just checked, made while it was checked
+                # (after the echo, which must not wait for it).
+                with contextlib.suppress(Exception):
+                    self.table.offer_shuffle(await ahead)
         self._emit(events)
 
     async def _on_alert(self, raw: bytes, source: Optional[int]) -> None:
@@ -603,12 +637,45 @@ class PeerSession:
             directory = Path(self.journal_root) / table.session.hex() / self.identity.fingerprint
             self.journal = Journal(directory)
             self.journal.claim()
+            # Which players the lobby said are bots (the genesis does not say), so a
+            # resumed table still marks them.
+            bots = [int(self._bots.get(p.public_key, False)) for p in table.players]
             self.journal.write_meta({**self.meta, "v": 1, "player": table.me_player,
-                                     "name": self.identity.name,
+                                     "name": self.identity.name, "bots": bots,
                                      "secrets": table.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
         self._reset_deadline()
         self._table_known()
+
+    def _saved_turn_age(self) -> float:
+        """Seconds since the saved transcript was last written (a resumed turn's age),
+        leaving at least ``RESUME_GRACE`` of the clock: a table resumed after a long
+        pause is not decided before anyone could reconnect."""
+        if self.journal is None:
+            return 0.0
+        try:
+            age = max(0.0, time.time() - self.journal.transcript_path.stat().st_mtime)
+        except OSError:
+            return 0.0
+        return min(age, max(0.0, self.move_time() - RESUME_GRACE))
+
+    def _tell_resumed_table(self) -> None:
+        """A resumed session's front end starts empty: tell it the table as saved
+        (game, name, players and bot marks, seats) and, for a table that had
+        already ended, how it ended, before anything new happens."""
+        table = self.table
+        if table is None:
+            return
+        bots = self.meta.get("bots") or []
+        players = tuple((p.public_key, p.name, bool(bots[i]) if i < len(bots) else False)
+                        for i, p in enumerate(table.players))
+        self.on_event(LobbyUpdate(table.game.name, table.table_name, {}, players))
+        if table.player_at_seat is not None and table.first_seat is not None:
+            self.on_event(PlayersSeated(table.player_at_seat, table.first_seat))
+        if table.stage is Stage.OVER:
+            self.on_event(MatchEnded(table.engine.outcome))
+        elif table.stage is Stage.ENDED and table.verdict is not None:
+            self.on_event(TableEnded(table.verdict))
 
     def _table_known(self) -> None:
         table = self.table
@@ -690,6 +757,8 @@ class PeerSession:
         return Decision(table.next_position, table.my_seat, self._deadline_at, names)
 
     def _emit(self, events: list[Any]) -> None:
+        if any(isinstance(event, HandDealt) for event in events):
+            self._prepare_next_shuffle()
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
                 self.journal.write_verdict(event.verdict.to_wire())
@@ -699,6 +768,31 @@ class PeerSession:
                     table.players[table.player_at_seat[seat]].name
                     for seat in event.outcome.winners]})
             self.on_event(event)
+
+    def _prepare_next_shuffle(self) -> None:
+        """While the players think, compute the next deal's first shuffle in a
+        worker thread (only seat 0 has one; see :meth:`Table.next_shuffle_job`)."""
+        table = self.table
+        future = self._ahead(table.next_shuffle_job() if table is not None else None)
+        if future is not None:
+            future.add_done_callback(
+                lambda done: done.cancelled() or done.exception() or table.offer_shuffle(done.result()))
+
+    def _ahead(self, job: Optional[Callable[[], Any]]) -> Optional[asyncio.Future]:
+        """Run ``job`` (a shuffle made ahead) in a worker thread; a failure (a deck
+        that does not parse: its check will say so) is dropped, never sent."""
+        if job is None:
+            return None
+        future = asyncio.get_running_loop().run_in_executor(None, job)
+        self._background.add(future)
+
+        def done(finished: asyncio.Future) -> None:
+            self._background.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.debug("a shuffle made ahead was dropped: %r", finished.exception())
+
+        future.add_done_callback(done)
+        return future
 
     def paths(self) -> dict[int, str]:
         """How each other player's messages reach this one (see :class:`Paths`)."""
@@ -736,11 +830,21 @@ class PeerSession:
         if self.mesh is not None and self.table is not None:
             self.on_event(Paths(self.paths()))
 
-    def _reset_deadline(self) -> None:
+    def move_time(self) -> float:
+        """Seconds a writer has: the table clock its genesis sets (the host's setting,
+        the same for every peer; 0 is no limit), else this session's own ``deadline``."""
+        table = self.table
+        chosen = table.move_time if table is not None else None
+        if chosen is None:
+            return self.deadline
+        return math.inf if chosen == 0 else float(chosen)
+
+    def _reset_deadline(self, elapsed: float = 0.0) -> None:
         """Transcript progress (or the table's start or resume): the next
-        writer's time starts now, and earlier link losses are forgiven."""
+        writer's time starts now (``elapsed`` seconds ago, for a turn that began
+        before this process resumed), and earlier link losses are forgiven."""
         loop = asyncio.get_running_loop()
-        self._deadline_at = loop.time() + self.deadline
+        self._deadline_at = loop.time() + self.move_time() - max(0.0, elapsed)
         self._probe = None
         self._drops = 0
         writer = self.table.writer if self.table is not None else None
@@ -830,7 +934,7 @@ class PeerSession:
     def _result(self) -> SessionResult:
         table = self.table
         if table is None:
-            return SessionResult(reason="left before the table started")
+            return SessionResult(reason=LEFT_IN_LOBBY)
         if table.stage is Stage.OVER:
             return SessionResult(outcome=table.engine.outcome)
         return SessionResult(verdict=table.verdict)
@@ -847,5 +951,5 @@ def _key(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-__all__ = ["Agent", "Decision", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
+__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
            "Waiting", "Paths", "Rejected", "MatchEnded", "TableEnded"]

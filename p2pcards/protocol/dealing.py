@@ -19,14 +19,17 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from p2pcards.crypto import elgamal, shares, shuffle
+from p2pcards.crypto import checks, elgamal, shares, shuffle
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
+from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
+from p2pcards.rules.seats import SEATS
 
-SEATS = 4
+#: Runs one public check, raising CryptoError if it fails.
+Checker = Callable[[checks.Check], None]
 
 
 class LateBadShare(BadProof):
@@ -46,8 +49,11 @@ class DeckDeal:
     """The masked deck of one deal, the shares published so far, what this peer learnt."""
 
     def __init__(self, number: int, codes: Sequence[int], session: bytes, joint_key: Point,
-                 seat_keys: Sequence[Point]) -> None:
+                 seat_keys: Sequence[Point], checker: Optional[Checker] = None) -> None:
+        """``checker`` runs every public proof check (default: once per process,
+        :func:`p2pcards.crypto.checks.verify`)."""
         self.number = number
+        self.checker: Checker = checker or checks.verify
         self.codes = tuple(codes)
         self.session = session
         self.joint_key = joint_key
@@ -76,8 +82,7 @@ class DeckDeal:
     # -- shuffles ---------------------------------------------------------
 
     def make_shuffle(self, seat: int, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
-        out, proof = shuffle.shuffle_and_prove(self.deck, self.joint_key, self.context(seat), rng=rng)
-        return {"deck": self.number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
+        return shuffle_body(self.number, self.deck, self.joint_key, self.context(seat), rng)
 
     def accept_shuffle(self, seat: int, body: dict[str, Any], trusted: bool = False) -> None:
         self._check_deck_number(body)
@@ -85,7 +90,8 @@ class DeckDeal:
             out = [elgamal.Ciphertext.from_wire(c) for c in _list(body["cards"], "cards", self.size)]
             if not trusted:
                 proof = shuffle.ShuffleProof.from_wire(body["proof"])
-                shuffle.verify_shuffle(self.deck, out, proof, self.joint_key, self.context(seat))
+                self.checker(checks.shuffle_check(self.deck, out, proof, self.joint_key,
+                                                  self.context(seat)))
         except CryptoError as exc:
             raise BadProof(f"shuffle of deck {self.number} by seat {seat}: {exc}") from None
         self.deck = out
@@ -139,7 +145,8 @@ class DeckDeal:
             self._checked.add((slot, seat))
 
     def _verify(self, seat: int, slot: int, share: shares.DecryptionShare) -> None:
-        shares.verify_share(self.seat_keys[seat], self.deck[slot], share, self.context(seat), slot)
+        self.checker(checks.share_check(self.seat_keys[seat], self.deck[slot], share,
+                                        self.context(seat), slot))
 
     def _share_points(self, slot: int) -> dict[int, Point]:
         return {seat: share.point for seat, share in self.public_shares[slot].items()}
@@ -182,6 +189,18 @@ class DeckDeal:
     def _check_deck_number(self, body: dict[str, Any]) -> None:
         if body["deck"] != self.number:
             raise MalformedMessage(f"deck number {body['deck']} is not the current deck {self.number}")
+
+
+def shuffle_body(number: int, deck: Sequence[elgamal.Ciphertext], joint_key: Point,
+                 ctx: ProofContext, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
+    """A ``shuffle`` message's body: ``deck`` permuted, re-masked and proven by ``ctx.seat``."""
+    out, proof = shuffle.shuffle_and_prove(deck, joint_key, ctx, rng=rng)
+    return {"deck": number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
+
+
+def deck_key(deck: Sequence[elgamal.Ciphertext]) -> bytes:
+    """A digest of a deck's exact ciphertexts: which input a prepared shuffle was made on."""
+    return digest32(b"p2pcards/v1/local/deck-key", *(c.c1.to_bytes() + c.c2.to_bytes() for c in deck))
 
 
 def _list(value: Any, name: str, size: int) -> list:

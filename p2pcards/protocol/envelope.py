@@ -102,6 +102,36 @@ class SignedMessage:
         _verify(SIGN_TAG, self, public_key, "message")
 
 
+class KeptMessage:
+    """A message already accepted into the chain, as kept for the rest of the
+    match: its raw bytes and the header fields the chain consults, no parsed
+    body (which costs several times the bytes). ``body`` and ``parse()`` decode
+    the bytes again when asked (rarely: evidence, tests)."""
+
+    __slots__ = ("raw", "digest", "prev", "position", "player", "type")
+
+    def __init__(self, msg: SignedMessage) -> None:
+        self.raw = msg.raw
+        self.digest = msg.digest
+        self.prev = msg.prev
+        self.position = msg.position
+        self.player = msg.player
+        self.type = msg.type
+
+    def parse(self) -> SignedMessage:
+        return SignedMessage.parse(self.raw)
+
+    @property
+    def body(self) -> dict:
+        return self.parse().body
+
+    def verify(self, public_key: bytes) -> None:
+        self.parse().verify(public_key)
+
+    def __repr__(self) -> str:
+        return f"KeptMessage(position={self.position}, player={self.player}, type={self.type!r})"
+
+
 @dataclass(frozen=True)
 class SignedNotice:
     """A signed notice outside the chain (``leave``, ``alert``), not yet trusted.

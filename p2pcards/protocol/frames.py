@@ -26,9 +26,10 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import (
     Bin, Int, IntMap, ListOf, Shape, Struct, Text, Tuple, _fail, validate,
 )
+from p2pcards.rules.seats import SEATS
 
 MAX_NAME = 32
-MAX_PLAYERS = 4
+MAX_PLAYERS = SEATS
 #: Addresses one player may list (e.g. one per interface and family).
 MAX_ADDRS = 4
 #: Longest address text: an IPv6 literal with a zone (``fe80::1%eth0``).

@@ -20,8 +20,7 @@ from p2pcards.protocol.envelope import GENESIS_PREV, SignedMessage, seal
 from p2pcards.protocol.errors import LocalProtocolError
 from p2pcards.protocol.identity import Identity, fingerprint
 from p2pcards.protocol.schema import Bin, IntMap, ListOf, Struct, Text, Tuple
-
-SEATS = 4
+from p2pcards.rules.seats import SEATS
 
 GENESIS_SHAPE = Struct({
     "game": Text(16, 1),

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
 from p2pcards.protocol import frames
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, session_id_of
+from p2pcards.protocol.envelope import (
+    PROTOCOL_VERSION, KeptMessage, SignedMessage, SignedNotice, session_id_of,
+)
 from p2pcards.protocol.errors import (
     LocalProtocolError, MalformedMessage, RemoteProtocolError, WrongSession,
 )
@@ -108,7 +110,8 @@ class Relay:
         self.lobby = lobby
         self._genesis_nonce = genesis_nonce
         self.links: dict[int, _Link] = {}
-        self.messages: list[SignedMessage] = []
+        #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
+        self.messages: list[KeptMessage] = []
         self.notices: list[SignedNotice] = []
         self.session: Optional[bytes] = None
         self._player_keys: list[bytes] = []
@@ -127,7 +130,7 @@ class Relay:
             relay._check_signed(msg)
             if msg.position != len(relay.messages) or msg.prev != relay.messages[-1].digest:
                 break
-            relay.messages.append(msg)
+            relay.messages.append(KeptMessage(msg))
         for raw in notices:
             try:
                 relay._keep_notice(raw)
@@ -253,7 +256,7 @@ class Relay:
         if msg.position > n:
             return [Send(link, frames.encode("sync", {"have": n}))]
         if msg.position == n and msg.prev == self.messages[-1].digest:
-            self.messages.append(msg)
+            self.messages.append(KeptMessage(msg))
             return [Persist(msg.raw), Broadcast(frames.encode("msg", raw), exclude=link)]
         # A signed message that does not extend the chain: everyone must see it.
         return [Broadcast(frames.encode("msg", raw), exclude=link)]
@@ -296,7 +299,7 @@ class Relay:
                 Broadcast(frames.encode("msg", genesis.raw))] + self._peers_to_all()
 
     def _adopt_genesis(self, genesis: SignedMessage) -> None:
-        self.messages = [genesis]
+        self.messages = [KeptMessage(genesis)]
         self.session = session_id_of(genesis.payload)
         self._player_keys = [pk for pk, _name in genesis.body["players"]]
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from p2pcards.protocol.errors import MalformedMessage
+from p2pcards.untrusted_text import unsafe_character
 
 
 class Shape:
@@ -79,8 +80,10 @@ class Text(Shape):
     def check(self, value: Any, path: str) -> str:
         if not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
             raise _fail(path, f"a string of {self.min_len}..{self.max_len} characters", value)
-        if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
-            raise MalformedMessage(f"{path}: control characters are not allowed")
+        bad = unsafe_character(value)
+        if bad is not None:
+            raise MalformedMessage(f"{path}: character U+{ord(bad):04X} is not allowed "
+                                   f"(no control or bidirectional formatting characters)")
         return value
 
 

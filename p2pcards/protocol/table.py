@@ -38,17 +38,19 @@ from typing import Any, Callable, Optional
 import nacl.utils
 
 from p2pcards.cards import Card
-from p2pcards.crypto import draw, keys
+from p2pcards.crypto import checks, draw, elgamal, keys
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
-from p2pcards.protocol.dealing import DeckDeal, LateBadShare, owner_of
-from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal, seal_notice, session_id_of
+from p2pcards.protocol.dealing import (
+    Checker, DeckDeal, LateBadShare, deck_key, owner_of, shuffle_body,
+)
+from p2pcards.protocol.envelope import KeptMessage, SignedMessage, SignedNotice, seal, seal_notice, session_id_of
 from p2pcards.protocol.errors import (
     BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
     OutOfTurn,
-    PlayerLeft, RemoteProtocolError, RuleViolation, WrongSession,
+    PlayerLeft, ProtocolError, RemoteProtocolError, RuleViolation, WrongSession,
 )
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
@@ -62,6 +64,26 @@ from p2pcards.rules.errors import RuleError
 
 DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
+
+
+#: The genesis configuration's table clock: seconds each writer has per message.
+MOVE_TIME = "move_time"
+#: The longest a table may give a writer (one hour); 0 means no limit.
+MAX_MOVE_TIME = 3600
+
+
+def move_time_of(value: Optional[int]) -> Optional[int]:
+    """The table clock a genesis sets: its ``move_time`` (0..3600, 0 = no limit), or
+    None when it sets none (each peer then keeps its own, as before the setting)."""
+    if value is None:
+        return None
+    if not 0 <= value <= MAX_MOVE_TIME:
+        raise MalformedMessage(f"config: move_time must be 0..{MAX_MOVE_TIME} seconds, not {value}")
+    return value
+
+
+#: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
+Prepared = tuple[tuple[int, int, bytes], dict]
 
 
 class Stage(enum.Enum):
@@ -161,12 +183,15 @@ class Table:
     def __init__(self, genesis_raw: bytes, me: Optional[Identity] = None,
                  secrets: Optional[SessionSecrets] = None,
                  randomness: Optional[Callable[[int], Callable[[int], bytes]]] = None,
-                 check_all_shares: Optional[bool] = None) -> None:
+                 check_all_shares: Optional[bool] = None,
+                 checker: Optional[Checker] = None) -> None:
         """``randomness``, for tests and benchmarks only, gives the byte source
         used for the message at each position (default: the OS).
         ``check_all_shares`` checks every decryption share on arrival (default:
         only an observer does; a player checks its own cards' shares at once and
-        the others' when their card is revealed)."""
+        the others' when their card is revealed). ``checker`` runs every public
+        proof check (default: :func:`p2pcards.crypto.checks.verify`, which skips a
+        check that already passed in this process)."""
         genesis = SignedMessage.parse(genesis_raw)
         if genesis.position != 0 or genesis.type != "genesis" or genesis.player != 0:
             raise MalformedMessage("the first message must be player 0's genesis at position 0")
@@ -176,11 +201,16 @@ class Table:
             raise MalformedMessage("genesis lists the same identity twice")
         genesis.verify(self.players[0].public_key)
         self.game = games.by_name(body["game"])
-        self.config = self.game.config_from_wire(body["config"])
+        game_config = dict(body["config"])
+        #: Seconds each writer has for a message, the host's table setting (0: no limit).
+        self.move_time = move_time_of(game_config.pop(MOVE_TIME, None))
+        self.config = self.game.config_from_wire(game_config)
         self.table_name: str = body["table"]
         self.session = session_id_of(genesis.payload)
-        self.messages: list[SignedMessage] = [genesis]
+        #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
+        self.messages: list[KeptMessage] = [KeptMessage(genesis)]
         self._randomness = randomness
+        self.checker: Checker = checker or checks.verify
 
         self.me = me
         self.me_player: Optional[int] = None
@@ -194,7 +224,7 @@ class Table:
             self.secrets = None
 
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
-        self._shares_messages: dict[int, SignedMessage] = {}
+        self._shares_messages: dict[int, KeptMessage] = {}
         self._notices_seen: set[bytes] = set()
         self.stage = Stage.COMMIT
         self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
@@ -202,10 +232,15 @@ class Table:
         self._nonces: list[Optional[bytes]] = [None] * SEATS
         self.joint_key: Optional[Point] = None
         self.player_at_seat: Optional[tuple[int, ...]] = None
+        #: The seat the draw chose to go first (with the seats).
+        self.first_seat: Optional[int] = None
         self.engine: Any = None
         self.deal: Optional[DeckDeal] = None
         self.hand: dict[int, Card] = {}
         self.verdict: Optional[Verdict] = None
+        #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
+        #: Signed and sent only when that very shuffle of that very input falls due.
+        self._prepared: Optional[Prepared] = None
 
     # -- who writes -----------------------------------------------------------
 
@@ -425,6 +460,10 @@ class Table:
                     "draw": self.secrets.draw_nonce}
             return self._write("open", body)
         if self.stage is Stage.SHUFFLE:
+            prepared = self._prepared
+            if prepared is not None and prepared[0] == self._shuffle_due():
+                self._prepared = None
+                return self._write("shuffle", prepared[1])
             return self._write("shuffle", self.deal.make_shuffle(seat, rng=self._rng()))
         if self.stage is Stage.SHARES:
             return self._write("shares", self.deal.make_shares(seat, self.secrets.key, self._rng()))
@@ -435,6 +474,62 @@ class Table:
                 return self._write(mtype, {"shares": self.deal.make_reveal(
                     seat, self.secrets.key, slots, self._rng())})
         return None
+
+    def next_shuffle_job(self) -> Optional[Callable[[], Prepared]]:
+        """Work to do while the players think: the next deal's first shuffle.
+
+        Its input is the game's unmasked deck in code order and its statement
+        binds only the session, seat 0, the next deck number and the joint key,
+        all known during the current deal; so seat 0 may compute it early (in a
+        worker thread: the job touches no table state). :meth:`offer_shuffle`
+        keeps the result; it is signed and sent only when that shuffle falls due.
+        None for other seats, outside play, when one is prepared already, or with
+        seeded randomness (its bytes depend on the position, unknown so early)."""
+        if (self._randomness is not None or self.stage is not Stage.PLAY or self.my_seat != 0
+                or (self._prepared is not None and self._prepared[0][0] > self.deal.number)):
+            return None
+        number = self.deal.number + 1
+        deck = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, ()).deck
+        ctx = ProofContext(session=self.session, seat=0, deck=number)
+        joint = self.joint_key
+        return lambda: ((number, 0, deck_key(deck)), shuffle_body(number, deck, joint, ctx))
+
+    def speculative_shuffle_job(self, raw: bytes) -> Optional[Callable[[], Prepared]]:
+        """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
+        whose acceptance would make this seat the next shuffler: run it while
+        :meth:`receive` checks ``raw`` (the two are independent). The result is
+        used only if that check passes and the table's deck is then exactly the
+        one it was made on (:meth:`offer_shuffle`); otherwise it is dropped,
+        never sent. The randomness is the position's own, as without it."""
+        if self.stage is not Stage.SHUFFLE or self.my_seat is None:
+            return None
+        index = self.deal.shuffles_done + 1
+        if index != self.my_seat:
+            return None
+        try:
+            msg = SignedMessage.parse(raw)
+            if msg.type != "shuffle" or msg.position != self.next_position:
+                return None
+            body = validate(SHUFFLE_SHAPE, msg.body)
+        except ProtocolError:
+            return None
+        number, joint = self.deal.number, self.joint_key
+        if body["deck"] != number:
+            return None
+        ctx = ProofContext(session=self.session, seat=index, deck=number)
+        rng = None if self._randomness is None else self._randomness(msg.position + 1)
+
+        def job() -> Prepared:
+            deck = [elgamal.Ciphertext.from_wire(c) for c in body["cards"]]
+            return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
+        return job
+
+    def offer_shuffle(self, prepared: Prepared) -> None:
+        """Keep a shuffle made ahead until it falls due (see the two jobs)."""
+        self._prepared = prepared
+
+    def _shuffle_due(self) -> tuple[int, int, bytes]:
+        return self.deal.number, self.deal.shuffles_done, deck_key(self.deal.deck)
 
     def act(self, action: Any) -> Written:
         """Write this peer's game action; refused actions raise and send nothing."""
@@ -498,7 +593,7 @@ class Table:
             raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
                                    f"{self.stage.value} (expected {sorted(expected)})")
         events = handler(msg, trusted)
-        self.messages.append(msg)
+        self.messages.append(KeptMessage(msg))
         return events
 
     def _key_context(self, player: int) -> ProofContext:
@@ -523,7 +618,8 @@ class Table:
             if not draw.verify_commitment(ctx, body["draw"], draw_commitment):
                 raise BadProof("the draw nonce does not match its commitment")
             if not trusted:
-                keys.verify_key_share(public, keys.SchnorrProof.from_wire(body["proof"]), ctx)
+                self.checker(checks.key_share_check(
+                    public, keys.SchnorrProof.from_wire(body["proof"]), ctx))
             publics = [public if i == player else p for i, p in enumerate(self._key_publics)]
             joint = keys.joint_public_key(publics) if None not in publics else None
         except CryptoError as exc:
@@ -543,12 +639,14 @@ class Table:
         first_seed = draw.draw_seed(self.session, DRAW_FIRST, nonces)
         self.player_at_seat = tuple(draw.permutation(seats_seed, SEATS))
         first = draw.uniform_index(first_seed, SEATS)
+        self.first_seat = first
         self.engine = self.game.new_state(self.config, first)
         return PlayersSeated(self.player_at_seat, first)
 
     def _start_deck(self, number: int) -> None:
         seat_keys = [self._key_publics[p] for p in self.player_at_seat]
-        self.deal = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, seat_keys)
+        self.deal = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, seat_keys,
+                             self.checker)
         self.stage = Stage.SHUFFLE
 
     def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[Any]:
@@ -564,7 +662,7 @@ class Table:
         seat = self.seat_of(msg.player)
         count = self.deal.accept_shares(seat, body, trusted,
                                         None if self.check_all_shares else self.my_seat)
-        self._shares_messages[seat] = msg
+        self._shares_messages[seat] = KeptMessage(msg)
         events: list[Any] = [SharesVerified(seat, self.deal.number, count, own=trusted)]
         if self.deal.shares_done < SEATS:
             return events

@@ -9,13 +9,26 @@ too: its evidence, fed after the transcript, must break the rule it names.
 A saved transcript must be exactly the chain: message ``i`` at position ``i``,
 no message twice, and no signed notice (a notice is never part of the chain,
 nor evidence of a transcript fault).
+
+On several cores the proofs are checked in worker processes while the rules
+are replayed in this one (the proofs are independent of each other; the rules
+are not). The replay first runs *optimistically*: each proof check it meets is
+handed to a worker and assumed to pass. If every check then passed, that replay
+did exactly what a strict one would have done, and its report stands. If any
+failed, the whole transcript is replayed again strictly, in order, each check
+run here unless a worker found it passing; so the report, its first problem
+and its precise error are those of a one-core replay.
 """
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
+from p2pcards.crypto import checks
+from p2pcards.crypto.errors import CryptoError
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
@@ -33,6 +46,8 @@ class Report:
     game: str = ""
     table: str = ""
     players: list[tuple[str, str]] = field(default_factory=list)
+    #: The player (join order) at each seat, once the seats were drawn.
+    seating: Optional[tuple[int, ...]] = None
     messages: int = 0
     deals: int = 0
     shuffles: int = 0
@@ -54,14 +69,113 @@ class Report:
         return self.verdict is not None and self.verdict_confirmed is not False
 
 
-def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None) -> Report:
-    """Replay ``messages`` (genesis first) as an observer; then re-check ``verdict``."""
+#: ``progress(stage, done, total)``: ``"replay"`` over messages, ``"proofs"`` (with
+#: workers), then ``"done"``.
+Progress = Callable[[str, int, int], None]
+#: Checks sent to a worker at once (a 52-card shuffle is one; shares are small).
+BATCH = 48
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None, *,
+                      workers: Optional[int] = None,
+                      progress: Optional[Progress] = None) -> Report:
+    """Replay ``messages`` (genesis first) as an observer; then re-check ``verdict``.
+
+    ``workers`` processes check the proofs (default: one per core; 1 checks
+    everything in this process, in order)."""
+    workers = default_workers() if workers is None else max(1, workers)
+    report = _verify(messages, verdict, workers, progress)
+    if progress is not None:
+        progress("done", 1, 1)
+    return report
+
+
+def _verify(messages: list[bytes], verdict: Optional[Verdict], workers: int,
+            progress: Optional[Progress]) -> Report:
+    if workers == 1 or len(messages) < 2:
+        return _replay(messages, verdict, checks.VerifiedChecks().check, progress)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = _Pending(pool)
+        try:
+            report: Optional[Report] = _replay(messages, verdict, pending.collect, progress)
+        except Exception:  # noqa: BLE001 - what an unchecked proof led to; the strict replay says
+            report = None
+        passed = pending.results(progress)
+    if passed.complete and report is not None:
+        return report
+    return _replay(messages, verdict, passed.check, progress)  # a check failed: strictly, in order
+
+
+def _run_checks(batch: list[checks.Check]) -> list[bool]:
+    """In a worker process: whether each check passes."""
+    out = []
+    for check in batch:
+        try:
+            check.run()
+            out.append(True)
+        except CryptoError:
+            out.append(False)
+    return out
+
+
+class _Passed(checks.VerifiedChecks):
+    """The workers' passing checks; ``complete`` if none failed."""
+
+    def __init__(self) -> None:
+        super().__init__(capacity=1 << 30)
+        self.complete = True
+
+
+class _Pending:
+    """Checks met by the optimistic replay, sent to the workers in batches."""
+
+    def __init__(self, pool: Executor) -> None:
+        self.pool = pool
+        self.batch: list[checks.Check] = []
+        self.sent: list[tuple[list[bytes], Future]] = []
+        self.count = 0
+
+    def collect(self, check: checks.Check) -> None:
+        self.batch.append(check)
+        self.count += 1
+        if len(self.batch) >= BATCH or check.kind == checks.SHUFFLE:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.batch:
+            keys = [c.key for c in self.batch]
+            self.sent.append((keys, self.pool.submit(_run_checks, self.batch)))
+            self.batch = []
+
+    def results(self, progress: Optional[Progress]) -> _Passed:
+        self._flush()
+        passed = _Passed()
+        done = 0
+        for keys, future in self.sent:
+            for key, ok in zip(keys, future.result()):
+                if ok:
+                    passed.passed(key)
+                else:
+                    passed.complete = False
+            done += len(keys)
+            if progress is not None:
+                progress("proofs", done, self.count)
+        return passed
+
+
+def _replay(messages: list[bytes], verdict: Optional[Verdict],
+            checker: Callable[[checks.Check], None], progress: Optional[Progress]) -> Report:
     report = Report()
     if not messages:
         report.problem = "the transcript is empty"
         return report
     try:
-        table = Table(messages[0])
+        table = Table(messages[0], checker=checker)
     except ProtocolError as error:
         report.problem = f"genesis: {error}"
         return report
@@ -79,6 +193,10 @@ def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None) 
             report.problem = f"message {position}: {error}"
             return report
         _count(report, events)
+        if report.seating is None and table.player_at_seat is not None:
+            report.seating = tuple(table.player_at_seat)
+        if progress is not None and (position % 64 == 0 or position == len(messages) - 1):
+            progress("replay", position + 1, len(messages))
         if table.stage is Stage.ENDED:
             report.verdict, report.verdict_confirmed = table.verdict, True
             if not _same_verdict(table.verdict, verdict):

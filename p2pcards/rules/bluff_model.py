@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from p2pcards.cards import Card, Rank
+from p2pcards.rules.seats import SEATS
 
 #: Bluff is a four-player game; slot ``p`` of a deal belongs to seat ``p % SEATS``.
-SEATS = 4
 #: A full deck, 13 cards a seat.
 DECK_SIZE = 52
 

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from p2pcards.cards import TOPPER_DECK, Card, Suit
-from p2pcards.rules.referee import Referee
 from p2pcards.rules.errors import (
     BadAction,
     CardMismatch,
@@ -43,6 +42,8 @@ from p2pcards.rules.errors import (
     NotYourTurn,
     WrongPhase,
 )
+from p2pcards.rules.referee import Referee
+from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper_actions import Bid, NameTrump, PassBid, Play, TopperAction
 from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
 from p2pcards.rules.topper_errors import (
@@ -96,7 +97,7 @@ class TopperConfig:
 
     #: A seat at or above this score at the end of a hand can win.
     target_score: int = 21
-    seats: int = 4
+    seats: int = SEATS
     #: Cards dealt to each seat; also the number of tricks in a hand.
     hand_size: int = 6
     #: The cards in play; ``seats * hand_size`` of them, all dealt.

@@ -8,14 +8,20 @@ from :mod:`p2pcards.ui.text`; this module only reads lines and writes them.
 from __future__ import annotations
 
 import asyncio
+import math
 import queue
 import sys
 import threading
 from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
 
 from p2pcards.net.peer import Decision, LeaveTable, Waiting
-from p2pcards.protocol.events import CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified
+from p2pcards.protocol.events import (
+    ActionApplied, CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified,
+)
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
+from p2pcards.ui.text_checks import CHECKS, CheckFolder
+from p2pcards.ui.text_common import CLOCK_WARNINGS
+from p2pcards.ui.text_summary import History
 from p2pcards.ui.text import (
     CommandError, describe, options_help, parse_command, render, rules_summary,
 )
@@ -27,6 +33,7 @@ NamesSource = Union[Sequence[str], Callable[[], Optional[Sequence[str]]], None]
 _HELP = {"help", "?"}
 _QUIT = {"quit", "q", "exit"}
 _TABLE = {"table", "look", "l"}
+_HISTORY = {"history", "scores", "record"}
 
 
 class PlayerQuit(LeaveTable):
@@ -109,11 +116,17 @@ class PlainAgent:
     """
 
     def __init__(self, read_line: Optional[ReadLine] = None, write: Optional[Write] = None,
-                 *, names: NamesSource = None, symbols: bool = False) -> None:
+                 *, names: NamesSource = None, symbols: bool = False,
+                 history: Optional[Callable[[Any, Sequence[str], int], list[str]]] = None,
+                 bell: bool = False) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
         self.symbols = symbols
+        #: The scoreboard and this deal's record for a view (``history``), if kept.
+        self.history = history
+        #: Ring the terminal's bell with the clock's warnings.
+        self.bell = bell
 
     async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
         """Show the table, read commands until one is legal, and return its action.
@@ -131,10 +144,31 @@ class PlainAgent:
             return parse_command("reveal", view)
         self.write(render(view, names, me, self.symbols))
         self.write(options_help(view))
+        warner: Optional[asyncio.Task] = None
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
-            if left > 0:
+            if 0 < left < math.inf:  # a table without a clock has no countdown
                 self.write(f"You have about {int(left)} seconds to answer.")
+                warner = asyncio.ensure_future(self._warn(decision.deadline))
+        try:
+            return await self._read_command(view, names, me)
+        finally:
+            if warner is not None:
+                warner.cancel()
+
+    async def _warn(self, deadline: float) -> None:
+        """At 30 and at 10 seconds left, say so (and ring the bell) while the person types."""
+        loop = asyncio.get_running_loop()
+        for mark in sorted(CLOCK_WARNINGS, reverse=True):
+            wait = deadline - mark - loop.time()
+            if wait < 0:
+                continue
+            await asyncio.sleep(wait)
+            self.write(("\a" if self.bell else "") + f"{mark} seconds left to move: after that "
+                       f"the others end the table naming you.")
+
+    async def _read_command(self, view: Any, names: Sequence[str], me: int) -> Any:
+        """Commands until one is legal (or help, the table, the history, quit)."""
         while True:
             self.write("Your command (help lists them):")
             try:
@@ -151,6 +185,10 @@ class PlainAgent:
             if word in _TABLE:
                 self.write(render(view, names, me, self.symbols))
                 continue
+            if word in _HISTORY:
+                self.write("\n".join(self.history(view, names, me)) if self.history
+                           else "No history is kept here.")
+                continue
             try:
                 return parse_command(line, view)
             except CommandError as error:
@@ -164,22 +202,32 @@ class PlainPrinter:
     cannot print another seat's hidden card. ``names_provider`` returns the
     display names by seat (or None before the seats are drawn);
     ``me_provider`` this peer's seat (without it, the seat is learnt from
-    this peer's own shuffle or shares). Without ``verbose``, the events that
+    this peer's own shuffle or shares); ``players_provider`` the names in join
+    order and this peer's player index, to name people before seats are drawn. Without ``verbose``, the events that
     repeat for every message (each card's decryption check, each deadline
-    restart) are left out: a card played is described once, by the play.
+    restart) are left out, a card played is described once, by the play, and
+    the cryptographic checks fold into one line per stage.
     """
 
     _QUIET = (CardsRevealed, Waiting)
 
     def __init__(self, write: Optional[Write] = None, names_provider: NamesSource = None,
                  *, me_provider: Optional[Callable[[], Optional[int]]] = None,
-                 verbose: bool = False) -> None:
+                 players_provider: Optional[Callable[[], tuple[Sequence[str], Optional[int]]]] = None,
+                 view_provider: Optional[Callable[[], Any]] = None,
+                 verbose: bool = False, symbols: bool = False) -> None:
+        #: This seat's view after the events so far (for a summary's chips), if known.
+        self.view_provider = view_provider
         self.write = write if write is not None else print_line
         self.names_provider = names_provider
         self.me_provider = me_provider
+        self.players_provider = players_provider
+        self.symbols = symbols
         self.verbose = verbose
         self.seating: Optional[tuple[int, ...]] = None
         self.my_seat: Optional[int] = None
+        self._checks = CheckFolder()
+        self._results = History()
 
     def on_event(self, event: Any) -> None:
         if isinstance(event, PlayersSeated):
@@ -188,10 +236,37 @@ class PlainPrinter:
             self.my_seat = event.seat
         if not self.verbose and isinstance(event, self._QUIET):
             return
+        if not self.verbose and isinstance(event, CHECKS):
+            stage = self._checks.fold(event)  # one line per stage, not one per check
+            if stage:
+                self.write(stage)
+            return
         me = self.me_provider() if self.me_provider is not None else self.my_seat
-        line = describe(event, _names(self.names_provider), me, self.seating)
+        self._take_results(event)
+        players, me_player = self.players_provider() if self.players_provider else ((), None)
+        line = describe(event, _names(self.names_provider), me, self.seating,
+                        players=players, me_player=me_player, symbols=self.symbols)
         if line:
             self.write(line)
+        self._write_summary(me)
+
+    def history_lines(self, view: Any, names: Sequence[str], me: int) -> list[str]:
+        """The scoreboard and this deal's record (the ``history`` command)."""
+        return self._results.lines(names, me, view, self.symbols)
+
+    def _take_results(self, event: Any) -> None:
+        results = event.results if isinstance(event, ActionApplied) else (event,)
+        for result in results:
+            self._results.take(result)
+
+    def _write_summary(self, me: Optional[int]) -> None:
+        """The summary of a deal (hand) just scored, after its lines (chips are on the board)."""
+        if not self._results.due:
+            return
+        view = self.view_provider() if self.view_provider is not None else None
+        summary = self._results.summary(_names(self.names_provider), me, view, self.symbols)
+        if summary is not None:
+            self.write("\n".join([f"— {summary.title} —", *summary.lines]))
 
     __call__ = on_event
 

@@ -14,7 +14,7 @@ from p2pcards.rules import bluff_errors as errors
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal
 from p2pcards.rules.errors import NotYourCard, RuleError
 from p2pcards.ui.text_common import (
-    explain_common,
+    explain_common, ending_words,
     CommandError, HandCard, card_text, cards_text, find_card, fit, parse_count, parses, plural,
     require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
@@ -112,10 +112,12 @@ def _last_revealed(claims: Sequence[Claim]) -> Optional[Claim]:
 def turn_line(view: BluffState, names: Sequence[str], me: Optional[int]) -> str:
     """Whose turn it is, in words."""
     if view.outcome is not None:
-        winners = ", ".join(who(names, s, me) for s in view.outcome.winners)
-        return f"Match over ({view.outcome.termination.value}): won by {winners}."
+        winners = " and ".join(who(names, s, me, start=False) for s in view.outcome.winners)
+        return f"Match over: {ending_words(view.outcome.termination)}; won by {winners}."
     if view.phase is Phase.DEAL:
-        return f"Waiting for the next deal; {who(names, view.leader, me, start=False)} leads it."
+        leads = "lead" if view.leader == me else "leads"
+        return (f"Waiting for the next deal; {who(names, view.leader, me, start=False)} "
+                f"{leads} it.")
     seat = view.to_act
     if seat == me:
         if view.phase is Phase.REVEAL:
@@ -148,11 +150,11 @@ def options_help(view: BluffState) -> str:
         stake = _stake_range(opts.min_stake, opts.max_stake)
         if opts.must_lead:
             lines.append("  discard <cards> as <rank> [stake <n>]   (d)   e.g. d 1 2 as Q")
-            lines.append(f"      1 to {top} cards, any rank {_RANK_WORDS}, {stake}")
+            lines.append(f"      {_up_to(top)}, any rank {_RANK_WORDS}, {stake}")
         else:
             lines.append(f"  discard <cards> [stake <n>]   (d)   e.g. d 1 2, claimed as "
                          f"{opts.rank.label}")  # type: ignore[union-attr]
-            lines.append(f"      1 to {top} cards, {stake}")
+            lines.append(f"      {_up_to(top)}, {stake}")
         lines.append("      cards by label (1 4 7) or face (QH 10D)")
     elif not opts.must_reveal and opts.hand:
         lines.append(f"  (no discard: you have {opts.max_stake} chips, the stake is at least "
@@ -293,7 +295,7 @@ def explain(view: BluffState, action: object, error: RuleError) -> str:
         return f"stake {getattr(action, 'stake', '?')} is more than your {stack} chips"
     if isinstance(error, errors.DiscardCount):
         count = len(getattr(action, "slots", ()))
-        return f"discard 1 to {view.config.max_discard} cards, not {count}"
+        return f"discard {_up_to(view.config.max_discard)}, not {count}"
     if isinstance(error, errors.DuplicateSlots):
         return "a card is named twice"
     if isinstance(error, errors.RankRequired):
@@ -324,3 +326,8 @@ def rules_summary() -> str:
         "discarder leads anew. Empty your hand with an accepted discard to win the deal",
         "and the safe box. The last player with chips (or the most at the deal cap) wins.",
     ])
+
+
+def _up_to(top: int) -> str:
+    """``1 to 3 cards``, or ``1 card`` when one is all there is."""
+    return "1 card" if top == 1 else f"1 to {top} cards"

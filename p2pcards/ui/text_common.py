@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import re
 import textwrap
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from p2pcards.cards import Card
+from p2pcards.rules.bluff_model import Termination as BluffTermination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
+from p2pcards.rules.topper_events import Termination as TopperTermination
+from p2pcards.untrusted_text import shown
 
 #: The widest line :func:`render` produces.
 WIDTH = 80
+#: Seconds left on your clock at which you are warned (and the bell rings).
+CLOCK_WARNINGS = (30, 10)
 #: The longest display name shown (longer ones are cut).
 NAME_WIDTH = 16
 
@@ -59,9 +63,12 @@ def cards_text(cards: Sequence[Optional[Card]], symbols: bool = False) -> str:
 
 def clean(text: object, limit: int = 200) -> str:
     """``text`` without control or format characters (no escape sequences reach the terminal)."""
-    out = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in str(text))
-    out = " ".join(out.split())
-    return out if len(out) <= limit else out[:limit - 1] + "…"
+    return shown(text, limit)
+
+
+def quoted(text: object, limit: int = 40) -> str:
+    """A table name (or other peer text) in double quotes, the one way the program quotes."""
+    return f'"{clean(text, limit)}"'
 
 
 def known_name(names: Sequence[str], seat: int) -> str:
@@ -180,6 +187,21 @@ def parses(parse: Callable[[str], Any], word: str) -> bool:
 def tokens_of(text: str) -> list[str]:
     """Words of a command: case-insensitive, any whitespace or commas between them."""
     return [t for t in re.split(r"[\s,;]+", text.strip().lower()) if t]
+
+
+#: Why a match ended, as a person says it.
+ENDINGS: dict[Any, str] = {
+    BluffTermination.LAST_WITH_CHIPS: "one player has all the chips",
+    BluffTermination.DEAL_CAP: "deal cap reached",
+    TopperTermination.TARGET_REACHED: "target score reached",
+    TopperTermination.BIDDER_WINS_TIE: "a tie at the target goes to the bidder",
+    TopperTermination.DEAL_LIMIT: "deal limit reached",
+}
+
+
+def ending_words(termination: Any) -> str:
+    """``deal cap reached``: a match's end in words (never the enum's id)."""
+    return ENDINGS.get(termination, "the match ended")
 
 
 def plural(count: int, word: str) -> str:

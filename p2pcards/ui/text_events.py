@@ -14,24 +14,39 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from p2pcards.cards import Card, Rank
 from p2pcards.net import peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
-from p2pcards.ui.text_common import cards_text, clean, known_name, plural, seat_name, who
+from p2pcards.ui.text_common import (
+    NAME_WIDTH, card_text, cards_text, clean, ending_words, plural, quoted, seat_name, who,
+)
 
 Names = Sequence[str]
 Seating = Optional[Sequence[int]]
 
 
-class _Speaker:
-    """The names and seat of the peer the lines are written for."""
+class Speaker:
+    """Names people as the peer the lines are written for knows them: by seat
+    and name once seats are drawn, by name before, and "you" for itself."""
 
-    def __init__(self, names: Names, me: Optional[int], seating: Seating) -> None:
+    def __init__(self, names: Names, me: Optional[int], seating: Seating,
+                 players: Names = (), me_player: Optional[int] = None,
+                 symbols: bool = False) -> None:
         self.names = names
         self.me = me
         self.seating = tuple(seating) if seating is not None else None
+        self.players = players
+        self.me_player = me_player
+        self.symbols = symbols
+
+    def card(self, card: Any) -> str:
+        return card_text(card, self.symbols)
+
+    def cards(self, cards: Sequence[Any]) -> str:
+        return cards_text(cards, self.symbols)
 
     def seat(self, seat: Optional[int], start: bool = True) -> str:
         return who(self.names, seat, self.me, start)
@@ -40,15 +55,24 @@ class _Speaker:
         """``verb`` agreeing with the seat: "you lead", "Seat 2 (Bob) leads"."""
         return verb if seat is not None and seat == self.me else f"{verb}s"
 
-    def player(self, player: Optional[int]) -> str:
-        """``player 2 (Bob)``: a player by join order, named once seats are drawn."""
+    def player(self, player: Optional[int], start: bool = False) -> str:
+        """A player (join order) as people know him: ``Seat 2 (Bob)`` once the
+        seats are drawn, his name before (the join-order index never shows)."""
         if player is None:
-            return "nobody"
+            return "Nobody" if start else "nobody"
         if self.seating is not None and player in self.seating:
-            seat = self.seating.index(player)
-            name = "you" if seat == self.me else known_name(self.names, seat)
-            return f"player {player} ({name})" if name else f"player {player}"
-        return f"player {player}"
+            return self.seat(self.seating.index(player), start)
+        if player == self.me_player:
+            return "You" if start else "you"
+        name = clean(self.players[player], NAME_WIDTH) if 0 <= player < len(self.players) else ""
+        return name or ("A player" if start else "a player")
+
+    def player_does(self, player: Optional[int], verb: str) -> str:
+        """``verb`` agreeing with the player: "you open", "Seat 2 (Bob) opens"."""
+        mine = player is not None and (player == self.me_player or (
+            self.seating is not None and player in self.seating
+            and self.seating.index(player) == self.me))
+        return verb if mine else f"{verb}s"
 
     def scores(self, values: Sequence[int]) -> str:
         return ", ".join(f"{seat_name(self.names, s)} {v}" for s, v in enumerate(values))
@@ -60,7 +84,7 @@ def _upper_first(text: str) -> str:
 
 # --- Bluff ---------------------------------------------------------------------------
 
-def _bluff_line(e: Any, s: _Speaker) -> Optional[str]:
+def _bluff_line(e: Any, s: Speaker) -> Optional[str]:
     if isinstance(e, bluff.DealStarted):
         return f"Deal {e.deal} begins: {s.seat(e.leader, False)} {s.does(e.leader, 'lead')}."
     if isinstance(e, bluff.Discarded):
@@ -76,7 +100,7 @@ def _bluff_line(e: Any, s: _Speaker) -> Optional[str]:
     if isinstance(e, bluff.Challenged):
         return f"{s.seat(e.challenger)} called BLUFF on {s.seat(e.discarder, False)}!"
     if isinstance(e, bluff.ChallengeResolved):
-        faces = cards_text(e.faces)
+        faces = s.cards(e.faces)
         if e.bluff:
             return (f"It was a bluff: {faces}. {s.seat(e.discarder)} lost the stake of "
                     f"{e.paid} and took the cards back.")
@@ -95,15 +119,28 @@ def _bluff_line(e: Any, s: _Speaker) -> Optional[str]:
     return None
 
 
-def _bluff_outcome(outcome: bluff.BluffOutcome, s: _Speaker) -> str:
-    winners = " and ".join(s.seat(w, False) for w in outcome.winners)
-    return (f"MATCH OVER ({outcome.termination.value}, {plural(outcome.deals, 'deal')}): "
-            f"won by {winners}. Chips: {s.scores(outcome.chips)}.")
+def winners_sentence(seats: Sequence[int], s: Speaker) -> str:
+    """``Seat 2 (Cal) won``, ``You and Seat 1 (Bob) share the win``."""
+    return _winners(seats, s)
+
+
+def _winners(seats: Sequence[int], s: Speaker) -> str:
+    names = [s.seat(w, False) for w in seats]
+    if not names:
+        return "Nobody won"
+    joined = " and ".join(names)
+    return f"{_upper_first(joined)} {'won' if len(names) == 1 else 'share the win'}"
+
+
+def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
+    return (f"Match over: {ending_words(outcome.termination)} after "
+            f"{plural(outcome.deals, 'deal')}. {_winners(outcome.winners, s)}. "
+            f"Chips: {s.scores(outcome.chips)}.")
 
 
 # --- Topper ----------------------------------------------------------------------------
 
-def _topper_line(e: Any, s: _Speaker) -> Optional[str]:
+def _topper_line(e: Any, s: Speaker) -> Optional[str]:
     if isinstance(e, topper.HandDealt):
         return (f"Hand {e.hand}: {s.seat(e.dealer, False)} dealt; "
                 f"{s.seat(e.first_bidder, False)} {s.does(e.first_bidder, 'bid')} first.")
@@ -118,17 +155,17 @@ def _topper_line(e: Any, s: _Speaker) -> Optional[str]:
         return (f"Everyone passed: hand {e.hand} is thrown in; "
                 f"{s.seat(e.next_dealer, False)} {s.does(e.next_dealer, 'deal')} next.")
     if isinstance(e, topper.TrumpNamed):
-        big = f"J{e.suit.letter}"
+        big = s.card(Card(Rank.JACK, e.suit))
         return (f"{s.seat(e.seat)} named {e.suit.name.lower()} trump "
-                f"(Big Jack {big}, Little Jack {e.little_jack.ascii}).")
+                f"(Big Jack {big}, Little Jack {s.card(e.little_jack)}).")
     if isinstance(e, topper.CardPlayed):
-        return f"{s.seat(e.seat)} played {e.card.ascii}."
+        return f"{s.seat(e.seat)} played {s.card(e.card)}."
     if isinstance(e, topper.ShowedVoid):
         has = "have" if e.seat == s.me else "has"
         return (f"{s.seat(e.seat)} {has} no {e.suit.name.lower()} left this hand "
-                f"(played {e.card.ascii} in trick {e.trick + 1}).")
+                f"(played {s.card(e.card)} in trick {e.trick + 1}).")
     if isinstance(e, topper.TrickWon):
-        plays = " ".join(card.ascii for _, card in e.plays)
+        plays = " ".join(s.card(card) for _, card in e.plays)
         return f"{s.seat(e.winner)} won trick {e.trick + 1} ({plays})."
     if isinstance(e, topper.HandScored):
         took = e.tricks[e.bidder]
@@ -143,23 +180,28 @@ def _topper_line(e: Any, s: _Speaker) -> Optional[str]:
     return None
 
 
-def _topper_outcome(outcome: topper.TopperOutcome, s: _Speaker) -> str:
-    winners = " and ".join(s.seat(w, False) for w in outcome.winners)
-    return (f"MATCH OVER ({outcome.termination.value}, {plural(outcome.hands, 'hand')} "
-            f"scored): won by {winners}. Scores: {s.scores(outcome.scores)}.")
+def _topper_outcome(outcome: topper.TopperOutcome, s: Speaker) -> str:
+    return (f"Match over: {ending_words(outcome.termination)} after "
+            f"{plural(outcome.hands, 'hand')} scored. {_winners(outcome.winners, s)}. "
+            f"Scores: {s.scores(outcome.scores)}.")
 
 
 # --- the table protocol ---------------------------------------------------------------------
 
-def _protocol_line(e: Any, s: _Speaker) -> Optional[str]:
+def _protocol_line(e: Any, s: Speaker) -> Optional[str]:
     if isinstance(e, proto.Committed):
-        return f"{_upper_first(s.player(e.player))} committed to a key share and a draw nonce."
+        return f"{s.player(e.player, True)} committed to a key share and a draw nonce."
     if isinstance(e, proto.KeyShareVerified):
-        return f"{_upper_first(s.player(e.player))} opened its key share; proof verified."
+        mine = s.player_does(e.player, "x") == "x"
+        return (f"{s.player(e.player, True)} opened {'your' if mine else 'a'} key share; "
+                f"proof verified.")
     if isinstance(e, proto.PlayersSeated):
-        seated = ", ".join(f"seat {seat}: {seat_name(s.names, seat)}"
+        seated = ", ".join(f"Seat {seat}: {seat_name(s.names, seat)}"
+                           + (" (you)" if seat == s.me else "")
                            for seat in range(len(e.player_at_seat)))
-        return f"Seats drawn ({seated}); {s.seat(e.first_seat, False)} goes first."
+        # The draw picks who starts: Bluff's first leader, Topper's first dealer.
+        starts = "start" if e.first_seat == s.me else "starts"
+        return f"Seats drawn ({seated}); {s.seat(e.first_seat, False)} {starts}."
     if isinstance(e, proto.ShuffleVerified):
         if e.own:
             return f"You shuffled deck {e.deck} and proved the shuffle."
@@ -172,10 +214,10 @@ def _protocol_line(e: Any, s: _Speaker) -> Optional[str]:
     if isinstance(e, proto.HandDealt):
         if not e.hand:
             return f"Deck {e.deck} dealt."
-        cards = cards_text(sorted(card for _, card in e.hand))
+        cards = s.cards(sorted(card for _, card in e.hand))
         return f"Deck {e.deck} dealt. Your hand: {cards}."
     if isinstance(e, proto.CardsRevealed):
-        return (f"{s.seat(e.seat)} opened {cards_text([c for _, c in e.cards])}; "
+        return (f"{s.seat(e.seat)} opened {s.cards([c for _, c in e.cards])}; "
                 f"decryption shares verified.")
     if isinstance(e, proto.ActionApplied):
         # The protocol follows the last action with its own MatchEnded: say it once.
@@ -189,7 +231,7 @@ def _protocol_line(e: Any, s: _Speaker) -> Optional[str]:
             return _bluff_outcome(outcome, s)
         if isinstance(outcome, topper.TopperOutcome):
             return _topper_outcome(outcome, s)
-        return "MATCH OVER."
+        return "Match over."
     if isinstance(e, proto.TableEnded):
         return _verdict_line(e.verdict, s)
     if isinstance(e, proto.Reported):
@@ -197,43 +239,85 @@ def _protocol_line(e: Any, s: _Speaker) -> Optional[str]:
     return None
 
 
-def _report_line(e: proto.Reported, s: _Speaker) -> str:
+def _report_line(e: proto.Reported, s: Speaker) -> str:
     """Another peer's unchecked word: said as a report, never as a verdict."""
     accused = " and ".join(s.player(p) for p in e.players) or "nobody"
-    rule, detail = clean(e.rule, 64), clean(e.detail, 160)
-    if s.seating is not None and e.reporter in s.seating:
-        reporter = s.seat(s.seating.index(e.reporter))
+    what = offence(clean(e.rule, 64), clean(e.detail, 160), mine=False)
+    return (f"{s.player(e.reporter, True)} {s.player_does(e.reporter, 'report')} that "
+            f"{accused} {what} (not confirmed here; play goes on).")
+
+
+def _verdict_line(verdict: Any, s: Speaker) -> str:
+    return f"Table ended: {verdict_sentence(verdict, s)}"
+
+
+def verdict_sentence(verdict: Any, s: Speaker) -> str:
+    """``Seat 3 (Alice) ran out of time.``: a verdict in the table's words."""
+    players = list(verdict.players)
+    if not players:
+        return f"the table ended with nobody named ({clean(verdict.detail, 160)})."
+    blamed = " and ".join(s.player(p, True) for p in players)
+    mine = len(players) == 1 and s.player_does(players[0], "x") == "x"
+    what = offence(clean(verdict.rule, 64), clean(verdict.detail, 240), mine)
+    if verdict.rule in ("deadline", "left"):
+        proof = ""
+    elif verdict.provable:
+        whose = "your" if mine else "their"
+        proof = f", proven by {whose} signed message{'s' if len(players) > 1 else ''}"
     else:
-        reporter = _upper_first(s.player(e.reporter))
-    return (f"{reporter} reports {rule} against {accused}: {detail} "
-            f"(not confirmed here; play goes on).")
+        proof = " (reported, not provable from the transcript)"
+    return f"{blamed} {what}{proof}."
 
 
-def _verdict_line(verdict: Any, s: _Speaker) -> str:
-    blamed = " and ".join(s.player(p) for p in verdict.players) or "nobody named"
-    rule, detail = clean(verdict.rule, 64), clean(verdict.detail, 240)
+#: What each rule broken means, said of the one who broke it. ``{detail}``
+#: is the referee's own refusal, for rules whose id alone says too little.
+_OFFENCES: dict[str, str] = {
+    "deadline": "ran out of time",
+    "left": "left the table",
+    "turn": "wrote out of turn",
+    "chain.equivocation": "signed two different messages for one turn",
+    "crypto": "sent a cryptographic proof that fails ({detail})",
+    "message.signature": "sent a message with a bad signature",
+    "message.malformed": "sent a malformed message ({detail})",
+    "wire.malformed": "sent bytes that are not a message",
+    "message.session": "sent a message of another table",
+    "rules.card.not-held": "tried to play a card not in {their} hand",
+    "rules.card.mismatch": "showed cards other than those discarded",
+    "rules.topper.follow-suit": "did not follow suit while able to",
+    "rules.topper.renege": "reneged (kept back a card {they} had to play)",
+}
+
+
+def offence(rule: str, detail: str, mine: bool) -> str:
+    """What breaking ``rule`` means, agreeing with its subject ("you", one or several)."""
     if rule == "deadline":
-        what = f"{blamed} missed the deadline"
-    elif rule == "left":
-        what = f"{blamed} left the table"
-    else:
-        what = f"{blamed} broke rule {rule}"
-    proof = ("signed evidence attached; anyone can re-check it" if verdict.provable
-             else "not provable from the transcript")
-    return f"TABLE ENDED: {what}: {detail} ({proof})."
+        # A deadline's detail is this peer's own wording of why its clock ran out.
+        if "could not be reached" in detail:
+            return "could not be reached (the host)"
+        if "refused to go on" in detail:
+            return "refused to go on (the host)"
+    template = _OFFENCES.get(rule)
+    if template is None:
+        template = "broke a rule of the game: {detail}" if rule.startswith("rules.") \
+            else "broke the table's rules: {detail}"
+    their = "your" if mine else "their"
+    they = "you" if mine else "they"
+    return template.format(detail=detail, their=their, they=they)
 
 
 # --- the network session --------------------------------------------------------------------
 
-def _session_line(e: Any, s: _Speaker) -> Optional[str]:
+def _session_line(e: Any, s: Speaker) -> Optional[str]:
     if isinstance(e, peer.LobbyUpdate):
         people = ", ".join(clean(name, 16) + (" (bot)" if bot else "")
                            for _, name, bot in e.players) or "nobody yet"
         missing = 4 - len(e.players)
         wait = f"; waiting for {missing} more" if missing > 0 else "; the table is full"
-        return (f"Table {clean(e.table, 40)!r} ({clean(e.game, 10)}): "
+        return (f"Table {quoted(e.table)} ({clean(e.game, 10)}): "
                 f"{plural(len(e.players), 'player')} joined: {people}{wait}.")
     if isinstance(e, peer.LinkUp):
+        if e.own_host:
+            return None
         return "Reconnected to the host." if e.reconnect else "Connected to the host."
     if isinstance(e, peer.LinkDown):
         return f"Lost the link to the host ({clean(e.reason, 120)}); reconnecting."
@@ -252,24 +336,28 @@ def _session_line(e: Any, s: _Speaker) -> Optional[str]:
     return None
 
 
-def _game_line(e: Any, s: _Speaker) -> Optional[str]:
+def _game_line(e: Any, s: Speaker) -> Optional[str]:
     return _bluff_line(e, s) or _topper_line(e, s)
 
 
-_SOURCES: tuple[Callable[[Any, _Speaker], Optional[str]], ...] = (
+_SOURCES: tuple[Callable[[Any, Speaker], Optional[str]], ...] = (
     _protocol_line, _session_line, _bluff_line, _topper_line)
 
 
-def describe(event: Any, names: Names, me: Optional[int],
-             seating: Seating = None) -> Optional[str]:
+def describe(event: Any, names: Names, me: Optional[int], seating: Seating = None, *,
+             players: Names = (), me_player: Optional[int] = None,
+             symbols: bool = False) -> Optional[str]:
     """What ``event`` means, in words for the player at seat ``me``; None if not worth a line.
 
     ``names[seat]`` is the display name at each seat; ``seating`` (player
     index at each seat, known once ``PlayersSeated`` came) lets early
-    protocol events and verdicts, which count players, name them too. An
-    :class:`ActionApplied` gives one line per referee event it carries.
+    protocol events and verdicts, which count players, name them by seat;
+    before the seats are drawn ``players`` (names in join order) and
+    ``me_player`` name them. People never read a join-order index. An
+    :class:`ActionApplied` gives one line per referee event it carries;
+    cards are written ``Q♥`` with ``symbols``, else ``QH``, as the board does.
     """
-    speaker = _Speaker(names, me, seating)
+    speaker = Speaker(names, me, seating, players, me_player, symbols)
     if isinstance(event, LocalProtocolError):
         return f"Your action was refused: {clean(event, 200)}"
     if isinstance(event, ProtocolError):

@@ -16,7 +16,7 @@ from p2pcards.rules.errors import CardMismatch, NotYourCard, RuleError
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
 from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
-    explain_common,
+    explain_common, ending_words,
     CommandError, HandCard, card_text, clean, find_card, fit, parse_count, parses, plural,
     require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
 )
@@ -131,10 +131,11 @@ def turn_line(view: TopperState, names: Sequence[str], me: Optional[int]) -> str
     """Whose turn it is, in words."""
     outcome = view.outcome
     if outcome is not None:
-        winners = ", ".join(who(names, s, me) for s in outcome.winners)
-        return f"Match over ({outcome.termination.value}): won by {winners}."
+        winners = " and ".join(who(names, s, me, start=False) for s in outcome.winners)
+        return f"Match over: {ending_words(outcome.termination)}; won by {winners}."
     if view.phase is Phase.DEAL:
-        return f"Waiting for the next deal; {who(names, view.dealer, me, start=False)} deals."
+        deals = "deal" if view.dealer == me else "deals"
+        return f"Waiting for the next deal; {who(names, view.dealer, me, start=False)} {deals}."
     seat = view.to_act
     if seat == me:
         if view.phase is Phase.BIDDING:

@@ -90,6 +90,7 @@ def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path):
     (["play", "bluff", "--deadline", "0"], "the time must be a positive number of seconds, not 0"),
     (["play", "bluff", "--deadline", "-3"], "the time must be a positive number of seconds, not -3"),
     (["play", "bluff", "--reconnect-window", "nan"], "positive number of seconds, not nan"),
+    (["play", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
     (["play", "bluff", "--bots", "smart"], "invalid choice: 'smart'"),
     (["host", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
 ])
@@ -135,3 +136,168 @@ def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port():
     solo = _resumed_line("Me's table", None)
     assert "None" not in solo and "port" not in solo and "against the bots" in solo
     assert "on port 4711" in _resumed_line("den", 4711)
+
+
+@pytest.fixture(scope="module")
+def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
+    """A home holding one finished solo Topper match: (home, session id, your transcript)."""
+    home = tmp_path_factory.mktemp("finished")
+    played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
+    assert played.returncode == 0, played.stderr
+    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1])
+    session = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])["session"]
+    return home, session, transcript
+
+
+def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
+    home, _, transcript = finished_home
+    checked = run_cli(["verify", str(transcript)], home)
+    assert checked.returncode == 0, checked.stdout
+    lines = checked.stdout.splitlines()
+    assert lines[0] == 'Topper at table "Ona\'s table", 4 players:'
+    seats = [line for line in lines if line.startswith("  Seat ")]
+    assert len(seats) == 4 and sum("(you" in line for line in seats) == 1
+    assert any("Ona, key" in line and "(you)" in line for line in seats)
+    over = [line for line in lines if line.startswith("Match over: ")]
+    assert len(over) == 1 and "Termination" not in over[0] and " after " in over[0]
+    # People never read a join-order index, nor a Python repr, unless they ask (-v).
+    assert "join order" not in checked.stdout and "player 0" not in checked.stdout
+    detailed = run_cli(["verify", "-v", str(transcript)], home).stdout
+    assert detailed.count("in join order") == 4
+
+
+def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home):
+    home, _, transcript = finished_home
+    report = json.loads(run_cli(["verify", "--json", str(transcript)], home).stdout)
+    assert report["ok"] is True and report["game"] == "topper" and report["verdict"] is None
+    assert sorted(p["seat"] for p in report["players"]) == [0, 1, 2, 3]
+    assert [p["player"] for p in report["players"]] == [0, 1, 2, 3]
+    assert report["players"][report["you"]]["name"] == "Ona"
+    assert report["outcome"]["termination"] in {"target-reached", "bidder-wins-tie", "deal-limit"}
+    assert max(report["outcome"]["scores"]) >= 2
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"", "is empty: the table never started"),
+    (b"hello, not a transcript\n", "is not a p2pcards transcript"),
+])
+def test_verify_of_a_file_that_is_not_a_transcript_is_one_sentence(tmp_path, content, says):
+    path = tmp_path / "file.bin"
+    path.write_bytes(content)
+    checked = run_cli(["verify", str(path)], tmp_path, timeout=30)
+    assert checked.returncode == 2 and says in checked.stderr
+    assert "Traceback" not in checked.stderr and checked.stdout == ""
+
+
+def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(finished_home):
+    home, session, _ = finished_home
+    shown = run_cli(["resume", "--plain", session], home, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout
+    assert text.startswith('Your table "Ona\'s table" is over')
+    assert 'Table "Ona\'s table" (topper): 4 players joined: Ona' in text
+    assert text.count("(bot)") == 3 and "Seats drawn (Seat 0:" in text
+    assert "Match over:" in text and "connecting" not in text.lower()
+
+
+class _Found:
+    """A table as discovery lists it (the fields ``join`` reads)."""
+
+    def __init__(self, name: str, fp: str, free: int = 2, host_name: str = "Ann") -> None:
+        self.name, self.fingerprint, self.free_seats, self.host_name = name, fp, free, host_name
+        self.game, self.host, self.port, self.public_key = "bluff", "10.0.0.2", 4000, None
+
+
+def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash():
+    from p2pcards.cli import UserError, _pick_table
+    one, two = _Found("dup", "bbbb-0000-0000"), _Found("dup", "aaaa-1111-1111", host_name="Bo")
+    other = _Found("quiet", "cccc-2222-2222")
+    found = [one, other, two]
+    with pytest.raises(UserError) as clash:
+        _pick_table(found, "dup")
+    # Told apart by number (the order `tables` lists) and by host name and key.
+    assert "1. \"dup\" (bluff, host Bo, key aaaa-1111-1111)" in str(clash.value)
+    assert "2. \"dup\" (bluff, host Ann, key bbbb-0000-0000)" in str(clash.value)
+    assert _pick_table(found, "bbbb") is one and _pick_table(found, "aaaa-1111-1111") is two
+    assert _pick_table(found, "3") is other and _pick_table(found, "quiet") is other
+
+
+def test_join_of_a_full_table_says_it_is_full():
+    from p2pcards.cli import UserError, _pick_table
+    with pytest.raises(UserError, match='table "Friday" is full'):
+        _pick_table([_Found("Friday", "aaaa-0000-0000", free=0)], "Friday")
+    with pytest.raises(UserError, match='no table named "Nope" found'):
+        _pick_table([_Found("Friday", "aaaa-0000-0000")], "Nope")
+
+
+def _announced_host(home: Path, name: str, table: str, *extra: str) -> subprocess.Popen:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_STATE_HOME": str(home / "state")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "p2pcards", "host", "bluff", "--plain", "--name", name,
+         "--table", table, "--bind", "127.0.0.1", "--interface", "127.0.0.1", *extra],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tables(tmp_path):
+    """Real hosts announced on loopback: two tables named alike and a full one.
+    `tables` lists them under headers with host names and addresses; `join` tells
+    the twins apart by number and key and says the full one is full; each host
+    printed the address to give a friend."""
+    import time
+    hosts = [_announced_host(tmp_path / "h1", "Hedda", "Loop den"),
+             _announced_host(tmp_path / "h2", "Hugo", "Loop den"),
+             _announced_host(tmp_path / "h3", "Hanna", "Full den", "--bots", "3")]
+    try:
+        # Each host's "Hosting …" line (a host with bots may print its lobby first).
+        firsts = [next(line for line in iter(host.stdout.readline, "") if "Hosting" in line)
+                  for host in hosts]
+        assert all("--connect 127.0.0.1:" in line for line in firsts), firsts
+        assert "Friends join with: p2pcards join 'Loop den'" in firsts[0]
+        ports = [line.split("--connect 127.0.0.1:")[1].split(")")[0] for line in firsts]
+        listed = ""
+        for _ in range(10):  # bounded: announcements (and the full table's update) take a moment
+            listed = run_cli(["tables", "--interface", "127.0.0.1", "--timeout", "1.5"],
+                             tmp_path, timeout=30).stdout
+            if listed.count("den") == 3 and " full " in listed:
+                break
+            time.sleep(0.2)
+        lines = listed.splitlines()
+        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "HOST", "ADDRESS", "KEY"]
+        rows = {name: next(line for line in lines[1:] if f" {name} " in line)
+                for name in ("Hedda", "Hugo", "Hanna")}
+        assert rows["Hanna"].split()[0] == "1" and " full " in rows["Hanna"]
+        assert f"127.0.0.1:{ports[0]}" in rows["Hedda"] and f"127.0.0.1:{ports[1]}" in rows["Hugo"]
+
+        join = ["join", "--interface", "127.0.0.1", "--timeout", "1.5", "--plain"]
+        clash = run_cli([*join, "Loop den"], tmp_path, timeout=30)
+        assert clash.returncode == 2 and "Traceback" not in clash.stderr
+        assert "2 open tables match; join one by its number or key" in clash.stderr
+        assert "host Hedda" in clash.stderr and "host Hugo" in clash.stderr
+        full = run_cli([*join, "Full den"], tmp_path, timeout=30)
+        assert full.returncode == 2 and 'table "Full den" is full' in full.stderr
+    finally:
+        for host in hosts:
+            host.terminate()
+        for host in hosts:
+            host.wait(timeout=30)
+
+
+def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
+    import asyncio
+    from p2pcards.cli import _close_hosted
+
+    class Hosted:
+        class host:
+            class relay:
+                started = False
+        tasks: list = []
+        linger = 125.0
+        closed_with: dict = {}
+
+        async def close(self, **kwargs):
+            self.closed_with = kwargs
+
+    hosted = Hosted()
+    asyncio.run(_close_hosted(None, hosted)())
+    assert hosted.closed_with == {"grace": 0, "linger": 0}

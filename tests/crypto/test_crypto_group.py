@@ -173,3 +173,24 @@ def test_points_and_scalars_have_wire_forms_that_validate_and_name_the_sender() 
     with pytest.raises(InvalidScalar) as serr:
         Scalar.from_wire(bytes(32), seat=2)
     assert serr.value.seat == 2
+
+
+def test_a_validated_encoding_is_validated_once_per_process_and_a_bad_one_never_recorded() -> None:
+    from p2pcards.crypto.group import OPS, VALID_POINTS
+
+    good = card_point(9).to_bytes()
+    mixed = nb.crypto_core_ed25519_add(card_point(9).to_bytes(), ORDER_8)
+    Point.from_bytes(good)
+    OPS.reset()
+    Point.from_bytes(good)
+    assert OPS.validate == 0 and good in VALID_POINTS
+    for _ in range(2):
+        with pytest.raises(InvalidPoint):
+            Point.from_bytes(mixed)
+    assert OPS.validate == 2 and mixed not in VALID_POINTS
+    VALID_POINTS.enabled = False
+    try:
+        Point.from_bytes(good)
+        assert OPS.validate == 3
+    finally:
+        VALID_POINTS.enabled = True

@@ -40,7 +40,8 @@ async def listening(identity: Identity) -> Server:
 def advertiser(identity: Identity, port: int, name: str = "Kitchen", free: int = 3) -> TableAdvertiser:
     return TableAdvertiser(
         table_name=name, game="bluff", port=port, fingerprint=identity.fingerprint,
-        free_seats=free, version=1, interfaces=LOOPBACK,
+        free_seats=free, version=1, interfaces=LOOPBACK, public_key=identity.public_key,
+        host_name=identity.name,
     )
 
 
@@ -122,7 +123,7 @@ ADVERTISER_SCRIPT = textwrap.dedent(
         server = await serve("127.0.0.1", 0, me, lambda conn: conn.close())
         adv = TableAdvertiser(table_name="Doomed", game="topper", port=server.port,
                               fingerprint=me.fingerprint, free_seats=2, version=1,
-                              interfaces=["127.0.0.1"])
+                              interfaces=["127.0.0.1"], public_key=me.public_key)
         await adv.start()
         print(me.fingerprint, server.port, flush=True)
         await asyncio.sleep(60)  # killed long before; never outlives a stuck test by much
@@ -167,14 +168,19 @@ def service(properties: dict[bytes, bytes | None] | bytes, port: int = 4000) -> 
     )
 
 
-GOOD = {b"game": b"bluff", b"name": b"Den", b"free": b"2", b"v": b"1", b"fp": b"aaaa-bbbb-cccc", b"port": b"4000"}
+DEN_HOST = Identity.generate("Dana")
+GOOD = {b"game": b"bluff", b"name": b"Den", b"free": b"2", b"v": b"1",
+        b"fp": DEN_HOST.fingerprint.encode(), b"pk": DEN_HOST.public_key.hex().encode(),
+        b"port": b"4000", b"hn": b"Dana\x1b[2J"}
 
 
 def test_good_txt_record_parses() -> None:
     table = parse_table(service(GOOD), "10.0.0.5")
     assert table == TableInfo(
         name="Den", game="bluff", host="10.0.0.5", port=4000, free_seats=2, version=1,
-        fingerprint="aaaa-bbbb-cccc", instance=f"Somewhere [aaaa-bbbb-cccc].{SERVICE_TYPE}",
+        fingerprint=DEN_HOST.fingerprint,
+        instance=f"Somewhere [aaaa-bbbb-cccc].{SERVICE_TYPE}",
+        public_key=DEN_HOST.public_key, host_name="Dana [2J",
     )
 
 
@@ -198,7 +204,8 @@ def test_bad_txt_values_skip_the_table(change: dict[bytes, bytes | None]) -> Non
 
 
 def test_missing_fields_skip_the_table() -> None:
-    for key in (b"game", b"free", b"v", b"fp"):
+    # pk too: with only the 48-bit fingerprint a joiner could not pin the host's key.
+    for key in (b"game", b"free", b"v", b"fp", b"pk"):
         assert parse_table(service({k: v for k, v in GOOD.items() if k != key}), "10.0.0.5") is None
 
 
@@ -229,12 +236,13 @@ def test_instance_names_are_unique_per_host_key_and_fit_a_dns_label() -> None:
 def test_advertiser_refuses_bad_fields(alice: Identity) -> None:
     with pytest.raises(ValueError):
         TableAdvertiser(table_name="x", game="Bad Game", port=1, fingerprint=alice.fingerprint,
-                        free_seats=1, version=1)
+                        free_seats=1, version=1, public_key=alice.public_key)
     with pytest.raises(ValueError):
-        TableAdvertiser(table_name="x", game="bluff", port=1, fingerprint="nope", free_seats=1, version=1)
+        TableAdvertiser(table_name="x", game="bluff", port=1, fingerprint="nope", free_seats=1,
+                        version=1, public_key=alice.public_key)
     with pytest.raises(ValueError):
         TableAdvertiser(table_name="x", game="bluff", port=1, fingerprint=alice.fingerprint,
-                        free_seats=-1, version=1)
+                        free_seats=-1, version=1, public_key=alice.public_key)
 
 
 def test_announced_public_key_is_parsed_when_it_matches_the_fingerprint(alice: Identity) -> None:

@@ -22,7 +22,8 @@ ADVERTISE = textwrap.dedent(
         me = Identity.generate("host")
         server = await serve("0.0.0.0", 0, me, answer)
         advertiser = TableAdvertiser(table_name="Across the LAN", game="bluff", port=server.port,
-                                     fingerprint=me.fingerprint, free_seats=3, version=1)
+                                     fingerprint=me.fingerprint, free_seats=3, version=1,
+                                     public_key=me.public_key)
         await advertiser.start()
         print(me.fingerprint, server.port, flush=True)
         await asyncio.sleep(60)  # killed by the test; bounded if the test dies

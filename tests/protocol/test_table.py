@@ -177,3 +177,58 @@ def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
     for t in table.tables + [table.observer]:
         assert t.deal.revealed == {slot: leader.hand[slot].code}
         assert t.engine.face(slot) == leader.hand[slot]
+
+
+def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
+    """Four players and an observer in one process: every shuffle, key-share and
+    share proof is run once, the other peers find it in the process's record."""
+    from p2pcards.crypto import checks
+
+    record = checks.VerifiedChecks()
+    monkeypatch.setattr(checks, "PROCESS_CHECKS", record)
+    ran: list[bytes] = []
+    real_run = checks.Check.run
+    monkeypatch.setattr(checks.Check, "run", lambda self: (ran.append(self.key), real_run(self))[1])
+    table = direct_table("topper", seed=3)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    assert len(ran) == len(set(ran)) == record.runs
+    assert record.hits >= 4 * 3  # each shuffle met by three more receivers at least
+
+
+def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accepted():
+    table = direct_table("topper", seed=4, config=topper.TopperConfig(target_score=5))
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    first = table.tables[table.tables[0].player_at_seat[0]]
+    assert first.next_shuffle_job() is None  # seeded: reproducible, nothing ahead
+    first._randomness = None
+    others = [t for t in table.tables if t is not first]
+    assert all(t.next_shuffle_job() is None for t in others)
+    job = first.next_shuffle_job()
+    (number, index, _), body = prepared = job()
+    assert number == first.deal.number + 1 and index == 0 and body["deck"] == number
+    first.offer_shuffle(prepared)
+    table.run_until(lambda t: t.tables[0].deal.number == number and t.tables[0].stage is Stage.PLAY)
+    written = [m for m in first.messages if m.type == "shuffle" and m.body["deck"] == number][0]
+    assert written.body == body and not table.ended()
+
+
+def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_used_on_that_deck():
+    plain = direct_table("bluff", seed=6)
+    ahead = direct_table("bluff", seed=6)
+    plain.run_until(lambda t: t.tables[0].stage is Stage.SHUFFLE and t.tables[0].deal.shuffles_done == 1)
+    ahead.run_until(lambda t: t.tables[0].stage is Stage.SHUFFLE and t.tables[0].writer is not None
+                    and t.tables[0].deal.shuffles_done == 0 and t.tables[0].joint_key is not None)
+    raw = ahead.write()
+    following = ahead.tables[ahead.tables[0].player_at_seat[1]]
+    job = following.speculative_shuffle_job(raw)
+    prepared = job()
+    assert all(t.speculative_shuffle_job(raw) is None for t in ahead.tables if t is not following)
+    ahead.deliver(raw, exclude=ahead.tables[0].player_at_seat[0])
+    following.offer_shuffle(prepared)
+    plain.step()
+    ahead.step()
+    assert ahead.tables[0].transcript() == plain.tables[0].transcript()  # seeded: the same bytes
+    # Made on another deck (a forged shuffle that failed its check): never used.
+    stale = ((prepared[0][0], prepared[0][1], bytes(32)), prepared[1])
+    following.offer_shuffle(stale)
+    assert following._prepared is stale and following.outgoing() is None

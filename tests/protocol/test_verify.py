@@ -124,3 +124,39 @@ def test_a_notice_is_never_evidence_of_a_transcript_fault():
     messages = table.tables[0].transcript()
     report = verify_transcript(messages, Verdict("turn", (3,), len(messages), "x", (notice,)))
     assert report.verdict_confirmed is False and not report.ok
+
+
+def _with_bad_shuffle(finished, deck: int) -> list[bytes]:
+    """The transcript with one shuffle of ``deck`` re-signed by its writer over a
+    proof with one response changed (everything after it then breaks the chain)."""
+    messages = finished.tables[0].transcript()
+    for index, raw in enumerate(messages):
+        msg = SignedMessage.parse(raw)
+        if msg.type == "shuffle" and msg.body["deck"] == deck:
+            body = dict(msg.body)
+            proof = list(body["proof"])
+            proof[6], proof[7] = proof[7], proof[6]  # s1 and s2 swapped
+            body["proof"] = proof
+            forged = seal(finished.identities[msg.player], session=msg.session,
+                          position=msg.position, prev=msg.prev, player=msg.player,
+                          type="shuffle", body=body)
+            return messages[:index] + [forged.raw] + messages[index + 1:]
+    raise AssertionError("no shuffle of that deck")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_workers_change_nothing_but_the_time(finished, workers):
+    good = verify_transcript(finished.tables[1].transcript(), workers=workers)
+    assert good.ok and good == verify_transcript(finished.tables[1].transcript(), workers=1)
+    bad = _with_bad_shuffle(finished, deck=0)
+    one, many = verify_transcript(bad, workers=1), verify_transcript(bad, workers=workers)
+    assert one == many and not many.ok and "shuffle proof fails" in many.verdict.detail
+
+
+def test_progress_is_told_for_the_replay_and_the_proofs(finished):
+    seen: list[tuple[str, int, int]] = []
+    verify_transcript(finished.tables[1].transcript(), workers=2,
+                      progress=lambda stage, done, total: seen.append((stage, done, total)))
+    stages = {stage for stage, _, _ in seen}
+    assert stages == {"replay", "proofs", "done"}
+    assert all(done == total for stage, done, total in seen[-2:])

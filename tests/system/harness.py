@@ -93,8 +93,11 @@ class Home:
         return sorted((self.state / "p2pcards" / "tables").glob("*/*/transcript"))
 
     def verify(self, transcript: Path) -> "Verification":
+        """``p2pcards verify`` in words, then ``--json`` for the facts the tests compare."""
         done = self.run("verify", str(transcript), timeout=60)
-        return Verification(transcript, done.returncode, done.stdout, done.stderr)
+        facts = self.run("verify", "--json", str(transcript), timeout=60)
+        report = json.loads(facts.stdout) if facts.stdout.startswith("{") else {}
+        return Verification(transcript, done.returncode, done.stdout, done.stderr, report)
 
     # -- long-running commands ------------------------------------------------------
 
@@ -107,16 +110,18 @@ class Home:
 
 @dataclass
 class Verification:
-    """What ``p2pcards verify`` said about one transcript."""
+    """What ``p2pcards verify`` said about one transcript: its words and its JSON report."""
 
     transcript: Path
     returncode: int
     stdout: str
     stderr: str
+    report: dict[str, Any]
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and "OK: every signature" in self.stdout
+        return (self.returncode == 0 and "OK: every signature" in self.stdout
+                and self.report.get("ok") is True)
 
     def line(self, prefix: str) -> Optional[str]:
         for line in self.stdout.splitlines():
@@ -126,11 +131,13 @@ class Verification:
 
     @property
     def outcome(self) -> Optional[str]:
-        return self.line("Outcome: ")
+        """The match's outcome as a canonical string (the same from every seat's copy)."""
+        outcome = self.report.get("outcome")
+        return None if outcome is None else json.dumps(outcome, sort_keys=True)
 
     @property
-    def verdict(self) -> Optional[str]:
-        return self.line("Verdict: ")
+    def verdict(self) -> Optional[dict[str, Any]]:
+        return self.report.get("verdict")
 
 
 class PeerProcess:
@@ -226,9 +233,9 @@ class PeerProcess:
 
     @property
     def summary(self) -> Optional[str]:
-        """The closing line: ``Match over: ...``, ``TABLE ENDED: ...`` or ``Table closed: ...``."""
+        """The closing line: ``Match over: ...``, ``Table ended: ...`` or ``Table closed: ...``."""
         for line in reversed(self.lines):
-            if line.startswith(("Match over:", "TABLE ENDED:", "Table closed:")):
+            if line.startswith(("Match over:", "Table ended:", "Table closed:")):
                 return line
         return None
 

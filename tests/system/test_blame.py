@@ -101,4 +101,4 @@ def test_a_leave_echoed_to_an_honest_relay_as_a_message_names_the_leaver_only_fo
     # The players' records (the relay's copy keeps no verdict: it judges nothing).
     checks = [c for c in table.verify_all([0, 1]) if c.transcript.parent.name != "relay"]
     assert len(checks) == 2 and all(c.ok for c in checks), [c.stdout for c in checks]
-    assert all("Verdict: left:" in c.stdout for c in checks), [c.stdout for c in checks]
+    assert all(c.verdict["rule"] == "left" for c in checks), [c.stdout for c in checks]

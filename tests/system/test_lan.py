@@ -46,8 +46,8 @@ def test_peers_in_three_namespaces_discover_the_host_and_play_a_whole_match(
     # Each joiner found the table by mDNS at the host's namespace address, not by --connect.
     assert all(f"at {host_address}:{table.port}" in line for line in joined), joined
     summaries = [seat.summary for seat in run.seats]
-    assert summaries[0] is not None and summaries[0].startswith("Match over:"), summaries
-    assert len(set(summaries)) == 1, summaries
+    # Every seat saw the match end (each says "you" for itself: the outcomes are compared below).
+    assert all((s or "").startswith("Match over:") for s in summaries), summaries
     checks = [check for seat in run.seats for check in seat.verifications]
     assert len(checks) == 5 and all(check.ok for check in checks), [c.stdout for c in checks]
     assert len({check.outcome for check in checks}) == 1

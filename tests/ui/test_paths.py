@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from p2pcards.net.peer import DIRECT, HOST, VIA_HOST, Paths
+from p2pcards.protocol.events import PlayersSeated
 from p2pcards.rules.topper import TopperConfig, TopperState
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.draw import width_of
@@ -53,6 +54,8 @@ def test_panels_keep_their_sizes_at_80_columns_with_paths() -> None:
 
 def test_plain_mode_prints_the_links() -> None:
     lines: list[str] = []
-    printer = PlainPrinter(lines.append)
+    printer = PlainPrinter(lines.append, lambda: ("Ann", "Bob", "Cal", "Dee"))
+    printer.on_event(PlayersSeated((1, 0, 3, 2), 0))
     printer.on_event(Paths({0: HOST, 2: DIRECT, 3: VIA_HOST}))
-    assert lines == ["Links: player 0 is the host, player 2 direct, player 3 via the host."]
+    assert lines[-1] == ("Links: seat 1 (Bob) is the host, seat 3 (Dee) direct, "
+                         "seat 2 (Cal) via the host.")

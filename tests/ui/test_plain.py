@@ -16,11 +16,15 @@ from p2pcards.cards import FULL_DECK, TOPPER_DECK
 from p2pcards.net.peer import Decision, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules import bluff_model as bm
+from p2pcards.rules import topper_events as te
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
-from ui_scenes import NAMES, bluff_lead, bluff_respond, bluff_reveal, faces_in, topper_play
+from ui_scenes import (
+    NAMES, bluff_lead, bluff_respond, bluff_reveal, c, faces_in, topper_bidding, topper_play,
+)
 
 #: Lines that no state accepts; each must be answered with an error.
 BAD_LINES = ["dance", "d 99 as Q", "bid 99", "", "play 77", "stake 5", "   ", "c c c"]
@@ -243,7 +247,7 @@ def test_printer_prints_only_what_this_peer_may_know():
         printer.on_event(event)
     text = "\n".join(out)
     assert faces_in(text) <= allowed
-    assert "Your hand:" in text and "MATCH OVER" in text
+    assert "Your hand:" in text and "Match over: deal cap reached" in text
     assert "You (seat 2)" in text  # learnt from this peer's own shuffle
     assert "called BLUFF" in text and "opened" in text
 
@@ -255,8 +259,20 @@ def test_printer_leaves_out_repeated_checks_unless_verbose():
     for event in events:
         PlainPrinter(quiet.append, NAMES).on_event(event)
         PlainPrinter(loud.append, NAMES, verbose=True).on_event(event)
-    assert quiet == ["Seat 1 (Bob) shuffled deck 0; proof verified."]
+    assert quiet == []  # one shuffle of four: no stage done yet
     assert len(loud) == 3
+
+
+def test_printer_folds_each_stage_of_checks_into_one_line():
+    quiet: list[str] = []
+    printer = PlainPrinter(quiet.append, NAMES)
+    for seat in range(4):
+        printer.on_event(proto.ShuffleVerified(seat, 2, False))
+        printer.on_event(proto.ShuffleVerified(seat, 2, False))  # a repeat counts once
+    for player in range(4):
+        printer.on_event(proto.Committed(player))
+    assert quiet == ["✓ Deck 2 shuffled by all four; every shuffle proof verified.",
+                     "✓ All four players committed to their key shares and draw nonces."]
 
 
 def test_printer_names_the_blamed_player_once_seats_are_drawn():
@@ -264,4 +280,68 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
     printer = PlainPrinter(out.append, lambda: NAMES, me_provider=lambda: 0)
     printer.on_event(proto.PlayersSeated((3, 1, 0, 2), 1))
     printer(proto.TableEnded(Verdict("crypto", (0,), 12, "bad shuffle proof", (b"e",))))
-    assert out[-1].startswith("TABLE ENDED: player 0 (Carol) broke rule crypto: bad shuffle")
+    assert out[-1] == ("Table ended: Seat 2 (Carol) sent a cryptographic proof that fails "
+                       "(bad shuffle proof), proven by their signed message.")
+
+
+def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
+    out: list[str] = []
+    printer = PlainPrinter(out.append, NAMES, me_provider=lambda: 0)
+    printer.on_event(bm.DealStarted(2, 1))
+    printer.on_event(bm.ChallengeResolved(0, 2, True, (c("QH"), c("4S")), 2, 20))
+    printer.on_event(bm.DealWon(1, 80))
+    summary = out[-1].splitlines()
+    assert summary[0] == "— Deal over —"
+    assert "Seat 1 (Bob) won the deal and the safe box of 80." in summary
+    assert "Cards revealed by calls: QH 4S." in summary
+    assert "Bluffs caught: seat 2 (Carol) (2 cards)." in summary
+    printer.on_event(te.HandScored(5, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (10, 11, 4, 12)))
+    topper = out[-1].splitlines()
+    assert topper[0] == "— Hand 5 scored —"
+    assert topper[1] == "Seat 2 (Carol) bid 3, took 2 tricks and was set and lost 3."
+    assert topper[3] == "Scores: Alice 10 (+1), Bob 11 (+1), Carol 4 (-3), Dave 12 (+2)"
+
+
+def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
+    printer = PlainPrinter(lambda line: None, NAMES, me_provider=lambda: 0)
+    printer.on_event(te.HandDealt(1, 0, 1))
+    printer.on_event(te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S")))))
+    printer.on_event(te.HandScored(1, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (1, 1, -3, 2)))
+    printer.on_event(te.HandDealt(2, 1, 2))
+    printer.on_event(te.TrickWon(0, 3, ((2, c("KH")), (3, c("AH")), (0, c("9H")), (1, c("JH")))))
+    written: list[str] = []
+    lines = iter(["history", "pass"])
+
+    async def read_line() -> str:
+        return next(lines)
+
+    agent = PlainAgent(read_line, written.append, names=NAMES, history=printer.history_lines)
+    asyncio.run(agent.decide(topper_bidding().view(0)))
+    text = next(block for block in written if block.startswith("Scoreboard"))
+    assert "Scoreboard: score after each hand" in text
+    assert "Carol (bid 3, set)" in text and "-3" in text
+    assert "Trick 1: Carol KH Dave AH Alice 9H Bob JH → Seat 3 (Dave)" in text
+    assert "QS" not in text  # the last hand's tricks are gone with it
+
+
+def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_types():
+    written: list[str] = []
+
+    async def scene() -> None:
+        loop = asyncio.get_running_loop()
+        answer = asyncio.Event()
+
+        async def read_line() -> str:
+            await answer.wait()
+            return "pass"
+
+        agent = PlainAgent(read_line, written.append, names=NAMES, bell=True)
+        decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))
+        deciding = asyncio.ensure_future(agent.decide(topper_bidding().view(0), decision))
+        await asyncio.sleep(0.6)  # the 30 s mark is long past; the 10 s mark comes at 0.2 s
+        answer.set()
+        await deciding
+
+    asyncio.run(scene())
+    warnings = [line for line in written if "seconds left to move" in line]
+    assert warnings == ["\a10 seconds left to move: after that the others end the table naming you."]

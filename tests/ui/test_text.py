@@ -86,7 +86,7 @@ def test_bluff_render_marks_a_seat_out_and_the_end_of_the_match():
     for final in walk_match(state, bots, FULL_DECK, rng):
         pass
     text = render(final.view(0), NAMES, 0)
-    assert "Match over (last player with chips): won by" in text
+    assert "Match over: one player has all the chips; won by" in text
     assert text.count("out") >= 3
 
 
@@ -438,8 +438,8 @@ def test_describe_bluff_events_in_words():
         bm.PlayerOut(2): "Seat 2 (Carol) ran out of chips and is out of the match.",
         bm.DealWon(1, 80): "Seat 1 (Bob) won the deal and the safe box of 80.",
         bm.MatchEnded(bm.BluffOutcome(bm.Termination.DEAL_CAP, (1, 2), (0, 900, 900, 200), 20)):
-            "MATCH OVER (deal cap, 20 deals): won by seat 1 (Bob) and seat 2 (Carol). "
-            "Chips: Alice 0, Bob 900, Carol 900, Dave 200.",
+            "Match over: deal cap reached after 20 deals. Seat 1 (Bob) and seat 2 (Carol) "
+            "share the win. Chips: Alice 0, Bob 900, Carol 900, Dave 200.",
     }
     for event, line in lines.items():
         assert describe(event, NAMES, 0) == line
@@ -465,8 +465,8 @@ def test_describe_topper_events_in_words():
             "Scores: Alice 10, Bob 11, Carol 4, Dave 12.",
         te.TieContinues((0, 3), 22): "Tie at 22 between you (seat 0) and seat 3 (Dave), the "
                                      "bidder not among them: another hand.",
-        te.MatchEnded(out): "MATCH OVER (target-reached, 9 hands scored): won by seat 2 (Carol). "
-                            "Scores: Alice 5, Bob 8, Carol 22, Dave -3.",
+        te.MatchEnded(out): "Match over: target score reached after 9 hands scored. Seat 2 "
+                            "(Carol) won. Scores: Alice 5, Bob 8, Carol 22, Dave -3.",
     }
     for event, line in lines.items():
         assert describe(event, NAMES, 0) == line
@@ -508,14 +508,19 @@ def test_describe_protocol_events():
     assert describe(proto.HandDealt(0, hand), NAMES, 0) == "Deck 0 dealt. Your hand: 2C QS."
     assert describe(proto.HandDealt(0, ()), NAMES, None) == "Deck 0 dealt."
     assert describe(proto.Committed(2), NAMES, 0, seating) == \
-        "Player 2 (you) committed to a key share and a draw nonce."
+        "You (seat 0) committed to a key share and a draw nonce."
     assert describe(proto.KeyShareVerified(3), NAMES, 0, seating) == \
-        "Player 3 (Carol) opened its key share; proof verified."
-    assert describe(proto.KeyShareVerified(3), NAMES, 0) == \
-        "Player 3 opened its key share; proof verified."
+        "Seat 2 (Carol) opened a key share; proof verified."
+    # Before the seats are drawn: names in join order, "you" for this peer; never an index.
+    joined = ("Zed", "Yan", "Xia", "Wes")
+    assert describe(proto.KeyShareVerified(3), (), None, players=joined, me_player=1) == \
+        "Wes opened a key share; proof verified."
+    assert describe(proto.KeyShareVerified(1), (), None, players=joined, me_player=1) == \
+        "You opened your key share; proof verified."
     assert describe(proto.PlayersSeated(seating, 3), NAMES, 0) == (
-        "Seats drawn (seat 0: Alice, seat 1: Bob, seat 2: Carol, seat 3: Dave); "
-        "seat 3 (Dave) goes first.")
+        "Seats drawn (Seat 0: Alice (you), Seat 1: Bob, Seat 2: Carol, Seat 3: Dave); "
+        "seat 3 (Dave) starts.")
+    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0).endswith("you (seat 0) start.")
     assert describe(proto.CardsRevealed(1, ((5, c("KH")),)), NAMES, 0) == \
         "Seat 1 (Bob) opened KH; decryption shares verified."
 
@@ -528,7 +533,8 @@ def test_describe_action_applied_gives_its_results_and_leaves_the_end_to_match_e
     assert text.splitlines() == ["Seat 2 (Carol) passed and paid 10 into the safe box.",
                                  "Seat 2 (Carol) ran out of chips and is out of the match."]
     ended = describe(proto.MatchEnded(outcome), NAMES, 0)
-    assert ended.startswith("MATCH OVER (last player with chips, 3 deals): won by seat 1 (Bob)")
+    assert ended.startswith("Match over: one player has all the chips after 3 deals. "
+                            "Seat 1 (Bob) won.")
     assert describe(proto.ActionApplied(0, Pass(0), (), 5), NAMES, 0) is None
 
 
@@ -536,14 +542,21 @@ def test_describe_verdicts_loudly_with_the_blamed_players_name():
     seating = (2, 0, 3, 1)
     crypto = Verdict("crypto", (3,), 40, "shuffle proof does not verify", (b"x",))
     assert describe(proto.TableEnded(crypto), NAMES, 1, seating) == (
-        "TABLE ENDED: player 3 (Carol) broke rule crypto: shuffle proof does not verify "
-        "(signed evidence attached; anyone can re-check it).")
+        "Table ended: Seat 2 (Carol) sent a cryptographic proof that fails (shuffle proof "
+        "does not verify), proven by their signed message.")
     late = Verdict("deadline", (0,), 41, "player 0 did not write before the deadline")
-    assert describe(proto.TableEnded(late), NAMES, 1, seating).startswith(
-        "TABLE ENDED: player 0 (you) missed the deadline: player 0 did not write")
-    assert "not provable" in describe(proto.TableEnded(late), NAMES, 1, seating)
+    assert describe(proto.TableEnded(late), NAMES, 1, seating) == \
+        "Table ended: You (seat 1) ran out of time."
     left = Verdict("left", (1,), 41, "left the table", (b"x",))
-    assert "player 1 (Dave) left the table" in describe(proto.TableEnded(left), NAMES, 1, seating)
+    assert describe(proto.TableEnded(left), NAMES, 1, seating) == \
+        "Table ended: Seat 3 (Dave) left the table."
+    held = Verdict("rules.card.not-held", (2,), 42, "slot 9 is not in seat 0's hand", (b"x",))
+    assert describe(proto.TableEnded(held), NAMES, 1, seating) == (
+        "Table ended: Seat 0 (Alice) tried to play a card not in their hand, "
+        "proven by their signed message.")
+    assert describe(proto.TableEnded(held), NAMES, 0, seating) == (
+        "Table ended: You (seat 0) tried to play a card not in your hand, "
+        "proven by your signed message.")
 
 
 def test_describe_a_report_as_unconfirmed_never_as_a_verdict():
@@ -552,20 +565,21 @@ def test_describe_a_report_as_unconfirmed_never_as_a_verdict():
     report = proto.Reported(reporter=3, rule="deadline", players=(0,), position=41,
                             detail="player 0 did not write before the deadline")
     line = describe(report, NAMES, 1, seating)
-    assert line == ("Seat 2 (Carol) reports deadline against player 0 (you): player 0 did not "
-                    "write before the deadline (not confirmed here; play goes on).")
-    assert "TABLE ENDED" not in line
+    assert line == ("Seat 2 (Carol) reports that you (seat 1) ran out of time "
+                    "(not confirmed here; play goes on).")
+    assert "Table ended" not in line
 
 
 def test_describe_session_events():
     lobby = LobbyUpdate("bluff", "Friday", {}, ((b"k1", "Alice", False), (b"k2", "Bot", True)))
     assert describe(lobby, NAMES, None) == (
-        "Table 'Friday' (bluff): 2 players joined: Alice, Bot (bot); waiting for 2 more.")
+        'Table "Friday" (bluff): 2 players joined: Alice, Bot (bot); waiting for 2 more.')
+    assert describe(LinkUp(False, own_host=True), NAMES, None) is None
     assert describe(LinkUp(False), NAMES, None) == "Connected to the host."
     assert describe(LinkUp(True), NAMES, None) == "Reconnected to the host."
     assert describe(LinkDown("connection reset"), NAMES, None) == \
         "Lost the link to the host (connection reset); reconnecting."
-    assert describe(Waiting(2, 123.0), NAMES, 0, (2, 0, 3, 1)) == "Waiting for player 2 (you)."
+    assert describe(Waiting(3, 123.0), NAMES, 0, (2, 0, 3, 1)) == "Waiting for seat 2 (Carol)."
     assert describe(Waiting(None, 1.0), NAMES, 0) is None
     assert describe(Rejected("table full"), NAMES, None) == \
         "The host refused this player: table full."
@@ -580,7 +594,7 @@ def test_describe_own_refused_action_and_unknown_events():
 def test_describe_before_names_are_known_says_seats_only():
     assert describe(bm.Passed(2, 10), (), None) == "Seat 2 passed and paid 10 into the safe box."
     assert describe(proto.KeyShareVerified(1), (), None, (1, 0, 2, 3)) == \
-        "Player 1 opened its key share; proof verified."
+        "Seat 0 opened a key share; proof verified."
     assert "   2  Seat 2 " in render(bluff_lead().view(0), (), 0)
 
 

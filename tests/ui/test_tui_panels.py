@@ -169,4 +169,18 @@ def test_the_model_ends_with_a_verdict_and_a_lobby_brings_names_and_fingerprints
     assert len(model.lobby[0].fingerprint) == 14
     model.apply(proto.TableEnded(Verdict("deadline", (0,), 9, "no answer in time")))
     assert model.ending.title == "TABLE ENDED" and model.ending.kind == "verdict"
-    assert model.log[-1].kind == "verdict" and "missed the deadline" in model.log[-1].text
+    assert model.log[-1].kind == "verdict" and model.log[-1].text == "Table ended: Zed [2J ran out of time."
+
+
+def test_the_action_bar_never_says_not_your_turn_while_your_own_move_asks_a_question():
+    from p2pcards.ui.tui.bars import action_line
+    text = lambda line: "".join(fragment[1] for fragment in line)  # noqa: E731
+    asking = text(action_line([], False, 80, asking=True))
+    assert "Your move: answer the question above" in asking and "Not your turn" not in asking
+    assert "Not your turn." in text(action_line([], False, 80))
+
+
+def test_seat_panels_and_key_hints_count_one_card_in_the_singular():
+    from p2pcards.ui.tui.seats import _cards
+    assert "".join(f[1] for f in _cards(1)) == "1 card"
+    assert "".join(f[1] for f in _cards(5)) == "5 cards"

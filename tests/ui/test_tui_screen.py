@@ -397,7 +397,7 @@ def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_pla
             await asyncio.wait_for(playing, 5)
             return shown, screen.again, term.text
     shown, chose_again, _ = run(scene())
-    assert "MATCH OVER" in shown and "won by seat 2 (Carol)" in shown
+    assert "MATCH OVER" in shown and "Seat 2 (Carol) won" in shown
     assert "Seat 2 · Carol: 700 chips  ★ winner" in shown and "You (Alice): 400 chips" in shown
     assert ("a new table" in shown) == again
     assert chose_again == again
@@ -407,7 +407,7 @@ def test_a_verdict_is_shown_loudly_with_who_is_blamed():
     async def scene() -> tuple[str, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
-            verdict = Verdict("bluff.card.mismatch", (3,), 40, "revealed a card it was not dealt",
+            verdict = Verdict("rules.bluff.reveal-count", (3,), 40, "revealed a card it was not dealt",
                               (b"x",))
             screen.on_event(proto.TableEnded(verdict))
             await shows(term, "TABLE ENDED")
@@ -415,8 +415,8 @@ def test_a_verdict_is_shown_loudly_with_who_is_blamed():
             row, column = term.find("TABLE ENDED")
             return term.text, term.char(row + 1, column)
     text, cell = run(scene())
-    assert "player 3 (Dave) broke rule bluff.card.mismatch" in text
-    assert "revealed a card it was not dealt" in text
+    assert "Seat 3 (Dave) broke a rule of the game" in text
+    assert "revealed a card it was not\n   dealt" in text  # the referee's words, wrapped
     assert cell.bg == "870000"  # the red box
 
 
@@ -458,9 +458,29 @@ def test_link_state_and_the_shuffle_progress_are_shown():
             return shuffling, down, term.text
     shuffling, down, up = run(scene())
     assert "Shuffling: seat 2 of 4 verified…" in shuffling and "● connected" in shuffling
-    assert "✓ Seat 1 (Bob) shuffled deck 0; proof verified." in shuffling
+    # Two of four shuffles checked: no stage is done, so the folded log has no line yet.
+    assert "shuffled deck 0" not in shuffling
     assert "● reconnecting" in down and "Lost the link to the host" in down
     assert "● connected" in up and "Reconnected to the host." in up
+
+
+def test_the_log_folds_each_stage_of_checks_into_one_line_and_v_shows_every_check():
+    async def scene() -> tuple[str, str]:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 0)
+            for seat in range(4):
+                screen.on_event(proto.ShuffleVerified(seat, 3, seat == 0))
+            await drawn(screen, term)
+            folded = term.text
+            keys.send_text("v")
+            await shows(term, "every single check")
+            await drawn(screen, term)
+            return folded, term.text
+    folded, detailed = run(scene())
+    assert folded.count("✓ Deck 3 shuffled by all four; every shuffle proof verified.") == 1
+    assert "Seat 1 (Bob) shuffled deck 3; proof verified." not in folded
+    assert "✓ Seat 1 (Bob) shuffled deck 3; proof verified." in detailed
+    assert "✓ You shuffled deck 3 and proved the shuffle." in detailed
 
 
 def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():
@@ -471,7 +491,7 @@ def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():
             await drawn(screen, term)
             return term.text
     text = run(scene())
-    assert "TOPPER · 'Friday' · 2 of 4 joined" in text
+    assert 'TOPPER · "Friday" · 2 of 4 joined' in text
     assert "1. Alice (host)" in text and "2. Ada (bot)" in text
     assert fingerprint(KEYS[0]) in text and fingerprint(KEYS[1]) in text
     assert "3. waiting for a player…" in text
@@ -501,3 +521,53 @@ def test_the_hosts_relay_events_never_read_the_table():
             await drawn(screen, term)
             return term.text
     assert "Connecting to the table" in run(scene())
+
+
+def test_a_lone_escape_is_not_held_back_half_a_second():
+    from p2pcards.ui.tui.screen import ESC_WAIT, TableScreen
+    screen = TableScreen(lambda: None)
+    assert screen.app.ttimeoutlen == ESC_WAIT and screen.app.timeoutlen == ESC_WAIT
+    assert ESC_WAIT <= 0.1  # prompt_toolkit's own default is 0.5 s (then 1 s for key chords)
+
+
+def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
+    from p2pcards.ui.text_summary import Summary
+
+    async def scene() -> tuple[str, Any, Any]:
+        async with headless(summary_seconds=0.4) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.model.summary = Summary("Deal 2 over", ("Seat 1 (Bob) won the deal.",))
+            screen._show_summary()
+            await shows(term, "Deal 2 over")
+            await drawn(screen, term)
+            shown = term.text
+            await asyncio.sleep(0.8)  # the countdown (0.4 s) runs out: no key needed
+            return shown, screen.overlay, screen.model.summary
+    shown, overlay, summary = run(scene())
+    assert "Seat 1 (Bob) won the deal." in shown and "the table goes on in 1 s" in shown
+    assert overlay is None and summary is None
+
+
+def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
+    async def scene() -> tuple[list, int]:
+        now = [100.0]
+        async with headless(clock=lambda: now[0]) as (screen, keys, term):
+            rings = []
+            screen.app.output.bell = lambda: rings.append(now[0])
+            seat_everyone(screen, 1)
+            view = bluff_respond().view(1)
+            deciding = asyncio.ensure_future(screen.decide(view))
+            await wait_until(lambda: screen.pending is not None, "the decision", term)
+            screen.on_event(Waiting(1, 160.0))
+            seen = []
+            for t in (110.0, 130.5, 131.0, 150.5, 151.0):
+                now[0] = t
+                screen.warn_of_the_clock()
+                seen.append(screen.message[1] if screen.message else None)
+            deciding.cancel()
+            return seen, len(rings)
+    seen, rings = run(scene())
+    assert seen[0] is None  # 50 s left: nothing to say
+    assert seen[1].startswith("30 seconds left to move") and seen[2] == seen[1]
+    assert seen[3].startswith("10 seconds left to move") and seen[4] == seen[3]
+    assert rings == 2  # once at 30, once at 10

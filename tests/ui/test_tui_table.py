@@ -63,6 +63,14 @@ async def play_table(game: str, checks: Any) -> dict:
             for _ in range(400):  # bounded: a short match has far fewer decisions
                 await wait_until(lambda: screen.pending is not None or screen.end_ready,
                                  "a decision or the end", term)
+                if screen.overlay == "summary":
+                    # A deal's summary waits for a key (against bots): read it, then go on.
+                    await drawn(screen, term)
+                    seen.setdefault("summaries", []).append(term.text)
+                    keys.send_text(ENTER)
+                    await wait_until(lambda: screen.overlay != "summary", "the summary to close",
+                                     term)
+                    continue
                 if screen.end_ready:
                     await drawn(screen, term)
                     seen["end"] = term.text
@@ -97,7 +105,8 @@ async def play_table(game: str, checks: Any) -> dict:
             playing.cancel()
             await hosted.close()
         seen.update(result=result, table=session.table, again=screen.again,
-                    log=[line.text for line in screen.model.log])
+                    log=[line.text for line in screen.model.log],
+                    details=[line.text for line in screen.model.details])
     return seen
 
 
@@ -130,6 +139,15 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
             seen["five"] = True
         if view.phase is BluffPhase.LEAD:
             seen["led"] = True  # the keys will answer the rank question
+        if seen["decisions"] == 1:
+            # r: the scoreboard and this deal's record, over the table until a key.
+            keys.send_text("r")
+            await shows(term, "This deal's record")
+            await drawn(screen, term)
+            seen["history"] = term.text
+            keys.send_text(ENTER)
+            await wait_until(lambda: screen.overlay is None, "the history to close", term)
+            assert screen.pending is pending and not pending.future.done()
         seen["screens"].append(term.text)
 
     seen = asyncio.run(play_table("bluff", checks))
@@ -144,10 +162,19 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
     for seat, chips in enumerate(outcome.chips):
         assert f"Seat {seat} · " in end and f"{chips} chips" in end
     log = "\n".join(seen["log"])
-    assert "shuffled deck 0; proof verified" in log and "You shuffled deck 0" in log
-    assert "decryption shares" in log and "Your hand:" in log
+    assert "✓ Deck 0 shuffled by all four; every shuffle proof verified." in log
+    assert "You shuffled deck 0" not in log and "You shuffled deck 0" in "\n".join(seen["details"])
+    assert "✓ Deck 0: every decryption share verified." in log and "Your hand:" in log
     assert any("Not accepted: discard 1 to 4 cards, not 5" in line for line in seen["log"])
     assert any("won the deal" in line for line in seen["log"])
+    history = seen["history"]
+    assert "Scoreboard: chips after each deal (none scored yet)" in history
+    assert "in your hand" in history and "of 4 known" in history
+    # The one deal's summary waited for a key: winner, safe box, chips with changes.
+    summary = seen["summaries"][0]
+    assert "Deal 1 over" in summary and "won the deal and the safe box of" in summary
+    assert "Chips: " in summary and "any key: back to the table" in summary
+    assert "bluff was caught" in summary or "Bluffs caught:" in summary
     assert not seen["again"]
 
 
@@ -187,6 +214,9 @@ def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores():
         assert f"{score} point" in end
     assert "★ winner" in end
     log = "\n".join(seen["log"])
-    assert "shuffled deck 0; proof verified" in log and "named" in log and "trump" in log
+    assert "✓ Deck 0 shuffled by all four" in log and "named" in log and "trump" in log
     assert re.search(r"won trick \d", log) and "scored:" in log
     assert seen["decisions"] >= 3 and seen.get("off-suit")
+    summary = seen["summaries"][0]
+    assert re.search(r"Hand \d scored|Hand \d thrown in", summary)
+    assert "Scores: " in summary or "Everyone passed" in summary

@@ -8,6 +8,7 @@ and kills the server at the end whatever happens.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,6 +96,8 @@ def _next_move(text: str, card: int) -> Optional[list[str]]:
     the left (the screen refuses one that does not follow suit; he then tries
     the next).
     """
+    if "any key: back to the table" in text:
+        return ["Enter"]  # a hand's summary waits for a key (against bots)
     if "MATCH OVER" in text and " q  leave" in text:
         return ["q"]
     status = _status(text)
@@ -136,7 +139,7 @@ def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
 
 
 def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
-    tmux.start(["play", "topper", "--seed", "5", "--target", "3", "--name", "Tess",
+    tmux.start(["play", "topper", "--pace", "0", "--seed", "5", "--target", "3", "--name", "Tess",
                 "--deadline", "60"])
     first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
     assert "TOPPER" in first and "You (Tess)" in first and "score 0/3" in first
@@ -145,6 +148,9 @@ def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
     assert "★ winner" in ending and "point" in ending and " n  a new table" in ending
     assert any("Big Jack" in shown for shown in screens)
     assert any(m.endswith("Enter") for m in moves) and any(m in ("1", "p") for m in moves)
+    # Each scored hand's summary stayed up until a key: scores with their changes.
+    assert any(re.search(r"Hand \d scored", shown) and "Scores: " in shown
+               and "any key: back to the table" in shown for shown in screens)
     tmux.keys("q")
     done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
                          joined=True)
@@ -153,7 +159,7 @@ def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
 
 
 def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
-    tmux.start(["play", "topper", "--seed", "8", "--target", "1", "--name", "Nia"])
+    tmux.start(["play", "topper", "--pace", "0", "--seed", "8", "--target", "1", "--name", "Nia"])
     first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
     play_to_the_end(tmux, first)
     tmux.keys("n")
@@ -183,4 +189,19 @@ def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
     checked = subprocess.run([sys.executable, "-m", "p2pcards", "verify", transcript],
                              env=tmux.env, capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stdout
-    assert "Verdict: left" in checked.stdout
+    assert "Table ended at deal 1: You (seat " in checked.stdout
+    assert ") left the table." in checked.stdout
+
+
+def test_leaving_a_host_lobby_is_quick_and_exits_0(tmux):
+    tmux.start(["host", "bluff", "--no-advertise", "--bind", "127.0.0.1", "--bots", "1",
+                "--name", "Hal"])
+    lobby = tmux.wait_for(lambda t: "2 of 4 joined" in t, "the lobby with a bot", timeout=30)
+    assert "(bot)" in lobby and "--connect 127.0.0.1:" in tmux.screen(joined=True)
+    tmux.keys("q")
+    tmux.wait_for(lambda t: "Leave the table?" in t, "the leave question")
+    tmux.keys("y")
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
+                         joined=True)
+    assert "You left before the table started; nothing was played." in done
+    assert "EXITED 0" in done

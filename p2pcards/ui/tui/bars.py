@@ -27,8 +27,10 @@ def title_line(model: ScreenModel, width: int) -> Line:
     elif isinstance(view, TopperState):
         parts.append(f"hand {view.hand_number}")
         parts.append(f"first to {view.config.target_score}")
-    link_style = "class:title.ok" if model.link == "connected" else "class:title.bad"
-    right: Line = [(link_style, f" ● {model.link}"), ("class:title", "  ? help  q leave ")]
+    # Once the table is over the link no longer matters (a finished table dials nobody).
+    link = "over" if model.ending is not None else model.link
+    link_style = "class:title.ok" if link in ("connected", "over") else "class:title.bad"
+    right: Line = [(link_style, f" ● {link}"), ("class:title", "  ? help  q leave ")]
     room = width - width_of(right)
     named = " · ".join(p for p in parts + [model.table_name] if p)
     short = " · ".join(p for p in parts if p)
@@ -39,10 +41,14 @@ def title_line(model: ScreenModel, width: int) -> Line:
 
 
 def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
-                press: Optional[Callable[[str], Any]] = None) -> Line:
-    """The keys that act now (clickable), then the keys that always work."""
+                press: Optional[Callable[[str], Any]] = None, asking: bool = False) -> Line:
+    """The keys that act now (clickable), then the keys that always work; while
+    this seat's own move asks a question (a rank, a stake), how to answer it."""
     line: Line = []
-    if deciding:
+    if asking:
+        line.append(("class:bar.label", " Your move: answer the question above. "))
+        line.append(("class:bar.dim", " Enter confirm · Esc back"))
+    elif deciding:
         for hint in hints:
             extra: tuple = ()
             if press is not None and hint.key is not None:

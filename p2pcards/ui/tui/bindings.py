@@ -36,6 +36,7 @@ def table_bindings(screen: Any) -> KeyBindings:
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
     in_help = Condition(lambda: screen.overlay == "help")
     confirming = Condition(lambda: screen.overlay == "confirm")
+    reading = Condition(lambda: screen.overlay in ("summary", "history"))
     asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
 
     @kb.add("c-c", eager=True)
@@ -79,6 +80,14 @@ def table_bindings(screen: Any) -> KeyBindings:
     def _quit(event: Any) -> None:
         screen.ask_leave()
 
+    @kb.add("r", filter=at_table)
+    def _history(event: Any) -> None:
+        screen.show_history()
+
+    @kb.add("v", filter=at_table)
+    def _details(event: Any) -> None:
+        screen.toggle_details()
+
     @kb.add("pageup", filter=at_table)
     def _log_back(event: Any) -> None:
         screen.scroll_log(5)
@@ -119,6 +128,12 @@ def table_bindings(screen: Any) -> KeyBindings:
 
     @kb.add(Keys.Any, filter=confirming)
     def _stay(event: Any) -> None:
+        screen.close_overlay()
+
+    @kb.add(Keys.Any, filter=reading)
+    @kb.add("escape", filter=reading)
+    @kb.add("enter", filter=reading)
+    def _read(event: Any) -> None:
         screen.close_overlay()
 
     @kb.add("escape", filter=asking)

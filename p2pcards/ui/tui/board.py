@@ -15,6 +15,7 @@ from p2pcards.cards import Card
 from p2pcards.rules.bluff import BluffState, Claim, Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase, TopperState
 from p2pcards.rules.topper_order import big_jack, little_jack
+from p2pcards.ui.text_common import quoted
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
 from p2pcards.ui.tui.model import SEATS, ScreenModel
@@ -41,8 +42,8 @@ def _v(text: object) -> tuple:
 def lobby_lines(model: ScreenModel, width: int) -> Lines:
     """Who has joined so far, with fingerprints and bots: the lobby view."""
     game = (model.game or "?").upper()
-    name = model.table_name or "the table"
-    lines: Lines = [[("class:board.title", f"{game} · {name!r}"),
+    name = quoted(model.table_name) if model.table_name else "the table"
+    lines: Lines = [[("class:board.title", f"{game} · {name}"),
                      ("class:dim", f" · {len(model.lobby)} of {SEATS} joined")]]
     for index in range(SEATS):
         if index < len(model.lobby):

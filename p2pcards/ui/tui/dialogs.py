@@ -1,4 +1,4 @@
-"""What the boxes over the table say: help, "leave the table?", and the end of the table.
+"""What the boxes over the table say: help, "leave the table?", a deal's summary, the end.
 
 The end box shows the result of a match (each seat's chips or score, the
 winners) or, loudly, the verdict of a table that ended early, with the
@@ -53,6 +53,40 @@ def confirm_lines(width: int, height: int) -> Lines:
     lines.append([("class:dialog.key", " y "), ("", " leave   "),
                   ("class:dialog.key", " n "), ("", " stay at the table")])
     return fit(lines, width, height)
+
+
+def summary_lines(model: ScreenModel, seconds_left: Optional[int], width: int,
+                  height: int) -> Lines:
+    """A finished deal's summary, and how it goes away: any key, or a countdown."""
+    summary = model.summary
+    if summary is None:
+        return []
+    lines: Lines = []
+    for text in summary.lines:
+        lines.extend(wrapped(text, width))
+    lines.append([])
+    if seconds_left is None:
+        lines.append([("class:dim", "any key: back to the table")])
+    else:
+        lines.append([("class:dim", f"the table goes on in {seconds_left} s · any key: now")])
+    return fit(lines, width, height)
+
+
+def history_lines(text: list[str], width: int, height: int) -> Lines:
+    """The scoreboard and the record (``r``); any key closes it."""
+    lines: Lines = []
+    for line in text:
+        lines.extend(wrapped(line, width, indent="    ") if line else [[]])
+    lines = lines[-(height - 1):] if len(lines) > height - 1 else lines
+    lines.append([("class:dim", "any key closes")])
+    return fit(lines, width, height)
+
+
+def summary_height(model: ScreenModel, width: int) -> int:
+    summary = model.summary
+    if summary is None:
+        return 1
+    return sum(len(wrapped(text, width)) for text in summary.lines) + 2
 
 
 def _seat_results(model: ScreenModel) -> Lines:

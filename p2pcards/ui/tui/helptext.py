@@ -11,6 +11,8 @@ COMMON_KEYS = (
     ("Space", "select or unselect the card under the cursor (or click a card)"),
     ("Esc", "clear the selection, or cancel a question"),
     ("PgUp PgDn", "scroll the log (or the mouse wheel)"),
+    ("r", "the scoreboard and this deal's record (cards shown, tricks played)"),
+    ("v", "the log with every single cryptographic check, or one line per stage"),
     ("F1  ?", "this help (↑ ↓ scroll it, any other key closes it)"),
     ("q", "leave the table (asks first; the other players are told)"),
     ("Ctrl-C", "leave at once (the other players are told)"),

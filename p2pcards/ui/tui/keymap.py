@@ -129,7 +129,7 @@ def _bluff_hints(view: BluffState) -> list[KeyHint]:
         top = min(opts.max_discard, len(opts.hand))
         rank = opts.rank.label if opts.rank is not None else "?"
         what = "as any rank" if opts.must_lead else f"as {rank}"
-        out.append(KeyHint("←→ space", f"select 1-{top}"))
+        out.append(KeyHint("←→ space", "select it" if top == 1 else f"select 1-{top}"))
         out.append(KeyHint("d", f"discard {what}", "d"))
     if opts.can_pass:
         out.append(KeyHint("p", f"pass ({view.config.pass_price})", "p"))

@@ -33,7 +33,8 @@ from p2pcards.ui.tui.bars import action_line, status_line, title_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.control import DrawnControl
 from p2pcards.ui.tui.dialogs import (
-    confirm_lines, ending_height, ending_lines, help_length, help_lines,
+    confirm_lines, ending_height, ending_lines, help_length, help_lines, history_lines,
+    summary_height, summary_lines,
 )
 from p2pcards.ui.tui.draw import wrapped
 from p2pcards.ui.tui.hand import hand_lines
@@ -71,7 +72,8 @@ class TableLayout:
         ], height=self._middle)
         mine = Window(seat(BOTTOM), height=1)
         bar = Window(DrawnControl(lambda w, h: [action_line(
-            screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press)]),
+            screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press,
+            asking=screen.pending is not None and screen.flow is not None)]),
             height=1)
         question = VSplit([
             Window(FormattedTextControl(lambda: [("class:prompt", f" {screen.flow.question} ")]
@@ -81,7 +83,7 @@ class TableLayout:
         ])
         status = Window(DrawnControl(self._status, height=self._status_height),
                         height=D(min=1, max=2))
-        log = Window(DrawnControl(lambda w, h: log_lines(screen.model.log, screen.scroll, w, h),
+        log = Window(DrawnControl(lambda w, h: log_lines(screen.model.visible_log(), screen.scroll, w, h),
                                   wheel=screen.scroll_log), height=D(min=3, preferred=1000))
         body = HSplit([
             title, across, middle, mine, self.hand_window, bar,
@@ -95,6 +97,15 @@ class TableLayout:
         end_box = HSplit([Frame(Window(DrawnControl(self._ending, height=self._ending_height)),
                                 title=lambda: screen.model.ending.title if screen.model.ending
                                 else "")], style=self._ending_style, width=DIALOG_WIDTH)
+        summary_box = Frame(
+            Window(DrawnControl(lambda w, h: summary_lines(
+                screen.model, screen.summary_seconds_left(), w, h),
+                height=lambda w: summary_height(screen.model, w))),
+            title=lambda: screen.model.summary.title if screen.model.summary else "",
+            style="class:dialog", width=DIALOG_WIDTH)
+        history_box = Frame(Window(DrawnControl(lambda w, h: history_lines(
+            screen.history_text(), w, h))), title="History", style="class:dialog",
+            width=D(min=40, preferred=78, max=78))
         self.root = FloatContainer(body, floats=[
             Float(ConditionalContainer(end_box, filter=Condition(
                 lambda: screen.model.ending is not None and screen.overlay is None))),
@@ -102,6 +113,10 @@ class TableLayout:
                 lambda: screen.overlay == "help")), top=1, bottom=1),
             Float(ConditionalContainer(confirm_box, filter=Condition(
                 lambda: screen.overlay == "confirm"))),
+            Float(ConditionalContainer(summary_box, filter=Condition(
+                lambda: screen.overlay == "summary"))),
+            Float(ConditionalContainer(history_box, filter=Condition(
+                lambda: screen.overlay == "history")), top=1, bottom=1),
         ])
         self.layout = Layout(self.root, focused_element=self.hand_window)
 

@@ -9,6 +9,7 @@ at any moment on the event loop.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -19,11 +20,13 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import describe
+from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
+from p2pcards.ui.text_summary import History, Summary
 
-SEATS = 4
 #: Lines kept in the log (older ones are dropped).
 LOG_LIMIT = 1000
 
@@ -76,6 +79,8 @@ class ScreenModel:
         """Players by player index, from the table itself once it started."""
         self.seating: Optional[tuple[int, ...]] = None
         self.me: Optional[int] = None
+        #: This seat's player index (join order), once the table started.
+        self.me_player: Optional[int] = None
         self.view: Any = None
         self.link = "connecting"
         #: How each other player's messages reach this one, by player index
@@ -89,6 +94,14 @@ class ScreenModel:
         self.ending: Optional[Ending] = None
         self.outcome: Any = None
         self.log: list[LogLine] = []
+        """The log people read: each cryptographic stage folded into one line."""
+        self.details: list[LogLine] = []
+        """The same log with every single check (``v`` shows it instead)."""
+        self.show_details = False
+        self._checks = CheckFolder()
+        #: The last deal's (hand's) result, until the player has read it.
+        self.summary: Optional[Summary] = None
+        self.history = History()
         self._committed = 0
         self._keys_verified = 0
         self._shuffled: dict[int, int] = {}
@@ -132,7 +145,7 @@ class ScreenModel:
 
     def seconds_left(self, now: float) -> Optional[int]:
         """Whole seconds before the player being waited for is blamed, or None."""
-        if self.deadline is None or self.ending is not None:
+        if self.deadline is None or self.ending is not None or math.isinf(self.deadline):
             return None
         return max(0, int(self.deadline - now + 0.999))
 
@@ -160,17 +173,33 @@ class ScreenModel:
             self.game = "bluff" if isinstance(view, BluffState) else "topper"
             if view.viewer is not None:
                 self.me = view.viewer
+            self._summarise()
 
-    def set_players(self, players: Sequence[SeatInfo]) -> None:
+    def _summarise(self) -> None:
+        """A scored deal's summary, once the view after it is known (its chips are)."""
+        if not self.history.due:
+            return
+        summary = self.history.summary(self.names(), self.me, self.view, symbols=True)
+        if self.outcome is None and self.ending is None:  # the end box says the last one
+            self.summary = summary
+
+    def set_players(self, players: Sequence[SeatInfo], me_player: Optional[int] = None) -> None:
         self.players = tuple(players)
+        self.me_player = me_player
 
-    def note(self, text: str, kind: str = "info") -> None:
-        """Add one line (or several) to the log."""
-        for line in str(text).split("\n"):
-            if line:
-                self.log.append(LogLine(line, kind))
-        if len(self.log) > LOG_LIMIT:
-            del self.log[:len(self.log) - LOG_LIMIT]
+    def note(self, text: str, kind: str = "info", *, folded: bool = True,
+             detailed: bool = True) -> None:
+        """Add one line (or several) to the log (``folded``) and its details (``detailed``)."""
+        for log, wanted in ((self.log, folded), (self.details, detailed)):
+            if not wanted:
+                continue
+            log.extend(LogLine(line, kind) for line in str(text).split("\n") if line)
+            if len(log) > LOG_LIMIT:
+                del log[:len(log) - LOG_LIMIT]
+
+    def visible_log(self) -> list[LogLine]:
+        """The log the screen shows now: folded, or every check while details are on."""
+        return self.details if self.show_details else self.log
 
     def apply(self, event: Any) -> None:
         """Take in one event of the session, the table protocol or the referee."""
@@ -178,6 +207,7 @@ class ScreenModel:
         self._log(event)
 
     def _track(self, event: Any) -> None:
+        self.history.take(event)  # a deal's start comes as its own event, not an action's
         if isinstance(event, peer.LobbyUpdate):
             self.game = clean(event.game, 10) or self.game
             self.table_name = clean(event.table, 40)
@@ -230,6 +260,7 @@ class ScreenModel:
 
     def _track_results(self, results: Sequence[Any]) -> None:
         for result in results:
+            self.history.take(result)
             if isinstance(result, _RESULTS):
                 self.result_line = self._describe(result)
                 if not isinstance(result, topper.TieContinues):
@@ -238,7 +269,10 @@ class ScreenModel:
                 self.progress = None
 
     def _describe(self, event: Any) -> Optional[str]:
-        return describe(event, self.names(), self.me, self.seating)
+        known = self.players or self.lobby
+        return describe(event, self.names(), self.me, self.seating,
+                        players=[info.name for info in known], me_player=self.me_player,
+                        symbols=True)
 
     def _log(self, event: Any) -> None:
         if isinstance(event, peer.Waiting):
@@ -253,6 +287,13 @@ class ScreenModel:
             return
         line = self._describe(event)
         if not line:
+            return
+        if isinstance(event, CHECKS):
+            # One line per check in the details; the log gets a line once a stage is done.
+            self.note("✓ " + line, "crypto", folded=False)
+            stage = self._checks.fold(event)
+            if stage:
+                self.note(stage, "crypto", detailed=False)
             return
         if isinstance(event, _CRYPTO):
             kind = "crypto"

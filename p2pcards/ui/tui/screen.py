@@ -36,7 +36,7 @@ from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 from p2pcards.ui.text import labelled_hand, parse_command, turn_line
-from p2pcards.ui.text_common import HandCard, clean
+from p2pcards.ui.text_common import CLOCK_WARNINGS, HandCard, clean
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.keymap import DiscardFlow, KeyHint, Refused
@@ -54,6 +54,12 @@ TICK = 1.0
 _SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Paths, Rejected, ProtocolError, Committed,
                    KeyShareVerified, PlayersSeated, ShuffleVerified, SharesVerified, HandDealt,
                    CardsRevealed, ActionApplied, MatchEnded, TableEnded)
+
+
+#: Seconds a deal's summary stays up by itself at a LAN table (a countdown shows it).
+LAN_SUMMARY_SECONDS = 6.0
+#: Seconds a lone Esc waits to be told from an escape sequence (see ``__init__``).
+ESC_WAIT = 0.05
 
 
 @dataclass
@@ -75,6 +81,7 @@ class TableScreen:
     """
 
     def __init__(self, session: Optional[SessionGetter] = None, *, offer_again: bool = False,
+                 summary_seconds: Optional[float] = None, bell: bool = True,
                  input: Any = None, output: Any = None,
                  clock: Optional[Callable[[], float]] = None) -> None:
         self.model = ScreenModel()
@@ -86,6 +93,14 @@ class TableScreen:
         self.flow: Optional[DiscardFlow] = None
         self.message: Optional[tuple[str, str]] = None
         self.overlay: Optional[str] = None
+        #: How long a deal's summary stays up by itself (a LAN table, where the
+        #: others go on); None: until a key (against bots).
+        self.summary_seconds = summary_seconds
+        self.summary_until: Optional[float] = None
+        #: Ring the terminal's bell with a clock warning (``--no-bell`` turns it off).
+        self.bell = bell
+        self._warned: set[int] = set()
+        self._warned_for: Optional[_Pending] = None
         self.help_offset = 0
         self.again = False
         self.end_ready = False
@@ -102,6 +117,12 @@ class TableScreen:
             layout=self.view_layout.layout, key_bindings=table_bindings(self), style=TABLE_STYLE,
             full_screen=True, mouse_support=True, min_redraw_interval=0.05,
             input=input, output=output)
+        # A lone Esc (close help, clear a selection) is told from the start of an
+        # escape sequence by waiting for more bytes: prompt_toolkit waits 0.5 s, and
+        # 1 s more for multi-key bindings, which this table has none of. Local
+        # terminals send a sequence's bytes together, so 50 ms is plenty.
+        self.app.ttimeoutlen = ESC_WAIT
+        self.app.timeoutlen = ESC_WAIT
 
     # -- the agent ---------------------------------------------------------------------
 
@@ -113,6 +134,7 @@ class TableScreen:
         if self._leaving:
             raise PlayerQuit("the player left the table")
         self.model.set_view(view)
+        self._show_summary()
         if isinstance(view, BluffState) and view.phase is BluffPhase.REVEAL:
             # Not a choice: the rules make the called discard's owner show it.
             self.model.note("Your discard was called: revealing it.", "info")
@@ -160,7 +182,7 @@ class TableScreen:
         if not model.players:
             players = source.players()
             if players:
-                model.set_players(players)
+                model.set_players(players, source.me_player())
                 model.game = source.game() or model.game
         seating = source.seating()
         if seating is not None:
@@ -173,6 +195,29 @@ class TableScreen:
             if view is not None:
                 model.set_view(view)
                 self.picker.sync(self.hand())
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """Put a finished deal's summary over the table until it is read."""
+        if self.model.summary is None or self.overlay is not None or self.model.ending:
+            return
+        self.overlay = "summary"
+        if self.summary_seconds is not None:
+            self.summary_until = self.now() + self.summary_seconds
+            shown = self.model.summary
+            with contextlib.suppress(RuntimeError):  # no loop: nothing to time
+                asyncio.get_running_loop().call_later(
+                    self.summary_seconds, lambda: self._summary_timed_out(shown))
+
+    def _summary_timed_out(self, shown: Any) -> None:
+        if self.overlay == "summary" and self.model.summary is shown:
+            self.close_overlay()
+
+    def summary_seconds_left(self) -> Optional[int]:
+        """Whole seconds before a LAN table's summary closes by itself, or None."""
+        if self.summary_until is None or self.overlay != "summary":
+            return None
+        return max(0, int(self.summary_until - self.now() + 0.999))
 
     # -- what the panels ask ----------------------------------------------------------------
 
@@ -268,7 +313,25 @@ class TableScreen:
         self._invalidate()
 
     def scroll_log(self, delta: int) -> None:
-        self.scroll.scroll(delta, len(self.model.log))
+        self.scroll.scroll(delta, len(self.model.visible_log()))
+        self._invalidate()
+
+    def show_history(self) -> None:
+        """``r``: the scoreboard and this deal's record, over the table until a key."""
+        self.overlay, self.help_offset = "history", 0
+        self._invalidate()
+
+    def history_text(self) -> list[str]:
+        model = self.model
+        return model.history.lines(model.names(), model.me, model.view, symbols=True)
+
+    def toggle_details(self) -> None:
+        """Every single cryptographic check in the log, or one line per stage."""
+        self.model.show_details = not self.model.show_details
+        self.scroll.to_end()
+        self.message = ("info", "The log shows every single check (v: one line per stage)."
+                        if self.model.show_details else
+                        "The log shows one line per stage of checks (v: every single check).")
         self._invalidate()
 
     def show_help(self) -> None:
@@ -280,6 +343,8 @@ class TableScreen:
         self._invalidate()
 
     def close_overlay(self) -> None:
+        if self.overlay == "summary":
+            self.model.summary, self.summary_until = None, None
         self.overlay = None
         self._invalidate()
 
@@ -427,7 +492,26 @@ class TableScreen:
         while True:
             await asyncio.sleep(TICK)
             if self.model.seconds_left(self.now()) is not None:
+                self.warn_of_the_clock()
                 self._invalidate()
+
+    def warn_of_the_clock(self) -> None:
+        """While it is your turn: at 30 and at 10 seconds left, say so (and ring the bell)."""
+        left = self.model.seconds_left(self.now())
+        if self.pending is None or left is None:
+            return
+        if self._warned_for is not self.pending:
+            self._warned_for, self._warned = self.pending, set()
+        crossed = {mark for mark in CLOCK_WARNINGS if left <= mark}
+        if not crossed - self._warned:
+            return
+        self._warned |= crossed
+        self.message = ("warn", f"{left} seconds left to move: after that the others "
+                                f"end the table naming you.")
+        if self.bell:
+            with contextlib.suppress(Exception):  # a terminal without a bell
+                self.app.output.bell()
+                self.app.output.flush()
 
     async def play(self, run: Awaitable[Any]) -> Any:
         """Run one table's session (``run``) on this screen until it ends or the person leaves.
@@ -491,9 +575,9 @@ class TableScreen:
 
     def _new_table(self) -> None:
         """Forget the last table (keep the log) before the next one's events arrive."""
-        log = self.model.log
+        log, details, show = self.model.log, self.model.details, self.model.show_details
         self.model = ScreenModel()
-        self.model.log = log
+        self.model.log, self.model.details, self.model.show_details = log, details, show
         self.model.note("— a new table —", "info")
         self.pending = None
         self.flow = None

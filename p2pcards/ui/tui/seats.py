@@ -56,7 +56,7 @@ def _bluff_facts(view: BluffState, seat: int) -> list[Line]:
         facts.append([("class:seat.out", "out of the match")])
         return facts
     if view.phase is not BluffPhase.DEAL and view.outcome is None:
-        facts.append([("class:value", str(view.hand_sizes[seat])), ("", " cards")])
+        facts.append(_cards(view.hand_sizes[seat]))
     if view.discarder == seat and view.table_stake:
         facts.append([("", "stake "), ("class:value", str(view.table_stake)), ("", " on table")])
     if view.phase is BluffPhase.LEAD and view.leader == seat:
@@ -78,7 +78,7 @@ def _topper_facts(view: TopperState, seat: int) -> list[Line]:
         if played_by == seat:
             facts.append([("", "plays "), (face_style(card), face_text(card).strip())])
     if view.phase not in (TopperPhase.DEAL, TopperPhase.MATCH_OVER):
-        facts.append([("class:value", str(view.hand_sizes()[seat])), ("", " cards")])
+        facts.append(_cards(view.hand_sizes()[seat]))
     if view.dealer == seat:
         facts.append([("class:dim", "dealer")])
     return facts
@@ -150,3 +150,8 @@ def seat_label(model: ScreenModel, seat: Optional[int]) -> str:
         return "you"
     info = model.seat_info(seat)
     return f"{info.name}" if info else f"Seat {seat}"
+
+
+def _cards(count: int) -> Line:
+    """``5 cards``, ``1 card``."""
+    return [("class:value", str(count)), ("", " card" if count == 1 else " cards")]

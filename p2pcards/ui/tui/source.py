@@ -56,6 +56,11 @@ class SessionSource:
         table = self._table()
         return None if table is None else table.player_at_seat
 
+    def me_player(self) -> Optional[int]:
+        """This seat's player index (join order), once the table started."""
+        table = self._table()
+        return None if table is None else table.me_player
+
     def my_seat(self) -> Optional[int]:
         table = self._table()
         return None if table is None else table.my_seat
@@ -72,8 +77,8 @@ class SessionSource:
 
     def left_result(self) -> Any:
         """The session's result after this player left outside a decision."""
-        from p2pcards.net.peer import SessionResult
+        from p2pcards.net.peer import LEFT_IN_LOBBY, SessionResult
         table = self._table()
         if table is None:
-            return SessionResult(reason="left before the table started")
+            return SessionResult(reason=LEFT_IN_LOBBY)
         return SessionResult(verdict=table.verdict)

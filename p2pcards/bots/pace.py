@@ -1,0 +1,39 @@
+"""A bot's think time, so a person at the table can follow what the bots do.
+
+Three bots that each answer within a millisecond can discard, call, reveal and
+end a Bluff round before a person has read a line. When a person plays, each
+bot's decision therefore takes at least a short, configurable time (``--pace``);
+a table of bots only keeps its full speed. The wait is added after the bot has
+chosen (its choice does not depend on it) and never delays another seat: the
+session awaits it like any agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+#: Seconds a bot takes per decision at a table where a person plays (``--pace``).
+DEFAULT_PACE = 1.0
+
+
+class PacedAgent:
+    """An agent (a bot) whose every decision takes at least ``seconds``."""
+
+    def __init__(self, agent: Any, seconds: float) -> None:
+        self.agent = agent
+        self.seconds = max(0.0, seconds)
+
+    async def decide(self, view: Any, decision: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        action = await self.agent.decide(view, decision)
+        rest = self.seconds - (loop.time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        return action
+
+
+def paced(agent: Any, seconds: float) -> Any:
+    """``agent`` with a think time, or ``agent`` itself when ``seconds`` is 0."""
+    return PacedAgent(agent, seconds) if seconds > 0 else agent

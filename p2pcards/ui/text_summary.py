@@ -1,0 +1,207 @@
+"""What a deal (Bluff) or a hand (Topper) came to, said once it is over.
+
+A deal's result used to be on screen for about two seconds before the next
+shuffle replaced it. A :class:`ResultRecorder` follows the public events of
+the deal — the cards revealed by calls, the bluffs caught — and, when the
+deal or hand is scored, gives a :class:`Summary` that the screen keeps up
+until the player has read it: who won, the safe box or the tricks, chip or
+score changes, the cards revealed, any bluff caught. Only public facts go
+in, so a summary cannot hold a hidden card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from p2pcards.rules import bluff_model as bluff
+from p2pcards.rules import topper_events as topper
+from p2pcards.ui.text_bluff import labelled_hand
+from p2pcards.ui.text_common import cards_text, plural, seat_name, who
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A finished deal or hand in a few lines."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value) if value < 0 else "±0"
+
+
+class ResultRecorder:
+    """Follows one table's public events; :meth:`summary` says a finished deal or hand.
+
+    ``take`` every referee event in order; once a deal (hand) is scored, the
+    next ``summary`` call returns it, once. Bluff chip changes need the chips
+    after the deal, which the events do not carry: the caller passes the
+    seat's view (its ``stacks`` are public) when it has one.
+    """
+
+    def __init__(self) -> None:
+        self._revealed: list[Any] = []
+        self._caught: list[tuple[int, int]] = []
+        self._due: Optional[Any] = None
+        self._chips_before: Optional[tuple[int, ...]] = None
+
+    def take(self, event: Any) -> None:
+        if isinstance(event, (bluff.DealStarted, topper.HandDealt)):
+            self._revealed, self._caught = [], []
+        elif isinstance(event, bluff.ChallengeResolved):
+            self._revealed.extend(event.faces)
+            if event.bluff:
+                self._caught.append((event.discarder, len(event.faces)))
+        elif isinstance(event, (bluff.DealWon, topper.HandScored, topper.ThrownIn)):
+            self._due = event
+
+    @property
+    def due(self) -> bool:
+        """A deal or hand was scored and its summary not yet given."""
+        return self._due is not None
+
+    def summary(self, names: Sequence[str], me: Optional[int], view: Any = None,
+                symbols: bool = False) -> Optional[Summary]:
+        """The summary of the deal (hand) just scored, once; None if there is none."""
+        event, self._due = self._due, None
+        if isinstance(event, bluff.DealWon):
+            return self._bluff(event, names, me, view, symbols)
+        if isinstance(event, topper.HandScored):
+            return _topper(event, names, me)
+        if isinstance(event, topper.ThrownIn):
+            return Summary(f"Hand {event.hand} thrown in",
+                           ("Everyone passed: nobody bid, nothing is scored.",
+                            f"{who(names, event.next_dealer, me)} deals the next hand."))
+        return None
+
+    def _bluff(self, event: bluff.DealWon, names: Sequence[str], me: Optional[int],
+               view: Any, symbols: bool) -> Summary:
+        lines = [f"{who(names, event.winner, me)} won the deal and the safe box of "
+                 f"{event.safe_box}."]
+        stacks = tuple(view.stacks) if view is not None and hasattr(view, "stacks") else None
+        if stacks is not None:
+            before = self._chips_before or (view.config.starting_chips,) * len(stacks)
+            lines.append("Chips: " + ", ".join(
+                f"{seat_name(names, s)} {chips} ({_signed(chips - before[s])})"
+                for s, chips in enumerate(stacks)))
+            self._chips_before = stacks
+        lines.append(f"Cards revealed by calls: {cards_text(self._revealed, symbols)}."
+                     if self._revealed else "No card was revealed this deal.")
+        if self._caught:
+            lines.append("Bluffs caught: " + ", ".join(
+                f"{who(names, seat, me, start=False)} ({plural(count, 'card')})"
+                for seat, count in self._caught) + ".")
+        else:
+            lines.append("No bluff was caught.")
+        deal = getattr(view, "deal_number", None)
+        return Summary(f"Deal {deal} over" if deal else "Deal over", tuple(lines))
+
+
+def _topper(event: topper.HandScored, names: Sequence[str], me: Optional[int]) -> Summary:
+    took = event.tricks[event.bidder]
+    verdict = (f"made it (+{event.changes[event.bidder]})" if event.made
+               else f"was set and lost {event.bid}")
+    lines = (
+        f"{who(names, event.bidder, me)} bid {event.bid}, took {plural(took, 'trick')} and "
+        f"{verdict}.",
+        "Tricks: " + ", ".join(f"{seat_name(names, s)} {t}" for s, t in enumerate(event.tricks)),
+        "Scores: " + ", ".join(f"{seat_name(names, s)} {score} ({_signed(event.changes[s])})"
+                               for s, score in enumerate(event.scores)),
+    )
+    return Summary(f"Hand {event.hand} scored", lines)
+
+
+# --- history: the scoreboard and the record of this deal ------------------------------------
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One scored deal (Bluff: chips after it) or hand (Topper: scores after it)."""
+
+    number: int
+    totals: Optional[tuple[int, ...]]
+    note: str
+    """Who won the deal and its safe box, or the bid and whether it was made (seat-indexed
+    words are filled in when shown)."""
+    seat: int
+
+
+class History(ResultRecorder):
+    """A :class:`ResultRecorder` that also keeps the scoreboard and this deal's record:
+    the cards calls revealed (Bluff) and the tricks played (Topper)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[ScoreRow] = []
+        self.tricks: list[Any] = []
+
+    def take(self, event: Any) -> None:
+        super().take(event)
+        if isinstance(event, topper.HandDealt):
+            self.tricks = []
+        elif isinstance(event, topper.TrickWon):
+            self.tricks.append(event)
+        elif isinstance(event, topper.HandScored):
+            made = "made" if event.made else "set"
+            self.rows.append(ScoreRow(event.hand, tuple(event.scores),
+                                      f"bid {event.bid}, {made}", event.bidder))
+
+    def summary(self, names: Sequence[str], me: Optional[int], view: Any = None,
+                symbols: bool = False) -> Optional[Summary]:
+        event = self._due
+        summary = super().summary(names, me, view, symbols)
+        if isinstance(event, bluff.DealWon):
+            deal = getattr(view, "deal_number", None) or len(self.rows) + 1
+            self.rows.append(ScoreRow(deal, self._chips_before, f"safe box {event.safe_box}",
+                                      event.winner))
+        return summary
+
+    def lines(self, names: Sequence[str], me: Optional[int], view: Any,
+              symbols: bool = False) -> list[str]:
+        """The scoreboard, then the record of the deal (hand) in play, as text."""
+        is_bluff = view is not None and hasattr(view, "stacks")
+        heads = [("you" if s == me else seat_name(names, s))[:8] for s in range(4)]
+        word = "Deal" if is_bluff else "Hand"
+        out = [f"Scoreboard: {'chips' if is_bluff else 'score'} after each "
+               f"{word.lower()}" + ("" if self.rows else " (none scored yet)")]
+        if self.rows:
+            out.append(f"  {word:<5}" + "".join(f"{h:>9}" for h in heads))
+            for row in self.rows:
+                totals = "".join(f"{t:>9}" for t in row.totals) if row.totals else " " * 36
+                who_ = "won by " if is_bluff else ""
+                out.append(f"  {row.number:<5}{totals}   {who_}{seat_name(names, row.seat)} "
+                           f"({row.note})")
+        out.append("")
+        if is_bluff:
+            out.extend(self._bluff_record(view, me, symbols))
+        else:
+            out.extend(self._topper_record(names, me, symbols))
+        return out
+
+    def _bluff_record(self, view: Any, me: Optional[int], symbols: bool) -> list[str]:
+        mine = [entry.card for entry in labelled_hand(view, me)] if me is not None else []
+        ranks: dict[Any, tuple[list[Any], list[Any]]] = {}
+        for card in self._revealed:
+            ranks.setdefault(card.rank, ([], []))[0].append(card)
+        for card in mine:
+            if card is not None:
+                ranks.setdefault(card.rank, ([], []))[1].append(card)
+        out = ["This deal's record: cards shown by calls, and yours, by rank"]
+        for rank in sorted(ranks, key=lambda r: r.value, reverse=True):
+            shown_, yours = ranks[rank]
+            parts = ([f"{cards_text(shown_, symbols)} shown"] if shown_ else []) + (
+                [f"{cards_text(yours, symbols)} in your hand"] if yours else [])
+            known = len(shown_) + len(yours)
+            out.append(f"  {rank.label:>2}: {known} of 4 known · " + ", ".join(parts))
+        return out
+
+    def _topper_record(self, names: Sequence[str], me: Optional[int], symbols: bool) -> list[str]:
+        if not self.tricks:
+            return ["This hand's tricks: none played yet"]
+        out = ["This hand's tricks (the last one last)"]
+        for trick in self.tricks:
+            plays = " ".join(f"{seat_name(names, s)} {cards_text([card], symbols)}"
+                             for s, card in trick.plays)
+            out.append(f"  Trick {trick.trick + 1}: {plays} → {who(names, trick.winner, me)}")
+        return out

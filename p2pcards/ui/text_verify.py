@@ -1,0 +1,126 @@
+"""An offline check in words: what ``p2pcards verify`` tells a person, and its JSON.
+
+The report (:class:`~p2pcards.protocol.verify.Report`) counts players in
+join order, as the protocol does; people know each other by seat and name,
+so the words here name seats ("Seat 2 (Cal) ran out of time") and say "you"
+for the folder's owner. The join-order index and the technical rule id show
+only with ``details`` (``verify -v``) and in the JSON, which scripts read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from p2pcards.protocol.verify import Report
+from p2pcards.ui.text_common import clean, ending_words, plural, quoted
+from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
+
+
+def _speaker(report: Report, me_player: Optional[int]) -> Speaker:
+    names = ([report.players[p][0] for p in report.seating]
+             if report.seating is not None else [])
+    me = (report.seating.index(me_player)
+          if report.seating is not None and me_player in report.seating else None)
+    return Speaker(names, me, report.seating, [name for name, _ in report.players], me_player)
+
+
+def _seat_of(report: Report, player: int) -> Optional[int]:
+    if report.seating is None or player not in report.seating:
+        return None
+    return report.seating.index(player)
+
+
+def outcome_words(outcome: Any, s: Speaker) -> str:
+    """``deal cap reached after 20 deals. Seat 2 (Cal) won. Chips: …``"""
+    if hasattr(outcome, "chips"):
+        counted, values, label = plural(outcome.deals, "deal"), outcome.chips, "Chips"
+    else:
+        counted, values, label = plural(outcome.hands, "hand") + " scored", outcome.scores, "Scores"
+    return (f"{ending_words(outcome.termination)} after {counted}. "
+            f"{winners_sentence(outcome.winners, s)}. {label}: {s.scores(values)}.")
+
+
+def report_lines(report: Report, me_player: Optional[int] = None, details: bool = False) -> list[str]:
+    """What a person reads: the table, who sat where, what was checked, how it ended."""
+    lines: list[str] = []
+    if not report.game:
+        lines.append(f"FAILED: {report.problem or 'no table in this transcript'}.")
+        return lines
+    s = _speaker(report, me_player)
+    lines.append(f"{report.game.capitalize()} at table {quoted(report.table)}, "
+                 f"{plural(len(report.players), 'player')}:")
+    order = (list(report.seating) if report.seating is not None
+             else list(range(len(report.players))))
+    for player in order:
+        name, fp = report.players[player]
+        seat = _seat_of(report, player)
+        label = f"Seat {seat}" if seat is not None else "No seat yet"
+        extra = [f"player {player} in join order"] if details else []
+        if player == me_player:
+            extra.insert(0, "you")
+        more = f" ({', '.join(extra)})" if extra else ""
+        lines.append(f"  {label}: {clean(name, 32)}, key {fp}{more}")
+    lines.append(f"Checked {plural(report.messages, 'signed message')}: "
+                 f"{plural(report.shuffles, 'shuffle proof')}, "
+                 f"{plural(report.shares, 'decryption share')}, "
+                 f"{plural(report.reveals, 'revealed card')}, "
+                 f"{plural(report.actions, 'game action')}, {plural(report.deals, 'deal')}.")
+    if report.outcome is not None:
+        lines.append(f"Match over: {outcome_words(report.outcome, s)}")
+    if report.verdict is not None:
+        lines.append(f"Table ended at deal {max(report.deals, 1)}: "
+                     f"{verdict_sentence(report.verdict, s)}")
+        lines.append("  " + _confirmation(report))
+        if details:
+            lines.append(f"  Rule {clean(report.verdict.rule, 64)}: {clean(report.verdict.detail, 240)}")
+    if report.problem:
+        lines.append(f"FAILED: {report.problem}.")
+    elif report.outcome is None and report.verdict is None:
+        lines.append(f"FAILED: every message checks, but the transcript stops at deal "
+                     f"{max(report.deals, 1)}, before the match ends, and no verdict is saved "
+                     f"with it: an unfinished table (p2pcards resume can take it up again).")
+    elif report.verdict_confirmed is False:
+        lines.append("FAILED: the saved verdict's evidence does not break the rule it names.")
+    else:
+        lines.append("OK: every signature, proof and rule checks.")
+    return lines
+
+
+def _confirmation(report: Report) -> str:
+    verdict = report.verdict
+    if verdict is not None and verdict.rule == "deadline":
+        return ("(A deadline is this player's own clock: it cannot be proven from the "
+                "transcript, which checks up to that point.)")
+    if verdict is not None and verdict.rule == "left":
+        return "(The leave is signed by the player who left.)"
+    return {True: "(Proven: the signed evidence breaks that rule; anyone can re-check it.)",
+            False: "(NOT proven: the evidence saved with it does not break that rule.)",
+            None: "(Reported, not provable from the transcript.)"}[report.verdict_confirmed]
+
+
+def report_json(report: Report, me_player: Optional[int] = None) -> dict[str, Any]:
+    """The same facts for scripts: seats and join order both, rule ids, the outcome's numbers."""
+    outcome = report.outcome
+    out: dict[str, Any] = {
+        "ok": report.ok, "game": report.game, "table": report.table, "you": me_player,
+        "players": [{"player": i, "seat": _seat_of(report, i), "name": name, "fingerprint": fp}
+                    for i, (name, fp) in enumerate(report.players)],
+        "checked": {"messages": report.messages, "shuffles": report.shuffles,
+                    "shares": report.shares, "reveals": report.reveals,
+                    "actions": report.actions, "deals": report.deals},
+        "outcome": None, "verdict": None, "problem": report.problem,
+        "unfinished": report.problem is None and outcome is None and report.verdict is None,
+    }
+    if outcome is not None:
+        out["outcome"] = {
+            "termination": outcome.termination.name.lower().replace("_", "-"),
+            "winners": list(outcome.winners),
+            **({"chips": list(outcome.chips), "deals": outcome.deals} if hasattr(outcome, "chips")
+               else {"scores": list(outcome.scores), "hands": outcome.hands})}
+    if report.verdict is not None:
+        v = report.verdict
+        out["verdict"] = {"rule": v.rule, "blamed": list(v.players),
+                          "blamed_seats": [_seat_of(report, p) for p in v.players],
+                          "detail": v.detail, "provable": v.provable,
+                          "confirmed": report.verdict_confirmed}
+    return out

@@ -1,0 +1,111 @@
+"""One table clock: the host's genesis sets every peer's time per move; play has none."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.cli import build_parser, table_config
+from p2pcards.protocol import games
+from p2pcards.protocol.errors import MalformedMessage
+from p2pcards.protocol.table import MOVE_TIME, move_time_of
+from p2pcards.rules.topper import TopperConfig
+
+
+class _Silent:
+    async def decide(self, view, decision):
+        await asyncio.Event().wait()
+
+
+def _config(move_time):
+    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+    return config if move_time is None else {**config, MOVE_TIME: move_time}
+
+
+async def _hosted(tmp_path, move_time, session_deadline):
+    options = TableOptions(game="topper", config=_config(move_time), seed=4,
+                           deadline=session_deadline, journal_root=tmp_path)
+    me = seeded_identity(4, "me", "Me")
+    return await start_hosted_table(
+        me, BotAgent(make_bot_factory("topper", "heuristic"), 4), options, bots=3)
+
+
+def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path):
+    async def run():
+        # Every session's own deadline is long; the genesis gives each writer 1 s.
+        hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
+        hosted.sessions[2].agent = _Silent()
+        try:
+            assert all(s.move_time() == 1.0 for s in hosted.sessions if s.table is not None)
+            others = [t for i, t in enumerate(hosted.tasks) if i != 2]
+            return [r.verdict for r in await asyncio.wait_for(asyncio.gather(*others), 60)]
+        finally:
+            await hosted.close(grace=0.1, linger=0)
+    verdicts = asyncio.run(run())
+    assert all(v is not None and v.rule == "deadline" and v.players == (2,) for v in verdicts)
+
+
+def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
+    async def run():
+        hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
+        hosted.sessions[2].agent = _Silent()
+        try:
+            await asyncio.sleep(3)  # six of the sessions' own deadlines: the table sets none
+            sessions = [s for s in hosted.sessions if s.table is not None]
+            return [s.move_time() for s in sessions], [s.table.verdict for s in sessions]
+        finally:
+            await hosted.close(grace=0.1, linger=0)
+    clocks, verdicts = asyncio.run(run())
+    assert clocks and all(c == float("inf") for c in clocks)
+    assert verdicts == [None] * len(verdicts)
+
+
+def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_refused():
+    assert move_time_of(None) is None and move_time_of(0) == 0 and move_time_of(90) == 90
+    with pytest.raises(MalformedMessage, match="move_time must be 0..3600 seconds, not 3601"):
+        move_time_of(3601)
+
+
+@pytest.mark.parametrize("spent, left_expected", [
+    (60, 60),           # 120 s less the 60 already spent, not a fresh 120
+    (3 * 3600, 30),     # a table resumed hours later: the grace, not an instant verdict
+])
+def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expected):
+    async def run():
+        hosted = await _hosted(tmp_path, move_time=120, session_deadline=120)
+        try:
+            session = hosted.sessions[0]
+            await asyncio.wait_for(_until(lambda: session.journal is not None), 20)
+            transcript = session.journal.transcript_path
+            began = time.time() - spent
+            os.utime(transcript, (began, began))  # the turn began `spent` s ago, as saved
+            session._reset_deadline(elapsed=session._saved_turn_age())
+            return session._deadline_at - asyncio.get_running_loop().time()
+        finally:
+            await hosted.close(grace=0.1, linger=0)
+    left = asyncio.run(run())
+    assert left_expected - 5 < left <= left_expected + 0.5
+
+
+async def _until(predicate):
+    while not predicate():
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("argv, move_time", [
+    (["play", "bluff"], 0),                           # against bots: no limit on you
+    (["play", "bluff", "--deadline", "45"], 45),
+    (["host", "topper"], 120),
+    (["host", "topper", "--deadline", "30"], 30),
+])
+def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
+    from p2pcards.cli import HOST_MOVE_TIME, _clock_seconds
+    args = build_parser().parse_args(argv)
+    default = 0 if argv[0] == "play" else HOST_MOVE_TIME
+    config = table_config(args.game, args, _clock_seconds(args, default))
+    assert config[MOVE_TIME] == move_time

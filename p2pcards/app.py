@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 from nacl.signing import SigningKey
 
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.pace import paced
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
@@ -50,6 +51,7 @@ class TableOptions:
     reconnect_window: float = 60.0
     journal_root: Optional[Path] = None
     bot_kind: str = "heuristic"
+    bot_level: str = DEFAULT_LEVEL
     seed: Optional[int] = None
     """Reproducible randomness for tests and benchmarks only (insecure)."""
     advertise: bool = False
@@ -165,7 +167,7 @@ async def start_hosted_table(
         await hosted.advertiser.start()
     seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
         (identity, agent, False, on_event)]
-    factory = make_bot_factory(options.game, options.bot_kind) if bots else None
+    factory = make_bot_factory(options.game, options.bot_kind, options.bot_level) if bots else None
     for i in range(bots):
         name = options.bot_names[i % len(options.bot_names)]
         bot_identity = (seeded_identity(options.seed, f"bot{i}", name) if options.seed is not None
@@ -178,7 +180,8 @@ async def start_hosted_table(
         meta: dict[str, Any] = {"hosted": True, "rng_label": label}
         if is_bot:
             meta.update({"bot_key": bytes(seat_identity.signing_key),
-                         "bot_kind": options.bot_kind, "bot_seed": seat_agent.seed})
+                         "bot_kind": options.bot_kind, "bot_level": options.bot_level,
+                         "bot_seed": seat_agent.seed})
         session = PeerSession(
             seat_identity, paced(seat_agent, options.pace) if is_bot else seat_agent,
             hosted.host.local_connector(seat_identity), bot=is_bot,
@@ -225,7 +228,8 @@ async def resume_hosted_table(
             local.insert(0, (journal, identity, agent, False, on_event))
         elif meta.get("bot_key"):
             bot_identity = Identity(SigningKey(meta["bot_key"]), meta.get("name", "bot"))
-            factory = make_bot_factory(relay_meta["game"], meta["bot_kind"])
+            factory = make_bot_factory(relay_meta["game"], meta["bot_kind"],
+                                       meta.get("bot_level", DEFAULT_LEVEL))
             local.append((journal, bot_identity, paced(BotAgent(factory, meta["bot_seed"]), pace),
                           True, None))
     if not local or local[0][1] is not identity:

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
+from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS as BOT_KINDS, LEVELS as BOT_LEVELS
 from p2pcards.ui.text_common import plural, quoted
 
 GAMES = ("bluff", "topper")
-BOT_KINDS = ("heuristic", "random")
 
 
 class UserError(Exception):
@@ -118,7 +118,7 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
     parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
-                        help="let a bot play this seat (heuristic or random)")
+                        help=f"let a bot play this seat ({', '.join(BOT_KINDS)})")
     parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
                         help="the table clock: seconds each player has per move before the "
                              "table ends naming them; a setting of play (default: no limit) "
@@ -152,11 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a whole match against three bots on this machine")
     play.add_argument("game", choices=GAMES)
-    play.add_argument("--bot-kind", dest="bot_kind", default="heuristic", choices=BOT_KINDS,
-                      help="kind of the three bots: heuristic or random (default heuristic); "
+    play.add_argument("--bot-kind", dest="bot_kind", default="search", choices=BOT_KINDS,
+                      help=f"kind of the three bots: {', '.join(BOT_KINDS)} (default search); "
                            "the same option as host's")
     # The old spelling, which read like host's "--bots N" (a count): still accepted, not shown.
     play.add_argument("--bots", dest="bot_kind", choices=BOT_KINDS, help=argparse.SUPPRESS)
+    play.add_argument("--level", dest="bot_level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
+                      help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
     _seat_args(play)
     _pace_arg(play)
     _config_args(play)
@@ -166,8 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--table", default=None, help="table name (default: your name's table)")
     host.add_argument("--bots", type=_bot_count, default=0, metavar="N",
                       help="fill N seats with bots (0..3)")
-    host.add_argument("--bot-kind", default="heuristic", choices=BOT_KINDS,
-                      help="kind of those bots (heuristic or random)")
+    host.add_argument("--bot-kind", default="search", choices=BOT_KINDS,
+                      help=f"kind of those bots: {', '.join(BOT_KINDS)} (default search)")
+    host.add_argument("--bot-level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
+                      help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
     host.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="do not announce with zeroconf")
@@ -271,7 +275,8 @@ class _Front:
         self.printer: Any = None
         self.again = False
         if args.bot:
-            self.agent: Any = _LazyBotAgent(args.bot, args.seed)
+            self.agent: Any = _LazyBotAgent(args.bot, args.seed,
+                                            getattr(args, "bot_level", DEFAULT_LEVEL))
             self.plain = True
         elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
@@ -355,15 +360,15 @@ class _Front:
 class _LazyBotAgent:
     """A bot agent whose game is known only once the genesis arrives (``join``)."""
 
-    def __init__(self, kind: str, seed: Optional[int]) -> None:
-        self.kind, self.seed = kind, seed
+    def __init__(self, kind: str, seed: Optional[int], level: str = DEFAULT_LEVEL) -> None:
+        self.kind, self.seed, self.level = kind, seed, level
         self._agent: Any = None
 
     async def decide(self, view: Any, decision: Any) -> Any:
         if self._agent is None:
             from p2pcards.bots.agent import BotAgent, make_bot_factory
             game = "bluff" if type(view).__module__.endswith("bluff") else "topper"
-            self._agent = BotAgent(make_bot_factory(game, self.kind), self.seed)
+            self._agent = BotAgent(make_bot_factory(game, self.kind, self.level), self.seed)
         return await self._agent.decide(view, decision)
 
 
@@ -444,8 +449,8 @@ async def _cmd_play(args: argparse.Namespace) -> int:
                                    name=f"{identity.name}'s table"[:32],
                                    deadline=_session_deadline(args),
                                    reconnect_window=args.reconnect_window,
-                                   journal_root=_journal_root(), bot_kind=args.bot_kind, seed=seed,
-                                   pace=pace_of(args))
+                                   journal_root=_journal_root(), bot_kind=args.bot_kind,
+                                   bot_level=args.bot_level, seed=seed, pace=pace_of(args))
             front.session = None
             hosted = await start_hosted_table(identity, front.agent, options, bots=3,
                                               on_event=front.on_event)
@@ -468,7 +473,8 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     options = TableOptions(game=args.game, config=table_config(args.game, args, move_time),
                            name=table_name, deadline=float(move_time), journal_root=_journal_root(),
                            reconnect_window=args.reconnect_window,
-                           bot_kind=args.bot_kind, seed=args.seed, advertise=not args.no_advertise,
+                           bot_kind=args.bot_kind, bot_level=args.bot_level,
+                           seed=args.seed, advertise=not args.no_advertise,
                            interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port,
                            pace=pace_of(args))
 

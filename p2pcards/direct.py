@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from p2pcards.app import randomness_for, seeded_identity
-from p2pcards.bots.agent import make_bot_factory
+from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
 from p2pcards.protocol import games
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
@@ -76,7 +76,8 @@ class DirectTable:
         return [e for evs in self.events for e in evs if isinstance(e, TableEnded)]
 
 
-def direct_table(game: str, seed: int = 1, config: Any = None, bot_kind: str = "heuristic") -> DirectTable:
+def direct_table(game: str, seed: int = 1, config: Any = None, bot_kind: str = "heuristic",
+                 bot_level: str = DEFAULT_LEVEL) -> DirectTable:
     rules = games.by_name(game)
     identities = [seeded_identity(seed, f"p{i}", f"P{i}") for i in range(4)]
     lobby = Lobby(identities[0], game, rules.config_to_wire(config or SHORT[game]), "test table")
@@ -85,6 +86,6 @@ def direct_table(game: str, seed: int = 1, config: Any = None, bot_kind: str = "
     genesis = lobby.genesis(nonce=bytes([seed % 256]) * 32).raw
     tables = [Table(genesis, identity, randomness=randomness_for(seed, f"p{i}"))
               for i, identity in enumerate(identities)]
-    factory = make_bot_factory(game, bot_kind)
+    factory = make_bot_factory(game, bot_kind, bot_level)
     bots = [factory(random.Random(seed * 10 + s)) for s in range(4)]
     return DirectTable(game, identities, tables, Table(genesis), genesis, bots)

@@ -3,17 +3,24 @@
 
 Plays ``--matches`` local full-information matches (``play_local_match``: no
 cryptography, this measures bots, not the protocol) between the bots named
-by ``--bots``. Match ``i`` seats the bot list rotated by ``i``, so every bot
+by ``--bots`` (any kind of the package's registry, ``p2pcards.bots.registry``;
+``--level`` sets the level of every ``search`` seat; ``search:normal`` fixes
+one seat's level). Match ``i`` seats the bot list rotated by ``i``, so every bot
 sits at every seat equally often; the first leader (Bluff) or dealer
 (Topper) is drawn per match. Everything is seeded by ``--seed``: the same
 command prints the same rates. A win shared by ``k`` players counts ``1/k``
 to each, so the rates sum to one. Rotation keeps the list's circular order,
 so each bot always has the same neighbours: with two copies of one bot, the
 one seated just after the other answers its claims (Bluff) every match, and
-their rates may differ for that reason alone.
+their rates may differ for that reason alone. ``--jobs N`` plays the matches
+in N processes; each match is seeded by its number alone, so the rates are
+those of ``--jobs 1``. The time each bot takes per decision is reported
+too (``decision_ms``: median, 95th percentile and maximum, in milliseconds).
 
     .venv/bin/python scripts/arena.py --game topper --matches 500 --bots heuristic,random,random,random
     .venv/bin/python scripts/arena.py --game bluff --json
+    .venv/bin/python scripts/arena.py --game topper --bots search,heuristic,heuristic,heuristic \
+        --level easy --matches 400 --jobs 2 --json
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ import importlib.util
 import json
 import math
 import random
+import statistics
 import sys
 import time
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -34,8 +43,7 @@ if importlib.util.find_spec("p2pcards") is None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from p2pcards.bots.base import play_local_match  # noqa: E402
-from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot  # noqa: E402
-from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot  # noqa: E402
+from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS, LEVELS, make_bot_factory  # noqa: E402
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card  # noqa: E402
 from p2pcards.rules.bluff import BluffState  # noqa: E402
 from p2pcards.rules.topper import TopperState  # noqa: E402
@@ -47,18 +55,15 @@ SEATS = 4
 
 @dataclass(frozen=True)
 class Game:
-    """What the arena needs of a game: a new match, its deck and its bots by name."""
+    """What the arena needs of a game: a new match and its deck (its bots are the registry's)."""
 
     new_match: Callable[[int], Any]
     deck: tuple[Card, ...]
-    bots: dict[str, Callable[[random.Random], Any]]
 
 
 GAMES: dict[str, Game] = {
-    "bluff": Game(lambda first: BluffState.new(None, first), FULL_DECK,
-                  {"random": RandomBluffBot, "heuristic": HeuristicBluffBot}),
-    "topper": Game(lambda first: TopperState.new(None, first), TOPPER_DECK,
-                   {"random": RandomTopperBot, "heuristic": HeuristicTopperBot}),
+    "bluff": Game(lambda first: BluffState.new(None, first), FULL_DECK),
+    "topper": Game(lambda first: TopperState.new(None, first), TOPPER_DECK),
 }
 
 
@@ -72,6 +77,9 @@ class ArenaResult:
     wins: dict[str, float]
     seconds: float
     steps: int
+    level: str = DEFAULT_LEVEL
+    #: Seconds of each of the bot's decisions, by bot name.
+    decisions: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> dict[str, float]:
@@ -89,6 +97,11 @@ class ArenaResult:
     def steps_per_match(self) -> float:
         return self.steps / self.matches
 
+    @property
+    def decision_ms(self) -> dict[str, dict[str, float]]:
+        """Per bot: median, 95th percentile and maximum of its decision times, in ms."""
+        return {name: timing_summary(times) for name, times in self.decisions.items() if times}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "matches": self.matches, "seed": self.seed,
@@ -99,7 +112,17 @@ class ArenaResult:
             "matches_per_s": self.matches_per_s,
             "steps_per_match": self.steps_per_match,
             "seconds": self.seconds,
+            "level": self.level,
+            "decision_ms": self.decision_ms,
         }
+
+
+def timing_summary(seconds: Sequence[float]) -> dict[str, float]:
+    """Median, 95th percentile (nearest rank) and maximum of ``seconds``, in milliseconds."""
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {"median": 1000 * statistics.median(ordered), "p95": 1000 * p95,
+            "max": 1000 * ordered[-1]}
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -120,30 +143,75 @@ def bot_names(kinds: Sequence[str]) -> tuple[str, ...]:
     return tuple(f"{kind}#{i}" for i, kind in enumerate(kinds))
 
 
-def run_arena(game_name: str, kinds: Sequence[str], matches: int, seed: int) -> ArenaResult:
-    """Play ``matches`` matches between ``kinds`` (one per seat, rotated each match)."""
+class _Timed:
+    """A bot whose decisions are timed (the arena's clock, not the bot's)."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot, self.times = bot, times
+        self.name = bot.name
+
+    def choose(self, view: Any) -> Any:
+        start = time.perf_counter()
+        action = self.bot.choose(view)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
+def kind_and_level(name: str, level: str) -> tuple[str, str]:
+    """``search:hard`` is a search bot at ``hard`` whatever ``--level`` says; ``search`` takes ``level``."""
+    kind, _, own = name.partition(":")
+    return kind, own or level
+
+
+def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int,
+               i: int) -> tuple[tuple[int, ...], int, list[list[float]]]:
+    """Match ``i``: the winners (as positions in ``kinds``), its steps, and each position's
+    decision times. Seeded by ``seed`` and ``i`` alone, so any process plays it alike."""
     game = GAMES[game_name]
-    names = bot_names(kinds)
-    wins = {name: 0.0 for name in names}
+    rng = random.Random(f"{seed}/{i}/table")
+    # Seat s gets bot (s + i) mod 4 of the list: the list rotated by i.
+    order = [(seat + i) % SEATS for seat in range(SEATS)]
+    times: list[list[float]] = [[] for _ in kinds]
+    bots = [_Timed(make_bot_factory(game_name, *kind_and_level(kinds[j], level))(
+        random.Random(f"{seed}/{i}/bot{j}")), times[j]) for j in order]
     steps = 0
 
     def count(state: Any, action: Any, events: tuple) -> None:
         nonlocal steps
         steps += 1
 
+    state = play_local_match(game.new_match(rng.randrange(SEATS)), bots, game.deck, rng,
+                             on_step=count)
+    return tuple(order[seat] for seat in state.outcome.winners), steps, times
+
+
+def _play_match_args(args: tuple) -> tuple[tuple[int, ...], int, list[list[float]]]:
+    return play_match(*args)
+
+
+def run_arena(game_name: str, kinds: Sequence[str], matches: int, seed: int,
+              level: str = DEFAULT_LEVEL, jobs: int = 1) -> ArenaResult:
+    """Play ``matches`` matches between ``kinds`` (one per seat, rotated each match),
+    in ``jobs`` processes; the result does not depend on ``jobs`` (but the seconds)."""
+    names = bot_names(kinds)
+    wins = {name: 0.0 for name in names}
+    decisions: dict[str, list[float]] = {name: [] for name in names}
+    steps = 0
+    work = [(game_name, tuple(kinds), level, seed, i) for i in range(matches)]
     start = time.perf_counter()
-    for i in range(matches):
-        rng = random.Random(f"{seed}/{i}/table")
-        # Seat s gets bot (s + i) mod 4 of the list: the list rotated by i.
-        order = [(seat + i) % SEATS for seat in range(SEATS)]
-        bots = [game.bots[kinds[j]](random.Random(f"{seed}/{i}/bot{j}")) for j in order]
-        state = play_local_match(game.new_match(rng.randrange(SEATS)), bots, game.deck, rng,
-                                 on_step=count)
-        winners = state.outcome.winners
-        for seat in winners:
-            wins[names[order[seat]]] += 1 / len(winners)
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_play_match_args, work, chunksize=1))
+    else:
+        results = [play_match(*args) for args in work]
+    for winners, match_steps, times in results:
+        steps += match_steps
+        for position in winners:
+            wins[names[position]] += 1 / len(winners)
+        for position, spent in enumerate(times):
+            decisions[names[position]].extend(spent)
     seconds = time.perf_counter() - start
-    return ArenaResult(game_name, matches, seed, names, wins, seconds, steps)
+    return ArenaResult(game_name, matches, seed, names, wins, seconds, steps, level, decisions)
 
 
 def report(result: ArenaResult) -> str:
@@ -154,6 +222,9 @@ def report(result: ArenaResult) -> str:
         lo, hi = result.ci95[name]
         lines.append(f"  {name:<14} {result.wins[name]:>9.2f}  {result.win_rate[name]:.4f}  "
                      f"[{lo:.4f}, {hi:.4f}]")
+    for name, timing in result.decision_ms.items():
+        lines.append(f"  {name:<14} decisions: median {timing['median']:.1f} ms, "
+                     f"p95 {timing['p95']:.1f} ms, max {timing['max']:.1f} ms")
     lines.append(f"  {result.matches_per_s:.1f} matches/s, {result.steps_per_match:.1f} steps "
                  f"per match (deals and actions), {result.seconds:.2f} s")
     return "\n".join(lines)
@@ -164,25 +235,34 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--game", choices=sorted(GAMES), default="bluff")
     parser.add_argument("--matches", type=int, default=2000, help="matches to play (2000)")
     parser.add_argument("--bots", default="heuristic,random,random,random",
-                        help="four bot kinds, comma-separated: heuristic or random")
+                        help=f"four bot kinds, comma-separated: {', '.join(KINDS)}; "
+                             "search:LEVEL fixes that seat's level")
+    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                        help=f"level of every search bot (default {DEFAULT_LEVEL})")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="matches played in N processes at once (default 1; same results)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     args.kinds = [k.strip().lower() for k in args.bots.split(",") if k.strip()]
     if len(args.kinds) != SEATS:
         parser.error(f"--bots needs {SEATS} bot kinds, not {len(args.kinds)}")
-    unknown = sorted(set(args.kinds) - set(GAMES[args.game].bots))
+    unknown = sorted(k for k in args.kinds if kind_and_level(k, args.level)[0] not in KINDS)
     if unknown:
-        parser.error(f"unknown bot kind {unknown[0]!r} (known: "
-                     f"{', '.join(sorted(GAMES[args.game].bots))})")
+        parser.error(f"unknown bot kind {unknown[0]!r} (known: {', '.join(KINDS)})")
+    levels = sorted(k for k in args.kinds if kind_and_level(k, args.level)[1] not in LEVELS)
+    if levels:
+        parser.error(f"unknown level in {levels[0]!r} (levels: {', '.join(LEVELS)})")
     if args.matches < 1:
         parser.error("--matches must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     return args
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
-    result = run_arena(args.game, args.kinds, args.matches, args.seed)
+    result = run_arena(args.game, args.kinds, args.matches, args.seed, args.level, args.jobs)
     if args.json:
         print(json.dumps(result.to_json(), indent=None, sort_keys=True))
     else:

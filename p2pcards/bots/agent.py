@@ -2,7 +2,9 @@
 
 The bot's random generator is derived from a seed and the transcript
 position of the decision, so a bot that is restarted mid-match chooses
-exactly what it would have chosen without the restart.
+exactly what it would have chosen without the restart. A bot that learns
+its opponents (``remembers``) is kept between decisions and reseeded for
+each; after a restart it learns again from what the current view shows.
 """
 
 from __future__ import annotations
@@ -12,31 +14,29 @@ import random
 import secrets
 from typing import Any, Callable, Optional
 
-from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
-from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
+# The one registry of bots, re-exported for the table code that builds agents.
+from p2pcards.bots.registry import make_bot_factory
 
-#: Bot kinds by game, each a class taking a ``random.Random``.
-BOT_KINDS: dict[str, dict[str, Callable[[random.Random], Any]]] = {
-    "bluff": {"heuristic": HeuristicBluffBot, "random": RandomBluffBot},
-    "topper": {"heuristic": HeuristicTopperBot, "random": RandomTopperBot},
-}
-
-
-def make_bot_factory(game: str, kind: str) -> Callable[[random.Random], Any]:
-    try:
-        return BOT_KINDS[game][kind]
-    except KeyError:
-        kinds = ", ".join(BOT_KINDS.get(game, {})) or "none"
-        raise ValueError(f"no {kind!r} bot for {game!r} (kinds: {kinds})") from None
+__all__ = ["BotAgent", "make_bot_factory"]
 
 
 class BotAgent:
-    """Chooses with a fresh bot per decision, seeded by (seed, position)."""
+    """Chooses with a bot seeded by (seed, position) per decision, off the event loop."""
 
     def __init__(self, make_bot: Callable[[random.Random], Any], seed: Optional[int] = None) -> None:
         self.make_bot = make_bot
         self.seed = secrets.randbits(64) if seed is None else seed
+        self._kept: Any = None
+
+    def _bot_for(self, rng: random.Random) -> Any:
+        if self._kept is not None:
+            self._kept.rng = rng
+            return self._kept
+        bot = self.make_bot(rng)
+        if getattr(bot, "remembers", False):
+            self._kept = bot
+        return bot
 
     async def decide(self, view: Any, decision: Any) -> Any:
-        bot = self.make_bot(random.Random(f"{self.seed}:{decision.position}"))
+        bot = self._bot_for(random.Random(f"{self.seed}:{decision.position}"))
         return await asyncio.to_thread(bot.choose, view)

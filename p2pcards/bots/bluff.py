@@ -97,6 +97,15 @@ def chance_honest(view: BluffState, claim: Claim, judge: int) -> float:
     return _at_least(needed, unseen, left, held)
 
 
+def belief(could: float, count: int, habit: float) -> float:
+    """Chance a claim of ``count`` cards is true: Bayes between a player who could be honest
+    (chance ``could``) and one who could not and bluffed anyway (``habit``), mostly with few cards."""
+    if could >= 1.0:
+        return 1.0
+    lie = (1 - could) * min(1.0, habit) * 0.5 ** (count - 1)
+    return could / (could + lie) if could + lie > 0 else 0.0
+
+
 def _at_least(k: int, population: int, successes: int, draws: int) -> float:
     """P(X >= k) for X hypergeometric: ``draws`` from ``population`` holding ``successes``."""
     total = comb(population, draws)
@@ -114,7 +123,8 @@ class HeuristicBluffBot:
     cards when it holds the round's rank; bluffs one card only while the
     stake is small and the rank not much claimed yet; challenges a claim
     that is impossible or improbable (sooner when the discarder is about to
-    empty his hand); otherwise takes the cheaper in expectation of passing
+    empty his hand) when the expected gain of the call beats the stake it
+    risks on a true claim; otherwise takes the cheaper in expectation of passing
     and challenging. It always stakes the minimum: an honest discard risks
     nothing, and a small stake keeps its own later bluffs cheap.
     """
@@ -127,6 +137,8 @@ class HeuristicBluffBot:
     last_card_doubt = 0.9
     #: Do not bluff a rank once this many cards of it were claimed this deal.
     believable_claims = 3
+    #: How often a player who lacks the cards he would claim discards anyway.
+    bluff_habit = 0.2
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -159,7 +171,8 @@ class HeuristicBluffBot:
         seat = opts.seat
         about_to_win = view.hand_sizes[claim.seat] == 0
         honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
-        if opts.can_challenge:
+        believed = belief(honest, claim.count, self.bluff_habit)
+        if opts.can_challenge and self._worth_calling(view, claim, believed, about_to_win):
             if honest < (self.last_card_doubt if about_to_win else self.doubt):
                 return Challenge(seat)
         if about_to_win:
@@ -176,6 +189,22 @@ class HeuristicBluffBot:
         if opts.can_challenge and honest * claim.stake < pass_price:  # type: ignore[operator]
             return Challenge(seat)
         return Pass(seat)
+
+    @staticmethod
+    def _worth_calling(view: BluffState, claim: Claim, believed: float, about_to_win: bool) -> bool:
+        """Whether a call's expected gain beats the stake it loses on a true claim.
+
+        ``believed`` is the chance the claim is true once we allow that
+        players mostly tell the truth (the card count alone makes every
+        long claim look false). A caught bluff sends the discarder's stake
+        to the safe box (half of it a gain to us, roughly) and gives his
+        cards back (each worth about a pass); against an empty hand it also
+        saves the safe box. A true claim costs us the whole stake.
+        """
+        gain = claim.stake / 2 + view.config.pass_price * claim.count
+        if about_to_win:
+            gain += view.safe_box
+        return (1 - believed) * gain > believed * claim.stake
 
     @staticmethod
     def _discard_true_or_any(opts: BluffOptions,
@@ -202,4 +231,4 @@ class HeuristicBluffBot:
         return Discard(opts.seat, (by_rank[rank][0],), opts.min_stake, opts.rank)
 
 
-__all__ = ["RandomBluffBot", "HeuristicBluffBot", "NothingToChoose", "chance_honest", "reveal"]
+__all__ = ["RandomBluffBot", "HeuristicBluffBot", "NothingToChoose", "belief", "chance_honest", "reveal"]

@@ -11,6 +11,7 @@ from p2pcards.bots.base import play_local_match, shuffled_faces
 from p2pcards.bots.bluff import (
     HeuristicBluffBot, NothingToChoose, RandomBluffBot, chance_honest,
 )
+from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
     BluffConfig, BluffState, Challenge, Discard, Pass, Reveal, stacked_faces,
@@ -80,7 +81,7 @@ def test_bot_is_deterministic_given_its_seed(bot_class):
     assert match(5) != match(6)
 
 
-@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot])
+@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot, SearchBluffBot])
 def test_bot_decides_from_its_seat_knowledge_only(bot_class):
     """A peer's referee (its own faces only) gets the same choice as the full engine's view."""
     rng = random.Random(3)
@@ -188,6 +189,17 @@ def test_heuristic_challenges_a_claim_that_would_empty_the_hand():
     view = state.view(1)
     assert chance_honest(view, view.last_claim, 1) > 0.0
     assert heuristic(view) == Challenge(1)
+
+
+@pytest.mark.parametrize("stake, calls", [(10, True), (200, False)])
+def test_heuristic_weighs_a_call_against_the_stake(stake, calls):
+    """Three Kings led look unlikely to a seat holding none; at the minimum stake a call
+    risks no more than a pass, at a high stake it would lose the stack to a true claim."""
+    state = table({0: cards("KS KH KD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC"), 1: NO_KING})
+    state.apply(Discard(0, slots(0, 0, 1, 2), stake, Rank.KING))
+    view = state.view(1)
+    assert chance_honest(view, view.last_claim, 1) < HeuristicBluffBot.doubt
+    assert (heuristic(view) == Challenge(1)) is calls
 
 
 def test_heuristic_leads_the_rank_it_holds_most_of_with_all_of_them_at_minimum():

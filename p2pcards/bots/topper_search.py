@@ -1,0 +1,342 @@
+"""A Topper bot that searches: Information Set Monte Carlo Tree Search over imagined deals.
+
+The bot sees only its seat's view. To look ahead it *determinises*: it deals
+the cards it cannot see to the other seats at random, but only in ways
+consistent with what is public (cards played, the suits each seat showed it
+lacks, and softly the bidding: a seat that bid is dealt a hand that could
+make its bid, when a few tries find one). Then:
+
+- **Bidding and trump.** For each imagined deal and each trump it plays the
+  hand out with a quick policy (itself leading as the bidder) and counts its
+  tricks; a bid's value is the mean score it would bring (the tricks, or
+  minus the bid when short). It bids when that beats defending, and bids
+  higher than it must while other seats are still to speak and the higher
+  bid costs little (it shuts them out). It names the trump with the best
+  value.
+- **Play.** Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012):
+  one tree over the moves of every seat, built from this seat's information
+  set; each iteration deals a fresh determinisation, walks the tree with
+  UCB1 counting a move's *availability* (how often it was legal when its
+  parent was visited) instead of the parent's visits, adds one node, plays
+  the rest of the hand with the quick policy, and credits each node with
+  the hand's result for the seat that moved into it. The most visited move
+  is played.
+
+All randomness comes from the ``random.Random`` the bot is given, and the
+budgets are counts of simulations, not seconds, so a seeded bot repeats
+itself exactly on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Optional, Sequence
+
+from p2pcards.bots.topper import estimate_tricks
+from p2pcards.cards import Card, Suit
+from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
+from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
+from p2pcards.rules.topper_order import effective_suit, trick_power
+
+#: Trump choices indexed like the tables below: ``None`` (no trump yet) then the suits.
+_TRUMPS: tuple[Optional[Suit], ...] = (None,) + tuple(Suit)
+
+
+class _Tables:
+    """Card facts by deck index, per trump: effective suit, and power per led suit.
+
+    Simulations run on small integers; these lookups replace the Card
+    arithmetic of :mod:`topper_order` in the inner loops.
+    """
+
+    def __init__(self, deck: Sequence[Card]) -> None:
+        self.deck = tuple(deck)
+        self.index = {card: i for i, card in enumerate(self.deck)}
+        self.suit: dict[Optional[Suit], list[int]] = {}
+        self.power: dict[Optional[Suit], list[list[int]]] = {}
+        self.own: dict[Optional[Suit], list[int]] = {}
+        for trump in _TRUMPS:
+            suits = [int(effective_suit(c, trump)) for c in self.deck]
+            self.suit[trump] = suits
+            self.power[trump] = [[trick_power(c, trump, led) for c in self.deck] for led in Suit]
+            # A card's power when it is led: what it is worth as a winner.
+            self.own[trump] = [self.power[trump][suits[i]][i] for i in range(len(self.deck))]
+
+
+_TABLES: dict[tuple[Card, ...], _Tables] = {}
+
+
+def _tables(deck: Sequence[Card]) -> _Tables:
+    key = tuple(deck)
+    if key not in _TABLES:
+        _TABLES[key] = _Tables(key)
+    return _TABLES[key]
+
+
+class _Sim:
+    """The rest of one hand with every card known: what a determinisation plays out."""
+
+    __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own")
+
+    def __init__(self, hands: list[list[int]], trick: list[tuple[int, int]], to_act: int,
+                 taken: list[int], tables: _Tables, trump: Optional[Suit]) -> None:
+        self.hands = hands
+        self.trick = trick
+        self.to_act = to_act
+        self.taken = taken
+        self.n = len(hands)
+        self.suit = tables.suit[trump]
+        self.power = tables.power[trump]
+        self.own = tables.own[trump]
+
+    def over(self) -> bool:
+        return not self.trick and not self.hands[self.to_act]
+
+    def legal(self) -> list[int]:
+        hand = self.hands[self.to_act]
+        if not self.trick:
+            return hand
+        led = self.suit[self.trick[0][1]]
+        suit = self.suit
+        follow = [c for c in hand if suit[c] == led]
+        return follow or hand
+
+    def play(self, card: int) -> None:
+        seat = self.to_act
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < self.n:
+            self.to_act = (seat + 1) % self.n
+            return
+        power = self.power[self.suit[self.trick[0][1]]]
+        winner = max(self.trick, key=lambda sc: power[sc[1]])[0]
+        self.taken[winner] += 1
+        self.trick = []
+        self.to_act = winner
+
+    def policy(self, rng: random.Random, explore: float = 0.1) -> int:
+        """A quick, sensible move: lead high, win as cheaply as possible, else throw low."""
+        legal = self.legal()
+        if len(legal) == 1:
+            return legal[0]
+        if rng.random() < explore:
+            return rng.choice(legal)
+        own = self.own
+        if not self.trick:
+            return max(legal, key=own.__getitem__) if rng.random() < 0.6 else rng.choice(legal)
+        power = self.power[self.suit[self.trick[0][1]]]
+        best = max(power[c] for _, c in self.trick)
+        winners = [c for c in legal if power[c] > best]
+        if winners:
+            return min(winners, key=power.__getitem__)
+        return min(legal, key=own.__getitem__)
+
+    def play_out(self, rng: random.Random) -> list[int]:
+        while not self.over():
+            self.play(self.policy(rng))
+        return self.taken
+
+
+def hand_score(taken: Sequence[int], bidder: Optional[int], bid: int) -> list[int]:
+    """Each seat's score change for the hand (the bidder short of his bid loses it)."""
+    changes = list(taken)
+    if bidder is not None and taken[bidder] < bid:
+        changes[bidder] = -bid
+    return changes
+
+
+def _reward(changes: Sequence[int], seat: int) -> float:
+    """How good a hand's result is for ``seat``: its gain against the others' mean, in 0..1."""
+    others = (sum(changes) - changes[seat]) / (len(changes) - 1)
+    return 0.5 + (changes[seat] - others) / 24
+
+
+class _Node:
+    __slots__ = ("player", "children", "visits", "reward", "avail")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+
+
+class _Knowledge:
+    """What the seat knows of the hand, read once from its view: the input of every determinisation."""
+
+    def __init__(self, view: TopperState, seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        self.n = view.config.seats
+        self.tables = _tables(view.config.deck)
+        self.trump = view.trump
+        self.hidden: dict[int, list[int]] = {}
+        self.known: dict[int, list[Card]] = {}
+        for s in range(self.n):
+            held = view.hand(s)
+            self.hidden[s] = [slot for slot, face in held if face is None]
+            self.known[s] = [face for _, face in held if face is not None]
+        seen = set(view.played_cards)
+        for cards in self.known.values():
+            seen.update(cards)
+        self.unseen = [c for c in view.config.deck if c not in seen]
+        self.voids = {s: view.voids(s) for s in range(self.n)}
+        played: dict[int, list[Card]] = {s: [] for s in range(self.n)}
+        for trick in view.tricks:
+            for s, card in trick.plays:
+                played[s].append(card)
+        for s, card in view.current_trick:
+            played[s].append(card)
+        self.played = played
+        # Seats whose bid says their hand was strong: (seat, bid).
+        self.bidders = [(s, b) for s, b in view.bids if b is not None and s != seat]
+
+    def deal(self, rng: random.Random, tries: int = 4) -> list[list[Card]]:
+        """Every seat's unplayed cards in one determinisation, bids believed when a few tries allow."""
+        hands: list[list[Card]] = []
+        for attempt in range(tries):
+            placed = assign_hidden(self.hidden, self.unseen, self.voids, self.trump, rng)
+            hands = [self.known[s] + [placed[p] for p in self.hidden[s]] for s in range(self.n)]
+            if all(self._could_bid(hands[s] + self.played[s], b) for s, b in self.bidders):
+                break
+        return hands
+
+    def _could_bid(self, dealt: list[Card], bid: int) -> bool:
+        if self.trump is not None:
+            return estimate_tricks(dealt, self.trump) >= bid - 1.5
+        return max(estimate_tricks(dealt, s) for s in Suit) >= bid - 1.5
+
+
+class SearchTopperBot:
+    """Bids and names trump from simulated hands; plays by IS-MCTS. See the module docstring."""
+
+    name = "search"
+
+    def __init__(self, rng: random.Random, iterations: int = 600, bid_samples: int = 60,
+                 exploration: float = 0.7) -> None:
+        self.rng = rng
+        #: IS-MCTS iterations per card played.
+        self.iterations = iterations
+        #: Imagined deals per bidding or trump decision (each played under every trump).
+        self.bid_samples = bid_samples
+        self.exploration = exploration
+        #: Tricks a seat expects to take when it defends (the value of passing).
+        self.defend_value = 1.0
+        #: How much expected score a higher bid may cost before it is not worth shutting others out.
+        self.jump_cost = 0.35
+
+    def choose(self, view: TopperState) -> TopperAction:
+        seat = view.to_act
+        if seat is None or (view.viewer is not None and seat != view.viewer):
+            raise ValueError("this view's seat is not the one to act")
+        if view.phase is Phase.BIDDING:
+            return self._bid(view, seat)
+        if view.phase is Phase.TRUMP:
+            values = self._trump_values(view, seat)
+            bid = view.high_bid or 0
+            return NameTrump(seat, max(Suit, key=lambda s: (self._mean_score(values[s], bid), -s)))
+        legal = [a for a in view.legal_actions() if isinstance(a, Play)]
+        if len(legal) == 1:
+            return legal[0]
+        card = self._search(view, seat)
+        return next(a for a in legal if a.card == card)
+
+    # --- bidding ----------------------------------------------------------------
+
+    def _trump_values(self, view: TopperState, seat: int) -> dict[Suit, list[int]]:
+        """For each trump, the tricks this seat took in each imagined deal, bidding and leading."""
+        know = _Knowledge(view, seat)
+        tables = know.tables
+        tricks: dict[Suit, list[int]] = {s: [] for s in Suit}
+        for _ in range(self.bid_samples):
+            dealt = know.deal(self.rng)
+            for trump in Suit:
+                hands = [[tables.index[c] for c in h] for h in dealt]
+                sim = _Sim(hands, [], seat, [0] * know.n, tables, trump)
+                tricks[trump].append(sim.play_out(self.rng)[seat])
+        return tricks
+
+    @staticmethod
+    def _mean_score(tricks: Sequence[int], bid: int) -> float:
+        return sum(t if t >= bid else -bid for t in tricks) / max(1, len(tricks))
+
+    def _bid(self, view: TopperState, seat: int) -> TopperAction:
+        cfg = view.config
+        need = max((view.high_bid or 0) + 1, cfg.min_bid)
+        if need > cfg.max_bid:
+            return PassBid(seat)
+        values = self._trump_values(view, seat)
+
+        def value(bid: int) -> float:
+            return max(self._mean_score(values[s], bid) for s in Suit)
+
+        best = value(need)
+        if best <= self.defend_value:
+            return PassBid(seat)
+        bid = need
+        still_to_speak = len(view.bids) < cfg.seats - 1
+        if still_to_speak:
+            for higher in range(need + 1, cfg.max_bid + 1):
+                if value(higher) < best - self.jump_cost:
+                    break
+                bid = higher
+        return Bid(seat, bid)
+
+    # --- play -------------------------------------------------------------------
+
+    def _search(self, view: TopperState, seat: int) -> Card:
+        know = _Knowledge(view, seat)
+        tables = know.tables
+        index = tables.index
+        trick0 = [(s, index[c]) for s, c in view.current_trick]
+        taken0 = list(view.tricks_taken)
+        bidder, bid = view.bidder, view.high_bid or 0
+        root = _Node(seat)
+        rng = self.rng
+        c = self.exploration
+        for _ in range(self.iterations):
+            try:
+                dealt = know.deal(rng)
+            except InconsistentView:
+                break
+            sim = _Sim([[index[card] for card in h] for h in dealt], list(trick0), seat,
+                       list(taken0), tables, know.trump)
+            node, path = root, []
+            while not sim.over():
+                legal = sim.legal()
+                children = node.children
+                untried = [m for m in legal if m not in children]
+                if untried:
+                    move = rng.choice(untried)
+                    child = children[move] = _Node(sim.to_act)
+                    for m in legal:
+                        if m in children and m != move:
+                            children[m].avail += 1
+                    sim.play(move)
+                    path.append(child)
+                    break
+                best_move, best_score = legal[0], -1.0
+                for m in legal:
+                    child = children[m]
+                    child.avail += 1
+                    score = child.reward / child.visits + c * math.sqrt(
+                        math.log(child.avail) / child.visits)
+                    if score > best_score:
+                        best_move, best_score = m, score
+                node = children[best_move]
+                sim.play(best_move)
+                path.append(node)
+            changes = hand_score(sim.play_out(rng), bidder, bid)
+            rewards = [_reward(changes, s) for s in range(know.n)]
+            for node in path:
+                node.visits += 1
+                node.reward += rewards[node.player]
+        legal_cards = [index[a.card] for a in view.legal_actions() if isinstance(a, Play)]
+        best = max(legal_cards, key=lambda m: (root.children[m].visits if m in root.children else -1,
+                                               -m))
+        return tables.deck[best]
+
+
+__all__ = ["SearchTopperBot", "hand_score"]

@@ -1,0 +1,259 @@
+"""The search bots: legal, seeded, blind to other seats' cards, harmless to their view;
+determinisations that respect every public fact; one registry for arena and tables."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import random
+import sys
+from functools import partial
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pcards.bots.agent import BotAgent
+from p2pcards.bots.base import play_local_match, shuffled_faces
+from p2pcards.bots.bluff import RandomBluffBot
+from p2pcards.bots.bluff_search import OpponentModel, SearchBluffBot
+from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
+from p2pcards.bots.topper import RandomTopperBot
+from p2pcards.bots.topper_search import SearchTopperBot, _Knowledge
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank
+from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
+from p2pcards.rules.topper import Phase, TopperState
+from p2pcards.rules.topper_order import effective_suit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+def load_arena():
+    """scripts/arena.py as a module (registered, so its dataclasses and processes find it)."""
+    if "arena_script" in sys.modules:
+        return sys.modules["arena_script"]
+    spec = importlib.util.spec_from_file_location("arena_script", ROOT / "scripts" / "arena.py")
+    arena = importlib.util.module_from_spec(spec)
+    sys.modules["arena_script"] = arena
+    spec.loader.exec_module(arena)
+    return arena
+
+
+tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
+
+
+GAMES = {"bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
+         "topper": (lambda first: TopperState.new(None, first), TOPPER_DECK, RandomTopperBot)}
+
+
+def random_states(game: str, seed: int, steps: int):
+    """Full states along a seeded match of random bots, each when a seat is to act."""
+    new, deck, random_bot = GAMES[game]
+    rng = random.Random(seed)
+    bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
+    state = new(seed % 4)
+    for _ in range(steps):
+        if state.outcome is not None:
+            return
+        if state.awaiting_deal:
+            state.deal(shuffled_faces(deck, rng))
+            continue
+        yield state
+        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+
+
+def topper_states(seed: int, steps: int):
+    return random_states("topper", seed, steps)
+
+
+# --- views: legal, unchanged, and blind ---------------------------------------------
+
+def test_topper_search_plays_legally_and_leaves_its_view_as_it_was():
+    checked = 0
+    for seed in range(3):
+        for state in topper_states(seed, 120):
+            view = state.view(state.to_act)
+            before = view.copy()
+            action = tiny_topper(random.Random(seed)).choose(view)
+            assert view == before
+            assert action in view.legal_actions()
+            checked += 1
+    assert checked > 100
+
+
+def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was():
+    checked = 0
+    bots = {level: make_bot_factory("bluff", "search", level) for level in LEVELS}
+    for seed in range(4):
+        for state in random_states("bluff", seed, 300):
+            view = state.view(state.to_act)
+            before = view.copy()
+            for level, make in bots.items():
+                action = make(random.Random(seed)).choose(view)
+                assert view == before, level
+                state.check(action)
+            checked += 1
+    assert checked > 200
+
+
+def _other_hands_shuffled(state: TopperState, seat: int, rng: random.Random) -> TopperState:
+    """The same public table, with the other seats' unplayed cards dealt among them anew."""
+    other = state.copy()
+    hidden = [(p, f) for s in range(4) if s != seat for p, f in state.hand(s)]
+    faces = [f for _, f in hidden]
+    rng.shuffle(faces)
+    for (slot, _), face in zip(hidden, faces):
+        other._faces[slot] = face
+    return other
+
+
+def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
+    """Two tables that differ only in the other seats' hidden cards give equal views,
+    so a seeded bot chooses alike: it cannot reach what its view does not hold."""
+    rng = random.Random(5)
+    compared = 0
+    for state in topper_states(2, 60):
+        if state.phase is not Phase.BIDDING:
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        for other in range(4):
+            if other != seat:
+                assert all(face is None for _, face in view.hand(other))
+        twin = _other_hands_shuffled(state, seat, rng)
+        assert twin.view(seat) == view
+        first = tiny_topper(random.Random(1)).choose(view)
+        assert tiny_topper(random.Random(1)).choose(twin.view(seat)) == first
+        compared += 1
+    assert compared > 3
+
+
+# --- seeded bots repeat themselves ---------------------------------------------------
+
+@pytest.mark.parametrize("game", ["bluff", "topper"])
+def test_a_seeded_search_match_repeats_exactly(game):
+    deck = FULL_DECK if game == "bluff" else TOPPER_DECK
+    new = BluffState.new if game == "bluff" else TopperState.new
+
+    def run(seed: int):
+        make = (partial(SearchBluffBot, learn=True) if game == "bluff" else tiny_topper)
+        chosen: list = []
+
+        def record(state, action, events):
+            chosen.append(action)
+        config = BluffConfig(deal_cap=2) if game == "bluff" else None
+        play_local_match(new(config, 0), [make(random.Random(seed + s)) for s in range(4)], deck,
+                         random.Random(seed), on_step=record)
+        return chosen
+    assert run(4) == run(4)
+
+
+# --- determinisations respect every public fact --------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(6, 150), draw=st.integers(0, 2**32))
+def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
+    state = None
+    for state in topper_states(seed, steps):
+        pass
+    if state is None or state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
+        return
+    seat = state.to_act
+    know = _Knowledge(state.view(seat), seat)
+    hands = know.deal(random.Random(draw))
+    played = set(state.played_cards)
+    dealt = [c for hand in hands for c in hand]
+    # Every unplayed card exactly once, none that was played.
+    assert sorted(dealt) == sorted(c for c in TOPPER_DECK if c not in played)
+    for s in range(4):
+        assert len(hands[s]) == state.hand_sizes()[s]
+        for suit in state.voids(s):
+            assert all(effective_suit(c, state.trump) != suit for c in hands[s])
+    # The seat's own cards are its own.
+    assert sorted(hands[seat]) == sorted(face for _, face in state.hand(seat))
+
+
+def test_a_seat_void_in_a_suit_is_never_dealt_it():
+    found = 0
+    for seed in range(40):
+        for state in topper_states(seed, 200):
+            seat = state.to_act
+            voids = {s: state.voids(s) for s in range(4) if s != seat and state.voids(s)}
+            if not voids:
+                continue
+            know = _Knowledge(state.view(seat), seat)
+            for draw in range(20):
+                hands = know.deal(random.Random(draw))
+                for s, suits in voids.items():
+                    assert not any(effective_suit(c, state.trump) in suits for c in hands[s])
+            found += 1
+            break
+    assert found > 5
+
+
+# --- the opponent model ---------------------------------------------------------------
+
+def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted():
+    model = OpponentModel()
+    state = BluffState.new(BluffConfig(), 0)
+    state.deal(shuffled_faces(FULL_DECK, random.Random(1)))
+    model.predict_call(state, 1, 0.2)
+    lie = next(rank for rank in Rank if rank != state.face(0).rank)
+    state.apply(Discard(0, (0,), 10, lie))
+    state.apply(Challenge(1))
+    model.observe(state.view(0))
+    assert model.call_scale(1) > 1 and model.call_scale(2) == 1
+
+
+def test_unknown_bots_and_levels_are_refused():
+    with pytest.raises(UnknownBot):
+        make_bot_factory("bluff", "genius")
+    with pytest.raises(UnknownBot):
+        make_bot_factory("topper", "search", "impossible")
+    with pytest.raises(UnknownBot):
+        make_bot_factory("poker", "search")
+
+
+# --- one registry ------------------------------------------------------------------------
+
+def test_the_registry_serves_the_arena_the_tables_and_the_cli():
+    import p2pcards.app as app
+    import p2pcards.cli as cli
+    import p2pcards.direct as direct
+    from p2pcards.bots import registry
+    assert app.make_bot_factory is registry.make_bot_factory
+    assert direct.make_bot_factory is registry.make_bot_factory
+    assert cli.BOT_KINDS == registry.KINDS and "search" in KINDS
+    arena = load_arena()
+    assert arena.make_bot_factory is registry.make_bot_factory
+    result = arena.run_arena("topper", ["search:easy", "heuristic", "random", "random"], 1, seed=2)
+    assert sum(result.wins.values()) == pytest.approx(1.0)
+    assert set(result.decision_ms["search:easy#0"]) == {"median", "p95", "max"}
+
+
+def test_arena_results_do_not_depend_on_the_number_of_processes():
+    arena = load_arena()
+    kinds = ["search", "heuristic", "random", "heuristic"]
+    one = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=1)
+    two = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=2)
+    assert one.wins == two.wins and one.steps == two.steps
+
+
+def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
+    class Decision:
+        def __init__(self, position: int) -> None:
+            self.position = position
+
+    agent = BotAgent(make_bot_factory("bluff", "search", "normal"), seed=7)
+    state = BluffState.new(BluffConfig(), 0)
+    state.deal(shuffled_faces(FULL_DECK, random.Random(2)))
+    first = asyncio.run(agent.decide(state.view(0), Decision(1)))
+    kept = agent._kept
+    assert isinstance(kept, SearchBluffBot)
+    asyncio.run(agent.decide(state.view(0), Decision(2)))
+    assert agent._kept is kept
+    fresh = BotAgent(make_bot_factory("bluff", "search", "normal"), seed=7)
+    assert asyncio.run(fresh.decide(state.view(0), Decision(1))) == first
+    heuristic = BotAgent(make_bot_factory("bluff", "heuristic"), seed=7)
+    asyncio.run(heuristic.decide(state.view(0), Decision(1)))
+    assert heuristic._kept is None

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import errno
 import json
+import math
 import logging
 import os
 import shlex
@@ -324,7 +325,8 @@ class _Front:
 
     def on_event(self, event: Any) -> None:
         if self.trace:
-            print(json.dumps({"t": time.time(), "event": type(event).__name__,
+            print(json.dumps({"t": time.time(), "mono": time.monotonic(),
+                              "event": type(event).__name__,
                               **_trace_fields(event)}), flush=True)
         elif self.screen is not None:
             self.screen.on_event(event)
@@ -382,9 +384,13 @@ def _trace_fields(event: Any) -> dict[str, Any]:
     if verdict is not None:
         out["rule"] = verdict.rule
         out["blamed"] = list(verdict.players)
-    paths = getattr(event, "paths", None)
-    if isinstance(paths, dict):
-        out["paths"] = {str(player): path for player, path in paths.items()}
+    for key in ("paths", "changed"):  # Paths, Presence: by player index
+        value = getattr(event, key, None)
+        if isinstance(value, dict):
+            out[key] = {str(player): state for player, state in value.items()}
+    deadline = getattr(event, "deadline", None)  # Waiting: event-loop (monotonic) time
+    if isinstance(deadline, float) and math.isfinite(deadline):
+        out["deadline"] = deadline
     return out
 
 

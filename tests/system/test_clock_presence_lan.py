@@ -12,7 +12,6 @@ import json
 from collections.abc import Callable
 
 import pytest
-
 from netns import SimulatedLan
 
 from .harness import Home, ProcessTable, TablePlan

@@ -93,7 +93,7 @@ FRAME_SHAPES = {
         "sid": Bin(lo=0, hi=32),
         "have": Int(0, 2**31 - 1),
         "bot": Int(0, 1),
-    }, {"addrs": (ADDRS, [])}),
+    }, {"addrs": (ADDRS, []), "watch": (Int(0, 1), 0)}),
     "lobby": Struct({
         "game": Text(16, 1),
         "table": Text(MAX_NAME, 1),

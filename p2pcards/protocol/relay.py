@@ -12,6 +12,12 @@ few per player, deduplicated), saves them, and hands them to a player that
 comes back, so that an alert reaches even a player that was away when it was
 sent. Sans-IO: frames in, outputs out.
 
+Spectators (a ``hello`` with ``watch: 1``, up to ``max_spectators``) hear
+what the players hear — the lobby, every transcript message, every notice,
+presence — and may ask for the transcript (``sync``); anything else they send
+closes their link. They never write, and no check, clock or verdict counts
+them.
+
 It also keeps where each player listens for direct links (the ``addrs`` of
 its latest ``hello``) and hands the table's list to every seated player in a
 ``peers`` frame after the genesis and whenever it changes, so that the
@@ -95,19 +101,28 @@ MAX_NOTICES_PER_PLAYER = 4
 PINGS_PER_MESSAGE = 2
 
 
+#: Spectators a table admits unless its host says otherwise.
+DEFAULT_SPECTATORS = 8
+MAX_SPECTATORS = 64
+
+
 @dataclass
 class _Link:
     public_key: bytes
     name: Optional[str] = None
     player: Optional[int] = None
+    spectator: bool = False
     pings: tuple[int, int] = (0, 0)  # (transcript length when counted, pings answered since)
 
 
 class Relay:
     """Lobby and store-and-forward for one table, seen from the host."""
 
-    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None) -> None:
+    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None,
+                 max_spectators: int = DEFAULT_SPECTATORS) -> None:
         self.lobby = lobby
+        #: How many spectators this table admits at once (0: none).
+        self.max_spectators = max_spectators
         self._genesis_nonce = genesis_nonce
         self.links: dict[int, _Link] = {}
         #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
@@ -121,11 +136,11 @@ class Relay:
         self._told_presence: Optional[list[int]] = None
 
     @classmethod
-    def resume(cls, lobby: Lobby, transcript: list[bytes],
-               notices: Iterable[bytes] = ()) -> "Relay":
+    def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
+               max_spectators: int = DEFAULT_SPECTATORS) -> "Relay":
         """A relay restarted from its stored transcript (genesis first) and the
         notices it had kept (each checked again; a bad one is skipped)."""
-        relay = cls(lobby)
+        relay = cls(lobby, max_spectators=max_spectators)
         relay._adopt_genesis(SignedMessage.parse(transcript[0]))
         for raw in transcript[1:]:
             msg = SignedMessage.parse(raw)
@@ -145,10 +160,27 @@ class Relay:
         return self.session is not None
 
     def seated(self, link: int) -> bool:
-        """Whether ``link`` said hello and was given a place: only such links hear
-        the table and may ask for its transcript (the link handshake admits anyone)."""
+        """Whether ``link`` said hello and was given a player's place (the link
+        handshake admits anyone)."""
         info = self.links.get(link)
         return info is not None and info.player is not None
+
+    def is_player(self, public_key: bytes) -> bool:
+        """Whether ``public_key`` is one of the started table's players."""
+        return public_key in self._player_keys
+
+    def spectating(self, link: int) -> bool:
+        """Whether ``link`` said a spectator's hello and was given a spectator's place."""
+        info = self.links.get(link)
+        return info is not None and info.spectator
+
+    def hears(self, link: int) -> bool:
+        """Whether ``link`` hears the table (a player's or a spectator's)."""
+        return self.seated(link) or self.spectating(link)
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for info in self.links.values() if info.spectator)
 
     # -- links --------------------------------------------------------------
 
@@ -156,7 +188,7 @@ class Relay:
         """A new link whose peer proved ``public_key``. After the genesis only the
         four players' keys are kept: any other is rejected and closed at once, and
         nothing about it is kept."""
-        if self.started and public_key not in self._player_keys:
+        if self.started and public_key not in self._player_keys and not self.max_spectators:
             reason = "this table has started without you"
             return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
         self.links[link] = _Link(public_key)
@@ -190,8 +222,10 @@ class Relay:
             }.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
-            if frame.kind != "hello" and not self.seated(link):
+            if frame.kind != "hello" and not self.hears(link):
                 raise MalformedMessage(f"a {frame.kind} frame before a hello that seated this link")
+            if self.spectating(link) and frame.kind != "sync":
+                raise MalformedMessage(f"a spectator may send only sync, not {frame.kind}")
             return handler(link, frame.body)
         except (RemoteProtocolError, LocalProtocolError) as error:
             return [Send(link, frames.encode("reject", {"reason": str(error)[:200]})),
@@ -206,6 +240,8 @@ class Relay:
         if info.name is not None:
             raise MalformedMessage("a second hello on one link")
         info.name = body["name"]
+        if body["watch"]:
+            return self._on_watch(link, info, body)
         if not self.started and body["sid"]:
             # A peer resuming a table this host does not hold (a restarted host):
             # seating it in a new lobby would hand it a genesis it can never accept.
@@ -236,6 +272,28 @@ class Relay:
         out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
         out += self._presence_changed(newcomer=link)
         return out + self._peers_after_hello(link, changed)
+
+    def _on_watch(self, link: int, info: _Link, body: dict) -> list[Output]:
+        """A spectator's hello: the lobby, or the transcript from ``have`` and the
+        kept notices, then whatever the players hear."""
+        if not self.max_spectators:
+            raise LocalProtocolError("this table admits no spectators")
+        if self.spectators >= self.max_spectators:
+            raise LocalProtocolError(f"the table's {self.max_spectators} spectator places "
+                                     f"are taken")
+        if body["sid"] not in (b"", self.session):
+            raise LocalProtocolError("this host holds no table with that session")
+        if any(p.public_key == info.public_key for p in self.lobby.players) or \
+                info.public_key in self._player_keys:
+            raise LocalProtocolError("a player of this table cannot watch it (resume instead)")
+        info.spectator = True
+        if not self.started:
+            return [Send(link, self.lobby.frame())]
+        out: list[Output] = [Send(link, frames.encode("msg", m.raw))
+                             for m in self.messages[min(body["have"], len(self.messages)):]]
+        out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
+        out.append(Send(link, frames.encode("presence", {"linked": self.presence()})))
+        return out
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
         info = self.links[link]

@@ -34,7 +34,7 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
-    Broadcast, Close, LobbyChanged, Persist, PersistNotice, Relay, Send, TableStarted,
+    Broadcast, Close, Dropped, LobbyChanged, Persist, PersistNotice, Relay, Send, TableStarted,
 )
 
 log = logging.getLogger(__name__)
@@ -261,6 +261,8 @@ class TableHost:
                 self.on_event(out)
             elif isinstance(out, LobbyChanged):
                 self.on_event(out)
+            elif isinstance(out, Dropped):
+                log.info("dropped a frame from %s: %s", self.relay.describe(out.link), out.reason)
 
     def _open_journal(self, session: bytes) -> None:
         if self.journal_root is None:

@@ -12,7 +12,10 @@ lists where it listens in its ``hello`` (``addrs``), and the host hands the
 table's addresses to every seated player in a ``peers`` frame. Addresses are
 unsigned hints: the link handshake pins the dialled player's key, so a wrong
 address only fails to link. On a direct link only ``hello`` (first),
-``msg``, ``alert``, ``sync``, ``ping`` and ``pong`` are used.
+``msg``, ``alert``, ``sync``, ``ping``, ``pong`` and ``talk`` are used.
+
+``talk`` carries a signed chat line (``p2pcards.protocol.talk``): beside
+the game, never in the transcript.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import (
     Bin, Int, IntMap, ListOf, Shape, Struct, Text, Tuple, _fail, validate,
 )
+from p2pcards.protocol.talk import MAX_TALK_FRAME
 from p2pcards.rules.seats import SEATS
 
 MAX_NAME = 32
@@ -105,6 +109,8 @@ FRAME_SHAPES = {
     "ping": Struct({"n": Int(0, 2**31 - 1)}),
     "pong": Struct({"n": Int(0, 2**31 - 1)}),
     "peers": Struct({"players": ListOf(Tuple((Bin(32), ADDRS)), 0, MAX_PLAYERS)}),
+    # A signed chat line (``p2pcards.protocol.talk``): outside the transcript.
+    "talk": Bin(lo=1, hi=MAX_TALK_FRAME),
 }
 
 

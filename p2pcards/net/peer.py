@@ -319,6 +319,8 @@ class PeerSession:
         table yet, an empty line, faster than the others accept)."""
         if self.talk is None:
             raise TalkRefused("the table has not started: nobody to talk to yet")
+        if self._table_done():
+            raise TalkRefused("the table is over: nobody is listening any more")
         signed = self.talk.write(self.identity, text, asyncio.get_running_loop().time())
         frame = frames.encode("talk", signed.raw)
         if self.mesh is not None:

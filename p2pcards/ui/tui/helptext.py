@@ -16,6 +16,7 @@ COMMON_KEYS = (
     ("F1  ?", "this help (↑ ↓ scroll it, any other key closes it)"),
     ("q", "leave the table (asks first; the other players are told)"),
     ("Ctrl-C", "leave at once (the other players are told)"),
+    ("t", "talk to the table (Enter sends, Esc cancels; 1-6: a reaction)"),
 )
 
 BLUFF_KEYS = (

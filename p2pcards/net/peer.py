@@ -41,6 +41,7 @@ as a :class:`~p2pcards.protocol.talk.TalkLine` event.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -77,6 +78,11 @@ PROBE_TIMEOUT = 3.0
 RESUME_GRACE = 30.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
+#: Dropped chat lines logged as warnings (which a full screen shows) per
+#: ``TALK_WARN_WINDOW`` seconds; the rest are logged at info level, so a
+#: flood of bad lines cannot flood the person's screen.
+TALK_WARNINGS = 5
+TALK_WARN_WINDOW = 10.0
 #: How another player's messages reach this one (see :class:`Paths`).
 DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
 
@@ -245,6 +251,7 @@ class PeerSession:
         #: The table talk's checks and this player's counter (once the table is known).
         self.talk: Optional[TalkBook] = None
         self._talk_sends: set[asyncio.Task] = set()
+        self._talk_warned: collections.deque = collections.deque()
 
     # -- public -----------------------------------------------------------------
 
@@ -646,13 +653,25 @@ class PeerSession:
             line = self.talk.receive(raw, asyncio.get_running_loop().time())
         except TalkDropped as dropped:
             where = "the host" if source is None else f"player {source}'s direct link"
-            log.warning("dropped a chat line from %s: %s", where, dropped.reason)
+            log.log(self._talk_drop_level(), "dropped a chat line from %s: %s", where,
+                    dropped.reason)
             return
         if line is None:
             return  # a copy (the host's and a direct link's): shown once
         if self.mesh is not None:
             self.mesh.broadcast(frames.encode("talk", raw), exclude=source, also_exclude=line.player)
         self.on_event(line)
+
+    def _talk_drop_level(self) -> int:
+        """WARNING for the first few dropped lines in a window, INFO beyond."""
+        now = asyncio.get_running_loop().time()
+        warned = self._talk_warned
+        while warned and warned[0] <= now - TALK_WARN_WINDOW:
+            warned.popleft()
+        if len(warned) >= TALK_WARNINGS:
+            return logging.INFO
+        warned.append(now)
+        return logging.WARNING
 
     def _on_peers(self, players: list) -> None:
         if self.mesh is None:

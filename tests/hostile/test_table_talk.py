@@ -13,9 +13,12 @@ from typing import Optional
 import pytest
 
 from p2pcards.protocol import frames
+from p2pcards.protocol.events import PlayersSeated
 from p2pcards.protocol.relay import Broadcast
 from p2pcards.protocol.table import Stage
 from p2pcards.protocol.talk import RATE_LINES, SignedTalk, TalkLine, seal_talk
+
+from p2pcards.ui.plain import PlainPrinter
 
 from .harness import recording
 from .netbench import NetTable
@@ -71,6 +74,14 @@ async def test_a_line_reaches_every_other_player_once_and_the_match_is_unchanged
         # Players 2 and 3 got it from the host and on their direct links: shown once.
         assert heard(net, player, 1) == ["gg [2J all"]
     assert heard(net, 1, 1) == ["gg [2J all"]  # the speaker's own log says it too
+    # As the other players' screens word it: the speaker by seat and name.
+    table = net.table(2)
+    names = [table.players[p].name for p in table.player_at_seat]
+    out: list[str] = []
+    printer = PlainPrinter(out.append, names, me_provider=lambda: table.my_seat)
+    printer.on_event(PlayersSeated(table.player_at_seat, 0))
+    printer(next(e for e in net.seats[2].events if isinstance(e, TalkLine)))
+    assert out[-1] == f"Seat {table.seat_of(1)} (p1): gg [2J all"
     # The host's relay never stored it.
     assert all(talk_text(frames.encode("msg", m.raw)) is None for m in net.host.relay.messages)
     await finish_as_recorded(net)

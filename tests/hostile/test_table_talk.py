@@ -143,3 +143,28 @@ async def test_a_flood_is_cut_at_the_rate_limit_and_play_goes_on() -> None:
     await finish_as_recorded(net)
     for player in (0, 2, 3):
         assert heard(net, player, 1) == allowed
+
+
+async def test_a_line_appears_on_another_players_full_screen() -> None:
+    """Player 1 says a line; player 2's full-screen table (headless, fed by its real
+    session) shows it in the log, the speaker named by seat."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+    from test_tui_harness import headless, shows
+
+    net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
+    await net.start()
+    await table_known(net)
+    await net._until(lambda: net.table(2).player_at_seat is not None, BOUND)  # named by seat
+    watcher = net.seats[2]
+    async with headless(session=lambda: watcher.session) as (screen, keys, term):
+        for event in list(watcher.events):  # what the screen would have been told so far
+            screen.on_event(event)
+        watcher.session.on_event = lambda event: (watcher.events.append(event),
+                                                  screen.on_event(event))
+        net.seats[1].session.say("nice hand")
+        seat = net.table(2).seat_of(1)
+        await shows(term, f"Seat {seat} (p1): nice hand", timeout=BOUND)
+        watcher.session.on_event = watcher.events.append  # the screen closes; play goes on
+    await finish_as_recorded(net)

@@ -314,6 +314,8 @@ class PeerSession:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await host_link
+            for send in list(self._talk_sends):  # a chat line still on its way: dropped
+                send.cancel()
             if self._connection is not None:
                 self._connection.close()
             if self.mesh is not None:

@@ -152,6 +152,7 @@ class PlainAgent:
         self._pump = asyncio.ensure_future(self._read_all())
 
     async def stop_listening(self) -> None:
+        """Stop reading between turns (the table is over); lines already read are kept."""
         pump, self._pump = self._pump, None
         if pump is not None and not pump.done():
             pump.cancel()

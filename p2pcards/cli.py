@@ -333,6 +333,13 @@ class _Front:
         elif self.printer is not None:
             self.printer(event)
 
+    def say_to_table(self, text: str) -> Any:
+        """A chat line from the person (plain ``say``), signed and sent by the session."""
+        if self.session is None:
+            from p2pcards.protocol.talk import TalkRefused
+            raise TalkRefused("there is no table to talk to yet")
+        return self.session.say(text)
+
     def say(self, text: str) -> None:
         """A message of the program: on the full screen's log, else printed."""
         if self.screen is not None:
@@ -346,9 +353,19 @@ class _Front:
             await self.screen.start()
 
     async def play(self, run: Any) -> Any:
-        """Run a session to its end; the full screen then shows the result until a key."""
+        """Run a session to its end; the full screen then shows the result until a key.
+
+        In plain mode a person's ``say`` lines go to the table at any moment."""
         if self.screen is None:
-            return await run
+            listen = getattr(self.agent, "listen", None)
+            if listen is None:
+                return await run
+            self.agent.talk = self.say_to_table
+            listen()
+            try:
+                return await run
+            finally:
+                await self.agent.stop_listening()
         result = await self.screen.play(run)
         self.again = self.screen.again
         return result

@@ -34,8 +34,8 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
-    DEFAULT_SPECTATORS, Broadcast, Close, LobbyChanged, Persist, PersistNotice, Relay, Send,
-    TableStarted,
+    DEFAULT_SPECTATORS, Broadcast, Close, Dropped, LobbyChanged, Persist, PersistNotice, Relay,
+    Send, TableStarted,
 )
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class TableHost:
     ) -> None:
         self.identity = identity
         self.lobby = Lobby(identity, game, config, table_name)
-        self.relay = Relay(self.lobby, genesis_nonce, max_spectators)
+        self.relay = Relay(self.lobby, genesis_nonce, max_spectators=max_spectators)
         self.journal_root = journal_root
         self.journal: Optional[Journal] = None
         self.on_event = on_event or (lambda event: None)
@@ -270,6 +270,8 @@ class TableHost:
                 self.on_event(out)
             elif isinstance(out, LobbyChanged):
                 self.on_event(out)
+            elif isinstance(out, Dropped):
+                log.info("dropped a frame from %s: %s", self.relay.describe(out.link), out.reason)
 
     def _open_journal(self, session: bytes) -> None:
         if self.journal_root is None:

@@ -22,12 +22,18 @@ It also keeps where each player listens for direct links (the ``addrs`` of
 its latest ``hello``) and hands the table's list to every seated player in a
 ``peers`` frame after the genesis and whenever it changes, so that the
 players can reach each other without it (``p2pcards.net.mesh``).
+
+Table talk (``talk`` frames, ``p2pcards.protocol.talk``) is checked as every
+player checks it (signature, session, counter, rate) and forwarded to every
+other seated link, never stored: a bad or excess chat line is dropped with
+its reason (:class:`Dropped`), never closes a link and blames nobody.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import (
@@ -38,6 +44,7 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
+from p2pcards.protocol.talk import TalkBook, TalkDropped
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,15 @@ class Close:
 
 
 @dataclass(frozen=True)
+class Dropped:
+    """A frame from ``link`` dropped without closing it (a bad or excess chat
+    line): ``reason`` is for the host's log; nobody is blamed."""
+
+    link: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class LobbyChanged:
     players: tuple[LobbyPlayer, ...]
     free_seats: int
@@ -89,7 +105,7 @@ class TableStarted:
     session: bytes = field(repr=False)
 
 
-Output = Union[Send, Broadcast, Persist, PersistNotice, Close, LobbyChanged, TableStarted]
+Output = Union[Send, Broadcast, Persist, PersistNotice, Close, Dropped, LobbyChanged, TableStarted]
 
 #: The most notices the relay keeps (and forwards) per player: an honest player
 #: signs at most a leave and an alert (the same bytes each time it repeats one).
@@ -118,11 +134,15 @@ class _Link:
 class Relay:
     """Lobby and store-and-forward for one table, seen from the host."""
 
-    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None,
+    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None, *,
+                 clock: Callable[[], float] = time.monotonic,
                  max_spectators: int = DEFAULT_SPECTATORS) -> None:
         self.lobby = lobby
         #: How many spectators this table admits at once (0: none).
         self.max_spectators = max_spectators
+        #: Read only for the chat rate limit (the relay keeps no other clock).
+        self.clock = clock
+        self.talk: Optional[TalkBook] = None
         self._genesis_nonce = genesis_nonce
         self.links: dict[int, _Link] = {}
         #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
@@ -218,7 +238,7 @@ class Relay:
             frame = frames.decode(data)
             handler = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
-                "sync": self._on_sync, "ping": self._on_ping,
+                "sync": self._on_sync, "ping": self._on_ping, "talk": self._on_talk,
             }.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
@@ -332,6 +352,19 @@ class Relay:
             return []
         return [PersistNotice(notice.raw), Broadcast(frames.encode("alert", raw), exclude=link)]
 
+    def _on_talk(self, link: int, raw: bytes) -> list[Output]:
+        """A chat line: checked like every player checks it, then forwarded to every
+        other seated link, never stored. A bad one is dropped, the link kept."""
+        if self.talk is None:
+            return [Dropped(link, "a chat line before the table started")]
+        try:
+            line = self.talk.receive(raw, self.clock(), link_player=self.links[link].player)
+        except TalkDropped as dropped:
+            return [Dropped(link, dropped.reason)]
+        if line is None:
+            return []  # a copy already forwarded
+        return [Broadcast(frames.encode("talk", raw), exclude=link)]
+
     def _keep_notice(self, raw: bytes) -> Optional[SignedNotice]:
         """Check a notice and keep it; None for one already kept, or beyond its
         player's bound (neither kept nor forwarded: that player has said enough)."""
@@ -384,6 +417,7 @@ class Relay:
         self.messages = [KeptMessage(genesis)]
         self.session = session_id_of(genesis.payload)
         self._player_keys = [pk for pk, _name in genesis.body["players"]]
+        self.talk = TalkBook(self.session, self._player_keys)
 
     # -- direct links between the players -------------------------------------
 

@@ -114,9 +114,10 @@ class TableHost:
     def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> "TableHost":
         """A host restarted from its saved relay journal."""
         meta = journal.read_meta()
+        kwargs.setdefault("max_spectators", meta.get("spectators", DEFAULT_SPECTATORS))
         host = cls(identity, meta["game"], meta["config"], meta["table"], **kwargs)
         host.relay = Relay.resume(host.lobby, journal.read_messages(), journal.read_notices(),
-                                  max_spectators=kwargs.get("max_spectators", DEFAULT_SPECTATORS))
+                                  max_spectators=kwargs["max_spectators"])
         host.journal = journal
         journal.rewrite([m.raw for m in host.relay.messages])
         host.started.set()
@@ -280,7 +281,8 @@ class TableHost:
         self.journal.claim()
         self.journal.write_meta({"v": 1, "game": self.lobby.game, "config": self.lobby.config,
                                  "table": self.lobby.table_name, "tcp_host": self.tcp_host or "",
-                                 "tcp_port": self.tcp_port or 0})
+                                 "tcp_port": self.tcp_port or 0,
+                                 "spectators": self.relay.max_spectators})
 
     def _persist(self, raw: bytes) -> None:
         if self.journal is not None:

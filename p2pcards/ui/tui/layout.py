@@ -36,7 +36,7 @@ from p2pcards.ui.tui.dialogs import (
     confirm_lines, ending_height, ending_lines, help_length, help_lines, history_lines,
     summary_height, summary_lines,
 )
-from p2pcards.ui.tui.draw import wrapped
+from p2pcards.ui.tui.draw import fit, wrapped
 from p2pcards.ui.tui.hand import hand_lines
 from p2pcards.ui.tui.logview import log_lines
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
@@ -73,7 +73,8 @@ class TableLayout:
         mine = Window(seat(BOTTOM), height=1)
         bar = Window(DrawnControl(lambda w, h: [action_line(
             screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press,
-            asking=screen.pending is not None and screen.flow is not None)]),
+            asking=screen.pending is not None and screen.flow is not None,
+            watching=screen.watching)]),
             height=1)
         question = VSplit([
             Window(FormattedTextControl(lambda: [("class:prompt", f" {screen.flow.question} ")]
@@ -134,6 +135,9 @@ class TableLayout:
 
     def _hand(self, width: int, height: int) -> list:
         screen = self.screen
+        if screen.watching:
+            return fit([[], [("class:dim", "  (a spectator holds no cards: every seat's "
+                                           "hand stays face down)")]], width, 3)
         return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),
                           active=screen.pending is not None, on_click=screen.click_card)
 

@@ -256,6 +256,11 @@ class TableScreen:
             return None
         return {a.slot for a in pending.view.legal_actions() if isinstance(a, Play)}
 
+    @property
+    def watching(self) -> bool:
+        """This screen shows a spectator's session (no seat, no hand)."""
+        return bool(getattr(self.source.session, "spectator", False))
+
     def hints(self) -> list[KeyHint]:
         pending = self.pending
         if pending is None:

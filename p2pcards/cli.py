@@ -10,8 +10,8 @@ import argparse
 import asyncio
 import errno
 import json
-import math
 import logging
+import math
 import os
 import shlex
 import shutil
@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
-from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS as BOT_KINDS, LEVELS as BOT_LEVELS
+from p2pcards.bots.registry import DEFAULT_LEVEL
+from p2pcards.bots.registry import KINDS as BOT_KINDS
+from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.ui.text_common import plural, quoted
 
@@ -142,6 +144,19 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
 
 
+def _finding_args(parser: argparse.ArgumentParser, default: str) -> None:
+    """How ``join`` and ``watch`` find their table."""
+    parser.add_argument("table", nargs="?", default=None,
+                        help="the table's name, its host's key fingerprint, or its number in "
+                             f"`p2pcards tables` (default: {default})")
+    parser.add_argument("--connect", metavar="HOST:PORT",
+                        help="skip discovery and dial this address")
+    parser.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
+                        help="seconds to look for tables (default 3)")
+    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                        help="look only on this IPv4 address (repeatable)")
+
+
 def _direct_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("direct links to the other players (see SECURITY.md)")
     group.add_argument("--no-listen", action="store_true",
@@ -194,27 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     _config_args(host)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
-    join.add_argument("table", nargs="?", default=None,
-                      help="the table's name, its host's key fingerprint, or its number in "
-                           "`p2pcards tables` (default: the only open table)")
-    join.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
-    join.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
-                      help="seconds to look for tables (default 3)")
-    join.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                      help="look only on this IPv4 address (repeatable)")
+    _finding_args(join, "the only open table")
     _seat_args(join)
     _direct_args(join)
 
     watch = sub.add_parser("watch", help="watch a table on the LAN as a spectator (every move "
                                          "checked, no hand shown)")
-    watch.add_argument("table", nargs="?", default=None,
-                       help="the table's name, its host's key fingerprint, or its number in "
-                            "`p2pcards tables` (default: the only table that admits spectators)")
-    watch.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
-    watch.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
-                       help="seconds to look for tables (default 3)")
-    watch.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                       help="look only on this IPv4 address (repeatable)")
+    _finding_args(watch, "the only table that admits spectators")
     watch.add_argument("--name", help="your display name (saved with your identity)")
     watch.add_argument("--plain", action="store_true",
                        help="line-based interface (screen readers, simple terminals)")

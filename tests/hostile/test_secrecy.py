@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+
 import pytest
 
 from p2pcards.crypto.elgamal import card_point
@@ -70,7 +71,7 @@ def _rebuild(messages: list[SignedMessage]) -> tuple[Table, list[Deck]]:
                             for slot, by_seat in enumerate(deal.public_shares)}))
             elif isinstance(event, CardsRevealed):
                 items = msg.body["shares"]
-                for (slot, card), item in zip(event.cards, items):
+                for (slot, card), item in zip(event.cards, items, strict=False):
                     point = DecryptionShare.from_wire(item).point
                     # A Bluff card shown honest goes back to its owner's hand and may
                     # be shown again: it has been public since its first reveal.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit

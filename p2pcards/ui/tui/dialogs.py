@@ -7,8 +7,6 @@ keys that follow: a new table (``p2pcards play``) or leave.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from p2pcards.rules.bluff_model import BluffOutcome
 from p2pcards.rules.topper_events import TopperOutcome
 from p2pcards.ui.text_common import plural
@@ -19,7 +17,7 @@ from p2pcards.ui.tui.model import ScreenModel
 CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."
 
 
-def _help_rows(game: Optional[str], width: int) -> Lines:
+def _help_rows(game: str | None, width: int) -> Lines:
     rows: Lines = []
     for line in help_text(game):
         if not line:
@@ -32,7 +30,7 @@ def _help_rows(game: Optional[str], width: int) -> Lines:
     return rows
 
 
-def help_lines(game: Optional[str], offset: int, width: int, height: int) -> Lines:
+def help_lines(game: str | None, offset: int, width: int, height: int) -> Lines:
     """The help text from line ``offset`` (the help scrolls with ↑ ↓ PgUp PgDn)."""
     rows = _help_rows(game, width)
     last = max(0, len(rows) - height + 1)
@@ -43,7 +41,7 @@ def help_lines(game: Optional[str], offset: int, width: int, height: int) -> Lin
     return fit(shown, width, height)
 
 
-def help_length(game: Optional[str], width: int) -> int:
+def help_length(game: str | None, width: int) -> int:
     return len(_help_rows(game, width))
 
 
@@ -55,7 +53,7 @@ def confirm_lines(width: int, height: int) -> Lines:
     return fit(lines, width, height)
 
 
-def summary_lines(model: ScreenModel, seconds_left: Optional[int], width: int,
+def summary_lines(model: ScreenModel, seconds_left: int | None, width: int,
                   height: int) -> Lines:
     """A finished deal's summary, and how it goes away: any key, or a countdown."""
     summary = model.summary

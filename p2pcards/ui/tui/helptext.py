@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from p2pcards.ui import text_bluff, text_topper
 
 COMMON_KEYS = (
@@ -47,7 +45,7 @@ GAME_KEYS = {"bluff": BLUFF_KEYS, "topper": TOPPER_KEYS}
 KEY_COLUMN = 17
 
 
-def help_text(game: Optional[str]) -> list[str]:
+def help_text(game: str | None) -> list[str]:
     """The keys, then the rules summary of ``game`` (both games when unknown).
 
     One entry per paragraph or key row; "" separates sections. The rules

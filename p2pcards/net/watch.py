@@ -73,6 +73,7 @@ class WatchSession:
         self.journal = None
         self._connection: Any = None
         self._stopped = False
+        self._told_presence: dict[int, str] = {}
 
     # -- what a front end reads ----------------------------------------------------------
 
@@ -167,8 +168,11 @@ class WatchSession:
         elif frame.kind == "presence" and self.table is not None:
             states = {p: CONNECTED if linked else RECONNECTING
                       for p, linked in enumerate(body["linked"])}
-            changed = {p: s for p, s in states.items() if s != CONNECTED}
-            self.on_event(Presence(states, changed, self.reconnect_window))
+            before = self._told_presence
+            changed = {p: s for p, s in states.items() if before.get(p, CONNECTED) != s}
+            self._told_presence = states
+            if changed:
+                self.on_event(Presence(states, changed, self.reconnect_window))
         elif frame.kind == "talk" and self.talk is not None:
             try:
                 line = self.talk.receive(body, asyncio.get_running_loop().time())

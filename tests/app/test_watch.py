@@ -184,3 +184,20 @@ async def _until_closed(link) -> list[tuple[str, str]]:
 @pytest.fixture(autouse=True)
 def _quiet_logs(caplog):
     caplog.set_level("ERROR")
+
+
+def test_a_spectator_says_who_dropped_and_who_is_back_once_each():
+    from p2pcards.direct import direct_table
+    from p2pcards.net.peer import CONNECTED, RECONNECTING, Presence
+
+    seen: list = []
+    watcher = WatchSession(Identity.generate("Sam"), None, on_event=seen.append)
+    watcher.table = direct_table("topper", seed=3).observer
+
+    def presence(linked: list[int]) -> None:
+        asyncio.run(watcher._on_frame(frames.Frame("presence", {"linked": linked})))
+
+    for linked in ([1, 1, 1, 1], [1, 0, 1, 1], [1, 0, 1, 1], [1, 1, 1, 1]):
+        presence(linked)
+    changes = [e.changed for e in seen if isinstance(e, Presence)]
+    assert changes == [{1: RECONNECTING}, {1: CONNECTED}]

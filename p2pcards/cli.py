@@ -1017,6 +1017,18 @@ def _listen_failure(address: str, port: int, error: OSError) -> str:
     return f"cannot host on {where}: {error.strerror or error}"
 
 
+#: The environment variable that lets the hidden ``--seed`` through (tests, benchmarks).
+SEED_ENV = "P2PCARDS_INSECURE_SEED"
+
+
+def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
+    """``--seed`` derives every key share, nonce and shuffle from one number: anyone
+    who knows it knows every hand. Only tests and benchmarks may use it, on purpose."""
+    if getattr(args, "seed", None) is not None and os.environ.get(SEED_ENV) != "1":
+        raise UserError(f"--seed makes every key and shuffle predictable, so anyone could "
+                        f"know every hand: it is for tests and benchmarks only ({SEED_ENV}=1)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
@@ -1025,6 +1037,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "tables": _cmd_tables,
                 "resume": _cmd_resume}
     try:
+        _refuse_a_seed_outside_tests(args)
         if args.command in commands:
             return asyncio.run(commands[args.command](args))
         return {"verify": _cmd_verify, "saved": _cmd_saved, "whoami": _cmd_whoami}[args.command](args)

@@ -306,3 +306,11 @@ def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
     hosted = Hosted()
     asyncio.run(_close_hosted(None, hosted)())
     assert hosted.closed_with == {"grace": 0, "linger": 0}
+
+
+def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_path, monkeypatch):
+    monkeypatch.delenv("P2PCARDS_INSECURE_SEED", raising=False)
+    refused = run_cli(["host", "topper", "--seed", "3", "--no-advertise"], tmp_path)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "--seed makes every key and shuffle predictable" in refused.stderr
+    assert "P2PCARDS_INSECURE_SEED=1" in refused.stderr

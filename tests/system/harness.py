@@ -59,6 +59,7 @@ class Home:
             "XDG_CONFIG_HOME": str(self.config), "XDG_STATE_HOME": str(self.state),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
             "PYTHONUNBUFFERED": "1", "USER": self.label,
+            "P2PCARDS_INSECURE_SEED": "1",  # seeded tables are reproducible (tests only)
         })
         return env
 

@@ -33,7 +33,8 @@ class Tmux:
         self.name = f"p2pcards-test-{uuid.uuid4().hex[:12]}"
         self.columns, self.rows = columns, rows
         self.env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
-                    "XDG_STATE_HOME": str(home / "state"), "TERM": "xterm-256color"}
+                    "XDG_STATE_HOME": str(home / "state"), "TERM": "xterm-256color",
+                    "P2PCARDS_INSECURE_SEED": "1"}  # seeded matches (tests only)
 
     def _tmux(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run([TMUX, "-L", self.name, "-f", os.devnull, *args], env=self.env,

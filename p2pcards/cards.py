@@ -12,6 +12,8 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from p2pcards.errors import P2PCardsError
+
 
 class Suit(enum.IntEnum):
     """The four suits, numbered as in the wire encoding."""
@@ -85,7 +87,7 @@ class Rank(enum.IntEnum):
         raise CardParseError(f"not a rank: {text!r} (use 2..10, J, Q, K or A)")
 
 
-class CardParseError(ValueError):
+class CardParseError(P2PCardsError, ValueError):
     """Text that does not name a card, rank or suit."""
 
 

@@ -26,13 +26,14 @@ from p2pcards import __version__
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
+from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.ui.text_common import plural, quoted
 
 GAMES = ("bluff", "topper")
 
 
-class UserError(Exception):
+class UserError(P2PCardsError):
     """A command that cannot run as given: one sentence for the person, exit 2."""
 
 

@@ -11,17 +11,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "p2pcards"
 
 #: What each layer may import from the project, besides itself.
 ALLOWED = {
-    "untrusted_text": set(),
-    "cards": set(),
-    "rules": {"cards"},
-    "crypto": set(),
-    "protocol": {"cards", "rules", "crypto", "untrusted_text"},
-    "net": {"cards", "rules", "crypto", "protocol", "untrusted_text"},
+    # The one exception root imports nothing; every layer may raise its subclasses.
+    "errors": set(),
+    "untrusted_text": {"errors"},
+    "cards": {"errors"},
+    "rules": {"cards", "errors"},
+    "crypto": {"errors"},
+    "protocol": {"cards", "rules", "crypto", "untrusted_text", "errors"},
+    "net": {"cards", "rules", "crypto", "protocol", "untrusted_text", "errors"},
     # On top: bots decide from a seat's view only; the screens read events and views.
-    "bots": {"cards", "rules"},
-    "ui": {"cards", "rules", "protocol", "net", "untrusted_text"},
+    "bots": {"cards", "rules", "errors"},
+    "ui": {"cards", "rules", "protocol", "net", "untrusted_text", "errors"},
 }
-
 
 def layer_of(path: Path) -> str:
     relative = path.relative_to(PACKAGE)
@@ -51,3 +52,22 @@ def test_module_imports_only_its_own_layer_and_those_below(path: Path) -> None:
 
 def test_the_layer_check_sees_every_lower_layer() -> None:
     assert {layer_of(p) for p in MODULES} == set(ALLOWED)
+
+
+def test_every_deliberate_exception_has_the_one_root():
+    import importlib
+    import pkgutil
+
+    import p2pcards
+    from p2pcards.errors import P2PCardsError
+
+    loose = []
+    for info in pkgutil.walk_packages(p2pcards.__path__, "p2pcards."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (isinstance(value, type) and issubclass(value, BaseException)
+                    and value.__module__ == info.name and not issubclass(value, P2PCardsError)):
+                loose.append(f"{info.name}.{name}")
+    assert loose == []

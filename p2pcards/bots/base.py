@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from p2pcards.errors import P2PCardsError
+
 
 class Bot(Protocol):
     """Chooses an action for the seat whose view it is given."""
@@ -23,7 +25,7 @@ class Bot(Protocol):
         ...
 
 
-class StepLimitExceeded(RuntimeError):
+class StepLimitExceeded(P2PCardsError, RuntimeError):
     """A local match ran past its step bound (a bug: matches must end)."""
 
 

@@ -12,6 +12,7 @@ import random
 from math import comb
 
 from p2pcards.cards import Rank
+from p2pcards.errors import P2PCardsError
 from p2pcards.rules.bluff import (
     Action,
     BluffOptions,
@@ -24,7 +25,7 @@ from p2pcards.rules.bluff import (
 )
 
 
-class NothingToChoose(LookupError):
+class NothingToChoose(P2PCardsError, LookupError):
     """A bot was handed a view in which nobody is to act (a deal is awaited, or the match ended)."""
 
 

@@ -17,6 +17,7 @@ from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.bots.topper_search import SearchTopperBot
+from p2pcards.errors import P2PCardsError
 
 BotFactory = Callable[[random.Random], Any]
 
@@ -47,7 +48,7 @@ _CLASSES: dict[str, dict[str, Callable[..., Any]]] = {
 }
 
 
-class UnknownBot(ValueError):
+class UnknownBot(P2PCardsError, ValueError):
     """No bot of that game, kind or level."""
 
 

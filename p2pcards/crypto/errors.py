@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from p2pcards.errors import P2PCardsError
+
 
 def describe(value: Any) -> str:
     """A value for an error message: an integer as itself, anything else only by
@@ -22,7 +24,7 @@ def describe(value: Any) -> str:
     return type(value).__name__
 
 
-class CryptoError(ValueError):
+class CryptoError(P2PCardsError, ValueError):
     """Base of every error of :mod:`p2pcards.crypto`."""
 
     #: Stable identifier of what failed, e.g. ``"crypto.proof"``.

@@ -9,8 +9,10 @@ bytes: only sizes, counters, versions, fingerprints and addresses.
 
 from __future__ import annotations
 
+from p2pcards.errors import P2PCardsError
 
-class NetError(Exception):
+
+class NetError(P2PCardsError):
     """Base of every error raised by ``p2pcards.net``."""
 
 

@@ -22,6 +22,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
 
@@ -45,7 +46,7 @@ def read_records(path: Path) -> list[bytes]:
     return out
 
 
-class JournalInUse(Exception):
+class JournalInUse(P2PCardsError):
     """Another process is playing this seat from the same saved table.
 
     Two processes writing for one seat would sign two different messages for

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
@@ -103,12 +104,12 @@ class Decision:
     """Pauses (``away``) this seat may still take (see :class:`TakePause`)."""
 
 
-class LeaveTable(Exception):
+class LeaveTable(P2PCardsError):
     """Raised by an agent whose player wants to leave: the session tells the
     others with a signed notice and ends."""
 
 
-class TakePause(Exception):
+class TakePause(P2PCardsError):
     """Raised by an agent whose player steps away in his turn: the session writes
     ``away`` (one of the table's pauses, more time for this move, known to every
     peer) and asks the agent again."""
@@ -207,7 +208,7 @@ class SessionResult:
 LEFT_IN_LOBBY = "left before the table started"
 
 
-class SessionRejected(Exception):
+class SessionRejected(P2PCardsError):
     """The host answered with a ``reject`` frame."""
 
 

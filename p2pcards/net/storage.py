@@ -19,6 +19,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.identity import Identity
 
 __all__ = [
@@ -38,7 +39,7 @@ DEFAULT_NAME = "player"
 _TEMP_PREFIX = ".tmp-"
 
 
-class StorageError(Exception):
+class StorageError(P2PCardsError):
     """Saved data could not be read or written."""
 
 

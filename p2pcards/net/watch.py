@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import (
     CONNECTED,
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 Connector = Callable[[], Awaitable[Any]]
 
 
-class WatchRefused(Exception):
+class WatchRefused(P2PCardsError):
     """The host turned this spectator away (no spectators, full, not that table)."""
 
 

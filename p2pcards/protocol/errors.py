@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from p2pcards.errors import P2PCardsError
 
-class ProtocolError(Exception):
+
+class ProtocolError(P2PCardsError):
     """Base of every protocol error."""
 
     rule: ClassVar[str] = "protocol"

@@ -357,7 +357,7 @@ class BluffState(Referee):
         if opts.must_reveal:
             faces = tuple(self._faces[slot] for slot in opts.reveal_slots)
             if any(face is None for face in faces):
-                raise FacesUnknown(f"this engine cannot see seat {seat}'s challenged discard")
+                raise FacesUnknown(seat, "challenged discard")
             yield Reveal(seat, faces)  # type: ignore[arg-type]
             return
         if opts.can_pass:

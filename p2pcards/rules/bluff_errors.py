@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from p2pcards.rules.errors import BadAction, RuleError, WrongPhase
 
+# FacesUnknown is one class for both games (rules.errors), re-exported here.
+from p2pcards.rules.errors import FacesUnknown as FacesUnknown
+
 
 class DealNotAwaited(WrongPhase):
     """``deal`` was called while a deal is in play (or before one is due)."""
@@ -83,11 +86,3 @@ class RevealCount(BadAction):
     """A reveal whose number of faces differs from the challenged discard's."""
 
     rule = "bluff.reveal-count"
-
-
-class FacesUnknown(LookupError):
-    """The engine was asked for a reveal of faces it does not know.
-
-    Not a rule error: nobody broke a rule, the caller asked a referee that
-    cannot see the discarder's cards to act for him.
-    """

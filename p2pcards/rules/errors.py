@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from p2pcards.errors import P2PCardsError
 
-class RuleError(ValueError):
+
+class RuleError(P2PCardsError, ValueError):
     """An action the rules forbid. Base of every rules exception."""
 
     #: Stable identifier of the rule broken, e.g. ``"turn"``, ``"bluff.stake"``.
@@ -22,6 +24,15 @@ class RuleError(ValueError):
         self.detail = detail
         who = "" if seat is None else f"seat {seat}: "
         super().__init__(f"{who}{detail} [{self.rule}]")
+
+
+class FacesUnknown(P2PCardsError, LookupError):
+    """A referee was asked for cards it does not know (a seat's hand, a called
+    discard): not a rule anyone broke; ask that seat's own view instead."""
+
+    def __init__(self, seat: int | None, what: str = "hand") -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat}'s {what} is not known to this engine")
 
 
 class WrongPhase(RuleError):

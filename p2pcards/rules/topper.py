@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pcards.cards import TOPPER_DECK, Card, Suit
+from p2pcards.errors import P2PCardsError
 from p2pcards.rules.errors import (
     BadAction,
     CardMismatch,
@@ -88,7 +89,7 @@ __all__ = [
 ]
 
 
-class ConfigError(ValueError):
+class ConfigError(P2PCardsError, ValueError):
     """A :class:`TopperConfig` whose values do not make a playable game."""
 
 

@@ -16,12 +16,13 @@ import random
 from collections.abc import Mapping, Sequence
 
 from p2pcards.cards import Card, Suit
+from p2pcards.errors import P2PCardsError
 from p2pcards.rules.topper_order import effective_suit
 
 _ALL_SUITS = (1 << len(Suit)) - 1
 
 
-class InconsistentView(ValueError):
+class InconsistentView(P2PCardsError, ValueError):
     """No assignment of the unseen cards fits the hidden slots and the shown voids."""
 
 

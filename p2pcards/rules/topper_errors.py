@@ -11,6 +11,9 @@ from __future__ import annotations
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.errors import BadAction, NotYourTurn, RuleError
 
+# FacesUnknown is one class for both games (rules.errors), re-exported here.
+from p2pcards.rules.errors import FacesUnknown as FacesUnknown
+
 
 class BidOutOfRange(BadAction):
     """A bid of fewer tricks than the minimum bid or more than the maximum (1..6)."""
@@ -88,15 +91,3 @@ class Renege(RuleError):
             f"reneged in trick {trick + 1}: played {void_card} on a {suit.name.lower()[:-1]} lead, "
             f"yet held {proof}, a {suit.name.lower()[:-1]}, which it plays now",
         )
-
-
-class FacesUnknown(LookupError):
-    """``legal_actions()`` asked of an engine that does not know the hand of the seat to act.
-
-    Not a rule broken by a player: a caller asked a referee for the choices
-    of a seat whose cards it cannot see (ask that seat's own view instead).
-    """
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        super().__init__(f"seat {seat}'s hand is not known to this engine")

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.peer import Decision, LeaveTable, TakePause, Waiting
 from p2pcards.protocol.events import (
     ActionApplied,
@@ -60,7 +61,7 @@ class PlayerQuit(LeaveTable):
     """The person asked to leave (``quit``, or the input ended): the caller leaves the table."""
 
 
-class NothingToDecide(LookupError):
+class NothingToDecide(P2PCardsError, LookupError):
     """``decide`` was given a view in which this seat is not the one to act."""
 
 

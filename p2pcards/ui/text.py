@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui import text_bluff, text_topper
@@ -21,7 +22,7 @@ __all__ = ["CommandError", "HandCard", "render", "options_help", "parse_command"
            "rules_summary", "labelled_hand", "turn_line", "card_text", "clean", "UnknownGame"]
 
 
-class UnknownGame(TypeError):
+class UnknownGame(P2PCardsError, TypeError):
     """A view of neither game was given to the text functions (a programming error)."""
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pcards.cards import Card
+from p2pcards.errors import P2PCardsError
 from p2pcards.rules.bluff_model import Termination as BluffTermination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
 from p2pcards.rules.topper_events import Termination as TopperTermination
@@ -31,7 +32,7 @@ NAME_WIDTH = 16
 _INTEGER = re.compile(r"[0-9]{1,9}")
 
 
-class CommandError(ValueError):
+class CommandError(P2PCardsError, ValueError):
     """A typed command that cannot be played now; the message says why, for a person."""
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pcards.cards import Rank
+from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
@@ -27,7 +28,7 @@ SUIT_KEYS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 _SUIT_MARK = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
-class Refused(Exception):
+class Refused(P2PCardsError):
     """A key that cannot act now; the message says why, for the person at the screen."""
 
 

@@ -1,0 +1,34 @@
+"""The one root of every exception p2pcards raises on purpose.
+
+Catch :class:`P2PCardsError` to catch them all; each layer's own root below
+it says where a failure comes from (as trio and hypothesis document theirs)::
+
+    P2PCardsError
+    ├── CardParseError (ValueError)        a card written wrongly (cards)
+    ├── CryptoError (ValueError)           a point, scalar or proof that fails (crypto)
+    ├── RuleError (ValueError)             an action the rules forbid: which seat, which rule (rules)
+    ├── ConfigError (ValueError)           a table setting out of range (rules)
+    ├── FacesUnknown (LookupError)         a referee asked for cards it cannot see (rules)
+    ├── InconsistentView (ValueError)      no deal fits what a view shows (rules)
+    ├── ProtocolError                      a message or frame refused: which rule, player, position (protocol)
+    │   ├── LocalProtocolError             this peer tried what the protocol does not allow now
+    │   └── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
+    ├── TalkDropped, TalkRefused           a chat line dropped or not sent (protocol.talk)
+    ├── NetError                           a link, handshake or transport failure (net)
+    ├── StorageError, JournalInUse         saved state that cannot be used (net)
+    ├── SessionRejected, WatchRefused      the host refused this peer or spectator (net)
+    ├── LeaveTable, TakePause              an agent's request to the session: leave; step away (net)
+    ├── StepLimitExceeded, UnknownBot      a bot's search bound; no such bot (bots)
+    └── CommandError, UnknownGame, ...     a player's typed command or the UI's input (ui)
+
+This module imports nothing, so every layer may import it.
+"""
+
+from __future__ import annotations
+
+
+class P2PCardsError(Exception):
+    """Base of every exception p2pcards raises on purpose."""
+
+
+__all__ = ["P2PCardsError"]

@@ -28,6 +28,8 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import not_in_chain, same_verdict
+from p2pcards.ui.plain import PlainPrinter
+from p2pcards.ui.text_common import plural
 
 
 class ReplayError(Exception):
@@ -308,3 +310,47 @@ def _view(table: Table) -> Any:
     if table.my_seat is not None:
         return table.view()
     return table.engine.copy()  # an observer's referee was dealt only backs
+
+
+def heading(record: Replay) -> str:
+    """One line naming the table, its game and players, and whose hand (if any) is shown."""
+    names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in record.players)
+    whose = ("public view" if record.me_player is None
+             else f"with {record.players[record.me_player].name}'s own hand")
+    return (f"Replay of table {record.table!r} ({record.game}): {names}; "
+            f"{plural(len(record.steps) - 1, 'message')} checked, "
+            f"{plural(record.deals, 'deal')}; {whose}.")
+
+
+def print_plain(record: Replay, write: Callable[[str], None], *, symbols: bool = False,
+                verbose: bool = False) -> None:
+    """Every event of the table in order, in the words a live table's plain mode
+    uses, a one-line summary per deal, then the outcome."""
+    current = [0]
+
+    def seat() -> Optional[int]:
+        index = current[0]
+        return record.me_seat if record.names_at(index) else None
+
+    printer = PlainPrinter(
+        write, lambda: record.names_at(current[0]), me_provider=seat,
+        players_provider=lambda: ([p.name for p in record.players], record.me_player),
+        view_provider=lambda: record.steps[current[0]].view,
+        symbols=symbols, verbose=verbose, one_line_summaries=True)
+    write(heading(record))
+    for step in record.steps:
+        current[0] = step.index
+        for event in step.events:
+            printer.on_event(event)
+    write(outcome_line(record))
+
+
+def outcome_line(record: Replay) -> str:
+    """How the saved table ended: the match's winners, a verdict, or still in play."""
+    names = record.names_at(len(record.steps) - 1)
+    if record.outcome is not None:
+        winners = [names[s] if s < len(names) else f"Seat {s}" for s in record.outcome.winners]
+        return f"Outcome: the match is over; {' and '.join(winners)} won."
+    if record.verdict is not None:
+        return f"Outcome: the table ended early ({record.verdict.rule})."
+    return "Outcome: none yet; the saved table was still in play."

@@ -13,15 +13,15 @@ from p2pcards.rules.bluff_model import BluffOutcome
 from p2pcards.rules.topper_events import TopperOutcome
 from p2pcards.ui.text_common import plural
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack, wrapped
-from p2pcards.ui.tui.helptext import KEY_COLUMN, help_text
+from p2pcards.ui.tui.helptext import KEY_COLUMN, KeyRows, help_text
 from p2pcards.ui.tui.model import ScreenModel
 
 CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."
 
 
-def _help_rows(game: Optional[str], width: int) -> Lines:
+def _help_rows(game: Optional[str], width: int, keys: Optional[KeyRows] = None) -> Lines:
     rows: Lines = []
-    for line in help_text(game):
+    for line in help_text(game, keys):
         if not line:
             rows.append([])
         elif line.startswith("  "):
@@ -32,9 +32,10 @@ def _help_rows(game: Optional[str], width: int) -> Lines:
     return rows
 
 
-def help_lines(game: Optional[str], offset: int, width: int, height: int) -> Lines:
+def help_lines(game: Optional[str], offset: int, width: int, height: int,
+               keys: Optional[KeyRows] = None) -> Lines:
     """The help text from line ``offset`` (the help scrolls with ↑ ↓ PgUp PgDn)."""
-    rows = _help_rows(game, width)
+    rows = _help_rows(game, width, keys)
     last = max(0, len(rows) - height + 1)
     start = max(0, min(offset, last))
     shown = rows[start:start + height - 1]
@@ -43,8 +44,8 @@ def help_lines(game: Optional[str], offset: int, width: int, height: int) -> Lin
     return fit(shown, width, height)
 
 
-def help_length(game: Optional[str], width: int) -> int:
-    return len(_help_rows(game, width))
+def help_length(game: Optional[str], width: int, keys: Optional[KeyRows] = None) -> int:
+    return len(_help_rows(game, width, keys))
 
 
 def confirm_lines(width: int, height: int) -> Lines:

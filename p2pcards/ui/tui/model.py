@@ -91,6 +91,8 @@ class ScreenModel:
         #: This seat's player index (join order), once the table started.
         self.me_player: Optional[int] = None
         self.view: Any = None
+        #: No seat of its own (a replay of the public view): no hand, no "you".
+        self.observer = False
         self.link = "connecting"
         #: How each other player's messages reach this one, by player index
         #: ("direct", "via host", or "host" for the host's own seat); empty when

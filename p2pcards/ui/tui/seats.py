@@ -115,7 +115,7 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
     """The panel of the seat drawn at ``place``, for ``width`` × ``height`` cells."""
     if not model.seated:
         waiting = "waiting for the seat draw" if model.lobby else "waiting for the table"
-        title = "You" if place == BOTTOM else "Seat ?"
+        title = "You" if place == BOTTOM and not model.observer else "Seat ?"
         return fit([[("class:seat.name", title)], [("class:dim", waiting)]], width, height)
     seat = seat_at(model, place)
     header, fp, status = _header(model, seat), _fingerprint(model, seat), _status(model, seat, now)

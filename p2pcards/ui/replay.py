@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from p2pcards.net.journal import Journal, read_records
 from p2pcards.protocol.envelope import SignedMessage
@@ -326,23 +326,33 @@ def print_plain(record: Replay, write: Callable[[str], None], *, symbols: bool =
                 verbose: bool = False) -> None:
     """Every event of the table in order, in the words a live table's plain mode
     uses, a one-line summary per deal, then the outcome."""
+    for _index, line in plain_lines(record, symbols=symbols, verbose=verbose):
+        write(line)
+
+
+def plain_lines(record: Replay, *, symbols: bool = False,
+                verbose: bool = False) -> Iterator[tuple[int, str]]:
+    """The lines of :func:`print_plain`, each with the step it belongs to."""
     current = [0]
+    out: list[str] = []
 
     def seat() -> Optional[int]:
-        index = current[0]
-        return record.me_seat if record.names_at(index) else None
+        return record.me_seat if record.names_at(current[0]) else None
 
     printer = PlainPrinter(
-        write, lambda: record.names_at(current[0]), me_provider=seat,
+        out.append, lambda: record.names_at(current[0]), me_provider=seat,
         players_provider=lambda: ([p.name for p in record.players], record.me_player),
         view_provider=lambda: record.steps[current[0]].view,
         symbols=symbols, verbose=verbose, one_line_summaries=True)
-    write(heading(record))
+    yield 0, heading(record)
     for step in record.steps:
         current[0] = step.index
         for event in step.events:
             printer.on_event(event)
-    write(outcome_line(record))
+        for text in out:
+            yield from ((step.index, line) for line in text.split("\n"))
+        out.clear()
+    yield len(record.steps) - 1, outcome_line(record)
 
 
 def outcome_line(record: Replay) -> str:

@@ -16,11 +16,7 @@ from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.tui.draw import Line, clickable, pad, width_of
 from p2pcards.ui.tui.keymap import KeyHint
-from p2pcards.ui.tui.model import ScreenModel
-
-
-#: The ``link`` of a screen replaying a saved table (no link at all).
-REPLAY = "replay"
+from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 
 def title_line(model: ScreenModel, width: int) -> Line:

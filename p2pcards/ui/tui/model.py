@@ -28,6 +28,8 @@ from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
 from p2pcards.ui.text_summary import History, Summary
 
+#: The ``link`` of a screen replaying a saved table (it has no link at all).
+REPLAY = "replay"
 #: Lines kept in the log (older ones are dropped).
 LOG_LIMIT = 1000
 

@@ -20,10 +20,9 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 
 from p2pcards.ui.replay import Replay
-from p2pcards.ui.tui.bars import REPLAY
 from p2pcards.ui.tui.bindings import key_name
 from p2pcards.ui.tui.draw import Line, pad
-from p2pcards.ui.tui.model import ScreenModel, SeatInfo
+from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
 from p2pcards.ui.tui.screen import TableScreen
 
 #: Moves per second the player may choose (``+`` and ``-`` step through them).

@@ -14,7 +14,7 @@ from p2pcards.rules.topper_events import TopperOutcome
 from p2pcards.ui.text_common import plural
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack, wrapped
 from p2pcards.ui.tui.helptext import KEY_COLUMN, KeyRows, help_text
-from p2pcards.ui.tui.model import ScreenModel
+from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."
 
@@ -127,7 +127,7 @@ def ending_lines(model: ScreenModel, offer_again: bool, ready: bool,
         keys: Line = []
         if offer_again:
             keys += [("class:dialog.key", " n "), ("", " a new table   ")]
-        keys += [("class:dialog.key", " q "), ("", " leave")]
+        keys += [("class:dialog.key", " q "), ("", " quit" if model.link == REPLAY else " leave")]
         lines.append(keys)
     return fit(lines, width, height)
 

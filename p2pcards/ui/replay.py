@@ -29,6 +29,7 @@ from p2pcards.protocol.table import SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import not_in_chain, same_verdict
 from p2pcards.ui.plain import PlainPrinter
+from p2pcards.ui.text import describe
 from p2pcards.ui.text_common import plural
 
 
@@ -252,8 +253,9 @@ def replay(messages: Sequence[bytes], *, verdict: Optional[Verdict] = None,
         if table.stage is Stage.ENDED:
             break  # the saved verdict blames this very message: the record ends here
     if table.stage not in (Stage.OVER, Stage.ENDED) and verdict is not None:
-        events = table.restore_verdict(verdict)
-        out.steps.append(Step(len(out.steps), len(messages), tuple(events), _view(table), deal))
+        table.restore_verdict(verdict)  # ended outside the chain (a clock, a leave): as saved
+        out.steps.append(Step(len(out.steps), len(messages), (TableEnded(verdict),),
+                              _view(table), deal))
     out.seating = table.player_at_seat
     out.me_seat = table.my_seat
     out.outcome = table.engine.outcome if table.stage is Stage.OVER else None
@@ -362,5 +364,7 @@ def outcome_line(record: Replay) -> str:
         winners = [names[s] if s < len(names) else f"Seat {s}" for s in record.outcome.winners]
         return f"Outcome: the match is over; {' and '.join(winners)} won."
     if record.verdict is not None:
-        return f"Outcome: the table ended early ({record.verdict.rule})."
+        said = describe(TableEnded(record.verdict), names, record.me_seat, record.seating,
+                        players=[p.name for p in record.players], me_player=record.me_player)
+        return f"Outcome: no winner. {said}" if said else "Outcome: no winner: the table ended."
     return "Outcome: none yet; the saved table was still in play."

@@ -18,7 +18,11 @@ from p2pcards.cli import main
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.net.journal import Journal
 from p2pcards.protocol import games
-from p2pcards.protocol.events import ActionApplied, CardsRevealed, HandDealt, MatchEnded
+from p2pcards.protocol.errors import DeadlineMissed
+from p2pcards.protocol.events import (
+    ActionApplied, CardsRevealed, HandDealt, MatchEnded, TableEnded,
+)
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.table import SessionSecrets
 from p2pcards.rules.bluff import BluffConfig, BluffState
 from p2pcards.rules.topper import TopperConfig
@@ -332,6 +336,26 @@ def test_the_full_screen_shows_the_players_hand_and_a_public_one_none(matches: d
     assert "no player's hand is shown" not in text
     text, hand = asyncio.run(run(table_dir / "relay"))
     assert hand == [] and "(the public view: no player's hand is shown)" in text
+
+
+def test_a_table_ended_by_a_saved_verdict_ends_the_replay_with_it() -> None:
+    messages = messages_of("table-topper.json")[:30]
+    verdict = Verdict.from_error(DeadlineMissed("player 1 did not write before the deadline",
+                                                player=1, position=30), ())
+    record = replay(messages, verdict=verdict)
+    assert record.outcome is None and record.verdict == verdict
+    assert record.moves[-1] == len(record.steps) - 1 == 30
+    assert record.steps[-1].events == (TableEnded(verdict),)
+    screen = screen_for(record)
+    forward_and_back(screen)
+    screen.go_end()
+    assert screen.model.ending.kind == "verdict"
+    assert "ran out of time" in screen.model.ending.text
+    lines = [line for _, line in plain_lines(record)]
+    assert lines[-1] == "Outcome: no winner. Table ended: Seat 1 (P1) ran out of time."
+    # Without the saved verdict the record stops where the transcript does.
+    assert list(plain_lines(replay(messages)))[-1] == (
+        29, "Outcome: none yet; the saved table was still in play.")
 
 
 # -- damaged transcripts ---------------------------------------------------------------------

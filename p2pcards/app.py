@@ -22,8 +22,8 @@ from typing import Any, Callable, Optional
 from nacl.signing import SigningKey
 
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.pace import paced
+from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.net.connection import connect
@@ -32,7 +32,7 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PROBE_TIMEOUT, Agent, PeerSession, SessionResult
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.relay import LobbyChanged
+from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,8 @@ class TableOptions:
     bot_level: str = DEFAULT_LEVEL
     seed: Optional[int] = None
     """Reproducible randomness for tests and benchmarks only (insecure)."""
+    spectators: int = DEFAULT_SPECTATORS
+    """How many spectators (``p2pcards watch``) the host admits at once; 0: none."""
     advertise: bool = False
     interfaces: Optional[list[str]] = None
     tcp_host: Optional[str] = None
@@ -152,7 +154,8 @@ async def start_hosted_table(
     nonce = _derive(options.seed, "genesis") if options.seed is not None else None
     hosted = HostedTable(TableHost(identity, options.game, options.config, options.name,
                                    journal_root=options.journal_root, genesis_nonce=nonce,
-                                   on_event=lambda e: _host_event(hosted, e, on_host_event)),
+                                   on_event=lambda e: _host_event(hosted, e, on_host_event),
+                                   max_spectators=options.spectators),
                          linger=_linger(options.deadline))
     await hosted.host.start(options.tcp_host, options.tcp_port)
     if options.advertise and hosted.host.tcp_port:
@@ -163,7 +166,7 @@ async def start_hosted_table(
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
             addresses=[options.tcp_host] if bound else None, public_key=identity.public_key,
-            host_name=identity.name)
+            host_name=identity.name, spectators=options.spectators)
         await hosted.advertiser.start()
     seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
         (identity, agent, False, on_event)]

@@ -23,6 +23,7 @@ from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from p2pcards import __version__
 from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS as BOT_KINDS, LEVELS as BOT_LEVELS
+from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.ui.text_common import plural, quoted
 
 GAMES = ("bluff", "topper")
@@ -53,6 +54,13 @@ def _bot_count(text: str) -> int:
     """How many of the three seats besides the host's get a bot."""
     return _int_within(text, 0, 3, "the number of bots is 0, 1, 2 or 3",
                        "a table has three seats besides yours: 0, 1, 2 or 3 bots")
+
+
+def _spectators(text: str) -> int:
+    """How many spectators a host admits at once."""
+    from p2pcards.protocol.relay import MAX_SPECTATORS
+    return _int_within(text, 0, MAX_SPECTATORS, "the number of spectators is a whole number",
+                       f"a table admits 0 to {MAX_SPECTATORS} spectators")
 
 
 def _pauses(text: str) -> int:
@@ -175,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
     host.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--spectators", type=_spectators, default=DEFAULT_SPECTATORS, metavar="N",
+                      help="how many people may watch at once with p2pcards watch "
+                           "(default 8; 0: nobody)")
     host.add_argument("--no-advertise", action="store_true", help="do not announce with zeroconf")
     host.add_argument("--interface", action="append", default=None, metavar="ADDR",
                       help="announce only on this IPv4 address (repeatable)")
@@ -193,6 +204,25 @@ def build_parser() -> argparse.ArgumentParser:
                       help="look only on this IPv4 address (repeatable)")
     _seat_args(join)
     _direct_args(join)
+
+    watch = sub.add_parser("watch", help="watch a table on the LAN as a spectator (every move "
+                                         "checked, no hand shown)")
+    watch.add_argument("table", nargs="?", default=None,
+                       help="the table's name, its host's key fingerprint, or its number in "
+                            "`p2pcards tables` (default: the only table that admits spectators)")
+    watch.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
+    watch.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
+                       help="seconds to look for tables (default 3)")
+    watch.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                       help="look only on this IPv4 address (repeatable)")
+    watch.add_argument("--name", help="your display name (saved with your identity)")
+    watch.add_argument("--plain", action="store_true",
+                       help="line-based interface (screen readers, simple terminals)")
+    watch.add_argument("--reconnect-window", type=_seconds, default=30.0, metavar="S",
+                       help="seconds to keep redialling a lost host (default 30)")
+    watch.add_argument("--trace", action="store_true",
+                       help="print every event as a JSON line with a timestamp (for scripts)")
+    watch.set_defaults(bot=None, bell=False, seed=None)
 
     tables = sub.add_parser("tables", help="list the tables announced on the LAN")
     tables.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
@@ -349,6 +379,13 @@ class _Front:
         elif self.printer is not None:
             self.printer(event)
 
+    def say_to_table(self, text: str) -> Any:
+        """A chat line from the person (plain ``say``), signed and sent by the session."""
+        if self.session is None:
+            from p2pcards.protocol.talk import TalkRefused
+            raise TalkRefused("there is no table to talk to yet")
+        return self.session.say(text)
+
     def say(self, text: str) -> None:
         """A message of the program: on the full screen's log, else printed."""
         if self.screen is not None:
@@ -362,9 +399,19 @@ class _Front:
             await self.screen.start()
 
     async def play(self, run: Any) -> Any:
-        """Run a session to its end; the full screen then shows the result until a key."""
+        """Run a session to its end; the full screen then shows the result until a key.
+
+        In plain mode a person's ``say`` lines go to the table at any moment."""
         if self.screen is None:
-            return await run
+            listen = getattr(self.agent, "listen", None)
+            if listen is None:
+                return await run
+            self.agent.talk = self.say_to_table
+            listen()
+            try:
+                return await run
+            finally:
+                await self.agent.stop_listening()
         result = await self.screen.play(run)
         self.again = self.screen.again
         return result
@@ -498,7 +545,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
                            bot_kind=args.bot_kind, bot_level=args.bot_level,
                            seed=args.seed, advertise=not args.no_advertise,
                            interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port,
-                           pace=pace_of(args))
+                           pace=pace_of(args), spectators=args.spectators)
 
     def host_event(event: Any) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
@@ -545,8 +592,9 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[byte
         return host.strip("[]"), int(port), None
     from p2pcards.net.discovery import browse_tables
     found = await browse_tables(args.timeout, interfaces=args.interface)
-    table = _pick_table(found, args.table)
-    print(f"Joining {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
+    watching = args.command == "watch"
+    table = _pick_table(found, args.table, watching=watching)
+    print(f"{'Watching' if watching else 'Joining'} {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
           f"at {_address(table.host, table.port)}, host key {table.fingerprint}", flush=True)
     return table.host, table.port, table.public_key or table.fingerprint
 
@@ -568,6 +616,27 @@ async def _cmd_join(args: argparse.Namespace) -> int:
         result = await _play_then_clean_up(front.play(front.session.run()))
     finally:
         await front.stop()
+    return _print_result(result, front)
+
+
+async def _cmd_watch(args: argparse.Namespace) -> int:
+    from p2pcards.app import tcp_connector
+    from p2pcards.net.watch import WatchSession
+    identity = _identity(args)
+    host, port, fingerprint = await _find_table(args)
+    front = _Front(args, None)
+    front.session = WatchSession(identity, tcp_connector(host, port, identity, fingerprint),
+                                 on_event=front.on_event, reconnect_window=args.reconnect_window)
+    await front.start()
+    try:
+        result = await _play_then_clean_up(front.play(front.session.run()))
+    finally:
+        await front.stop()
+    if getattr(result, "stopped", False):
+        print("You stopped watching.")
+        return 0
+    if result.outcome is None and result.verdict is None and front.session.table is None:
+        raise UserError(f"could not watch: {result.reason}")
     return _print_result(result, front)
 
 
@@ -622,19 +691,22 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
         for number, t in enumerate(found, start=1):
             print(json.dumps({"number": number, "name": t.name, "game": t.game,
                               "host": t.host_name, "address": t.host, "port": t.port,
-                              "free": t.free_seats, "version": t.version, "fp": t.fingerprint}))
+                              "free": t.free_seats, "spectators": t.spectators,
+                              "version": t.version, "fp": t.fingerprint}))
         return 0
     if not found:
         print("No tables found on the LAN (a friend's host shows an address for "
               "p2pcards join --connect HOST:PORT).")
         return 0
-    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'HOST':<16}  "
+    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'WATCH':<5}  {'HOST':<16}  "
           f"{'ADDRESS':<21}  KEY")
     for number, t in enumerate(found, start=1):
         free = "full" if t.free_seats == 0 else str(t.free_seats)
-        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  "
+        watch = str(t.spectators) if t.spectators else "no"
+        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  {watch:<5}  "
               f"{(t.host_name or '?')[:16]:<16}  {_address(t.host, t.port):<21}  {t.fingerprint}")
-    print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash)")
+    print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash); "
+          "watch one with: p2pcards watch NAME")
     return 0
 
 
@@ -643,9 +715,10 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _pick_table(found: Sequence[Any], wanted: Optional[str]) -> Any:
-    """The table ``join WANTED`` means: by name, host key (or its start) or list
-    number; without WANTED, the only open table. Each refusal says what to do."""
+def _pick_table(found: Sequence[Any], wanted: Optional[str], *, watching: bool = False) -> Any:
+    """The table ``join WANTED`` (or ``watch WANTED``) means: by name, host key (or
+    its start) or list number; without WANTED, the only open table (the only one
+    that admits spectators). Each refusal says what to do."""
     listed = _in_order(found)
     hint = "see p2pcards tables, or use --connect HOST:PORT"
     if wanted is None:
@@ -657,10 +730,15 @@ def _pick_table(found: Sequence[Any], wanted: Optional[str]) -> Any:
             matches = [t for t in listed if t.fingerprint.startswith(key)]
         if not matches and key.isdigit() and 1 <= int(key) <= len(listed):
             matches = [listed[int(key) - 1]]
-    open_ones = [t for t in matches if t.free_seats > 0]
+    open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0]
     if not matches:
         named = f" named {quoted(wanted)}" if wanted is not None else ""
         raise UserError(f"no table{named} found on the LAN ({hint})")
+    if not open_ones and watching:
+        if len(matches) == 1:
+            raise UserError(f"table {quoted(matches[0].name)} admits no spectators")
+        raise UserError(f"no table{'' if wanted is None else ' named ' + quoted(wanted)} "
+                        f"admits spectators ({hint})")
     if not open_ones:
         if len(matches) == 1:
             raise UserError(f"table {quoted(matches[0].name)} is full: its four seats are taken")
@@ -669,7 +747,9 @@ def _pick_table(found: Sequence[Any], wanted: Optional[str]) -> Any:
     if len(open_ones) > 1:
         rows = "; ".join(f"{listed.index(t) + 1}. {quoted(t.name)} ({t.game}, host "
                          f"{t.host_name or '?'}, key {t.fingerprint})" for t in open_ones)
-        raise UserError(f"{len(open_ones)} open tables match; join one by its number or key: {rows}")
+        verb = "watch" if watching else "join"
+        raise UserError(f"{len(open_ones)} {'' if watching else 'open '}tables match; {verb} one "
+                        f"by its number or key: {rows}")
     return open_ones[0]
 
 
@@ -987,7 +1067,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")
-    commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "tables": _cmd_tables,
+    commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "watch": _cmd_watch,
+                "tables": _cmd_tables,
                 "resume": _cmd_resume}
     try:
         if args.command in commands:

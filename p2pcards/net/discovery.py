@@ -1,8 +1,9 @@
 """Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
 
 A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
-``name``, ``free``, ``v``, ``fp``, ``pk``, ``port`` and ``hn`` (the hosting
-player's display name); browsers list what answers.
+``name``, ``free``, ``v``, ``fp``, ``pk``, ``port``, ``hn`` (the hosting
+player's display name) and ``watch`` (how many spectators it admits; absent:
+none); browsers list what answers.
 What arrives is untrusted: TXT values are decoded defensively (a table with
 a bad field is skipped, never a crash), control characters are stripped from
 names shown to people, and a table is listed only if its TCP port accepts a
@@ -47,6 +48,8 @@ MAX_NAME_CHARS = 48
 MAX_SEATS = 64
 _INSTANCE_LABEL_BYTES = 63
 _TXT_ENTRY_BYTES = 255
+#: The most spectators a record may claim (more is read as a bad field).
+MAX_SPECTATORS_SHOWN = 1000
 _GAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _FINGERPRINT_PATTERN = re.compile(r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}")
 _PUBLIC_KEY_PATTERN = re.compile(r"[0-9a-f]{64}")
@@ -69,6 +72,8 @@ class TableInfo:
     """The host's identity key (a parsed record always has it: pin the link to it)."""
     host_name: str = ""
     """The hosting player's display name, cleaned (may be empty)."""
+    spectators: int = 0
+    """How many spectators the host admits (``p2pcards watch``); 0: none."""
 
 
 # --- names and TXT records -------------------------------------------------------------
@@ -92,7 +97,7 @@ def instance_name(table_name: str, fingerprint: str) -> str:
 
 def table_properties(
     *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
-    public_key: bytes | None = None, host_name: str = "",
+    public_key: bytes | None = None, host_name: str = "", spectators: int = 0,
 ) -> dict[bytes, bytes]:
     """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
     fields = {
@@ -107,6 +112,8 @@ def table_properties(
         fields["pk"] = public_key.hex()
     if clean_text(host_name):
         fields["hn"] = clean_text(host_name)
+    if spectators:
+        fields["watch"] = str(spectators)
     properties: dict[bytes, bytes] = {}
     for key, value in fields.items():
         room = _TXT_ENTRY_BYTES - len(key) - 1
@@ -174,6 +181,7 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         instance=name,
         public_key=public_key,
         host_name=clean_text(_text_field(properties, b"hn") or ""),
+        spectators=_int_field(properties, b"watch", 0, MAX_SPECTATORS_SHOWN) or 0,
     )
 
 
@@ -223,6 +231,7 @@ class TableAdvertiser:
         interfaces: list[str] | None = None,
         public_key: bytes,
         host_name: str = "",
+        spectators: int = 0,
     ) -> None:
         if not _GAME_PATTERN.fullmatch(game):
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
@@ -232,6 +241,7 @@ class TableAdvertiser:
             raise ValueError("the public key does not have that fingerprint")
         self.public_key = public_key
         self.host_name = host_name
+        self.spectators = spectators
         self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
@@ -260,6 +270,7 @@ class TableAdvertiser:
                 port=self.port,
                 public_key=self.public_key,
                 host_name=self.host_name,
+                spectators=self.spectators,
             ),
             server=self._server,
             host_ttl=HOST_TTL,

@@ -34,7 +34,8 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
-    Broadcast, Close, LobbyChanged, Persist, PersistNotice, Relay, Send, TableStarted,
+    DEFAULT_SPECTATORS, Broadcast, Close, Dropped, LobbyChanged, Persist, PersistNotice, Relay,
+    Send, TableStarted,
 )
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 LOCAL_HOST = "local"
 #: Frames a link may have waiting before it counts as a slow reader and is closed.
 MAX_QUEUED_FRAMES = 4096
+#: A spectator's allowance beyond its catch-up: the table never waits for one.
+SPECTATOR_BACKLOG = 256
 
 
 class _Link:
@@ -51,6 +54,7 @@ class _Link:
         self.number = number
         self.connection = connection
         self.queue: asyncio.Queue = asyncio.Queue()
+        self.limit = MAX_QUEUED_FRAMES
         self.writer = asyncio.create_task(self._write())
 
     async def _write(self) -> None:
@@ -65,7 +69,7 @@ class _Link:
             self.connection.close()
 
     def push(self, frame: Optional[bytes]) -> None:
-        if self.queue.qsize() >= MAX_QUEUED_FRAMES:
+        if self.queue.qsize() >= self.limit:
             log.warning("link %d reads too slowly; closing it", self.number)
             self.connection.close()
             return
@@ -86,10 +90,11 @@ class TableHost:
         genesis_nonce: Optional[bytes] = None,
         on_event: Optional[Callable[[Any], None]] = None,
         limits: Limits = Limits(),
+        max_spectators: int = DEFAULT_SPECTATORS,
     ) -> None:
         self.identity = identity
         self.lobby = Lobby(identity, game, config, table_name)
-        self.relay = Relay(self.lobby, genesis_nonce)
+        self.relay = Relay(self.lobby, genesis_nonce, max_spectators=max_spectators)
         self.journal_root = journal_root
         self.journal: Optional[Journal] = None
         self.on_event = on_event or (lambda event: None)
@@ -109,8 +114,10 @@ class TableHost:
     def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> "TableHost":
         """A host restarted from its saved relay journal."""
         meta = journal.read_meta()
+        kwargs.setdefault("max_spectators", meta.get("spectators", DEFAULT_SPECTATORS))
         host = cls(identity, meta["game"], meta["config"], meta["table"], **kwargs)
-        host.relay = Relay.resume(host.lobby, journal.read_messages(), journal.read_notices())
+        host.relay = Relay.resume(host.lobby, journal.read_messages(), journal.read_notices(),
+                                  max_spectators=kwargs["max_spectators"])
         host.journal = journal
         journal.rewrite([m.raw for m in host.relay.messages])
         host.started.set()
@@ -188,9 +195,12 @@ class TableHost:
             while True:
                 data = await connection.recv()
                 self._apply(self.relay.frame(number, data))
-                if not admitted and self.relay.seated(number):
+                if not admitted and self.relay.hears(number):
                     hello_due.cancel()
                     admitted = self._admit(number, key)
+                    if self.relay.spectating(number):
+                        # A slow spectator is dropped, never waited for.
+                        link.limit = link.queue.qsize() + SPECTATOR_BACKLOG
                 # One frame per turn, and no faster than the link's pace: a flood
                 # on one link cannot hold up the frames of the others.
                 await asyncio.sleep(pace.wait(loop.time()))
@@ -210,9 +220,9 @@ class TableHost:
             self._apply(self.relay.disconnected(number))
 
     def _reserved(self, key: bytes) -> bool:
-        """A key whose place is kept: a lobby member, or (the relay has turned every
-        other key away after the genesis) any key still linked once the table started."""
-        return self.relay.started or any(p.public_key == key for p in self.lobby.players)
+        """A key whose place is kept: a lobby member, or one of the table's players
+        once it started (a spectator's key is a stranger's until its hello)."""
+        return self.relay.is_player(key) or any(p.public_key == key for p in self.lobby.players)
 
     def _admit(self, number: int, key: bytes) -> bool:
         """Take a player's link out of the strangers' budget; one key keeps only its newest links."""
@@ -231,7 +241,7 @@ class TableHost:
 
     def _hello_overdue(self, number: int) -> None:
         link = self._links.get(number)
-        if link is not None and not self.relay.seated(number):
+        if link is not None and not self.relay.hears(number):
             log.info("link %d said no hello in time; closing it", number)
             link.push(frames.encode("reject", {"reason": "no hello in time"}))
             link.push(None)
@@ -249,7 +259,7 @@ class TableHost:
                     link.push(out.frame)
             elif isinstance(out, Broadcast):
                 for number, link in list(self._links.items()):
-                    if number != out.exclude and self.relay.seated(number):
+                    if number != out.exclude and self.relay.hears(number):
                         link.push(out.frame)
             elif isinstance(out, Close):
                 link = self._links.get(out.link)
@@ -261,6 +271,8 @@ class TableHost:
                 self.on_event(out)
             elif isinstance(out, LobbyChanged):
                 self.on_event(out)
+            elif isinstance(out, Dropped):
+                log.info("dropped a frame from %s: %s", self.relay.describe(out.link), out.reason)
 
     def _open_journal(self, session: bytes) -> None:
         if self.journal_root is None:
@@ -269,7 +281,8 @@ class TableHost:
         self.journal.claim()
         self.journal.write_meta({"v": 1, "game": self.lobby.game, "config": self.lobby.config,
                                  "table": self.lobby.table_name, "tcp_host": self.tcp_host or "",
-                                 "tcp_port": self.tcp_port or 0})
+                                 "tcp_port": self.tcp_port or 0,
+                                 "spectators": self.relay.max_spectators})
 
     def _persist(self, raw: bytes) -> None:
         if self.journal is not None:

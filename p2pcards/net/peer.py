@@ -29,11 +29,19 @@ heavier work.
 
 Heavy cryptography runs in a worker thread, so the event loop (and a screen
 drawn on it) never stalls; the table is only ever touched by one task.
+
+Table talk (:meth:`PeerSession.say`, ``talk`` frames) goes beside the table,
+never into it: a line is signed under its own domain, sent to the host and on
+every direct link, checked by a :class:`~p2pcards.protocol.talk.TalkBook`
+(copies, forgeries, replays, other tables and floods are dropped with a
+logged reason, blaming nobody), echoed once on the direct links, and shown
+as a :class:`~p2pcards.protocol.talk.TalkLine` event.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -52,6 +60,7 @@ from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, Rem
 from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import PAUSE_SECONDS, Gap, SessionSecrets, Stage, Table, Written
+from p2pcards.protocol.talk import TalkBook, TalkDropped, TalkLine, TalkRefused
 from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
@@ -69,6 +78,11 @@ PROBE_TIMEOUT = 3.0
 RESUME_GRACE = 30.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
+#: Dropped chat lines logged as warnings (which a full screen shows) per
+#: ``TALK_WARN_WINDOW`` seconds; the rest are logged at info level, so a
+#: flood of bad lines cannot flood the person's screen.
+TALK_WARNINGS = 5
+TALK_WARN_WINDOW = 10.0
 #: How another player's messages reach this one (see :class:`Paths`).
 DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
 
@@ -264,6 +278,10 @@ class PeerSession:
         self._forks_asked: set[tuple[Optional[int], int]] = set()  # (link, position) asked once
         #: Work running while the players think (the next deal's first shuffle).
         self._background: set[asyncio.Future] = set()
+        #: The table talk's checks and this player's counter (once the table is known).
+        self.talk: Optional[TalkBook] = None
+        self._talk_sends: set[asyncio.Task] = set()
+        self._talk_warned: collections.deque = collections.deque()
 
     # -- public -----------------------------------------------------------------
 
@@ -326,10 +344,32 @@ class PeerSession:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await host_link
+            for send in list(self._talk_sends):  # a chat line still on its way: dropped
+                send.cancel()
             if self._connection is not None:
                 self._connection.close()
             if self.mesh is not None:
                 await self.mesh.close()
+
+    def say(self, text: str) -> TalkLine:
+        """Sign a chat line and send it to the host and every direct peer; the
+        line as the others will see it. It goes beside the table, never into its
+        transcript, so it can change no verdict. Raises :class:`TalkRefused` (no
+        table yet, an empty line, faster than the others accept)."""
+        if self.talk is None:
+            raise TalkRefused("the table has not started: nobody to talk to yet")
+        if self._table_done():
+            raise TalkRefused("the table is over: nobody is listening any more")
+        signed = self.talk.write(self.identity, text, asyncio.get_running_loop().time())
+        frame = frames.encode("talk", signed.raw)
+        if self.mesh is not None:
+            self.mesh.broadcast(frame)
+        task = asyncio.get_running_loop().create_task(self._to_host(frame))
+        self._talk_sends.add(task)
+        task.add_done_callback(self._talk_sends.discard)
+        line = TalkLine(signed.player, signed.text, own=True)
+        self.on_event(line)
+        return line
 
     async def leave(self) -> None:
         """Tell the others (signed) that this player leaves, and stop."""
@@ -547,6 +587,8 @@ class PeerSession:
         elif frame.kind == "presence":
             self._host_presence = list(frame.body["linked"])
             self._emit_presence()
+        elif frame.kind == "talk":
+            self._on_talk(frame.body, None)
 
     async def _on_direct_frame(self, player: int, data: bytes) -> None:
         """A frame on the direct link to ``player`` (only after both said hello)."""
@@ -566,6 +608,8 @@ class PeerSession:
             self.mesh.send(player, frames.encode("pong", frame.body))
         elif frame.kind == "pong":
             self._on_pong(frame.body["n"], player)
+        elif frame.kind == "talk":
+            self._on_talk(frame.body, player)
 
     async def _on_message(self, raw: bytes, source: Optional[int]) -> None:
         """A transcript message from the host (``source`` None) or a direct link."""
@@ -635,6 +679,37 @@ class PeerSession:
         if source is not None:
             await self._to_host(frames.encode("alert", raw))  # a host may hand it on (or not)
         self._emit(events)
+
+    def _on_talk(self, raw: bytes, source: Optional[int]) -> None:
+        """A chat line from the host (``source`` None) or a direct peer: shown once
+        if it checks, echoed once on the other direct links (not to its speaker),
+        else dropped with its reason logged. Nothing here touches the table."""
+        if self.talk is None:
+            log.info("dropped a chat line: the table has not started here")
+            return
+        try:
+            line = self.talk.receive(raw, asyncio.get_running_loop().time())
+        except TalkDropped as dropped:
+            where = "the host" if source is None else f"player {source}'s direct link"
+            log.log(self._talk_drop_level(), "dropped a chat line from %s: %s", where,
+                    dropped.reason)
+            return
+        if line is None:
+            return  # a copy (the host's and a direct link's): shown once
+        if self.mesh is not None:
+            self.mesh.broadcast(frames.encode("talk", raw), exclude=source, also_exclude=line.player)
+        self.on_event(line)
+
+    def _talk_drop_level(self) -> int:
+        """WARNING for the first few dropped lines in a window, INFO beyond."""
+        now = asyncio.get_running_loop().time()
+        warned = self._talk_warned
+        while warned and warned[0] <= now - TALK_WARN_WINDOW:
+            warned.popleft()
+        if len(warned) >= TALK_WARNINGS:
+            return logging.INFO
+        warned.append(now)
+        return logging.WARNING
 
     def _on_peers(self, players: list) -> None:
         if self.mesh is None:
@@ -715,6 +790,9 @@ class PeerSession:
 
     def _table_known(self) -> None:
         table = self.table
+        if table is not None and self.talk is None and table.me_player is not None:
+            self.talk = TalkBook(table.session, [p.public_key for p in table.players],
+                                 table.me_player)
         if self.mesh is not None and table is not None and table.me_player is not None:
             self.mesh.set_table(table.session, [p.public_key for p in table.players],
                                 table.me_player)
@@ -1024,5 +1102,7 @@ def _key(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown",
-           "Waiting", "Paths", "Presence", "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded"]
+__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession",
+           "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown", "Waiting", "Paths", "Presence",
+           "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded", "TalkLine",
+           "TalkRefused"]

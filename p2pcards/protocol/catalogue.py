@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pcards.protocol import envelope, frames, games, lobby, table, verdict
+from p2pcards.protocol import envelope, frames, games, lobby, table, talk, verdict
 from p2pcards.protocol.schema import Bin, Struct
 
 
@@ -45,6 +45,14 @@ def catalogue() -> dict[str, Any]:
                             + " || payload",
             "types": sorted(envelope.NOTICE_TYPES),
             "never": "a transcript message; a transcript message's type is never a notice type",
+        },
+        "talk": {
+            "encoding": "msgpack [payload: bin, signature: bin(64)] in a 'talk' frame",
+            "payload": talk.PAYLOAD_SHAPE.describe(),
+            "signed bytes": talk.TALK_TAG.decode("ascii").replace("\x00", "\\0") + " || payload",
+            "limits": {"characters": talk.MAX_TALK_CHARS, "utf-8 bytes": talk.MAX_TALK_BYTES,
+                       "lines per sender": talk.RATE_LINES, "per seconds": talk.RATE_WINDOW},
+            "never": "part of the transcript or of a verdict's evidence",
         },
         "game configuration defaults": {g.name: g.config_to_wire(g.default_config())
                                         for g in games.GAMES.values()},

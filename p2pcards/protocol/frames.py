@@ -13,8 +13,11 @@ table's addresses to every seated player in a ``peers`` frame. Addresses are
 unsigned hints: the link handshake pins the dialled player's key, so a wrong
 address only fails to link. A ``presence`` frame tells the seated players
 which of them the host has a link to (advisory: it never blames anyone).
-On a direct link only ``hello`` (first),
-``msg``, ``alert``, ``sync``, ``ping`` and ``pong`` are used.
+On a direct link only ``hello`` (first), ``msg``, ``alert``, ``sync``,
+``ping``, ``pong`` and ``talk`` are used.
+
+``talk`` carries a signed chat line (``p2pcards.protocol.talk``): beside
+the game, never in the transcript.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import (
     Bin, Int, IntMap, ListOf, Shape, Struct, Text, Tuple, _fail, validate,
 )
+from p2pcards.protocol.talk import MAX_TALK_FRAME
 from p2pcards.rules.seats import SEATS
 
 MAX_NAME = 32
@@ -93,7 +97,7 @@ FRAME_SHAPES = {
         "sid": Bin(lo=0, hi=32),
         "have": Int(0, 2**31 - 1),
         "bot": Int(0, 1),
-    }, {"addrs": (ADDRS, [])}),
+    }, {"addrs": (ADDRS, []), "watch": (Int(0, 1), 0)}),
     "lobby": Struct({
         "game": Text(16, 1),
         "table": Text(MAX_NAME, 1),
@@ -108,6 +112,8 @@ FRAME_SHAPES = {
     "pong": Struct({"n": Int(0, 2**31 - 1)}),
     "peers": Struct({"players": ListOf(Tuple((Bin(32), ADDRS)), 0, MAX_PLAYERS)}),
     "presence": Struct({"linked": ListOf(Int(0, 1), 0, MAX_PLAYERS)}),
+    # A signed chat line (``p2pcards.protocol.talk``): outside the transcript.
+    "talk": Bin(lo=1, hi=MAX_TALK_FRAME),
 }
 
 

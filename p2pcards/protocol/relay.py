@@ -12,16 +12,28 @@ few per player, deduplicated), saves them, and hands them to a player that
 comes back, so that an alert reaches even a player that was away when it was
 sent. Sans-IO: frames in, outputs out.
 
+Spectators (a ``hello`` with ``watch: 1``, up to ``max_spectators``) hear
+what the players hear — the lobby, every transcript message, every notice,
+presence — and may ask for the transcript (``sync``); anything else they send
+closes their link. They never write, and no check, clock or verdict counts
+them.
+
 It also keeps where each player listens for direct links (the ``addrs`` of
 its latest ``hello``) and hands the table's list to every seated player in a
 ``peers`` frame after the genesis and whenever it changes, so that the
 players can reach each other without it (``p2pcards.net.mesh``).
+
+Table talk (``talk`` frames, ``p2pcards.protocol.talk``) is checked as every
+player checks it (signature, session, counter, rate) and forwarded to every
+other seated link, never stored: a bad or excess chat line is dropped with
+its reason (:class:`Dropped`), never closes a link and blames nobody.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import (
@@ -32,6 +44,7 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
+from p2pcards.protocol.talk import TalkBook, TalkDropped
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,15 @@ class Close:
 
 
 @dataclass(frozen=True)
+class Dropped:
+    """A frame from ``link`` dropped without closing it (a bad or excess chat
+    line): ``reason`` is for the host's log; nobody is blamed."""
+
+    link: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class LobbyChanged:
     players: tuple[LobbyPlayer, ...]
     free_seats: int
@@ -83,7 +105,7 @@ class TableStarted:
     session: bytes = field(repr=False)
 
 
-Output = Union[Send, Broadcast, Persist, PersistNotice, Close, LobbyChanged, TableStarted]
+Output = Union[Send, Broadcast, Persist, PersistNotice, Close, Dropped, LobbyChanged, TableStarted]
 
 #: The most notices the relay keeps (and forwards) per player: an honest player
 #: signs at most a leave and an alert (the same bytes each time it repeats one).
@@ -95,19 +117,32 @@ MAX_NOTICES_PER_PLAYER = 4
 PINGS_PER_MESSAGE = 2
 
 
+#: Spectators a table admits unless its host says otherwise.
+DEFAULT_SPECTATORS = 8
+MAX_SPECTATORS = 64
+
+
 @dataclass
 class _Link:
     public_key: bytes
     name: Optional[str] = None
     player: Optional[int] = None
+    spectator: bool = False
     pings: tuple[int, int] = (0, 0)  # (transcript length when counted, pings answered since)
 
 
 class Relay:
     """Lobby and store-and-forward for one table, seen from the host."""
 
-    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None) -> None:
+    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 max_spectators: int = DEFAULT_SPECTATORS) -> None:
         self.lobby = lobby
+        #: How many spectators this table admits at once (0: none).
+        self.max_spectators = max_spectators
+        #: Read only for the chat rate limit (the relay keeps no other clock).
+        self.clock = clock
+        self.talk: Optional[TalkBook] = None
         self._genesis_nonce = genesis_nonce
         self.links: dict[int, _Link] = {}
         #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
@@ -121,11 +156,11 @@ class Relay:
         self._told_presence: Optional[list[int]] = None
 
     @classmethod
-    def resume(cls, lobby: Lobby, transcript: list[bytes],
-               notices: Iterable[bytes] = ()) -> "Relay":
+    def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
+               max_spectators: int = DEFAULT_SPECTATORS) -> "Relay":
         """A relay restarted from its stored transcript (genesis first) and the
         notices it had kept (each checked again; a bad one is skipped)."""
-        relay = cls(lobby)
+        relay = cls(lobby, max_spectators=max_spectators)
         relay._adopt_genesis(SignedMessage.parse(transcript[0]))
         for raw in transcript[1:]:
             msg = SignedMessage.parse(raw)
@@ -145,10 +180,27 @@ class Relay:
         return self.session is not None
 
     def seated(self, link: int) -> bool:
-        """Whether ``link`` said hello and was given a place: only such links hear
-        the table and may ask for its transcript (the link handshake admits anyone)."""
+        """Whether ``link`` said hello and was given a player's place (the link
+        handshake admits anyone)."""
         info = self.links.get(link)
         return info is not None and info.player is not None
+
+    def is_player(self, public_key: bytes) -> bool:
+        """Whether ``public_key`` is one of the started table's players."""
+        return public_key in self._player_keys
+
+    def spectating(self, link: int) -> bool:
+        """Whether ``link`` said a spectator's hello and was given a spectator's place."""
+        info = self.links.get(link)
+        return info is not None and info.spectator
+
+    def hears(self, link: int) -> bool:
+        """Whether ``link`` hears the table (a player's or a spectator's)."""
+        return self.seated(link) or self.spectating(link)
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for info in self.links.values() if info.spectator)
 
     # -- links --------------------------------------------------------------
 
@@ -156,7 +208,7 @@ class Relay:
         """A new link whose peer proved ``public_key``. After the genesis only the
         four players' keys are kept: any other is rejected and closed at once, and
         nothing about it is kept."""
-        if self.started and public_key not in self._player_keys:
+        if self.started and public_key not in self._player_keys and not self.max_spectators:
             reason = "this table has started without you"
             return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
         self.links[link] = _Link(public_key)
@@ -186,12 +238,14 @@ class Relay:
             frame = frames.decode(data)
             handler = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
-                "sync": self._on_sync, "ping": self._on_ping,
+                "sync": self._on_sync, "ping": self._on_ping, "talk": self._on_talk,
             }.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
-            if frame.kind != "hello" and not self.seated(link):
+            if frame.kind != "hello" and not self.hears(link):
                 raise MalformedMessage(f"a {frame.kind} frame before a hello that seated this link")
+            if self.spectating(link) and frame.kind != "sync":
+                raise MalformedMessage(f"a spectator may send only sync, not {frame.kind}")
             return handler(link, frame.body)
         except (RemoteProtocolError, LocalProtocolError) as error:
             return [Send(link, frames.encode("reject", {"reason": str(error)[:200]})),
@@ -206,6 +260,8 @@ class Relay:
         if info.name is not None:
             raise MalformedMessage("a second hello on one link")
         info.name = body["name"]
+        if body["watch"]:
+            return self._on_watch(link, info, body)
         if not self.started and body["sid"]:
             # A peer resuming a table this host does not hold (a restarted host):
             # seating it in a new lobby would hand it a genesis it can never accept.
@@ -236,6 +292,28 @@ class Relay:
         out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
         out += self._presence_changed(newcomer=link)
         return out + self._peers_after_hello(link, changed)
+
+    def _on_watch(self, link: int, info: _Link, body: dict) -> list[Output]:
+        """A spectator's hello: the lobby, or the transcript from ``have`` and the
+        kept notices, then whatever the players hear."""
+        if not self.max_spectators:
+            raise LocalProtocolError("this table admits no spectators")
+        if self.spectators >= self.max_spectators:
+            raise LocalProtocolError(f"the table's {self.max_spectators} spectator places "
+                                     f"are taken")
+        if body["sid"] not in (b"", self.session):
+            raise LocalProtocolError("this host holds no table with that session")
+        if any(p.public_key == info.public_key for p in self.lobby.players) or \
+                info.public_key in self._player_keys:
+            raise LocalProtocolError("a player of this table cannot watch it (resume instead)")
+        info.spectator = True
+        if not self.started:
+            return [Send(link, self.lobby.frame())]
+        out: list[Output] = [Send(link, frames.encode("msg", m.raw))
+                             for m in self.messages[min(body["have"], len(self.messages)):]]
+        out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
+        out.append(Send(link, frames.encode("presence", {"linked": self.presence()})))
+        return out
 
     def _on_ping(self, link: int, body: dict) -> list[Output]:
         info = self.links[link]
@@ -273,6 +351,19 @@ class Relay:
         if notice is None:
             return []
         return [PersistNotice(notice.raw), Broadcast(frames.encode("alert", raw), exclude=link)]
+
+    def _on_talk(self, link: int, raw: bytes) -> list[Output]:
+        """A chat line: checked like every player checks it, then forwarded to every
+        other seated link, never stored. A bad one is dropped, the link kept."""
+        if self.talk is None:
+            return [Dropped(link, "a chat line before the table started")]
+        try:
+            line = self.talk.receive(raw, self.clock(), link_player=self.links[link].player)
+        except TalkDropped as dropped:
+            return [Dropped(link, dropped.reason)]
+        if line is None:
+            return []  # a copy already forwarded
+        return [Broadcast(frames.encode("talk", raw), exclude=link)]
 
     def _keep_notice(self, raw: bytes) -> Optional[SignedNotice]:
         """Check a notice and keep it; None for one already kept, or beyond its
@@ -326,6 +417,7 @@ class Relay:
         self.messages = [KeptMessage(genesis)]
         self.session = session_id_of(genesis.payload)
         self._player_keys = [pk for pk, _name in genesis.body["players"]]
+        self.talk = TalkBook(self.session, self._player_keys)
 
     # -- direct links between the players -------------------------------------
 

@@ -8,6 +8,7 @@ from :mod:`p2pcards.ui.text`; this module only reads lines and writes them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import queue
 import sys
@@ -16,6 +17,7 @@ from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
 
 from p2pcards.net.peer import Decision, LeaveTable, TakePause, Waiting
 from p2pcards.protocol.table import PAUSE_SECONDS
+from p2pcards.protocol.talk import REACTIONS, TalkRefused
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified,
 )
@@ -37,6 +39,10 @@ _TABLE = {"table", "look", "l"}
 _HISTORY = {"history", "scores", "record"}
 _AWAY = {"away", "pause"}
 PAUSE_MINUTES = PAUSE_SECONDS // 60
+_SAY = "say"
+#: What ``help`` adds about table talk.
+TALK_HELP = ("At any moment: say TEXT talks to the table; say 1-6 sends a quick reaction ("
+             + ", ".join(f"{i} {word}" for i, word in enumerate(REACTIONS, start=1)) + ").")
 
 
 class PlayerQuit(LeaveTable):
@@ -121,7 +127,7 @@ class PlainAgent:
     def __init__(self, read_line: Optional[ReadLine] = None, write: Optional[Write] = None,
                  *, names: NamesSource = None, symbols: bool = False,
                  history: Optional[Callable[[Any, Sequence[str], int], list[str]]] = None,
-                 bell: bool = False) -> None:
+                 bell: bool = False, talk: Optional[Callable[[str], Any]] = None) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
@@ -130,6 +136,74 @@ class PlainAgent:
         self.history = history
         #: Ring the terminal's bell with the clock's warnings.
         self.bell = bell
+        #: Sends a chat line to the table (the session's ``say``); None: no table talk.
+        self.talk = talk
+        self._lines: Optional[asyncio.Queue] = None
+        self._pump: Optional[asyncio.Task] = None
+        self._ended = False
+
+    # -- reading lines, and table talk at any moment ---------------------------------------
+
+    def listen(self) -> None:
+        """Read lines between turns too, so that ``say`` goes out at once whoever's
+        turn it is; every other line waits for this player's turn, as before.
+        Call with the event loop running; :meth:`stop_listening` ends it."""
+        if self._pump is not None and not self._pump.done():
+            return
+        if self._lines is None:
+            self._lines = asyncio.Queue()
+        self._pump = asyncio.ensure_future(self._read_all())
+
+    async def stop_listening(self) -> None:
+        """Stop reading between turns (the table is over); lines already read are kept."""
+        pump, self._pump = self._pump, None
+        if pump is not None and not pump.done():
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+
+    async def _read_all(self) -> None:
+        lines = self._lines
+        while True:
+            try:
+                line = await self.read_line()
+            except EOFError:
+                await lines.put(None)
+                return
+            if not self._say(line):
+                await lines.put(line)
+
+    async def _next_line(self) -> str:
+        """The next line for a decision (from the reader between turns, if it runs)."""
+        if self._ended:
+            raise EOFError("the input has ended")
+        if self._lines is None or (self._pump is None and self._lines.empty()):
+            return await self.read_line()
+        line = await self._lines.get()
+        if line is None:
+            self._ended = True
+            raise EOFError("the input has ended")
+        return line
+
+    def _say(self, line: str) -> bool:
+        """A ``say`` line goes to the table at once (whoever's turn it is, never as a
+        move); whether ``line`` was one."""
+        word, _, rest = line.strip().partition(" ")
+        if word.lower() != _SAY:
+            return False
+        text = rest.strip()
+        if text.isdigit() and 1 <= int(text) <= len(REACTIONS):
+            text = REACTIONS[int(text) - 1]
+        if self.talk is None:
+            self.write("Not sent: there is no table to talk to here.")
+        elif not text:
+            self.write(f"Say what? {TALK_HELP}")
+        else:
+            try:
+                self.talk(text)
+            except TalkRefused as refusal:
+                self.write(f"Not sent: {refusal}")
+        return True
 
     async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
         """Show the table, read commands until one is legal, and return its action.
@@ -180,9 +254,11 @@ class PlainAgent:
         while True:
             self.write("Your command (help lists them):")
             try:
-                line = await self.read_line()
+                line = await self._next_line()
             except EOFError:
                 raise PlayerQuit("the input ended") from None
+            if self._say(line):
+                continue
             word = line.strip().lower()
             if word in _QUIT:
                 raise PlayerQuit("the player typed quit")
@@ -192,6 +268,7 @@ class PlainAgent:
                 if pauses:
                     self.write(f"away: {PAUSE_MINUTES} more minutes on this move, for everyone's "
                                f"clock ({plural(pauses, 'pause')} left)")
+                self.write(TALK_HELP)
                 continue
             if word in _TABLE:
                 self.write(render(view, names, me, self.symbols))

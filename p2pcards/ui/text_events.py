@@ -18,6 +18,7 @@ from p2pcards.cards import Card, Rank
 from p2pcards.net import peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
+from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.ui.text_common import (
@@ -342,6 +343,9 @@ def _session_line(e: Any, s: Speaker) -> Optional[str]:
         return " ".join(parts) or None
     if isinstance(e, peer.Rejected):
         return f"The host refused this player: {clean(e.reason, 160)}."
+    if isinstance(e, TalkLine):
+        # A person's own words: every control and bidi character blanked (clean).
+        return f"{s.player(e.player, True)}: {clean(e.text, MAX_TALK_CHARS)}"
     return None
 
 

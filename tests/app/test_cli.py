@@ -263,7 +263,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
                 break
             time.sleep(0.2)
         lines = listed.splitlines()
-        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "HOST", "ADDRESS", "KEY"]
+        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "WATCH", "HOST", "ADDRESS", "KEY"]
         rows = {name: next(line for line in lines[1:] if f" {name} " in line)
                 for name in ("Hedda", "Hugo", "Hanna")}
         assert rows["Hanna"].split()[0] == "1" and " full " in rows["Hanna"]
@@ -276,6 +276,10 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
         assert "host Hedda" in clash.stderr and "host Hugo" in clash.stderr
         full = run_cli([*join, "Full den"], tmp_path, timeout=30)
         assert full.returncode == 2 and 'table "Full den" is full' in full.stderr
+        assert all(row.split()[5] == "8" for row in rows.values())  # spectator places (after a two-word name)
+        clash = run_cli(["watch", "--interface", "127.0.0.1", "--timeout", "1.5", "--plain",
+                         "Loop den"], tmp_path, timeout=30)
+        assert clash.returncode == 2 and "2 tables match; watch one by its number" in clash.stderr
     finally:
         for host in hosts:
             host.terminate()

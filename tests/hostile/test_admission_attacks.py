@@ -144,14 +144,21 @@ async def test_seated_players_ping_flood_is_answered_only_a_few_times() -> None:
         await net.close()
 
 
-async def test_stranger_key_after_the_genesis_is_rejected_at_once() -> None:
-    net = NetTable("topper", limits=Limits(hello_timeout=30.0))
+async def test_stranger_key_after_the_genesis_hears_nothing_and_gets_no_seat() -> None:
+    """After the genesis a stranger may only be a spectator: silent, it hears nothing
+    and is closed when its hello is overdue; asking for a seat, it is refused."""
+    net = NetTable("topper", limits=Limits(hello_timeout=1.0))
     await net.start(LOOPBACK)
     try:
         await net._until(lambda: net.host.relay.started, BOUND)
         late = Identity.generate("late")
-        stranger = await connect(LOOPBACK, net.host.tcp_port, late)
-        kinds, closed = await _heard(stranger, BOUND)  # it says nothing, yet is refused
+        silent = await connect(LOOPBACK, net.host.tcp_port, late)
+        kinds, closed = await _heard(silent, BOUND)  # it says nothing, and hears nothing
+        assert kinds == ["reject"] and closed  # "no hello in time"
+        seeker = await connect(LOOPBACK, net.host.tcp_port, late)
+        await seeker.send(frames.encode("hello", {"v": PROTOCOL_VERSION, "name": "late",
+                                                  "sid": b"", "have": 0, "bot": 0}))
+        kinds, closed = await _heard(seeker, BOUND)
         assert kinds == ["reject"] and closed
         assert all(info.public_key != late.public_key for info in net.host.relay.links.values())
         await _finish_as_recorded(net)

@@ -66,7 +66,7 @@ def _feed(data: bytes) -> PeerSession:
     return session
 
 
-KINDS = st.sampled_from(["hello", "msg", "alert", "sync", "ping", "pong", "peers", "lobby",
+KINDS = st.sampled_from(["hello", "msg", "alert", "sync", "ping", "pong", "peers", "lobby", "talk",
                          "reject", "x"])
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.binary(max_size=40)

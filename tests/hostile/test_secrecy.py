@@ -185,3 +185,80 @@ async def test_topper_hand_reveals_each_card_only_when_it_is_played() -> None:
         if player == 0:
             received += [data for _link, data in net.host_received]
         _what_peer_learns(player, received, net)
+
+
+class _Recording:
+    """A spectator's link that keeps every frame it receives."""
+
+    def __init__(self, connection, received: list[bytes]) -> None:
+        self.connection, self.received = connection, received
+
+    async def recv(self) -> bytes:
+        data = await self.connection.recv()
+        self.received.append(data)
+        return data
+
+    def __getattr__(self, name):
+        return getattr(self.connection, name)
+
+
+def _what_a_spectator_learns(received: list[bytes], net: NetTable) -> None:
+    """With no key share at all: no card point, no subset of the public shares
+    opens a card, and no owner's share of a card before (or without) its reveal."""
+    messages = _messages_in(received)
+    observer, decks = _rebuild(messages)
+    assert decks, "the spectator saw no deal"
+    everything = b"".join(received)
+    for card_bytes in CARD_POINTS:
+        assert card_bytes not in everything, "the spectator received a card point"
+    for deck_number, deck in enumerate(decks):
+        for slot, ct in enumerate(deck.cards):
+            owner = slot % 4
+            revealed = deck.reveals.get(slot)
+            public = {s: p for s, p in deck.shares[slot].items() if s != owner}
+            for size in range(len(public) + 1):
+                for subset in combinations(sorted(public), size):
+                    guess = ct.c2
+                    for s in subset:
+                        guess = guess - public[s]
+                    assert guess.to_bytes() not in CARD_POINTS, (
+                        f"a spectator can open slot {slot} of deck {deck_number}")
+            owner_share = decryption_point(
+                net.seats[net.table(0).player_at_seat[owner]].session.table.secrets.key, ct)
+            if revealed is None:
+                assert owner_share.to_bytes() not in everything, (
+                    f"a spectator received the owner's share of unrevealed slot {slot}")
+            else:
+                before = b"".join(m.raw for m in messages if m.position < revealed[1])
+                assert owner_share.to_bytes() not in before
+
+
+async def test_a_spectator_learns_no_hidden_card_from_every_byte_it_received() -> None:
+    import asyncio
+
+    from p2pcards.net.watch import WatchSession
+    from p2pcards.protocol.identity import Identity
+
+    net = NetTable("bluff")
+    await net.start()
+    received: list[bytes] = []
+    sam = Identity.generate("Sam")
+    dial = net.host.local_connector(sam)
+
+    async def recording_dial():
+        return _Recording(await dial(), received)
+
+    try:
+        watched = await asyncio.wait_for(WatchSession(sam, recording_dial).run(), 90)
+        results = await net.results(timeout=90)
+    finally:
+        await net.close()
+    assert watched.outcome == results[0].outcome
+    _what_a_spectator_learns(received, net)
+    # The check notices a leak: one owner's share of a hidden card, slipped in.
+    table = net.table(1)
+    hidden = next(s for s in range(52) if s not in table.deal.revealed)
+    owner = net.seats[table.player_at_seat[hidden % 4]].session.table
+    leak = decryption_point(owner.secrets.key, table.deal.deck[hidden]).to_bytes()
+    with pytest.raises(AssertionError, match="owner's share"):
+        _what_a_spectator_learns(received + [frames.encode("alert", leak)], net)

@@ -55,8 +55,22 @@ def test_lobby_changes_are_broadcast_with_the_free_seats(ids):
 
 
 def test_fifth_player_is_rejected_and_its_link_closed(ids):
-    """After the genesis a fifth key is turned away as soon as its link is up."""
+    """After the genesis a fifth key that asks for a seat is turned away and closed."""
     relay, _ = full_relay(ids)
+    assert relay.connected(9, Identity.generate("late").public_key) == []  # may be a spectator
+    out = relay.frame(9, hello("late"))
+    assert isinstance(out[0], Send) and frames.decode(out[0].frame).kind == "reject"
+    assert "started without you" in frames.decode(out[0].frame).body["reason"]
+    assert isinstance(out[-1], Close)
+    assert not relay.hears(9)
+
+
+def test_a_table_without_spectators_turns_a_fifth_key_away_as_soon_as_its_link_is_up(ids):
+    relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32),
+                  max_spectators=0)
+    for link, identity in enumerate(ids, start=1):
+        relay.connected(link, identity.public_key)
+        relay.frame(link, hello(identity.name))
     out = relay.connected(9, Identity.generate("late").public_key)
     assert isinstance(out[0], Send) and frames.decode(out[0].frame).kind == "reject"
     assert isinstance(out[-1], Close)

@@ -338,7 +338,11 @@ def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_type
         agent = PlainAgent(read_line, written.append, names=NAMES, bell=True)
         decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))
         deciding = asyncio.ensure_future(agent.decide(topper_bidding().view(0), decision))
-        await asyncio.sleep(0.6)  # the 30 s mark is long past; the 10 s mark comes at 0.2 s
+        # The 30 s mark is long past; the 10 s mark comes at 0.2 s (bounded wait, not a sleep).
+        for _ in range(500):
+            if any("seconds left to move" in line for line in written):
+                break
+            await asyncio.sleep(0.02)
         answer.set()
         await deciding
 
@@ -363,3 +367,67 @@ def test_away_takes_a_pause_only_where_one_is_left():
     refused, out = asyncio.run(decide(0))
     assert isinstance(refused, Play)  # no pause left: refused, then the next command plays
     assert any(line.startswith("Not accepted: away: no pause left") for line in out)
+# --- table talk -----------------------------------------------------------------------------
+
+class Listener:
+    """Stands for the session's ``say``: records each line, or refuses with a reason."""
+
+    def __init__(self, refuse: str = "") -> None:
+        self.said: list[str] = []
+        self.refuse = refuse
+
+    def __call__(self, text: str) -> None:
+        from p2pcards.protocol.talk import TalkRefused
+        if self.refuse:
+            raise TalkRefused(self.refuse)
+        self.said.append(text)
+
+
+def test_say_talks_to_the_table_during_a_decision_and_is_no_move():
+    from p2pcards.protocol.talk import REACTIONS
+    agent, out = _agent(["say good luck all", "say 4", "say", "pass"])
+    agent.talk = listener = Listener()
+    assert _run(agent, bluff_respond().view(1)) == Pass(1)
+    assert listener.said == ["good luck all", REACTIONS[3]]
+    assert any(line.startswith("Say what?") for line in out)
+    assert not any(line.startswith("Not accepted") for line in out)
+
+
+def test_a_refused_say_says_why():
+    agent, out = _agent(["say hi", "p"])
+    agent.talk = Listener(refuse="at most 5 lines in 10 seconds; wait a moment")
+    _run(agent, bluff_respond().view(1))
+    assert "Not sent: at most 5 lines in 10 seconds; wait a moment" in out
+
+
+def test_say_goes_out_between_turns_and_other_lines_wait_for_the_turn():
+    typist = Typist()
+    typist.lines = ["say gg", "pass"]
+    out: list[str] = []
+    listener = Listener()
+    agent = PlainAgent(typist.read_line, out.append, names=NAMES, talk=listener)
+
+    async def scene() -> tuple[list[str], Any]:
+        agent.listen()
+        for _ in range(100):  # bounded: the reader takes both lines at once
+            if typist.read == 2:
+                break
+            await asyncio.sleep(0.01)
+        said_before_the_turn = list(listener.said)
+        action = await agent.decide(bluff_respond().view(1))
+        await agent.stop_listening()
+        return said_before_the_turn, action
+    said, action = asyncio.run(scene())
+    assert said == ["gg"]  # nobody's turn was needed to talk
+    assert action == Pass(1)  # the other line waited for the turn
+
+
+def test_printer_prints_another_players_line_cleaned():
+    from p2pcards.protocol.talk import TalkLine
+    out: list[str] = []
+    printer = PlainPrinter(out.append, lambda: NAMES, me_provider=lambda: 0)
+    printer.on_event(proto.PlayersSeated((0, 1, 2, 3), 1))
+    printer(TalkLine(2, "well\u202e played\x1b[0m"))
+    printer(TalkLine(0, "thanks", own=True))
+    assert out[-2] == "Seat 2 (Carol): well played [0m"
+    assert out[-1] == "You (seat 0): thanks"

@@ -543,7 +543,8 @@ def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
             await shows(term, "Deal 2 over")
             await drawn(screen, term)
             shown = term.text
-            await asyncio.sleep(0.8)  # the countdown (0.4 s) runs out: no key needed
+            # The countdown (0.4 s) runs out: no key needed (bounded, not a fixed sleep).
+            await wait_until(lambda: screen.overlay is None, "the summary closing itself", term)
             return shown, screen.overlay, screen.model.summary
     shown, overlay, summary = run(scene())
     assert "Seat 1 (Bob) won the deal." in shown and "the table goes on in 1 s" in shown

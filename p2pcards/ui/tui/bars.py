@@ -45,7 +45,8 @@ def title_line(model: ScreenModel, width: int) -> Line:
 
 
 def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
-                press: Optional[Callable[[str], Any]] = None, asking: bool = False) -> Line:
+                press: Optional[Callable[[str], Any]] = None, asking: bool = False,
+                watching: bool = False) -> Line:
     """The keys that act now (clickable), then the keys that always work; while
     this seat's own move asks a question (a rank, a stake), how to answer it."""
     line: Line = []
@@ -61,7 +62,8 @@ def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
             line.append(("class:bar.label", f" {hint.label}  ", *extra))
         line.append(("class:bar.dim", " ? help"))
     else:
-        line.append(("class:bar.idle", " Not your turn. "))
+        line.append(("class:bar.idle", " Watching: every move checked, no hand shown. "
+                     if watching else " Not your turn. "))
         line.append(("class:bar.dim", " PgUp/PgDn log · ? help · q leave"))
     return pad(line, width, "class:bar")
 

@@ -4,7 +4,8 @@ At the table the arrows, Space and Home/End move in the hand and select,
 the game's letters and digits act (through the screen's ``press``), and
 any other key is answered with why it does nothing. The help box scrolls
 and closes; the "leave?" box takes ``y`` or anything else; the rank and
-stake question is an editable line (Enter answers, Esc cancels). Ctrl-C
+stake question, and the talk prompt (``t``), are an editable line (Enter
+answers, Esc cancels). Ctrl-C
 always leaves at once.
 """
 
@@ -87,6 +88,10 @@ def table_bindings(screen: Any) -> KeyBindings:
     @kb.add("r", filter=at_table)
     def _history(event: Any) -> None:
         screen.show_history()
+
+    @kb.add("t", filter=at_table)
+    def _talk(event: Any) -> None:
+        screen.open_talk()
 
     @kb.add("v", filter=at_table)
     def _details(event: Any) -> None:

@@ -20,6 +20,7 @@ COMMON_KEYS = (
     ("q", "leave the table (asks first; the other players are told)"),
     ("Ctrl-C", "leave at once (the other players are told)"),
     ("a", "away: in your turn, 5 more minutes on every clock (a few per table)"),
+    ("t", "talk to the table (Enter sends, Esc cancels; 1-6: a reaction)"),
 )
 
 BLUFF_KEYS = (

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 from p2pcards.cards import Rank
+from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase, TopperState
 from p2pcards.ui.text import CommandError, parse_command
@@ -97,6 +98,29 @@ class DiscardFlow:
         cards = " ".join(str(label) for label in self.labels)
         rank = f" as {self.rank.label}" if self.view.phase is BluffPhase.LEAD and self.rank else ""
         return _parse(f"discard {cards}{rank} stake {stake}", self.view)
+
+
+#: The quick reactions as the talk prompt offers them: ``1 gg · 2 nice · …``.
+REACTION_HINT = " · ".join(f"{i} {word}" for i, word in enumerate(REACTIONS, start=1))
+
+
+@dataclass
+class TalkFlow:
+    """A chat line being typed (``t``): Enter sends it, Esc cancels; a lone
+    digit sends that quick reaction. Open at any moment, not only on one's turn."""
+
+    question: str = "Say to the table:"
+    default: str = ""
+
+    def answer(self, text: str) -> str:
+        """The line to send; raises :class:`Refused` for an empty one."""
+        word = text.strip()
+        if word.isdigit() and 1 <= int(word) <= len(REACTIONS):
+            return REACTIONS[int(word) - 1]
+        if not word:
+            raise Refused("nothing to say: type a line (or a quick reaction's number), "
+                          "Esc cancels")
+        return word
 
 
 Outcome = Union[Any, DiscardFlow]

@@ -36,7 +36,7 @@ from p2pcards.ui.tui.dialogs import (
     confirm_lines, ending_height, ending_lines, help_length, help_lines, history_lines,
     summary_height, summary_lines,
 )
-from p2pcards.ui.tui.draw import wrapped
+from p2pcards.ui.tui.draw import fit, wrapped
 from p2pcards.ui.tui.hand import hand_lines
 from p2pcards.ui.tui.logview import log_lines
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
@@ -131,6 +131,9 @@ class TableLayout:
 
     def _hand(self, width: int, height: int) -> list:
         screen = self.screen
+        if screen.watching:
+            return fit([[], [("class:dim", "  (a spectator holds no cards: every seat's "
+                                           "hand stays face down)")]], width, 3)
         empty = ("(the public view: no player's hand is shown)" if screen.model.observer
                  else "(no cards in your hand)")
         return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),

@@ -18,6 +18,7 @@ from p2pcards.net import peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.rules.bluff import BluffState
@@ -47,7 +48,7 @@ class SeatInfo:
 class LogLine:
     """One line of the log; ``kind`` picks its colour.
 
-    Kinds: event, crypto, result, verdict, warn, info.
+    Kinds: event, crypto, result, verdict, warn, info, talk (a player's chat line).
     """
 
     text: str
@@ -342,6 +343,8 @@ class ScreenModel:
             kind = "result"
         elif isinstance(event, (peer.LinkDown, peer.Rejected, ProtocolError, proto.Reported)):
             kind = "warn"
+        elif isinstance(event, TalkLine):
+            kind = "talk"
         else:
             kind = "event"
         self.note(("✓ " if kind == "crypto" else "") + line, kind)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, Optional, Union
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -29,6 +29,7 @@ from p2pcards.net.peer import (
 )
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.table import PAUSE_SECONDS
+from p2pcards.protocol.talk import TalkRefused
 from p2pcards.protocol.events import (
     ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
     PlayersSeated, SharesVerified, ShuffleVerified, TableEnded,
@@ -42,7 +43,7 @@ from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.bars import action_line
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.draw import Line
-from p2pcards.ui.tui.keymap import DiscardFlow, KeyHint, Refused
+from p2pcards.ui.tui.keymap import REACTION_HINT, DiscardFlow, KeyHint, Refused, TalkFlow
 from p2pcards.ui.tui.layout import TableLayout
 from p2pcards.ui.tui.logcapture import LogCapture
 from p2pcards.ui.tui.logview import LogScroll
@@ -93,7 +94,8 @@ class TableScreen:
         self.picker = HandPicker()
         self.scroll = LogScroll()
         self.pending: Optional[_Pending] = None
-        self.flow: Optional[DiscardFlow] = None
+        #: The question being typed: a discard's rank and stake, or a chat line (``t``).
+        self.flow: Optional[Union[DiscardFlow, TalkFlow]] = None
         self.message: Optional[tuple[str, str]] = None
         self.overlay: Optional[str] = None
         #: How long a deal's summary stays up by itself (a LAN table, where the
@@ -258,11 +260,16 @@ class TableScreen:
             return None
         return {a.slot for a in pending.view.legal_actions() if isinstance(a, Play)}
 
+    @property
+    def watching(self) -> bool:
+        """This screen shows a spectator's session (no seat, no hand)."""
+        return bool(getattr(self.source.session, "spectator", False))
+
     def action_bar(self, width: int) -> Line:
         """The action bar: the keys that act now, or what to answer."""
         deciding = self.pending is not None
         return action_line(self.hints(), deciding and self.flow is None, width, self.press,
-                           asking=deciding and self.flow is not None)
+                           asking=deciding and self.flow is not None, watching=self.watching)
 
     def hints(self) -> list[KeyHint]:
         pending = self.pending
@@ -426,7 +433,9 @@ class TableScreen:
         self._invalidate()
 
     def _on_answer(self, buffer: Buffer) -> bool:
-        if self.flow is not None:
+        if isinstance(self.flow, TalkFlow):
+            self._send_talk(self.flow, buffer.text)
+        elif self.flow is not None:
             self._answer_flow(self.flow, buffer.text)
         return True  # the text is managed here
 
@@ -445,8 +454,41 @@ class TableScreen:
         self._resolve(action)
 
     def cancel_flow(self) -> None:
+        talking = isinstance(self.flow, TalkFlow)
         self._close_flow()
-        self.message = ("info", "Discard cancelled; the cards stay selected.")
+        self.message = ("info", "Nothing said." if talking
+                        else "Discard cancelled; the cards stay selected.")
+        self._invalidate()
+
+    # -- table talk ---------------------------------------------------------------------------
+
+    def open_talk(self) -> None:
+        """``t``: a one-line chat prompt, at any moment of the table (play goes on
+        meanwhile); Enter sends, Esc cancels, a lone digit is a quick reaction."""
+        if self.model.ending is not None:
+            self._end_key("t")
+            return
+        self.flow = TalkFlow()
+        self.prompt_buffer.text = ""
+        self.message = ("info", f"Enter sends, Esc cancels. Quick: {REACTION_HINT}.")
+        if self.app.is_running:
+            self.view_layout.focus_prompt(self.app)
+        self._invalidate()
+
+    def _send_talk(self, flow: TalkFlow, text: str) -> None:
+        """Sign and send the line through the session (its own event puts it in the
+        log); a refusal (empty, too fast, no table yet) keeps the prompt open."""
+        session = self.source.session
+        try:
+            line = flow.answer(text)
+            if session is None or getattr(session, "talk", None) is None:
+                raise Refused("there is nobody to talk to yet: the table has not started")
+            session.say(line)
+        except (Refused, TalkRefused) as refusal:
+            self._refuse(str(refusal))
+            return
+        self._close_flow()
+        self.message = None
         self._invalidate()
 
     def _close_flow(self) -> None:

@@ -37,8 +37,11 @@ class SessionSource:
     def view(self) -> Any:
         """This seat's view, or None before the seats are drawn and a game is on."""
         table = self._table()
-        if table is None or table.engine is None or table.my_seat is None:
+        if table is None or table.engine is None:
             return None
+        if table.my_seat is None:
+            # A spectator's session has no seat: its public view (no hidden card).
+            return self.session.view() if getattr(self.session, "spectator", False) else None
         try:
             return table.view()
         except LocalProtocolError:

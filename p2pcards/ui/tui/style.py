@@ -62,6 +62,7 @@ TABLE_STYLE = Style.from_dict({
     "log.verdict": "bold #ffffff bg:#af0000",
     "log.warn": "#ff8700",
     "log.info": "#87d7ff",
+    "log.talk": "#d7afff",
     "log.more": "reverse",
     "dialog": "bg:#1c1c1c #ffffff",
     "dialog frame.label": "bold",

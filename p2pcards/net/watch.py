@@ -1,0 +1,221 @@
+"""A spectator's session: the table as it grows, checked as an observer.
+
+A spectator links to the host with a ``hello`` that says ``watch: 1``. The
+host hands it the lobby, then every transcript message, notice and presence
+frame the players hear; the spectator replays each message on an observer
+:class:`~p2pcards.protocol.table.Table` (no seat, no secret), so every
+signature, proof and rule is checked here as at any player's, and only what
+the rules reveal is ever known. It writes nothing: it cannot delay anyone,
+and no clock or verdict counts it. A lost link is redialled (with the
+session id and what it holds) until ``reconnect_window`` runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Optional
+
+from p2pcards.net.errors import NetError
+from p2pcards.net.peer import (
+    CONNECTED,
+    RECONNECTING,
+    LinkDown,
+    LinkUp,
+    LobbyUpdate,
+    Presence,
+    Rejected,
+)
+from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.table import Gap, Stage, Table
+from p2pcards.protocol.talk import TalkBook, TalkDropped
+from p2pcards.protocol.verdict import Verdict
+
+log = logging.getLogger(__name__)
+
+Connector = Callable[[], Awaitable[Any]]
+
+
+class WatchRefused(Exception):
+    """The host turned this spectator away (no spectators, full, not that table)."""
+
+
+@dataclass(frozen=True)
+class WatchResult:
+    """How watching ended: the match's outcome, a verdict, or why it stopped."""
+
+    outcome: Any = None
+    verdict: Optional[Verdict] = None
+    reason: str = ""
+    stopped: bool = False
+    """The spectator chose to stop watching."""
+    left_in_lobby: bool = False  # a spectator never holds a seat (as SessionResult says)
+
+
+class WatchSession:
+    """Watch one table from the host's side of it, as an observer (see the module doc)."""
+
+    def __init__(self, identity: Identity, connector: Connector, *,
+                 on_event: Optional[Callable[[Any], None]] = None,
+                 reconnect_window: float = 30.0) -> None:
+        self.identity = identity
+        self.connector = connector
+        self.on_event = on_event or (lambda event: None)
+        self.reconnect_window = reconnect_window
+        self.table: Optional[Table] = None
+        self.talk: Optional[TalkBook] = None
+        #: A spectator keeps no record of its own (``p2pcards verify`` a player's).
+        self.journal = None
+        self._connection: Any = None
+        self._stopped = False
+
+    # -- what a front end reads ----------------------------------------------------------
+
+    def view(self) -> Any:
+        """The public view of the game (no seat's hidden card: none is known here)."""
+        table = self.table
+        if table is None or table.engine is None:
+            return None
+        return table.engine.copy()
+
+    spectator = True
+    """Front ends show this session's public view (it has no seat)."""
+
+    async def leave(self) -> None:
+        """Stop watching: the link closes; nobody at the table needs telling."""
+        self._stopped = True
+        if self._connection is not None:
+            self._connection.close()
+
+    @property
+    def done(self) -> bool:
+        return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)
+
+    # -- running -------------------------------------------------------------------------
+
+    async def run(self) -> WatchResult:
+        """Watch until the match ends, a verdict ends it, or the host is gone."""
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + self.reconnect_window
+        connected_once = False
+        try:
+            while True:
+                try:
+                    self._connection = await self.connector()
+                except (OSError, NetError, asyncio.TimeoutError) as error:
+                    if not connected_once or loop.time() > give_up_at:
+                        return self._result(f"could not reach the table's host: {error}")
+                    await asyncio.sleep(0.5)
+                    continue
+                self.on_event(LinkUp(reconnect=connected_once, own_host=False))
+                connected_once = True
+                try:
+                    await self._hello()
+                    await self._read()
+                except NetError as error:
+                    if not self._stopped:
+                        self.on_event(LinkDown(str(error)))
+                finally:
+                    self._connection.close()
+                if self._stopped:
+                    return WatchResult(reason="you stopped watching", stopped=True)
+                if self.done:
+                    return self._result()
+                give_up_at = loop.time() + self.reconnect_window
+                await asyncio.sleep(0.2)
+        except WatchRefused as refused:
+            return WatchResult(reason=str(refused))
+        finally:
+            if self._connection is not None:
+                self._connection.close()
+
+    async def _hello(self) -> None:
+        table = self.table
+        await self._connection.send(frames.encode("hello", {
+            "v": PROTOCOL_VERSION, "name": self.identity.name[:32] or "spectator",
+            "sid": table.session if table is not None else b"",
+            "have": table.next_position if table is not None else 0,
+            "bot": 0, "watch": 1}))
+
+    async def _read(self) -> None:
+        while not self.done:
+            data = await self._connection.recv()
+            try:
+                frame = frames.decode(data)
+            except ProtocolError as error:
+                log.warning("dropped a malformed frame from the host: %s", error)
+                continue
+            await self._on_frame(frame)
+
+    async def _on_frame(self, frame: Any) -> None:
+        body = frame.body
+        if frame.kind == "lobby":
+            self.on_event(LobbyUpdate(body["game"], body["table"], body["config"], tuple(
+                (pk, name, bool(bot)) for pk, name, bot in body["players"])))
+        elif frame.kind == "reject":
+            self.on_event(Rejected(body["reason"]))
+            raise WatchRefused(body["reason"])
+        elif frame.kind == "msg":
+            await self._on_message(body)
+        elif frame.kind == "alert" and self.table is not None:
+            self._apply(lambda: self.table.receive_alert(body), "notice")
+        elif frame.kind == "presence" and self.table is not None:
+            states = {p: CONNECTED if linked else RECONNECTING
+                      for p, linked in enumerate(body["linked"])}
+            changed = {p: s for p, s in states.items() if s != CONNECTED}
+            self.on_event(Presence(states, changed, self.reconnect_window))
+        elif frame.kind == "talk" and self.talk is not None:
+            try:
+                line = self.talk.receive(body, asyncio.get_running_loop().time())
+            except TalkDropped as dropped:
+                log.info("dropped a chat line: %s", dropped.reason)
+                return
+            if line is not None:
+                self.on_event(line)
+
+    async def _on_message(self, raw: bytes) -> None:
+        if self.table is None:
+            try:
+                self.table = Table(raw)
+            except ProtocolError as error:
+                log.warning("the host's first message is not a genesis: %s", error)
+                return
+            self.talk = TalkBook(self.table.session, [p.public_key for p in self.table.players])
+            self.on_event(LobbyUpdate(self.table.game.name, self.table.table_name,
+                                      {}, tuple((p.public_key, p.name, False)
+                                                for p in self.table.players)))
+            return
+        table = self.table
+        try:
+            events = await asyncio.to_thread(table.receive, raw)
+        except Gap:
+            await self._connection.send(frames.encode("sync", {"have": table.next_position}))
+            return
+        except ProtocolError as error:
+            log.warning("dropped a message: %s", error)
+            return
+        for event in events:
+            self.on_event(event)
+
+    def _apply(self, receive: Callable[[], list[Any]], what: str) -> None:
+        try:
+            events = receive()
+        except ProtocolError as error:
+            log.info("dropped a %s: %s", what, error)
+            return
+        for event in events:
+            self.on_event(event)
+
+    def _result(self, reason: str = "") -> WatchResult:
+        table = self.table
+        if table is None:
+            return WatchResult(reason=reason or "the table never started")
+        outcome = table.engine.outcome if table.engine is not None else None
+        return WatchResult(outcome=outcome, verdict=table.verdict, reason=reason)
+
+
+__all__ = ["WatchRefused", "WatchResult", "WatchSession"]

@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 from nacl.signing import SigningKey
 
@@ -49,16 +50,16 @@ class TableOptions:
     deadline: float = 120.0
     """Seconds the player who must write has, before the others end the table."""
     reconnect_window: float = 60.0
-    journal_root: Optional[Path] = None
+    journal_root: Path | None = None
     bot_kind: str = "heuristic"
     bot_level: str = DEFAULT_LEVEL
-    seed: Optional[int] = None
+    seed: int | None = None
     """Reproducible randomness for tests and benchmarks only (insecure)."""
     spectators: int = DEFAULT_SPECTATORS
     """How many spectators (``p2pcards watch``) the host admits at once; 0: none."""
     advertise: bool = False
-    interfaces: Optional[list[str]] = None
-    tcp_host: Optional[str] = None
+    interfaces: list[str] | None = None
+    tcp_host: str | None = None
     tcp_port: int = 0
     bot_names: tuple[str, ...] = ("Ada", "Bob", "Cy")
     pace: float = 0.0
@@ -79,7 +80,7 @@ def seeded_identity(seed: int, label: str, name: str) -> Identity:
     return Identity(SigningKey(_derive(seed, "identity", label)), name)
 
 
-def randomness_for(seed: Optional[int], label: str) -> Optional[Callable[[int], Callable[[int], bytes]]]:
+def randomness_for(seed: int | None, label: str) -> Callable[[int], Callable[[int], bytes]] | None:
     if seed is None:
         return None
     return lambda position: SeededRng(_derive(seed, "rng", label, str(position)))
@@ -100,7 +101,7 @@ class HostedTable:
     async def result(self) -> SessionResult:
         return await self.tasks[0]
 
-    async def close(self, grace: float = 5.0, linger: Optional[float] = None) -> None:
+    async def close(self, grace: float = 5.0, linger: float | None = None) -> None:
         """Let the local seats take in the last messages (each ends with its table),
         keep relaying for up to ``linger`` seconds while other players' links are
         open (their tables may end later than the host's), then stop whatever is
@@ -144,8 +145,8 @@ async def start_hosted_table(
     options: TableOptions,
     bots: int,
     *,
-    on_event: Optional[Callable[[Any], None]] = None,
-    on_host_event: Optional[Callable[[Any], None]] = None,
+    on_event: Callable[[Any], None] | None = None,
+    on_host_event: Callable[[Any], None] | None = None,
 ) -> HostedTable:
     """Open a table hosted by ``identity`` whose own seat is played by ``agent``,
     and fill ``bots`` seats with bots; the rest wait for players over TCP."""
@@ -168,7 +169,7 @@ async def start_hosted_table(
             addresses=[options.tcp_host] if bound else None, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators)
         await hosted.advertiser.start()
-    seats: list[tuple[Identity, Agent, bool, Optional[Callable[[Any], None]]]] = [
+    seats: list[tuple[Identity, Agent, bool, Callable[[Any], None] | None]] = [
         (identity, agent, False, on_event)]
     factory = make_bot_factory(options.game, options.bot_kind, options.bot_level) if bots else None
     for i in range(bots):
@@ -195,8 +196,9 @@ async def start_hosted_table(
         joined = len(hosted.host.lobby.players)
         hosted.tasks.append(asyncio.create_task(session.run()))
         # Join one at a time, so the join order (and with a seed, the game) is reproducible.
-        await _wait_for(lambda: len(hosted.host.lobby.players) > joined or hosted.host.relay.started
-                        or index == 0, timeout=10)
+        await _wait_for(lambda joined=joined, first=index == 0: (
+            len(hosted.host.lobby.players) > joined or hosted.host.relay.started or first),
+            timeout=10)
     return hosted
 
 
@@ -207,10 +209,10 @@ async def resume_hosted_table(
     *,
     deadline: float = 120.0,
     reconnect_window: float = 60.0,
-    seed: Optional[int] = None,
+    seed: int | None = None,
     pace: float = 0.0,
-    on_event: Optional[Callable[[Any], None]] = None,
-    on_host_event: Optional[Callable[[Any], None]] = None,
+    on_event: Callable[[Any], None] | None = None,
+    on_host_event: Callable[[Any], None] | None = None,
 ) -> HostedTable:
     """Bring back a table this machine hosted, after a crash: the relay from its
     saved transcript, on the same address and port, and every local seat (the
@@ -221,7 +223,7 @@ async def resume_hosted_table(
     relay_journal = Journal(Path(table_dir) / "relay")
     relay_journal.claim()
     relay_meta = relay_journal.read_meta()
-    local: list[tuple[Journal, Identity, Agent, bool, Optional[Callable[[Any], None]]]] = []
+    local: list[tuple[Journal, Identity, Agent, bool, Callable[[Any], None] | None]] = []
     for directory in sorted(Path(table_dir).iterdir()):
         journal = Journal(directory)
         if directory.name == "relay" or not journal.exists():
@@ -254,7 +256,7 @@ async def resume_hosted_table(
     return hosted
 
 
-def _host_event(hosted: "HostedTable", event: Any, forward: Optional[Callable[[Any], None]]) -> None:
+def _host_event(hosted: HostedTable, event: Any, forward: Callable[[Any], None] | None) -> None:
     if isinstance(event, LobbyChanged) and hosted.advertiser is not None:
         task = asyncio.get_running_loop().create_task(
             hosted.advertiser.update(free_seats=event.free_seats))
@@ -274,7 +276,7 @@ async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
 
 
 async def play_local(identity: Identity, agent: Agent, options: TableOptions,
-                     on_event: Optional[Callable[[Any], None]] = None) -> SessionResult:
+                     on_event: Callable[[Any], None] | None = None) -> SessionResult:
     """A whole match against three bots on this machine."""
     hosted = await start_hosted_table(identity, agent, options, bots=3, on_event=on_event)
     try:
@@ -284,17 +286,17 @@ async def play_local(identity: Identity, agent: Agent, options: TableOptions,
 
 
 def tcp_connector(host: str, port: int, identity: Identity,
-                  expected_peer: Optional[bytes | str] = None, timeout: float = 5.0) -> Callable[[], Any]:
+                  expected_peer: bytes | str | None = None, timeout: float = 5.0) -> Callable[[], Any]:
     async def dial() -> Any:
         return await connect(host, port, identity, expected_peer, timeout)
     return dial
 
 
 def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
-                    expected_peer: Optional[bytes | str] = None, deadline: float = 120.0,
-                    reconnect_window: float = 60.0, journal_root: Optional[Path] = None,
-                    bot: bool = False, seed: Optional[int] = None, label: str = "joiner",
-                    on_event: Optional[Callable[[Any], None]] = None, direct: bool = True,
+                    expected_peer: bytes | str | None = None, deadline: float = 120.0,
+                    reconnect_window: float = 60.0, journal_root: Path | None = None,
+                    bot: bool = False, seed: int | None = None, label: str = "joiner",
+                    on_event: Callable[[Any], None] | None = None, direct: bool = True,
                     listen: bool = True) -> PeerSession:
     """A session that joins the table at ``host:port`` (call ``run()`` to play it).
 

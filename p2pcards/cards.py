@@ -9,8 +9,8 @@ change. Topper's 24-card deck is the subset of ranks 9..A, in code order.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 class Suit(enum.IntEnum):
@@ -34,13 +34,13 @@ class Suit(enum.IntEnum):
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
     @property
-    def partner(self) -> "Suit":
+    def partner(self) -> Suit:
         """The other suit of the same colour (Topper's Little Jack suit)."""
         return {Suit.CLUBS: Suit.SPADES, Suit.SPADES: Suit.CLUBS,
                 Suit.DIAMONDS: Suit.HEARTS, Suit.HEARTS: Suit.DIAMONDS}[self]
 
     @classmethod
-    def parse(cls, text: str) -> "Suit":
+    def parse(cls, text: str) -> Suit:
         """Read a suit from a letter, a symbol or a name (any case)."""
         t = text.strip().upper()
         for suit in cls:
@@ -71,7 +71,7 @@ class Rank(enum.IntEnum):
         return {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(self.value, str(self.value))
 
     @classmethod
-    def parse(cls, text: str) -> "Rank":
+    def parse(cls, text: str) -> Rank:
         """Read a rank from ``2..10``, ``T``, ``J``, ``Q``, ``K``, ``A`` or a name."""
         t = text.strip().upper()
         aliases = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -101,13 +101,13 @@ class Card:
         return 4 * (self.rank - 2) + self.suit
 
     @staticmethod
-    def from_code(code: int) -> "Card":
+    def from_code(code: int) -> Card:
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < 52:
             raise CardParseError(f"card code out of range 0..51: {code!r}")
         return _BY_CODE[code]
 
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         """Read ``"QS"``, ``"10h"``, ``"Th"``, ``"Q♠"`` and the like."""
         t = text.strip()
         if len(t) < 2:

@@ -10,19 +10,22 @@ import argparse
 import asyncio
 import errno
 import json
-import math
 import logging
+import math
 import os
 import shlex
 import shutil
 import sys
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Optional, Sequence
+from typing import Any
 
 from p2pcards import __version__
-from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS as BOT_KINDS, LEVELS as BOT_LEVELS
+from p2pcards.bots.registry import DEFAULT_LEVEL
+from p2pcards.bots.registry import KINDS as BOT_KINDS
+from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.ui.text_common import plural, quoted
 
@@ -142,6 +145,19 @@ def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
 
 
+def _finding_args(parser: argparse.ArgumentParser, default: str) -> None:
+    """How ``join`` and ``watch`` find their table."""
+    parser.add_argument("table", nargs="?", default=None,
+                        help="the table's name, its host's key fingerprint, or its number in "
+                             f"`p2pcards tables` (default: {default})")
+    parser.add_argument("--connect", metavar="HOST:PORT",
+                        help="skip discovery and dial this address")
+    parser.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
+                        help="seconds to look for tables (default 3)")
+    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                        help="look only on this IPv4 address (repeatable)")
+
+
 def _direct_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("direct links to the other players (see SECURITY.md)")
     group.add_argument("--no-listen", action="store_true",
@@ -194,27 +210,13 @@ def build_parser() -> argparse.ArgumentParser:
     _config_args(host)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
-    join.add_argument("table", nargs="?", default=None,
-                      help="the table's name, its host's key fingerprint, or its number in "
-                           "`p2pcards tables` (default: the only open table)")
-    join.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
-    join.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
-                      help="seconds to look for tables (default 3)")
-    join.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                      help="look only on this IPv4 address (repeatable)")
+    _finding_args(join, "the only open table")
     _seat_args(join)
     _direct_args(join)
 
     watch = sub.add_parser("watch", help="watch a table on the LAN as a spectator (every move "
                                          "checked, no hand shown)")
-    watch.add_argument("table", nargs="?", default=None,
-                       help="the table's name, its host's key fingerprint, or its number in "
-                            "`p2pcards tables` (default: the only table that admits spectators)")
-    watch.add_argument("--connect", metavar="HOST:PORT", help="skip discovery and dial this address")
-    watch.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
-                       help="seconds to look for tables (default 3)")
-    watch.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                       help="look only on this IPv4 address (repeatable)")
+    _finding_args(watch, "the only table that admits spectators")
     watch.add_argument("--name", help="your display name (saved with your identity)")
     watch.add_argument("--plain", action="store_true",
                        help="line-based interface (screen readers, simple terminals)")
@@ -314,7 +316,7 @@ class _Front:
     ``again`` (``play``) offers a new table when a match ends.
     """
 
-    def __init__(self, args: argparse.Namespace, game: Optional[str], again: bool = False) -> None:
+    def __init__(self, args: argparse.Namespace, game: str | None, again: bool = False) -> None:
         self.args = args
         self.session: Any = None
         self.trace = args.trace
@@ -358,11 +360,11 @@ class _Front:
         except LocalProtocolError:
             return None
 
-    def my_seat(self) -> Optional[int]:
+    def my_seat(self) -> int | None:
         table = self.session.table if self.session is not None else None
         return None if table is None else table.my_seat
 
-    def players(self) -> tuple[list[str], Optional[int]]:
+    def players(self) -> tuple[list[str], int | None]:
         """Names in join order and this seat's player index (before the seats are drawn)."""
         table = self.session.table if self.session is not None else None
         if table is None:
@@ -425,7 +427,7 @@ class _Front:
 class _LazyBotAgent:
     """A bot agent whose game is known only once the genesis arrives (``join``)."""
 
-    def __init__(self, kind: str, seed: Optional[int], level: str = DEFAULT_LEVEL) -> None:
+    def __init__(self, kind: str, seed: int | None, level: str = DEFAULT_LEVEL) -> None:
         self.kind, self.seed, self.level = kind, seed, level
         self._agent: Any = None
 
@@ -583,7 +585,7 @@ def _join_hint(table_name: str, bind: str, port: int) -> str:
             + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
 
 
-async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[bytes | str]]:
+async def _find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str | None]:
     if args.connect:
         host, _, port = args.connect.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) <= 65535:
@@ -594,7 +596,8 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, Optional[byte
     found = await browse_tables(args.timeout, interfaces=args.interface)
     watching = args.command == "watch"
     table = _pick_table(found, args.table, watching=watching)
-    print(f"{'Watching' if watching else 'Joining'} {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
+    verb = "Watching" if watching else "Joining"
+    print(f"{verb} {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
           f"at {_address(table.host, table.port)}, host key {table.fingerprint}", flush=True)
     return table.host, table.port, table.public_key or table.fingerprint
 
@@ -645,7 +648,7 @@ def _joiner_label(identity: Any) -> str:
     return f"joiner-{identity.fingerprint}"
 
 
-def _resumed_line(table_name: str, port: Optional[int]) -> str:
+def _resumed_line(table_name: str, port: int | None) -> str:
     """What a resumed host is doing: a solo table against bots has no port."""
     if port is None:
         return f"Resuming your table {quoted(table_name)} against the bots."
@@ -653,7 +656,7 @@ def _resumed_line(table_name: str, port: Optional[int]) -> str:
             f"waiting for the players to reconnect.")
 
 
-def _close_hosted(front: "_Front", hosted: Any) -> Callable[[], Awaitable[None]]:
+def _close_hosted(front: _Front, hosted: Any) -> Callable[[], Awaitable[None]]:
     """The host's clean-up: the relay stays up while other players' tables are
     still in play (their own clocks decide), and the host is told why it waits."""
     async def close() -> None:
@@ -715,7 +718,7 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _pick_table(found: Sequence[Any], wanted: Optional[str], *, watching: bool = False) -> Any:
+def _pick_table(found: Sequence[Any], wanted: str | None, *, watching: bool = False) -> Any:
     """The table ``join WANTED`` (or ``watch WANTED``) means: by name, host key (or
     its start) or list number; without WANTED, the only open table (the only one
     that admits spectators). Each refusal says what to do."""
@@ -863,7 +866,7 @@ class SavedTable:
         return self.directory.parent.name
 
 
-def _describe_saved(directory: Path, meta: dict) -> Optional[SavedTable]:
+def _describe_saved(directory: Path, meta: dict) -> SavedTable | None:
     """What a person wants to know of a saved table, read without replaying its proofs."""
     from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.envelope import SignedMessage
@@ -924,7 +927,7 @@ def _cmd_saved(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pick_saved(identity: Any, prefix: Optional[str]) -> SavedTable:
+def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
     """The saved table ``resume`` means: the one matching ``prefix``, or without one,
     the only table of yours still in play."""
     rows = _my_saved_tables(identity)
@@ -1063,7 +1066,7 @@ def _listen_failure(address: str, port: int, error: OSError) -> str:
     return f"cannot host on {where}: {error.strerror or error}"
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
@@ -37,7 +37,7 @@ class DirectTable:
     events: list[list[Any]] = field(default_factory=lambda: [[] for _ in range(5)])
 
     @property
-    def writer(self) -> Optional[int]:
+    def writer(self) -> int | None:
         return self.tables[0].writer
 
     def write(self) -> bytes:

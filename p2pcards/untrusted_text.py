@@ -12,14 +12,13 @@ bidirectional controls in every string a message carries
 from __future__ import annotations
 
 import unicodedata
-from typing import Optional
 
 #: Bidirectional formatting characters: embeddings, overrides, isolates and marks.
 BIDI_CONTROLS = frozenset(
     chr(code) for code in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)))
 
 
-def unsafe_character(text: str) -> Optional[str]:
+def unsafe_character(text: str) -> str | None:
     """The first character a message's string may not hold (a C0 or C1 control, or a
     bidirectional control), or None. Other format characters, such as the zero
     width joiner inside an emoji, are allowed on the wire and blanked on screen."""

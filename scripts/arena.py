@@ -33,10 +33,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 if importlib.util.find_spec("p2pcards") is None:
     # Run from a checkout without an installed package: use the checkout's.
@@ -230,7 +231,7 @@ def report(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
-def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=sorted(GAMES), default="bluff")
     parser.add_argument("--matches", type=int, default=2000, help="matches to play (2000)")
@@ -260,7 +261,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     result = run_arena(args.game, args.kinds, args.matches, args.seed, args.level, args.jobs)
     if args.json:

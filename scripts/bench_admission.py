@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -56,7 +56,7 @@ GOAL = 0.70
 STARTUP = 30.0
 
 
-def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--window", type=float, default=8.0, help="seconds measured per scenario (default 8)")
     parser.add_argument("--seed", type=int, default=1)
@@ -188,7 +188,7 @@ def seat_args(seed: int) -> list[str]:
 def start_host(home: Home, seed: int, bots: int) -> tuple[PeerProcess, int]:
     process = home.spawn("host", "topper", "--target", "500", "--deals", "0", "--no-advertise",
                          "--bind", HOST, "--port", "0", "--bots", str(bots), *seat_args(seed))
-    line = process.wait_for(lambda lines: next((l for l in lines if '"listening"' in l), None),
+    line = process.wait_for(lambda lines: next((line for line in lines if '"listening"' in line), None),
                             STARTUP, "listening line")
     return process, int(json.loads(line)["listening"])
 
@@ -239,7 +239,7 @@ async def try_join(port: int) -> bool:
     return False
 
 
-def scenario(attack: Optional[str], args: argparse.Namespace, root: Path, identities: list[Home]) -> dict[str, Any]:
+def scenario(attack: str | None, args: argparse.Namespace, root: Path, identities: list[Home]) -> dict[str, Any]:
     label = attack or "undisturbed"
     homes = make_homes(root / label, ("Hana", "Ivo", "Lobby"), identities=identities)
     started: list[PeerProcess] = []
@@ -285,7 +285,7 @@ def start_attacker(attack: str, port: int, args: argparse.Namespace) -> subproce
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
 
 
-def stop_attacker(attacker: subprocess.Popen) -> Optional[dict[str, int]]:
+def stop_attacker(attacker: subprocess.Popen) -> dict[str, int] | None:
     """SIGTERM: it stops its workers and prints what it did."""
     attacker.terminate()
     try:
@@ -307,7 +307,7 @@ def resume(home: Home, joiner: PeerProcess, host: PeerProcess, started: list[Pee
     again = home.spawn("resume", sessions[0], *seat_args(seed))
     started.append(again)
     try:
-        again.wait_for(lambda lines: any('"LinkUp"' in l for l in lines), 20, "LinkUp")
+        again.wait_for(lambda lines: any('"LinkUp"' in line for line in lines), 20, "LinkUp")
         again.wait_for(lambda lines: any(e.get("event") == "ActionApplied" and e.get("position", 0) > killed_at
                                          for e in again.events()), 30, "progress after resuming")
     except Exception:  # noqa: BLE001 - a failed resume is a figure, not a crash
@@ -327,7 +327,7 @@ def merge(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.attacker:
         return attacker_main(args)

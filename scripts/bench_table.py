@@ -50,7 +50,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -70,7 +70,7 @@ LONG_SETTINGS = {"bluff": ("--deals", "20"), "topper": ("--target", "100")}
 CASES = ("table", "play", "verify")
 
 
-def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("bluff", "topper", "both"), default="both")
     parser.add_argument("--runs", type=int, default=1, help="matches per game (default 1)")
@@ -97,7 +97,7 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def percentile(values: list[float], fraction: float) -> Optional[float]:
+def percentile(values: list[float], fraction: float) -> float | None:
     """Nearest-rank percentile (``fraction`` in 0..1), None for no values."""
     if not values:
         return None
@@ -106,7 +106,7 @@ def percentile(values: list[float], fraction: float) -> Optional[float]:
     return ordered[rank - 1]
 
 
-def _first(events: list[dict], name: str, **fields: Any) -> Optional[float]:
+def _first(events: list[dict], name: str, **fields: Any) -> float | None:
     for event in events:
         if event.get("event") == name and all(event.get(k) == v for k, v in fields.items()):
             return event["t"]
@@ -124,7 +124,7 @@ def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
         raise RuntimeError("the host traced no TableStarted")
     decks = sorted({e["deck"] for e in _all(traces[0], "HandDealt")})
 
-    def everyone(name: str, **fields: Any) -> Optional[float]:
+    def everyone(name: str, **fields: Any) -> float | None:
         times = [_first(trace, name, **fields) for trace in traces]
         return None if None in times else max(times)  # type: ignore[type-var]
 
@@ -181,7 +181,7 @@ def _shuffle_steps(trace: list[dict], deck: int) -> list[float]:
     seated = _first(trace, "PlayersSeated") if deck == 0 else None
     times = [e["t"] for e in _all(trace, "ShuffleVerified") if e.get("deck") == deck]
     previous = [seated] + times[:-1] if seated is not None else times[:1] + times[:-1]
-    return [round(t - p, 4) for t, p in zip(times, previous)]
+    return [round(t - p, 4) for t, p in zip(times, previous, strict=False)]
 
 
 class Poller:
@@ -221,7 +221,7 @@ class WireCounter:
         self.available = shutil.which("ss") is not None
         self._poller = Poller(self.sample, interval)
 
-    def start(self) -> "WireCounter":
+    def start(self) -> WireCounter:
         if self.available:
             self._poller.start()
         return self
@@ -250,14 +250,14 @@ class WireCounter:
                 self.sockets[peer] = (max(old[0], sent), max(old[1], received))
 
     @property
-    def total(self) -> Optional[int]:
+    def total(self) -> int | None:
         """Bytes both ways over every joiner's connection (None if ``ss`` is missing)."""
         if not self.available:
             return None
         return sum(sent + received for sent, received in self.sockets.values())
 
 
-def _counter(fields: list[str], prefix: str) -> Optional[int]:
+def _counter(fields: list[str], prefix: str) -> int | None:
     for field in fields:
         if field.startswith(prefix):
             return int(field[len(prefix):])
@@ -270,7 +270,7 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
     homes = make_homes(root / f"{game}-{seed}-{paths}", SEAT_NAMES, identities=identities)
     table = ProcessTable(plan, homes)
     began = time.monotonic()
-    wire: Optional[WireCounter] = None
+    wire: WireCounter | None = None
     sampler = RssSampler()
     try:
         sampler.add(table.start_host())
@@ -314,7 +314,7 @@ def match_settings(game: str, args: argparse.Namespace) -> tuple[str, ...]:
     return LONG_SETTINGS[game] if args.long else ()
 
 
-def _match_span(events: list[dict]) -> tuple[Optional[float], Optional[float]]:
+def _match_span(events: list[dict]) -> tuple[float | None, float | None]:
     """Wall-clock start (the genesis) and end (the match's end) in one process's trace."""
     return _first(events, "TableStarted") or _first(events, "PlayersSeated"), \
         _first(events, "MatchEnded")
@@ -365,14 +365,14 @@ class RssSampler:
     def __init__(self, interval: float = 0.2) -> None:
         self.interval = interval
         self.processes: list[Any] = []
-        self.samples: list[tuple[float, list[Optional[int]]]] = []
+        self.samples: list[tuple[float, list[int | None]]] = []
         self._poller = Poller(self.sample, interval)
 
     def add(self, process: Any) -> Any:
         self.processes.append(process)
         return process
 
-    def start(self) -> "RssSampler":
+    def start(self) -> RssSampler:
         self._poller.start()
         return self
 
@@ -382,7 +382,7 @@ class RssSampler:
     def sample(self) -> None:
         self.samples.append((time.time(), [p.rss_kib() for p in list(self.processes)]))
 
-    def _at(self, when: float, index: int) -> Optional[int]:
+    def _at(self, when: float, index: int) -> int | None:
         """The last reading of process ``index`` at or before ``when`` (or its first
         reading, for a process that started just after)."""
         found = None
@@ -394,7 +394,7 @@ class RssSampler:
             found = values[index]
         return found
 
-    def quarters(self, start: Optional[float], end: Optional[float]) -> list[dict[str, Any]]:
+    def quarters(self, start: float | None, end: float | None) -> list[dict[str, Any]]:
         """Per process: KiB grown over the match's first and last quarters, and at its end."""
         if start is None or end is None or end <= start:
             return []
@@ -474,11 +474,11 @@ def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _median(values: list[float]) -> Optional[float]:
+def _median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def _fmt(value: Optional[float], unit: str, scale: float = 1.0, digits: int = 3) -> str:
+def _fmt(value: float | None, unit: str, scale: float = 1.0, digits: int = 3) -> str:
     return "n/a" if value is None else f"{value * scale:.{digits}f} {unit}"
 
 
@@ -564,7 +564,7 @@ def profile_deal(game: str, top: int = 8) -> dict[str, Any]:
             "critical_path_s": critical, "profile": text.getvalue()}
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     games = ["bluff", "topper"] if args.game == "both" else [args.game]
     if args.profile:
@@ -651,7 +651,7 @@ def print_play(plays: list[dict[str, Any]]) -> None:
               f"{GOAL_PEAK_HOST_BOTS_MB} MB); growth {_growth(s['rss_growth_kib'])}")
 
 
-def _mib(values: list[Optional[int]]) -> str:
+def _mib(values: list[int | None]) -> str:
     return "[" + ", ".join("n/a" if v is None else f"{v / 1024:.1f}" for v in values) + "] MiB"
 
 
@@ -681,7 +681,7 @@ def print_comparison(summaries: list[dict[str, Any]]) -> None:
         print(f"== {game}: direct links against the host only: {said}")
 
 
-def _cpus() -> Optional[int]:
+def _cpus() -> int | None:
     import os
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 

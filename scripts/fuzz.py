@@ -32,7 +32,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from hostile.fuzzing import (  # noqa: E402
-    Failure, Mutator, default_corpus, schedule, stream_rng, targets,
+    Failure,
+    Mutator,
+    default_corpus,
+    schedule,
+    stream_rng,
+    targets,
 )
 
 

@@ -28,18 +28,25 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from system.harness import HarnessError, ProcessTable, make_homes  # noqa: E402
 from system.scenarios import (  # noqa: E402
-    SEAT_NAMES, MatchRecord, after_lines, judge_fault, match_problems, play_recorded,
-    random_kill_line, run_with_kill, standard_plan,
+    SEAT_NAMES,
+    MatchRecord,
+    after_lines,
+    judge_fault,
+    match_problems,
+    play_recorded,
+    random_kill_line,
+    run_with_kill,
+    standard_plan,
 )
 
 
-def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=10, help="matches to play (default 10)")
     parser.add_argument("--game", choices=("bluff", "topper", "both"), default="both",
@@ -81,7 +88,7 @@ class Soak:
             store["rss_at_start_kib"] = [p.rss_kib() for p in table.processes]
         return sample
 
-    def play_clean(self, index: int, game: str, seed: int) -> Optional[MatchRecord]:
+    def play_clean(self, index: int, game: str, seed: int) -> MatchRecord | None:
         sample: dict[str, Any] = {}
         try:
             run = play_recorded(standard_plan(game, seed=seed), self.homes(f"m{index}"),
@@ -152,7 +159,7 @@ class Soak:
         }
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     root = Path(tempfile.mkdtemp(prefix="p2pcards-soak-"))
     began = time.monotonic()

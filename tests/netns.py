@@ -18,6 +18,7 @@ not root, no ``ip``).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import os
 import re
@@ -123,7 +124,7 @@ class SimulatedLan:
 
     # -- lifetime ---------------------------------------------------------------------
 
-    def create(self) -> "SimulatedLan":
+    def create(self) -> SimulatedLan:
         """Build the namespaces, bridge and links; on any failure remove what was made and raise."""
         _live_lans.add(self)
         try:
@@ -155,10 +156,8 @@ class SimulatedLan:
         for process in self._processes:
             if process.poll() is None:
                 process.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
             for stream in (process.stdin, process.stdout, process.stderr):
                 if stream is not None:
                     stream.close()
@@ -168,7 +167,7 @@ class SimulatedLan:
         self._created.clear()
         _live_lans.discard(self)
 
-    def __enter__(self) -> "SimulatedLan":
+    def __enter__(self) -> SimulatedLan:
         return self.create()
 
     def __exit__(self, *exc_info: object) -> None:

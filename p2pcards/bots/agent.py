@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 # The one registry of bots, re-exported for the table code that builds agents.
 from p2pcards.bots.registry import make_bot_factory
@@ -23,7 +24,7 @@ __all__ = ["BotAgent", "make_bot_factory"]
 class BotAgent:
     """Chooses with a bot seeded by (seed, position) per decision, off the event loop."""
 
-    def __init__(self, make_bot: Callable[[random.Random], Any], seed: Optional[int] = None) -> None:
+    def __init__(self, make_bot: Callable[[random.Random], Any], seed: int | None = None) -> None:
         self.make_bot = make_bot
         self.seed = secrets.randbits(64) if seed is None else seed
         self._kept: Any = None

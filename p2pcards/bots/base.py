@@ -9,7 +9,8 @@ protocol, which deals with the mental-poker deck) and asks each seat's bot.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 
 class Bot(Protocol):

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import random
 from math import comb
-from typing import Optional
 
 from p2pcards.cards import Rank
 from p2pcards.rules.bluff import (
-    Action, BluffOptions, BluffState, Challenge, Claim, Discard, Pass, Reveal,
+    Action,
+    BluffOptions,
+    BluffState,
+    Challenge,
+    Claim,
+    Discard,
+    Pass,
+    Reveal,
 )
 
 
@@ -172,9 +178,9 @@ class HeuristicBluffBot:
         about_to_win = view.hand_sizes[claim.seat] == 0
         honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
         believed = belief(honest, claim.count, self.bluff_habit)
-        if opts.can_challenge and self._worth_calling(view, claim, believed, about_to_win):
-            if honest < (self.last_card_doubt if about_to_win else self.doubt):
-                return Challenge(seat)
+        doubted = honest < (self.last_card_doubt if about_to_win else self.doubt)
+        if opts.can_challenge and self._worth_calling(view, claim, believed, about_to_win) and doubted:
+            return Challenge(seat)
         if about_to_win:
             # Whatever we do the discarder wins unless someone calls him; a
             # discard at least costs nothing, a pass feeds his safe box.
@@ -208,14 +214,14 @@ class HeuristicBluffBot:
 
     @staticmethod
     def _discard_true_or_any(opts: BluffOptions,
-                             by_rank: dict[Rank, list[int]]) -> Optional[Action]:
+                             by_rank: dict[Rank, list[int]]) -> Action | None:
         if not opts.can_discard:
             return None
         slots = by_rank.get(opts.rank, [])[:opts.max_discard] or [opts.hand[0]]  # type: ignore
         return Discard(opts.seat, tuple(slots), opts.min_stake, opts.rank)
 
     def _small_bluff(self, view: BluffState, opts: BluffOptions,
-                     by_rank: dict[Rank, list[int]]) -> Optional[Action]:
+                     by_rank: dict[Rank, list[int]]) -> Action | None:
         """One card of our thinnest rank, only while the stake is close to the pass price
         and the rank is not so claimed already that one more would be called."""
         if not opts.can_discard:

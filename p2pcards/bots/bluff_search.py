@@ -40,12 +40,18 @@ import math
 import random
 from dataclasses import dataclass, field
 from math import comb
-from typing import Optional
 
 from p2pcards.bots.bluff import _at_least, _options, belief, reveal
 from p2pcards.cards import FULL_DECK, Rank
 from p2pcards.rules.bluff import (
-    SEATS, Action, BluffOptions, BluffState, Challenge, Claim, Discard, Pass,
+    SEATS,
+    Action,
+    BluffOptions,
+    BluffState,
+    Challenge,
+    Claim,
+    Discard,
+    Pass,
 )
 
 
@@ -127,7 +133,7 @@ class OpponentModel:
         return (r.calls + self.PRIOR) / (r.calls_expected + self.PRIOR)
 
 
-def _next_in_play(view: BluffState, after: int) -> Optional[int]:
+def _next_in_play(view: BluffState, after: int) -> int | None:
     for step in range(1, SEATS):
         seat = (after + step) % SEATS
         if not view.out[seat] and view.hand_sizes[seat] > 0:
@@ -201,7 +207,7 @@ class SearchBluffBot:
         #: This decision's scratch: the next player's predicted call of each discard weighed,
         #: and the predicted bluff chance of the claim judged (for the model, once chosen).
         self._first_calls: dict[Action, tuple[int, float]] = {}
-        self._prior_bluff: Optional[float] = None
+        self._prior_bluff: float | None = None
 
     def choose(self, view: BluffState) -> Action:
         opts = _options(view)
@@ -270,7 +276,7 @@ class SearchBluffBot:
         return could_hold(view, rank, count, me, False, hide=view.hand(me))
 
     def _caught(self, view: BluffState, rank: Rank, count: int, me: int, lead: bool,
-                stake: int) -> tuple[float, Optional[tuple[int, float]]]:
+                stake: int) -> tuple[float, tuple[int, float] | None]:
         """Chance our claim of ``count`` × ``rank`` at ``stake`` is called, and the next
         player's own chance of calling it as predicted before learning (for the model).
 
@@ -289,7 +295,7 @@ class SearchBluffBot:
         ready_holding, ready_lacking = _logistic(2 * edge / price), _logistic(2 * edge / price + 2)
         caught, reach = 0.0, 1.0
         seat = me
-        first: Optional[tuple[int, float]] = None
+        first: tuple[int, float] | None = None
         for _ in range(2):
             seat = _next_in_play(view, seat)  # type: ignore[assignment]
             if seat is None or seat == me:

@@ -9,8 +9,9 @@ machine; the other kinds have one strength and ignore the level.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.bluff_search import SearchBluffBot

@@ -12,7 +12,7 @@ network.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 from p2pcards.cards import Card, Rank, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
@@ -110,16 +110,16 @@ class HeuristicTopperBot:
         return next(a for a in legal if a.card == pick)
 
     @staticmethod
-    def _strength(card: Card, trump: Optional[Suit]) -> int:
+    def _strength(card: Card, trump: Suit | None) -> int:
         return trick_power(card, trump, effective_suit(card, trump))
 
-    def _is_boss(self, card: Card, unseen: Iterable[Card], trump: Optional[Suit]) -> bool:
+    def _is_boss(self, card: Card, unseen: Iterable[Card], trump: Suit | None) -> bool:
         """No unseen card of the same effective suit beats ``card``."""
         suit = effective_suit(card, trump)
         mine = self._strength(card, trump)
         return all(effective_suit(c, trump) != suit or self._strength(c, trump) < mine for c in unseen)
 
-    def _lead(self, held: list[Card], unseen: list[Card], trump: Optional[Suit]) -> Card:
+    def _lead(self, held: list[Card], unseen: list[Card], trump: Suit | None) -> Card:
         trumps = sorted((c for c in held if is_trump(c, trump)), key=lambda c: -self._strength(c, trump))
         trumps_out = [c for c in unseen if is_trump(c, trump)]
         if trumps and trumps_out and self._is_boss(trumps[0], unseen, trump):
@@ -135,12 +135,12 @@ class HeuristicTopperBot:
         return trumps[-1]
 
     @staticmethod
-    def _suit_length(card: Card, held: list[Card], trump: Optional[Suit]) -> int:
+    def _suit_length(card: Card, held: list[Card], trump: Suit | None) -> int:
         suit = effective_suit(card, trump)
         return sum(1 for c in held if effective_suit(c, trump) == suit)
 
     def _follow(self, view: TopperState, options: list[Card], unseen: list[Card],
-                trump: Optional[Suit]) -> Card:
+                trump: Suit | None) -> Card:
         trick = view.current_trick
         led = effective_suit(trick[0][1], trump)
         best = max(trick_power(c, trump, led) for _, c in trick)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from p2pcards.bots.topper import estimate_tricks
 from p2pcards.cards import Card, Suit
@@ -40,7 +40,7 @@ from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
 from p2pcards.rules.topper_order import effective_suit, trick_power
 
 #: Trump choices indexed like the tables below: ``None`` (no trump yet) then the suits.
-_TRUMPS: tuple[Optional[Suit], ...] = (None,) + tuple(Suit)
+_TRUMPS: tuple[Suit | None, ...] = (None,) + tuple(Suit)
 
 
 class _Tables:
@@ -53,9 +53,9 @@ class _Tables:
     def __init__(self, deck: Sequence[Card]) -> None:
         self.deck = tuple(deck)
         self.index = {card: i for i, card in enumerate(self.deck)}
-        self.suit: dict[Optional[Suit], list[int]] = {}
-        self.power: dict[Optional[Suit], list[list[int]]] = {}
-        self.own: dict[Optional[Suit], list[int]] = {}
+        self.suit: dict[Suit | None, list[int]] = {}
+        self.power: dict[Suit | None, list[list[int]]] = {}
+        self.own: dict[Suit | None, list[int]] = {}
         for trump in _TRUMPS:
             suits = [int(effective_suit(c, trump)) for c in self.deck]
             self.suit[trump] = suits
@@ -80,7 +80,7 @@ class _Sim:
     __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own")
 
     def __init__(self, hands: list[list[int]], trick: list[tuple[int, int]], to_act: int,
-                 taken: list[int], tables: _Tables, trump: Optional[Suit]) -> None:
+                 taken: list[int], tables: _Tables, trump: Suit | None) -> None:
         self.hands = hands
         self.trick = trick
         self.to_act = to_act
@@ -138,7 +138,7 @@ class _Sim:
         return self.taken
 
 
-def hand_score(taken: Sequence[int], bidder: Optional[int], bid: int) -> list[int]:
+def hand_score(taken: Sequence[int], bidder: int | None, bid: int) -> list[int]:
     """Each seat's score change for the hand (the bidder short of his bid loses it)."""
     changes = list(taken)
     if bidder is not None and taken[bidder] < bid:
@@ -196,7 +196,7 @@ class _Knowledge:
     def deal(self, rng: random.Random, tries: int = 4) -> list[list[Card]]:
         """Every seat's unplayed cards in one determinisation, bids believed when a few tries allow."""
         hands: list[list[Card]] = []
-        for attempt in range(tries):
+        for _attempt in range(tries):
             placed = assign_hidden(self.hidden, self.unseen, self.voids, self.trump, rng)
             hands = [self.known[s] + [placed[p] for p in self.hidden[s]] for s in range(self.n)]
             if all(self._could_bid(hands[s] + self.played[s], b) for s, b in self.bidders):

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from p2pcards.crypto import keys, shares, shuffle
 from p2pcards.crypto.context import ProofContext
@@ -168,7 +169,7 @@ class VerifiedChecks:
 PROCESS_CHECKS = VerifiedChecks()
 
 
-def verify(check: Check, record: Optional[VerifiedChecks] = None) -> None:
+def verify(check: Check, record: VerifiedChecks | None = None) -> None:
     """Run ``check`` unless it already passed in this process (``record``, by
     default :data:`PROCESS_CHECKS`)."""
     (PROCESS_CHECKS if record is None else record).check(check)

@@ -33,7 +33,7 @@ class ProofContext:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
                 raise InvalidEncoding(f"{name} must be an integer in 0..{top}, got {describe(value)}")
 
-    def for_seat(self, seat: int) -> "ProofContext":
+    def for_seat(self, seat: int) -> ProofContext:
         """The same session and deck, as proved by ``seat`` (what a verifier needs)."""
         return replace(self, seat=seat)
 

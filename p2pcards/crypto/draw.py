@@ -16,13 +16,20 @@ Use a distinct ``purpose`` for each draw of a session.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CommitmentMismatch, InvalidEncoding
 from p2pcards.crypto.group import Rng, default_rng
-from p2pcards.crypto.hashing import TAG_DRAW_COMMIT, TAG_DRAW_SEED, TAG_DRAW_STREAM, \
-    digest32, sha512_fields, u64
+from p2pcards.crypto.hashing import (
+    TAG_DRAW_COMMIT,
+    TAG_DRAW_SEED,
+    TAG_DRAW_STREAM,
+    digest32,
+    sha512_fields,
+    u64,
+)
 from p2pcards.crypto.sampling import fisher_yates, uniform_below
 
 #: The purpose a nonce is committed under when one nonce serves the table's set-up draws.
@@ -33,14 +40,14 @@ COMMITMENT_BYTES = 32
 _MAX_PURPOSE = 64
 
 
-def _purpose_bytes(purpose: Union[str, bytes]) -> bytes:
+def _purpose_bytes(purpose: str | bytes) -> bytes:
     raw = purpose.encode("utf-8") if isinstance(purpose, str) else purpose
     if not isinstance(raw, bytes) or not 1 <= len(raw) <= _MAX_PURPOSE:
         raise InvalidEncoding(f"draw purpose must be 1..{_MAX_PURPOSE} bytes")
     return raw
 
 
-def _check_bytes(value: Any, size: int, what: str, seat: Optional[int]) -> bytes:
+def _check_bytes(value: Any, size: int, what: str, seat: int | None) -> bytes:
     if not isinstance(value, bytes) or len(value) != size:
         raise InvalidEncoding(f"{what}: expected {size} bytes", seat=seat)
     return value
@@ -50,19 +57,19 @@ def _check_session(session: Any) -> bytes:
     return _check_bytes(session, 32, "session id", None)
 
 
-def new_nonce(rng: Optional[Rng] = None) -> bytes:
+def new_nonce(rng: Rng | None = None) -> bytes:
     """A fresh secret nonce for one draw (keep it until the reveal)."""
     return (default_rng if rng is None else rng)(NONCE_BYTES)
 
 
-def draw_commitment(session: bytes, seat: int, purpose: Union[str, bytes], nonce: bytes) -> bytes:
+def draw_commitment(session: bytes, seat: int, purpose: str | bytes, nonce: bytes) -> bytes:
     """``H32(TAG_DRAW_COMMIT; session, u64(seat), purpose, nonce)``."""
     _check_session(session)
     _check_bytes(nonce, NONCE_BYTES, "draw nonce", seat)
     return digest32(TAG_DRAW_COMMIT, session, u64(seat), _purpose_bytes(purpose), nonce)
 
 
-def verify_draw_nonce(commitment: Any, session: bytes, seat: int, purpose: Union[str, bytes],
+def verify_draw_nonce(commitment: Any, session: bytes, seat: int, purpose: str | bytes,
                       nonce: Any) -> None:
     """Raise :class:`CommitmentMismatch` naming ``seat`` unless ``nonce`` is what it committed."""
     _check_bytes(commitment, COMMITMENT_BYTES, "draw commitment", seat)
@@ -71,13 +78,13 @@ def verify_draw_nonce(commitment: Any, session: bytes, seat: int, purpose: Union
         raise CommitmentMismatch("draw nonce", seat=seat)
 
 
-def commit(ctx: ProofContext, nonce: bytes, purpose: Union[str, bytes] = SETUP_PURPOSE) -> bytes:
+def commit(ctx: ProofContext, nonce: bytes, purpose: str | bytes = SETUP_PURPOSE) -> bytes:
     """:func:`draw_commitment` for ``ctx.session`` and ``ctx.seat`` (``ctx.deck`` is not used)."""
     return draw_commitment(ctx.session, ctx.seat, purpose, nonce)
 
 
 def verify_commitment(ctx: ProofContext, nonce: Any, commitment: Any,
-                      purpose: Union[str, bytes] = SETUP_PURPOSE) -> bool:
+                      purpose: str | bytes = SETUP_PURPOSE) -> bool:
     """Whether ``nonce`` is what ``ctx.seat`` committed to with :func:`commit`.
 
     Malformed inputs still raise :class:`InvalidEncoding`; only a mismatch
@@ -90,7 +97,7 @@ def verify_commitment(ctx: ProofContext, nonce: Any, commitment: Any,
     return True
 
 
-def draw_seed(session: bytes, purpose: Union[str, bytes], nonces_in_seat_order: Sequence[bytes]) -> bytes:
+def draw_seed(session: bytes, purpose: str | bytes, nonces_in_seat_order: Sequence[bytes]) -> bytes:
     """``H32(TAG_DRAW_SEED; session, purpose, u64(count), nonce_0 || nonce_1 || ...)``."""
     _check_session(session)
     if not 1 <= len(nonces_in_seat_order) <= 1024:

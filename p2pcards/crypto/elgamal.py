@@ -13,9 +13,10 @@ ciphertext that arrives from the wire has two non-identity points.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
 from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.group import G, Point, Scalar
@@ -58,7 +59,7 @@ class CardMap:
             raise InvalidEncoding(f"card code {describe(code)} is not in this deck")
         return self._points[code]
 
-    def code_of(self, point: Point) -> Optional[int]:
+    def code_of(self, point: Point) -> int | None:
         """The code of ``point``, or ``None`` when it is not one of this deck's cards."""
         return self._by_point.get(point.to_bytes())
 
@@ -79,7 +80,7 @@ class Ciphertext:
     c1: Point
     c2: Point
 
-    def reencrypt(self, r: Scalar, joint_key: Point) -> "Ciphertext":
+    def reencrypt(self, r: Scalar, joint_key: Point) -> Ciphertext:
         """``(c1 + r·G, c2 + r·Y)``: the same card, unlinkable to the old ciphertext."""
         return Ciphertext(self.c1 + r * G, self.c2 + r * joint_key)
 
@@ -87,7 +88,7 @@ class Ciphertext:
         return [self.c1.to_bytes(), self.c2.to_bytes()]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: Optional[int] = None, what: str = "ciphertext") -> "Ciphertext":
+    def from_wire(cls, obj: Any, seat: int | None = None, what: str = "ciphertext") -> Ciphertext:
         """Both points validated; neither may be the identity."""
         c1, c2 = expect_list(obj, what, seat, length=2)
         return cls(Point.from_bytes(c1, what=f"{what}.c1", seat=seat),
@@ -107,7 +108,7 @@ def deck_to_wire(deck: Sequence[Ciphertext]) -> list[list[bytes]]:
     return [ct.to_wire() for ct in deck]
 
 
-def deck_from_wire(obj: Any, seat: Optional[int] = None, what: str = "deck") -> list[Ciphertext]:
+def deck_from_wire(obj: Any, seat: int | None = None, what: str = "deck") -> list[Ciphertext]:
     """A masked deck from the wire: 1..MAX_DECK_SIZE ciphertexts, every point validated."""
     items = expect_list(obj, what, seat, lo=1, hi=MAX_DECK_SIZE)
     return [Ciphertext.from_wire(item, seat, f"{what}[{i}]") for i, item in enumerate(items)]

@@ -8,7 +8,8 @@ secret: no scalar, no share point, no card point, no byte of either.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 
 def describe(value: Any) -> str:
@@ -27,7 +28,7 @@ class CryptoError(ValueError):
     #: Stable identifier of what failed, e.g. ``"crypto.proof"``.
     code: ClassVar[str] = "crypto"
 
-    def __init__(self, detail: str, *, seat: Optional[int] = None) -> None:
+    def __init__(self, detail: str, *, seat: int | None = None) -> None:
         self.seat = seat
         self.detail = detail
         who = "" if seat is None else f"seat {seat}: "
@@ -54,7 +55,7 @@ class InvalidPoint(CryptoError):
     NOT_IN_GROUP: ClassVar[str] = "not in the prime-order group"
     IDENTITY: ClassVar[str] = "identity"
 
-    def __init__(self, what: str, reason: str, *, seat: Optional[int] = None) -> None:
+    def __init__(self, what: str, reason: str, *, seat: int | None = None) -> None:
         self.what = what
         self.reason = reason
         super().__init__(f"{what}: {reason} point", seat=seat)
@@ -72,7 +73,7 @@ class InvalidScalar(CryptoError):
     NON_CANONICAL: ClassVar[str] = "non-canonical"
     ZERO: ClassVar[str] = "zero"
 
-    def __init__(self, what: str, reason: str, *, seat: Optional[int] = None) -> None:
+    def __init__(self, what: str, reason: str, *, seat: int | None = None) -> None:
         self.what = what
         self.reason = reason
         super().__init__(f"{what}: {reason} scalar", seat=seat)
@@ -93,8 +94,8 @@ class ProofInvalid(CryptoError):
     SHUFFLE: ClassVar[str] = "shuffle"
     DECRYPTION_SHARE: ClassVar[str] = "decryption-share"
 
-    def __init__(self, proof: str, check: str, *, seat: Optional[int] = None,
-                 slot: Optional[int] = None) -> None:
+    def __init__(self, proof: str, check: str, *, seat: int | None = None,
+                 slot: int | None = None) -> None:
         self.proof = proof
         self.check = check
         self.slot = slot
@@ -112,7 +113,7 @@ class NotReEncrypted(CryptoError):
 
     code = "crypto.not-re-encrypted"
 
-    def __init__(self, index: int, *, seat: Optional[int] = None) -> None:
+    def __init__(self, index: int, *, seat: int | None = None) -> None:
         self.index = index
         super().__init__(f"output deck[{index}] equals an input ciphertext (not re-encrypted)",
                          seat=seat)
@@ -126,7 +127,7 @@ class CommitmentMismatch(CryptoError):
 
     code = "crypto.commitment"
 
-    def __init__(self, what: str, *, seat: Optional[int] = None) -> None:
+    def __init__(self, what: str, *, seat: int | None = None) -> None:
         self.what = what
         super().__init__(f"revealed {what} does not match its commitment", seat=seat)
 
@@ -143,8 +144,8 @@ class NotACard(CryptoError):
 
     code = "crypto.not-a-card"
 
-    def __init__(self, seats: Iterable[int], *, slot: Optional[int] = None,
-                 seat: Optional[int] = None) -> None:
+    def __init__(self, seats: Iterable[int], *, slot: int | None = None,
+                 seat: int | None = None) -> None:
         self.seats = tuple(seats)
         self.slot = slot
         where = "a card" if slot is None else f"slot {slot}"

@@ -25,7 +25,8 @@ Reprs hide values: a scalar may be a key, a point may be a card.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import nacl.bindings as _nb
 import nacl.utils
@@ -117,7 +118,7 @@ def default_rng(n: int) -> bytes:
     return nacl.utils.random(n)
 
 
-def _expect_bytes(data: Any, what: str, seat: Optional[int]) -> bytes:
+def _expect_bytes(data: Any, what: str, seat: int | None) -> bytes:
     if not isinstance(data, bytes) or len(data) != 32:
         kind = type(data).__name__
         size = f" of length {len(data)}" if isinstance(data, (bytes, bytearray)) else ""
@@ -136,7 +137,7 @@ class Scalar:
                         "from_digest, zero, one or random_scalar")
 
     @classmethod
-    def _wrap(cls, b: bytes) -> "Scalar":
+    def _wrap(cls, b: bytes) -> Scalar:
         s = object.__new__(cls)
         object.__setattr__(s, "_b", b)
         return s
@@ -152,7 +153,7 @@ class Scalar:
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_bytes(cls, data: Any, *, what: str = "scalar", seat: Optional[int] = None) -> "Scalar":
+    def from_bytes(cls, data: Any, *, what: str = "scalar", seat: int | None = None) -> Scalar:
         """Decode a scalar from outside: canonical and non-zero, or an error naming ``what``."""
         s = cls.from_bytes_or_zero(data, what=what, seat=seat)
         if s.is_zero:
@@ -161,7 +162,7 @@ class Scalar:
 
     @classmethod
     def from_bytes_or_zero(cls, data: Any, *, what: str = "scalar",
-                           seat: Optional[int] = None) -> "Scalar":
+                           seat: int | None = None) -> Scalar:
         """Decode a scalar where zero is legitimate; still refuses non-canonical bytes."""
         raw = _expect_bytes(data, what, seat)
         # Canonical iff reducing it changes nothing; libsodium does the comparison in
@@ -171,23 +172,23 @@ class Scalar:
         return cls._wrap(raw)
 
     @classmethod
-    def from_int(cls, value: int) -> "Scalar":
+    def from_int(cls, value: int) -> Scalar:
         """A public integer reduced modulo the order (constants, indices; never a secret)."""
         return cls._wrap((value % ORDER).to_bytes(32, "little"))
 
     @classmethod
-    def from_digest(cls, digest: bytes) -> "Scalar":
+    def from_digest(cls, digest: bytes) -> Scalar:
         """Reduce a 64-byte hash output modulo the order (uniform up to 2^-259)."""
         if len(digest) != 64:
             raise InvalidEncoding(f"a digest to reduce must be 64 bytes, got {len(digest)}")
         return cls._wrap(_s_reduce(digest))
 
     @classmethod
-    def zero(cls) -> "Scalar":
+    def zero(cls) -> Scalar:
         return cls._wrap(_ZERO_BYTES)
 
     @classmethod
-    def one(cls) -> "Scalar":
+    def one(cls) -> Scalar:
         return cls._wrap(_ONE_BYTES)
 
     # -- properties ----------------------------------------------------------
@@ -203,18 +204,18 @@ class Scalar:
     to_wire = to_bytes
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "Scalar":
+    def from_wire(cls, obj: Any, seat: int | None = None) -> Scalar:
         """The wire form is the 32 bytes; as :meth:`from_bytes` (zero refused)."""
         return cls.from_bytes(obj, seat=seat)
 
     # -- arithmetic (libsodium's scalar functions, for secrets and public values alike) --
 
-    def __add__(self, other: "Scalar") -> "Scalar":
+    def __add__(self, other: Scalar) -> Scalar:
         if not isinstance(other, Scalar):
             return NotImplemented
         return Scalar._wrap(_s_add(self._b, other._b))
 
-    def __sub__(self, other: "Scalar") -> "Scalar":
+    def __sub__(self, other: Scalar) -> Scalar:
         if not isinstance(other, Scalar):
             return NotImplemented
         return Scalar._wrap(_s_sub(self._b, other._b))
@@ -224,7 +225,7 @@ class Scalar:
             return Scalar._wrap(_s_mul(self._b, other._b))
         return NotImplemented
 
-    def __neg__(self) -> "Scalar":
+    def __neg__(self) -> Scalar:
         return Scalar._wrap(_s_neg(self._b))
 
     def __eq__(self, other: object) -> bool:
@@ -238,7 +239,7 @@ class Scalar:
         return "Scalar(<hidden>)"
 
 
-def random_scalar(rng: Optional[Rng] = None) -> Scalar:
+def random_scalar(rng: Rng | None = None) -> Scalar:
     """A uniformly random non-zero scalar: 64 random bytes reduced modulo the order."""
     draw = default_rng if rng is None else rng
     for _ in range(8):
@@ -265,7 +266,7 @@ class Point:
         raise TypeError("build a Point with from_bytes, from_bytes_or_identity or identity")
 
     @classmethod
-    def _wrap(cls, b: bytes) -> "Point":
+    def _wrap(cls, b: bytes) -> Point:
         p = object.__new__(cls)
         object.__setattr__(p, "_b", b)
         return p
@@ -281,7 +282,7 @@ class Point:
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_bytes(cls, data: Any, *, what: str = "point", seat: Optional[int] = None) -> "Point":
+    def from_bytes(cls, data: Any, *, what: str = "point", seat: int | None = None) -> Point:
         """Decode and validate a point from outside; the identity is refused."""
         p = cls.from_bytes_or_identity(data, what=what, seat=seat)
         if p.is_identity:
@@ -290,7 +291,7 @@ class Point:
 
     @classmethod
     def from_bytes_or_identity(cls, data: Any, *, what: str = "point",
-                               seat: Optional[int] = None) -> "Point":
+                               seat: int | None = None) -> Point:
         """Decode and validate a point where the identity is legitimate."""
         raw = _expect_bytes(data, what, seat)
         if int.from_bytes(raw, "little") & _LOW_255 >= _FIELD_PRIME:
@@ -306,7 +307,7 @@ class Point:
         return cls._wrap(raw)
 
     @classmethod
-    def identity(cls) -> "Point":
+    def identity(cls) -> Point:
         return cls._wrap(_IDENTITY_BYTES)
 
     # -- properties ----------------------------------------------------------
@@ -322,13 +323,13 @@ class Point:
     to_wire = to_bytes
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "Point":
+    def from_wire(cls, obj: Any, seat: int | None = None) -> Point:
         """The wire form is the 32 bytes; as :meth:`from_bytes` (identity refused)."""
         return cls.from_bytes(obj, seat=seat)
 
     # -- arithmetic ----------------------------------------------------------
 
-    def __add__(self, other: "Point") -> "Point":
+    def __add__(self, other: Point) -> Point:
         if not isinstance(other, Point):
             return NotImplemented
         if self._b == _IDENTITY_BYTES:
@@ -338,7 +339,7 @@ class Point:
         OPS.add += 1
         return Point._wrap(_add(self._b, other._b))
 
-    def __sub__(self, other: "Point") -> "Point":
+    def __sub__(self, other: Point) -> Point:
         if not isinstance(other, Point):
             return NotImplemented
         if other._b == _IDENTITY_BYTES:
@@ -346,10 +347,10 @@ class Point:
         OPS.add += 1
         return Point._wrap(_sub(self._b, other._b))
 
-    def __neg__(self) -> "Point":
+    def __neg__(self) -> Point:
         return Point.identity() - self
 
-    def __rmul__(self, scalar: Any) -> "Point":
+    def __rmul__(self, scalar: Any) -> Point:
         if not isinstance(scalar, Scalar):
             return NotImplemented
         return scalar_mul(scalar, self)

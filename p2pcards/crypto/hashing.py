@@ -14,7 +14,7 @@ primitive.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import nacl.bindings as _nb
 

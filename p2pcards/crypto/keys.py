@@ -15,12 +15,19 @@ seat, then :func:`joint_public_key`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from p2pcards.crypto.context import ProofContext
-from p2pcards.crypto.errors import CommitmentMismatch, CryptoError, InvalidEncoding, \
-    InvalidPoint, InvalidScalar, ProofInvalid
+from p2pcards.crypto.errors import (
+    CommitmentMismatch,
+    CryptoError,
+    InvalidEncoding,
+    InvalidPoint,
+    InvalidScalar,
+    ProofInvalid,
+)
 from p2pcards.crypto.group import G, Point, Rng, Scalar, base_mul, random_scalar, sum_points
 from p2pcards.crypto.hashing import TAG_KEY_COMMIT, TAG_KEY_SCHNORR, digest32, hash_to_scalar
 from p2pcards.crypto.wire import expect_list
@@ -36,17 +43,17 @@ class KeyShare:
     public: Point
 
     @classmethod
-    def generate(cls, rng: Optional[Rng] = None) -> "KeyShare":
+    def generate(cls, rng: Rng | None = None) -> KeyShare:
         return cls.from_secret(random_scalar(rng))
 
     @classmethod
-    def from_secret(cls, secret: Scalar) -> "KeyShare":
+    def from_secret(cls, secret: Scalar) -> KeyShare:
         if secret.is_zero:
             raise InvalidScalar("key share", InvalidScalar.ZERO)
         return cls(secret, base_mul(secret))
 
     @classmethod
-    def from_secret_bytes(cls, data: Any) -> "KeyShare":
+    def from_secret_bytes(cls, data: Any) -> KeyShare:
         """Restore a share saved with :meth:`secret_bytes` (canonical, non-zero)."""
         return cls.from_secret(Scalar.from_bytes(data, what="key share"))
 
@@ -69,13 +76,13 @@ class SchnorrProof:
         return [self.challenge.to_bytes(), self.response.to_bytes()]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "SchnorrProof":
+    def from_wire(cls, obj: Any, seat: int | None = None) -> SchnorrProof:
         c, s = expect_list(obj, "key-share proof", seat, length=2)
         return cls(Scalar.from_bytes(c, what="key-share proof challenge", seat=seat),
                    Scalar.from_bytes(s, what="key-share proof response", seat=seat))
 
 
-def public_from_wire(obj: Any, seat: Optional[int] = None) -> Point:
+def public_from_wire(obj: Any, seat: int | None = None) -> Point:
     """A public key share from the wire (validated, never the identity)."""
     return Point.from_bytes(obj, what="public key share", seat=seat)
 
@@ -98,7 +105,7 @@ def _challenge(ctx: ProofContext, public: Point, nonce_point: Point) -> Scalar:
                           nonce_point.to_bytes())
 
 
-def prove_key_share(share: KeyShare, ctx: ProofContext, rng: Optional[Rng] = None) -> SchnorrProof:
+def prove_key_share(share: KeyShare, ctx: ProofContext, rng: Rng | None = None) -> SchnorrProof:
     """Schnorr proof: ``R = k·G``, ``c = H(ctx, G, X, R)``, ``s = k + c·x``."""
     for _ in range(8):
         k = random_scalar(rng)

@@ -12,7 +12,7 @@ OS, :mod:`p2pcards.crypto.shuffle`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from p2pcards.crypto.errors import CryptoError, InvalidEncoding, describe
 from p2pcards.crypto.group import Rng

@@ -18,13 +18,21 @@ card's ``slot`` in the deck, and hashes the whole ciphertext.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import CardMap, Ciphertext
-from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, InvalidScalar, \
-    NotACard, ProofInvalid, describe
+from p2pcards.crypto.errors import (
+    CryptoError,
+    InvalidEncoding,
+    InvalidPoint,
+    InvalidScalar,
+    NotACard,
+    ProofInvalid,
+    describe,
+)
 from p2pcards.crypto.group import G, Point, Rng, Scalar, base_mul, random_scalar, sum_points
 from p2pcards.crypto.hashing import TAG_SHARE_DLEQ, hash_to_scalar, u64
 from p2pcards.crypto.keys import KeyShare
@@ -50,7 +58,7 @@ class DecryptionShare:
     """
 
     point: Point
-    proof: Optional[DleqProof]
+    proof: DleqProof | None
 
     def to_wire(self) -> list[bytes]:
         """``[D, c, s]``."""
@@ -60,7 +68,7 @@ class DecryptionShare:
                 self.proof.response.to_bytes()]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "DecryptionShare":
+    def from_wire(cls, obj: Any, seat: int | None = None) -> DecryptionShare:
         d, c, s = expect_list(obj, "decryption share", seat, length=3)
         return cls(Point.from_bytes(d, what="decryption share", seat=seat),
                    DleqProof(Scalar.from_bytes(c, what="decryption share challenge", seat=seat),
@@ -76,7 +84,7 @@ def _check_slot(slot: Any) -> int:
     return slot
 
 
-def _check_c1(ciphertext: Ciphertext, seat: Optional[int]) -> None:
+def _check_c1(ciphertext: Ciphertext, seat: int | None) -> None:
     if ciphertext.c1.is_identity:
         raise InvalidPoint("ciphertext c1 (an unmasked card)", InvalidPoint.IDENTITY, seat=seat)
 
@@ -95,7 +103,7 @@ def decryption_point(key_share: KeyShare, ciphertext: Ciphertext) -> Point:
 
 
 def make_share(key_share: KeyShare, ciphertext: Ciphertext, ctx: ProofContext, slot: int,
-               rng: Optional[Rng] = None, *, with_proof: bool = True) -> DecryptionShare:
+               rng: Rng | None = None, *, with_proof: bool = True) -> DecryptionShare:
     """``D = x·c1`` with ``A = k·G``, ``B = k·c1``, ``c = H(ctx, slot, G, X, c1, c2, D, A, B)``,
     ``s = k + c·x``. ``with_proof=False`` skips the proof (an owner's private
     share, as :func:`decryption_point`)."""
@@ -141,8 +149,8 @@ def verify_share(public: Point, ciphertext: Ciphertext, share: DecryptionShare,
 
 
 def recover_code(ciphertext: Ciphertext,
-                 share_points: Union[Mapping[int, Point], Sequence[Point]],
-                 card_map: CardMap, *, slot: Optional[int] = None) -> int:
+                 share_points: Mapping[int, Point] | Sequence[Point],
+                 card_map: CardMap, *, slot: int | None = None) -> int:
     """The card code of ``c2 - Σ D_i``, given every seat's share point.
 
     ``share_points`` maps seat to share (a sequence is taken in seat order).

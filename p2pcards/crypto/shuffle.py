@@ -29,19 +29,40 @@ validating the ``5N + 5`` points it received.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import Ciphertext
 from p2pcards.crypto.errors import (
-    CryptoError, InvalidEncoding, InvalidPoint, NotReEncrypted, ProofInvalid,
+    CryptoError,
+    InvalidEncoding,
+    InvalidPoint,
+    NotReEncrypted,
+    ProofInvalid,
 )
 from p2pcards.crypto.generators import chain_base, generators, generators_sum
-from p2pcards.crypto.group import Point, Rng, Scalar, base_mul, default_rng, \
-    linear_combination, random_scalar, sum_points, sum_scalars
-from p2pcards.crypto.hashing import TAG_SHUFFLE_C, TAG_SHUFFLE_U, TAG_SHUFFLE_U_I, \
-    hash_to_scalar, points_bytes, sha512_fields, u64
+from p2pcards.crypto.group import (
+    Point,
+    Rng,
+    Scalar,
+    base_mul,
+    default_rng,
+    linear_combination,
+    random_scalar,
+    sum_points,
+    sum_scalars,
+)
+from p2pcards.crypto.hashing import (
+    TAG_SHUFFLE_C,
+    TAG_SHUFFLE_U,
+    TAG_SHUFFLE_U_I,
+    hash_to_scalar,
+    points_bytes,
+    sha512_fields,
+    u64,
+)
 from p2pcards.crypto.sampling import fisher_yates, words_from_rng
 from p2pcards.crypto.wire import MAX_DECK_SIZE, expect_list, points_from_wire, scalars_from_wire
 
@@ -86,7 +107,7 @@ class ShuffleProof:
                 scs(self.s_hat), scs(self.s_prime), pts(self.commitments), pts(self.chain)]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: Optional[int] = None) -> "ShuffleProof":
+    def from_wire(cls, obj: Any, seat: int | None = None) -> ShuffleProof:
         """Every point validated (never the identity), every scalar canonical and non-zero."""
         f = expect_list(obj, "shuffle proof", seat, length=_PROOF_FIELDS)
         n_items = expect_list(f[12], "shuffle proof c", seat, lo=1, hi=MAX_DECK_SIZE)
@@ -133,13 +154,13 @@ def _challenge_c(statement: tuple[bytes, ...], chain: Sequence[Point], t1: Point
                           points_bytes(t_hat))
 
 
-def _check_deck_size(n: int, seat: Optional[int]) -> None:
+def _check_deck_size(n: int, seat: int | None) -> None:
     if not 1 <= n <= MAX_DECK_SIZE:
         raise InvalidEncoding(f"a deck must have 1..{MAX_DECK_SIZE} cards, got {n}", seat=seat)
 
 
 def shuffle_and_prove(deck: Sequence[Ciphertext], joint_key: Point, ctx: ProofContext,
-                      rng: Optional[Rng] = None) -> tuple[list[Ciphertext], ShuffleProof]:
+                      rng: Rng | None = None) -> tuple[list[Ciphertext], ShuffleProof]:
     """Permute and re-encrypt ``deck`` under ``joint_key``, with a proof for ``ctx``.
 
     The permutation and the re-encryption scalars never leave this function.

@@ -10,7 +10,7 @@ these checks come second and raise :class:`~p2pcards.crypto.errors.InvalidEncodi
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from p2pcards.crypto.errors import InvalidEncoding
 from p2pcards.crypto.group import Point, Scalar
@@ -19,7 +19,7 @@ from p2pcards.crypto.group import Point, Scalar
 MAX_DECK_SIZE = 256
 
 
-def expect_list(obj: Any, what: str, seat: Optional[int], *, length: Optional[int] = None,
+def expect_list(obj: Any, what: str, seat: int | None, *, length: int | None = None,
                 lo: int = 0, hi: int = MAX_DECK_SIZE) -> list:
     if not isinstance(obj, (list, tuple)):
         raise InvalidEncoding(f"{what}: expected a list, got {type(obj).__name__}", seat=seat)
@@ -30,13 +30,13 @@ def expect_list(obj: Any, what: str, seat: Optional[int], *, length: Optional[in
     return list(obj)
 
 
-def points_from_wire(obj: Any, what: str, seat: Optional[int], *, length: Optional[int] = None,
+def points_from_wire(obj: Any, what: str, seat: int | None, *, length: int | None = None,
                      lo: int = 1, hi: int = MAX_DECK_SIZE) -> tuple[Point, ...]:
     items = expect_list(obj, what, seat, length=length, lo=lo, hi=hi)
     return tuple(Point.from_bytes(b, what=f"{what}[{i}]", seat=seat) for i, b in enumerate(items))
 
 
-def scalars_from_wire(obj: Any, what: str, seat: Optional[int], *, length: Optional[int] = None,
+def scalars_from_wire(obj: Any, what: str, seat: int | None, *, length: int | None = None,
                       lo: int = 1, hi: int = MAX_DECK_SIZE) -> tuple[Scalar, ...]:
     items = expect_list(obj, what, seat, length=length, lo=lo, hi=hi)
     return tuple(Scalar.from_bytes(b, what=f"{what}[{i}]", seat=seat) for i, b in enumerate(items))

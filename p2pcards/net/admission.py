@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import ipaddress
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 __all__ = ["AddressBuckets", "StrangerBudget", "Ticket", "TokenBucket", "address_key"]
 
@@ -140,7 +140,7 @@ class StrangerBudget:
         self.refused_cap = 0
         self.evicted = 0
 
-    def admit(self, address: str, now: float) -> Optional[Ticket]:
+    def admit(self, address: str, now: float) -> Ticket | None:
         """A place for a new connection from ``address``, or None (refuse it).
 
         Refused: its key already holds ``per_address`` strangers, or has used

@@ -19,8 +19,9 @@ import contextlib
 import inspect
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Protocol
 
 from p2pcards.net.admission import StrangerBudget, Ticket
 from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
@@ -286,7 +287,7 @@ class Connection:
         self.close()
         await self._transport.wait_closed()
 
-    async def __aenter__(self) -> "Connection":
+    async def __aenter__(self) -> Connection:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -446,7 +447,7 @@ class Server:
         if self._handshaking:
             await asyncio.gather(*self._handshaking, return_exceptions=True)
 
-    async def __aenter__(self) -> "Server":
+    async def __aenter__(self) -> Server:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

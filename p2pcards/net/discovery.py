@@ -314,7 +314,7 @@ class TableAdvertiser:
         finally:
             await azc.async_close()
 
-    async def __aenter__(self) -> "TableAdvertiser":
+    async def __aenter__(self) -> TableAdvertiser:
         await self.start()
         return self
 
@@ -410,7 +410,7 @@ class TableBrowser:
         if azc is not None:
             await azc.async_close()
 
-    async def __aenter__(self) -> "TableBrowser":
+    async def __aenter__(self) -> TableBrowser:
         await self.start()
         return self
 

@@ -22,8 +22,9 @@ import contextlib
 import itertools
 import logging
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 from p2pcards.net.admission import TokenBucket
 from p2pcards.net.connection import Limits, serve
@@ -34,8 +35,16 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
-    DEFAULT_SPECTATORS, Broadcast, Close, Dropped, LobbyChanged, Persist, PersistNotice, Relay,
-    Send, TableStarted,
+    DEFAULT_SPECTATORS,
+    Broadcast,
+    Close,
+    Dropped,
+    LobbyChanged,
+    Persist,
+    PersistNotice,
+    Relay,
+    Send,
+    TableStarted,
 )
 
 log = logging.getLogger(__name__)
@@ -68,7 +77,7 @@ class _Link:
         except NetError:
             self.connection.close()
 
-    def push(self, frame: Optional[bytes]) -> None:
+    def push(self, frame: bytes | None) -> None:
         if self.queue.qsize() >= self.limit:
             log.warning("link %d reads too slowly; closing it", self.number)
             self.connection.close()
@@ -86,9 +95,9 @@ class TableHost:
         config: dict[str, int],
         table_name: str,
         *,
-        journal_root: Optional[Path] = None,
-        genesis_nonce: Optional[bytes] = None,
-        on_event: Optional[Callable[[Any], None]] = None,
+        journal_root: Path | None = None,
+        genesis_nonce: bytes | None = None,
+        on_event: Callable[[Any], None] | None = None,
         limits: Limits = Limits(),
         max_spectators: int = DEFAULT_SPECTATORS,
     ) -> None:
@@ -96,7 +105,7 @@ class TableHost:
         self.lobby = Lobby(identity, game, config, table_name)
         self.relay = Relay(self.lobby, genesis_nonce, max_spectators=max_spectators)
         self.journal_root = journal_root
-        self.journal: Optional[Journal] = None
+        self.journal: Journal | None = None
         self.on_event = on_event or (lambda event: None)
         self.limits = limits
         self.memory = MemoryNetwork()
@@ -104,14 +113,14 @@ class TableHost:
         self._by_key: dict[bytes, deque[int]] = {}  # admitted links of each key, oldest first
         self._numbers = itertools.count(1)
         self._servers: list[Any] = []
-        self.tcp_host: Optional[str] = None
-        self.tcp_port: Optional[int] = None
-        self.local_port: Optional[int] = None
+        self.tcp_host: str | None = None
+        self.tcp_port: int | None = None
+        self.local_port: int | None = None
         self.started = asyncio.Event()
         self._links_changed = asyncio.Event()
 
     @classmethod
-    def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> "TableHost":
+    def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> TableHost:
         """A host restarted from its saved relay journal."""
         meta = journal.read_meta()
         kwargs.setdefault("max_spectators", meta.get("spectators", DEFAULT_SPECTATORS))
@@ -123,7 +132,7 @@ class TableHost:
         host.started.set()
         return host
 
-    async def start(self, tcp_host: Optional[str] = None, tcp_port: int = 0) -> None:
+    async def start(self, tcp_host: str | None = None, tcp_port: int = 0) -> None:
         """Listen in-process, and on TCP when ``tcp_host`` is given."""
         local = await self.memory.serve(LOCAL_HOST, 0, self.identity, self._accept, self.limits)
         self._servers.append(local)

@@ -20,7 +20,7 @@ import fcntl
 import os
 import struct
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
@@ -58,8 +58,8 @@ class Journal:
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
-        self._fh: Optional[Any] = None
-        self._lock_fd: Optional[int] = None
+        self._fh: Any | None = None
+        self._lock_fd: int | None = None
 
     def claim(self) -> None:
         """Hold this journal for this process until :meth:`release` (or the process ends);
@@ -109,7 +109,7 @@ class Journal:
         """Keep the verdict that ended the table, with its evidence, beside the transcript."""
         write_atomically(self.verdict_path, wire.pack(verdict_wire))
 
-    def read_verdict(self) -> Optional[dict[str, Any]]:
+    def read_verdict(self) -> dict[str, Any] | None:
         try:
             return wire.unpack(self.verdict_path.read_bytes(), max_bytes=MAX_RECORD)
         except FileNotFoundError:
@@ -124,7 +124,7 @@ class Journal:
         can say so without replaying every proof."""
         write_atomically(self.result_path, wire.pack(result))
 
-    def read_result(self) -> Optional[dict[str, Any]]:
+    def read_result(self) -> dict[str, Any] | None:
         try:
             result = wire.unpack(self.result_path.read_bytes(), max_bytes=MAX_RECORD)
         except FileNotFoundError:
@@ -135,7 +135,7 @@ class Journal:
         """Add one transcript message; ``sync`` waits until it is on disk."""
         if self._fh is None:
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._fh = open(self.transcript_path, "ab")
+            self._fh = open(self.transcript_path, "ab")  # noqa: SIM115 - kept open for appends
         self._fh.write(_LEN.pack(len(raw)) + raw)
         self._fh.flush()
         if sync:

@@ -5,7 +5,8 @@ signs a hash of the whole handshake, so both ends learn and prove who the
 other is, and nobody on the path between them can pose as either, read what
 they say or alter it. Afterwards every frame is sealed with XSalsa20-Poly1305
 under a per-direction key and a counter bound into the nonce, which makes a
-replayed, reordered, dropped-then-resent or altered frame fail. ``protocol/LINK.md`` spells out every byte computed here.
+replayed, reordered, dropped-then-resent or altered frame fail. ``protocol/LINK.md`` spells out every
+byte computed here.
 
 The objects work on whole frames (the framing layer or an in-memory queue
 delivers them) and never touch sockets or clocks. Bad input raises a precise
@@ -84,7 +85,7 @@ class Role(enum.Enum):
     RESPONDER = "responder"
 
     @property
-    def other(self) -> "Role":
+    def other(self) -> Role:
         return Role.RESPONDER if self is Role.INITIATOR else Role.INITIATOR
 
 

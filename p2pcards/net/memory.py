@@ -68,7 +68,7 @@ class MemoryWire:
         for end in self._ends.values():
             end._peer_gone()
 
-    def _attach(self, a: "_MemoryEnd", b: "_MemoryEnd") -> None:
+    def _attach(self, a: _MemoryEnd, b: _MemoryEnd) -> None:
         self._ends = {"a": a, "b": b}
 
     def _carry(self, sender: Side, frame: bytes) -> None:
@@ -200,7 +200,7 @@ async def memory_pair(
 class MemoryServer:
     """A listener registered in a ``MemoryNetwork``; the counterpart of ``connection.Server``."""
 
-    def __init__(self, network: "MemoryNetwork", address: tuple[str, int], identity: Identity,
+    def __init__(self, network: MemoryNetwork, address: tuple[str, int], identity: Identity,
                  on_connection: OnConnection, limits: Limits) -> None:
         self._network = network
         self._address = address
@@ -220,7 +220,7 @@ class MemoryServer:
     async def wait_closed(self) -> None:
         return None
 
-    async def __aenter__(self) -> "MemoryServer":
+    async def __aenter__(self) -> MemoryServer:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

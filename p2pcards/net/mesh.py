@@ -25,7 +25,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-from typing import Any, Awaitable, Callable, Optional
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from p2pcards.net.connection import Limits, connect, serve
 from p2pcards.net.errors import NetError
@@ -107,7 +108,7 @@ class Mesh:
         deliver: Deliver,
         hello_body: Callable[[], dict],
         *,
-        on_change: Optional[Callable[[], None]] = None,
+        on_change: Callable[[], None] | None = None,
         limits: Limits = MESH_LIMITS,
         dial_timeout: float = DIAL_TIMEOUT,
         max_dials: int = MAX_DIALS,
@@ -119,9 +120,9 @@ class Mesh:
         self.limits = limits
         self.dial_timeout = dial_timeout
         self.max_dials = max_dials
-        self.session: Optional[bytes] = None
+        self.session: bytes | None = None
         self.keys: list[bytes] = []
-        self.me: Optional[int] = None
+        self.me: int | None = None
         self.addrs: list[list] = []
         self._links: dict[int, _Direct] = {}
         self._addresses: dict[int, list[list]] = {}
@@ -199,7 +200,7 @@ class Mesh:
         """Players with a live direct link."""
         return {p for p, link in self._links.items() if link.up}
 
-    def is_linked(self, player: Optional[int]) -> bool:
+    def is_linked(self, player: int | None) -> bool:
         link = self._links.get(player) if player is not None else None
         return link is not None and link.up
 
@@ -209,8 +210,8 @@ class Mesh:
         if link is not None and link.up:
             link.push(frame)
 
-    def broadcast(self, frame: bytes, exclude: Optional[int] = None, *,
-                  also_exclude: Optional[int] = None) -> None:
+    def broadcast(self, frame: bytes, exclude: int | None = None, *,
+                  also_exclude: int | None = None) -> None:
         """Queue ``frame`` on every live direct link but ``exclude``'s (and ``also_exclude``'s)."""
         for player, link in list(self._links.items()):
             if player != exclude and player != also_exclude and link.up:
@@ -309,7 +310,7 @@ class Mesh:
         if frame.body["sid"] != self.session:
             raise DirectRefused("hello for another table")
 
-    async def _run_link(self, player: int, connection: Any, dialled_by: Optional[int]) -> None:
+    async def _run_link(self, player: int, connection: Any, dialled_by: int | None) -> None:
         """Keep the link if it is the pair's one (see the module doc), then read it
         until it ends."""
         assert self.me is not None
@@ -345,7 +346,7 @@ class DirectRefused(ProtocolError):
     rule = "direct.hello"
 
 
-def _in_own_zone(host: str, own: Optional[str]) -> str:
+def _in_own_zone(host: str, own: str | None) -> str:
     """A link-local IPv6 address names its zone by the *announcer's* interface
     (``fe80::1%eth0``); this player reaches it through its own interface, the one
     its own listening address names."""
@@ -357,7 +358,7 @@ def _in_own_zone(host: str, own: Optional[str]) -> str:
     return host
 
 
-def _dialable(host: str, own: Optional[str] = None) -> bool:
+def _dialable(host: str, own: str | None = None) -> bool:
     """Whether to dial an address the host handed out. Only IP literals (never a
     name), and only where a LAN table's players can be: private, loopback and
     link-local ranges, or this player's own /24 (IPv4) or /64 (IPv6). So a host

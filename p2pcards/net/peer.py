@@ -47,9 +47,10 @@ import hashlib
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Optional, Protocol
+from typing import Any, Protocol
 
 from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
@@ -149,7 +150,7 @@ class LinkDown:
 class Waiting:
     """Who must write next and until when (event-loop time), for a countdown."""
 
-    player: Optional[int]
+    player: int | None
     deadline: float
 
 
@@ -193,7 +194,7 @@ class SessionResult:
     """How the session ended: an outcome, a verdict, or neither (a rejection)."""
 
     outcome: Any = None
-    verdict: Optional[Verdict] = None
+    verdict: Verdict | None = None
     reason: str = ""
 
     @property
@@ -223,13 +224,13 @@ class PeerSession:
         bot: bool = False,
         deadline: float = 120.0,
         reconnect_window: float = 60.0,
-        journal_root: Optional[Path] = None,
-        randomness_for: Optional[RandomnessFor] = None,
-        on_event: Optional[Callable[[Any], None]] = None,
-        meta: Optional[dict] = None,
+        journal_root: Path | None = None,
+        randomness_for: RandomnessFor | None = None,
+        on_event: Callable[[Any], None] | None = None,
+        meta: dict | None = None,
         direct: bool = False,
         listen: bool = True,
-        listen_host: Optional[str] = None,
+        listen_host: str | None = None,
     ) -> None:
         self.identity = identity
         self.agent = agent
@@ -247,18 +248,18 @@ class PeerSession:
         """Accept direct links (off: this player only dials, e.g. behind a firewall)."""
         self.listen_host = listen_host
         """Where to listen; default: this end's address of the link to the host."""
-        self.table: Optional[Table] = None
-        self.journal: Optional[Journal] = None
-        self.mesh: Optional[Mesh] = None
+        self.table: Table | None = None
+        self.journal: Journal | None = None
+        self.mesh: Mesh | None = None
         self._deadline_at = 0.0
         self._leaving = False
-        self._probe: Optional[int] = None
+        self._probe: int | None = None
         self._probes = 0
         self._probe_host_answered = False
         self._probe_writer_answered = False
         self._linked: set[int] = set()
         #: The host's last word on who is linked to it (player order), if any.
-        self._host_presence: Optional[list[int]] = None
+        self._host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
         self._connection: Any = None
         self._connected_once = False
@@ -268,18 +269,18 @@ class PeerSession:
         self._bots: dict[bytes, bool] = {}
         #: Losses of the link to the host since the last transcript progress.
         self._drops = 0
-        self._inbox: Optional[asyncio.Queue] = None
+        self._inbox: asyncio.Queue | None = None
         self._addrs: list[list] = []
-        self._pending_peers: Optional[list] = None
-        self._host_key: Optional[bytes] = None
+        self._pending_peers: list | None = None
+        self._host_key: bytes | None = None
         #: Digests (of the raw bytes) of messages in the chain and notices seen: cheap dedupe.
         self._seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
-        self._forks_asked: set[tuple[Optional[int], int]] = set()  # (link, position) asked once
+        self._forks_asked: set[tuple[int | None, int]] = set()  # (link, position) asked once
         #: Work running while the players think (the next deal's first shuffle).
         self._background: set[asyncio.Future] = set()
         #: The table talk's checks and this player's counter (once the table is known).
-        self.talk: Optional[TalkBook] = None
+        self.talk: TalkBook | None = None
         self._talk_sends: set[asyncio.Task] = set()
         self._talk_warned: collections.deque = collections.deque()
 
@@ -409,7 +410,7 @@ class PeerSession:
         while True:
             try:
                 connection = await self.connector()
-            except (OSError, NetError, asyncio.TimeoutError) as error:
+            except (TimeoutError, OSError, NetError) as error:
                 if self._connected_once:
                     retry = loop.time() <= give_up_at
                 else:
@@ -478,8 +479,8 @@ class PeerSession:
     # -- the table task ---------------------------------------------------------------
 
     async def _play(self) -> SessionResult:
-        decision: Optional[asyncio.Task] = None
-        getter: Optional[asyncio.Task] = None
+        decision: asyncio.Task | None = None
+        getter: asyncio.Task | None = None
         try:
             while True:
                 await self._send_automatic()
@@ -530,7 +531,7 @@ class PeerSession:
             if helpers:
                 await asyncio.wait(helpers, timeout=1)
 
-    async def _on_item(self, item: tuple) -> Optional[SessionResult]:
+    async def _on_item(self, item: tuple) -> SessionResult | None:
         kind, source, payload = item
         if kind == "host":
             await self._on_frame(payload)
@@ -611,7 +612,7 @@ class PeerSession:
         elif frame.kind == "talk":
             self._on_talk(frame.body, player)
 
-    async def _on_message(self, raw: bytes, source: Optional[int]) -> None:
+    async def _on_message(self, raw: bytes, source: int | None) -> None:
         """A transcript message from the host (``source`` None) or a direct link."""
         key = _key(raw)
         if key in self._seen:
@@ -660,7 +661,7 @@ class PeerSession:
                     self.table.offer_shuffle(await ahead)
         self._emit(events)
 
-    async def _on_alert(self, raw: bytes, source: Optional[int]) -> None:
+    async def _on_alert(self, raw: bytes, source: int | None) -> None:
         if self.table is None:
             return
         key = _key(raw)
@@ -680,7 +681,7 @@ class PeerSession:
             await self._to_host(frames.encode("alert", raw))  # a host may hand it on (or not)
         self._emit(events)
 
-    def _on_talk(self, raw: bytes, source: Optional[int]) -> None:
+    def _on_talk(self, raw: bytes, source: int | None) -> None:
         """A chat line from the host (``source`` None) or a direct peer: shown once
         if it checks, echoed once on the other direct links (not to its speaker),
         else dropped with its reason logged. Nothing here touches the table."""
@@ -719,7 +720,7 @@ class PeerSession:
             return
         self.mesh.set_peers(players)
 
-    async def _ask(self, source: Optional[int], frame: bytes) -> None:
+    async def _ask(self, source: int | None, frame: bytes) -> None:
         if source is None:
             await self._to_host(frame)
         elif self.mesh is not None:
@@ -901,7 +902,7 @@ class PeerSession:
             future.add_done_callback(
                 lambda done: done.cancelled() or done.exception() or table.offer_shuffle(done.result()))
 
-    def _ahead(self, job: Optional[Callable[[], Any]]) -> Optional[asyncio.Future]:
+    def _ahead(self, job: Callable[[], Any] | None) -> asyncio.Future | None:
         """Run ``job`` (a shuffle made ahead) in a worker thread; a failure (a deck
         that does not parse: its check will say so) is dropped, never sent."""
         if job is None:
@@ -1054,7 +1055,7 @@ class PeerSession:
             self._emit(table.declare_deadline_missed(
                 0, "(the host) stopped relaying: no answer to a ping"))
 
-    def _on_pong(self, n: int, source: Optional[int]) -> None:
+    def _on_pong(self, n: int, source: int | None) -> None:
         table = self.table
         if self._probe != n or table is None or self._table_done():
             return

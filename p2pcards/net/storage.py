@@ -10,6 +10,7 @@ silently making a new key would change who the player is.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -85,10 +86,8 @@ def write_atomically(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.replace(temp_name, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
         raise
     dir_fd = os.open(directory, os.O_RDONLY)
     try:

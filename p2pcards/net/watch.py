@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any
 
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import (
@@ -49,7 +50,7 @@ class WatchResult:
     """How watching ended: the match's outcome, a verdict, or why it stopped."""
 
     outcome: Any = None
-    verdict: Optional[Verdict] = None
+    verdict: Verdict | None = None
     reason: str = ""
     stopped: bool = False
     """The spectator chose to stop watching."""
@@ -60,14 +61,14 @@ class WatchSession:
     """Watch one table from the host's side of it, as an observer (see the module doc)."""
 
     def __init__(self, identity: Identity, connector: Connector, *,
-                 on_event: Optional[Callable[[Any], None]] = None,
+                 on_event: Callable[[Any], None] | None = None,
                  reconnect_window: float = 30.0) -> None:
         self.identity = identity
         self.connector = connector
         self.on_event = on_event or (lambda event: None)
         self.reconnect_window = reconnect_window
-        self.table: Optional[Table] = None
-        self.talk: Optional[TalkBook] = None
+        self.table: Table | None = None
+        self.talk: TalkBook | None = None
         #: A spectator keeps no record of its own (``p2pcards verify`` a player's).
         self.journal = None
         self._connection: Any = None
@@ -106,7 +107,7 @@ class WatchSession:
             while True:
                 try:
                     self._connection = await self.connector()
-                except (OSError, NetError, asyncio.TimeoutError) as error:
+                except (TimeoutError, OSError, NetError) as error:
                     if not connected_once or loop.time() > give_up_at:
                         return self._result(f"could not reach the table's host: {error}")
                     await asyncio.sleep(0.5)

@@ -17,7 +17,8 @@ combined, and an offline verifier checks them all.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from p2pcards.crypto import checks, elgamal, shares, shuffle
 from p2pcards.crypto.context import ProofContext
@@ -49,7 +50,7 @@ class DeckDeal:
     """The masked deck of one deal, the shares published so far, what this peer learnt."""
 
     def __init__(self, number: int, codes: Sequence[int], session: bytes, joint_key: Point,
-                 seat_keys: Sequence[Point], checker: Optional[Checker] = None) -> None:
+                 seat_keys: Sequence[Point], checker: Checker | None = None) -> None:
         """``checker`` runs every public proof check (default: once per process,
         :func:`p2pcards.crypto.checks.verify`)."""
         self.number = number
@@ -81,7 +82,7 @@ class DeckDeal:
 
     # -- shuffles ---------------------------------------------------------
 
-    def make_shuffle(self, seat: int, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
+    def make_shuffle(self, seat: int, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
         return shuffle_body(self.number, self.deck, self.joint_key, self.context(seat), rng)
 
     def accept_shuffle(self, seat: int, body: dict[str, Any], trusted: bool = False) -> None:
@@ -100,14 +101,14 @@ class DeckDeal:
     # -- the private deal -------------------------------------------------
 
     def make_shares(self, seat: int, key: KeyShare,
-                    rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
+                    rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
         ctx = self.context(seat)
         items = [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire()
                  for p in range(self.size) if owner_of(p) != seat]
         return {"deck": self.number, "shares": items}
 
     def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False,
-                      check_owner: Optional[int] = None) -> int:
+                      check_owner: int | None = None) -> int:
         """Store ``seat``'s shares; check the proofs of every share, or (with
         ``check_owner``) only of that seat's cards. Returns how many were checked."""
         self._check_deck_number(body)
@@ -116,7 +117,7 @@ class DeckDeal:
         parsed: list[tuple[int, shares.DecryptionShare]] = []
         checked: list[tuple[int, int]] = []
         try:
-            for p, item in zip(slots, items):
+            for p, item in zip(slots, items, strict=False):
                 share = shares.DecryptionShare.from_wire(item, seat=seat)
                 if trusted or check_owner is None or owner_of(p) == check_owner:
                     if not trusted:
@@ -162,7 +163,7 @@ class DeckDeal:
     # -- public reveals ---------------------------------------------------
 
     def make_reveal(self, seat: int, key: KeyShare, slots: Sequence[int],
-                    rng: Optional[Callable[[int], bytes]] = None) -> list[Any]:
+                    rng: Callable[[int], bytes] | None = None) -> list[Any]:
         ctx = self.context(seat)
         return [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire() for p in slots]
 
@@ -174,7 +175,7 @@ class DeckDeal:
             self.check_public_shares(p)
         codes = []
         try:
-            for p, item in zip(slots, items):
+            for p, item in zip(slots, items, strict=False):
                 share = shares.DecryptionShare.from_wire(item, seat=seat)
                 self._verify(seat, p, share)
                 points = {**self._share_points(p), seat: share.point}
@@ -184,7 +185,7 @@ class DeckDeal:
         return codes
 
     def record_reveal(self, slots: Sequence[int], codes: Sequence[int]) -> None:
-        self.revealed.update(zip(slots, codes))
+        self.revealed.update(zip(slots, codes, strict=False))
 
     def _check_deck_number(self, body: dict[str, Any]) -> None:
         if body["deck"] != self.number:
@@ -192,7 +193,7 @@ class DeckDeal:
 
 
 def shuffle_body(number: int, deck: Sequence[elgamal.Ciphertext], joint_key: Point,
-                 ctx: ProofContext, rng: Optional[Callable[[int], bytes]] = None) -> dict[str, Any]:
+                 ctx: ProofContext, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
     """A ``shuffle`` message's body: ``deck`` permuted, re-masked and proven by ``ctx.seat``."""
     out, proof = shuffle.shuffle_and_prove(deck, joint_key, ctx, rng=rng)
     return {"deck": number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}

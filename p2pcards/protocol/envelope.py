@@ -17,7 +17,7 @@ message may not carry a notice type, and a notice may carry only those.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from nacl.encoding import RawEncoder
 from nacl.exceptions import BadSignatureError
@@ -73,7 +73,7 @@ class SignedMessage:
     raw: bytes = field(repr=False)
     payload: bytes = field(repr=False)
     signature: bytes = field(repr=False)
-    session: Optional[bytes]
+    session: bytes | None
     position: int
     prev: bytes = field(repr=False)
     player: int
@@ -82,7 +82,7 @@ class SignedMessage:
     digest: bytes = field(repr=False)
 
     @classmethod
-    def parse(cls, raw: bytes) -> "SignedMessage":
+    def parse(cls, raw: bytes) -> SignedMessage:
         """Decode the envelope's shape; raises MalformedWire/MalformedMessage.
 
         A notice type is refused here: a notice is never a transcript message."""
@@ -151,7 +151,7 @@ class SignedNotice:
     digest: bytes = field(repr=False)
 
     @classmethod
-    def parse(cls, raw: bytes) -> "SignedNotice":
+    def parse(cls, raw: bytes) -> SignedNotice:
         """Decode a notice; raises MalformedWire/MalformedMessage (a transcript
         message's type, or a notice without a session, is malformed here)."""
         payload, signature, checked = _parse_envelope(raw, "notice")
@@ -172,7 +172,7 @@ class SignedNotice:
         _verify(NOTICE_TAG, self, public_key, "notice")
 
 
-def _verify(tag: bytes, signed: "SignedMessage | SignedNotice", public_key: bytes, what: str) -> None:
+def _verify(tag: bytes, signed: SignedMessage | SignedNotice, public_key: bytes, what: str) -> None:
     """One check for both domains; only the tag (and the word in the error) differs."""
     try:
         VerifyKey(public_key).verify(tag + signed.payload, signed.signature)
@@ -207,7 +207,7 @@ class _AnyMap(Shape):
         return value
 
 
-def _payload(session: Optional[bytes], position: int, prev: bytes, player: int, type: str,
+def _payload(session: bytes | None, position: int, prev: bytes, player: int, type: str,
              body: dict) -> bytes:
     fields: dict[str, Any] = {"v": PROTOCOL_VERSION}
     if position != 0:
@@ -218,7 +218,7 @@ def _payload(session: Optional[bytes], position: int, prev: bytes, player: int, 
     return wire.pack(fields)
 
 
-def seal(identity: Identity, *, session: Optional[bytes], position: int, prev: bytes,
+def seal(identity: Identity, *, session: bytes | None, position: int, prev: bytes,
          player: int, type: str, body: dict) -> SignedMessage:
     """Build and sign a transcript message; the result parses back to an equal message."""
     payload = _payload(session, position, prev, player, type, body)

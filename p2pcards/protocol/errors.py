@@ -10,7 +10,7 @@ blamed, e.g. a forged signature) and ``position`` (the transcript position).
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional
+from typing import ClassVar
 
 
 class ProtocolError(Exception):
@@ -30,8 +30,8 @@ class RemoteProtocolError(ProtocolError):
 
     rule = "remote"
 
-    def __init__(self, detail: str, *, player: Optional[int] = None,
-                 position: Optional[int] = None) -> None:
+    def __init__(self, detail: str, *, player: int | None = None,
+                 position: int | None = None) -> None:
         self.detail = detail
         self.player = player
         self.position = position
@@ -97,8 +97,8 @@ class RuleViolation(RemoteProtocolError):
 
     rule = "rules"
 
-    def __init__(self, detail: str, *, game_rule: str, player: Optional[int] = None,
-                 position: Optional[int] = None) -> None:
+    def __init__(self, detail: str, *, game_rule: str, player: int | None = None,
+                 position: int | None = None) -> None:
         self.game_rule = game_rule
         super().__init__(detail, player=player, position=position)
 

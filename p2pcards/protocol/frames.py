@@ -29,7 +29,16 @@ from typing import Any
 from p2pcards.protocol import wire
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import (
-    Bin, Int, IntMap, ListOf, Shape, Struct, Text, Tuple, _fail, validate,
+    Bin,
+    Int,
+    IntMap,
+    ListOf,
+    Shape,
+    Struct,
+    Text,
+    Tuple,
+    _fail,
+    validate,
 )
 from p2pcards.protocol.talk import MAX_TALK_FRAME
 from p2pcards.rules.seats import SEATS

@@ -9,14 +9,14 @@ own (Bluff: revealing a challenged discard is not optional).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import Encoded, Int, ListOf, Shape, Struct, validate
 from p2pcards.rules import bluff, topper
-
 
 SHARE = Encoded("decryption share [D, c, s]: three 32-byte strings (CRYPTO.md, decryption shares)")
 DECK = Encoded("masked deck: one [c1, c2] pair of 32-byte points per card (CRYPTO.md, ElGamal)")
@@ -41,7 +41,7 @@ class GameRules:
     encode: Callable[[Any], tuple[str, dict]]
     decode: Callable[[int, str, dict, list[Card]], Any]
     reveal_slots: Callable[[Any, str, dict], list[int]]
-    automatic_message: Callable[[Any, int], Optional[tuple[str, list[int]]]]
+    automatic_message: Callable[[Any, int], tuple[str, list[int]] | None]
 
     @property
     def deck_codes(self) -> tuple[int, ...]:
@@ -117,7 +117,7 @@ def _bluff_reveal_slots(state: Any, mtype: str, body: dict) -> list[int]:
     return [] if claim is None else list(claim.slots)
 
 
-def _bluff_automatic(state: Any, seat: int) -> Optional[tuple[str, list[int]]]:
+def _bluff_automatic(state: Any, seat: int) -> tuple[str, list[int]] | None:
     if state.phase is bluff.Phase.REVEAL and state.to_act == seat:
         return "show", list(state.last_claim.slots)
     return None

@@ -30,7 +30,7 @@ class Identity:
     name: str = "player"
 
     @classmethod
-    def generate(cls, name: str = "player") -> "Identity":
+    def generate(cls, name: str = "player") -> Identity:
         return cls(SigningKey.generate(), name)
 
     @property

@@ -11,7 +11,7 @@ join order gives it no advantage.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import nacl.utils
 
@@ -93,7 +93,7 @@ class Lobby:
             "players": [[p.public_key, p.name, int(p.bot)] for p in self.players],
         })
 
-    def genesis(self, nonce: Optional[bytes] = None) -> SignedMessage:
+    def genesis(self, nonce: bytes | None = None) -> SignedMessage:
         """Sign the first transcript message; the lobby must be full."""
         if not self.full:
             raise LocalProtocolError(f"the table needs {SEATS} players, has {len(self.players)}")

@@ -32,15 +32,22 @@ its reason (:class:`Dropped`), never closes a link and blames nobody.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Union
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import (
-    PROTOCOL_VERSION, KeptMessage, SignedMessage, SignedNotice, session_id_of,
+    PROTOCOL_VERSION,
+    KeptMessage,
+    SignedMessage,
+    SignedNotice,
+    session_id_of,
 )
 from p2pcards.protocol.errors import (
-    LocalProtocolError, MalformedMessage, RemoteProtocolError, WrongSession,
+    LocalProtocolError,
+    MalformedMessage,
+    RemoteProtocolError,
+    WrongSession,
 )
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
@@ -60,7 +67,7 @@ class Broadcast:
     """Send ``frame`` on every link but ``exclude``."""
 
     frame: bytes = field(repr=False)
-    exclude: Optional[int] = None
+    exclude: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +112,7 @@ class TableStarted:
     session: bytes = field(repr=False)
 
 
-Output = Union[Send, Broadcast, Persist, PersistNotice, Close, Dropped, LobbyChanged, TableStarted]
+Output = Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyChanged | TableStarted
 
 #: The most notices the relay keeps (and forwards) per player: an honest player
 #: signs at most a leave and an alert (the same bytes each time it repeats one).
@@ -125,8 +132,8 @@ MAX_SPECTATORS = 64
 @dataclass
 class _Link:
     public_key: bytes
-    name: Optional[str] = None
-    player: Optional[int] = None
+    name: str | None = None
+    player: int | None = None
     spectator: bool = False
     pings: tuple[int, int] = (0, 0)  # (transcript length when counted, pings answered since)
 
@@ -134,7 +141,7 @@ class _Link:
 class Relay:
     """Lobby and store-and-forward for one table, seen from the host."""
 
-    def __init__(self, lobby: Lobby, genesis_nonce: Optional[bytes] = None, *,
+    def __init__(self, lobby: Lobby, genesis_nonce: bytes | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
                  max_spectators: int = DEFAULT_SPECTATORS) -> None:
         self.lobby = lobby
@@ -142,22 +149,22 @@ class Relay:
         self.max_spectators = max_spectators
         #: Read only for the chat rate limit (the relay keeps no other clock).
         self.clock = clock
-        self.talk: Optional[TalkBook] = None
+        self.talk: TalkBook | None = None
         self._genesis_nonce = genesis_nonce
         self.links: dict[int, _Link] = {}
         #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
         self.messages: list[KeptMessage] = []
         self.notices: list[SignedNotice] = []
-        self.session: Optional[bytes] = None
+        self.session: bytes | None = None
         self._player_keys: list[bytes] = []
         #: Where each player (by public key) last said it listens for direct links.
         self.addresses: dict[bytes, list[list]] = {}
         #: Who the players last heard was linked to this host (see :meth:`presence`).
-        self._told_presence: Optional[list[int]] = None
+        self._told_presence: list[int] | None = None
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
-               max_spectators: int = DEFAULT_SPECTATORS) -> "Relay":
+               max_spectators: int = DEFAULT_SPECTATORS) -> Relay:
         """A relay restarted from its stored transcript (genesis first) and the
         notices it had kept (each checked again; a bad one is skipped)."""
         relay = cls(lobby, max_spectators=max_spectators)
@@ -365,7 +372,7 @@ class Relay:
             return []  # a copy already forwarded
         return [Broadcast(frames.encode("talk", raw), exclude=link)]
 
-    def _keep_notice(self, raw: bytes) -> Optional[SignedNotice]:
+    def _keep_notice(self, raw: bytes) -> SignedNotice | None:
         """Check a notice and keep it; None for one already kept, or beyond its
         player's bound (neither kept nor forwarded: that player has said enough)."""
         notice = SignedNotice.parse(raw)
@@ -377,7 +384,7 @@ class Relay:
         self.notices.append(notice)
         return notice
 
-    def _check_signed(self, msg: Union[SignedMessage, SignedNotice]) -> None:
+    def _check_signed(self, msg: SignedMessage | SignedNotice) -> None:
         if msg.session != self.session:
             raise WrongSession("message signed for another session")
         msg.verify(self._player_keys[msg.player])
@@ -403,7 +410,7 @@ class Relay:
         linked = {info.player for info in self.links.values() if info.player is not None}
         return [1 if player in linked else 0 for player in range(len(self._player_keys))]
 
-    def _presence_changed(self, newcomer: Optional[int] = None) -> list[Output]:
+    def _presence_changed(self, newcomer: int | None = None) -> list[Output]:
         """A ``presence`` frame to every seated link when who is linked changed,
         and to ``newcomer`` (a link just seated) in any case."""
         now = self.presence()

@@ -8,8 +8,9 @@ floats, no ``None``, no extra or missing map keys: one meaning per message.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.untrusted_text import unsafe_character
@@ -125,7 +126,7 @@ class Tuple(Shape):
     def check(self, value: Any, path: str) -> list:
         if not isinstance(value, list) or len(value) != len(self.items):
             raise _fail(path, f"a list of exactly {len(self.items)} items", value)
-        return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, value))]
+        return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, value, strict=False))]
 
 
 @dataclass(frozen=True)

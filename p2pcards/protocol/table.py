@@ -32,8 +32,9 @@ message: the state before it is kept intact.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 import nacl.utils
 
@@ -44,17 +45,49 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
 from p2pcards.protocol import games
 from p2pcards.protocol.dealing import (
-    Checker, DeckDeal, LateBadShare, deck_key, owner_of, shuffle_body,
+    Checker,
+    DeckDeal,
+    LateBadShare,
+    deck_key,
+    owner_of,
+    shuffle_body,
 )
-from p2pcards.protocol.envelope import KeptMessage, SignedMessage, SignedNotice, seal, seal_notice, session_id_of
+from p2pcards.protocol.envelope import (
+    KeptMessage,
+    SignedMessage,
+    SignedNotice,
+    seal,
+    seal_notice,
+    session_id_of,
+)
 from p2pcards.protocol.errors import (
-    BadProof, BrokenChain, DeadlineMissed, Equivocation, LocalProtocolError, MalformedMessage,
-    NoPauseLeft, OutOfTurn,
-    PlayerLeft, ProtocolError, RemoteProtocolError, RuleViolation, WrongSession,
+    BadProof,
+    BrokenChain,
+    DeadlineMissed,
+    Equivocation,
+    LocalProtocolError,
+    MalformedMessage,
+    NoPauseLeft,
+    OutOfTurn,
+    PlayerLeft,
+    ProtocolError,
+    RemoteProtocolError,
+    RuleViolation,
+    WrongSession,
 )
 from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, ClockPaused, Committed, HandDealt, KeyShareVerified, MatchEnded,
-    PlayersSeated, Reported, SharesVerified, ShuffleVerified, TableEnded,
+    ActionApplied,
+    CardsRevealed,
+    ClockPaused,
+    Committed,
+    HandDealt,
+    KeyShareVerified,
+    MatchEnded,
+    PlayersSeated,
+    Reported,
+    SharesVerified,
+    ShuffleVerified,
+    TableEnded,
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE, SEATS
@@ -72,7 +105,7 @@ MOVE_TIME = "move_time"
 MAX_MOVE_TIME = 3600
 
 
-def move_time_of(value: Optional[int]) -> Optional[int]:
+def move_time_of(value: int | None) -> int | None:
     """The table clock a genesis sets: its ``move_time`` (0..3600, 0 = no limit), or
     None when it sets none (each peer then keeps its own, as before the setting)."""
     if value is None:
@@ -92,7 +125,7 @@ AWAY = "away"
 AWAY_SHAPE = Struct({})
 
 
-def pauses_of(value: Optional[int]) -> int:
+def pauses_of(value: int | None) -> int:
     """How many pauses a genesis gives each player (0..9; absent: 0)."""
     if value is None:
         return 0
@@ -172,7 +205,7 @@ class SessionSecrets:
     draw_nonce: bytes
 
     @classmethod
-    def generate(cls, rng: Optional[Callable[[int], bytes]] = None) -> "SessionSecrets":
+    def generate(cls, rng: Callable[[int], bytes] | None = None) -> SessionSecrets:
         rng = rng or nacl.utils.random
         return cls(keys.KeyShare.generate(rng=rng), rng(32))
 
@@ -180,7 +213,7 @@ class SessionSecrets:
         return {"key": self.key.secret_bytes(), "draw": self.draw_nonce}
 
     @classmethod
-    def from_wire(cls, obj: Any) -> "SessionSecrets":
+    def from_wire(cls, obj: Any) -> SessionSecrets:
         d = validate(Struct({"key": Bin(32), "draw": Bin(32)}), obj, "secrets")
         return cls(keys.KeyShare.from_secret_bytes(d["key"]), d["draw"])
 
@@ -205,11 +238,11 @@ class Player:
 class Table:
     """The state of one table as this peer (or an observer) knows it."""
 
-    def __init__(self, genesis_raw: bytes, me: Optional[Identity] = None,
-                 secrets: Optional[SessionSecrets] = None,
-                 randomness: Optional[Callable[[int], Callable[[int], bytes]]] = None,
-                 check_all_shares: Optional[bool] = None,
-                 checker: Optional[Checker] = None) -> None:
+    def __init__(self, genesis_raw: bytes, me: Identity | None = None,
+                 secrets: SessionSecrets | None = None,
+                 randomness: Callable[[int], Callable[[int], bytes]] | None = None,
+                 check_all_shares: bool | None = None,
+                 checker: Checker | None = None) -> None:
         """``randomness``, for tests and benchmarks only, gives the byte source
         used for the message at each position (default: the OS).
         ``check_all_shares`` checks every decryption share on arrival (default:
@@ -233,7 +266,7 @@ class Table:
         self.pauses = pauses_of(game_config.pop(PAUSES, None))
         self.pauses_left = [self.pauses] * SEATS
         #: The player whose pause the last accepted message took (None: no pause).
-        self.paused: Optional[int] = None
+        self.paused: int | None = None
         self.config = self.game.config_from_wire(game_config)
         self.table_name: str = body["table"]
         self.session = session_id_of(genesis.payload)
@@ -243,7 +276,7 @@ class Table:
         self.checker: Checker = checker or checks.verify
 
         self.me = me
-        self.me_player: Optional[int] = None
+        self.me_player: int | None = None
         if me is not None:
             keys_ = [p.public_key for p in self.players]
             if me.public_key not in keys_:
@@ -257,20 +290,20 @@ class Table:
         self._shares_messages: dict[int, KeptMessage] = {}
         self._notices_seen: set[bytes] = set()
         self.stage = Stage.COMMIT
-        self._commitments: list[Optional[tuple[bytes, bytes]]] = [None] * SEATS
-        self._key_publics: list[Optional[Point]] = [None] * SEATS
-        self._nonces: list[Optional[bytes]] = [None] * SEATS
-        self.joint_key: Optional[Point] = None
-        self.player_at_seat: Optional[tuple[int, ...]] = None
+        self._commitments: list[tuple[bytes, bytes] | None] = [None] * SEATS
+        self._key_publics: list[Point | None] = [None] * SEATS
+        self._nonces: list[bytes | None] = [None] * SEATS
+        self.joint_key: Point | None = None
+        self.player_at_seat: tuple[int, ...] | None = None
         #: The seat the draw chose to go first (with the seats).
-        self.first_seat: Optional[int] = None
+        self.first_seat: int | None = None
         self.engine: Any = None
-        self.deal: Optional[DeckDeal] = None
+        self.deal: DeckDeal | None = None
         self.hand: dict[int, Card] = {}
-        self.verdict: Optional[Verdict] = None
+        self.verdict: Verdict | None = None
         #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
         #: Signed and sent only when that very shuffle of that very input falls due.
-        self._prepared: Optional[Prepared] = None
+        self._prepared: Prepared | None = None
 
     # -- who writes -----------------------------------------------------------
 
@@ -283,7 +316,7 @@ class Table:
         return self.messages[-1].digest
 
     @property
-    def my_seat(self) -> Optional[int]:
+    def my_seat(self) -> int | None:
         if self.me_player is None or self.player_at_seat is None:
             return None
         return self.player_at_seat.index(self.me_player)
@@ -293,7 +326,7 @@ class Table:
         return self.player_at_seat.index(player)
 
     @property
-    def writer(self) -> Optional[int]:
+    def writer(self) -> int | None:
         """The one player who may append the next message, or None."""
         if self.stage is Stage.COMMIT:
             return self._commitments.index(None)
@@ -413,7 +446,7 @@ class Table:
         return [Reported(reporter=notice.player, rule=reported.rule, players=reported.players,
                          position=reported.position, detail=reported.detail)]
 
-    def _proof_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
+    def _proof_in(self, evidence: tuple[bytes, ...]) -> list[Any] | None:
         """The first evidence message that proves, against what this peer holds,
         that its signer broke the chain: this peer's own verdict, or None."""
         for raw in evidence:
@@ -448,7 +481,7 @@ class Table:
                     position=other.position), (other.raw,))
         return None
 
-    def _bad_share_in(self, evidence: tuple[bytes, ...]) -> Optional[list[Any]]:
+    def _bad_share_in(self, evidence: tuple[bytes, ...]) -> list[Any] | None:
         """A reporter's evidence may be a ``shares`` message this peer accepted after
         checking only its own cards' shares: check every share of the deal now, so
         that the maker of a bad one is blamed here too, not the reporter."""
@@ -473,7 +506,7 @@ class Table:
 
     # -- writing ------------------------------------------------------------
 
-    def outgoing(self) -> Optional[Written]:
+    def outgoing(self) -> Written | None:
         """This peer's next automatic message (a cryptographic step), if it is due."""
         if not self.my_turn:
             return None
@@ -505,7 +538,7 @@ class Table:
                     seat, self.secrets.key, slots, self._rng())})
         return None
 
-    def next_shuffle_job(self) -> Optional[Callable[[], Prepared]]:
+    def next_shuffle_job(self) -> Callable[[], Prepared] | None:
         """Work to do while the players think: the next deal's first shuffle.
 
         Its input is the game's unmasked deck in code order and its statement
@@ -524,7 +557,7 @@ class Table:
         joint = self.joint_key
         return lambda: ((number, 0, deck_key(deck)), shuffle_body(number, deck, joint, ctx))
 
-    def speculative_shuffle_job(self, raw: bytes) -> Optional[Callable[[], Prepared]]:
+    def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
         """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
         whose acceptance would make this seat the next shuffler: run it while
         :meth:`receive` checks ``raw`` (the two are independent). The result is
@@ -590,13 +623,13 @@ class Table:
                                  position=self.next_position), (raw,))
         return raw
 
-    def alert(self) -> Optional[bytes]:
+    def alert(self) -> bytes | None:
         """This peer's verdict as a signed notice for the others, once ended."""
         if self.verdict is None or self.me is None:
             return None
         return self._sign_notice("alert", self.verdict.to_wire())
 
-    def _rng(self) -> Optional[Callable[[int], bytes]]:
+    def _rng(self) -> Callable[[int], bytes] | None:
         return None if self._randomness is None else self._randomness(self.next_position)
 
     def _sign_notice(self, kind: str, body: dict) -> bytes:
@@ -717,7 +750,7 @@ class Table:
         events: list[Any] = [SharesVerified(seat, self.deal.number, count, own=trusted)]
         if self.deal.shares_done < SEATS:
             return events
-        faces: list[Optional[Card]] = [None] * self.deal.size
+        faces: list[Card | None] = [None] * self.deal.size
         self.hand = {}
         if self.my_seat is not None:
             for slot, code in self.deal.private_hand(self.my_seat, self.secrets.key).items():
@@ -755,7 +788,7 @@ class Table:
         events: list[Any] = []
         if slots:
             self.deal.record_reveal(slots, codes)
-            events.append(CardsRevealed(seat, tuple(zip(slots, faces))))
+            events.append(CardsRevealed(seat, tuple(zip(slots, faces, strict=False))))
         events.append(ActionApplied(seat, action, results, msg.position))
         if self.engine.outcome is not None:
             self.stage = Stage.OVER
@@ -767,7 +800,7 @@ class Table:
     # -- ending ---------------------------------------------------------------
 
     def _end(self, error: RemoteProtocolError, evidence: tuple[bytes, ...],
-             players: Optional[tuple[int, ...]] = None) -> list[Any]:
+             players: tuple[int, ...] | None = None) -> list[Any]:
         return self._end_with(Verdict.from_error(error, evidence, players))
 
     def restore_verdict(self, verdict: Verdict) -> None:
@@ -779,7 +812,7 @@ class Table:
         self.stage = Stage.ENDED
         return [TableEnded(verdict)]
 
-    def declare_deadline_missed(self, player: Optional[int] = None,
+    def declare_deadline_missed(self, player: int | None = None,
                                 detail: str = "did not write before the deadline") -> list[Any]:
         """The caller's clock says ``player`` (default: the writer) is too late:
         end the table naming it."""

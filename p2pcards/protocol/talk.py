@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
 
 from nacl.encoding import RawEncoder
 from nacl.exceptions import BadSignatureError
@@ -113,7 +113,7 @@ class SignedTalk:
     digest: bytes = field(repr=False)
 
     @classmethod
-    def parse(cls, raw: bytes) -> "SignedTalk":
+    def parse(cls, raw: bytes) -> SignedTalk:
         """Decode and shape-check; raises MalformedWire or MalformedMessage."""
         payload, signature = validate(_OUTER, wire.unpack(raw), "talk")
         fields = validate(PAYLOAD_SHAPE, wire.unpack(payload), "talk payload")
@@ -164,7 +164,7 @@ class TalkBook:
     a copy of a line already accepted returns None.
     """
 
-    def __init__(self, session: bytes, keys: Sequence[bytes], me: Optional[int] = None, *,
+    def __init__(self, session: bytes, keys: Sequence[bytes], me: int | None = None, *,
                  rate_lines: int = RATE_LINES, rate_window: float = RATE_WINDOW) -> None:
         self.session = session
         self.keys = list(keys)
@@ -175,12 +175,12 @@ class TalkBook:
         self.last: dict[int, int] = {}
         #: When each player's recent lines were accepted (for the rate limit).
         self._times: dict[int, deque] = {}
-        self._seen: "OrderedDict[bytes, None]" = OrderedDict()
+        self._seen: OrderedDict[bytes, None] = OrderedDict()
 
     # -- this player's lines ---------------------------------------------------------
 
     def write(self, identity: Identity, text: str, now: float,
-              wall_ms: Optional[int] = None) -> SignedTalk:
+              wall_ms: int | None = None) -> SignedTalk:
         """Sign this player's line (cleaned and cut to the limits).
 
         The counter is at least the Unix clock in milliseconds, so it keeps
@@ -204,7 +204,7 @@ class TalkBook:
 
     # -- others' lines -----------------------------------------------------------------
 
-    def receive(self, raw: bytes, now: float, *, link_player: Optional[int] = None) -> Optional[TalkLine]:
+    def receive(self, raw: bytes, now: float, *, link_player: int | None = None) -> TalkLine | None:
         """Check a received chat line; the line to show, None for a copy already
         accepted, or :class:`TalkDropped` naming why it is dropped.
 

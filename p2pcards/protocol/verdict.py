@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pcards.protocol.errors import (
-    DeadlineMissed, PlayerLeft, RemoteProtocolError,
+    DeadlineMissed,
+    PlayerLeft,
+    RemoteProtocolError,
 )
 from p2pcards.protocol.schema import Bin, Int, ListOf, Struct, Text, validate
 
@@ -48,7 +50,7 @@ class Verdict:
 
     @classmethod
     def from_error(cls, error: RemoteProtocolError, evidence: tuple[bytes, ...] = (),
-                   players: tuple[int, ...] | None = None) -> "Verdict":
+                   players: tuple[int, ...] | None = None) -> Verdict:
         rule = error.rule
         game_rule = getattr(error, "game_rule", None)
         if game_rule:
@@ -63,7 +65,7 @@ class Verdict:
                 "detail": self.detail, "evidence": list(self.evidence)}
 
     @classmethod
-    def from_wire(cls, obj: Any) -> "Verdict":
+    def from_wire(cls, obj: Any) -> Verdict:
         d = validate(VERDICT_SHAPE, obj, "verdict")
         return cls(d["rule"], tuple(d["players"]), d["position"], d["detail"],
                    tuple(d["evidence"]))

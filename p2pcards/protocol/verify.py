@@ -23,16 +23,21 @@ and its precise error are those of a one-core replay.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from p2pcards.crypto import checks
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, HandDealt, SharesVerified, ShuffleVerified,
+    ActionApplied,
+    CardsRevealed,
+    HandDealt,
+    SharesVerified,
+    ShuffleVerified,
 )
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import Stage, Table
@@ -47,7 +52,7 @@ class Report:
     table: str = ""
     players: list[tuple[str, str]] = field(default_factory=list)
     #: The player (join order) at each seat, once the seats were drawn.
-    seating: Optional[tuple[int, ...]] = None
+    seating: tuple[int, ...] | None = None
     messages: int = 0
     deals: int = 0
     shuffles: int = 0
@@ -55,9 +60,9 @@ class Report:
     reveals: int = 0
     actions: int = 0
     outcome: Any = None
-    verdict: Optional[Verdict] = None
-    verdict_confirmed: Optional[bool] = None
-    problem: Optional[str] = None
+    verdict: Verdict | None = None
+    verdict_confirmed: bool | None = None
+    problem: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -81,9 +86,9 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None, *,
-                      workers: Optional[int] = None,
-                      progress: Optional[Progress] = None) -> Report:
+def verify_transcript(messages: list[bytes], verdict: Verdict | None = None, *,
+                      workers: int | None = None,
+                      progress: Progress | None = None) -> Report:
     """Replay ``messages`` (genesis first) as an observer; then re-check ``verdict``.
 
     ``workers`` processes check the proofs (default: one per core; 1 checks
@@ -95,14 +100,14 @@ def verify_transcript(messages: list[bytes], verdict: Optional[Verdict] = None, 
     return report
 
 
-def _verify(messages: list[bytes], verdict: Optional[Verdict], workers: int,
-            progress: Optional[Progress]) -> Report:
+def _verify(messages: list[bytes], verdict: Verdict | None, workers: int,
+            progress: Progress | None) -> Report:
     if workers == 1 or len(messages) < 2:
         return _replay(messages, verdict, checks.VerifiedChecks().check, progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending = _Pending(pool)
         try:
-            report: Optional[Report] = _replay(messages, verdict, pending.collect, progress)
+            report: Report | None = _replay(messages, verdict, pending.collect, progress)
         except Exception:  # noqa: BLE001 - what an unchecked proof led to; the strict replay says
             report = None
         passed = pending.results(progress)
@@ -152,12 +157,12 @@ class _Pending:
             self.sent.append((keys, self.pool.submit(_run_checks, self.batch)))
             self.batch = []
 
-    def results(self, progress: Optional[Progress]) -> _Passed:
+    def results(self, progress: Progress | None) -> _Passed:
         self._flush()
         passed = _Passed()
         done = 0
         for keys, future in self.sent:
-            for key, ok in zip(keys, future.result()):
+            for key, ok in zip(keys, future.result(), strict=False):
                 if ok:
                     passed.passed(key)
                 else:
@@ -168,8 +173,8 @@ class _Pending:
         return passed
 
 
-def _replay(messages: list[bytes], verdict: Optional[Verdict],
-            checker: Callable[[checks.Check], None], progress: Optional[Progress]) -> Report:
+def _replay(messages: list[bytes], verdict: Verdict | None,
+            checker: Callable[[checks.Check], None], progress: Progress | None) -> Report:
     report = Report()
     if not messages:
         report.problem = "the transcript is empty"
@@ -213,7 +218,7 @@ def _replay(messages: list[bytes], verdict: Optional[Verdict],
     return report
 
 
-def _not_in_chain(raw: bytes, index: int) -> Optional[str]:
+def _not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None
     (shape and signature faults are left to the table, which names them)."""
     try:
@@ -234,22 +239,22 @@ def _not_in_chain(raw: bytes, index: int) -> Optional[str]:
 
 
 # Public names for a replay (p2pcards.ui.replay), which checks a saved chain the same way.
-def not_in_chain(raw: bytes, index: int) -> Optional[str]:
+def not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None."""
     return _not_in_chain(raw, index)
 
 
-def same_verdict(found: Optional[Verdict], saved: Optional[Verdict]) -> bool:
+def same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
     """Whether a verdict found on replay is the saved one (same rule, same players)."""
     return _same_verdict(found, saved)
 
 
-def _same_verdict(found: Optional[Verdict], saved: Optional[Verdict]) -> bool:
+def _same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
     return (found is not None and saved is not None and found.rule == saved.rule
             and set(found.players) == set(saved.players))
 
 
-def _confirm(table: Table, verdict: Verdict) -> Optional[bool]:
+def _confirm(table: Table, verdict: Verdict) -> bool | None:
     """True if the evidence breaks the named rule; None if the verdict is not provable."""
     if not verdict.provable:
         return None

@@ -22,25 +22,61 @@ running out of chips, which random play does with probability one.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
-from typing import Iterable, Iterator, Mapping, Optional, Sequence
 
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff_errors import (
-    AlreadyRevealed, BadDeal, DealNotAwaited, DiscardCount, DuplicateSlots, FacesUnknown,
-    LeaderMustDiscard, NothingToChallenge, RankRequired, RevealCount, StakeAboveStack,
-    StakeTooLow, WrongRank,
+    AlreadyRevealed,
+    BadDeal,
+    DealNotAwaited,
+    DiscardCount,
+    DuplicateSlots,
+    FacesUnknown,
+    LeaderMustDiscard,
+    NothingToChallenge,
+    RankRequired,
+    RevealCount,
+    StakeAboveStack,
+    StakeTooLow,
+    WrongRank,
 )
 from p2pcards.rules.bluff_model import (
-    DECK_SIZE, SEATS, Action, BluffConfig, BluffOptions, BluffOutcome, Challenge, Challenged,
-    ChallengeResolved, Claim, DealStarted, DealWon, Discard, Discarded, Event, MatchEnded, Pass,
-    Passed, Phase, PlayerOut, Reveal, RoundEnded, StakeReturned, Termination,
+    DECK_SIZE,
+    SEATS,
+    Action,
+    BluffConfig,
+    BluffOptions,
+    BluffOutcome,
+    Challenge,
+    Challenged,
+    ChallengeResolved,
+    Claim,
+    DealStarted,
+    DealWon,
+    Discard,
+    Discarded,
+    Event,
+    MatchEnded,
+    Pass,
+    Passed,
+    Phase,
+    PlayerOut,
+    Reveal,
+    RoundEnded,
+    StakeReturned,
+    Termination,
+)
+from p2pcards.rules.errors import (
+    BadAction,
+    CardMismatch,
+    MatchOver,
+    NotYourCard,
+    NotYourTurn,
+    WrongPhase,
 )
 from p2pcards.rules.referee import Referee
-from p2pcards.rules.errors import (
-    BadAction, CardMismatch, MatchOver, NotYourCard, NotYourTurn, WrongPhase,
-)
 
 __all__ = [
     "SEATS", "DECK_SIZE", "BluffConfig", "Phase", "BluffState", "BluffOptions", "BluffOutcome",
@@ -81,7 +117,7 @@ class BluffState(Referee):
     # --- construction ---------------------------------------------------------
 
     @classmethod
-    def new(cls, config: Optional[BluffConfig] = None, leader: int = 0) -> "BluffState":
+    def new(cls, config: BluffConfig | None = None, leader: int = 0) -> BluffState:
         """A match before its first deal; ``leader`` (from a joint draw) opens it."""
         if config is not None and not isinstance(config, BluffConfig):
             raise TypeError(f"a Bluff table needs a BluffConfig, not {type(config).__name__}")
@@ -111,7 +147,7 @@ class BluffState(Referee):
         state._deals_won = 0
         return state
 
-    def copy(self) -> "BluffState":
+    def copy(self) -> BluffState:
         state = object.__new__(BluffState)
         for name in self.all_slots():
             value = getattr(self, name)
@@ -126,7 +162,7 @@ class BluffState(Referee):
         return self._leader
 
     @property
-    def challenger(self) -> Optional[int]:
+    def challenger(self) -> int | None:
         """Who called the discard now being revealed."""
         return self._challenger
 
@@ -140,7 +176,7 @@ class BluffState(Referee):
         return self._table_stake
 
     @property
-    def named_rank(self) -> Optional[Rank]:
+    def named_rank(self) -> Rank | None:
         """The rank every discard of this round claims (``None`` before the lead)."""
         return self._named_rank
 
@@ -169,12 +205,12 @@ class BluffState(Referee):
         return tuple(self._out)
 
     @property
-    def discarder(self) -> Optional[int]:
+    def discarder(self) -> int | None:
         """The seat whose discard awaits acceptance (its stake is on the table)."""
         return self._pending
 
     @property
-    def last_claim(self) -> Optional[Claim]:
+    def last_claim(self) -> Claim | None:
         """The discard on the table (the only one that can be challenged)."""
         return self._claims[-1] if self._pending is not None else None
 
@@ -207,7 +243,7 @@ class BluffState(Referee):
         """Slots that left play unseen or seen: old piles, hands of seats out."""
         return tuple(p for p, w in enumerate(self._where) if w == _OUT)
 
-    def face(self, slot: int) -> Optional[Card]:
+    def face(self, slot: int) -> Card | None:
         """The card at ``slot`` if this state knows it, else ``None``."""
         if not _is_int(slot) or not 0 <= slot < DECK_SIZE:
             raise IndexError(f"no slot {slot!r}")
@@ -217,7 +253,7 @@ class BluffState(Referee):
     def revealed(self) -> tuple[tuple[int, Card], ...]:
         """(slot, card) of every discard a challenge opened this deal."""
         return tuple(pair for claim in self._claims if claim.faces is not None
-                     for pair in zip(claim.slots, claim.faces))
+                     for pair in zip(claim.slots, claim.faces, strict=False))
 
     def min_stake_for(self, seat: int) -> int:
         """The least stake ``seat`` may put on a discard now.
@@ -256,7 +292,7 @@ class BluffState(Referee):
 
     # --- views ----------------------------------------------------------------
 
-    def view(self, seat: int) -> "BluffState":
+    def view(self, seat: int) -> BluffState:
         """A copy holding only what ``seat`` may know: its own slots and revealed discards."""
         if not _is_seat(seat):
             raise BadAction(None, f"no seat {seat!r} to view for")
@@ -267,7 +303,7 @@ class BluffState(Referee):
                         for p, face in enumerate(self._faces)]
         return state
 
-    def determinize(self, rng: random.Random) -> "BluffState":
+    def determinize(self, rng: random.Random) -> BluffState:
         """A complete state: every unknown face drawn from the cards this state has not seen.
 
         Nothing but the known faces constrains the others in Bluff: claims
@@ -286,7 +322,7 @@ class BluffState(Referee):
 
     # --- the seat to act ------------------------------------------------------
 
-    def options(self) -> Optional[BluffOptions]:
+    def options(self) -> BluffOptions | None:
         """The choices of ``to_act``, or ``None`` when nobody is to act."""
         seat = self._to_act
         if seat is None:
@@ -306,7 +342,7 @@ class BluffState(Referee):
             must_lead=lead, must_reveal=False, rank=self._named_rank,
             min_stake=low, max_stake=high, max_discard=self._config.max_discard)
 
-    def legal_actions(self, stakes: Optional[Iterable[int]] = None) -> Iterator[Action]:
+    def legal_actions(self, stakes: Iterable[int] | None = None) -> Iterator[Action]:
         """Every legal action of ``to_act``, lazily; discards at each of ``stakes``.
 
         ``stakes=None`` means the minimum stake only (the space of stakes is
@@ -344,7 +380,7 @@ class BluffState(Referee):
 
     # --- the deal ---------------------------------------------------------------
 
-    def deal(self, faces: Sequence[Optional[Card]]) -> tuple[Event, ...]:
+    def deal(self, faces: Sequence[Card | None]) -> tuple[Event, ...]:
         """Deal a shuffled deck: ``faces[p]`` (or ``None``, unknown here) goes to seat ``p % 4``.
 
         Seats already out of the match are dealt too (the deck is always
@@ -449,7 +485,7 @@ class BluffState(Referee):
         if len(set(faces)) != len(faces):
             raise CardMismatch(seat, "one card shown for two slots")
         # Messages name slots only: a face we know may be a secret of our own hand.
-        for slot, face in zip(claim.slots, faces):
+        for slot, face in zip(claim.slots, faces, strict=False):
             known = self._faces[slot]
             if known is not None:
                 if known != face:
@@ -511,7 +547,7 @@ class BluffState(Referee):
     def _reveal(self, action: Reveal, events: list[Event]) -> None:
         claim = self._claims[-1]
         faces = action.faces
-        for slot, face in zip(claim.slots, faces):
+        for slot, face in zip(claim.slots, faces, strict=False):
             self._faces[slot] = face
         self._claims[-1] = replace(claim, faces=faces)
         challenger, discarder = self._challenger, self._pending
@@ -570,7 +606,7 @@ class BluffState(Referee):
         else:
             self._start_round(discarder, events)  # type: ignore[arg-type]
 
-    def _start_round(self, leader: int, events: Optional[list[Event]] = None) -> None:
+    def _start_round(self, leader: int, events: list[Event] | None = None) -> None:
         """The pile leaves play unseen and ``leader`` opens a round."""
         gone = 0
         for slot, where in enumerate(self._where):

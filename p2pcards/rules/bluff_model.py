@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional, Union
 
 from p2pcards.cards import Card, Rank
 from p2pcards.rules.seats import SEATS
@@ -30,10 +29,10 @@ class BluffConfig:
     """
 
     table_price: int = 10
-    starting_chips: Optional[int] = None
-    pass_price: Optional[int] = None
-    min_stake: Optional[int] = None
-    deal_cap: Optional[int] = 20
+    starting_chips: int | None = None
+    pass_price: int | None = None
+    min_stake: int | None = None
+    deal_cap: int | None = 20
     max_discard: int = 4
 
     def __post_init__(self) -> None:
@@ -94,7 +93,7 @@ class Discard:
     seat: int
     slots: tuple[int, ...]
     stake: int
-    rank: Optional[Rank] = None
+    rank: Rank | None = None
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ class Reveal:
     faces: tuple[Card, ...]
 
 
-Action = Union[Discard, Pass, Challenge, Reveal]
+Action = Discard | Pass | Challenge | Reveal
 
 
 # --- public records ----------------------------------------------------------
@@ -135,7 +134,7 @@ class Claim:
     slots: tuple[int, ...]
     rank: Rank
     stake: int
-    faces: Optional[tuple[Card, ...]] = None
+    faces: tuple[Card, ...] | None = None
 
     @property
     def count(self) -> int:
@@ -146,7 +145,7 @@ class Claim:
         return self.faces is not None
 
     @property
-    def honest(self) -> Optional[bool]:
+    def honest(self) -> bool | None:
         """``None`` while unrevealed (and forever, if never challenged)."""
         if self.faces is None:
             return None
@@ -170,7 +169,7 @@ class BluffOptions:
     can_discard: bool
     must_lead: bool
     must_reveal: bool
-    rank: Optional[Rank]
+    rank: Rank | None
     min_stake: int
     max_stake: int
     max_discard: int
@@ -269,5 +268,15 @@ class MatchEnded:
     outcome: BluffOutcome
 
 
-Event = Union[DealStarted, Discarded, StakeReturned, Passed, Challenged,
-              ChallengeResolved, RoundEnded, PlayerOut, DealWon, MatchEnded]
+Event = (
+    DealStarted |
+    Discarded |
+    StakeReturned |
+    Passed |
+    Challenged |
+    ChallengeResolved |
+    RoundEnded |
+    PlayerOut |
+    DealWon |
+    MatchEnded
+)

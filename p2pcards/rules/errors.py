@@ -8,7 +8,7 @@ engine that raises has not changed: a refused action never corrupts state.
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional
+from typing import ClassVar
 
 
 class RuleError(ValueError):
@@ -17,7 +17,7 @@ class RuleError(ValueError):
     #: Stable identifier of the rule broken, e.g. ``"turn"``, ``"bluff.stake"``.
     rule: ClassVar[str] = "rules"
 
-    def __init__(self, seat: Optional[int], detail: str) -> None:
+    def __init__(self, seat: int | None, detail: str) -> None:
         self.seat = seat
         self.detail = detail
         who = "" if seat is None else f"seat {seat}: "

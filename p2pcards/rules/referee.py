@@ -9,7 +9,7 @@ bend a referee's state behind its back.
 from __future__ import annotations
 
 import enum
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 
 class Referee:
@@ -33,7 +33,7 @@ class Referee:
         return self._config
 
     @property
-    def viewer(self) -> Optional[int]:
+    def viewer(self) -> int | None:
         """The seat this state is a view for (``None``: no one's view, e.g. made by ``new``)."""
         return self._viewer
 
@@ -42,7 +42,7 @@ class Referee:
         return self._phase
 
     @property
-    def to_act(self) -> Optional[int]:
+    def to_act(self) -> int | None:
         """The one seat whose action is awaited (``None``: a deal is awaited, or the match is over)."""
         return self._to_act
 

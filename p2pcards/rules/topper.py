@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from p2pcards.cards import TOPPER_DECK, Card, Suit
 from p2pcards.rules.errors import (
@@ -106,7 +107,7 @@ class TopperConfig:
     max_bid: int = 6
     #: Deals (thrown-in ones included) after which the match ends even if no
     #: one has won by the target; None plays on without limit.
-    deal_limit: Optional[int] = 100
+    deal_limit: int | None = 100
 
     def __post_init__(self) -> None:
         if not _is_int(self.seats) or self.seats < 2:
@@ -165,15 +166,15 @@ class PublicTable:
 
     phase: Phase
     dealer: int
-    to_act: Optional[int]
+    to_act: int | None
     hand_number: int
     hands_scored: int
     scores: tuple[int, ...]
     #: ``(seat, tricks)`` in bidding order this hand; ``tricks`` is None for a pass.
-    bids: tuple[tuple[int, Optional[int]], ...]
-    bidder: Optional[int]
-    high_bid: Optional[int]
-    trump: Optional[Suit]
+    bids: tuple[tuple[int, int | None], ...]
+    bidder: int | None
+    high_bid: int | None
+    trump: Suit | None
     #: ``(seat, card)`` of the trick in progress, lead first.
     current_trick: tuple[tuple[int, Card], ...]
     tricks: tuple[TrickWon, ...]
@@ -181,10 +182,10 @@ class PublicTable:
     hand_sizes: tuple[int, ...]
     #: Per seat, the effective suits it has shown it lacks this hand.
     voids: tuple[frozenset[Suit], ...]
-    outcome: Optional[TopperOutcome]
+    outcome: TopperOutcome | None
 
 
-def faces_for_hands(hands: Sequence[Sequence[Optional[Card]]]) -> list[Optional[Card]]:
+def faces_for_hands(hands: Sequence[Sequence[Card | None]]) -> list[Card | None]:
     """The deal that gives ``hands[s]`` to seat ``s``: slot ``p`` holds card ``p // seats`` of seat ``p % seats``.
 
     For scripted deals (tests, tutorials, replays of a hand written out by seat).
@@ -217,7 +218,7 @@ class TopperState(Referee):
     # ----------------------------------------------------------------- making
 
     @classmethod
-    def new(cls, config: TopperConfig | None = None, dealer: int = 0) -> "TopperState":
+    def new(cls, config: TopperConfig | None = None, dealer: int = 0) -> TopperState:
         """A match before its first deal; ``dealer`` comes from a fair joint draw outside."""
         config = TopperConfig() if config is None else config
         if not isinstance(config, TopperConfig):
@@ -233,26 +234,26 @@ class TopperState(Referee):
         self._hand_number = 0
         self._hands_scored = 0
         self._scores = [0] * n
-        self._faces: list[Optional[Card]] = [None] * size
+        self._faces: list[Card | None] = [None] * size
         self._in_hand = [False] * size
-        self._viewer: Optional[int] = None
-        self._outcome: Optional[TopperOutcome] = None
-        self._to_act: Optional[int] = None
+        self._viewer: int | None = None
+        self._outcome: TopperOutcome | None = None
+        self._to_act: int | None = None
         self._reset_hand()
         return self
 
     def _reset_hand(self) -> None:
         n = self.config.seats
-        self._bids: list[tuple[int, Optional[int]]] = []
-        self._bidder: Optional[int] = None
+        self._bids: list[tuple[int, int | None]] = []
+        self._bidder: int | None = None
         self._high_bid = 0
-        self._trump: Optional[Suit] = None
+        self._trump: Suit | None = None
         self._trick: list[tuple[int, int, Card]] = []
         self._tricks: list[TrickWon] = []
         self._taken = [0] * n
         self._voids: list[dict[Suit, tuple[int, Card]]] = [{} for _ in range(n)]
 
-    def copy(self) -> "TopperState":
+    def copy(self) -> TopperState:
         """An independent copy (same knowledge, same viewer)."""
         other = TopperState.__new__(TopperState)
         other._config = self._config
@@ -277,7 +278,7 @@ class TopperState(Referee):
         other._viewer = self._viewer
         return other
 
-    def view(self, seat: int) -> "TopperState":
+    def view(self, seat: int) -> TopperState:
         """A copy holding only what ``seat`` may know: its own faces and the cards played."""
         self._require_seat(seat)
         other = self.copy()
@@ -289,7 +290,7 @@ class TopperState(Referee):
         other._viewer = seat
         return other
 
-    def determinize(self, rng: random.Random) -> "TopperState":
+    def determinize(self, rng: random.Random) -> TopperState:
         """A complete state drawn at random among those consistent with what this engine knows.
 
         Every hidden face gets an unseen card, never one of a suit its seat
@@ -332,19 +333,19 @@ class TopperState(Referee):
         return tuple(self._scores)
 
     @property
-    def bids(self) -> tuple[tuple[int, Optional[int]], ...]:
+    def bids(self) -> tuple[tuple[int, int | None], ...]:
         return tuple(self._bids)
 
     @property
-    def bidder(self) -> Optional[int]:
+    def bidder(self) -> int | None:
         return self._bidder
 
     @property
-    def high_bid(self) -> Optional[int]:
+    def high_bid(self) -> int | None:
         return self._high_bid or None
 
     @property
-    def trump(self) -> Optional[Suit]:
+    def trump(self) -> Suit | None:
         return self._trump
 
     @property
@@ -352,7 +353,7 @@ class TopperState(Referee):
         return tuple((s, c) for s, _, c in self._trick)
 
     @property
-    def led_suit(self) -> Optional[Suit]:
+    def led_suit(self) -> Suit | None:
         """The effective suit of the trick in progress, once it is led."""
         return effective_suit(self._trick[0][2], self._trump) if self._trick else None
 
@@ -379,7 +380,7 @@ class TopperState(Referee):
                 sizes[p % n] += 1
         return tuple(sizes)
 
-    def hand(self, seat: int) -> tuple[tuple[int, Optional[Card]], ...]:
+    def hand(self, seat: int) -> tuple[tuple[int, Card | None], ...]:
         """``(slot, face)`` of ``seat``'s unplayed cards; the face is None where unknown here."""
         self._require_seat(seat)
         return tuple(
@@ -431,7 +432,7 @@ class TopperState(Referee):
 
     # ------------------------------------------------------------------ dealing
 
-    def deal(self, faces: Sequence[Optional[Card]]) -> tuple[TopperEvent, ...]:
+    def deal(self, faces: Sequence[Card | None]) -> tuple[TopperEvent, ...]:
         """Deal a fresh deck: slot ``p`` to seat ``p % seats``; None where the face is unknown.
 
         A view keeps only its own seat's faces of what it is given.
@@ -610,7 +611,7 @@ class TopperState(Referee):
             self._hand_number, bidder, bid, tuple(self._taken), made, tuple(changes), self.scores)]
         return events + self._end_deal(bidder)
 
-    def _end_deal(self, bidder: Optional[int]) -> list[TopperEvent]:
+    def _end_deal(self, bidder: int | None) -> list[TopperEvent]:
         """After a scored hand (``bidder`` set) or a throw-in: a winner, or the next deal."""
         n = self.config.seats
         self._to_act = None

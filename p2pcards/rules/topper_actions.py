@@ -9,7 +9,6 @@ peer learns that face from the cryptography at that very moment.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from p2pcards.cards import Card, Suit
 
@@ -46,4 +45,4 @@ class Play:
     card: Card
 
 
-TopperAction = Union[Bid, PassBid, NameTrump, Play]
+TopperAction = Bid | PassBid | NameTrump | Play

@@ -13,7 +13,7 @@ rest solvable: unconstrained, this is a uniformly random deal.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
 
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.topper_order import effective_suit
@@ -40,7 +40,7 @@ def assign_hidden(
     hidden_slots: Mapping[int, Sequence[int]],
     unseen: Sequence[Card],
     voids: Mapping[int, frozenset[Suit] | set[Suit]],
-    trump: Optional[Suit],
+    trump: Suit | None,
     rng: random.Random,
 ) -> dict[int, Card]:
     """Map every hidden slot (grouped by seat) to an unseen card, respecting shown voids.
@@ -88,6 +88,6 @@ def assign_hidden(
                 raise InconsistentView("assignment failed")
     result: dict[int, Card] = {}
     for seat, slots in hidden_slots.items():
-        for slot, card in zip(slots, per_seat[seat]):
+        for slot, card in zip(slots, per_seat[seat], strict=False):
             result[slot] = card
     return result

@@ -8,8 +8,6 @@ only Topper has. No message ever names a card that is not face up.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.errors import BadAction, NotYourTurn, RuleError
 
@@ -99,6 +97,6 @@ class FacesUnknown(LookupError):
     of a seat whose cards it cannot see (ask that seat's own view instead).
     """
 
-    def __init__(self, seat: Optional[int]) -> None:
+    def __init__(self, seat: int | None) -> None:
         self.seat = seat
         super().__init__(f"seat {seat}'s hand is not known to this engine")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional, Union
 
 from p2pcards.cards import Card, Suit
 
@@ -137,7 +136,7 @@ class TopperOutcome:
     hands: int
 
     @property
-    def winner(self) -> Optional[int]:
+    def winner(self) -> int | None:
         """The sole winner, or None when several share the win."""
         return self.winners[0] if len(self.winners) == 1 else None
 
@@ -147,10 +146,20 @@ class MatchEnded:
     outcome: TopperOutcome
 
 
-TopperEvent = Union[
-    HandDealt, BidMade, BidPassed, BiddingWon, ThrownIn, TrumpNamed, CardPlayed,
-    ShowedVoid, TrickWon, HandScored, TieContinues, MatchEnded,
-]
+TopperEvent = (
+    HandDealt |
+    BidMade |
+    BidPassed |
+    BiddingWon |
+    ThrownIn |
+    TrumpNamed |
+    CardPlayed |
+    ShowedVoid |
+    TrickWon |
+    HandScored |
+    TieContinues |
+    MatchEnded
+)
 
 __all__ = [
     "HandDealt", "BidMade", "BidPassed", "BiddingWon", "ThrownIn", "TrumpNamed", "CardPlayed",

@@ -9,7 +9,7 @@ a lead of it asks for trump, and it ranks second only to the Jack of trump.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 from p2pcards.cards import Card, Rank, Suit
 
@@ -29,14 +29,14 @@ def little_jack(trump: Suit) -> Card:
     return Card(Rank.JACK, trump.partner)
 
 
-def effective_suit(card: Card, trump: Optional[Suit]) -> Suit:
+def effective_suit(card: Card, trump: Suit | None) -> Suit:
     """The suit ``card`` belongs to in play: its printed suit, except the Little Jack."""
     if trump is not None and card.rank == Rank.JACK and card.suit == _PARTNER[trump]:
         return trump
     return card.suit
 
 
-def is_trump(card: Card, trump: Optional[Suit]) -> bool:
+def is_trump(card: Card, trump: Suit | None) -> bool:
     return trump is not None and effective_suit(card, trump) == trump
 
 
@@ -52,7 +52,7 @@ def trump_strength(card: Card, trump: Suit) -> int:
     return _TRUMP_BASE + int(card.rank)
 
 
-def trick_power(card: Card, trump: Optional[Suit], led: Suit) -> int:
+def trick_power(card: Card, trump: Suit | None, led: Suit) -> int:
     """How strongly ``card`` bids for a trick whose led (effective) suit is ``led``.
 
     Trumps beat everything; a card of the led suit ranks by its rank
@@ -65,7 +65,7 @@ def trick_power(card: Card, trump: Optional[Suit], led: Suit) -> int:
     return 0
 
 
-def trick_winner_index(cards: Sequence[Card], trump: Optional[Suit]) -> int:
+def trick_winner_index(cards: Sequence[Card], trump: Suit | None) -> int:
     """Index in ``cards`` (in play order) of the card that takes the trick."""
     if not cards:
         raise ValueError("a trick needs at least one card")
@@ -74,11 +74,11 @@ def trick_winner_index(cards: Sequence[Card], trump: Optional[Suit]) -> int:
     return max(range(len(cards)), key=powers.__getitem__)
 
 
-def follows(card: Card, led: Suit, trump: Optional[Suit]) -> bool:
+def follows(card: Card, led: Suit, trump: Suit | None) -> bool:
     """Whether playing ``card`` follows a trick whose led effective suit is ``led``."""
     return effective_suit(card, trump) == led
 
 
-def cards_of_suit(cards: Iterable[Card], suit: Suit, trump: Optional[Suit]) -> list[Card]:
+def cards_of_suit(cards: Iterable[Card], suit: Suit, trump: Suit | None) -> list[Card]:
     """The cards among ``cards`` that belong to ``suit`` in play (Little Jack included)."""
     return [c for c in cards if effective_suit(c, trump) == suit]

@@ -13,25 +13,36 @@ import math
 import queue
 import sys
 import threading
-from typing import Any, Awaitable, Callable, Optional, Sequence, TextIO, Union
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TextIO
 
 from p2pcards.net.peer import Decision, LeaveTable, TakePause, Waiting
+from p2pcards.protocol.events import (
+    ActionApplied,
+    CardsRevealed,
+    PlayersSeated,
+    SharesVerified,
+    ShuffleVerified,
+)
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import REACTIONS, TalkRefused
-from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, PlayersSeated, SharesVerified, ShuffleVerified,
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.ui.text import (
+    CommandError,
+    describe,
+    options_help,
+    parse_command,
+    render,
+    rules_summary,
 )
-from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import CLOCK_WARNINGS, plural
 from p2pcards.ui.text_summary import History
-from p2pcards.ui.text import (
-    CommandError, describe, options_help, parse_command, render, rules_summary,
-)
 
 ReadLine = Callable[[], Awaitable[str]]
 Write = Callable[[str], None]
-NamesSource = Union[Sequence[str], Callable[[], Optional[Sequence[str]]], None]
+NamesSource = Sequence[str] | Callable[[], Sequence[str] | None] | None
 
 _HELP = {"help", "?"}
 _QUIT = {"quit", "q", "exit"}
@@ -63,10 +74,10 @@ class StdinLines:
     #: How often an awaiting caller looks for a line (seconds).
     poll = 0.05
 
-    def __init__(self, stream: Optional[TextIO] = None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
-        self._thread: Optional[threading.Thread] = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
         self._ended = False
 
     def _read(self) -> None:
@@ -96,7 +107,7 @@ class StdinLines:
             return line.rstrip("\r\n")
 
 
-_STDIN: Optional[StdinLines] = None
+_STDIN: StdinLines | None = None
 
 
 def stdin_lines() -> StdinLines:
@@ -124,10 +135,10 @@ class PlainAgent:
     display name at each seat (a sequence, or a callable returning one).
     """
 
-    def __init__(self, read_line: Optional[ReadLine] = None, write: Optional[Write] = None,
+    def __init__(self, read_line: ReadLine | None = None, write: Write | None = None,
                  *, names: NamesSource = None, symbols: bool = False,
-                 history: Optional[Callable[[Any, Sequence[str], int], list[str]]] = None,
-                 bell: bool = False, talk: Optional[Callable[[str], Any]] = None) -> None:
+                 history: Callable[[Any, Sequence[str], int], list[str]] | None = None,
+                 bell: bool = False, talk: Callable[[str], Any] | None = None) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
@@ -138,8 +149,8 @@ class PlainAgent:
         self.bell = bell
         #: Sends a chat line to the table (the session's ``say``); None: no table talk.
         self.talk = talk
-        self._lines: Optional[asyncio.Queue] = None
-        self._pump: Optional[asyncio.Task] = None
+        self._lines: asyncio.Queue | None = None
+        self._pump: asyncio.Task | None = None
         self._ended = False
 
     # -- reading lines, and table talk at any moment ---------------------------------------
@@ -205,7 +216,7 @@ class PlainAgent:
                 self.write(f"Not sent: {refusal}")
         return True
 
-    async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
+    async def decide(self, view: Any, decision: Decision | None = None) -> Any:
         """Show the table, read commands until one is legal, and return its action.
 
         ``decision`` (from the peer session) brings the names by seat and the
@@ -221,7 +232,7 @@ class PlainAgent:
             return parse_command("reveal", view)
         self.write(render(view, names, me, self.symbols))
         self.write(options_help(view))
-        warner: Optional[asyncio.Task] = None
+        warner: asyncio.Task | None = None
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
             if 0 < left < math.inf:  # a table without a clock has no countdown
@@ -305,10 +316,10 @@ class PlainPrinter:
 
     _QUIET = (CardsRevealed, Waiting)
 
-    def __init__(self, write: Optional[Write] = None, names_provider: NamesSource = None,
-                 *, me_provider: Optional[Callable[[], Optional[int]]] = None,
-                 players_provider: Optional[Callable[[], tuple[Sequence[str], Optional[int]]]] = None,
-                 view_provider: Optional[Callable[[], Any]] = None,
+    def __init__(self, write: Write | None = None, names_provider: NamesSource = None,
+                 *, me_provider: Callable[[], int | None] | None = None,
+                 players_provider: Callable[[], tuple[Sequence[str], int | None]] | None = None,
+                 view_provider: Callable[[], Any] | None = None,
                  verbose: bool = False, symbols: bool = False,
                  one_line_summaries: bool = False) -> None:
         #: This seat's view after the events so far (for a summary's chips), if known.
@@ -321,8 +332,8 @@ class PlainPrinter:
         self.verbose = verbose
         #: A deal's summary on one line (a replay's record), not as a block.
         self.one_line_summaries = one_line_summaries
-        self.seating: Optional[tuple[int, ...]] = None
-        self.my_seat: Optional[int] = None
+        self.seating: tuple[int, ...] | None = None
+        self.my_seat: int | None = None
         self._checks = CheckFolder()
         self._results = History()
 
@@ -356,7 +367,7 @@ class PlainPrinter:
         for result in results:
             self._results.take(result)
 
-    def _write_summary(self, me: Optional[int]) -> None:
+    def _write_summary(self, me: int | None) -> None:
         """The summary of a deal (hand) just scored, after its lines (chips are on the board)."""
         if not self._results.due:
             return

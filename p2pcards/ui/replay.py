@@ -14,15 +14,21 @@ backs); with them, only that player's own cards are added.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any
 
 from p2pcards.net.journal import Journal, read_records
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
-    ActionApplied, ClockPaused, HandDealt, MatchEnded, PlayersSeated, TableEnded,
+    ActionApplied,
+    ClockPaused,
+    HandDealt,
+    MatchEnded,
+    PlayersSeated,
+    TableEnded,
 )
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import SessionSecrets, Stage, Table
@@ -39,7 +45,7 @@ class ReplayError(Exception):
     ``position`` is the transcript position of the faulty message (None: the
     file or folder itself)."""
 
-    def __init__(self, problem: str, position: Optional[int] = None) -> None:
+    def __init__(self, problem: str, position: int | None = None) -> None:
         super().__init__(problem)
         self.position = position
 
@@ -73,9 +79,9 @@ class Saved:
     """What a saved table holds for a replay: the chain, and what its folder adds."""
 
     messages: list[bytes]
-    verdict: Optional[Verdict] = None
-    secrets: Optional[SessionSecrets] = field(default=None, repr=False)
-    player: Optional[int] = None
+    verdict: Verdict | None = None
+    secrets: SessionSecrets | None = field(default=None, repr=False)
+    player: int | None = None
     """The player (join order) whose folder this is, when it holds his secrets."""
     bots: tuple[bool, ...] = ()
 
@@ -156,17 +162,17 @@ class Replay:
     table: str
     players: tuple[PlayerInfo, ...]
     steps: list[Step]
-    seating: Optional[tuple[int, ...]] = None
-    me_player: Optional[int] = None
+    seating: tuple[int, ...] | None = None
+    me_player: int | None = None
     """The player whose own cards the views hold (None: public views only)."""
-    me_seat: Optional[int] = None
+    me_seat: int | None = None
     outcome: Any = None
-    verdict: Optional[Verdict] = None
+    verdict: Verdict | None = None
     moves: list[int] = field(default_factory=list)
     """Indices of the steps worth stopping at (see :attr:`Step.is_move`), first the genesis."""
     deal_starts: list[int] = field(default_factory=list)
     """Index of the step that dealt each deck, in order (deal 1 first)."""
-    seated_at: Optional[int] = None
+    seated_at: int | None = None
     """Index of the step that drew the seats."""
 
     @property
@@ -211,10 +217,10 @@ class Replay:
         return [self.players[p].name for p in self.seating]
 
 
-def replay(messages: Sequence[bytes], *, verdict: Optional[Verdict] = None,
-           secrets: Optional[SessionSecrets] = None, player: Optional[int] = None,
+def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
+           secrets: SessionSecrets | None = None, player: int | None = None,
            bots: Sequence[bool] = (),
-           progress: Optional[Callable[[int, int], None]] = None) -> Replay:
+           progress: Callable[[int, int], None] | None = None) -> Replay:
     """Check ``messages`` (genesis first) as an observer, or as ``player`` with his saved
     ``secrets`` (his own cards are then known); keep every step.
 
@@ -271,15 +277,15 @@ def replay(messages: Sequence[bytes], *, verdict: Optional[Verdict] = None,
 
 
 def replay_saved(saved: Saved, *, own_hand: bool = True,
-                 progress: Optional[Callable[[int, int], None]] = None) -> Replay:
+                 progress: Callable[[int, int], None] | None = None) -> Replay:
     """:func:`replay` of what :func:`load_saved` read (``own_hand``: use its secrets, if any)."""
     mine = own_hand and saved.secrets is not None
     return replay(saved.messages, verdict=saved.verdict, bots=saved.bots, progress=progress,
                   secrets=saved.secrets if mine else None, player=saved.player if mine else None)
 
 
-def _table(messages: Sequence[bytes], secrets: Optional[SessionSecrets],
-           player: Optional[int]) -> Table:
+def _table(messages: Sequence[bytes], secrets: SessionSecrets | None,
+           player: int | None) -> Table:
     if secrets is None or player is None:
         return Table(messages[0])
     genesis = Table(messages[0])  # raises for a bad genesis before any seat is looked up
@@ -338,7 +344,7 @@ def plain_lines(record: Replay, *, symbols: bool = False,
     current = [0]
     out: list[str] = []
 
-    def seat() -> Optional[int]:
+    def seat() -> int | None:
         return record.me_seat if record.names_at(current[0]) else None
 
     printer = PlainPrinter(

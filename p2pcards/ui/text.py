@@ -8,7 +8,8 @@ events, which hold only what that seat may know.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.topper import TopperState
@@ -32,7 +33,7 @@ def _game(view: Any) -> Any:
     raise UnknownGame(f"no text for a view of type {type(view).__name__}")
 
 
-def render(view: Any, names: Sequence[str], me: Optional[int], symbols: bool = False) -> str:
+def render(view: Any, names: Sequence[str], me: int | None, symbols: bool = False) -> str:
     """The table as seat ``me`` sees it: seats, public state, ``me``'s labelled hand, the turn.
 
     Plain text, at most 80 columns, no colour. ``symbols`` writes suits as
@@ -64,6 +65,6 @@ def labelled_hand(view: Any, me: int) -> list[HandCard]:
     return _game(view).labelled_hand(view, me)
 
 
-def turn_line(view: Any, names: Sequence[str], me: Optional[int]) -> str:
+def turn_line(view: Any, names: Sequence[str], me: int | None) -> str:
     """One line saying whose turn it is (or how the match ended)."""
     return _game(view).turn_line(view, names, me)

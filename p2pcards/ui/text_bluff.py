@@ -7,16 +7,30 @@ cards and discards a call revealed.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from p2pcards.cards import Rank
 from p2pcards.rules import bluff_errors as errors
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal
 from p2pcards.rules.errors import NotYourCard, RuleError
 from p2pcards.ui.text_common import (
-    explain_common, ending_words,
-    CommandError, HandCard, card_text, cards_text, find_card, fit, parse_count, parses, plural,
-    require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
+    CommandError,
+    HandCard,
+    card_text,
+    cards_text,
+    ending_words,
+    explain_common,
+    find_card,
+    fit,
+    parse_count,
+    parses,
+    plural,
+    require_turn,
+    seat_name,
+    tokens_of,
+    viewing_seat,
+    who,
+    wrap,
 )
 
 _PASS = {"pass", "p"}
@@ -36,7 +50,7 @@ def labelled_hand(view: BluffState, me: int) -> list[HandCard]:
 
 # --- rendering ------------------------------------------------------------------
 
-def render(view: BluffState, names: Sequence[str], me: Optional[int],
+def render(view: BluffState, names: Sequence[str], me: int | None,
            symbols: bool = False) -> str:
     """The Bluff table as ``me`` sees it, in at most 80 columns."""
     lines = [_headline(view, names)]
@@ -62,7 +76,7 @@ def _headline(view: BluffState, names: Sequence[str]) -> str:
             f"{cfg.table_price}, pass {cfg.pass_price}, {cap}.")
 
 
-def _seat_row(view: BluffState, names: Sequence[str], me: Optional[int], seat: int) -> str:
+def _seat_row(view: BluffState, names: Sequence[str], me: int | None, seat: int) -> str:
     name = seat_name(names, seat) + (" (you)" if seat == me else "")
     notes = []
     if view.out[seat]:
@@ -79,7 +93,7 @@ def _seat_row(view: BluffState, names: Sequence[str], me: Optional[int], seat: i
     return f"{seat:>4}  {name:<22} {view.stacks[seat]:>6}  {cards:>5}  {', '.join(notes)}".rstrip()
 
 
-def _table_lines(view: BluffState, names: Sequence[str], me: Optional[int],
+def _table_lines(view: BluffState, names: Sequence[str], me: int | None,
                  symbols: bool) -> list[str]:
     lines = []
     rank = view.named_rank.label if view.named_rank is not None else "none yet"
@@ -102,14 +116,14 @@ def _table_lines(view: BluffState, names: Sequence[str], me: Optional[int],
     return lines
 
 
-def _last_revealed(claims: Sequence[Claim]) -> Optional[Claim]:
+def _last_revealed(claims: Sequence[Claim]) -> Claim | None:
     for claim in reversed(claims):
         if claim.revealed:
             return claim
     return None
 
 
-def turn_line(view: BluffState, names: Sequence[str], me: Optional[int]) -> str:
+def turn_line(view: BluffState, names: Sequence[str], me: int | None) -> str:
     """Whose turn it is, in words."""
     if view.outcome is not None:
         winners = " and ".join(who(names, s, me, start=False) for s in view.outcome.winners)
@@ -233,7 +247,7 @@ def _discard(view: BluffState, me: int, words: Sequence[str]) -> Discard:
     return Discard(me, tuple(entry.slot for entry in chosen), stake, rank)
 
 
-def _rank_clause(words: Sequence[str]) -> tuple[list[str], Optional[str]]:
+def _rank_clause(words: Sequence[str]) -> tuple[list[str], str | None]:
     for i in range(len(words) - 2, -1, -1):
         if words[i] == "as" and parses(Rank.parse, words[i + 1]):
             return list(words[:i]) + list(words[i + 2:]), words[i + 1]
@@ -241,9 +255,9 @@ def _rank_clause(words: Sequence[str]) -> tuple[list[str], Optional[str]]:
 
 
 def _cards_and_stake(words: Sequence[str],
-                     hand: Sequence[HandCard]) -> tuple[list[HandCard], Optional[int]]:
+                     hand: Sequence[HandCard]) -> tuple[list[HandCard], int | None]:
     chosen: list[HandCard] = []
-    stake: Optional[int] = None
+    stake: int | None = None
     i = 0
     while i < len(words):
         word = words[i]

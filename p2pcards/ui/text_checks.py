@@ -11,7 +11,7 @@ with a verdict, which is always shown.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from p2pcards.protocol import events as proto
 from p2pcards.rules.seats import SEATS
@@ -30,7 +30,7 @@ class CheckFolder:
         self._shuffles: dict[int, set[int]] = {}
         self._shares: dict[int, set[int]] = {}
 
-    def fold(self, event: Any) -> Optional[str]:
+    def fold(self, event: Any) -> str | None:
         """The stage line ``event`` completes, or None (also for events that are no check)."""
         if isinstance(event, proto.Committed):
             return self._count(self._committed, event.player,
@@ -48,7 +48,7 @@ class CheckFolder:
         return None
 
     @staticmethod
-    def _count(done: set[int], who: int, line: str) -> Optional[str]:
+    def _count(done: set[int], who: int, line: str) -> str | None:
         before = len(done)
         done.add(who)
         return f"✓ {line}" if len(done) == SEATS and before < SEATS else None

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.rules.bluff_model import Termination as BluffTermination
@@ -40,7 +41,7 @@ class HandCard:
 
     label: int
     slot: int
-    card: Optional[Card]
+    card: Card | None
     #: Extra words shown after the face, e.g. "Big Jack".
     note: str = ""
 
@@ -50,14 +51,14 @@ class HandCard:
         return f"[{self.label}] {face}{extra}"
 
 
-def card_text(card: Optional[Card], symbols: bool = False) -> str:
+def card_text(card: Card | None, symbols: bool = False) -> str:
     """``QH`` (or ``Q♥`` with ``symbols``); ``??`` for a face this view does not hold."""
     if card is None:
         return "??"
     return str(card) if symbols else card.ascii
 
 
-def cards_text(cards: Sequence[Optional[Card]], symbols: bool = False) -> str:
+def cards_text(cards: Sequence[Card | None], symbols: bool = False) -> str:
     return " ".join(card_text(c, symbols) for c in cards)
 
 
@@ -83,7 +84,7 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     return known_name(names, seat) or f"Seat {seat}"
 
 
-def who(names: Sequence[str], seat: Optional[int], me: Optional[int], start: bool = True) -> str:
+def who(names: Sequence[str], seat: int | None, me: int | None, start: bool = True) -> str:
     """``Seat 2 (Bob)``, or ``You (seat 0)`` for this peer's own seat."""
     if seat is None:
         return "Nobody" if start else "nobody"

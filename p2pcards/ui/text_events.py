@@ -12,7 +12,8 @@ cleaned of control characters.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from p2pcards.cards import Card, Rank
 from p2pcards.net import peer
@@ -22,19 +23,27 @@ from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.ui.text_common import (
-    NAME_WIDTH, card_text, cards_text, clean, ending_words, plural, quoted, seat_name, who,
+    NAME_WIDTH,
+    card_text,
+    cards_text,
+    clean,
+    ending_words,
+    plural,
+    quoted,
+    seat_name,
+    who,
 )
 
 Names = Sequence[str]
-Seating = Optional[Sequence[int]]
+Seating = Sequence[int] | None
 
 
 class Speaker:
     """Names people as the peer the lines are written for knows them: by seat
     and name once seats are drawn, by name before, and "you" for itself."""
 
-    def __init__(self, names: Names, me: Optional[int], seating: Seating,
-                 players: Names = (), me_player: Optional[int] = None,
+    def __init__(self, names: Names, me: int | None, seating: Seating,
+                 players: Names = (), me_player: int | None = None,
                  symbols: bool = False) -> None:
         self.names = names
         self.me = me
@@ -49,14 +58,14 @@ class Speaker:
     def cards(self, cards: Sequence[Any]) -> str:
         return cards_text(cards, self.symbols)
 
-    def seat(self, seat: Optional[int], start: bool = True) -> str:
+    def seat(self, seat: int | None, start: bool = True) -> str:
         return who(self.names, seat, self.me, start)
 
-    def does(self, seat: Optional[int], verb: str) -> str:
+    def does(self, seat: int | None, verb: str) -> str:
         """``verb`` agreeing with the seat: "you lead", "Seat 2 (Bob) leads"."""
         return verb if seat is not None and seat == self.me else f"{verb}s"
 
-    def player(self, player: Optional[int], start: bool = False) -> str:
+    def player(self, player: int | None, start: bool = False) -> str:
         """A player (join order) as people know him: ``Seat 2 (Bob)`` once the
         seats are drawn, his name before (the join-order index never shows)."""
         if player is None:
@@ -68,7 +77,7 @@ class Speaker:
         name = clean(self.players[player], NAME_WIDTH) if 0 <= player < len(self.players) else ""
         return name or ("A player" if start else "a player")
 
-    def player_does(self, player: Optional[int], verb: str) -> str:
+    def player_does(self, player: int | None, verb: str) -> str:
         """``verb`` agreeing with the player: "you open", "Seat 2 (Bob) opens"."""
         mine = player is not None and (player == self.me_player or (
             self.seating is not None and player in self.seating
@@ -85,7 +94,7 @@ def _upper_first(text: str) -> str:
 
 # --- Bluff ---------------------------------------------------------------------------
 
-def _bluff_line(e: Any, s: Speaker) -> Optional[str]:
+def _bluff_line(e: Any, s: Speaker) -> str | None:
     if isinstance(e, bluff.DealStarted):
         return f"Deal {e.deal} begins: {s.seat(e.leader, False)} {s.does(e.leader, 'lead')}."
     if isinstance(e, bluff.Discarded):
@@ -141,7 +150,7 @@ def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
 
 # --- Topper ----------------------------------------------------------------------------
 
-def _topper_line(e: Any, s: Speaker) -> Optional[str]:
+def _topper_line(e: Any, s: Speaker) -> str | None:
     if isinstance(e, topper.HandDealt):
         return (f"Hand {e.hand}: {s.seat(e.dealer, False)} dealt; "
                 f"{s.seat(e.first_bidder, False)} {s.does(e.first_bidder, 'bid')} first.")
@@ -189,7 +198,7 @@ def _topper_outcome(outcome: topper.TopperOutcome, s: Speaker) -> str:
 
 # --- the table protocol ---------------------------------------------------------------------
 
-def _protocol_line(e: Any, s: Speaker) -> Optional[str]:
+def _protocol_line(e: Any, s: Speaker) -> str | None:
     if isinstance(e, proto.ClockPaused):
         return (f"{s.player(e.player, True)} {s.player_does(e.player, 'step')} away: "
                 f"{e.seconds // 60} more minutes on this move "
@@ -312,7 +321,7 @@ def offence(rule: str, detail: str, mine: bool) -> str:
 
 # --- the network session --------------------------------------------------------------------
 
-def _session_line(e: Any, s: Speaker) -> Optional[str]:
+def _session_line(e: Any, s: Speaker) -> str | None:
     if isinstance(e, peer.LobbyUpdate):
         people = ", ".join(clean(name, 16) + (" (bot)" if bot else "")
                            for _, name, bot in e.players) or "nobody yet"
@@ -333,7 +342,8 @@ def _session_line(e: Any, s: Speaker) -> Optional[str]:
     if isinstance(e, peer.Paths):
         if not e.paths:
             return None
-        parts = [f"{s.player(p)} {'direct' if path == 'direct' else 'is the host' if path == 'host' else 'via the host'}"
+        how = {"direct": "direct", "host": "is the host"}
+        parts = [f"{s.player(p)} {how.get(path, 'via the host')}"
                  for p, path in sorted(e.paths.items())]
         return "Links: " + ", ".join(parts) + "."
     if isinstance(e, peer.Presence):
@@ -349,17 +359,17 @@ def _session_line(e: Any, s: Speaker) -> Optional[str]:
     return None
 
 
-def _game_line(e: Any, s: Speaker) -> Optional[str]:
+def _game_line(e: Any, s: Speaker) -> str | None:
     return _bluff_line(e, s) or _topper_line(e, s)
 
 
-_SOURCES: tuple[Callable[[Any, Speaker], Optional[str]], ...] = (
+_SOURCES: tuple[Callable[[Any, Speaker], str | None], ...] = (
     _protocol_line, _session_line, _bluff_line, _topper_line)
 
 
-def describe(event: Any, names: Names, me: Optional[int], seating: Seating = None, *,
-             players: Names = (), me_player: Optional[int] = None,
-             symbols: bool = False) -> Optional[str]:
+def describe(event: Any, names: Names, me: int | None, seating: Seating = None, *,
+             players: Names = (), me_player: int | None = None,
+             symbols: bool = False) -> str | None:
     """What ``event`` means, in words for the player at seat ``me``; None if not worth a line.
 
     ``names[seat]`` is the display name at each seat; ``seating`` (player

@@ -11,8 +11,9 @@ in, so a summary cannot hold a hidden card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from p2pcards.protocol import events as proto
 from p2pcards.rules import bluff_model as bluff
@@ -45,8 +46,8 @@ class ResultRecorder:
     def __init__(self) -> None:
         self._revealed: list[Any] = []
         self._caught: list[tuple[int, int]] = []
-        self._due: Optional[Any] = None
-        self._chips_before: Optional[tuple[int, ...]] = None
+        self._due: Any | None = None
+        self._chips_before: tuple[int, ...] | None = None
 
     def take(self, event: Any) -> None:
         # The table protocol's HandDealt starts every deal: the referee's own deal
@@ -65,8 +66,8 @@ class ResultRecorder:
         """A deal or hand was scored and its summary not yet given."""
         return self._due is not None
 
-    def summary(self, names: Sequence[str], me: Optional[int], view: Any = None,
-                symbols: bool = False) -> Optional[Summary]:
+    def summary(self, names: Sequence[str], me: int | None, view: Any = None,
+                symbols: bool = False) -> Summary | None:
         """The summary of the deal (hand) just scored, once; None if there is none."""
         event, self._due = self._due, None
         if isinstance(event, bluff.DealWon):
@@ -79,7 +80,7 @@ class ResultRecorder:
                             f"{who(names, event.next_dealer, me)} deals the next hand."))
         return None
 
-    def _bluff(self, event: bluff.DealWon, names: Sequence[str], me: Optional[int],
+    def _bluff(self, event: bluff.DealWon, names: Sequence[str], me: int | None,
                view: Any, symbols: bool) -> Summary:
         lines = [f"{who(names, event.winner, me)} won the deal and the safe box of "
                  f"{event.safe_box}."]
@@ -102,7 +103,7 @@ class ResultRecorder:
         return Summary(f"Deal {deal} over" if deal else "Deal over", tuple(lines))
 
 
-def _topper(event: topper.HandScored, names: Sequence[str], me: Optional[int]) -> Summary:
+def _topper(event: topper.HandScored, names: Sequence[str], me: int | None) -> Summary:
     took = event.tricks[event.bidder]
     verdict = (f"made it (+{event.changes[event.bidder]})" if event.made
                else f"was set and lost {event.bid}")
@@ -123,7 +124,7 @@ class ScoreRow:
     """One scored deal (Bluff: chips after it) or hand (Topper: scores after it)."""
 
     number: int
-    totals: Optional[tuple[int, ...]]
+    totals: tuple[int, ...] | None
     note: str
     """Who won the deal and its safe box, or the bid and whether it was made (seat-indexed
     words are filled in when shown)."""
@@ -150,8 +151,8 @@ class History(ResultRecorder):
             self.rows.append(ScoreRow(event.hand, tuple(event.scores),
                                       f"bid {event.bid}, {made}", event.bidder))
 
-    def summary(self, names: Sequence[str], me: Optional[int], view: Any = None,
-                symbols: bool = False) -> Optional[Summary]:
+    def summary(self, names: Sequence[str], me: int | None, view: Any = None,
+                symbols: bool = False) -> Summary | None:
         event = self._due
         summary = super().summary(names, me, view, symbols)
         if isinstance(event, bluff.DealWon):
@@ -160,7 +161,7 @@ class History(ResultRecorder):
                                       event.winner))
         return summary
 
-    def lines(self, names: Sequence[str], me: Optional[int], view: Any,
+    def lines(self, names: Sequence[str], me: int | None, view: Any,
               symbols: bool = False) -> list[str]:
         """The scoreboard, then the record of the deal (hand) in play, as text."""
         is_bluff = view is not None and hasattr(view, "stacks")
@@ -182,7 +183,7 @@ class History(ResultRecorder):
             out.extend(self._topper_record(names, me, symbols))
         return out
 
-    def _bluff_record(self, view: Any, me: Optional[int], symbols: bool) -> list[str]:
+    def _bluff_record(self, view: Any, me: int | None, symbols: bool) -> list[str]:
         mine = [entry.card for entry in labelled_hand(view, me)] if me is not None else []
         ranks: dict[Any, tuple[list[Any], list[Any]]] = {}
         for card in self._revealed:
@@ -199,7 +200,7 @@ class History(ResultRecorder):
             out.append(f"  {rank.label:>2}: {known} of 4 known · " + ", ".join(parts))
         return out
 
-    def _topper_record(self, names: Sequence[str], me: Optional[int], symbols: bool) -> list[str]:
+    def _topper_record(self, names: Sequence[str], me: int | None, symbols: bool) -> list[str]:
         if not self.tricks:
             return ["This hand's tricks: none played yet"]
         out = ["This hand's tricks (the last one last)"]

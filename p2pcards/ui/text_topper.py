@@ -8,7 +8,7 @@ among them and not in its printed suit.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from p2pcards.cards import Card, Suit
 from p2pcards.rules import topper_errors as errors
@@ -16,9 +16,23 @@ from p2pcards.rules.errors import CardMismatch, NotYourCard, RuleError
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
 from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
-    explain_common, ending_words,
-    CommandError, HandCard, card_text, clean, find_card, fit, parse_count, parses, plural,
-    require_turn, seat_name, tokens_of, viewing_seat, who, wrap,
+    CommandError,
+    HandCard,
+    card_text,
+    clean,
+    ending_words,
+    explain_common,
+    find_card,
+    fit,
+    parse_count,
+    parses,
+    plural,
+    require_turn,
+    seat_name,
+    tokens_of,
+    viewing_seat,
+    who,
+    wrap,
 )
 
 _PASS = {"pass", "p"}
@@ -67,7 +81,7 @@ def labelled_hand(view: TopperState, me: int) -> list[HandCard]:
 
 # --- rendering ------------------------------------------------------------------
 
-def render(view: TopperState, names: Sequence[str], me: Optional[int],
+def render(view: TopperState, names: Sequence[str], me: int | None,
            symbols: bool = False) -> str:
     """The Topper table as ``me`` sees it, in at most 80 columns."""
     cfg = view.config
@@ -100,7 +114,7 @@ def render(view: TopperState, names: Sequence[str], me: Optional[int],
     return fit(lines)
 
 
-def _public_lines(view: TopperState, names: Sequence[str], me: Optional[int],
+def _public_lines(view: TopperState, names: Sequence[str], me: int | None,
                   symbols: bool) -> list[str]:
     lines = []
     trump = view.trump
@@ -127,7 +141,7 @@ def _public_lines(view: TopperState, names: Sequence[str], me: Optional[int],
     return lines
 
 
-def turn_line(view: TopperState, names: Sequence[str], me: Optional[int]) -> str:
+def turn_line(view: TopperState, names: Sequence[str], me: int | None) -> str:
     """Whose turn it is, in words."""
     outcome = view.outcome
     if outcome is not None:

@@ -9,14 +9,14 @@ only with ``details`` (``verify -v``) and in the JSON, which scripts read.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from p2pcards.protocol.verify import Report
 from p2pcards.ui.text_common import clean, ending_words, plural, quoted
 from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
 
 
-def _speaker(report: Report, me_player: Optional[int]) -> Speaker:
+def _speaker(report: Report, me_player: int | None) -> Speaker:
     names = ([report.players[p][0] for p in report.seating]
              if report.seating is not None else [])
     me = (report.seating.index(me_player)
@@ -24,7 +24,7 @@ def _speaker(report: Report, me_player: Optional[int]) -> Speaker:
     return Speaker(names, me, report.seating, [name for name, _ in report.players], me_player)
 
 
-def _seat_of(report: Report, player: int) -> Optional[int]:
+def _seat_of(report: Report, player: int) -> int | None:
     if report.seating is None or player not in report.seating:
         return None
     return report.seating.index(player)
@@ -40,7 +40,7 @@ def outcome_words(outcome: Any, s: Speaker) -> str:
             f"{winners_sentence(outcome.winners, s)}. {label}: {s.scores(values)}.")
 
 
-def report_lines(report: Report, me_player: Optional[int] = None, details: bool = False) -> list[str]:
+def report_lines(report: Report, me_player: int | None = None, details: bool = False) -> list[str]:
     """What a person reads: the table, who sat where, what was checked, how it ended."""
     lines: list[str] = []
     if not report.game:
@@ -98,7 +98,7 @@ def _confirmation(report: Report) -> str:
             None: "(Reported, not provable from the transcript.)"}[report.verdict_confirmed]
 
 
-def report_json(report: Report, me_player: Optional[int] = None) -> dict[str, Any]:
+def report_json(report: Report, me_player: int | None = None) -> dict[str, Any]:
     """The same facts for scripts: seats and join order both, rule ids, the outcome's numbers."""
     outcome = report.outcome
     out: dict[str, Any] = {

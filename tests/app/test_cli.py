@@ -289,6 +289,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
 
 def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
     import asyncio
+
     from p2pcards.cli import _close_hosted
 
     class Hosted:

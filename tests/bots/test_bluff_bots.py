@@ -9,12 +9,21 @@ import pytest
 
 from p2pcards.bots.base import play_local_match, shuffled_faces
 from p2pcards.bots.bluff import (
-    HeuristicBluffBot, NothingToChoose, RandomBluffBot, chance_honest,
+    HeuristicBluffBot,
+    NothingToChoose,
+    RandomBluffBot,
+    chance_honest,
 )
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
-    BluffConfig, BluffState, Challenge, Discard, Pass, Reveal, stacked_faces,
+    BluffConfig,
+    BluffState,
+    Challenge,
+    Discard,
+    Pass,
+    Reveal,
+    stacked_faces,
 )
 
 

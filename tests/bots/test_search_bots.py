@@ -102,7 +102,7 @@ def _other_hands_shuffled(state: TopperState, seat: int, rng: random.Random) -> 
     hidden = [(p, f) for s in range(4) if s != seat for p, f in state.hand(s)]
     faces = [f for _, f in hidden]
     rng.shuffle(faces)
-    for (slot, _), face in zip(hidden, faces):
+    for (slot, _), face in zip(hidden, faces, strict=False):
         other._faces[slot] = face
     return other
 
@@ -153,9 +153,7 @@ def test_a_seeded_search_match_repeats_exactly(game):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(6, 150), draw=st.integers(0, 2**32))
 def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
-    state = None
-    for state in topper_states(seed, steps):
-        pass
+    *_, state = [None, *topper_states(seed, steps)]  # the last state reached
     if state is None or state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
         return
     seat = state.to_act

@@ -6,7 +6,7 @@ every test is reproducible and none can fail by chance.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 

@@ -5,8 +5,14 @@ from __future__ import annotations
 import nacl.bindings as nb
 import pytest
 
-from p2pcards.crypto.elgamal import CardMap, Ciphertext, card_point, deck_from_wire, deck_to_wire, \
-    initial_deck
+from p2pcards.crypto.elgamal import (
+    CardMap,
+    Ciphertext,
+    card_point,
+    deck_from_wire,
+    deck_to_wire,
+    initial_deck,
+)
 from p2pcards.crypto.errors import InvalidEncoding, InvalidPoint
 from p2pcards.crypto.group import G, Point, random_scalar
 

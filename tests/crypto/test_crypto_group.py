@@ -5,11 +5,19 @@ from __future__ import annotations
 import nacl.bindings as nb
 import pytest
 
-from p2pcards.crypto.errors import InvalidEncoding, InvalidPoint, InvalidScalar
-from p2pcards.crypto.group import G, OPS, ORDER, Point, Scalar, base_mul, linear_combination, \
-    random_scalar, scalar_mul
 from p2pcards.crypto.elgamal import card_point
-
+from p2pcards.crypto.errors import InvalidEncoding, InvalidPoint, InvalidScalar
+from p2pcards.crypto.group import (
+    OPS,
+    ORDER,
+    G,
+    Point,
+    Scalar,
+    base_mul,
+    linear_combination,
+    random_scalar,
+    scalar_mul,
+)
 from p2pcards.crypto.seeded import SeededRng
 
 

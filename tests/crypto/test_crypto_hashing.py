@@ -8,8 +8,15 @@ from p2pcards.crypto.elgamal import card_point
 from p2pcards.crypto.errors import InvalidEncoding
 from p2pcards.crypto.generators import chain_base, generators, generators_sum
 from p2pcards.crypto.group import G, sum_points
-from p2pcards.crypto.hashing import ALL_TAGS, digest32, frame, hash_to_point, hash_to_scalar, \
-    sha512_fields, u64
+from p2pcards.crypto.hashing import (
+    ALL_TAGS,
+    digest32,
+    frame,
+    hash_to_point,
+    hash_to_scalar,
+    sha512_fields,
+    u64,
+)
 
 TAG = b"p2pcards/v1/test"
 

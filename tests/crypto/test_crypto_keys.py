@@ -6,8 +6,13 @@ import pytest
 
 from p2pcards.crypto import keys
 from p2pcards.crypto.context import ProofContext
-from p2pcards.crypto.errors import CommitmentMismatch, InvalidEncoding, InvalidPoint, \
-    InvalidScalar, ProofInvalid
+from p2pcards.crypto.errors import (
+    CommitmentMismatch,
+    InvalidEncoding,
+    InvalidPoint,
+    InvalidScalar,
+    ProofInvalid,
+)
 from p2pcards.crypto.group import G, Point, Scalar, sum_points
 
 

@@ -7,8 +7,14 @@ import pytest
 from p2pcards.crypto import shares
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import CardMap, initial_deck
-from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, InvalidScalar, NotACard, \
-    ProofInvalid
+from p2pcards.crypto.errors import (
+    CryptoError,
+    InvalidEncoding,
+    InvalidPoint,
+    InvalidScalar,
+    NotACard,
+    ProofInvalid,
+)
 from p2pcards.crypto.group import G, Point, Scalar
 from p2pcards.crypto.shuffle import shuffle_and_prove
 

@@ -9,8 +9,14 @@ import nacl.bindings as nb
 import pytest
 
 from p2pcards.crypto.context import ProofContext
-from p2pcards.crypto.elgamal import CardMap, Ciphertext, card_point, deck_from_wire, deck_to_wire, \
-    initial_deck
+from p2pcards.crypto.elgamal import (
+    CardMap,
+    Ciphertext,
+    card_point,
+    deck_from_wire,
+    deck_to_wire,
+    initial_deck,
+)
 from p2pcards.crypto.errors import InvalidEncoding, InvalidPoint, InvalidScalar, ProofInvalid
 from p2pcards.crypto.group import G, Point, Scalar, random_scalar
 from p2pcards.crypto.shuffle import ShuffleProof, shuffle_and_prove, verify_shuffle

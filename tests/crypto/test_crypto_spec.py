@@ -74,7 +74,7 @@ def neg(p: bytes) -> bytes:
 
 
 def lin(scalars, points) -> bytes:
-    return add(*(mul(s, p) for s, p in zip(scalars, points)))
+    return add(*(mul(s, p) for s, p in zip(scalars, points, strict=False)))
 
 
 class SeededRng:

@@ -18,8 +18,9 @@ right player's key so that they reach the checks behind the signature.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, get_args
+from typing import Any, get_args
 
 import msgpack
 
@@ -30,7 +31,10 @@ from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol import frames, wire
 from p2pcards.protocol.envelope import NOTICE_TAG, NOTICE_TYPES, SIGN_TAG, SignedMessage, seal_notice
 from p2pcards.protocol.errors import (
-    LocalProtocolError, MalformedMessage, MalformedWire, RemoteProtocolError,
+    LocalProtocolError,
+    MalformedMessage,
+    MalformedWire,
+    RemoteProtocolError,
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
@@ -39,7 +43,6 @@ from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
 
 from .harness import Bench, Recording, clone, recording
-
 
 # -- mutation --------------------------------------------------------------------------------
 
@@ -109,7 +112,7 @@ class Mutator:
     def random_bytes(self) -> bytes:
         return self.rng.randbytes(self.rng.choice([0, 1, 2, 5, 16, 64, 300, 2000]))
 
-    def mutate_bytes(self, data: bytes, rounds: Optional[int] = None) -> bytes:
+    def mutate_bytes(self, data: bytes, rounds: int | None = None) -> bytes:
         rng = self.rng
         buf = bytearray(data)
         for _ in range(rounds or rng.choice([1, 1, 1, 2, 3, 8])):
@@ -194,7 +197,7 @@ def _deepcopy(obj: Any) -> Any:
     return obj
 
 
-def _pack(obj: Any) -> Optional[bytes]:
+def _pack(obj: Any) -> bytes | None:
     try:
         return msgpack.packb(obj, use_bin_type=True)
     except (ValueError, TypeError, OverflowError):
@@ -329,10 +332,7 @@ class TableDoor:
         index = rng.randrange(len(self.places))
         bench, player, _, nxt = self.places[index]
         as_alert = rng.random() < 0.15
-        if as_alert:
-            base = rng.choice(self.notices)
-        else:
-            base = nxt if rng.random() < 0.6 else mutator.pick()
+        base = rng.choice(self.notices) if as_alert else nxt if rng.random() < 0.6 else mutator.pick()
         roll = rng.random()
         if roll < 0.45:
             data = mutator.mutate_bytes(base)

@@ -26,11 +26,13 @@ does, which keeps a whole Bluff deal near one second; the network harness
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import copyreg
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import make_bot_factory
@@ -113,7 +115,7 @@ class Outgoing:
     message: SignedMessage
     stage: Stage
     player: int
-    seat: Optional[int]
+    seat: int | None
 
     @property
     def position(self) -> int:
@@ -129,21 +131,21 @@ class Delivery:
     """Bytes to hand to some players (``to=None``: every other player and the observer)."""
 
     raw: bytes
-    to: Optional[tuple[int, ...]] = None
+    to: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
 class When:
     """Which of the hostile player's messages a rule applies to (None: any)."""
 
-    stage: Optional[Stage] = None
-    type: Optional[str] = None
-    position: Optional[int] = None
-    deck: Optional[int] = None
+    stage: Stage | None = None
+    type: str | None = None
+    position: int | None = None
+    deck: int | None = None
     skip: int = 0
     """Let this many matching messages through untouched first."""
 
-    def matches(self, out: Outgoing, deck: Optional[int]) -> bool:
+    def matches(self, out: Outgoing, deck: int | None) -> bool:
         return ((self.stage is None or out.stage is self.stage)
                 and (self.type is None or out.type == self.type)
                 and (self.position is None or out.position == self.position)
@@ -172,7 +174,7 @@ class Hostile:
         self.held: list[tuple[int, Delivery]] = []
         """Deliveries waiting for ``n`` more steps of the table (delays, reorders)."""
 
-    def apply(self, out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def apply(self, out: Outgoing, bench: Bench) -> list[Delivery]:
         deck = bench.reference.deal.number if bench.reference.deal is not None else None
         for rule in self.rules:
             if rule.once and rule.fired:
@@ -193,13 +195,13 @@ class Hostile:
         return due
 
 
-def drop(out: Outgoing, bench: "Bench") -> list[Delivery]:
+def drop(out: Outgoing, bench: Bench) -> list[Delivery]:
     """Send nothing."""
     return []
 
 
 def duplicate(times: int = 2) -> Action:
-    def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         return [Delivery(out.raw)] * times
     return act
 
@@ -207,7 +209,7 @@ def duplicate(times: int = 2) -> Action:
 def delay(steps: int) -> Action:
     """Hold the message until ``steps`` further messages went out (a reorder
     when the hostile player writes those itself)."""
-    def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         bench.hostile.held.append((steps, Delivery(out.raw)))
         return []
     return act
@@ -215,31 +217,31 @@ def delay(steps: int) -> Action:
 
 def corrupt(mutate: Callable[[bytes], bytes]) -> Action:
     """Change the bytes on the wire (the signature no longer covers them)."""
-    def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         return [Delivery(mutate(out.raw))]
     return act
 
 
-def alter(change: Callable[[dict, Outgoing, "Bench"], dict]) -> Action:
+def alter(change: Callable[[dict, Outgoing, Bench], dict]) -> Action:
     """Change the body and sign the result with the hostile player's own key."""
-    def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         body = change(copy.deepcopy(out.message.body), out, bench)
         return [Delivery(bench.forge(out.type, body, position=out.position,
                                      prev=out.message.prev))]
     return act
 
 
-def replace(build: Callable[[Outgoing, "Bench"], bytes]) -> Action:
+def replace(build: Callable[[Outgoing, Bench], bytes]) -> Action:
     """Send something else entirely (``build`` may sign with the hostile key via ``forge``)."""
-    def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         return [Delivery(build(out, bench))]
     return act
 
 
-def equivocate(other: Callable[[dict, Outgoing, "Bench"], dict], to_other: Sequence[int]) -> Action:
+def equivocate(other: Callable[[dict, Outgoing, Bench], dict], to_other: Sequence[int]) -> Action:
     """Send the honest message to some players and a second, differently signed
     one for the same position to ``to_other``."""
-    def act(out: Outgoing, bench: "Bench") -> list[Delivery]:
+    def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         body = other(copy.deepcopy(out.message.body), out, bench)
         second = bench.forge(out.type, body, position=out.position, prev=out.message.prev)
         rest = tuple(p for p in bench.others(out.player) if p not in to_other)
@@ -256,14 +258,14 @@ class Received:
 
     raw: bytes = field(repr=False)
     events: list = field(default_factory=list)
-    error: Optional[ProtocolError] = None
+    error: ProtocolError | None = None
 
 
 class Bench:
     """Four players and an observer passing messages directly, reproducibly."""
 
     def __init__(self, game: str, seed: int = 1, config: Any = None,
-                 bot_kind: str = "heuristic", genesis_nonce: Optional[bytes] = None) -> None:
+                 bot_kind: str = "heuristic", genesis_nonce: bytes | None = None) -> None:
         self.game = game
         self.seed = seed
         rules = games.by_name(game)
@@ -278,7 +280,7 @@ class Bench:
                        for i, identity in enumerate(self.identities)]
         self.observer = Table(self.genesis)
         self.bot_factory = make_bot_factory(game, bot_kind)
-        self.hostile: Optional[Hostile] = None
+        self.hostile: Hostile | None = None
         #: Every frame given to each peer's ``Table.receive`` (and the observer's).
         self.inbox: dict[Any, list[bytes]] = {p: [] for p in (*range(PLAYERS), "observer")}
         #: Messages a peer could not place yet (a gap), retried after each delivery.
@@ -293,7 +295,7 @@ class Bench:
         return self.hostile
 
     @property
-    def hostile_player(self) -> Optional[int]:
+    def hostile_player(self) -> int | None:
         return None if self.hostile is None else self.hostile.player
 
     @property
@@ -306,7 +308,7 @@ class Bench:
         return self.tables[self.honest[0]]
 
     @property
-    def writer(self) -> Optional[int]:
+    def writer(self) -> int | None:
         return self.reference.writer
 
     def others(self, player: int) -> tuple[int, ...]:
@@ -335,14 +337,14 @@ class Bench:
             written = table.act(self.choose(table))
         return written
 
-    def peek(self, player: Optional[int] = None) -> SignedMessage:
+    def peek(self, player: int | None = None) -> SignedMessage:
         """The message ``player`` (default: the writer) would write now, without writing it."""
         player = self.writer if player is None else player
         return SignedMessage.parse(clone(self).produce(player).raw)
 
-    def forge(self, mtype: str, body: dict, *, position: Optional[int] = None,
-              prev: Optional[bytes] = None, player: Optional[int] = None,
-              session: Optional[bytes] = None, identity: Optional[Identity] = None) -> bytes:
+    def forge(self, mtype: str, body: dict, *, position: int | None = None,
+              prev: bytes | None = None, player: int | None = None,
+              session: bytes | None = None, identity: Identity | None = None) -> bytes:
         """A message built and signed by a player (default: the hostile one, with
         its own key), for the honest peers' next position unless told otherwise.
         A notice type (``leave``, ``alert``) is signed as a notice."""
@@ -357,8 +359,8 @@ class Bench:
 
     # -- delivering ------------------------------------------------------------
 
-    def deliver(self, raw: bytes, to: Optional[Iterable[Any]] = None,
-                sender: Optional[int] = None) -> dict[Any, Received]:
+    def deliver(self, raw: bytes, to: Iterable[Any] | None = None,
+                sender: int | None = None) -> dict[Any, Received]:
         """Give ``raw`` to each recipient's ``Table.receive``; a gap parks it."""
         if to is None:
             to = [p for p in (*range(PLAYERS), "observer") if p != sender]
@@ -403,10 +405,8 @@ class Bench:
                 told.add(player)
                 notice = self.tables[player].alert()
                 for who in (*self.others(player), "observer"):
-                    try:
+                    with contextlib.suppress(ProtocolError):
                         self.table_of(who).receive_alert(notice)
-                    except ProtocolError:
-                        pass
 
     # -- playing ----------------------------------------------------------------
 
@@ -427,8 +427,8 @@ class Bench:
             self.deliver(delivery.raw, delivery.to, sender=writer)
         self.steps += 1
 
-    def run(self, until: Callable[["Bench"], bool] = lambda b: False,
-            max_steps: int = MAX_STEPS) -> "Bench":
+    def run(self, until: Callable[[Bench], bool] = lambda b: False,
+            max_steps: int = MAX_STEPS) -> Bench:
         """Step until ``until`` holds, nobody may write, or the bound is hit."""
         for _ in range(max_steps):
             if until(self) or self.writer is None:
@@ -436,12 +436,12 @@ class Bench:
             self.step()
         raise AssertionError(f"no end after {max_steps} steps")
 
-    def finish(self) -> "Bench":
+    def finish(self) -> Bench:
         return self.run()
 
     # -- looking -----------------------------------------------------------------
 
-    def transcripts(self, players: Optional[Iterable[Any]] = None) -> list[list[bytes]]:
+    def transcripts(self, players: Iterable[Any] | None = None) -> list[list[bytes]]:
         who = self.honest + ["observer"] if players is None else list(players)
         return [self.table_of(p).transcript() for p in who]
 
@@ -456,9 +456,9 @@ class Step:
     position: int
     stage: Stage
     player: int
-    seat: Optional[int]
+    seat: int | None
     type: str
-    deck: Optional[int]
+    deck: int | None
     phase: Any
 
 
@@ -506,7 +506,7 @@ class Recording:
         return clone(self._snapshots[position])
 
     def bench_before(self, predicate: Callable[[Step], bool], nth: int = 0,
-                     hostile: Optional[int] = None) -> tuple[Bench, Step]:
+                     hostile: int | None = None) -> tuple[Bench, Step]:
         """The table just before the first step matching ``predicate``, with the
         writer of that step (or ``hostile``) made hostile."""
         step = self.find(predicate, nth)
@@ -568,8 +568,8 @@ def assert_untouched(bench: Bench, before: dict[Any, StateMark]) -> None:
         assert now == was, f"{who}: the attack changed this peer's state"
 
 
-def assert_transcripts_valid(bench: Bench, verdict: Optional[Verdict] = None,
-                             who: Optional[Iterable[Any]] = None) -> None:
+def assert_transcripts_valid(bench: Bench, verdict: Verdict | None = None,
+                             who: Iterable[Any] | None = None) -> None:
     """Honest transcripts are equal, and an offline verifier replays them."""
     transcripts = bench.transcripts(who)
     assert all(t == transcripts[0] for t in transcripts), "honest transcripts differ"
@@ -583,9 +583,9 @@ def assert_transcripts_valid(bench: Bench, verdict: Optional[Verdict] = None,
             assert report.verdict_confirmed is None
 
 
-def assert_verdict(bench: Bench, rule: str, players: Sequence[int], position: Optional[int] = None,
-                   before: Optional[dict[Any, StateMark]] = None, provable: bool = True,
-                   who: Optional[Iterable[Any]] = None) -> Verdict:
+def assert_verdict(bench: Bench, rule: str, players: Sequence[int], position: int | None = None,
+                   before: dict[Any, StateMark] | None = None, provable: bool = True,
+                   who: Iterable[Any] | None = None) -> Verdict:
     """Every honest peer (and the observer) ended the table with this verdict;
     nothing was appended; the verdict re-checks offline."""
     who = list(bench.honest) + ["observer"] if who is None else list(who)
@@ -635,6 +635,7 @@ ORDER_8_POINT = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64
 
 def _mixed_order_point() -> bytes:
     import nacl.bindings as nb
+
     from p2pcards.crypto.group import G
     return nb.crypto_core_ed25519_add(G.to_bytes(), ORDER_8_POINT)
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Optional
+from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -44,7 +45,7 @@ LOOPBACK = "127.0.0.1"
 Policy = Callable[[bytes, "Tampered"], list[bytes]]
 
 
-def message_of(frame: bytes) -> Optional[SignedMessage]:
+def message_of(frame: bytes) -> SignedMessage | None:
     """The transcript message a ``msg`` frame carries (None for other frames)."""
     try:
         decoded = frames.decode(frame)
@@ -56,8 +57,8 @@ def message_of(frame: bytes) -> Optional[SignedMessage]:
 class Tampered:
     """A connection whose outgoing frames pass through ``policy``; records what it receives."""
 
-    def __init__(self, inner: Any, policy: Optional[Policy], received: list[bytes],
-                 inbound: Optional[Callable[[bytes], Any]] = None) -> None:
+    def __init__(self, inner: Any, policy: Policy | None, received: list[bytes],
+                 inbound: Callable[[bytes], Any] | None = None) -> None:
         self.inner = inner
         self.policy = policy
         self.received = received
@@ -147,7 +148,7 @@ def closing_after(match: Match) -> Policy:
 class Seat:
     player: int
     session: PeerSession
-    task: Optional[asyncio.Task] = None
+    task: asyncio.Task | None = None
     received: list[bytes] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)
     connections: list[Tampered] = field(default_factory=list)
@@ -158,8 +159,8 @@ class NetTable:
 
     def __init__(self, game: str, seed: int = 1, config: Any = None, *, deadline: float = 30.0,
                  reconnect_window: float = 10.0, limits: Limits = Limits(),
-                 deadlines: Optional[dict[int, float]] = None, direct: Iterable[int] = (),
-                 listen: Optional[dict[int, bool]] = None) -> None:
+                 deadlines: dict[int, float] | None = None, direct: Iterable[int] = (),
+                 listen: dict[int, bool] | None = None) -> None:
         self.game, self.seed = game, seed
         rules = games.by_name(game)
         self.config = SHORT_CONFIGS[game] if config is None else config
@@ -199,11 +200,11 @@ class NetTable:
             return conn
         return connect
 
-    async def start(self, tcp_host: Optional[str] = None) -> "NetTable":
+    async def start(self, tcp_host: str | None = None) -> NetTable:
         await self.start_host(tcp_host)
         return await self.start_seats()
 
-    async def start_host(self, tcp_host: Optional[str] = None) -> "NetTable":
+    async def start_host(self, tcp_host: str | None = None) -> NetTable:
         """Listen (in process, and on TCP at ``tcp_host`` if given); record what the relay gets."""
         await self.host.start(tcp_host)
         relay_frame = self.host.relay.frame
@@ -214,7 +215,7 @@ class NetTable:
         self.host.relay.frame = recording_frame  # type: ignore[method-assign]
         return self
 
-    async def start_seats(self) -> "NetTable":
+    async def start_seats(self) -> NetTable:
         """Start the four sessions, one at a time so that the join order is fixed."""
         factory = make_bot_factory(self.game, "heuristic")
         for player in range(PLAYERS):
@@ -228,8 +229,8 @@ class NetTable:
                 on_event=seat.events.append, direct=player in self.direct,
                 listen=self.listen.get(player, True), listen_host=LOOPBACK)
             seat.task = asyncio.get_running_loop().create_task(seat.session.run())
-            await self._until(lambda: len(self.host.lobby.players) > player or self.host.relay.started,
-                              10.0)
+            await self._until(lambda p=player: len(self.host.lobby.players) > p
+                              or self.host.relay.started, 10.0)
         return self
 
     async def _until(self, predicate: Callable[[], bool], timeout: float) -> None:
@@ -237,14 +238,14 @@ class NetTable:
             while not predicate():
                 await asyncio.sleep(0.005)
 
-    async def results(self, players: Optional[list[int]] = None,
+    async def results(self, players: list[int] | None = None,
                       timeout: float = 60.0) -> dict[int, SessionResult]:
         """Wait (bounded) for these players' sessions to end."""
         players = list(range(PLAYERS)) if players is None else players
         tasks = [self.seats[p].task for p in players]
         async with asyncio.timeout(timeout):
             done = await asyncio.gather(*tasks)
-        return dict(zip(players, done))
+        return dict(zip(players, done, strict=False))
 
     async def close(self) -> None:
         for seat in self.seats:

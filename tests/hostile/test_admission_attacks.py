@@ -70,7 +70,7 @@ class SilentFlood:
         self.peak = 0
         self.tasks: list[asyncio.Task] = []
 
-    def start(self) -> "SilentFlood":
+    def start(self) -> SilentFlood:
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._hold(address)) for address in STRANGER_ADDRESSES
                       for _ in range(self.per_address)]

@@ -16,8 +16,9 @@ is), and no honest player is; and that ``verify`` confirms nothing false.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

@@ -20,8 +20,15 @@ from p2pcards.protocol.table import Stage
 
 from .bad_share import swap_share_for_next_seat
 from .harness import (
-    BAD_POINTS, BAD_SCALARS, Bench, Step, assert_transcripts_valid, assert_verdict, marks,
-    recording, set_path,
+    BAD_POINTS,
+    BAD_SCALARS,
+    Bench,
+    Step,
+    assert_transcripts_valid,
+    assert_verdict,
+    marks,
+    recording,
+    set_path,
 )
 
 
@@ -211,6 +218,7 @@ def test_shuffle_that_tags_a_card_with_a_small_order_point() -> None:
     """Adding a torsion point to a ciphertext would let the cheater follow that
     card through later shuffles; it is not a point of the group."""
     import nacl.bindings as nb
+
     from .harness import ORDER_8_POINT
     bench, step = _bench("topper", _shuffler(1))
     body = bench.peek().body

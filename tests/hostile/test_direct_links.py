@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

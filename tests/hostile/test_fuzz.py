@@ -9,6 +9,7 @@ long as you like.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from functools import lru_cache
 from typing import Any
@@ -23,7 +24,10 @@ from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol import frames, wire
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import (
-    LocalProtocolError, MalformedMessage, MalformedWire, RemoteProtocolError,
+    LocalProtocolError,
+    MalformedMessage,
+    MalformedWire,
+    RemoteProtocolError,
 )
 from p2pcards.protocol.identity import Identity
 
@@ -68,10 +72,8 @@ MSGPACK_VALUES = st.recursive(
 
 def _decoders(data: bytes) -> None:
     for decode in (wire.unpack, SignedMessage.parse, frames.decode):
-        try:
+        with contextlib.suppress(MalformedWire, MalformedMessage):
             decode(data)
-        except (MalformedWire, MalformedMessage):
-            pass
 
 
 @FUZZ
@@ -94,10 +96,8 @@ def test_any_msgpack_value_into_the_decoders(value: Any) -> None:
 @given(value=MSGPACK_VALUES, kind=st.sampled_from(sorted(frames.FRAME_SHAPES) + ["x"]))
 def test_any_value_as_the_body_of_every_frame_kind(value: Any, kind: str) -> None:
     import msgpack
-    try:
+    with contextlib.suppress(MalformedWire, MalformedMessage):
         frames.decode(msgpack.packb([kind, value], use_bin_type=True))
-    except (MalformedWire, MalformedMessage):
-        pass
 
 
 @FEW

@@ -12,8 +12,15 @@ from p2pcards.protocol.table import Stage
 
 from .harness import recording
 from .netbench import (
-    NetTable, Tampered, assert_same_end, closing_after, delaying, dropping, duplicating,
-    message_of, on_message,
+    NetTable,
+    Tampered,
+    assert_same_end,
+    closing_after,
+    delaying,
+    dropping,
+    duplicating,
+    message_of,
+    on_message,
 )
 
 pytestmark = pytest.mark.asyncio

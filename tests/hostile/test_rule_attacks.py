@@ -6,18 +6,27 @@ Every peer runs the referee, so each of these ends the table with a verdict
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.table import Stage
-from p2pcards.rules.bluff import BluffConfig, Phase as BluffPhase
+from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.topper_order import effective_suit
 
 from .harness import (
-    Bench, Rule, Step, When, assert_transcripts_valid, assert_verdict, marks, recording, replace,
+    Bench,
+    Rule,
+    Step,
+    When,
+    assert_transcripts_valid,
+    assert_verdict,
+    marks,
+    recording,
+    replace,
 )
 
 
@@ -213,7 +222,7 @@ def test_topper_play_of_a_card_already_played() -> None:
     _attack(bench, step, "play", body, "rules.card.not-held")
 
 
-def _renege_chance(bench: Bench, player: int) -> Optional[tuple[int, int]]:
+def _renege_chance(bench: Bench, player: int) -> tuple[int, int] | None:
     """(off-suit slot to play, proving slot kept back) if ``player`` must follow
     suit now, holds another card too, and will have another turn this hand."""
     engine = bench.reference.engine

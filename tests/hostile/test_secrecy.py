@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+
 import pytest
 
 from p2pcards.crypto.elgamal import card_point
@@ -70,12 +71,22 @@ def _rebuild(messages: list[SignedMessage]) -> tuple[Table, list[Deck]]:
                             for slot, by_seat in enumerate(deal.public_shares)}))
             elif isinstance(event, CardsRevealed):
                 items = msg.body["shares"]
-                for (slot, card), item in zip(event.cards, items):
+                for (slot, card), item in zip(event.cards, items, strict=False):
                     point = DecryptionShare.from_wire(item).point
                     # A Bluff card shown honest goes back to its owner's hand and may
                     # be shown again: it has been public since its first reveal.
                     decks[-1].reveals.setdefault(slot, (point, msg.position, card.code))
     return observer, decks
+
+
+def _no_subset_opens(ct, shares: dict, what: str) -> None:
+    """No combination of ``shares`` (by seat) takes ``ct`` to a card point."""
+    for size in range(len(shares) + 1):
+        for subset in combinations(sorted(shares), size):
+            guess = ct.c2
+            for seat in subset:
+                guess = guess - shares[seat]
+            assert guess.to_bytes() not in CARD_POINTS, f"{what} with the shares of seats {subset}"
 
 
 def _what_peer_learns(player: int, received: list[bytes], net: NetTable) -> None:
@@ -105,14 +116,8 @@ def _what_peer_learns(player: int, received: list[bytes], net: NetTable) -> None
             revealed = deck.reveals.get(slot)
             if owner != seat:
                 # Before (or without) the owner's reveal: no combination is a card.
-                for size in range(len(available) + 1):
-                    for subset in combinations(sorted(available), size):
-                        guess = ct.c2
-                        for s in subset:
-                            guess = guess - available[s]
-                        assert guess.to_bytes() not in CARD_POINTS, (
-                            f"player {player} can open slot {slot} of deck {deck_number} "
-                            f"with the shares of seats {subset}")
+                _no_subset_opens(ct, available, f"player {player} can open slot {slot} "
+                                                f"of deck {deck_number}")
                 # The owner's share itself never travels before the reveal.
                 owner_share = decryption_point(
                     net.seats[net.table(0).player_at_seat[owner]].session.table.secrets.key, ct)
@@ -216,13 +221,7 @@ def _what_a_spectator_learns(received: list[bytes], net: NetTable) -> None:
             owner = slot % 4
             revealed = deck.reveals.get(slot)
             public = {s: p for s, p in deck.shares[slot].items() if s != owner}
-            for size in range(len(public) + 1):
-                for subset in combinations(sorted(public), size):
-                    guess = ct.c2
-                    for s in subset:
-                        guess = guess - public[s]
-                    assert guess.to_bytes() not in CARD_POINTS, (
-                        f"a spectator can open slot {slot} of deck {deck_number}")
+            _no_subset_opens(ct, public, f"a spectator can open slot {slot} of deck {deck_number}")
             owner_share = decryption_point(
                 net.seats[net.table(0).player_at_seat[owner]].session.table.secrets.key, ct)
             if revealed is None:

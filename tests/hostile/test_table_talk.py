@@ -8,7 +8,6 @@ chat never touches the transcript or a verdict."""
 from __future__ import annotations
 
 import logging
-from typing import Optional
 
 import pytest
 
@@ -17,7 +16,6 @@ from p2pcards.protocol.events import PlayersSeated
 from p2pcards.protocol.relay import Broadcast
 from p2pcards.protocol.table import Stage
 from p2pcards.protocol.talk import RATE_LINES, SignedTalk, TalkLine, seal_talk
-
 from p2pcards.ui.plain import PlainPrinter
 
 from .harness import recording
@@ -30,7 +28,7 @@ DEADLINE = 20.0
 BOUND = 20.0  # seconds any wait here may take
 
 
-def talk_text(frame: bytes) -> Optional[str]:
+def talk_text(frame: bytes) -> str | None:
     """The text of a ``talk`` frame (None for any other frame)."""
     try:
         decoded = frames.decode(frame)

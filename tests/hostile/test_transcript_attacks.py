@@ -17,8 +17,22 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Gap, Stage
 
 from .harness import (
-    Bench, Delivery, Rule, When, alter, assert_dropped, assert_transcripts_valid, assert_untouched,
-    assert_verdict, corrupt, delay, drop, equivocate, mark, marks, recording,
+    Bench,
+    Delivery,
+    Rule,
+    When,
+    alter,
+    assert_dropped,
+    assert_transcripts_valid,
+    assert_untouched,
+    assert_verdict,
+    corrupt,
+    delay,
+    drop,
+    equivocate,
+    mark,
+    marks,
+    recording,
 )
 
 

@@ -13,12 +13,16 @@ from p2pcards.net.framing import MAX_FRAME, FrameDecoder
 from p2pcards.protocol import frames, wire
 from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage, seal
 from p2pcards.protocol.errors import (
-    BadSignature, MalformedMessage, MalformedWire, RemoteProtocolError, WrongSession,
+    BadSignature,
+    MalformedMessage,
+    MalformedWire,
+    RemoteProtocolError,
+    WrongSession,
 )
+from p2pcards.protocol.events import Reported
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Close, Relay, Send
-from p2pcards.protocol.events import Reported
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
 

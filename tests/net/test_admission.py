@@ -44,7 +44,8 @@ def test_budget_caps_strangers_per_address_and_evicts_the_oldest_when_full() -> 
     for address in ("10.0.0.1", "10.0.0.1", "10.0.0.2"):
         ticket = budget.admit(address, 0.0)
         assert ticket is not None
-        ticket.close = lambda a=address, i=len(tickets): closed.append(f"{a}#{i}")
+        index = len(tickets)
+        ticket.close = lambda a=address, i=index: closed.append(f"{a}#{i}")
         tickets.append(ticket)
     assert budget.admit("10.0.0.1", 0.0) is None  # its address holds two already
     assert budget.refused_cap == 1

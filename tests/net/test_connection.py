@@ -30,7 +30,9 @@ FAST = Limits(handshake_timeout=2.0, frame_timeout=2.0)
 
 
 @contextlib.asynccontextmanager
-async def running_server(identity: Identity, limits: Limits = FAST) -> AsyncIterator[tuple[Server, asyncio.Queue[Connection]]]:
+async def running_server(
+    identity: Identity, limits: Limits = FAST,
+) -> AsyncIterator[tuple[Server, asyncio.Queue[Connection]]]:
     """A server whose accepted connections queue up for the test; all are closed at the end."""
     accepted: asyncio.Queue[Connection] = asyncio.Queue()
     owned: list[Connection] = []

@@ -160,7 +160,8 @@ async def test_star_of_four_peers_in_one_process() -> None:
             everyone_in.set()
 
     server = await network.serve("table.local", 0, host, on_connection)
-    links = [await network.connect("table.local", server.port, guest, expected_peer=host.fingerprint) for guest in guests]
+    links = [await network.connect("table.local", server.port, guest, expected_peer=host.fingerprint)
+             for guest in guests]
     await asyncio.wait_for(everyone_in.wait(), BOUND)
     assert {seat.peer_fingerprint for seat in seats} == {guest.fingerprint for guest in guests}
 

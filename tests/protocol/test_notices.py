@@ -11,7 +11,12 @@ import pytest
 from p2pcards.direct import direct_table
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import (
-    NOTICE_TAG, SIGN_TAG, SignedMessage, SignedNotice, seal, seal_notice,
+    NOTICE_TAG,
+    SIGN_TAG,
+    SignedMessage,
+    SignedNotice,
+    seal,
+    seal_notice,
 )
 from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage
 from p2pcards.protocol.events import Reported

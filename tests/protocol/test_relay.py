@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import pytest
 
+from p2pcards.direct import direct_table
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, seal_notice
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby, TableFull
 from p2pcards.protocol.relay import (
-    MAX_NOTICES_PER_PLAYER, Broadcast, Close, LobbyChanged, Persist, PersistNotice, Relay, Send,
+    MAX_NOTICES_PER_PLAYER,
+    Broadcast,
+    Close,
+    LobbyChanged,
+    Persist,
+    PersistNotice,
+    Relay,
+    Send,
     TableStarted,
 )
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
-
-from p2pcards.direct import direct_table
 
 
 def hello(name: str, sid: bytes = b"", have: int = 0, bot: int = 0) -> bytes:

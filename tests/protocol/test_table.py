@@ -5,16 +5,20 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
+from p2pcards.direct import direct_table
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
 from p2pcards.protocol.events import ActionApplied, HandDealt, MatchEnded, PlayersSeated
-from p2pcards.protocol.table import (
-    Gap, IllegalAction, NotAtThisTable, NotYourTurn, Stage, Table,
-)
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.table import (
+    Gap,
+    IllegalAction,
+    NotAtThisTable,
+    NotYourTurn,
+    Stage,
+    Table,
+)
 from p2pcards.rules import bluff, topper
-
-from p2pcards.direct import direct_table
 
 
 @pytest.fixture(scope="module")

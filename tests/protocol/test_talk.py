@@ -12,10 +12,19 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Dropped, Relay, Send
 from p2pcards.protocol.talk import (
-    MAX_TALK_BYTES, MAX_TALK_CHARS, RATE_LINES, RATE_WINDOW, TALK_TAG, SignedTalk, TalkBook,
-    TalkDropped, TalkLine, TalkRefused, clip, seal_talk,
+    MAX_TALK_BYTES,
+    MAX_TALK_CHARS,
+    RATE_LINES,
+    RATE_WINDOW,
+    TALK_TAG,
+    SignedTalk,
+    TalkBook,
+    TalkDropped,
+    TalkLine,
+    TalkRefused,
+    clip,
+    seal_talk,
 )
-
 from tests.protocol.test_relay import full_relay
 
 SID = bytes(range(32))

@@ -6,19 +6,41 @@ import pytest
 
 from p2pcards.cards import Card, Rank
 from p2pcards.rules.bluff import (
-    BluffConfig, BluffState, Challenge, Discard, Pass, Reveal, stacked_faces,
+    BluffConfig,
+    BluffState,
+    Challenge,
+    Discard,
+    Pass,
+    Reveal,
+    stacked_faces,
 )
 from p2pcards.rules.bluff_errors import (
-    AlreadyRevealed, BadDeal, DealNotAwaited, DiscardCount, DuplicateSlots, FacesUnknown,
-    LeaderMustDiscard, NothingToChallenge, RankRequired, RevealCount, StakeAboveStack,
-    StakeTooLow, WrongRank,
+    AlreadyRevealed,
+    BadDeal,
+    DealNotAwaited,
+    DiscardCount,
+    DuplicateSlots,
+    FacesUnknown,
+    LeaderMustDiscard,
+    NothingToChallenge,
+    RankRequired,
+    RevealCount,
+    StakeAboveStack,
+    StakeTooLow,
+    WrongRank,
 )
 from p2pcards.rules.errors import (
-    BadAction, CardMismatch, MatchOver, NotYourCard, NotYourTurn, RuleError, WrongPhase,
+    BadAction,
+    CardMismatch,
+    MatchOver,
+    NotYourCard,
+    NotYourTurn,
+    RuleError,
+    WrongPhase,
 )
 
-ACES = [Card.parse(t) for t in "AS AH AD AC".split()]
-FACES = stacked_faces({0: ACES, 1: [Card.parse(t) for t in "KS KH KD KC".split()]})
+ACES = [Card.parse(t) for t in ["AS", "AH", "AD", "AC"]]
+FACES = stacked_faces({0: ACES, 1: [Card.parse(t) for t in ["KS", "KH", "KD", "KC"]]})
 
 
 def leading() -> BluffState:

@@ -12,16 +12,27 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine, initialize, invariant, precondition, rule,
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
 )
 
 from p2pcards.bots.base import play_local_match, shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.cards import FULL_DECK, Rank
 from p2pcards.rules.bluff import (
-    BluffConfig, BluffState, Challenge, Discard, Pass, Phase, Reveal,
+    BluffConfig,
+    BluffState,
+    Challenge,
+    Discard,
+    Pass,
+    Phase,
+    Reveal,
 )
 from p2pcards.rules.errors import RuleError
 

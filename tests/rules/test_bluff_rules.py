@@ -12,9 +12,25 @@ import pytest
 
 from p2pcards.cards import Card, Rank
 from p2pcards.rules.bluff import (
-    BluffConfig, BluffState, Challenge, Challenged, ChallengeResolved, DealStarted, DealWon,
-    Discard, Discarded, MatchEnded, Pass, Passed, Phase, PlayerOut, Reveal, RoundEnded,
-    StakeReturned, Termination, stacked_faces,
+    BluffConfig,
+    BluffState,
+    Challenge,
+    Challenged,
+    ChallengeResolved,
+    DealStarted,
+    DealWon,
+    Discard,
+    Discarded,
+    MatchEnded,
+    Pass,
+    Passed,
+    Phase,
+    PlayerOut,
+    Reveal,
+    RoundEnded,
+    StakeReturned,
+    Termination,
+    stacked_faces,
 )
 from p2pcards.rules.bluff_errors import StakeAboveStack, StakeTooLow
 

@@ -10,11 +10,18 @@ from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
-    BluffConfig, BluffState, Challenge, Discard, Pass, Phase, Reveal, stacked_faces,
+    BluffConfig,
+    BluffState,
+    Challenge,
+    Discard,
+    Pass,
+    Phase,
+    Reveal,
+    stacked_faces,
 )
 from p2pcards.rules.bluff_errors import StakeTooLow
 
-ACES = [Card.parse(t) for t in "AS AH AD AC".split()]
+ACES = [Card.parse(t) for t in ["AS", "AH", "AD", "AC"]]
 FACES = stacked_faces({0: ACES})
 
 

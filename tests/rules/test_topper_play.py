@@ -103,7 +103,7 @@ def test_any_card_when_void_in_the_led_suit():
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     for seat, card in ((0, "AC"), (1, "10C"), (2, "9C")):
         play(state, slots, seat, card)
-    assert cards_of(state.legal_actions()) == {C(t) for t in "QS KD QD JD JH 10H".split()}
+    assert cards_of(state.legal_actions()) == {C(t) for t in ["QS", "KD", "QD", "JD", "JH", "10H"]}
     play(state, slots, 3, "JH")  # a discard is as legal as a trump
     assert state.tricks[0].winner == 0
 
@@ -139,7 +139,7 @@ def test_little_jack_follows_a_trump_lead():
 def test_seat_whose_only_printed_club_is_the_little_jack_is_void_in_clubs():
     state, slots = full_table(ONLY_LITTLE_JACK)
     play(state, slots, 0, "AC")
-    assert cards_of(state.legal_actions()) == {C(t) for t in "JC 10S QH 9S KD 9H".split()}
+    assert cards_of(state.legal_actions()) == {C(t) for t in ["JC", "10S", "QH", "9S", "KD", "9H"]}
     events = play(state, slots, 1, "QH")
     assert ShowedVoid(1, Suit.CLUBS, 0, C("QH")) in events
 

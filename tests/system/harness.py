@@ -12,6 +12,7 @@ Peak memory comes from the kernel's own account: a child is reaped with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -20,9 +21,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: Generous bound for one whole short match, so a hung run fails instead of hanging.
@@ -74,7 +76,7 @@ class Home:
             raise HarnessError(f"{self.label}: whoami failed: {done.stderr.strip()}")
         return done.stdout.split()[-1]
 
-    def copy_identity_from(self, other: "Home") -> None:
+    def copy_identity_from(self, other: Home) -> None:
         """Give this home the same identity file as ``other`` (same key, same name)."""
         source = other.config / "p2pcards" / "identity.json"
         target = self.config / "p2pcards" / "identity.json"
@@ -92,7 +94,7 @@ class Home:
         """Every saved transcript in this home (a host's home also holds its relay's)."""
         return sorted((self.state / "p2pcards" / "tables").glob("*/*/transcript"))
 
-    def verify(self, transcript: Path) -> "Verification":
+    def verify(self, transcript: Path) -> Verification:
         """``p2pcards verify`` in words, then ``--json`` for the facts the tests compare."""
         done = self.run("verify", str(transcript), timeout=60)
         facts = self.run("verify", "--json", str(transcript), timeout=60)
@@ -101,7 +103,7 @@ class Home:
 
     # -- long-running commands ------------------------------------------------------
 
-    def spawn(self, *args: str, prefix: Sequence[str] = ()) -> "PeerProcess":
+    def spawn(self, *args: str, prefix: Sequence[str] = ()) -> PeerProcess:
         """Start ``p2pcards ARGS`` (inside ``prefix``, e.g. ``ip netns exec NS``)."""
         self._runs += 1
         stderr_path = self.root / f"stderr-{self._runs}.txt"
@@ -123,20 +125,20 @@ class Verification:
         return (self.returncode == 0 and "OK: every signature" in self.stdout
                 and self.report.get("ok") is True)
 
-    def line(self, prefix: str) -> Optional[str]:
+    def line(self, prefix: str) -> str | None:
         for line in self.stdout.splitlines():
             if line.startswith(prefix):
                 return line
         return None
 
     @property
-    def outcome(self) -> Optional[str]:
+    def outcome(self) -> str | None:
         """The match's outcome as a canonical string (the same from every seat's copy)."""
         outcome = self.report.get("outcome")
         return None if outcome is None else json.dumps(outcome, sort_keys=True)
 
     @property
-    def verdict(self) -> Optional[dict[str, Any]]:
+    def verdict(self) -> dict[str, Any] | None:
         return self.report.get("verdict")
 
 
@@ -148,13 +150,13 @@ class PeerProcess:
         self.argv = argv
         self.stderr_path = stderr_path
         self.started_at = time.time()
-        self._stderr = open(stderr_path, "w")
+        self._stderr = open(stderr_path, "w")  # noqa: SIM115 - the child's stderr, closed in stop()
         self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=self._stderr, text=True, cwd=REPO_ROOT, env=home.env())
         self.pid = self.popen.pid
         self.lines: list[str] = []
-        self.peak_rss_kib: Optional[int] = None
-        self.returncode: Optional[int] = None
+        self.peak_rss_kib: int | None = None
+        self.returncode: int | None = None
         self._changed = threading.Condition()
         self._eof = False
         self._reader = threading.Thread(target=self._read, daemon=True, name=f"read-{home.label}")
@@ -206,15 +208,15 @@ class PeerProcess:
 
     def wait_event(self, name: str, timeout: float, count: int = 1) -> dict[str, Any]:
         """Wait for the ``count``-th trace event called ``name``; return it."""
-        def found(lines: list[str]) -> Optional[dict[str, Any]]:
+        def found(lines: list[str]) -> dict[str, Any] | None:
             hits = [e for e in self.events() if e.get("event") == name]
             return hits[count - 1] if len(hits) >= count else None
         return self.wait_for(found, timeout, f"{name} event #{count}")
 
-    def count_events(self, name: Optional[str] = None) -> int:
+    def count_events(self, name: str | None = None) -> int:
         return sum(1 for e in self.events() if name is None or e.get("event") == name)
 
-    def rss_kib(self) -> Optional[int]:
+    def rss_kib(self) -> int | None:
         """The resident memory right now (``VmRSS``), or None once the process is gone."""
         try:
             status = Path(f"/proc/{self.pid}/status").read_text()
@@ -232,21 +234,21 @@ class PeerProcess:
             return ""
 
     @property
-    def summary(self) -> Optional[str]:
+    def summary(self) -> str | None:
         """The closing line: ``Match over: ...``, ``Table ended: ...`` or ``Table closed: ...``."""
         for line in reversed(self.lines):
             if line.startswith(("Match over:", "Table ended:", "Table closed:")):
                 return line
         return None
 
-    def table_ended(self) -> Optional[dict[str, Any]]:
+    def table_ended(self) -> dict[str, Any] | None:
         """The ``TableEnded`` trace event (rule, blamed), if the table ended with a verdict."""
         hits = [e for e in self.events() if e.get("event") == "TableEnded"]
         return hits[-1] if hits else None
 
     # -- lifetime -------------------------------------------------------------------
 
-    def poll(self) -> Optional[int]:
+    def poll(self) -> int | None:
         """Reap the process if it ended (recording its peak memory); its exit code or None."""
         if self.returncode is not None:
             return self.returncode
@@ -294,10 +296,8 @@ class PeerProcess:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            try:
+            with contextlib.suppress(HarnessError):
                 self.wait(timeout=10)
-            except HarnessError:
-                pass
         self._close_streams()
 
     def _close_streams(self) -> None:
@@ -313,16 +313,16 @@ class TablePlan:
     """What to start: a game, its short settings, and the seat options of every process."""
 
     game: str
-    seed: Optional[int] = 1
+    seed: int | None = 1
     deadline: float = 30.0
-    reconnect_window: Optional[float] = None
+    reconnect_window: float | None = None
     settings: tuple[str, ...] = ()
     bot: str = "heuristic"
     bind: str = "127.0.0.1"
     extra_host: tuple[str, ...] = ()
 
     @classmethod
-    def short(cls, game: str, **kwargs: Any) -> "TablePlan":
+    def short(cls, game: str, **kwargs: Any) -> TablePlan:
         """A short match: one Bluff deal, or Topper to 3 points."""
         settings = ("--deals", "1") if game == "bluff" else ("--target", "3")
         return cls(game, settings=settings, **kwargs)
@@ -358,10 +358,10 @@ class ProcessTable:
     """Every process ever started for this table, restarts included (for cleanup)."""
 
     def start_host(self, prefix: Sequence[str] = (),
-                   args: Optional[list[str]] = None) -> PeerProcess:
+                   args: list[str] | None = None) -> PeerProcess:
         host = self.homes[0].spawn(*(args or self.plan.host_args()), prefix=prefix)
         self.history.append(host)
-        line = host.wait_for(lambda lines: next((l for l in lines if '"listening"' in l), None),
+        line = host.wait_for(lambda lines: next((line for line in lines if '"listening"' in line), None),
                              STARTUP_TIMEOUT, "listening line")
         self.port = json.loads(line)["listening"]
         self.processes = [host]
@@ -375,14 +375,14 @@ class ProcessTable:
         joiner.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
         return joiner
 
-    def start(self) -> "ProcessTable":
+    def start(self) -> ProcessTable:
         """Host, then the three joiners one at a time over loopback TCP."""
         self.start_host()
         for index in range(1, 4):
             self.add_joiner(index, self.plan.join_args(f"{self.plan.bind}:{self.port}"))
         return self
 
-    def restart(self, index: int, args: Optional[list[str]] = None) -> PeerProcess:
+    def restart(self, index: int, args: list[str] | None = None) -> PeerProcess:
         """Replace process ``index`` (already ended) with ``p2pcards resume`` of its saved table."""
         home = self.homes[index]
         if args is None:
@@ -404,11 +404,11 @@ class ProcessTable:
         for process in self.history:
             process.stop()
 
-    def verify_all(self, indices: Optional[Sequence[int]] = None) -> list[Verification]:
+    def verify_all(self, indices: Sequence[int] | None = None) -> list[Verification]:
         """``p2pcards verify`` on every saved transcript of the given homes, in parallel."""
         chosen = range(len(self.homes)) if indices is None else indices
         jobs = [(self.homes[i], path) for i in chosen for path in self.homes[i].transcripts()]
-        results: list[Optional[Verification]] = [None] * len(jobs)
+        results: list[Verification | None] = [None] * len(jobs)
 
         def check(slot: int) -> None:
             home, path = jobs[slot]
@@ -423,10 +423,10 @@ class ProcessTable:
 
 
 def make_homes(root: Path, names: Sequence[str] = ("Hana", "Ivo", "Juno", "Kai"),
-               identities: Optional[Sequence[Home]] = None, tag: str = "") -> list[Home]:
+               identities: Sequence[Home] | None = None, tag: str = "") -> list[Home]:
     """Homes for four players; with ``identities``, each gets a copy of that home's identity."""
     homes = [Home(root, f"{tag}{name.lower()}") for name in names]
-    for index, (home, name) in enumerate(zip(homes, names)):
+    for index, (home, name) in enumerate(zip(homes, names, strict=False)):
         if identities is not None:
             home.copy_identity_from(identities[index])
         else:

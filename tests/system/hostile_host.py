@@ -24,9 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hostile.bad_share import swap_share_for_next_seat
+
 from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost

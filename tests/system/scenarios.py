@@ -12,12 +12,17 @@ way with every honest peer's transcript intact.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 from .harness import (
-    MATCH_TIMEOUT, HarnessError, Home, ProcessTable, TablePlan, Verification,
+    MATCH_TIMEOUT,
+    HarnessError,
+    Home,
+    ProcessTable,
+    TablePlan,
+    Verification,
 )
 
 #: The two games' matches used by the system tests: two Bluff deals, so a
@@ -34,16 +39,16 @@ def standard_plan(game: str, **kwargs: object) -> TablePlan:
 class SeatRecord:
     """One seat at the end of a run: its last process's closing line and trace, its transcripts."""
 
-    summary: Optional[str]
-    returncode: Optional[int]
-    table_ended: Optional[dict]
+    summary: str | None
+    returncode: int | None
+    table_ended: dict | None
     lines: int
-    first_table_line: Optional[int]
+    first_table_line: int | None
     """Index of the first line after the genesis (the first ``Committed`` event)."""
     verifications: list[Verification] = field(default_factory=list)
 
     @property
-    def player_verification(self) -> Optional[Verification]:
+    def player_verification(self) -> Verification | None:
         """The check of this player's own transcript (not a host's relay copy)."""
         own = [v for v in self.verifications if v.transcript.parent.name != "relay"]
         return own[0] if len(own) == 1 else None
@@ -52,15 +57,15 @@ class SeatRecord:
 @dataclass
 class MatchRecord:
     seats: list[SeatRecord]
-    peak_rss_kib: list[Optional[int]]
-    relay_verification: Optional[Verification]
+    peak_rss_kib: list[int | None]
+    relay_verification: Verification | None
 
-    def player_transcript_bytes(self, seat: int) -> Optional[bytes]:
+    def player_transcript_bytes(self, seat: int) -> bytes | None:
         check = self.seats[seat].player_verification
         return check.transcript.read_bytes() if check is not None else None
 
 
-def record(table: ProcessTable, seats: Optional[list[int]] = None) -> MatchRecord:
+def record(table: ProcessTable, seats: list[int] | None = None) -> MatchRecord:
     """Read what a finished table left (verifying the transcripts of ``seats``, default all)."""
     chosen = list(range(4)) if seats is None else seats
     checks = table.verify_all(chosen)
@@ -75,7 +80,7 @@ def record(table: ProcessTable, seats: Optional[list[int]] = None) -> MatchRecor
 
 
 def play_recorded(plan: TablePlan, homes: list[Home], timeout: float = MATCH_TIMEOUT,
-                  after_start: Optional[Callable[[ProcessTable], None]] = None) -> MatchRecord:
+                  after_start: Callable[[ProcessTable], None] | None = None) -> MatchRecord:
     """Play one whole table without faults and record it (``after_start`` runs once all
     four are seated)."""
     table = ProcessTable(plan, homes)
@@ -133,7 +138,7 @@ def after_events(name: str, count: int) -> KillPoint:
     return reached
 
 
-def random_kill_line(rng: "random.Random", seat: SeatRecord) -> int:
+def random_kill_line(rng: random.Random, seat: SeatRecord) -> int:
     """A random point in a seat's fault-free run, counted in printed lines: after the
     genesis (so there is a table to resume) and before the last tenth (so the kill
     most likely lands while the match is still on)."""
@@ -155,7 +160,7 @@ class FaultRun:
 
 def run_with_kill(plan: TablePlan, homes: list[Home], victim: int, kill_when: KillPoint,
                   timeout: float = MATCH_TIMEOUT,
-                  after_start: Optional[Callable[[ProcessTable], None]] = None) -> FaultRun:
+                  after_start: Callable[[ProcessTable], None] | None = None) -> FaultRun:
     """SIGKILL seat ``victim`` when ``kill_when(its lines)`` holds, then restart it with
     ``p2pcards resume`` (a host hosts its table again) and play on."""
     table = ProcessTable(plan, homes)
@@ -213,6 +218,6 @@ def judge_fault(run: FaultRun, baseline: MatchRecord) -> list[str]:
     return problems
 
 
-def transcript_of(home: Home) -> Optional[Path]:
+def transcript_of(home: Home) -> Path | None:
     own = [p for p in home.transcripts() if p.parent.name != "relay"]
     return own[0] if len(own) == 1 else None

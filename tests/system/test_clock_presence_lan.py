@@ -49,8 +49,9 @@ def test_every_peer_keeps_the_hosts_clock_and_sees_a_killed_player_drop_and_come
     victim.kill()
     watchers = [table.processes[i] for i in (0, 1, 3)]
     for watcher in watchers:
-        watcher.wait_for(lambda lines: any('"Presence"' in l and f'"{VICTIM}": "reconnecting"' in l
-                                           for l in lines), 30, "the victim reconnecting")
+        watcher.wait_for(lambda lines: any('"Presence"' in line
+                                           and f'"{VICTIM}": "reconnecting"' in line
+                                           for line in lines), 30, "the victim reconnecting")
     session = sorted({s["session"] for s in table.homes[VICTIM].saved()})[0]
     back = table.homes[VICTIM].spawn("resume", session, *plan.seat_args(),
                                      prefix=lan.command(VICTIM, []))

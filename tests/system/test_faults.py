@@ -10,7 +10,12 @@ import pytest
 
 from .harness import STARTUP_TIMEOUT, Home, ProcessTable
 from .scenarios import (
-    MatchRecord, after_events, record, run_with_kill, standard_plan, transcript_of,
+    MatchRecord,
+    after_events,
+    record,
+    run_with_kill,
+    standard_plan,
+    transcript_of,
 )
 
 VICTIM = 2  # the second joiner: player 2 in join order
@@ -20,14 +25,14 @@ SHORT_WINDOW = 2.0
 
 
 def _messages_checked(stdout: str) -> int:
-    line = next(l for l in stdout.splitlines() if l.startswith("Checked "))
+    line = next(text for text in stdout.splitlines() if text.startswith("Checked "))
     return int(line.split()[1])
 
 
 def _last_position(lines: list[str]) -> int:
     """The highest transcript position a process traced an action for."""
-    positions = [int(l.split('"position": ')[1].split("}")[0].split(",")[0])
-                 for l in lines if '"ActionApplied"' in l]
+    positions = [int(line.split('"position": ')[1].split("}")[0].split(",")[0])
+                 for line in lines if '"ActionApplied"' in line]
     return max(positions)
 
 

@@ -163,7 +163,7 @@ def test_a_host_cutting_every_link_more_often_than_a_deadline_is_named_never_an_
         joiner.wait(150)
     report = host.report(timeout=60)
     assert report["withheld"] > 0, "the host should have cut the links"
-    for index, joiner in zip((1, 2, 3), joiners):
+    for index, joiner in zip((1, 2, 3), joiners, strict=False):
         ended = joiner.table_ended()
         if ended is None:
             assert (joiner.summary or "").startswith("Match over:"), (index, joiner.summary)
@@ -208,7 +208,7 @@ def test_a_host_whose_bad_share_is_reported_is_named_never_the_reporter(
         joiner.wait(90)
     report = host.report(timeout=60)
     assert report["withheld"] == 1, "the host should have sent its bad share once"
-    for index, joiner in zip((1, 2, 3), joiners):
+    for index, joiner in zip((1, 2, 3), joiners, strict=False):
         ended = joiner.table_ended()
         assert ended is not None and ended["blamed"] == [HOST], (index, ended, joiner.summary)
         assert ended["rule"] in ("crypto", "chain.equivocation"), (index, ended)

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from netns import SimulatedLan
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
@@ -90,7 +89,7 @@ def test_three_laptops_play_on_when_the_host_withholds_one_players_messages(
     assert any(p.get(str(WRITER)) == "direct" for p in victim_paths), victim_paths
     assert any(p.get("3") == "direct" for p in victim_paths), victim_paths
     # Every player's own transcript checks out offline.
-    for index, joiner in zip((1, 2, 3), joiners):
+    for index in (1, 2, 3):
         checks = [homes[index].verify(path) for path in homes[index].transcripts()]
         assert checks and all(check.ok for check in checks), [c.stdout for c in checks]
 

@@ -15,7 +15,7 @@ VICTIM = 2
 
 
 def _paths(lines: list[str]) -> list[dict]:
-    return [json.loads(l)["paths"] for l in lines if '"Paths"' in l]
+    return [json.loads(line)["paths"] for line in lines if '"Paths"' in line]
 
 
 @pytest.mark.slow

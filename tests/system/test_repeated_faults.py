@@ -16,7 +16,12 @@ import pytest
 
 from .harness import Home
 from .scenarios import (
-    MatchRecord, after_lines, judge_fault, random_kill_line, run_with_kill, standard_plan,
+    MatchRecord,
+    after_lines,
+    judge_fault,
+    random_kill_line,
+    run_with_kill,
+    standard_plan,
 )
 
 RUNS = 3
@@ -29,7 +34,7 @@ def fault_schedule(baseline: Callable[[str], MatchRecord]) -> list[tuple[str, in
     games = ["bluff", "topper", "bluff"]
     victims = [rng.randrange(1, 4), 0, rng.randrange(0, 4)]
     schedule = []
-    for game, victim in zip(games, victims):
+    for game, victim in zip(games, victims, strict=False):
         schedule.append((game, victim, random_kill_line(rng, baseline(game).seats[victim])))
     return schedule
 

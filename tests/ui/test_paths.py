@@ -3,48 +3,34 @@
 
 from __future__ import annotations
 
+from ui_scenes import panel_text, seated_model
+
 from p2pcards.net.peer import DIRECT, HOST, VIA_HOST, Paths
 from p2pcards.protocol.events import PlayersSeated
-from p2pcards.rules.topper import TopperConfig, TopperState
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.draw import width_of
-from p2pcards.ui.tui.model import ScreenModel, SeatInfo
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
-from ui_scenes import NAMES
-
-
-def _text(lines) -> str:
-    return "\n".join("".join(fragment[1] for fragment in line) for line in lines)
-
-
-def _model(me: int = 1) -> ScreenModel:
-    model = ScreenModel()
-    model.lobby = tuple(SeatInfo(name, f"{i:04x}-0000-0000", False) for i, name in enumerate(NAMES))
-    model.seating = (0, 1, 2, 3)
-    model.me = me
-    model.set_view(TopperState.new(TopperConfig(target_score=5), 0).view(me))
-    return model
 
 
 def test_each_other_seat_says_how_its_messages_come() -> None:
-    model = _model(me=1)
+    model = seated_model(me=1)
     model.apply(Paths({0: HOST, 2: DIRECT, 3: VIA_HOST}))
     # me = seat 1: left is seat 2, top seat 3, right seat 0.
-    assert "⇄ direct" in _text(seat_panel(model, LEFT, 24, 6, 0.0))
-    assert "via host" in _text(seat_panel(model, TOP, 46, 3, 0.0))
-    assert "host" in _text(seat_panel(model, RIGHT, 24, 6, 0.0))
-    assert "direct" not in _text(seat_panel(model, BOTTOM, 80, 1, 0.0))
+    assert "⇄ direct" in panel_text(seat_panel(model, LEFT, 24, 6, 0.0))
+    assert "via host" in panel_text(seat_panel(model, TOP, 46, 3, 0.0))
+    assert "host" in panel_text(seat_panel(model, RIGHT, 24, 6, 0.0))
+    assert "direct" not in panel_text(seat_panel(model, BOTTOM, 80, 1, 0.0))
 
 
 def test_without_direct_links_the_panels_say_nothing_of_paths() -> None:
-    model = _model()
+    model = seated_model()
     for place in (LEFT, TOP, RIGHT):
-        text = _text(seat_panel(model, place, 24, 6, 0.0))
+        text = panel_text(seat_panel(model, place, 24, 6, 0.0))
         assert "direct" not in text and "via host" not in text
 
 
 def test_panels_keep_their_sizes_at_80_columns_with_paths() -> None:
-    model = _model(me=2)
+    model = seated_model(me=2)
     model.apply(Paths({0: HOST, 1: DIRECT, 3: DIRECT}))
     for place, width, height in ((TOP, 46, 3), (LEFT, 18, 6), (RIGHT, 18, 6), (BOTTOM, 80, 1)):
         lines = seat_panel(model, place, width, height, 0.0)

@@ -5,55 +5,40 @@ from __future__ import annotations
 
 import time
 
-from ui_scenes import NAMES, topper_bidding
+from ui_scenes import panel_text, seated_model, topper_bidding
 
 from p2pcards.net.peer import CONNECTED, DIRECT, RECONNECTING, Paths, Presence
 from p2pcards.protocol.events import PlayersSeated
-from p2pcards.rules.topper import TopperConfig, TopperState
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.bars import status_line
 from p2pcards.ui.tui.draw import width_of
-from p2pcards.ui.tui.model import ScreenModel, SeatInfo
 from p2pcards.ui.tui.seats import LEFT, TOP, seat_panel
 
 
-def _text(lines) -> str:
-    return "\n".join("".join(fragment[1] for fragment in line) for line in lines)
-
-
-def _model(me: int = 1) -> ScreenModel:
-    model = ScreenModel()
-    model.lobby = tuple(SeatInfo(name, f"{i:04x}-0000-0000", False) for i, name in enumerate(NAMES))
-    model.seating = (0, 1, 2, 3)
-    model.me = me
-    model.set_view(TopperState.new(TopperConfig(target_score=5), 0).view(me))
-    return model
-
-
 def test_a_dropped_seat_counts_its_window_down_and_comes_back() -> None:
-    model = _model(me=1)
+    model = seated_model(me=1)
     model.apply(Paths({0: DIRECT, 2: DIRECT, 3: DIRECT}))
     model.apply(Presence({0: CONNECTED, 2: RECONNECTING, 3: CONNECTED}, {2: RECONNECTING}, 60.0))
     now = time.monotonic()
-    left_panel = _text(seat_panel(model, LEFT, 24, 6, now + 15))  # seat 2 sits on the left
+    left_panel = panel_text(seat_panel(model, LEFT, 24, 6, now + 15))  # seat 2 sits on the left
     assert "reconnecting 0:45" in left_panel and "direct" not in left_panel
-    assert "reconnecting" not in _text(seat_panel(model, TOP, 46, 3, now))
+    assert "reconnecting" not in panel_text(seat_panel(model, TOP, 46, 3, now))
     lines = seat_panel(model, LEFT, 18, 6, now)
     assert len(lines) == 6 and all(width_of(line) == 18 for line in lines)
     model.apply(Presence({0: CONNECTED, 2: CONNECTED, 3: CONNECTED}, {2: CONNECTED}, 60.0))
-    back = _text(seat_panel(model, LEFT, 24, 6, now + 16))
+    back = panel_text(seat_panel(model, LEFT, 24, 6, now + 16))
     assert "reconnecting" not in back and "⇄ direct" in back
 
 
 def test_the_status_line_says_the_player_to_act_dropped() -> None:
-    model = _model(me=1)
+    model = seated_model(me=1)
     model.set_view(topper_bidding().view(1))
     to_act = model.view.to_act
     assert to_act is not None and to_act != 1
-    assert "dropped" not in _text([status_line(model, None, 120)])
+    assert "dropped" not in panel_text([status_line(model, None, 120)])
     model.apply(Presence({p: RECONNECTING if p == to_act else CONNECTED for p in (0, 2, 3)},
                          {to_act: RECONNECTING}, 60.0))
-    assert "They dropped and are reconnecting." in _text([status_line(model, None, 120)])
+    assert "They dropped and are reconnecting." in panel_text([status_line(model, None, 120)])
 
 
 def test_plain_mode_prints_who_dropped_and_who_is_back() -> None:
@@ -72,12 +57,12 @@ def test_the_board_and_the_seat_mark_the_last_move() -> None:
     from p2pcards.ui.tui.board import board_lines
     from p2pcards.ui.tui.seats import _header
 
-    model = _model(me=1)
+    model = seated_model(me=1)
     model.set_view(topper_bidding().view(1))
-    assert "◆" not in _text(board_lines(model, 46, 10))
+    assert "◆" not in panel_text(board_lines(model, 46, 10))
     bidder = model.view.to_act
     model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))
-    board = _text(board_lines(model, 46, 10))
+    board = panel_text(board_lines(model, 46, 10))
     assert board.splitlines()[0].startswith("◆ ") and "bid 2" in board.splitlines()[0]
-    assert "◆" in _text([_header(model, bidder)])
-    assert all("◆" not in _text([_header(model, seat)]) for seat in range(4) if seat != bidder)
+    assert "◆" in panel_text([_header(model, bidder)])
+    assert all("◆" not in panel_text([_header(model, seat)]) for seat in range(4) if seat != bidder)

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prompt_toolkit.input import DummyInput, create_pipe_input
+from test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
 
 from p2pcards.app import TableOptions, play_local, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -20,14 +22,23 @@ from p2pcards.net.journal import Journal
 from p2pcards.protocol import games
 from p2pcards.protocol.errors import DeadlineMissed
 from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, HandDealt, MatchEnded, TableEnded,
+    ActionApplied,
+    CardsRevealed,
+    HandDealt,
+    MatchEnded,
+    TableEnded,
 )
-from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.table import SessionSecrets
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig, BluffState
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.replay import (
-    ReplayError, SecretsMismatch, load_saved, plain_lines, replay, replay_saved,
+    ReplayError,
+    SecretsMismatch,
+    load_saved,
+    plain_lines,
+    replay,
+    replay_saved,
 )
 from p2pcards.ui.text_common import card_text
 from p2pcards.ui.tui.bars import status_line
@@ -35,8 +46,6 @@ from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.dialogs import ending_lines, summary_lines
 from p2pcards.ui.tui.replay import ReplayScreen, model_at
 from p2pcards.ui.tui.seats import seat_panel
-from test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
-from prompt_toolkit.input import DummyInput, create_pipe_input
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ["table-topper.json", "table-bluff.json"]
@@ -214,7 +223,7 @@ def hidden_by_step(table_dir: Path, record: Any, me_seat: Any) -> list[set]:
     held, shown = hands_by_step(table_dir), revealed_by_step(record)
     assert len(held) == len(record.steps)
     return [set().union(*(c for seat, c in h.items() if seat != me_seat)) - r
-            for h, r in zip(held, shown)]
+            for h, r in zip(held, shown, strict=True)]
 
 
 CARD = re.compile(r"(?<!\w)(?:10|[2-9JQKA])[♠♥♦♣CDHS](?!\w)")

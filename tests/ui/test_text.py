@@ -7,6 +7,25 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ui_scenes import (
+    NAMES,
+    bluff_after_honest_call,
+    bluff_caught,
+    bluff_lead,
+    bluff_respond,
+    bluff_reveal,
+    c,
+    cards,
+    faces_in,
+    known_to,
+    slots_of,
+    topper_after_bid,
+    topper_bidding,
+    topper_lead,
+    topper_play,
+    topper_trump,
+    walk_match,
+)
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
@@ -22,14 +41,14 @@ from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, s
 from p2pcards.rules.bluff_errors import StakeTooLow
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.text import (
-    CommandError, UnknownGame, describe, labelled_hand, options_help, parse_command, render,
+    CommandError,
+    UnknownGame,
+    describe,
+    labelled_hand,
+    options_help,
+    parse_command,
+    render,
 )
-from ui_scenes import (
-    NAMES, bluff_after_honest_call, bluff_caught, bluff_lead, bluff_respond, bluff_reveal, c,
-    cards, faces_in, known_to, slots_of, topper_after_bid, topper_bidding, topper_lead,
-    topper_play, topper_trump, walk_match,
-)
-
 
 # --- rendering: Bluff --------------------------------------------------------------------
 
@@ -82,9 +101,7 @@ def test_bluff_render_marks_a_seat_out_and_the_end_of_the_match():
     state = BluffState.new(bm.BluffConfig(table_price=10, starting_chips=10), 0)
     rng = random.Random(4)
     bots = [RandomBluffBot(random.Random(i)) for i in range(4)]
-    final = None
-    for final in walk_match(state, bots, FULL_DECK, rng):
-        pass
+    *_, final = [None, *walk_match(state, bots, FULL_DECK, rng)]  # the match's last state
     text = render(final.view(0), NAMES, 0)
     assert "Match over: one player has all the chips; won by" in text
     assert text.count("out") >= 3

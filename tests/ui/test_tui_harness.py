@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, AsyncIterator, Callable, Optional
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pyte
 from prompt_toolkit.data_structures import Size
@@ -55,7 +56,7 @@ class VirtualTerminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.lines)
 
-    def find(self, needle: str) -> Optional[tuple[int, int]]:
+    def find(self, needle: str) -> tuple[int, int] | None:
         """(row, column) of the first ``needle`` on the screen."""
         for row, line in enumerate(self.lines):
             column = line.find(needle)
@@ -73,7 +74,7 @@ def click(column: int, row: int) -> str:
 
 
 async def wait_until(predicate: Callable[[], Any], what: str,
-                     term: Optional[VirtualTerminal] = None, timeout: float = WAIT) -> Any:
+                     term: VirtualTerminal | None = None, timeout: float = WAIT) -> Any:
     """Poll ``predicate`` until it is true; fail (showing the screen) after ``timeout``."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -87,7 +88,7 @@ async def wait_until(predicate: Callable[[], Any], what: str,
         await asyncio.sleep(0.02)
 
 
-async def drawn(screen: TableScreen, term: Optional[VirtualTerminal] = None) -> None:
+async def drawn(screen: TableScreen, term: VirtualTerminal | None = None) -> None:
     """Wait for a redraw that started after this call: the terminal then shows the present."""
     count = screen.app.render_counter
     screen.app.invalidate()
@@ -116,7 +117,7 @@ def keys_for(action: Any, screen: TableScreen) -> list[str]:
     """The key presses that make ``action`` on ``screen`` (each string sent on its own)."""
     hand = screen.hand()
     index = {entry.slot: i for i, entry in enumerate(hand)}
-    if isinstance(action, Pass) or isinstance(action, PassBid):
+    if isinstance(action, (Pass, PassBid)):
         return ["p"]
     if isinstance(action, Challenge):
         return ["b"]
@@ -162,7 +163,7 @@ def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24():
 
 
 def test_keys_sent_through_the_pipe_reach_the_screen():
-    async def run() -> tuple[str, Optional[str]]:
+    async def run() -> tuple[str, str | None]:
         async with headless() as (screen, keys, term):
             await shows(term, "Connecting")
             keys.send_text(F1)

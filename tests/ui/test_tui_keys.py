@@ -6,6 +6,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from ui_scenes import (
+    bluff_after_honest_call,
+    bluff_lead,
+    bluff_respond,
+    c,
+    topper_after_bid,
+    topper_bidding,
+    topper_lead,
+    topper_play,
+    topper_trump,
+    walk_match,
+)
 
 from p2pcards.bots.bluff import HeuristicBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot
@@ -15,10 +27,6 @@ from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
 from p2pcards.ui.tui.picker import HandPicker
-from ui_scenes import (
-    bluff_after_honest_call, bluff_lead, bluff_respond, c, topper_after_bid, topper_bidding,
-    topper_lead, topper_play, topper_trump, walk_match,
-)
 
 
 def hand_of(view):
@@ -165,7 +173,7 @@ def test_topper_bidding_keys():
 
 def test_topper_trump_keys_name_each_suit():
     view = topper_trump().view(0)
-    for key, suit in zip("cdhs", Suit):
+    for key, suit in zip("cdhs", Suit, strict=False):
         assert press(key, view, [], None) == NameTrump(0, suit)
 
 

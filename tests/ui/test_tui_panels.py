@@ -9,6 +9,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ui_scenes import NAMES, full_deck, known_to, walk_match
 
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
@@ -27,7 +28,6 @@ from p2pcards.ui.tui.logview import LogScroll, log_lines
 from p2pcards.ui.tui.model import LogLine, ScreenModel, SeatInfo
 from p2pcards.ui.tui.picker import HandPicker
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
-from ui_scenes import NAMES, full_deck, known_to, walk_match
 
 _SYMBOL_FACE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 
@@ -90,7 +90,7 @@ def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face():
                 parts = all_panels(model, columns)
                 heights = [len(part) for part in parts]
                 assert heights == [3, 6, 6, 6, 1, 3], (game, step, heights)
-                for part, width in zip(parts, (46, None, None, None, columns, columns)):
+                for part, width in zip(parts, (46, None, None, None, columns, columns), strict=False):
                     for line in part:
                         assert width is None or width_of(line) == width
                 shown = set().union(*(drawn_faces(part) for part in parts))

@@ -7,10 +7,31 @@ import asyncio
 from typing import Any
 
 import pytest
+from test_tui_harness import (
+    CTRL_C,
+    CTRL_U,
+    ENTER,
+    F1,
+    HOME,
+    PAGE_UP,
+    RIGHT,
+    click,
+    drawn,
+    headless,
+    shows,
+    wait_until,
+)
+from ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
 
 from p2pcards.cards import Rank
 from p2pcards.net.peer import (
-    Decision, LinkDown, LinkUp, LobbyUpdate, SessionResult, TakePause, Waiting,
+    Decision,
+    LinkDown,
+    LinkUp,
+    LobbyUpdate,
+    SessionResult,
+    TakePause,
+    Waiting,
 )
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.identity import fingerprint
@@ -19,10 +40,6 @@ from p2pcards.rules.bluff import Discard
 from p2pcards.rules.bluff_model import BluffOutcome, Termination
 from p2pcards.rules.topper import Play
 from p2pcards.ui.plain import PlayerQuit
-from test_tui_harness import (
-    CTRL_C, CTRL_U, ENTER, F1, HOME, PAGE_UP, RIGHT, click, drawn, headless, shows, wait_until,
-)
-from ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
 
 KEYS = [bytes([seat + 1]) * 32 for seat in range(4)]
 
@@ -58,7 +75,7 @@ def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
             return text, lines
     text, lines = run(scene())
     assert len(lines) == 24 and all(len(line) == 80 for line in lines)
-    for seat, name in enumerate(NAMES):
+    for seat, _name in enumerate(NAMES):
         assert f"Seat {seat} · " in text
         if seat != 1:  # this player's own line gives the room to his turn and chips first
             assert fingerprint(KEYS[seat]) in text

@@ -13,18 +13,29 @@ import random
 import re
 from typing import Any
 
+from test_tui_harness import (
+    ENTER,
+    HOME,
+    RIGHT,
+    VirtualTerminal,
+    drawn,
+    headless,
+    keys_for,
+    same_action,
+    shows,
+    wait_until,
+)
+
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.protocol import games
 from p2pcards.protocol.table import Stage
-from p2pcards.rules.bluff import BluffConfig, Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase, Play, TopperConfig
+from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase
+from p2pcards.rules.topper import Play, TopperConfig
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.tui.hand import face_text
-from test_tui_harness import (
-    ENTER, HOME, RIGHT, VirtualTerminal, drawn, headless, keys_for, same_action, shows,
-    wait_until,
-)
 
 SEED = 7
 
@@ -86,7 +97,7 @@ async def play_table(game: str, checks: Any) -> dict:
                 for chunk in keys_for(wanted, screen):
                     keys.send_text(chunk)
                     await asyncio.sleep(0.03)
-                await wait_until(lambda: pending.future.done(), "the action to be taken", term)
+                await wait_until(lambda p=pending: p.future.done(), "the action to be taken", term)
                 assert same_action(pending.future.result(), wanted)
                 seen["decisions"] += 1
             raise AssertionError("the match did not end")
@@ -210,7 +221,7 @@ def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores():
     assert seen["result"].outcome == outcome
     end = seen["end"]
     assert "MATCH OVER" in end
-    for seat, score in enumerate(outcome.scores):
+    for _seat, score in enumerate(outcome.scores):
         assert f"{score} point" in end
     assert "★ winner" in end
     log = "\n".join(seen["log"])

@@ -14,8 +14,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator, Optional
 
 import pytest
 
@@ -89,7 +89,7 @@ def _status(text: str) -> str:
     return ""
 
 
-def _next_move(text: str, card: int) -> Optional[list[str]]:
+def _next_move(text: str, card: int) -> list[str] | None:
     """The keys a simple player presses on this screen, or None (nothing to do yet).
 
     He bids 1 when he may, names hearts, and plays the ``card``-th card from
@@ -132,7 +132,7 @@ def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
         before = text
         tmux.keys(*keys)
         moves.append(" ".join(keys))
-        text = tmux.wait_for(lambda t: t != before, "the screen to change", timeout=20)
+        text = tmux.wait_for(lambda t, b=before: t != b, "the screen to change", timeout=20)
         if keys[-1] == "Enter":
             card = card + 1 if "Not accepted: you must follow" in text else 0
     return screens, moves, text

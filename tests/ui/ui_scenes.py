@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Reveal, stacked_faces
-from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState, faces_for_hands
+from p2pcards.rules.topper import (
+    Bid,
+    NameTrump,
+    PassBid,
+    Play,
+    TopperState,
+    faces_for_hands,
+)
 from p2pcards.rules.topper_order import big_jack, little_jack
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
@@ -166,3 +174,20 @@ def full_deck(game: str) -> tuple:
 
 
 BotFactory = Callable[[random.Random], Any]
+
+
+def panel_text(lines: Any) -> str:
+    """Drawn lines (fragments) as plain text, one line each."""
+    return "\n".join("".join(fragment[1] for fragment in line) for line in lines)
+
+
+def seated_model(me: int = 1) -> Any:
+    """A screen model of a Topper table with the seats drawn in join order, before the deal."""
+    from p2pcards.rules.topper import TopperConfig, TopperState
+    from p2pcards.ui.tui.model import ScreenModel, SeatInfo
+    model = ScreenModel()
+    model.lobby = tuple(SeatInfo(name, f"{i:04x}-0000-0000", False) for i, name in enumerate(NAMES))
+    model.seating = (0, 1, 2, 3)
+    model.me = me
+    model.set_view(TopperState.new(TopperConfig(target_score=5), 0).view(me))
+    return model

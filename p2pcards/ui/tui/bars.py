@@ -8,8 +8,8 @@ the last key was refused.
 from __future__ import annotations
 
 import time
-
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.topper import TopperState
@@ -45,7 +45,7 @@ def title_line(model: ScreenModel, width: int) -> Line:
 
 
 def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
-                press: Optional[Callable[[str], Any]] = None, asking: bool = False,
+                press: Callable[[str], Any] | None = None, asking: bool = False,
                 watching: bool = False) -> Line:
     """The keys that act now (clickable), then the keys that always work; while
     this seat's own move asks a question (a rank, a stake), how to answer it."""
@@ -68,7 +68,7 @@ def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
     return pad(line, width, "class:bar")
 
 
-def status_line(model: ScreenModel, message: Optional[tuple[str, str]], width: int) -> Line:
+def status_line(model: ScreenModel, message: tuple[str, str] | None, width: int) -> Line:
     """The last refusal or notice if any, else whose turn it is."""
     if message is not None:
         kind, text = message

@@ -9,11 +9,13 @@ the result of the hand just played are shown first.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from p2pcards.cards import Card
-from p2pcards.rules.bluff import BluffState, Claim, Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase, TopperState
+from p2pcards.rules.bluff import BluffState, Claim
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase
+from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper_order import big_jack, little_jack
 from p2pcards.ui.text_common import quoted
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
@@ -22,11 +24,11 @@ from p2pcards.ui.tui.model import SEATS, ScreenModel
 from p2pcards.ui.tui.seats import seat_label
 
 
-def _card(card: Optional[Card]) -> tuple:
+def _card(card: Card | None) -> tuple:
     return (face_style(card), face_text(card).strip())
 
 
-def _cards(cards: Sequence[Optional[Card]]) -> Line:
+def _cards(cards: Sequence[Card | None]) -> Line:
     out: Line = []
     for i, card in enumerate(cards):
         if i:
@@ -66,7 +68,7 @@ def _claim_chunks(model: ScreenModel, claim: Claim) -> list[Line]:
     return chunks
 
 
-def _last_call(model: ScreenModel, view: BluffState) -> Optional[list[Line]]:
+def _last_call(model: ScreenModel, view: BluffState) -> list[Line] | None:
     """What the last call revealed: whose claim, of which rank, the faces, the verdict."""
     for claim in reversed(view.claims):
         if claim.revealed:

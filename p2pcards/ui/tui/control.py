@@ -9,7 +9,8 @@ larger window.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
@@ -29,8 +30,8 @@ class DrawnControl(UIControl):
     panel whose size follows its content.
     """
 
-    def __init__(self, draw: Draw, *, height: Optional[Callable[[int], int]] = None,
-                 wheel: Optional[Callable[[int], Any]] = None, focusable: bool = False) -> None:
+    def __init__(self, draw: Draw, *, height: Callable[[int], int] | None = None,
+                 wheel: Callable[[int], Any] | None = None, focusable: bool = False) -> None:
         self.draw = draw
         self.focusable = focusable
         self.height = height
@@ -38,12 +39,12 @@ class DrawnControl(UIControl):
         self._lines: Lines = []
 
     def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
-                         get_line_prefix: Any) -> Optional[int]:
+                         get_line_prefix: Any) -> int | None:
         if self.height is None:
             return None
         return min(max_available_height, self.height(width))
 
-    def create_content(self, width: int, height: Optional[int]) -> UIContent:
+    def create_content(self, width: int, height: int | None) -> UIContent:
         lines = self.draw(width, height or 1)
         self._lines = lines
         return UIContent(get_line=lambda i: lines[i] if 0 <= i < len(lines) else [],

@@ -7,8 +7,6 @@ keys that follow: a new table (``p2pcards play``) or leave.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from p2pcards.rules.bluff_model import BluffOutcome
 from p2pcards.rules.topper_events import TopperOutcome
 from p2pcards.ui.text_common import plural
@@ -19,7 +17,7 @@ from p2pcards.ui.tui.model import REPLAY, ScreenModel
 CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."
 
 
-def _help_rows(game: Optional[str], width: int, keys: Optional[KeyRows] = None) -> Lines:
+def _help_rows(game: str | None, width: int, keys: KeyRows | None = None) -> Lines:
     rows: Lines = []
     for line in help_text(game, keys):
         if not line:
@@ -32,8 +30,8 @@ def _help_rows(game: Optional[str], width: int, keys: Optional[KeyRows] = None) 
     return rows
 
 
-def help_lines(game: Optional[str], offset: int, width: int, height: int,
-               keys: Optional[KeyRows] = None) -> Lines:
+def help_lines(game: str | None, offset: int, width: int, height: int,
+               keys: KeyRows | None = None) -> Lines:
     """The help text from line ``offset`` (the help scrolls with ↑ ↓ PgUp PgDn)."""
     rows = _help_rows(game, width, keys)
     last = max(0, len(rows) - height + 1)
@@ -44,7 +42,7 @@ def help_lines(game: Optional[str], offset: int, width: int, height: int,
     return fit(shown, width, height)
 
 
-def help_length(game: Optional[str], width: int, keys: Optional[KeyRows] = None) -> int:
+def help_length(game: str | None, width: int, keys: KeyRows | None = None) -> int:
     return len(_help_rows(game, width, keys))
 
 
@@ -56,7 +54,7 @@ def confirm_lines(width: int, height: int) -> Lines:
     return fit(lines, width, height)
 
 
-def summary_lines(model: ScreenModel, seconds_left: Optional[int], width: int,
+def summary_lines(model: ScreenModel, seconds_left: int | None, width: int,
                   height: int) -> Lines:
     """A finished deal's summary, and how it goes away: any key, or a countdown."""
     summary = model.summary

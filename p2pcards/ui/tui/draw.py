@@ -9,7 +9,8 @@ terminal's size; text is cut, never wrapped past a panel's edge.
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.utils import get_cwidth

@@ -9,7 +9,8 @@ A click on any row of a card selects it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.ui.text_common import HandCard
@@ -20,7 +21,7 @@ CARD_WIDTH = 4
 _NOTE_MARKS = {"Big Jack": "★", "Little Jack": "☆", "trump": "•"}
 
 
-def face_text(card: Optional[Card]) -> str:
+def face_text(card: Card | None) -> str:
     """A card face four columns wide: ``" Q♥ "``, ``"10♠ "``; ``" ?? "`` when unknown."""
     if card is None:
         return " ?? "
@@ -28,15 +29,15 @@ def face_text(card: Optional[Card]) -> str:
     return face.rjust(3) + " "
 
 
-def face_style(card: Optional[Card]) -> str:
+def face_style(card: Card | None) -> str:
     if card is None:
         return "class:card.unknown"
     return "class:card.red" if card.suit.is_red else "class:card.black"
 
 
 def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
-               playable: Optional[set[int]] = None, active: bool = False,
-               on_click: Optional[Callable[[int], Any]] = None,
+               playable: set[int] | None = None, active: bool = False,
+               on_click: Callable[[int], Any] | None = None,
                empty: str = "(no cards in your hand)") -> Lines:
     """The three rows of the hand for ``width`` columns.
 

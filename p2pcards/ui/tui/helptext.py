@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from p2pcards.ui import text_bluff, text_topper
 
@@ -50,7 +50,7 @@ GAME_KEYS = {"bluff": BLUFF_KEYS, "topper": TOPPER_KEYS}
 KEY_COLUMN = 17
 
 
-def help_text(game: Optional[str], replay_keys: Optional[KeyRows] = None) -> list[str]:
+def help_text(game: str | None, replay_keys: KeyRows | None = None) -> list[str]:
     """The keys, then the rules summary of ``game`` (both games when unknown).
 
     One entry per paragraph or key row; "" separates sections. The rules

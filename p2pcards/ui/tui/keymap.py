@@ -9,13 +9,16 @@ for the same, explained, reasons; a refused key changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence, Union
+from typing import Any
 
 from p2pcards.cards import Rank
 from p2pcards.protocol.talk import REACTIONS
-from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase, TopperState
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase
+from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import CommandError, parse_command
 from p2pcards.ui.text_common import HandCard, parse_count
 
@@ -34,7 +37,7 @@ class KeyHint:
 
     shown: str
     label: str
-    key: Optional[str] = None
+    key: str | None = None
 
 
 @dataclass
@@ -45,13 +48,13 @@ class DiscardFlow:
     labels: tuple[int, ...]
     low: int
     high: int
-    rank: Optional[Rank] = None
+    rank: Rank | None = None
     step: str = "rank"
     """``rank``, ``stake`` or ``done``."""
-    stake: Optional[int] = field(default=None)
+    stake: int | None = field(default=None)
 
     @classmethod
-    def start(cls, view: BluffState, labels: Sequence[int]) -> "DiscardFlow":
+    def start(cls, view: BluffState, labels: Sequence[int]) -> DiscardFlow:
         me = view.viewer if view.viewer is not None else view.to_act
         low, high = view.min_stake_for(me), view.stacks[me]
         lead = view.phase is BluffPhase.LEAD
@@ -72,7 +75,7 @@ class DiscardFlow:
         """What the prompt starts with (the least stake: Enter accepts it)."""
         return str(self.low) if self.step == "stake" else ""
 
-    def answer(self, text: str) -> Optional[Any]:
+    def answer(self, text: str) -> Any | None:
         """Take the person's answer; the checked :class:`Discard` once complete, else None.
 
         A bad answer raises :class:`Refused` and leaves the step as it was.
@@ -123,7 +126,7 @@ class TalkFlow:
         return word
 
 
-Outcome = Union[Any, DiscardFlow]
+Outcome = Any | DiscardFlow
 
 
 def _parse(command: str, view: Any) -> Any:
@@ -179,7 +182,7 @@ def _topper_hints(view: TopperState) -> list[KeyHint]:
 
 
 def press(key: str, view: Any, chosen: Sequence[HandCard],
-          cursor: Optional[HandCard]) -> Outcome:
+          cursor: HandCard | None) -> Outcome:
     """What ``key`` does for the seat to act in ``view``: a checked action or a discard flow.
 
     ``chosen`` are the selected cards, ``cursor`` the card under the cursor.
@@ -209,7 +212,7 @@ def _bluff_press(key: str, view: BluffState, chosen: Sequence[HandCard]) -> Outc
 
 
 def _topper_press(key: str, view: TopperState, chosen: Sequence[HandCard],
-                  cursor: Optional[HandCard]) -> Outcome:
+                  cursor: HandCard | None) -> Outcome:
     if key == "p":
         return _parse("pass", view)
     if key.isdigit():

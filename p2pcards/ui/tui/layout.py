@@ -23,7 +23,13 @@ from typing import Any
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
-    ConditionalContainer, Float, FloatContainer, HSplit, Layout, VSplit, Window,
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension as D
@@ -33,8 +39,14 @@ from p2pcards.ui.tui.bars import status_line, title_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.control import DrawnControl
 from p2pcards.ui.tui.dialogs import (
-    confirm_lines, ending_height, ending_lines, help_length, help_lines, history_lines,
-    summary_height, summary_lines,
+    confirm_lines,
+    ending_height,
+    ending_lines,
+    help_length,
+    help_lines,
+    history_lines,
+    summary_height,
+    summary_lines,
 )
 from p2pcards.ui.tui.draw import fit, wrapped
 from p2pcards.ui.tui.hand import hand_lines

@@ -7,7 +7,7 @@ newer entries are below. Only the entries that fit are wrapped and drawn.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from p2pcards.ui.tui.draw import Lines, pad, wrapped
 from p2pcards.ui.tui.model import LogLine

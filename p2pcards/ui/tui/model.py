@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from p2pcards.net import peer
 from p2pcards.protocol import events as proto
@@ -83,16 +84,16 @@ class ScreenModel:
     """The table as this seat's screen shows it."""
 
     def __init__(self) -> None:
-        self.game: Optional[str] = None
+        self.game: str | None = None
         self.table_name = ""
         self.lobby: tuple[SeatInfo, ...] = ()
         """Players in join order (player index), from the host's lobby list."""
         self.players: tuple[SeatInfo, ...] = ()
         """Players by player index, from the table itself once it started."""
-        self.seating: Optional[tuple[int, ...]] = None
-        self.me: Optional[int] = None
+        self.seating: tuple[int, ...] | None = None
+        self.me: int | None = None
         #: This seat's player index (join order), once the table started.
-        self.me_player: Optional[int] = None
+        self.me_player: int | None = None
         self.view: Any = None
         #: No seat of its own (a replay of the public view): no hand, no "you".
         self.observer = False
@@ -105,12 +106,12 @@ class ScreenModel:
         #: dropped, the usual window to come back). Advisory (see peer.Presence).
         self.dropped: dict[int, tuple[float, float]] = {}
         #: The latest accepted game action, for the board's highlight.
-        self.last_move: Optional[LastMove] = None
-        self.waiting_player: Optional[int] = None
-        self.deadline: Optional[float] = None
-        self.progress: Optional[str] = None
-        self.result_line: Optional[str] = None
-        self.ending: Optional[Ending] = None
+        self.last_move: LastMove | None = None
+        self.waiting_player: int | None = None
+        self.deadline: float | None = None
+        self.progress: str | None = None
+        self.result_line: str | None = None
+        self.ending: Ending | None = None
         self.outcome: Any = None
         self.log: list[LogLine] = []
         """The log people read: each cryptographic stage folded into one line."""
@@ -119,7 +120,7 @@ class ScreenModel:
         self.show_details = False
         self._checks = CheckFolder()
         #: The last deal's (hand's) result, until the player has read it.
-        self.summary: Optional[Summary] = None
+        self.summary: Summary | None = None
         self.history = History()
         self._committed = 0
         self._keys_verified = 0
@@ -128,13 +129,13 @@ class ScreenModel:
 
     # -- who is where ------------------------------------------------------------
 
-    def path_of_seat(self, seat: int) -> Optional[str]:
+    def path_of_seat(self, seat: int) -> str | None:
         """How the player at ``seat`` reaches this one (None: not known or not tracked)."""
         if not self.paths or self.seating is None or not 0 <= seat < len(self.seating):
             return None
         return self.paths.get(self.seating[seat])
 
-    def reconnecting_left(self, seat: int, now: float) -> Optional[int]:
+    def reconnecting_left(self, seat: int, now: float) -> int | None:
         """Whole seconds of the usual window left to the player at ``seat``, who
         dropped (None: connected as far as this seat knows)."""
         if self.seating is None or not 0 <= seat < len(self.seating):
@@ -145,7 +146,7 @@ class ScreenModel:
         since, window = dropped
         return max(0, int(since + window - now + 0.999))
 
-    def seat_info(self, seat: int) -> Optional[SeatInfo]:
+    def seat_info(self, seat: int) -> SeatInfo | None:
         """The player at ``seat`` once the seats are drawn, else None."""
         if self.seating is None or not 0 <= seat < len(self.seating):
             return None
@@ -164,16 +165,16 @@ class ScreenModel:
         infos = [self.seat_info(seat) for seat in range(len(self.seating))]
         return [info.name if info else "" for info in infos]
 
-    def seat_of_player(self, player: Optional[int]) -> Optional[int]:
+    def seat_of_player(self, player: int | None) -> int | None:
         if player is None or self.seating is None or player not in self.seating:
             return None
         return self.seating.index(player)
 
     @property
-    def waiting_seat(self) -> Optional[int]:
+    def waiting_seat(self) -> int | None:
         return self.seat_of_player(self.waiting_player)
 
-    def seconds_left(self, now: float) -> Optional[int]:
+    def seconds_left(self, now: float) -> int | None:
         """Whole seconds before the player being waited for is blamed, or None."""
         if self.deadline is None or self.ending is not None or math.isinf(self.deadline):
             return None
@@ -213,7 +214,7 @@ class ScreenModel:
         if self.outcome is None and self.ending is None:  # the end box says the last one
             self.summary = summary
 
-    def set_players(self, players: Sequence[SeatInfo], me_player: Optional[int] = None) -> None:
+    def set_players(self, players: Sequence[SeatInfo], me_player: int | None = None) -> None:
         self.players = tuple(players)
         self.me_player = me_player
 
@@ -304,7 +305,7 @@ class ScreenModel:
             if isinstance(result, _GAME_ENDS):
                 self.progress = None
 
-    def _describe(self, event: Any) -> Optional[str]:
+    def _describe(self, event: Any) -> str | None:
         known = self.players or self.lobby
         return describe(event, self.names(), self.me, self.seating,
                         players=[info.name for info in known], me_player=self.me_player,

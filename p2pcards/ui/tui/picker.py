@@ -7,7 +7,7 @@ points at a card that left the hand.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from p2pcards.ui.text_common import HandCard
 
@@ -38,7 +38,7 @@ class HandPicker:
         if hand:
             self.cursor = max(0, min(index, len(hand) - 1))
 
-    def toggle(self, hand: Sequence[HandCard]) -> Optional[int]:
+    def toggle(self, hand: Sequence[HandCard]) -> int | None:
         """Select or unselect the card under the cursor; its slot (None: empty hand)."""
         entry = self.at_cursor(hand)
         if entry is None:
@@ -51,7 +51,7 @@ class HandPicker:
             self.selected.append(entry.slot)
         return entry.slot
 
-    def click(self, index: int, hand: Sequence[HandCard]) -> Optional[int]:
+    def click(self, index: int, hand: Sequence[HandCard]) -> int | None:
         """A mouse click on the ``index``-th card: the cursor goes there and toggles it."""
         if not 0 <= index < len(hand):
             return None
@@ -61,7 +61,7 @@ class HandPicker:
     def clear(self) -> None:
         self.selected = []
 
-    def at_cursor(self, hand: Sequence[HandCard]) -> Optional[HandCard]:
+    def at_cursor(self, hand: Sequence[HandCard]) -> HandCard | None:
         if not hand:
             return None
         return hand[max(0, min(self.cursor, len(hand) - 1))]

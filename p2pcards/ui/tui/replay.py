@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
@@ -92,7 +93,7 @@ class ReplayScreen(TableScreen):
     """A saved table stepped through on the table's own screen (no seat, no session)."""
 
     def __init__(self, record: Replay, *, speed: float = DEFAULT_SPEED, input: Any = None,
-                 output: Any = None, clock: Optional[Callable[[], float]] = None) -> None:
+                 output: Any = None, clock: Callable[[], float] | None = None) -> None:
         super().__init__(input=input, output=output, clock=clock)
         self.record = record
         self.index = 0
@@ -101,8 +102,8 @@ class ReplayScreen(TableScreen):
         self.help_keys = REPLAY_KEYS
         self.end_ready = True  # the end box offers q at once: nothing is closing
         self.app.key_bindings = replay_bindings(self)
-        self._done: Optional[asyncio.Event] = None
-        self._summary_since: Optional[float] = None
+        self._done: asyncio.Event | None = None
+        self._summary_since: float | None = None
         self.model = model_at(record, 0)
 
     # -- moving -----------------------------------------------------------------------

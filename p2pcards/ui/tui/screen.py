@@ -18,24 +18,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Optional, Union
+from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
 from p2pcards.net.peer import (
-    Decision, LinkDown, LinkUp, LobbyUpdate, Paths, Rejected, SessionResult, TakePause, Waiting,
+    Decision,
+    LinkDown,
+    LinkUp,
+    LobbyUpdate,
+    Paths,
+    Rejected,
+    SessionResult,
+    TakePause,
+    Waiting,
 )
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.events import (
+    ActionApplied,
+    CardsRevealed,
+    Committed,
+    HandDealt,
+    KeyShareVerified,
+    MatchEnded,
+    PlayersSeated,
+    SharesVerified,
+    ShuffleVerified,
+    TableEnded,
+)
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
-from p2pcards.protocol.events import (
-    ActionApplied, CardsRevealed, Committed, HandDealt, KeyShareVerified, MatchEnded,
-    PlayersSeated, SharesVerified, ShuffleVerified, TableEnded,
-)
-from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase, Play, TopperState
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase
+from p2pcards.rules.topper import Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 from p2pcards.ui.text import labelled_hand, parse_command, turn_line
 from p2pcards.ui.text_common import CLOCK_WARNINGS, HandCard, clean
@@ -71,8 +90,8 @@ class _Pending:
     """A decision the session is waiting for."""
 
     view: Any
-    decision: Optional[Decision]
-    future: "asyncio.Future[Any]"
+    decision: Decision | None
+    future: asyncio.Future[Any]
 
 
 class TableScreen:
@@ -84,39 +103,39 @@ class TableScreen:
     pass a pipe and a virtual terminal.
     """
 
-    def __init__(self, session: Optional[SessionGetter] = None, *, offer_again: bool = False,
-                 summary_seconds: Optional[float] = None, bell: bool = True,
+    def __init__(self, session: SessionGetter | None = None, *, offer_again: bool = False,
+                 summary_seconds: float | None = None, bell: bool = True,
                  input: Any = None, output: Any = None,
-                 clock: Optional[Callable[[], float]] = None) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.model = ScreenModel()
         self.source = SessionSource(session or (lambda: None))
         self.offer_again = offer_again
         self.picker = HandPicker()
         self.scroll = LogScroll()
-        self.pending: Optional[_Pending] = None
+        self.pending: _Pending | None = None
         #: The question being typed: a discard's rank and stake, or a chat line (``t``).
-        self.flow: Optional[Union[DiscardFlow, TalkFlow]] = None
-        self.message: Optional[tuple[str, str]] = None
-        self.overlay: Optional[str] = None
+        self.flow: DiscardFlow | TalkFlow | None = None
+        self.message: tuple[str, str] | None = None
+        self.overlay: str | None = None
         #: How long a deal's summary stays up by itself (a LAN table, where the
         #: others go on); None: until a key (against bots).
         self.summary_seconds = summary_seconds
-        self.summary_until: Optional[float] = None
+        self.summary_until: float | None = None
         #: Ring the terminal's bell with a clock warning (``--no-bell`` turns it off).
         self.bell = bell
         self._warned: set[int] = set()
-        self._warned_for: Optional[_Pending] = None
+        self._warned_for: _Pending | None = None
         self.help_offset = 0
         #: The keys the help lists instead of the table's (a replay's); None: the table's.
-        self.help_keys: Optional[tuple[tuple[str, str], ...]] = None
+        self.help_keys: tuple[tuple[str, str], ...] | None = None
         self.again = False
         self.end_ready = False
         self._clock = clock
         self._leaving = False
-        self._leave_requested: Optional[asyncio.Event] = None
-        self._choice: Optional["asyncio.Future[str]"] = None
-        self._app_task: Optional[asyncio.Task] = None
-        self._tick_task: Optional[asyncio.Task] = None
+        self._leave_requested: asyncio.Event | None = None
+        self._choice: asyncio.Future[str] | None = None
+        self._app_task: asyncio.Task | None = None
+        self._tick_task: asyncio.Task | None = None
         self._log_capture = LogCapture(lambda text: self._note(text, "warn"))
         self.prompt_buffer = Buffer(multiline=False, accept_handler=self._on_answer)
         self.view_layout = TableLayout(self)
@@ -133,7 +152,7 @@ class TableScreen:
 
     # -- the agent ---------------------------------------------------------------------
 
-    async def decide(self, view: Any, decision: Optional[Decision] = None) -> Any:
+    async def decide(self, view: Any, decision: Decision | None = None) -> Any:
         """Enable the action bar for ``view`` and return the legal action the person completes."""
         me = view.viewer if view.viewer is not None else view.to_act
         if view.to_act is None or view.to_act != me:
@@ -220,7 +239,7 @@ class TableScreen:
         if self.overlay == "summary" and self.model.summary is shown:
             self.close_overlay()
 
-    def summary_seconds_left(self) -> Optional[int]:
+    def summary_seconds_left(self) -> int | None:
         """Whole seconds before a LAN table's summary closes by itself, or None."""
         if self.summary_until is None or self.overlay != "summary":
             return None
@@ -251,7 +270,7 @@ class TableScreen:
             return []
         return labelled_hand(view, me)
 
-    def playable(self) -> Optional[set[int]]:
+    def playable(self) -> set[int] | None:
         """The slots that may be played now (Topper, while deciding); None: no dimming."""
         pending = self.pending
         if pending is None or not isinstance(pending.view, TopperState):
@@ -626,7 +645,7 @@ class TableScreen:
             self._new_table()
         return result
 
-    async def _leave(self, session_task: "asyncio.Future[Any]") -> Any:
+    async def _leave(self, session_task: asyncio.Future[Any]) -> Any:
         """The person left outside a decision: send the signed notice, stop the session."""
         await self.source.leave()
         await asyncio.wait({session_task}, timeout=0.5)

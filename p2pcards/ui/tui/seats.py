@@ -9,10 +9,10 @@ lines or more at the sides, three across the table, one line for this player
 
 from __future__ import annotations
 
-from typing import Optional
-
-from p2pcards.rules.bluff import BluffState, Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase, TopperState
+from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase
+from p2pcards.rules.topper import TopperState
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
 from p2pcards.ui.tui.model import REPLAY, SEATS, ScreenModel
@@ -147,7 +147,7 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
     return fit(lines, width, height)
 
 
-def seat_label(model: ScreenModel, seat: Optional[int]) -> str:
+def seat_label(model: ScreenModel, seat: int | None) -> str:
     """``Seat 2 (Bob)`` or ``you``, for the board's sentences."""
     if seat is None:
         return "nobody"

@@ -9,7 +9,8 @@ no worker thread is changing the table at that moment.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from p2pcards.protocol.errors import LocalProtocolError
 from p2pcards.protocol.identity import fingerprint
@@ -55,20 +56,20 @@ class SessionSource:
         return tuple(SeatInfo(clean(p.name, 32), fingerprint(p.public_key))
                      for p in table.players)
 
-    def seating(self) -> Optional[tuple[int, ...]]:
+    def seating(self) -> tuple[int, ...] | None:
         table = self._table()
         return None if table is None else table.player_at_seat
 
-    def me_player(self) -> Optional[int]:
+    def me_player(self) -> int | None:
         """This seat's player index (join order), once the table started."""
         table = self._table()
         return None if table is None else table.me_player
 
-    def my_seat(self) -> Optional[int]:
+    def my_seat(self) -> int | None:
         table = self._table()
         return None if table is None else table.my_seat
 
-    def game(self) -> Optional[str]:
+    def game(self) -> str | None:
         table = self._table()
         return None if table is None else table.game.name
 

@@ -241,6 +241,22 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("-v", "--verbose", dest="details", action="store_true",
                         help="also show each player's join-order index and the verdict's rule id")
 
+    replay = sub.add_parser("replay", help="step through a saved table, move by move (checked "
+                                           "as verify does)")
+    replay.add_argument("file", help="a saved transcript (or the folder holding it; your own "
+                                     "table's folder also shows your hand)")
+    replay.add_argument("--plain", action="store_true",
+                        help="print every public event in order, a line per deal's summary and "
+                             "the outcome, instead of the full screen (also when not a terminal)")
+    replay.add_argument("--public", action="store_true",
+                        help="show only public facts even when the folder holds your secrets "
+                             "(no hand)")
+    replay.add_argument("--speed", type=float, default=2.0, metavar="MOVES",
+                        help="moves per second when playing (Space; + and - change it; "
+                             "default 2)")
+    replay.add_argument("--play", action="store_true",
+                        help="start playing at once (the full screen; Space pauses)")
+
     saved = sub.add_parser("saved", help="list your saved tables, newest first (to verify or resume)")
     saved.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
@@ -787,6 +803,39 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from p2pcards.ui.replay import ReplayError, load_saved, print_plain, replay_saved
+    if not 0.1 <= args.speed <= 50:
+        raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
+    path = Path(args.file)
+    try:
+        saved = load_saved(path)
+    except ReplayError as error:
+        raise UserError(str(error)) from None
+    bar = sys.stderr.isatty()
+    try:
+        record = replay_saved(saved, own_hand=not args.public, progress=(
+            lambda done, total: _progress_bar("replay", done, total)) if bar else None)
+    except ReplayError as error:
+        if error.position == 0:
+            raise UserError(f"{path} is not a p2pcards transcript (its first record is no "
+                            f"table's genesis: {error})") from None
+        raise UserError(f"{path} cannot be replayed: {error}") from None
+    finally:
+        if bar:
+            _progress_bar("done", 1, 1)
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from p2pcards.ui.plain import print_line
+        try:
+            print_plain(record, print_line)
+        except BrokenPipeError:  # the reader (e.g. head) has read enough
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    from p2pcards.ui.tui.replay import ReplayScreen
+    asyncio.run(ReplayScreen(record, speed=args.speed).run(playing=args.play))
+    return 0
+
+
 def _saved_tables() -> list[tuple[Path, dict]]:
     from p2pcards.net.journal import Journal
     root = _journal_root()
@@ -1041,7 +1090,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _refuse_a_seed_outside_tests(args)
         if args.command in commands:
             return asyncio.run(commands[args.command](args))
-        return {"verify": _cmd_verify, "saved": _cmd_saved, "whoami": _cmd_whoami}[args.command](args)
+        return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,
+                "whoami": _cmd_whoami}[args.command](args)
     except UserError as error:
         print(f"p2pcards: {error}", file=sys.stderr)
         return 2

@@ -238,6 +238,17 @@ def _not_in_chain(raw: bytes, index: int) -> str | None:
     return None
 
 
+# Public names for a replay (p2pcards.ui.replay), which checks a saved chain the same way.
+def not_in_chain(raw: bytes, index: int) -> str | None:
+    """Why record ``index`` cannot be the chain's message at that index, or None."""
+    return _not_in_chain(raw, index)
+
+
+def same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
+    """Whether a verdict found on replay is the saved one (same rule, same players)."""
+    return _same_verdict(found, saved)
+
+
 def _same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
     return (found is not None and saved is not None and found.rule == saved.rule
             and set(found.players) == set(saved.players))

@@ -321,7 +321,8 @@ class PlainPrinter:
                  *, me_provider: Callable[[], int | None] | None = None,
                  players_provider: Callable[[], tuple[Sequence[str], int | None]] | None = None,
                  view_provider: Callable[[], Any] | None = None,
-                 verbose: bool = False, symbols: bool = False) -> None:
+                 verbose: bool = False, symbols: bool = False,
+                 one_line_summaries: bool = False) -> None:
         #: This seat's view after the events so far (for a summary's chips), if known.
         self.view_provider = view_provider
         self.write = write if write is not None else print_line
@@ -330,6 +331,8 @@ class PlainPrinter:
         self.players_provider = players_provider
         self.symbols = symbols
         self.verbose = verbose
+        #: A deal's summary on one line (a replay's record), not as a block.
+        self.one_line_summaries = one_line_summaries
         self.seating: tuple[int, ...] | None = None
         self.my_seat: int | None = None
         self._checks = CheckFolder()
@@ -371,7 +374,10 @@ class PlainPrinter:
             return
         view = self.view_provider() if self.view_provider is not None else None
         summary = self._results.summary(_names(self.names_provider), me, view, self.symbols)
-        if summary is not None:
+        if summary is not None and self.one_line_summaries:
+            said = "; ".join(line.rstrip(".") for line in summary.lines)
+            self.write(f"— {summary.title}: {said}.")
+        elif summary is not None:
             self.write("\n".join([f"— {summary.title} —", *summary.lines]))
 
     __call__ = on_event

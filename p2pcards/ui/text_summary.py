@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from p2pcards.protocol import events as proto
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.ui.text_bluff import labelled_hand
@@ -49,7 +50,9 @@ class ResultRecorder:
         self._chips_before: tuple[int, ...] | None = None
 
     def take(self, event: Any) -> None:
-        if isinstance(event, (bluff.DealStarted, topper.HandDealt)):
+        # The table protocol's HandDealt starts every deal: the referee's own deal
+        # events stay inside the table (its deal() results are not passed on).
+        if isinstance(event, (bluff.DealStarted, topper.HandDealt, proto.HandDealt)):
             self._revealed, self._caught = [], []
         elif isinstance(event, bluff.ChallengeResolved):
             self._revealed.extend(event.faces)
@@ -139,7 +142,7 @@ class History(ResultRecorder):
 
     def take(self, event: Any) -> None:
         super().take(event)
-        if isinstance(event, topper.HandDealt):
+        if isinstance(event, (topper.HandDealt, proto.HandDealt)):
             self.tricks = []
         elif isinstance(event, topper.TrickWon):
             self.tricks.append(event)

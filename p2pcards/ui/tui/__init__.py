@@ -4,6 +4,7 @@ Modules, one idea each:
 
 - :mod:`.screen` — :class:`TableScreen`, the seat's agent, event sink and application;
 - :mod:`.model` — what the screen knows, from events and this seat's own view;
+- :mod:`.replay` — :class:`~.replay.ReplayScreen`, the same screen stepping through a saved table;
 - :mod:`.source` — what the screen may read from its own peer session;
 - :mod:`.keymap` — keys to legal actions (through the text module's commands);
 - :mod:`.picker` — the cursor and the selected cards;

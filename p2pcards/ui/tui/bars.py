@@ -16,7 +16,7 @@ from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.tui.draw import Line, clickable, pad, width_of
 from p2pcards.ui.tui.keymap import KeyHint
-from p2pcards.ui.tui.model import ScreenModel
+from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 
 def title_line(model: ScreenModel, width: int) -> Line:
@@ -30,9 +30,11 @@ def title_line(model: ScreenModel, width: int) -> Line:
         parts.append(f"hand {view.hand_number}")
         parts.append(f"first to {view.config.target_score}")
     # Once the table is over the link no longer matters (a finished table dials nobody).
-    link = "over" if model.ending is not None else model.link
-    link_style = "class:title.ok" if link in ("connected", "over") else "class:title.bad"
-    right: Line = [(link_style, f" ● {link}"), ("class:title", "  ? help  q leave ")]
+    replaying = model.link == REPLAY
+    link = "over" if model.ending is not None and not replaying else model.link
+    link_style = "class:title.ok" if link in ("connected", "over", REPLAY) else "class:title.bad"
+    right: Line = [(link_style, f" ● {link}"),
+                   ("class:title", "  ? help  q quit " if replaying else "  ? help  q leave ")]
     room = width - width_of(right)
     named = " · ".join(p for p in parts + [model.table_name] if p)
     short = " · ".join(p for p in parts if p)

@@ -11,15 +11,15 @@ from p2pcards.rules.bluff_model import BluffOutcome
 from p2pcards.rules.topper_events import TopperOutcome
 from p2pcards.ui.text_common import plural
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack, wrapped
-from p2pcards.ui.tui.helptext import KEY_COLUMN, help_text
-from p2pcards.ui.tui.model import ScreenModel
+from p2pcards.ui.tui.helptext import KEY_COLUMN, KeyRows, help_text
+from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."
 
 
-def _help_rows(game: str | None, width: int) -> Lines:
+def _help_rows(game: str | None, width: int, keys: KeyRows | None = None) -> Lines:
     rows: Lines = []
-    for line in help_text(game):
+    for line in help_text(game, keys):
         if not line:
             rows.append([])
         elif line.startswith("  "):
@@ -30,9 +30,10 @@ def _help_rows(game: str | None, width: int) -> Lines:
     return rows
 
 
-def help_lines(game: str | None, offset: int, width: int, height: int) -> Lines:
+def help_lines(game: str | None, offset: int, width: int, height: int,
+               keys: KeyRows | None = None) -> Lines:
     """The help text from line ``offset`` (the help scrolls with ↑ ↓ PgUp PgDn)."""
-    rows = _help_rows(game, width)
+    rows = _help_rows(game, width, keys)
     last = max(0, len(rows) - height + 1)
     start = max(0, min(offset, last))
     shown = rows[start:start + height - 1]
@@ -41,8 +42,8 @@ def help_lines(game: str | None, offset: int, width: int, height: int) -> Lines:
     return fit(shown, width, height)
 
 
-def help_length(game: str | None, width: int) -> int:
-    return len(_help_rows(game, width))
+def help_length(game: str | None, width: int, keys: KeyRows | None = None) -> int:
+    return len(_help_rows(game, width, keys))
 
 
 def confirm_lines(width: int, height: int) -> Lines:
@@ -124,7 +125,7 @@ def ending_lines(model: ScreenModel, offer_again: bool, ready: bool,
         keys: Line = []
         if offer_again:
             keys += [("class:dialog.key", " n "), ("", " a new table   ")]
-        keys += [("class:dialog.key", " q "), ("", " leave")]
+        keys += [("class:dialog.key", " q "), ("", " quit" if model.link == REPLAY else " leave")]
         lines.append(keys)
     return fit(lines, width, height)
 

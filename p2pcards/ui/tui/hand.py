@@ -37,14 +37,15 @@ def face_style(card: Card | None) -> str:
 
 def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
                playable: set[int] | None = None, active: bool = False,
-               on_click: Callable[[int], Any] | None = None) -> Lines:
+               on_click: Callable[[int], Any] | None = None,
+               empty: str = "(no cards in your hand)") -> Lines:
     """The three rows of the hand for ``width`` columns.
 
     ``playable`` (slots) dims the other cards; ``active`` shows the cursor
-    (only while this seat is deciding).
+    (only while this seat is deciding); ``empty`` is said when there is no card.
     """
     if not hand:
-        return fit([[], [("class:dim", "  (no cards in your hand)")]], width, 3)
+        return fit([[], [("class:dim", f"  {empty}")]], width, 3)
     gap = 1 if len(hand) * (CARD_WIDTH + 1) <= width else 0
     marks: list = []
     faces: list = []

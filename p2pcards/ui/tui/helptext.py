@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from p2pcards.ui import text_bluff, text_topper
+
+#: Rows of (key, what it does).
+KeyRows = Sequence[tuple[str, str]]
 
 COMMON_KEYS = (
     ("← →  Home End", "move the cursor in your hand"),
@@ -45,17 +50,21 @@ GAME_KEYS = {"bluff": BLUFF_KEYS, "topper": TOPPER_KEYS}
 KEY_COLUMN = 17
 
 
-def help_text(game: str | None) -> list[str]:
+def help_text(game: str | None, replay_keys: KeyRows | None = None) -> list[str]:
     """The keys, then the rules summary of ``game`` (both games when unknown).
 
     One entry per paragraph or key row; "" separates sections. The rules
     come as one paragraph each, for the screen to wrap to its width.
+    ``replay_keys`` (a replay's screen) replace the keys of a seat at the table.
     """
     rules = {"bluff": text_bluff.rules_summary(), "topper": text_topper.rules_summary()}
     games = [game] if game in GAME_KEYS else list(GAME_KEYS)
     sections = [(f"{name.capitalize()} keys", GAME_KEYS[name]) for name in games]
+    sections += [("Keys", COMMON_KEYS), ("At the end", END_KEYS)]
+    if replay_keys is not None:
+        sections = [("Replay keys", replay_keys)]
     lines: list[str] = []
-    for heading, keys in sections + [("Keys", COMMON_KEYS), ("At the end", END_KEYS)]:
+    for heading, keys in sections:
         lines.append(heading + ":")
         lines.extend(f"  {key:<{KEY_COLUMN - 3}} {what}" for key, what in keys)
     for name in games:

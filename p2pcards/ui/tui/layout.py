@@ -35,7 +35,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.widgets import Frame
 
-from p2pcards.ui.tui.bars import action_line, status_line, title_line
+from p2pcards.ui.tui.bars import status_line, title_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.control import DrawnControl
 from p2pcards.ui.tui.dialogs import (
@@ -83,11 +83,7 @@ class TableLayout:
             Window(seat(RIGHT), width=self._side),
         ], height=self._middle)
         mine = Window(seat(BOTTOM), height=1)
-        bar = Window(DrawnControl(lambda w, h: [action_line(
-            screen.hints(), screen.pending is not None and screen.flow is None, w, screen.press,
-            asking=screen.pending is not None and screen.flow is not None,
-            watching=screen.watching)]),
-            height=1)
+        bar = Window(DrawnControl(lambda w, h: [screen.action_bar(w)]), height=1)
         question = VSplit([
             Window(FormattedTextControl(lambda: [("class:prompt", f" {screen.flow.question} ")]
                                         if screen.flow is not None else []),
@@ -150,8 +146,11 @@ class TableLayout:
         if screen.watching:
             return fit([[], [("class:dim", "  (a spectator holds no cards: every seat's "
                                            "hand stays face down)")]], width, 3)
+        empty = ("(the public view: no player's hand is shown)" if screen.model.observer
+                 else "(no cards in your hand)")
         return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),
-                          active=screen.pending is not None, on_click=screen.click_card)
+                          active=screen.pending is not None, on_click=screen.click_card,
+                          empty=empty)
 
     def _status(self, width: int, height: int) -> list:
         message = self.screen.message
@@ -168,9 +167,9 @@ class TableLayout:
 
     def _help(self, width: int, height: int) -> list:
         screen = self.screen
-        total = help_length(screen.model.game, width)
+        total = help_length(screen.model.game, width, screen.help_keys)
         screen.help_offset = max(0, min(screen.help_offset, total - height + 1))
-        return help_lines(screen.model.game, screen.help_offset, width, height)
+        return help_lines(screen.model.game, screen.help_offset, width, height, screen.help_keys)
 
     def _ending(self, width: int, height: int) -> list:
         screen = self.screen

@@ -30,6 +30,8 @@ from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
 from p2pcards.ui.text_summary import History, Summary
 
+#: The ``link`` of a screen replaying a saved table (it has no link at all).
+REPLAY = "replay"
 #: Lines kept in the log (older ones are dropped).
 LOG_LIMIT = 1000
 
@@ -93,6 +95,8 @@ class ScreenModel:
         #: This seat's player index (join order), once the table started.
         self.me_player: int | None = None
         self.view: Any = None
+        #: No seat of its own (a replay of the public view): no hand, no "you".
+        self.observer = False
         self.link = "connecting"
         #: How each other player's messages reach this one, by player index
         #: ("direct", "via host", or "host" for the host's own seat); empty when

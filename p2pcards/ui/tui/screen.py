@@ -59,7 +59,9 @@ from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 from p2pcards.ui.text import labelled_hand, parse_command, turn_line
 from p2pcards.ui.text_common import CLOCK_WARNINGS, HandCard, clean
 from p2pcards.ui.tui import keymap
+from p2pcards.ui.tui.bars import action_line
 from p2pcards.ui.tui.bindings import table_bindings
+from p2pcards.ui.tui.draw import Line
 from p2pcards.ui.tui.keymap import REACTION_HINT, DiscardFlow, KeyHint, Refused, TalkFlow
 from p2pcards.ui.tui.layout import TableLayout
 from p2pcards.ui.tui.logcapture import LogCapture
@@ -124,6 +126,8 @@ class TableScreen:
         self._warned: set[int] = set()
         self._warned_for: _Pending | None = None
         self.help_offset = 0
+        #: The keys the help lists instead of the table's (a replay's); None: the table's.
+        self.help_keys: tuple[tuple[str, str], ...] | None = None
         self.again = False
         self.end_ready = False
         self._clock = clock
@@ -279,6 +283,12 @@ class TableScreen:
     def watching(self) -> bool:
         """This screen shows a spectator's session (no seat, no hand)."""
         return bool(getattr(self.source.session, "spectator", False))
+
+    def action_bar(self, width: int) -> Line:
+        """The action bar: the keys that act now, or what to answer."""
+        deciding = self.pending is not None
+        return action_line(self.hints(), deciding and self.flow is None, width, self.press,
+                           asking=deciding and self.flow is not None, watching=self.watching)
 
     def hints(self) -> list[KeyHint]:
         pending = self.pending

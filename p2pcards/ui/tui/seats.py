@@ -15,7 +15,7 @@ from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
-from p2pcards.ui.tui.model import SEATS, ScreenModel
+from p2pcards.ui.tui.model import REPLAY, SEATS, ScreenModel
 
 #: Where each seat sits relative to this player's: 0 bottom, 1 left, 2 top, 3 right.
 BOTTOM, LEFT, TOP, RIGHT = range(4)
@@ -115,13 +115,13 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
     """The panel of the seat drawn at ``place``, for ``width`` × ``height`` cells."""
     if not model.seated:
         waiting = "waiting for the seat draw" if model.lobby else "waiting for the table"
-        title = "You" if place == BOTTOM else "Seat ?"
+        title = "You" if place == BOTTOM and not model.observer else "Seat ?"
         return fit([[("class:seat.name", title)], [("class:dim", waiting)]], width, height)
     seat = seat_at(model, place)
     header, fp, status = _header(model, seat), _fingerprint(model, seat), _status(model, seat, now)
     facts = _facts(model, seat)
     if place == BOTTOM and seat == model.me:
-        link = [("class:link.ok" if model.link == "connected" else "class:link.bad",
+        link = [("class:link.ok" if model.link in ("connected", REPLAY) else "class:link.bad",
                  f"● {model.link}")]
         facts = facts + [link]
     elif (away := model.reconnecting_left(seat, now)) is not None:

@@ -1,0 +1,342 @@
+"""The full-screen replay of a saved table: the same table screen, fed from a :class:`Replay`.
+
+The screen's :class:`~p2pcards.ui.tui.model.ScreenModel` is fed the very events
+a live table gets and the view after each message, so every panel, the log,
+the summaries and the end box are the table's own. Going forward feeds the
+next steps; going back rebuilds the model from the first step (nothing is
+checked again: the replay holds every step), so the screen at a step is the
+same however it was reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
+
+from p2pcards.ui.replay import Replay
+from p2pcards.ui.tui.bindings import key_name
+from p2pcards.ui.tui.draw import Line, pad
+from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
+from p2pcards.ui.tui.screen import TableScreen
+
+#: Moves per second the player may choose (``+`` and ``-`` step through them).
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+DEFAULT_SPEED = 2.0
+#: Seconds a deal's summary stays up while playing, before the next move.
+SUMMARY_PAUSE = 3.0
+
+REPLAY_KEYS = (
+    ("→  n", "next move"),
+    ("←  p", "previous move"),
+    ("]  [", "next deal / back to this deal's start (or the one before)"),
+    ("g", "go to deal N (type its number, Enter)"),
+    ("Home  End", "the start / the end of the table"),
+    ("Space", "play or pause, one move at a time"),
+    ("+  -", "play faster / slower"),
+    ("PgUp PgDn", "scroll the log (or the mouse wheel)"),
+    ("r", "the scoreboard and this deal's record"),
+    ("v", "the log with every single cryptographic check, or one line per stage"),
+    ("F1  ?", "this help (↑ ↓ scroll it, any other key closes it)"),
+    ("q  Ctrl-C", "quit the replay"),
+)
+
+
+def model_at(record: Replay, index: int) -> ScreenModel:
+    """The screen's model at step ``index``, built from the first step."""
+    model = ScreenModel()
+    model.link = REPLAY
+    model.game, model.table_name = record.game, record.table
+    players = tuple(SeatInfo(p.name, p.fingerprint, p.bot) for p in record.players)
+    model.set_players(players, record.me_player)
+    model.lobby = players  # the genesis lists all four: the lobby was full
+    model.observer = record.me_player is None
+    model.progress = "The table's genesis: four players, the seats not drawn yet."
+    advance(model, record, 0, index)
+    return model
+
+
+def advance(model: ScreenModel, record: Replay, start: int, end: int) -> None:
+    """Feed ``model`` steps ``start``..``end`` (inclusive), as a live table's screen is fed:
+    a step's events, then the view after it. Only the last step's deal summary is
+    kept up (a live player would have read the earlier ones)."""
+    for step in record.steps[start:end + 1]:
+        model.summary = None
+        for event in step.events:
+            model.apply(event)
+        if record.me_seat is not None and model.seating is not None:
+            model.me = record.me_seat
+        if step.view is not None:
+            model.set_view(step.view)
+
+
+@dataclass
+class DealQuestion:
+    """The ``g`` question: which deal to go to."""
+
+    deals: int
+    default: str = ""
+    step: str = "deal"
+
+    @property
+    def question(self) -> str:
+        return f"Go to deal (1-{self.deals}):"
+
+
+class ReplayScreen(TableScreen):
+    """A saved table stepped through on the table's own screen (no seat, no session)."""
+
+    def __init__(self, record: Replay, *, speed: float = DEFAULT_SPEED, input: Any = None,
+                 output: Any = None, clock: Callable[[], float] | None = None) -> None:
+        super().__init__(input=input, output=output, clock=clock)
+        self.record = record
+        self.index = 0
+        self.playing = False
+        self.speed = speed
+        self.help_keys = REPLAY_KEYS
+        self.end_ready = True  # the end box offers q at once: nothing is closing
+        self.app.key_bindings = replay_bindings(self)
+        self._done: asyncio.Event | None = None
+        self._summary_since: float | None = None
+        self.model = model_at(record, 0)
+
+    # -- moving -----------------------------------------------------------------------
+
+    def go(self, index: int) -> None:
+        """Show the table at step ``index`` (forward: feed the steps between; back: rebuild)."""
+        index = max(0, min(index, len(self.record.steps) - 1))
+        if index > self.index:
+            advance(self.model, self.record, self.index + 1, index)
+        elif index < self.index:
+            log_view = self.model.show_details
+            self.model = model_at(self.record, index)
+            self.model.show_details = log_view
+        self.index = index
+        if self.overlay == "summary":
+            self.overlay = None
+        self.summary_until = None
+        self._summary_since = None
+        self._show_summary()
+        if self.overlay == "summary":
+            self._summary_since = self.now()
+        self.scroll.to_end()
+        self.message = None
+        self._invalidate()
+
+    def next_move(self) -> None:
+        self.go(self.record.next_move(self.index))
+
+    def previous_move(self) -> None:
+        self.go(self.record.previous_move(self.index))
+
+    def next_deal(self) -> None:
+        self.go(self.record.next_deal(self.index))
+
+    def previous_deal(self) -> None:
+        self.go(self.record.previous_deal(self.index))
+
+    def go_home(self) -> None:
+        self.go(0)
+
+    def go_end(self) -> None:
+        self.go(len(self.record.steps) - 1)
+
+    def go_to_deal(self, number: int) -> None:
+        """The start of deal ``number`` (1-based); a number out of range is refused."""
+        try:
+            self.go(self.record.deal_start(number))
+        except IndexError as error:
+            self._refuse(str(error))
+
+    @property
+    def at_end(self) -> bool:
+        return self.index >= len(self.record.steps) - 1
+
+    # -- playing ----------------------------------------------------------------------
+
+    def toggle_play(self) -> None:
+        """Space: play from here one move at a time, or pause (from the end: from the start)."""
+        self.playing = not self.playing
+        if self.playing and self.at_end:
+            self.go(0)
+        self._invalidate()
+
+    def faster(self, steps: int) -> None:
+        """``+``/``-``: the next speed up or down."""
+        index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - self.speed))
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, index + steps))]
+        self._invalidate()
+
+    def tick(self) -> None:
+        """One beat of play: the next move, or (a summary up) close it after a pause."""
+        if not self.playing:
+            return
+        if self.overlay == "summary":
+            if self._summary_since is not None and \
+                    self.now() - self._summary_since < SUMMARY_PAUSE:
+                return
+            self.close_overlay()
+            return
+        if self.overlay is not None or self.flow is not None:
+            return
+        if self.at_end:
+            self.playing = False
+            self._invalidate()
+            return
+        self.next_move()
+
+    async def _play(self) -> None:
+        while True:
+            await asyncio.sleep(1.0 / self.speed)
+            self.tick()
+
+    # -- the deal question ------------------------------------------------------------
+
+    def ask_deal(self) -> None:
+        """``g``: ask the deal's number on the question line."""
+        if not self.record.deals:
+            self._refuse("no deal was dealt at this table")
+            return
+        self.playing = False
+        self.flow = DealQuestion(self.record.deals)  # type: ignore[assignment]
+        self.prompt_buffer.text = ""
+        self.message = ("info", "Type the deal's number and press Enter (Esc cancels).")
+        if self.app.is_running:
+            self.view_layout.focus_prompt(self.app)
+        self._invalidate()
+
+    def _answer_flow(self, flow: Any, text: str) -> None:
+        self._close_flow()
+        text = text.strip()
+        if not text.isdigit():
+            self._refuse(f"a deal is a number from 1 to {self.record.deals}, not {text!r}")
+            return
+        self.go_to_deal(int(text))
+
+    def cancel_flow(self) -> None:
+        self._close_flow()
+        self.message = None
+        self._invalidate()
+
+    # -- what the panels ask ----------------------------------------------------------
+
+    def position_text(self) -> str:
+        """Where the replay is: the move and the deal."""
+        record = self.record
+        step = record.steps[self.index]
+        deal = f"deal {step.deal}/{record.deals}" if step.deal else "no deal yet"
+        return f" move {record.move_of(self.index)}/{len(record.moves) - 1} · {deal} "
+
+    def action_bar(self, width: int) -> Line:
+        if self.flow is not None:
+            return pad([("class:bar.label", " Enter go · Esc back")], width, "class:bar")
+        line: Line = [("class:bar.key", self.position_text())]
+        for key, label in (("←→", "move"), ("[ ]", "deal"), ("g", "go to"),
+                           ("Space", "pause" if self.playing else "play"),
+                           ("+-", f"{self.speed:g}/s")):
+            line.append(("class:bar.key", f" {key}"))
+            line.append(("class:bar.label", f" {label} "))
+        return pad(line, width, "class:bar")
+
+    def press(self, key: str) -> None:
+        """A key with no replay meaning: say so (nothing changes)."""
+        shown = "Space" if key == " " else key
+        self._refuse(f"the key {shown!r} does nothing in a replay (? lists the keys)")
+
+    def _refuse(self, text: str) -> None:
+        self.message = ("error", f"Not accepted: {text}")  # not logged: the log is the table's
+        self._invalidate()
+
+    def ask_leave(self) -> None:
+        self.leave_now()
+
+    def leave_now(self) -> None:
+        """q: stop the replay (nobody to tell)."""
+        if self._done is not None:
+            self._done.set()
+
+    def take_pause(self) -> None:
+        self.press("a")
+
+    def close_overlay(self) -> None:
+        self._summary_since = None
+        super().close_overlay()
+
+    # -- running ----------------------------------------------------------------------
+
+    async def run(self, playing: bool = False) -> None:
+        """Show the replay until ``q`` (``playing``: start playing at once)."""
+        self._done = asyncio.Event()
+        await self.start()
+        self.playing = playing
+        player = asyncio.ensure_future(self._play())
+        done = asyncio.ensure_future(self._done.wait())
+        try:
+            waiters = {done} | ({self._app_task} if self._app_task is not None else set())
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (player, done):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await self.stop()
+
+
+def replay_bindings(screen: ReplayScreen) -> KeyBindings:
+    """The keys of a replay: moving through the table, playing, help, log, quit."""
+    kb = KeyBindings()
+    at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
+    in_help = Condition(lambda: screen.overlay == "help")
+    reading = Condition(lambda: screen.overlay in ("summary", "history"))
+    asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
+    moves: dict[Any, Callable[[], None]] = {
+        "right": screen.next_move, "n": screen.next_move,
+        "left": screen.previous_move, "p": screen.previous_move,
+        "]": screen.next_deal, "[": screen.previous_deal,
+        "home": screen.go_home, "end": screen.go_end,
+        "g": screen.ask_deal, " ": screen.toggle_play,
+        "+": lambda: screen.faster(1), "=": lambda: screen.faster(1),
+        "-": lambda: screen.faster(-1),
+        "?": screen.show_help, "f1": screen.show_help, "q": screen.leave_now,
+        "r": screen.show_history, "v": screen.toggle_details,
+        "pageup": lambda: screen.scroll_log(5), "pagedown": lambda: screen.scroll_log(-5),
+    }
+    for key, action in moves.items():
+        kb.add(key, filter=at_table)(lambda event, action=action: action())
+
+    @kb.add("c-c", eager=True)
+    def _quit(event: Any) -> None:
+        screen.leave_now()
+
+    @kb.add(Keys.Any, filter=at_table)
+    def _other(event: Any) -> None:
+        name = key_name(event.key_sequence[0].key)
+        if name:
+            screen.press(name)
+
+    @kb.add("up", filter=in_help)
+    def _help_up(event: Any) -> None:
+        screen.scroll_help(-1)
+
+    @kb.add("down", filter=in_help)
+    def _help_down(event: Any) -> None:
+        screen.scroll_help(1)
+
+    @kb.add(Keys.Any, filter=in_help)
+    @kb.add(Keys.Any, filter=reading)
+    @kb.add("escape", filter=reading)
+    @kb.add("enter", filter=reading)
+    def _close(event: Any) -> None:
+        screen.close_overlay()
+
+    @kb.add("escape", filter=asking)
+    def _cancel(event: Any) -> None:
+        screen.cancel_flow()
+
+    return kb

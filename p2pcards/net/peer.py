@@ -1018,8 +1018,14 @@ class PeerSession:
           a writer that answered on its own direct link is silent by its own choice.
         """
         table = self.table
-        if table is None or table.my_turn:
+        if table is None:
             self._reset_deadline()
+            return
+        if table.my_turn:
+            # Our own time is up: the others may now end the table naming us. The
+            # clock is not restarted (the screen keeps showing 0:00, as the others
+            # see it); we can still write, and writing restarts it for the next.
+            self._deadline_at = math.inf
             return
         writer = table.writer
         linked = self.mesh.linked() if self.mesh is not None else set()

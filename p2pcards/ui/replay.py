@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import Journal, read_records
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
@@ -39,7 +40,7 @@ from p2pcards.ui.text import describe
 from p2pcards.ui.text_common import plural
 
 
-class ReplayError(Exception):
+class ReplayError(P2PCardsError):
     """A saved table that cannot be replayed; the message says where and why.
 
     ``position`` is the transcript position of the faulty message (None: the

@@ -109,3 +109,19 @@ def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
     default = 0 if argv[0] == "play" else HOST_MOVE_TIME
     config = table_config(args.game, args, _clock_seconds(args, default))
     assert config[MOVE_TIME] == move_time
+
+
+def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path):
+    async def run():
+        hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
+        silent = hosted.sessions[2]
+        silent.agent = _Silent()
+        try:
+            others = [t for i, t in enumerate(hosted.tasks) if i != 2]
+            await asyncio.wait_for(asyncio.gather(*others), 60)
+            return silent.table.my_turn, silent._deadline_at, silent.table.verdict
+        finally:
+            await hosted.close(grace=0.1, linger=0)
+    my_turn, deadline_at, verdict = asyncio.run(run())
+    assert my_turn and verdict is None  # it blames nobody, least of all itself
+    assert deadline_at == float("inf")  # no fresh minute shown while the others have ended

@@ -66,3 +66,17 @@ def test_the_board_and_the_seat_mark_the_last_move() -> None:
     assert board.splitlines()[0].startswith("◆ ") and "bid 2" in board.splitlines()[0]
     assert "◆" in panel_text([_header(model, bidder)])
     assert all("◆" not in panel_text([_header(model, seat)]) for seat in range(4) if seat != bidder)
+
+
+def test_a_new_deal_clears_the_last_move_of_the_one_before() -> None:
+    from p2pcards.protocol.events import ActionApplied, HandDealt
+    from p2pcards.rules.topper_events import BidMade
+    from p2pcards.ui.tui.board import board_lines
+
+    model = seated_model(me=1)
+    model.set_view(topper_bidding().view(1))
+    bidder = model.view.to_act
+    model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))
+    assert model.last_move is not None
+    model.apply(HandDealt(1, ()))
+    assert model.last_move is None and "◆" not in panel_text(board_lines(model, 46, 10))

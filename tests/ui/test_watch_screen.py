@@ -65,5 +65,5 @@ def test_a_spectator_screen_shows_every_seat_by_name_and_no_hand(tmp_path) -> No
     assert result.outcome is not None
     # No card of any hand shows while it is held: the bottom row is not a hand.
     assert "YOUR TURN" not in screen and "Your move" not in screen
-    assert "a spectator holds no cards" in screen
+    assert "the public view: no player's hand is shown" in screen
     assert "won" in end or "Match over" in end

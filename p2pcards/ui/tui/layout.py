@@ -48,7 +48,7 @@ from p2pcards.ui.tui.dialogs import (
     summary_height,
     summary_lines,
 )
-from p2pcards.ui.tui.draw import fit, wrapped
+from p2pcards.ui.tui.draw import wrapped
 from p2pcards.ui.tui.hand import hand_lines
 from p2pcards.ui.tui.logview import log_lines
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
@@ -143,10 +143,8 @@ class TableLayout:
 
     def _hand(self, width: int, height: int) -> list:
         screen = self.screen
-        if screen.watching:
-            return fit([[], [("class:dim", "  (a spectator holds no cards: every seat's "
-                                           "hand stays face down)")]], width, 3)
-        empty = ("(the public view: no player's hand is shown)" if screen.model.observer
+        empty = ("(the public view: no player's hand is shown)"
+                 if screen.model.observer or screen.watching
                  else "(no cards in your hand)")
         return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),
                           active=screen.pending is not None, on_click=screen.click_card,

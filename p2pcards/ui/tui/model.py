@@ -283,6 +283,7 @@ class ScreenModel:
         elif isinstance(event, proto.HandDealt):
             self.progress = None
             self.result_line = None
+            self.last_move = None  # the last deal's last move is not this deal's
         elif isinstance(event, proto.ActionApplied):
             self._track_results(event.results)
         elif isinstance(event, proto.MatchEnded):

@@ -48,14 +48,33 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
+from p2pcards.net.session_events import (  # re-exported: the session's vocabulary
+    CONNECTED,
+    DIRECT,
+    HOST,
+    LEFT_IN_LOBBY,
+    RECONNECTING,
+    VIA_HOST,
+    Agent,
+    Decision,
+    LeaveTable,
+    LinkDown,
+    LinkUp,
+    LobbyUpdate,
+    Paths,
+    Presence,
+    Rejected,
+    SessionResult,
+    TakePause,
+    Waiting,
+)
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
@@ -85,129 +104,6 @@ INBOX_SIZE = 1024
 #: flood of bad lines cannot flood the person's screen.
 TALK_WARNINGS = 5
 TALK_WARN_WINDOW = 10.0
-#: How another player's messages reach this one (see :class:`Paths`).
-DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What an agent is told besides its view when it must act."""
-
-    position: int
-    """The transcript position the action will take (seeds reproducible bots)."""
-    seat: int
-    deadline: float
-    """Event-loop time after which the others will blame this seat."""
-    names: tuple[str, ...]
-    """Display names by seat."""
-    pauses_left: int = 0
-    """Pauses (``away``) this seat may still take (see :class:`TakePause`)."""
-
-
-class LeaveTable(P2PCardsError):
-    """Raised by an agent whose player wants to leave: the session tells the
-    others with a signed notice and ends."""
-
-
-class TakePause(P2PCardsError):
-    """Raised by an agent whose player steps away in his turn: the session writes
-    ``away`` (one of the table's pauses, more time for this move, known to every
-    peer) and asks the agent again."""
-
-
-class Agent(Protocol):
-    """Decides this seat's game actions from its view (a bot, or a person)."""
-
-    async def decide(self, view: Any, decision: Decision) -> Any: ...
-
-
-@dataclass(frozen=True)
-class LobbyUpdate:
-    """The host's list of joined players changed (before the table starts)."""
-
-    game: str
-    table: str
-    config: dict
-    players: tuple[tuple[bytes, str, bool], ...]
-
-
-@dataclass(frozen=True)
-class LinkUp:
-    """Connected (or reconnected) to the host."""
-
-    reconnect: bool
-    #: This session is the host's own seat (its link is in-process): nothing to tell.
-    own_host: bool = False
-
-
-@dataclass(frozen=True)
-class LinkDown:
-    """The link to the host broke; the session will try to reconnect."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """Who must write next and until when (event-loop time), for a countdown."""
-
-    player: int | None
-    deadline: float
-
-
-@dataclass(frozen=True)
-class Paths:
-    """How each other player's messages reach this one: ``"direct"`` (a live
-    direct link), ``"host"`` (the host's own seat: its link is the host's), or
-    ``"via host"`` (only through the host, which could withhold them)."""
-
-    paths: dict[int, str]
-
-
-#: A seat's presence (see :class:`Presence`).
-CONNECTED, RECONNECTING = "connected", "reconnecting"
-
-
-@dataclass(frozen=True)
-class Presence:
-    """Whether each other player is reachable now: ``"connected"`` (the host has
-    its link, or a direct link to it is up) or ``"reconnecting"`` (neither).
-    Advisory: it comes from the host's ``presence`` frames and this peer's own
-    direct links, can be wrong, and never blames anyone. ``changed`` holds the
-    players whose presence changed since the last such event (at the first, those
-    not connected); ``window`` is how long a player usually has to come back
-    (this peer's own reconnect window)."""
-
-    states: dict[int, str]
-    changed: dict[int, str]
-    window: float
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """The host refused this peer; the session ends."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class SessionResult:
-    """How the session ended: an outcome, a verdict, or neither (a rejection)."""
-
-    outcome: Any = None
-    verdict: Verdict | None = None
-    reason: str = ""
-
-    @property
-    def left_in_lobby(self) -> bool:
-        """This player left before the table started: nothing was played or saved."""
-        return self.reason == LEFT_IN_LOBBY
-
-
-#: The reason of a session its player left before the genesis.
-LEFT_IN_LOBBY = "left before the table started"
-
-
 class SessionRejected(P2PCardsError):
     """The host answered with a ``reject`` frame."""
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
-from p2pcards.net.peer import (
+from p2pcards.net.session_events import (
     CONNECTED,
     RECONNECTING,
     LinkDown,

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.peer import Decision, LeaveTable, TakePause, Waiting
+from p2pcards.net.session_events import Decision, LeaveTable, TakePause, Waiting
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,

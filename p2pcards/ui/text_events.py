@@ -2,7 +2,7 @@
 
 Three sources speak here: the referees (Bluff's and Topper's events), the
 table protocol (:mod:`p2pcards.protocol.events`: what this peer verified)
-and the network session (:mod:`p2pcards.net.peer`). Events hold only what
+and the network session (:mod:`p2pcards.net.session_events`). Events hold only what
 this peer may know, so describing them cannot leak a hidden card. Early
 protocol events name *players* (join order), later ones *seats*; the
 ``seating`` (player at each seat, from ``PlayersSeated``) links the two.
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pcards.cards import Card, Rank
-from p2pcards.net import peer
+from p2pcards.net import session_events as peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine

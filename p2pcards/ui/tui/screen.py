@@ -25,7 +25,7 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 
-from p2pcards.net.peer import (
+from p2pcards.net.session_events import (
     Decision,
     LinkDown,
     LinkUp,

@@ -81,7 +81,7 @@ class SessionSource:
 
     def left_result(self) -> Any:
         """The session's result after this player left outside a decision."""
-        from p2pcards.net.peer import LEFT_IN_LOBBY, SessionResult
+        from p2pcards.net.session_events import LEFT_IN_LOBBY, SessionResult
         table = self._table()
         if table is None:
             return SessionResult(reason=LEFT_IN_LOBBY)

@@ -11,7 +11,6 @@ import asyncio
 import errno
 import json
 import logging
-import math
 import os
 import shlex
 import shutil
@@ -27,6 +26,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
+from p2pcards.front import FrontEnd
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.ui.text_common import plural, quoted
 
@@ -309,157 +309,6 @@ def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
     return games.by_name(game).config_to_wire(config)
 
 
-class _Front:
-    """The front end of one seat: an agent (a person or a bot) and an event sink.
-
-    A person gets the full-screen table unless ``--plain`` or ``--trace`` is
-    given or the terminal is not one (a pipe, a file): then the line mode.
-    ``again`` (``play``) offers a new table when a match ends.
-    """
-
-    def __init__(self, args: argparse.Namespace, game: str | None, again: bool = False) -> None:
-        self.args = args
-        self.session: Any = None
-        self.trace = args.trace
-        self.screen: Any = None
-        self.printer: Any = None
-        self.again = False
-        if args.bot:
-            self.agent: Any = _LazyBotAgent(args.bot, args.seed,
-                                            getattr(args, "bot_level", DEFAULT_LEVEL))
-            self.plain = True
-        elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
-            from p2pcards.ui.plain import PlainAgent, PlainPrinter
-            self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
-                                        players_provider=self.players, view_provider=self.view)
-            self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell)
-            self.plain = True
-        else:
-            from p2pcards.ui.tui import TableScreen
-            from p2pcards.ui.tui.screen import LAN_SUMMARY_SECONDS
-            # Against bots a deal's summary waits for a key; at a LAN table it counts down.
-            self.screen = TableScreen(lambda: self.session, offer_again=again,
-                                      summary_seconds=None if again else LAN_SUMMARY_SECONDS,
-                                      bell=args.bell)
-            self.agent = self.screen
-            self.plain = False
-
-    def names(self) -> list[str]:
-        table = self.session.table if self.session is not None else None
-        if table is None or table.player_at_seat is None:
-            return []
-        return [table.players[p].name for p in table.player_at_seat]
-
-    def view(self) -> Any:
-        """This seat's view between the session's steps (public facts and its own cards)."""
-        table = self.session.table if self.session is not None else None
-        if table is None or table.engine is None or table.my_seat is None:
-            return None
-        from p2pcards.protocol.errors import LocalProtocolError
-        try:
-            return table.view()
-        except LocalProtocolError:
-            return None
-
-    def my_seat(self) -> int | None:
-        table = self.session.table if self.session is not None else None
-        return None if table is None else table.my_seat
-
-    def players(self) -> tuple[list[str], int | None]:
-        """Names in join order and this seat's player index (before the seats are drawn)."""
-        table = self.session.table if self.session is not None else None
-        if table is None:
-            return [], None
-        return [p.name for p in table.players], table.me_player
-
-    def on_event(self, event: Any) -> None:
-        if self.trace:
-            print(json.dumps({"t": time.time(), "mono": time.monotonic(),
-                              "event": type(event).__name__,
-                              **_trace_fields(event)}), flush=True)
-        elif self.screen is not None:
-            self.screen.on_event(event)
-        elif self.printer is not None:
-            self.printer(event)
-
-    def say_to_table(self, text: str) -> Any:
-        """A chat line from the person (plain ``say``), signed and sent by the session."""
-        if self.session is None:
-            from p2pcards.protocol.talk import TalkRefused
-            raise TalkRefused("there is no table to talk to yet")
-        return self.session.say(text)
-
-    def say(self, text: str) -> None:
-        """A message of the program: on the full screen's log, else printed."""
-        if self.screen is not None:
-            self.screen.note(text)
-        else:
-            print(text, flush=True)
-
-    async def start(self) -> None:
-        """Show the full screen (if any) before the table opens."""
-        if self.screen is not None:
-            await self.screen.start()
-
-    async def play(self, run: Any) -> Any:
-        """Run a session to its end; the full screen then shows the result until a key.
-
-        In plain mode a person's ``say`` lines go to the table at any moment."""
-        if self.screen is None:
-            listen = getattr(self.agent, "listen", None)
-            if listen is None:
-                return await run
-            self.agent.talk = self.say_to_table
-            listen()
-            try:
-                return await run
-            finally:
-                await self.agent.stop_listening()
-        result = await self.screen.play(run)
-        self.again = self.screen.again
-        return result
-
-    async def stop(self) -> None:
-        """Give the terminal back (before the result is printed)."""
-        if self.screen is not None:
-            await self.screen.stop()
-
-
-class _LazyBotAgent:
-    """A bot agent whose game is known only once the genesis arrives (``join``)."""
-
-    def __init__(self, kind: str, seed: int | None, level: str = DEFAULT_LEVEL) -> None:
-        self.kind, self.seed, self.level = kind, seed, level
-        self._agent: Any = None
-
-    async def decide(self, view: Any, decision: Any) -> Any:
-        if self._agent is None:
-            from p2pcards.bots.agent import BotAgent, make_bot_factory
-            game = "bluff" if type(view).__module__.endswith("bluff") else "topper"
-            self._agent = BotAgent(make_bot_factory(game, self.kind, self.level), self.seed)
-        return await self._agent.decide(view, decision)
-
-
-def _trace_fields(event: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count", "reporter"):
-        value = getattr(event, key, None)
-        if isinstance(value, (int, str, bool)):
-            out[key] = value
-    verdict = getattr(event, "verdict", None)
-    if verdict is not None:
-        out["rule"] = verdict.rule
-        out["blamed"] = list(verdict.players)
-    for key in ("paths", "changed"):  # Paths, Presence: by player index
-        value = getattr(event, key, None)
-        if isinstance(value, dict):
-            out[key] = {str(player): state for player, state in value.items()}
-    deadline = getattr(event, "deadline", None)  # Waiting: event-loop (monotonic) time
-    if isinstance(deadline, float) and math.isfinite(deadline):
-        out["deadline"] = deadline
-    return out
-
-
 def _identity(args: argparse.Namespace) -> Any:
     from p2pcards.net.storage import load_or_create_identity
     name = getattr(args, "name", None)
@@ -478,7 +327,7 @@ def _journal_root() -> Path:
     return state_dir() / "tables"
 
 
-def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
+def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
     from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
     table = front.session.table if front.session is not None else None
     players, me_player = front.players()
@@ -510,7 +359,7 @@ def _print_result(result: Any, front: _Front, out: Any = sys.stdout) -> int:
 async def _cmd_play(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     identity = _identity(args)
-    front = _Front(args, args.game, again=True)
+    front = FrontEnd(args, args.game, again=True)
     await front.start()
     try:
         for table_number in range(10_000):  # a new table each time the player asks for one
@@ -539,7 +388,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     from p2pcards.protocol.relay import LobbyChanged
     identity = _identity(args)
-    front = _Front(args, args.game)
+    front = FrontEnd(args, args.game)
     table_name = (args.table or f"{identity.name}'s table")[:32]
     move_time = _clock_seconds(args, HOST_MOVE_TIME)
     options = TableOptions(game=args.game, config=table_config(args.game, args, move_time),
@@ -607,7 +456,7 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     from p2pcards.app import joining_session
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
-    front = _Front(args, None)
+    front = FrontEnd(args, None)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
                                     deadline=_session_deadline(args),
                                     reconnect_window=args.reconnect_window,
@@ -628,7 +477,7 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
     from p2pcards.net.watch import WatchSession
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
-    front = _Front(args, None)
+    front = FrontEnd(args, None)
     front.session = WatchSession(identity, tcp_connector(host, port, identity, fingerprint),
                                  on_event=front.on_event, reconnect_window=args.reconnect_window)
     await front.start()
@@ -657,7 +506,7 @@ def _resumed_line(table_name: str, port: int | None) -> str:
             f"waiting for the players to reconnect.")
 
 
-def _close_hosted(front: _Front, hosted: Any) -> Callable[[], Awaitable[None]]:
+def _close_hosted(front: FrontEnd, hosted: Any) -> Callable[[], Awaitable[None]]:
     """The host's clean-up: the relay stays up while other players' tables are
     still in play (their own clocks decide), and the host is told why it waits."""
     async def close() -> None:
@@ -957,7 +806,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
         return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, directory.parent)
-    front = _Front(args, None)
+    front = FrontEnd(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
                           bot=bool(args.bot), deadline=_session_deadline(args),
@@ -988,7 +837,7 @@ async def _show_finished(args: argparse.Namespace, identity: Any, directory: Pat
     async def no_dial() -> Any:
         raise ConnectionError("a finished table dials nobody")
 
-    front = _Front(args, None)
+    front = FrontEnd(args, None)
     session = PeerSession(identity, front.agent, no_dial, journal_root=_journal_root(),
                           on_event=front.on_event, direct=False, listen=False)
     try:
@@ -1010,7 +859,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
     seat and its bots from their journals; the remote players reconnect."""
     from p2pcards.app import resume_hosted_table
     from p2pcards.net.journal import JournalInUse
-    front = _Front(args, None)
+    front = FrontEnd(args, None)
     await front.start()
     try:
         try:

@@ -616,22 +616,14 @@ def _progress_bar(stage: str, done: int, total: int) -> None:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from p2pcards.net.journal import Journal, read_records
+    from p2pcards.net.journal import NoTranscript, read_saved_transcript
     from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
-    path = Path(args.file)
-    journal = Journal(path if path.is_dir() else path.parent)
-    transcript = journal.transcript_path if path.is_dir() else path
-    if not transcript.exists():
-        raise UserError(f"no transcript at {transcript}" + (
-            " (a saved table's folder holds one named 'transcript'; see p2pcards saved)"
-            if path.is_dir() else ""))
-    messages = read_records(transcript)
-    if not messages:
-        size = transcript.stat().st_size
-        raise UserError(f"{transcript} is empty: the table never started" if size == 0 else
-                        f"{transcript} is not a p2pcards transcript (no signed message in it)")
+    try:
+        journal, transcript, messages = read_saved_transcript(Path(args.file))
+    except NoTranscript as missing:
+        raise UserError(str(missing)) from None
     saved = journal.read_verdict()
     verdict = Verdict.from_wire(saved) if saved is not None else None
     report = verify_transcript(messages, verdict,

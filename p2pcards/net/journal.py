@@ -46,6 +46,28 @@ def read_records(path: Path) -> list[bytes]:
     return out
 
 
+class NoTranscript(P2PCardsError):
+    """A path that holds no usable transcript; the message says what is there instead."""
+
+
+def read_saved_transcript(path: Path) -> tuple[Journal, Path, list[bytes]]:
+    """A transcript file, or a saved table's folder, as ``verify`` and ``replay``
+    take it: its journal, the transcript's path and its records (at least one)."""
+    path = Path(path)
+    journal = Journal(path if path.is_dir() else path.parent)
+    transcript = journal.transcript_path if path.is_dir() else path
+    if not transcript.exists():
+        raise NoTranscript(f"no transcript at {transcript}" + (
+            " (a saved table's folder holds one named 'transcript'; see p2pcards saved)"
+            if path.is_dir() else ""))
+    messages = read_records(transcript)
+    if not messages:
+        size = transcript.stat().st_size
+        raise NoTranscript(f"{transcript} is empty: the table never started" if size == 0 else
+                           f"{transcript} is not a p2pcards transcript (no signed message in it)")
+    return journal, transcript, messages
+
+
 class JournalInUse(P2PCardsError):
     """Another process is playing this seat from the same saved table.
 

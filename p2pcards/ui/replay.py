@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.journal import Journal, read_records
+from p2pcards.net.journal import NoTranscript, read_saved_transcript
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import (
@@ -91,17 +91,10 @@ def load_saved(path: Path) -> Saved:
     """Read a transcript file, or a saved table's folder (its transcript, verdict and,
     when it is a player's own folder, that player's secrets), as ``verify`` takes it."""
     path = Path(path)
-    journal = Journal(path if path.is_dir() else path.parent)
-    transcript = journal.transcript_path if path.is_dir() else path
-    if not transcript.exists():
-        raise ReplayError(f"no transcript at {transcript}" + (
-            " (a saved table's folder holds one named 'transcript'; see p2pcards saved)"
-            if path.is_dir() else ""))
-    messages = read_records(transcript)
-    if not messages:
-        size = transcript.stat().st_size
-        raise ReplayError(f"{transcript} is empty: the table never started" if size == 0 else
-                          f"{transcript} is not a p2pcards transcript (no signed message in it)")
+    try:
+        journal, _transcript, messages = read_saved_transcript(path)
+    except NoTranscript as missing:
+        raise ReplayError(str(missing)) from None
     try:
         saved_verdict = journal.read_verdict()
         verdict = Verdict.from_wire(saved_verdict) if saved_verdict is not None else None

@@ -31,14 +31,55 @@ def key_name(key: Any) -> str:
     return ""
 
 
+def add_reading_keys(kb: KeyBindings, screen: Any) -> None:
+    """The keys every table screen shares: the other keys at the table go to
+    ``press``; the help box scrolls and closes; a summary or the history closes
+    on any key; Esc cancels a question."""
+    at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
+    in_help = Condition(lambda: screen.overlay == "help")
+    reading = Condition(lambda: screen.overlay in ("summary", "history"))
+    asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
+
+    @kb.add(Keys.Any, filter=at_table)
+    def _other(event: Any) -> None:
+        name = key_name(event.key_sequence[0].key)
+        if name:
+            screen.press(name)
+
+    @kb.add("up", filter=in_help)
+    def _help_up(event: Any) -> None:
+        screen.scroll_help(-1)
+
+    @kb.add("down", filter=in_help)
+    def _help_down(event: Any) -> None:
+        screen.scroll_help(1)
+
+    @kb.add("pageup", filter=in_help)
+    def _help_page_up(event: Any) -> None:
+        screen.scroll_help(-10)
+
+    @kb.add("pagedown", filter=in_help)
+    def _help_page_down(event: Any) -> None:
+        screen.scroll_help(10)
+
+    @kb.add(Keys.Any, filter=in_help)
+    @kb.add(Keys.Any, filter=reading)
+    @kb.add("escape", filter=reading)
+    @kb.add("enter", filter=reading)
+    def _close(event: Any) -> None:
+        screen.close_overlay()
+
+    @kb.add("escape", filter=asking)
+    def _cancel(event: Any) -> None:
+        screen.cancel_flow()
+
+
 def table_bindings(screen: Any) -> KeyBindings:
     """The key bindings of ``screen`` (a :class:`~p2pcards.ui.tui.screen.TableScreen`)."""
     kb = KeyBindings()
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
     in_help = Condition(lambda: screen.overlay == "help")
     confirming = Condition(lambda: screen.overlay == "confirm")
-    reading = Condition(lambda: screen.overlay in ("summary", "history"))
-    asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
 
     @kb.add("c-c", eager=True)
     def _leave_now(event: Any) -> None:
@@ -105,32 +146,6 @@ def table_bindings(screen: Any) -> KeyBindings:
     def _log_forward(event: Any) -> None:
         screen.scroll_log(-5)
 
-    @kb.add(Keys.Any, filter=at_table)
-    def _other(event: Any) -> None:
-        name = key_name(event.key_sequence[0].key)
-        if name:
-            screen.press(name)
-
-    @kb.add("up", filter=in_help)
-    def _help_up(event: Any) -> None:
-        screen.scroll_help(-1)
-
-    @kb.add("down", filter=in_help)
-    def _help_down(event: Any) -> None:
-        screen.scroll_help(1)
-
-    @kb.add("pageup", filter=in_help)
-    def _help_page_up(event: Any) -> None:
-        screen.scroll_help(-10)
-
-    @kb.add("pagedown", filter=in_help)
-    def _help_page_down(event: Any) -> None:
-        screen.scroll_help(10)
-
-    @kb.add(Keys.Any, filter=in_help)
-    def _help_close(event: Any) -> None:
-        screen.close_overlay()
-
     @kb.add("y", filter=confirming)
     def _confirm(event: Any) -> None:
         screen.confirm_leave()
@@ -139,14 +154,5 @@ def table_bindings(screen: Any) -> KeyBindings:
     def _stay(event: Any) -> None:
         screen.close_overlay()
 
-    @kb.add(Keys.Any, filter=reading)
-    @kb.add("escape", filter=reading)
-    @kb.add("enter", filter=reading)
-    def _read(event: Any) -> None:
-        screen.close_overlay()
-
-    @kb.add("escape", filter=asking)
-    def _cancel(event: Any) -> None:
-        screen.cancel_flow()
-
+    add_reading_keys(kb, screen)
     return kb

@@ -18,10 +18,9 @@ from typing import Any
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
-from prompt_toolkit.keys import Keys
 
 from p2pcards.ui.replay import Replay
-from p2pcards.ui.tui.bindings import key_name
+from p2pcards.ui.tui.bindings import add_reading_keys
 from p2pcards.ui.tui.draw import Line, pad
 from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
 from p2pcards.ui.tui.screen import TableScreen
@@ -292,9 +291,6 @@ def replay_bindings(screen: ReplayScreen) -> KeyBindings:
     """The keys of a replay: moving through the table, playing, help, log, quit."""
     kb = KeyBindings()
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
-    in_help = Condition(lambda: screen.overlay == "help")
-    reading = Condition(lambda: screen.overlay in ("summary", "history"))
-    asking = Condition(lambda: screen.overlay is None and screen.flow is not None)
     moves: dict[Any, Callable[[], None]] = {
         "right": screen.next_move, "n": screen.next_move,
         "left": screen.previous_move, "p": screen.previous_move,
@@ -314,29 +310,5 @@ def replay_bindings(screen: ReplayScreen) -> KeyBindings:
     def _quit(event: Any) -> None:
         screen.leave_now()
 
-    @kb.add(Keys.Any, filter=at_table)
-    def _other(event: Any) -> None:
-        name = key_name(event.key_sequence[0].key)
-        if name:
-            screen.press(name)
-
-    @kb.add("up", filter=in_help)
-    def _help_up(event: Any) -> None:
-        screen.scroll_help(-1)
-
-    @kb.add("down", filter=in_help)
-    def _help_down(event: Any) -> None:
-        screen.scroll_help(1)
-
-    @kb.add(Keys.Any, filter=in_help)
-    @kb.add(Keys.Any, filter=reading)
-    @kb.add("escape", filter=reading)
-    @kb.add("enter", filter=reading)
-    def _close(event: Any) -> None:
-        screen.close_overlay()
-
-    @kb.add("escape", filter=asking)
-    def _cancel(event: Any) -> None:
-        screen.cancel_flow()
-
+    add_reading_keys(kb, screen)
     return kb

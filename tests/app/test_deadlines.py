@@ -10,6 +10,8 @@ from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
 
+from .polling import until
+
 
 class _Silent:
     """A player who never answers."""
@@ -55,7 +57,7 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
         hosted = await start_hosted_table(me, bot_agent, _options(tmp_path), bots=3)
         try:
             # Freeze the relay once the cards are dealt: it forwards and answers nothing.
-            await asyncio.wait_for(_until(lambda: all(
+            await asyncio.wait_for(until(lambda: all(
                 s.table is not None and s.table.engine is not None and s.table.hand
                 for s in hosted.sessions)), 30)
             hosted.host._apply = lambda outputs: None
@@ -67,9 +69,6 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
     assert all("stopped relaying" in v.detail for v in verdicts)
 
 
-async def _until(predicate) -> None:
-    while not predicate():
-        await asyncio.sleep(0.01)
 
 
 def _later_clock_at_a_host_that_closes(tmp_path, linger):
@@ -87,7 +86,7 @@ def _later_clock_at_a_host_that_closes(tmp_path, linger):
                               hosted.host.local_connector(seeded_identity(4, "late", "Late")),
                               deadline=3.0, reconnect_window=1.0)
         silent_task = asyncio.create_task(silent.run())
-        await _until(lambda: len(hosted.host.lobby.players) == 3)
+        await until(lambda: len(hosted.host.lobby.players) == 3)
         watcher_task = asyncio.create_task(watcher.run())
         try:
             mine = await asyncio.wait_for(hosted.result(), 30)

@@ -16,6 +16,8 @@ from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 
+from .polling import until
+
 CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
 
 
@@ -125,7 +127,7 @@ def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_th
         root = tmp_path / "faulted"
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 6), options("topper", root, 6), bots=3)
-        await _until(lambda: hosted.sessions[0].table is not None
+        await until(lambda: hosted.sessions[0].table is not None
                      and hosted.sessions[0].table.next_position > 40)
         await hosted.host.close()  # the links die first, as in a crash: no leave notice gets out
         for task in hosted.tasks:
@@ -169,6 +171,3 @@ async def play_async(game, tmp_path, seed):
     return await play(game, tmp_path, seed)
 
 
-async def _until(predicate) -> None:
-    while not predicate():
-        await asyncio.sleep(0.01)

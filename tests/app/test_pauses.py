@@ -27,6 +27,8 @@ from p2pcards.protocol.table import (
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
 
+from .polling import until
+
 
 class _StepsAway:
     """A person who steps away ``times`` times before letting a bot play."""
@@ -50,11 +52,6 @@ def _config(pauses: int) -> dict:
     return {**config, MOVE_TIME: 60, PAUSES: pauses}
 
 
-async def _until(predicate, timeout: float = 30) -> None:
-    async def wait():
-        while not predicate():
-            await asyncio.sleep(0.01)
-    await asyncio.wait_for(wait(), timeout)
 
 
 def _table_with(me_agent, pauses: int, tmp_path):
@@ -65,9 +62,9 @@ def _table_with(me_agent, pauses: int, tmp_path):
         seen: list = []
         hosted = await start_hosted_table(me, me_agent, options, bots=3, on_event=seen.append)
         try:
-            await _until(lambda: any(isinstance(e, ClockPaused) for e in seen))
+            await until(lambda: any(isinstance(e, ClockPaused) for e in seen))
             await asyncio.sleep(0.3)  # a second pause, if any, is asked for meanwhile
-            await _until(lambda: all(s.table.paused is not None for s in hosted.sessions))
+            await until(lambda: all(s.table.paused is not None for s in hosted.sessions))
             loop = asyncio.get_running_loop()
             table = hosted.sessions[0].table
             # Every peer of the table gives the writer the longer time, not only his own.

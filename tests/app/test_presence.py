@@ -13,6 +13,8 @@ from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_events import describe
 
+from .polling import until
+
 
 class _Blockable:
     """A dialer that can be told to fail, as a player's lost network would."""
@@ -26,11 +28,6 @@ class _Blockable:
         return await self.dial()
 
 
-async def _until(predicate, timeout: float = 30) -> None:
-    async def wait():
-        while not predicate():
-            await asyncio.sleep(0.01)
-    await asyncio.wait_for(wait(), timeout)
 
 
 def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_path):
@@ -50,17 +47,17 @@ def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_
                              deadline=30, reconnect_window=30)
         task = asyncio.create_task(joiner.run())
         try:
-            await _until(lambda: joiner.table is not None and joiner.table.me_player is not None
+            await until(lambda: joiner.table is not None and joiner.table.me_player is not None
                          and any(s.table is not None for s in hosted.sessions) and seen)
             cal_player = joiner.table.me_player
             dial.blocked = True
             for number, info in list(hosted.host.relay.links.items()):
                 if info.player == cal_player:
                     hosted.host._links[number].push(None)  # the link breaks
-            await _until(lambda: any(e.changed.get(cal_player) == RECONNECTING for e in seen))
+            await until(lambda: any(e.changed.get(cal_player) == RECONNECTING for e in seen))
             dropped_state = hosted.sessions[0].presence()[cal_player]
             dial.blocked = False
-            await _until(lambda: seen[-1].changed.get(cal_player) == CONNECTED)
+            await until(lambda: seen[-1].changed.get(cal_player) == CONNECTED)
             mine = await asyncio.wait_for(hosted.result(), 60)
             return cal_player, dropped_state, mine.verdict
         finally:

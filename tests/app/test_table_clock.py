@@ -16,6 +16,8 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.table import MOVE_TIME, move_time_of
 from p2pcards.rules.topper import TopperConfig
 
+from .polling import until
+
 
 class _Silent:
     async def decide(self, view, decision):
@@ -80,7 +82,7 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
         hosted = await _hosted(tmp_path, move_time=120, session_deadline=120)
         try:
             session = hosted.sessions[0]
-            await asyncio.wait_for(_until(lambda: session.journal is not None), 20)
+            await asyncio.wait_for(until(lambda: session.journal is not None), 20)
             transcript = session.journal.transcript_path
             began = time.time() - spent
             os.utime(transcript, (began, began))  # the turn began `spent` s ago, as saved
@@ -92,9 +94,6 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
     assert left_expected - 5 < left <= left_expected + 0.5
 
 
-async def _until(predicate):
-    while not predicate():
-        await asyncio.sleep(0.02)
 
 
 @pytest.mark.parametrize("argv, move_time", [

@@ -25,6 +25,8 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 
+from .polling import until
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -80,7 +82,7 @@ def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path):
     async def run():
         hosted = await _hosted(tmp_path, spectators=0)
         try:
-            await asyncio.wait_for(_until(lambda: hosted.host.relay.started), 30)
+            await asyncio.wait_for(until(lambda: hosted.host.relay.started), 30)
             sam = Identity.generate("Sam")
             watcher = WatchSession(sam, tcp_connector(LOOPBACK, hosted.host.tcp_port, sam))
             return await asyncio.wait_for(watcher.run(), 30)
@@ -94,7 +96,7 @@ def test_a_spectator_cannot_write_and_a_player_cannot_be_a_spectator(tmp_path):
     async def run():
         hosted = await _hosted(tmp_path)
         try:
-            await asyncio.wait_for(_until(lambda: hosted.host.relay.started), 30)
+            await asyncio.wait_for(until(lambda: hosted.host.relay.started), 30)
             sam = Identity.generate("Sam")
             link = await connect(LOOPBACK, hosted.host.tcp_port, sam)
             await link.send(_watch_hello())
@@ -164,9 +166,6 @@ def test_a_spectator_that_stops_reading_is_dropped_and_the_table_plays_on(tmp_pa
     assert spectators == 0  # the stalled spectator was dropped
 
 
-async def _until(predicate) -> None:
-    while not predicate():
-        await asyncio.sleep(0.02)
 
 
 async def _until_closed(link) -> list[tuple[str, str]]:

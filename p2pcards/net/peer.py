@@ -55,7 +55,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
-from p2pcards.net.session_events import (  # re-exported: the session's vocabulary
+from p2pcards.net.session_events import (
     CONNECTED,
     DIRECT,
     HOST,
@@ -74,6 +74,7 @@ from p2pcards.net.session_events import (  # re-exported: the session's vocabula
     SessionResult,
     TakePause,
     Waiting,
+    presence_news,  # re-exported: the session's vocabulary
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
@@ -869,12 +870,10 @@ class PeerSession:
         return out
 
     def _emit_presence(self) -> None:
-        states = self.presence()
-        if states and states != self._told_presence:
-            before = self._told_presence
-            changed = {p: st for p, st in states.items() if before.get(p, CONNECTED) != st}
-            self._told_presence = states
-            self.on_event(Presence(states, changed, self.reconnect_window))
+        news = presence_news(self._told_presence, self.presence(), self.reconnect_window)
+        if news is not None:
+            self._told_presence = news.states
+            self.on_event(news)
 
     def move_time(self) -> float:
         """Seconds a writer has: the table clock its genesis sets (the host's setting,

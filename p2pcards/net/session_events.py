@@ -113,6 +113,15 @@ class Presence:
     window: float
 
 
+def presence_news(before: dict[int, str], states: dict[int, str], window: float) -> Presence | None:
+    """The :class:`Presence` event for ``states`` after ``before`` (a player not in
+    ``before`` counts as connected), or None if nothing is new."""
+    if not states or states == before:
+        return None
+    changed = {p: state for p, state in states.items() if before.get(p, CONNECTED) != state}
+    return Presence(states, changed, window)
+
+
 @dataclass(frozen=True)
 class Rejected:
     """The host refused this peer; the session ends."""

@@ -26,8 +26,8 @@ from p2pcards.net.session_events import (
     LinkDown,
     LinkUp,
     LobbyUpdate,
-    Presence,
     Rejected,
+    presence_news,
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
@@ -169,11 +169,10 @@ class WatchSession:
         elif frame.kind == "presence" and self.table is not None:
             states = {p: CONNECTED if linked else RECONNECTING
                       for p, linked in enumerate(body["linked"])}
-            before = self._told_presence
-            changed = {p: s for p, s in states.items() if before.get(p, CONNECTED) != s}
+            news = presence_news(self._told_presence, states, self.reconnect_window)
             self._told_presence = states
-            if changed:
-                self.on_event(Presence(states, changed, self.reconnect_window))
+            if news is not None and news.changed:
+                self.on_event(news)
         elif frame.kind == "talk" and self.talk is not None:
             try:
                 line = self.talk.receive(body, asyncio.get_running_loop().time())

@@ -159,6 +159,8 @@ class PeerSession:
         #: The host's last word on who is linked to it (player order), if any.
         self._host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
+        #: Wall time the resumed table's transcript was last written (resume_from).
+        self._saved_at: float | None = None
         self._connection: Any = None
         self._connected_once = False
         self._links_up = 0
@@ -197,6 +199,10 @@ class PeerSession:
                 table.receive(raw)
             except RemoteProtocolError:
                 break
+        # When the saved turn began (the transcript's last write), before the rewrite
+        # below touches the file: a resumed peer gets no fresh time (see run()).
+        with contextlib.suppress(OSError):
+            self._saved_at = journal.transcript_path.stat().st_mtime
         journal.rewrite(table.transcript())
         saved_verdict = journal.read_verdict()
         if saved_verdict is not None and table.stage is not Stage.ENDED:
@@ -661,12 +667,9 @@ class PeerSession:
         """Seconds since the saved transcript was last written (a resumed turn's age),
         leaving at least ``RESUME_GRACE`` of the clock: a table resumed after a long
         pause is not decided before anyone could reconnect."""
-        if self.journal is None:
+        if self._saved_at is None:
             return 0.0
-        try:
-            age = max(0.0, time.time() - self.journal.transcript_path.stat().st_mtime)
-        except OSError:
-            return 0.0
+        age = max(0.0, time.time() - self._saved_at)
         return min(age, max(0.0, self.move_time() - RESUME_GRACE))
 
     def _tell_resumed_table(self) -> None:

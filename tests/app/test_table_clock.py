@@ -11,12 +11,13 @@ import pytest
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cli import build_parser, table_config
+from p2pcards.direct import direct_table
+from p2pcards.net.journal import Journal
+from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.table import MOVE_TIME, move_time_of
+from p2pcards.protocol.table import MOVE_TIME, Stage, move_time_of
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
 
 
 class _Silent:
@@ -78,18 +79,28 @@ def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_ref
     (3 * 3600, 30),     # a table resumed hours later: the grace, not an instant verdict
 ])
 def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expected):
+    # A player's saved table, mid-hand, whose last message was saved `spent` s ago.
+    direct = direct_table("topper", seed=7)
+    direct.run_until(lambda d: d.tables[0].stage is Stage.PLAY)
+    table = direct.tables[1]
+    journal = Journal(tmp_path / "saved")
+    journal.claim()
+    journal.write_meta({"v": 1, "player": 1, "name": "P1", "bots": [0, 0, 0, 0],
+                        "secrets": table.secrets.to_wire()})
+    for raw in table.transcript():
+        journal.append(raw)
+    journal.release()
+    began = time.time() - spent
+    os.utime(journal.transcript_path, (began, began))
+
     async def run():
-        hosted = await _hosted(tmp_path, move_time=120, session_deadline=120)
+        session = PeerSession(direct.identities[1], _Silent(), None, deadline=120)
+        session.resume_from(journal)  # rewrites the transcript: its old age must be kept
         try:
-            session = hosted.sessions[0]
-            await asyncio.wait_for(until(lambda: session.journal is not None), 20)
-            transcript = session.journal.transcript_path
-            began = time.time() - spent
-            os.utime(transcript, (began, began))  # the turn began `spent` s ago, as saved
             session._reset_deadline(elapsed=session._saved_turn_age())
             return session._deadline_at - asyncio.get_running_loop().time()
         finally:
-            await hosted.close(grace=0.1, linger=0)
+            journal.release()
     left = asyncio.run(run())
     assert left_expected - 5 < left <= left_expected + 0.5
 

@@ -28,6 +28,11 @@ seat (here a bot agent) and three bots hosted in-process. It reports the time
 from the process's start (interpreter and imports included) to the player's
 first hand, and from the action that closes a deal to the next hand.
 
+The tables are not seeded, as no real table is: a seeded table cannot make a
+shuffle or its shares ahead (their randomness depends on positions not yet
+known). The bots then play differently in each run, so the figures are
+medians over a match's deals; ``--seeded`` reproduces a run exactly.
+
 ``--long`` plays the matches that memory is judged on: Topper to 100 points,
 Bluff over its 20 deals.
 
@@ -78,7 +83,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="Bluff deal cap (default: the game's, 20)")
     parser.add_argument("--target", type=int, default=None,
                         help="Topper target score (default: the game's, 21)")
-    parser.add_argument("--seed", type=int, default=1, help="table seed of the first run")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="number of the first run (its folder; with --seeded, its table seed)")
+    parser.add_argument("--seeded", action="store_true",
+                        help="seed the four-process tables: reproducible bytes and bots, but "
+                             "nothing made ahead (a seeded table's randomness depends on positions "
+                             "not yet known), so slower deals than a real table's")
     parser.add_argument("--paths", choices=("direct", "host", "both"), default="both",
                         help="players linked directly as well as through the host (the default "
                              "of join), only through the host (join --no-direct), or both, "
@@ -266,7 +276,7 @@ def _counter(fields: list[str], prefix: str) -> int | None:
 
 def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
                 identities: list, paths: str = "direct") -> dict[str, Any]:
-    plan = TablePlan(game, seed=seed, deadline=120.0, settings=match_settings(game, args))
+    plan = TablePlan(game, seed=None, deadline=120.0, settings=match_settings(game, args))
     homes = make_homes(root / f"{game}-{seed}-{paths}", SEAT_NAMES, identities=identities)
     table = ProcessTable(plan, homes)
     began = time.monotonic()

@@ -79,7 +79,7 @@ from p2pcards.net.session_events import (
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
-from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, TableEnded
+from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import PAUSE_SECONDS, Gap, SessionSecrets, Stage, Table, Written
 from p2pcards.protocol.talk import TalkBook, TalkDropped, TalkLine, TalkRefused
@@ -179,6 +179,8 @@ class PeerSession:
         self._forks_asked: set[tuple[int | None, int]] = set()  # (link, position) asked once
         #: Work running while the players think (the next deal's first shuffle).
         self._background: set[asyncio.Future] = set()
+        #: This seat's shares being made ahead (see Table.shares_job), awaited at its turn.
+        self._shares_ahead: asyncio.Future | None = None
         #: The table talk's checks and this player's counter (once the table is known).
         self.talk: TalkBook | None = None
         self._talk_sends: set[asyncio.Task] = set()
@@ -706,6 +708,12 @@ class PeerSession:
     async def _send_automatic(self) -> None:
         table = self.table
         while table is not None and table.my_turn and not self._table_done():
+            pending, self._shares_ahead = self._shares_ahead, None
+            if pending is not None:
+                # Our shares, begun when the last shuffle passed: wait for them
+                # rather than make them twice.
+                with contextlib.suppress(Exception):
+                    table.offer_shares(await pending)
             written = await asyncio.to_thread(table.outgoing)
             if written is None:
                 return
@@ -784,6 +792,9 @@ class PeerSession:
     def _emit(self, events: list[Any]) -> None:
         if any(isinstance(event, HandDealt) for event in events):
             self._prepare_next_shuffle()
+        if any(isinstance(event, ShuffleVerified) for event in events) and self.table is not None:
+            # The last shuffle passed: our shares of that deck can be made now.
+            self._shares_ahead = self._ahead(self.table.shares_job()) or self._shares_ahead
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
                 self.journal.write_verdict(event.verdict.to_wire())

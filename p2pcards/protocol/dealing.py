@@ -102,10 +102,7 @@ class DeckDeal:
 
     def make_shares(self, seat: int, key: KeyShare,
                     rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
-        ctx = self.context(seat)
-        items = [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire()
-                 for p in range(self.size) if owner_of(p) != seat]
-        return {"deck": self.number, "shares": items}
+        return shares_body(self.number, self.deck, key, self.context(seat), rng)
 
     def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False,
                       check_owner: int | None = None) -> int:
@@ -197,6 +194,15 @@ def shuffle_body(number: int, deck: Sequence[elgamal.Ciphertext], joint_key: Poi
     """A ``shuffle`` message's body: ``deck`` permuted, re-masked and proven by ``ctx.seat``."""
     out, proof = shuffle.shuffle_and_prove(deck, joint_key, ctx, rng=rng)
     return {"deck": number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
+
+
+def shares_body(number: int, deck: Sequence[elgamal.Ciphertext], key: KeyShare, ctx: ProofContext,
+                rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+    """A ``shares`` message's body: ``ctx.seat``'s proven decryption shares of
+    every slot of the final ``deck`` that another seat owns."""
+    items = [shares.make_share(key, deck[p], ctx, p, rng).to_wire()
+             for p in range(len(deck)) if owner_of(p) != ctx.seat]
+    return {"deck": number, "shares": items}
 
 
 def deck_key(deck: Sequence[elgamal.Ciphertext]) -> bytes:

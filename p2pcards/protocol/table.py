@@ -50,6 +50,7 @@ from p2pcards.protocol.dealing import (
     LateBadShare,
     deck_key,
     owner_of,
+    shares_body,
     shuffle_body,
 )
 from p2pcards.protocol.envelope import (
@@ -136,6 +137,8 @@ def pauses_of(value: int | None) -> int:
 
 #: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
 Prepared = tuple[tuple[int, int, bytes], dict]
+#: Shares made ahead: ((deck number, final deck key), message body).
+PreparedShares = tuple[tuple[int, bytes], dict]
 
 
 class Stage(enum.Enum):
@@ -304,6 +307,8 @@ class Table:
         #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
         #: Signed and sent only when that very shuffle of that very input falls due.
         self._prepared: Prepared | None = None
+        #: This seat's shares made ahead, sent only at its turn on that very final deck.
+        self._prepared_shares: PreparedShares | None = None
 
     # -- who writes -----------------------------------------------------------
 
@@ -529,6 +534,9 @@ class Table:
                 return self._write("shuffle", prepared[1])
             return self._write("shuffle", self.deal.make_shuffle(seat, rng=self._rng()))
         if self.stage is Stage.SHARES:
+            ready, self._prepared_shares = self._prepared_shares, None
+            if ready is not None and ready[0] == (self.deal.number, deck_key(self.deal.deck)):
+                return self._write("shares", ready[1])
             return self._write("shares", self.deal.make_shares(seat, self.secrets.key, self._rng()))
         if self.stage is Stage.PLAY:
             auto = self.game.automatic_message(self.engine, seat)
@@ -586,6 +594,27 @@ class Table:
             deck = [elgamal.Ciphertext.from_wire(c) for c in body["cards"]]
             return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
         return job
+
+    def shares_job(self) -> Callable[[], PreparedShares] | None:
+        """This seat's ``shares`` of the final deck, to make while the seats
+        before it write theirs: its input is the last shuffle's output, already
+        checked (the table is in the shares stage only once every shuffle
+        passed). :meth:`offer_shares` keeps the result; it is signed and sent
+        only at this seat's turn, on that very deck. None when nothing is
+        gained (its turn has come, or it has no seat), when one is made
+        already, or with seeded randomness (its bytes depend on the position)."""
+        if (self._randomness is not None or self.stage is not Stage.SHARES or self.my_seat is None
+                or self.deal.shares_done >= self.my_seat):
+            return None
+        number, deck = self.deal.number, list(self.deal.deck)
+        if self._prepared_shares is not None and self._prepared_shares[0][0] == number:
+            return None
+        key, ctx = self.secrets.key, self.deal.context(self.my_seat)
+        return lambda: ((number, deck_key(deck)), shares_body(number, deck, key, ctx))
+
+    def offer_shares(self, prepared: PreparedShares) -> None:
+        """Keep shares made ahead until this seat's turn (see :meth:`shares_job`)."""
+        self._prepared_shares = prepared
 
     def offer_shuffle(self, prepared: Prepared) -> None:
         """Keep a shuffle made ahead until it falls due (see the two jobs)."""

@@ -236,3 +236,23 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
     stale = ((prepared[0][0], prepared[0][1], bytes(32)), prepared[1])
     following.offer_shuffle(stale)
     assert following._prepared is stale and following.outgoing() is None
+
+
+def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck():
+    table = direct_table("bluff", seed=8)
+    table.run_until(lambda t: t.tables[0].stage is Stage.SHARES)
+    by_seat = [table.tables[p] for p in table.tables[0].player_at_seat]
+    assert by_seat[3].shares_job() is None  # seeded: reproducible, nothing ahead
+    for seat_table in by_seat:
+        seat_table._randomness = None
+    assert by_seat[0].shares_job() is None  # its turn is now: nothing to gain
+    prepared = by_seat[3].shares_job()()
+    (number, _), body = prepared
+    assert number == by_seat[3].deal.number and len(body["shares"]) == 39
+    by_seat[3].offer_shares(prepared)
+    stale = ((number, bytes(32)), {"deck": number, "shares": body["shares"][::-1]})
+    by_seat[2].offer_shares(stale)  # made on another deck: never sent
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    first = table.tables[0]
+    sent = {first.seat_of(m.player): m.body for m in first.messages if m.type == "shares"}
+    assert sent[3] == body and sent[2] != stale[1] and not table.ended()

@@ -284,7 +284,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
         for host in hosts:
             host.terminate()
         for host in hosts:
-            host.wait(timeout=30)
+            host.communicate(timeout=30)  # waits, and closes its pipes
 
 
 def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():

@@ -169,4 +169,5 @@ class ConnectionClosed(NetError):
 
 
 class NotRunning(NetError, RuntimeError):
-    """A local caller used a browser before ``start()`` or after ``stop()`` (a local error)."""
+    """A local caller used a browser before ``start()`` or after ``stop()``, or a
+    peer session's inbox before ``run()`` (a local error)."""

@@ -145,7 +145,10 @@ class TableHost:
     def local_connector(self, identity: Identity) -> Callable[[], Any]:
         """How a player in this process (the host's own, or a bot) dials the table."""
         async def connect() -> Any:
-            return await self.memory.connect(LOCAL_HOST, self.local_port, identity,
+            port = self.local_port
+            if port is None:  # as for any address nothing listens on
+                raise ConnectionRefusedError("the table host is not listening yet")
+            return await self.memory.connect(LOCAL_HOST, port, identity,
                                              expected_peer=self.identity.public_key)
         return connect
 

@@ -203,9 +203,9 @@ class PeerSession:
 
     # -- public -----------------------------------------------------------------
 
-    def resume_from(self, journal: Journal) -> None:
-        """Rebuild the table from a saved journal before :meth:`run` (raises
-        :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
+    def resume_from(self, journal: Journal) -> Table:
+        """Rebuild the table from a saved journal before :meth:`run`, and return it
+        (raises :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
         journal.claim()
         meta = journal.read_meta()
         messages = journal.read_messages()
@@ -228,6 +228,7 @@ class PeerSession:
         self._resumed = True
         self._seen.update(_key(raw) for raw in table.transcript())
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
+        return table
 
     async def run(self) -> SessionResult:
         """Play until the match ends, a verdict ends it, or the host refuses us."""

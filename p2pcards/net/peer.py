@@ -192,7 +192,7 @@ class PeerSession:
         self._seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
         self._forks_asked: set[tuple[int | None, int | None]] = set()  # (link, position) asked once
-        #: Work running while the players think (the next deal's first shuffle).
+        #: Work running while the players think (the next deal's first shuffle, our shares).
         self._background: set[asyncio.Future[Any]] = set()
         #: This seat's shares being made ahead (see Table.shares_job), awaited at its turn.
         self._shares_ahead: asyncio.Future[PreparedShares] | None = None
@@ -850,8 +850,8 @@ class PeerSession:
             future.add_done_callback(keep)
 
     def _ahead(self, job: Callable[[], Made] | None) -> asyncio.Future[Made] | None:
-        """Run ``job`` (a shuffle made ahead) in a worker thread; a failure (a deck
-        that does not parse: its check will say so) is dropped, never sent."""
+        """Run ``job`` (a shuffle or shares made ahead) in a worker thread; a failure
+        (a deck that does not parse: its check will say so) is dropped, never sent."""
         if job is None:
             return None
         future = asyncio.get_running_loop().run_in_executor(None, job)

@@ -161,31 +161,35 @@ async def start_hosted_table(
     await hosted.host.start(options.tcp_host, options.tcp_port)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
-        bound = options.tcp_host not in (None, "", "0.0.0.0", "::")
+        bound_to = options.tcp_host if options.tcp_host not in (None, "", "0.0.0.0", "::") else None
         hosted.advertiser = TableAdvertiser(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
-            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key,
+            addresses=[bound_to] if bound_to else None, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators)
         await hosted.advertiser.start()
-    seats: list[tuple[Identity, Agent, bool, Callable[[Any], None] | None]] = [
-        (identity, agent, False, on_event)]
-    factory = make_bot_factory(options.game, options.bot_kind, options.bot_level) if bots else None
-    for i in range(bots):
-        name = options.bot_names[i % len(options.bot_names)]
-        bot_identity = (seeded_identity(options.seed, f"bot{i}", name) if options.seed is not None
-                        else Identity.generate(name))
-        seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
-        seats.append((bot_identity, BotAgent(factory, seed), True, None))
-    for index, (seat_identity, seat_agent, is_bot, callback) in enumerate(seats):
+    # Each seat: its identity, its agent, that agent again if it is a bot, its events.
+    seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[Any], None] | None]] = [
+        (identity, agent, None, on_event)]
+    if bots:
+        factory = make_bot_factory(options.game, options.bot_kind, options.bot_level)
+        for i in range(bots):
+            name = options.bot_names[i % len(options.bot_names)]
+            bot_identity = (seeded_identity(options.seed, f"bot{i}", name) if options.seed is not None
+                            else Identity.generate(name))
+            seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
+            bot = BotAgent(factory, seed)
+            seats.append((bot_identity, bot, bot, None))
+    for index, (seat_identity, seat_agent, bot_agent, callback) in enumerate(seats):
+        is_bot = bot_agent is not None
         label = f"seat{index}"
         # What a restarted host needs to bring this seat back (saved with its secrets).
         meta: dict[str, Any] = {"hosted": True, "rng_label": label}
-        if is_bot:
+        if bot_agent is not None:
             meta.update({"bot_key": bytes(seat_identity.signing_key),
                          "bot_kind": options.bot_kind, "bot_level": options.bot_level,
-                         "bot_seed": seat_agent.seed})
+                         "bot_seed": bot_agent.seed})
         session = PeerSession(
             seat_identity, paced(seat_agent, options.pace) if is_bot else seat_agent,
             hosted.host.local_connector(seat_identity), bot=is_bot,
@@ -196,9 +200,9 @@ async def start_hosted_table(
         joined = len(hosted.host.lobby.players)
         hosted.tasks.append(asyncio.create_task(session.run()))
         # Join one at a time, so the join order (and with a seed, the game) is reproducible.
-        await _wait_for(lambda joined=joined, first=index == 0: (
-            len(hosted.host.lobby.players) > joined or hosted.host.relay.started or first),
-            timeout=10)
+        def seated(joined: int = joined, first: bool = index == 0) -> bool:
+            return len(hosted.host.lobby.players) > joined or hosted.host.relay.started or first
+        await _wait_for(seated, timeout=10)
     return hosted
 
 
@@ -239,6 +243,7 @@ async def resume_hosted_table(
                           True, None))
     if not local or local[0][1] is not identity:
         raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
+    hosted: HostedTable  # named by its own host's event callback
     hosted = HostedTable(TableHost.resume(identity, relay_journal,
                                           on_event=lambda e: _host_event(hosted, e, on_host_event)),
                          linger=_linger(deadline))

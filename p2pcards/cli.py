@@ -413,7 +413,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UserError(_listen_failure(args.bind, args.port, error)) from None
         front.session = hosted.sessions[0]
-        port = hosted.host.tcp_port
+        port = hosted.host.listening_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host key {identity.fingerprint}). Waiting for players. "
@@ -833,11 +833,11 @@ async def _show_finished(args: argparse.Namespace, identity: Any, directory: Pat
     session = PeerSession(identity, front.agent, no_dial, journal_root=_journal_root(),
                           on_event=front.on_event, direct=False, listen=False)
     try:
-        session.resume_from(Journal(directory))
+        table = session.resume_from(Journal(directory))
     except JournalInUse:
         raise UserError("that table is open in another p2pcards process of yours") from None
     front.session = session
-    front.say(f"Your table {quoted(session.table.table_name)} is over; this is how it ended.")
+    front.say(f"Your table {quoted(table.table_name)} is over; this is how it ended.")
     await front.start()
     try:
         result = await front.play(session.run())

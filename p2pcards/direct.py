@@ -17,7 +17,7 @@ from p2pcards.protocol import games
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.table import Table
+from p2pcards.protocol.table import Table, TableClosed
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 
@@ -40,13 +40,19 @@ class DirectTable:
     def writer(self) -> int | None:
         return self.tables[0].writer
 
+    def _current_writer(self) -> int:
+        writer = self.writer
+        if writer is None:
+            raise TableClosed("nobody may write: the table is over or ended")
+        return writer
+
     def write(self) -> bytes:
         """The writer's next message (automatic or its bot's decision), applied locally."""
-        table = self.tables[self.writer]
+        table = self.tables[self._current_writer()]
         written = table.outgoing()
         if written is None:
-            written = table.act(self.bots[table.my_seat].choose(table.view()))
-        self.events[table.me_player].extend(written.events)
+            written = table.act(self.bots[table.own_seat].choose(table.view()))
+        self.events[table.member.player].extend(written.events)
         return written.raw
 
     def deliver(self, raw: bytes, exclude: int) -> None:
@@ -55,7 +61,7 @@ class DirectTable:
                 self.events[i].extend(table.receive(raw))
 
     def step(self) -> None:
-        writer = self.writer
+        writer = self._current_writer()
         self.deliver(self.write(), exclude=writer)
 
     def run(self, max_steps: int = 5000) -> None:

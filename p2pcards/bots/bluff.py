@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from math import comb
 
-from p2pcards.cards import Rank
+from p2pcards.cards import Card, Rank
 from p2pcards.errors import P2PCardsError
 from p2pcards.rules.bluff import (
     Action,
@@ -23,10 +23,12 @@ from p2pcards.rules.bluff import (
     Pass,
     Reveal,
 )
+from p2pcards.rules.errors import FacesUnknown
 
 
 class NothingToChoose(P2PCardsError, LookupError):
-    """A bot was handed a view in which nobody is to act (a deal is awaited, or the match ended)."""
+    """A bot was handed a view with nothing to decide: nobody is to act (a deal is
+    awaited, or the match ended), or no discard is on the table to answer."""
 
 
 def _options(view: BluffState) -> BluffOptions:
@@ -36,10 +38,37 @@ def _options(view: BluffState) -> BluffOptions:
     return opts
 
 
+def own_card(view: BluffState, slot: int) -> Card:
+    """A card of the viewer's own: a seat's view always knows those."""
+    card = view.face(slot)
+    if card is None:
+        raise FacesUnknown(view.viewer, f"card in slot {slot}")
+    return card
+
+
+def claim_to_answer(view: BluffState) -> Claim:
+    """The discard on the table, which the seat to act answers (or calls)."""
+    claim = view.last_claim
+    if claim is None:
+        raise NothingToChoose(f"no discard on the table to answer ({view.phase.value})")
+    return claim
+
+
+def pass_price(view: BluffState) -> int:
+    """What a pass costs at this table (a config resolves it to the table price if unset)."""
+    config = view.config
+    price: int = config.pass_price or config.table_price
+    return price
+
+
+def named_rank_slots(opts: BluffOptions, by_rank: dict[Rank, list[int]]) -> list[int]:
+    """Our slots of the rank this round claims (none while leading: the leader names it)."""
+    return by_rank.get(opts.rank, []) if opts.rank is not None else []
+
+
 def reveal(view: BluffState, opts: BluffOptions) -> Reveal:
     """The only legal answer to a challenge: show the discard as it was."""
-    faces = tuple(view.face(slot) for slot in opts.reveal_slots)
-    return Reveal(opts.seat, faces)  # type: ignore[arg-type]  # our own slots: all known
+    return Reveal(opts.seat, tuple(own_card(view, slot) for slot in opts.reveal_slots))
 
 
 class RandomBluffBot:
@@ -163,7 +192,7 @@ class HeuristicBluffBot:
     def _hand_by_rank(view: BluffState, opts: BluffOptions) -> dict[Rank, list[int]]:
         by_rank: dict[Rank, list[int]] = {}
         for slot in opts.hand:
-            by_rank.setdefault(view.face(slot).rank, []).append(slot)  # type: ignore[union-attr]
+            by_rank.setdefault(own_card(view, slot).rank, []).append(slot)
         return by_rank
 
     def _lead(self, opts: BluffOptions, by_rank: dict[Rank, list[int]]) -> Action:
@@ -174,7 +203,7 @@ class HeuristicBluffBot:
 
     def _respond(self, view: BluffState, opts: BluffOptions,
                  by_rank: dict[Rank, list[int]]) -> Action:
-        claim: Claim = view.last_claim  # type: ignore[assignment]  # RESPOND: one is on the table
+        claim = claim_to_answer(view)
         seat = opts.seat
         about_to_win = view.hand_sizes[claim.seat] == 0
         honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
@@ -186,14 +215,13 @@ class HeuristicBluffBot:
             # Whatever we do the discarder wins unless someone calls him; a
             # discard at least costs nothing, a pass feeds his safe box.
             return self._discard_true_or_any(opts, by_rank) or Pass(seat)
-        true_cards = by_rank.get(opts.rank, [])
+        true_cards = named_rank_slots(opts, by_rank)
         if true_cards and opts.can_discard:
             return Discard(seat, tuple(true_cards[:opts.max_discard]), opts.min_stake, opts.rank)
         bluff = self._small_bluff(view, opts, by_rank)
         if bluff is not None:
             return bluff
-        pass_price = view.config.pass_price
-        if opts.can_challenge and honest * claim.stake < pass_price:  # type: ignore[operator]
+        if opts.can_challenge and honest * claim.stake < pass_price(view):
             return Challenge(seat)
         return Pass(seat)
 
@@ -208,7 +236,7 @@ class HeuristicBluffBot:
         cards back (each worth about a pass); against an empty hand it also
         saves the safe box. A true claim costs us the whole stake.
         """
-        gain = claim.stake / 2 + view.config.pass_price * claim.count
+        gain = claim.stake / 2 + pass_price(view) * claim.count
         if about_to_win:
             gain += view.safe_box
         return (1 - believed) * gain > believed * claim.stake
@@ -218,7 +246,7 @@ class HeuristicBluffBot:
                              by_rank: dict[Rank, list[int]]) -> Action | None:
         if not opts.can_discard:
             return None
-        slots = by_rank.get(opts.rank, [])[:opts.max_discard] or [opts.hand[0]]  # type: ignore
+        slots = named_rank_slots(opts, by_rank)[:opts.max_discard] or [opts.hand[0]]
         return Discard(opts.seat, tuple(slots), opts.min_stake, opts.rank)
 
     def _small_bluff(self, view: BluffState, opts: BluffOptions,
@@ -229,7 +257,7 @@ class HeuristicBluffBot:
             return None
         if sum(c.count for c in view.claims if c.rank == opts.rank) >= self.believable_claims:
             return None
-        if opts.min_stake > 2 * view.config.pass_price:  # type: ignore[operator]
+        if opts.min_stake > 2 * pass_price(view):
             return None
         if opts.min_stake * 10 > opts.max_stake:
             return None

@@ -41,7 +41,15 @@ import random
 from dataclasses import dataclass, field
 from math import comb
 
-from p2pcards.bots.bluff import _at_least, _options, belief, reveal
+from p2pcards.bots.bluff import (
+    _at_least,
+    _options,
+    belief,
+    claim_to_answer,
+    own_card,
+    pass_price,
+    reveal,
+)
 from p2pcards.cards import FULL_DECK, Rank
 from p2pcards.rules.bluff import (
     SEATS,
@@ -206,7 +214,7 @@ class SearchBluffBot:
         self.model = OpponentModel()
         #: This decision's scratch: the next player's predicted call of each discard weighed,
         #: and the predicted bluff chance of the claim judged (for the model, once chosen).
-        self._first_calls: dict[Action, tuple[int, float]] = {}
+        self._first_calls: dict[Discard, tuple[int, float]] = {}
         self._prior_bluff: float | None = None
 
     def choose(self, view: BluffState) -> Action:
@@ -220,23 +228,23 @@ class SearchBluffBot:
             return reveal(view, opts)
         by_rank: dict[Rank, list[int]] = {}
         for slot in opts.hand:
-            by_rank.setdefault(view.face(slot).rank, []).append(slot)  # type: ignore[union-attr]
+            by_rank.setdefault(own_card(view, slot).rank, []).append(slot)
         choices: list[tuple[float, int, Action]] = []
         if opts.can_pass:
-            choices.append((-float(view.config.pass_price), 2, Pass(me)))
+            choices.append((-float(pass_price(view)), 2, Pass(me)))
         if opts.can_challenge:
             choices.append((self._call_value(view), 1, Challenge(me)))
         if opts.can_discard:
             for value, action in self._discards(view, opts, by_rank):
                 choices.append((value, 0, action))
         action = max(choices, key=lambda c: (c[0], c[1]))[2]
-        if self.learn and action in self._first_calls and any(
-                view.face(slot).rank != action.rank for slot in action.slots):  # type: ignore
+        if self.learn and isinstance(action, Discard) and action in self._first_calls and any(
+                own_card(view, slot).rank != action.rank for slot in action.slots):
             # Bluffs only: how readily a player calls a true claim at a high stake says
             # little about how he meets a bluff.
             self.model.predict_call(view, *self._first_calls[action])
         if self.learn and isinstance(action, Challenge) and self._prior_bluff is not None:
-            self.model.predict_bluff(view, view.last_claim.seat, self._prior_bluff)  # type: ignore
+            self.model.predict_bluff(view, claim_to_answer(view).seat, self._prior_bluff)
         return action
 
     # --- beliefs ---------------------------------------------------------------------
@@ -258,7 +266,7 @@ class SearchBluffBot:
 
     def _call_value(self, view: BluffState) -> float:
         """Expected chips of calling the claim on the table (see the module docstring)."""
-        claim: Claim = view.last_claim  # type: ignore[assignment]
+        claim = claim_to_answer(view)
         p = self._honest(view, claim)
         stake = claim.stake
         gain = stake / 3 + claim.count * self.card_value / 3 + self.lead_value
@@ -289,7 +297,7 @@ class SearchBluffBot:
         readiness is scaled by how his calls compared with our predictions.
         """
         doubt = 1 - self._public_honest(view, rank, count, me, lead)
-        price = view.config.pass_price
+        price = pass_price(view)
         edge = doubt * (stake + price * count) - (1 - doubt) * stake
         # Against a free discard of true cards, or against paying a pass.
         ready_holding, ready_lacking = _logistic(2 * edge / price), _logistic(2 * edge / price + 2)
@@ -297,9 +305,10 @@ class SearchBluffBot:
         seat = me
         first: tuple[int, float] | None = None
         for _ in range(2):
-            seat = _next_in_play(view, seat)  # type: ignore[assignment]
-            if seat is None or seat == me:
+            following = _next_in_play(view, seat)
+            if following is None or following == me:
                 break
+            seat = following
             holds = self._holds_rank(view, rank, seat)
             if first is None:
                 first = (seat, holds * ready_holding + (1 - holds) * ready_lacking)
@@ -325,13 +334,14 @@ class SearchBluffBot:
                   by_rank: dict[Rank, list[int]]) -> list[tuple[float, Action]]:
         me = opts.seat
         hand = len(opts.hand)
-        finish = 0.6 * (view.safe_box + view.config.pass_price * 6)
-        ranks = list(by_rank) if opts.must_lead else [opts.rank]
-        loose = sorted(opts.hand, key=lambda s: (len(by_rank[view.face(s).rank]),  # type: ignore
+        finish = 0.6 * (view.safe_box + pass_price(view) * 6)
+        # Leading, any rank we hold; answering, the round's rank.
+        ranks = list(by_rank) if opts.must_lead or opts.rank is None else [opts.rank]
+        loose = sorted(opts.hand, key=lambda s: (len(by_rank[own_card(view, s).rank]),
                                                    self.rng.random()))
         out: list[tuple[float, Action]] = []
         for rank in ranks:
-            true = by_rank.get(rank, [])[:opts.max_discard]  # type: ignore[arg-type]
+            true = by_rank.get(rank, [])[:opts.max_discard]
             others = [s for s in loose if s not in true]
             for extra in range(0, self.pad + 1):
                 count = len(true) + extra
@@ -340,8 +350,7 @@ class SearchBluffBot:
                 slots = tuple(true) + tuple(others[:extra])
                 honest = extra == 0
                 stake = self._stake(opts, honest)
-                caught, first = self._caught(view, rank, count, me,  # type: ignore[arg-type]
-                                             opts.must_lead, stake)
+                caught, first = self._caught(view, rank, count, me, opts.must_lead, stake)
                 shed = count * self.card_value + (finish if count == hand else 0.0)
                 if honest:
                     value = shed + caught * stake / 3

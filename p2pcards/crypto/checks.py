@@ -45,6 +45,55 @@ def _flat(value: Any) -> bytes:
 
 
 @dataclass(frozen=True)
+class ShuffleStatement:
+    """``deck_out`` is ``deck_in`` permuted and re-masked under ``joint_key``: ``proof`` says so."""
+
+    deck_in: tuple[Ciphertext, ...]
+    deck_out: tuple[Ciphertext, ...]
+    proof: shuffle.ShuffleProof
+    joint_key: Point
+
+    def wire(self) -> list[Any]:
+        return [[c.to_wire() for c in self.deck_in], [c.to_wire() for c in self.deck_out],
+                self.proof.to_wire(), self.joint_key.to_bytes()]
+
+    def verify(self, ctx: ProofContext, slot: int) -> None:
+        shuffle.verify_shuffle(self.deck_in, self.deck_out, self.proof, self.joint_key, ctx)
+
+
+@dataclass(frozen=True)
+class ShareStatement:
+    """``share`` is the decryption share of ``ciphertext`` under ``public``, with its proof."""
+
+    public: Point
+    ciphertext: Ciphertext
+    share: shares.DecryptionShare
+
+    def wire(self) -> list[Any]:
+        return [self.public.to_bytes(), self.ciphertext.to_wire(), self.share.to_wire()]
+
+    def verify(self, ctx: ProofContext, slot: int) -> None:
+        shares.verify_share(self.public, self.ciphertext, self.share, ctx, slot)
+
+
+@dataclass(frozen=True)
+class KeyShareStatement:
+    """``proof`` proves knowledge of the secret of the key share ``public``."""
+
+    public: Point
+    proof: keys.SchnorrProof
+
+    def wire(self) -> list[Any]:
+        return [self.public.to_bytes(), self.proof.to_wire()]
+
+    def verify(self, ctx: ProofContext, slot: int) -> None:
+        keys.verify_key_share(self.public, self.proof, ctx)
+
+
+Statement = ShuffleStatement | ShareStatement | KeyShareStatement
+
+
+@dataclass(frozen=True)
 class Check:
     """One public verification, whole: ``run()`` performs it (raising the same
     :class:`~p2pcards.crypto.errors.CryptoError` as the underlying check).
@@ -53,47 +102,31 @@ class Check:
     kind: str
     ctx: ProofContext
     slot: int
-    args: tuple = field(repr=False)
-    """The statement and proof, as the underlying check takes them (before ``ctx``)."""
+    statement: Statement = field(repr=False)
+    """What is checked, with its proof."""
 
     @property
     def key(self) -> bytes:
         """32 bytes that change with every input of the verification."""
         return digest32(TAG_CHECK_KEY, self.kind.encode(), *self.ctx.fields(), u64(self.slot),
-                        _flat(self._statement()))
-
-    def _statement(self) -> list:
-        if self.kind == SHUFFLE:
-            deck_in, deck_out, proof, joint_key = self.args
-            return [[c.to_wire() for c in deck_in], [c.to_wire() for c in deck_out],
-                    proof.to_wire(), joint_key.to_bytes()]
-        if self.kind == SHARE:
-            public, ciphertext, share = self.args
-            return [public.to_bytes(), ciphertext.to_wire(), share.to_wire()]
-        public, proof = self.args
-        return [public.to_bytes(), proof.to_wire()]
+                        _flat(self.statement.wire()))
 
     def run(self) -> None:
-        if self.kind == SHUFFLE:
-            shuffle.verify_shuffle(*self.args, self.ctx)
-        elif self.kind == SHARE:
-            shares.verify_share(*self.args, self.ctx, self.slot)
-        else:
-            keys.verify_key_share(*self.args, self.ctx)
+        self.statement.verify(self.ctx, self.slot)
 
 
 def shuffle_check(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext],
                   proof: shuffle.ShuffleProof, joint_key: Point, ctx: ProofContext) -> Check:
-    return Check(SHUFFLE, ctx, 0, (tuple(deck_in), tuple(deck_out), proof, joint_key))
+    return Check(SHUFFLE, ctx, 0, ShuffleStatement(tuple(deck_in), tuple(deck_out), proof, joint_key))
 
 
 def share_check(public: Point, ciphertext: Ciphertext, share: shares.DecryptionShare,
                 ctx: ProofContext, slot: int) -> Check:
-    return Check(SHARE, ctx, slot, (public, ciphertext, share))
+    return Check(SHARE, ctx, slot, ShareStatement(public, ciphertext, share))
 
 
 def key_share_check(public: Point, proof: keys.SchnorrProof, ctx: ProofContext) -> Check:
-    return Check(KEY_SHARE, ctx, 0, (public, proof))
+    return Check(KEY_SHARE, ctx, 0, KeyShareStatement(public, proof))
 
 
 class VerifiedChecks:
@@ -123,10 +156,9 @@ class VerifiedChecks:
             if self._hit(key):
                 return
             running = self._running.get(key)
-            mine = None
             if running is None:
                 mine = self._running[key] = threading.Event()
-        if mine is None:
+        if running is not None:
             running.wait()
             with self._lock:
                 if self._hit(key):

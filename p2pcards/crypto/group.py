@@ -233,6 +233,7 @@ class Scalar:
             return NotImplemented
         return _nb.sodium_memcmp(self._b, other._b)
 
+    # Not hashable, as a class defining __eq__ alone; typeshed types __hash__ as a method.
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:

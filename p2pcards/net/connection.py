@@ -21,7 +21,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from p2pcards.net.admission import StrangerBudget, Ticket
 from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
@@ -420,7 +420,7 @@ class Server:
         self._server = await loop.create_server(lambda: _Gate(self), host, port)
         self._port = int(self._server.sockets[0].getsockname()[1])
 
-    def _admit(self, transport: asyncio.BaseTransport) -> None:
+    def _admit(self, transport: asyncio.Transport) -> None:
         """A new TCP connection: refuse it at once (a reset, nothing allocated) if its
         address is over its budget; otherwise give it a stream and a handler task."""
         peer = transport.get_extra_info("peername")
@@ -500,7 +500,8 @@ class _Gate(asyncio.Protocol):
         self._server = server
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._server._admit(transport)
+        # A TCP server's transport is a full Transport; the hook is typed with its base.
+        self._server._admit(cast(asyncio.Transport, transport))
 
     def connection_lost(self, exc: Exception | None) -> None:
         return None

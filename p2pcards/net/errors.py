@@ -169,4 +169,6 @@ class ConnectionClosed(NetError):
 
 
 class NotRunning(NetError, RuntimeError):
-    """A local caller used a browser before ``start()`` or after ``stop()`` (a local error)."""
+    """A local caller used something that is not running (a local error): a
+    browser before ``start()`` or after ``stop()``, a peer session's inbox before
+    ``run()``, a table host's TCP port before it listens on one."""

@@ -96,8 +96,9 @@ class FrameDecoder:
         if self._error is not None:
             raise self._error
         if self.in_frame:
-            self._fail(TruncatedFrame(self.buffered + (HEADER_SIZE if self._body_size is not None else 0)))
-            raise self._error  # type: ignore[misc]
+            error = TruncatedFrame(self.buffered + (HEADER_SIZE if self._body_size is not None else 0))
+            self._fail(error)
+            raise error
 
     def _fail(self, error: FrameError) -> None:
         self._error = error

@@ -28,7 +28,7 @@ from typing import Any
 
 from p2pcards.net.admission import TokenBucket
 from p2pcards.net.connection import Limits, serve
-from p2pcards.net.errors import NetError
+from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork
 from p2pcards.protocol import frames
@@ -142,10 +142,21 @@ class TableHost:
             self._servers.append(server)
             self.tcp_host, self.tcp_port = tcp_host, server.port
 
+    @property
+    def listening_port(self) -> int:
+        """The TCP port players dial; raises :class:`NotRunning` unless :meth:`start`
+        was given a ``tcp_host``."""
+        if self.tcp_port is None:
+            raise NotRunning("the table host listens on TCP only once started with an address")
+        return self.tcp_port
+
     def local_connector(self, identity: Identity) -> Callable[[], Any]:
         """How a player in this process (the host's own, or a bot) dials the table."""
         async def connect() -> Any:
-            return await self.memory.connect(LOCAL_HOST, self.local_port, identity,
+            port = self.local_port
+            if port is None:  # as for any address nothing listens on
+                raise ConnectionRefusedError("the table host is not listening yet")
+            return await self.memory.connect(LOCAL_HOST, port, identity,
                                              expected_peer=self.identity.public_key)
         return connect
 

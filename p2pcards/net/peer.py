@@ -49,10 +49,10 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.errors import NetError
+from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.session_events import (
@@ -81,13 +81,27 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
 from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import PAUSE_SECONDS, Gap, SessionSecrets, Stage, Table, Written
+from p2pcards.protocol.table import (
+    PAUSE_SECONDS,
+    Gap,
+    Prepared,
+    PreparedShares,
+    SessionSecrets,
+    Stage,
+    StageNotReached,
+    Table,
+    Written,
+)
 from p2pcards.protocol.talk import TalkBook, TalkDropped, TalkLine, TalkRefused
 from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
 Connector = Callable[[], Awaitable[Any]]
+#: What the table task reads: (kind, source, payload), as the links put them.
+InboxItem = tuple[str, Any, Any]
+#: What a worker thread makes ahead (a shuffle or shares: see PeerSession._ahead).
+Made = TypeVar("Made")
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 #: Seconds to read what already arrived before a deadline counts as missed.
 LAST_LOOK = 0.05
@@ -169,18 +183,19 @@ class PeerSession:
         self._bots: dict[bytes, bool] = {}
         #: Losses of the link to the host since the last transcript progress.
         self._drops = 0
-        self._inbox: asyncio.Queue | None = None
+        #: The one queue the table task reads (made when :meth:`run` starts).
+        self._inbox: asyncio.Queue[InboxItem] | None = None
         self._addrs: list[list] = []
         self._pending_peers: list | None = None
         self._host_key: bytes | None = None
         #: Digests (of the raw bytes) of messages in the chain and notices seen: cheap dedupe.
         self._seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
-        self._forks_asked: set[tuple[int | None, int]] = set()  # (link, position) asked once
-        #: Work running while the players think (the next deal's first shuffle).
-        self._background: set[asyncio.Future] = set()
+        self._forks_asked: set[tuple[int | None, int | None]] = set()  # (link, position) asked once
+        #: Work running while the players think (the next deal's first shuffle, our shares).
+        self._background: set[asyncio.Future[Any]] = set()
         #: This seat's shares being made ahead (see Table.shares_job), awaited at its turn.
-        self._shares_ahead: asyncio.Future | None = None
+        self._shares_ahead: asyncio.Future[PreparedShares] | None = None
         #: The table talk's checks and this player's counter (once the table is known).
         self.talk: TalkBook | None = None
         self._talk_sends: set[asyncio.Task] = set()
@@ -188,9 +203,9 @@ class PeerSession:
 
     # -- public -----------------------------------------------------------------
 
-    def resume_from(self, journal: Journal) -> None:
-        """Rebuild the table from a saved journal before :meth:`run` (raises
-        :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
+    def resume_from(self, journal: Journal) -> Table:
+        """Rebuild the table from a saved journal before :meth:`run`, and return it
+        (raises :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
         journal.claim()
         meta = journal.read_meta()
         messages = journal.read_messages()
@@ -213,6 +228,7 @@ class PeerSession:
         self._resumed = True
         self._seen.update(_key(raw) for raw in table.transcript())
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
+        return table
 
     async def run(self) -> SessionResult:
         """Play until the match ends, a verdict ends it, or the host refuses us."""
@@ -371,11 +387,26 @@ class PeerSession:
         if host:
             self._addrs = await self.mesh.listen(host)
 
-    async def _post(self, item: tuple) -> None:
-        await self._inbox.put(item)
+    @property
+    def _queue(self) -> asyncio.Queue[InboxItem]:
+        """The table task's inbox; raises :class:`NotRunning` before :meth:`run`."""
+        if self._inbox is None:
+            raise NotRunning("the session's inbox exists only once it runs")
+        return self._inbox
+
+    @property
+    def _known_table(self) -> Table:
+        """The table, where code runs only once it is known (a decision, an action);
+        raises :class:`StageNotReached` before the host's genesis."""
+        if self.table is None:
+            raise StageNotReached("no table yet: the host has not sent its genesis")
+        return self.table
+
+    async def _post(self, item: InboxItem) -> None:
+        await self._queue.put(item)
 
     async def _deliver_direct(self, player: int, data: bytes) -> None:
-        await self._inbox.put(("direct", player, data))
+        await self._queue.put(("direct", player, data))
 
     def _wake(self) -> None:
         if self._inbox is not None:
@@ -398,7 +429,7 @@ class PeerSession:
                 if decision is None and self.table is not None and self.table.awaiting_my_action:
                     decision = asyncio.create_task(self.agent.decide(
                         self.table.view(), self._decision()))
-                getter = asyncio.create_task(self._inbox.get())
+                getter = asyncio.create_task(self._queue.get())
                 waiting = {getter} | ({decision} if decision else set())
                 timeout = (None if math.isinf(self._deadline_at) else  # a table without a clock
                            max(0.0, self._deadline_at - asyncio.get_running_loop().time()))
@@ -437,7 +468,7 @@ class PeerSession:
             if helpers:
                 await asyncio.wait(helpers, timeout=1)
 
-    async def _on_item(self, item: tuple) -> SessionResult | None:
+    async def _on_item(self, item: InboxItem) -> SessionResult | None:
         kind, source, payload = item
         if kind == "host":
             await self._on_frame(payload)
@@ -660,7 +691,7 @@ class PeerSession:
             bots = [int(self._bots.get(p.public_key, False)) for p in table.players]
             self.journal.write_meta({**self.meta, "v": 1, "player": table.me_player,
                                      "name": self.identity.name, "bots": bots,
-                                     "secrets": table.secrets.to_wire()})
+                                     "secrets": table.member.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
         self._reset_deadline()
         self._table_known()
@@ -720,7 +751,7 @@ class PeerSession:
             await self._publish(written)
 
     async def _act(self, action: Any) -> None:
-        table = self.table
+        table = self._known_table
         try:
             written = await asyncio.to_thread(table.act, action)
         except ProtocolError as error:
@@ -731,7 +762,7 @@ class PeerSession:
 
     async def _take_pause(self) -> None:
         try:
-            written = self.table.take_pause()
+            written = self._known_table.take_pause()
         except ProtocolError as error:
             self.on_event(error)
             return
@@ -784,10 +815,10 @@ class PeerSession:
             self.journal.append(raw, sync=sync)
 
     def _decision(self) -> Decision:
-        table = self.table
-        names = tuple(table.players[p].name for p in table.player_at_seat)
-        return Decision(table.next_position, table.my_seat, self._deadline_at, names,
-                        table.pauses_left[table.me_player])
+        table = self._known_table
+        names = tuple(table.players[p].name for p in table.match.player_at_seat)
+        return Decision(table.next_position, table.own_seat, self._deadline_at, names,
+                        table.pauses_left[table.member.player])
 
     def _emit(self, events: list[Any]) -> None:
         if any(isinstance(event, HandDealt) for event in events):
@@ -801,7 +832,7 @@ class PeerSession:
             if isinstance(event, MatchEnded) and self.journal is not None and self.table:
                 table = self.table
                 self.journal.write_result({"winners": [
-                    table.players[table.player_at_seat[seat]].name
+                    table.players[table.match.player_at_seat[seat]].name
                     for seat in event.outcome.winners]})
             self.on_event(event)
 
@@ -809,20 +840,24 @@ class PeerSession:
         """While the players think, compute the next deal's first shuffle in a
         worker thread (only seat 0 has one; see :meth:`Table.next_shuffle_job`)."""
         table = self.table
-        future = self._ahead(table.next_shuffle_job() if table is not None else None)
+        if table is None:
+            return
+        future = self._ahead(table.next_shuffle_job())
         if future is not None:
-            future.add_done_callback(
-                lambda done: done.cancelled() or done.exception() or table.offer_shuffle(done.result()))
+            def keep(done: asyncio.Future[Prepared]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    table.offer_shuffle(done.result())
+            future.add_done_callback(keep)
 
-    def _ahead(self, job: Callable[[], Any] | None) -> asyncio.Future | None:
-        """Run ``job`` (a shuffle made ahead) in a worker thread; a failure (a deck
-        that does not parse: its check will say so) is dropped, never sent."""
+    def _ahead(self, job: Callable[[], Made] | None) -> asyncio.Future[Made] | None:
+        """Run ``job`` (a shuffle or shares made ahead) in a worker thread; a failure
+        (a deck that does not parse: its check will say so) is dropped, never sent."""
         if job is None:
             return None
         future = asyncio.get_running_loop().run_in_executor(None, job)
         self._background.add(future)
 
-        def done(finished: asyncio.Future) -> None:
+        def done(finished: asyncio.Future[Made]) -> None:
             self._background.discard(finished)
             if not finished.cancelled() and finished.exception() is not None:
                 log.debug("a shuffle made ahead was dropped: %r", finished.exception())
@@ -950,12 +985,13 @@ class PeerSession:
             self._probe_host_answered = self._probe_writer_answered = False
             self._deadline_at = asyncio.get_running_loop().time() + PROBE_TIMEOUT
             sync = frames.encode("sync", {"have": table.next_position})
-            for player in linked:
-                self.mesh.send(player, sync)
             ping = frames.encode("ping", {"n": self._probe})
-            if writer in linked:
-                self.mesh.send(writer, frames.encode("msg", table.transcript()[-1]))
-                self.mesh.send(writer, ping)
+            if self.mesh is not None:  # else nobody is linked
+                for player in linked:
+                    self.mesh.send(player, sync)
+                if writer in linked:
+                    self.mesh.send(writer, frames.encode("msg", table.transcript()[-1]))
+                    self.mesh.send(writer, ping)
             if not self._drops:
                 await self._to_host(ping)
             return

@@ -164,8 +164,8 @@ class WatchSession:
             raise WatchRefused(body["reason"])
         elif frame.kind == "msg":
             await self._on_message(body)
-        elif frame.kind == "alert" and self.table is not None:
-            self._apply(lambda: self.table.receive_alert(body), "notice")
+        elif frame.kind == "alert" and (table := self.table) is not None:
+            self._apply(lambda: table.receive_alert(body), "notice")
         elif frame.kind == "presence" and self.table is not None:
             states = {p: CONNECTED if linked else RECONNECTING
                       for p, linked in enumerate(body["linked"])}

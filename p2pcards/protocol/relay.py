@@ -34,6 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import (
@@ -243,10 +244,11 @@ class Relay:
             return []
         try:
             frame = frames.decode(data)
-            handler = {
+            handlers: dict[str, Callable[[int, Any], list[Output]]] = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
                 "sync": self._on_sync, "ping": self._on_ping, "talk": self._on_talk,
-            }.get(frame.kind)
+            }
+            handler = handlers.get(frame.kind)
             if handler is None:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
             if frame.kind != "hello" and not self.hears(link):
@@ -397,10 +399,9 @@ class Relay:
 
     def _start(self) -> list[Output]:
         genesis = self.lobby.genesis(self._genesis_nonce)
-        self._adopt_genesis(genesis)
-        return [TableStarted(self.session), Persist(genesis.raw),
-                Broadcast(frames.encode("msg", genesis.raw))] + self._peers_to_all() + \
-            self._presence_changed()
+        started: list[Output] = [TableStarted(self._adopt_genesis(genesis)), Persist(genesis.raw),
+                                 Broadcast(frames.encode("msg", genesis.raw))]
+        return started + self._peers_to_all() + self._presence_changed()
 
     # -- presence -------------------------------------------------------------
 
@@ -420,11 +421,13 @@ class Relay:
             return [Broadcast(frame)]
         return [Send(newcomer, frame)] if newcomer is not None else []
 
-    def _adopt_genesis(self, genesis: SignedMessage) -> None:
+    def _adopt_genesis(self, genesis: SignedMessage) -> bytes:
+        """Start the table of ``genesis``; its session id."""
         self.messages = [KeptMessage(genesis)]
-        self.session = session_id_of(genesis.payload)
+        self.session = session = session_id_of(genesis.payload)
         self._player_keys = [pk for pk, _name in genesis.body["players"]]
-        self.talk = TalkBook(self.session, self._player_keys)
+        self.talk = TalkBook(session, self._player_keys)
+        return session
 
     # -- direct links between the players -------------------------------------
 

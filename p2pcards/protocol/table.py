@@ -136,9 +136,14 @@ def pauses_of(value: int | None) -> int:
 
 
 #: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
-Prepared = tuple[tuple[int, int, bytes], dict]
+Prepared = tuple[tuple[int, int, bytes], dict[str, Any]]
 #: Shares made ahead: ((deck number, final deck key), message body).
-PreparedShares = tuple[tuple[int, bytes], dict]
+PreparedShares = tuple[tuple[int, bytes], dict[str, Any]]
+
+
+def _first_missing(given: dict[int, Any]) -> int:
+    """The first player (in join order) who has not yet given his part."""
+    return next(p for p in range(SEATS) if p not in given)
 
 
 class Stage(enum.Enum):
@@ -185,6 +190,19 @@ class TableClosed(LocalProtocolError):
     rule = "local.closed"
 
 
+class StageNotReached(LocalProtocolError):
+    """Something only a later stage creates was asked for too early: the seats,
+    the referee or a deck before every key share is open."""
+
+    rule = "local.stage"
+
+
+class Observing(LocalProtocolError):
+    """A player's part (identity, seat, secrets) was asked of an observer's table."""
+
+    rule = "local.observer"
+
+
 class Gap(RemoteProtocolError):
     """A message for a later position than the next one: messages are missing
     (the caller should ask for them with a ``sync`` frame)."""
@@ -229,13 +247,38 @@ class Written:
     """A message this peer wrote: the bytes to send, and the events of applying it."""
 
     raw: bytes
-    events: list
+    events: list[Any]
 
 
 @dataclass(frozen=True)
 class Player:
     public_key: bytes
     name: str
+
+
+@dataclass(frozen=True)
+class Member:
+    """This peer as one of the table's players: an observer has none."""
+
+    identity: Identity
+    player: int
+    secrets: SessionSecrets
+
+
+@dataclass
+class Match:
+    """What the table holds from the seating on, all fixed together when the
+    last key share opens; only ``deal`` changes (a new deck for each deal)."""
+
+    joint_key: Point
+    #: The player at each seat, as the joint draw chose.
+    player_at_seat: tuple[int, ...]
+    #: The seat the draw chose to go first.
+    first_seat: int
+    #: The referee: the game's state, changed in place by each action.
+    engine: Any
+    #: The current deck.
+    deal: DeckDeal
 
 
 class Table:
@@ -278,30 +321,25 @@ class Table:
         self._randomness = randomness
         self.checker: Checker = checker or checks.verify
 
-        self.me = me
-        self.me_player: int | None = None
+        #: This peer as a player (None: an observer); see :attr:`member`.
+        self._member: Member | None = None
         if me is not None:
             keys_ = [p.public_key for p in self.players]
             if me.public_key not in keys_:
                 raise NotAtThisTable(f"{me.fingerprint} is not a player of this table")
-            self.me_player = keys_.index(me.public_key)
-            self.secrets = secrets or SessionSecrets.generate(self._rng())
-        else:
-            self.secrets = None
+            player = keys_.index(me.public_key)
+            self._member = Member(me, player, secrets or SessionSecrets.generate(self._rng()))
 
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
         self._shares_messages: dict[int, KeptMessage] = {}
         self._notices_seen: set[bytes] = set()
         self.stage = Stage.COMMIT
-        self._commitments: list[tuple[bytes, bytes] | None] = [None] * SEATS
-        self._key_publics: list[Point | None] = [None] * SEATS
-        self._nonces: list[bytes | None] = [None] * SEATS
-        self.joint_key: Point | None = None
-        self.player_at_seat: tuple[int, ...] | None = None
-        #: The seat the draw chose to go first (with the seats).
-        self.first_seat: int | None = None
-        self.engine: Any = None
-        self.deal: DeckDeal | None = None
+        #: What each player wrote in COMMIT and OPEN, by player index.
+        self._commitments: dict[int, tuple[bytes, bytes]] = {}
+        self._key_publics: dict[int, Point] = {}
+        self._nonces: dict[int, bytes] = {}
+        #: Everything from the seating on (None before); see :attr:`match`.
+        self._match: Match | None = None
         self.hand: dict[int, Card] = {}
         self.verdict: Verdict | None = None
         #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
@@ -309,6 +347,63 @@ class Table:
         self._prepared: Prepared | None = None
         #: This seat's shares made ahead, sent only at its turn on that very final deck.
         self._prepared_shares: PreparedShares | None = None
+
+    # -- what a later stage creates ---------------------------------------------
+
+    @property
+    def member(self) -> Member:
+        """This peer's identity, player index and secrets; raises :class:`Observing`
+        for an observer."""
+        if self._member is None:
+            raise Observing("an observer has no player, seat or secrets at this table")
+        return self._member
+
+    @property
+    def match(self) -> Match:
+        """The seats, the referee and the current deck; raises :class:`StageNotReached`
+        before every key share is open (the joint draw seats the players then)."""
+        if self._match is None:
+            raise StageNotReached(f"the players are not seated yet (stage {self.stage.value}): "
+                                  f"they are once every key share is open")
+        return self._match
+
+    # Each of the following is None until its stage: for callers that ask
+    # whether it has been reached; :attr:`member` and :attr:`match` raise instead.
+
+    @property
+    def me(self) -> Identity | None:
+        return None if self._member is None else self._member.identity
+
+    @property
+    def me_player(self) -> int | None:
+        return None if self._member is None else self._member.player
+
+    @property
+    def secrets(self) -> SessionSecrets | None:
+        return None if self._member is None else self._member.secrets
+
+    @property
+    def joint_key(self) -> Point | None:
+        return None if self._match is None else self._match.joint_key
+
+    @property
+    def player_at_seat(self) -> tuple[int, ...] | None:
+        return None if self._match is None else self._match.player_at_seat
+
+    @property
+    def first_seat(self) -> int | None:
+        """The seat the draw chose to go first (with the seats)."""
+        return None if self._match is None else self._match.first_seat
+
+    @property
+    def engine(self) -> Any:
+        """The referee (None before the players are seated)."""
+        return None if self._match is None else self._match.engine
+
+    @property
+    def deal(self) -> DeckDeal | None:
+        """The current deck (None before the players are seated)."""
+        return None if self._match is None else self._match.deal
 
     # -- who writes -----------------------------------------------------------
 
@@ -322,27 +417,32 @@ class Table:
 
     @property
     def my_seat(self) -> int | None:
-        if self.me_player is None or self.player_at_seat is None:
+        """This player's seat, or None (an observer, or before the seating)."""
+        if self._member is None or self._match is None:
             return None
-        return self.player_at_seat.index(self.me_player)
+        return self._match.player_at_seat.index(self._member.player)
+
+    @property
+    def own_seat(self) -> int:
+        """This player's seat; raises like :attr:`member` and :attr:`match`."""
+        return self.match.player_at_seat.index(self.member.player)
 
     def seat_of(self, player: int) -> int:
-        assert self.player_at_seat is not None
-        return self.player_at_seat.index(player)
+        return self.match.player_at_seat.index(player)
 
     @property
     def writer(self) -> int | None:
         """The one player who may append the next message, or None."""
         if self.stage is Stage.COMMIT:
-            return self._commitments.index(None)
+            return _first_missing(self._commitments)
         if self.stage is Stage.OPEN:
-            return self._key_publics.index(None)
+            return _first_missing(self._key_publics)
         if self.stage is Stage.SHUFFLE:
-            return self.player_at_seat[self.deal.shuffles_done]
+            return self.match.player_at_seat[self.match.deal.shuffles_done]
         if self.stage is Stage.SHARES:
-            return self.player_at_seat[self.deal.shares_done]
+            return self.match.player_at_seat[self.match.deal.shares_done]
         if self.stage is Stage.PLAY:
-            return self.player_at_seat[self.engine.to_act]
+            return self.match.player_at_seat[self.match.engine.to_act]
         return None
 
     @property
@@ -353,13 +453,14 @@ class Table:
     def awaiting_my_action(self) -> bool:
         """It is this peer's turn and a game decision (not an automatic step) is due."""
         return (self.my_turn and self.stage is Stage.PLAY
-                and self.game.automatic_message(self.engine, self.my_seat) is None)
+                and self.game.automatic_message(self.match.engine, self.own_seat) is None)
 
     def view(self) -> Any:
         """The referee's view for this peer's seat: what a bot or UI may see."""
-        if self.engine is None or self.my_seat is None:
+        seat = self.my_seat
+        if self._match is None or seat is None:
             raise LocalProtocolError("no seat view before the players are seated")
-        return self.engine.view(self.my_seat)
+        return self._match.engine.view(seat)
 
     # -- receiving ----------------------------------------------------------
 
@@ -412,9 +513,11 @@ class Table:
         try:
             return self._accept(msg, trusted=False)
         except RemoteProtocolError as error:
-            if error.player is not None and error.player != msg.player:
-                # A fault of an earlier message, found now: its own message is the evidence.
-                return self._end(error, (self.messages[error.position].raw,))
+            earlier = error.position
+            if error.player is not None and error.player != msg.player and earlier is not None:
+                # A fault of an earlier message, found now (such an error names that
+                # message's player and position): its own message is the evidence.
+                return self._end(error, (self.messages[earlier].raw,))
             error.player, error.position = msg.player, n
             return self._end(error, (msg.raw,))
 
@@ -490,8 +593,9 @@ class Table:
         """A reporter's evidence may be a ``shares`` message this peer accepted after
         checking only its own cards' shares: check every share of the deal now, so
         that the maker of a bad one is blamed here too, not the reporter."""
-        if self.deal is None or self.stage is Stage.ENDED:
+        if self._match is None or self.stage is Stage.ENDED:
             return None
+        deal = self._match.deal
         held_here = {m.digest for m in self._shares_messages.values()}
         for raw in evidence:
             try:
@@ -500,8 +604,8 @@ class Table:
             except RemoteProtocolError:
                 continue
             try:
-                for slot in range(self.deal.size):
-                    self.deal.check_public_shares(slot)
+                for slot in range(deal.size):
+                    deal.check_public_shares(slot)
             except LateBadShare as late:
                 maker = self._shares_messages[late.seat]
                 return self._end(BadProof(late.detail, player=maker.player,
@@ -515,35 +619,35 @@ class Table:
         """This peer's next automatic message (a cryptographic step), if it is due."""
         if not self.my_turn:
             return None
-        seat = self.my_seat
+        secrets = self.member.secrets
         if self.stage is Stage.COMMIT:
-            ctx = self._key_context(self.me_player)
-            body = {"key": keys.key_commitment(ctx, self.secrets.key.public),
-                    "draw": draw.commit(ctx, self.secrets.draw_nonce)}
-            return self._write("commit", body)
+            ctx = self._key_context(self.member.player)
+            return self._write("commit", {"key": keys.key_commitment(ctx, secrets.key.public),
+                                          "draw": draw.commit(ctx, secrets.draw_nonce)})
         if self.stage is Stage.OPEN:
-            ctx = self._key_context(self.me_player)
-            body = {"key": self.secrets.key.public.to_bytes(),
-                    "proof": keys.prove_key_share(self.secrets.key, ctx, rng=self._rng()).to_wire(),
-                    "draw": self.secrets.draw_nonce}
-            return self._write("open", body)
+            ctx = self._key_context(self.member.player)
+            return self._write("open", {
+                "key": secrets.key.public.to_bytes(),
+                "proof": keys.prove_key_share(secrets.key, ctx, rng=self._rng()).to_wire(),
+                "draw": secrets.draw_nonce})
+        deal, seat = self.match.deal, self.own_seat
         if self.stage is Stage.SHUFFLE:
             prepared = self._prepared
             if prepared is not None and prepared[0] == self._shuffle_due():
                 self._prepared = None
                 return self._write("shuffle", prepared[1])
-            return self._write("shuffle", self.deal.make_shuffle(seat, rng=self._rng()))
+            return self._write("shuffle", deal.make_shuffle(seat, rng=self._rng()))
         if self.stage is Stage.SHARES:
             ready, self._prepared_shares = self._prepared_shares, None
-            if ready is not None and ready[0] == (self.deal.number, deck_key(self.deal.deck)):
+            if ready is not None and ready[0] == (deal.number, deck_key(deal.deck)):
                 return self._write("shares", ready[1])
-            return self._write("shares", self.deal.make_shares(seat, self.secrets.key, self._rng()))
+            return self._write("shares", deal.make_shares(seat, secrets.key, self._rng()))
         if self.stage is Stage.PLAY:
-            auto = self.game.automatic_message(self.engine, seat)
+            auto = self.game.automatic_message(self.match.engine, seat)
             if auto is not None:
                 mtype, slots = auto
-                return self._write(mtype, {"shares": self.deal.make_reveal(
-                    seat, self.secrets.key, slots, self._rng())})
+                return self._write(mtype, {"shares": deal.make_reveal(
+                    seat, secrets.key, slots, self._rng())})
         return None
 
     def next_shuffle_job(self) -> Callable[[], Prepared] | None:
@@ -556,13 +660,14 @@ class Table:
         keeps the result; it is signed and sent only when that shuffle falls due.
         None for other seats, outside play, when one is prepared already, or with
         seeded randomness (its bytes depend on the position, unknown so early)."""
-        if (self._randomness is not None or self.stage is not Stage.PLAY or self.my_seat != 0
-                or (self._prepared is not None and self._prepared[0][0] > self.deal.number)):
+        if self._randomness is not None or self.stage is not Stage.PLAY or self.my_seat != 0:
             return None
-        number = self.deal.number + 1
-        deck = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, ()).deck
+        match = self.match
+        if self._prepared is not None and self._prepared[0][0] > match.deal.number:
+            return None
+        number, joint = match.deal.number + 1, match.joint_key
+        deck = DeckDeal(number, self.game.deck_codes, self.session, joint, ()).deck
         ctx = ProofContext(session=self.session, seat=0, deck=number)
-        joint = self.joint_key
         return lambda: ((number, 0, deck_key(deck)), shuffle_body(number, deck, joint, ctx))
 
     def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
@@ -574,7 +679,8 @@ class Table:
         never sent. The randomness is the position's own, as without it."""
         if self.stage is not Stage.SHUFFLE or self.my_seat is None:
             return None
-        index = self.deal.shuffles_done + 1
+        match = self.match
+        index = match.deal.shuffles_done + 1
         if index != self.my_seat:
             return None
         try:
@@ -584,7 +690,7 @@ class Table:
             body = validate(SHUFFLE_SHAPE, msg.body)
         except ProtocolError:
             return None
-        number, joint = self.deal.number, self.joint_key
+        number, joint = match.deal.number, match.joint_key
         if body["deck"] != number:
             return None
         ctx = ProofContext(session=self.session, seat=index, deck=number)
@@ -603,13 +709,15 @@ class Table:
         only at this seat's turn, on that very deck. None when nothing is
         gained (its turn has come, or it has no seat), when one is made
         already, or with seeded randomness (its bytes depend on the position)."""
-        if (self._randomness is not None or self.stage is not Stage.SHARES or self.my_seat is None
-                or self.deal.shares_done >= self.my_seat):
+        if self._randomness is not None or self.stage is not Stage.SHARES or self.my_seat is None:
             return None
-        number, deck = self.deal.number, list(self.deal.deck)
+        deal, seat = self.match.deal, self.own_seat
+        if deal.shares_done >= seat:
+            return None
+        number, deck = deal.number, list(deal.deck)
         if self._prepared_shares is not None and self._prepared_shares[0][0] == number:
             return None
-        key, ctx = self.secrets.key, self.deal.context(self.my_seat)
+        key, ctx = self.member.secrets.key, deal.context(seat)
         return lambda: ((number, deck_key(deck)), shares_body(number, deck, key, ctx))
 
     def offer_shares(self, prepared: PreparedShares) -> None:
@@ -621,7 +729,8 @@ class Table:
         self._prepared = prepared
 
     def _shuffle_due(self) -> tuple[int, int, bytes]:
-        return self.deal.number, self.deal.shuffles_done, deck_key(self.deal.deck)
+        deal = self.match.deal
+        return deal.number, deal.shuffles_done, deck_key(deal.deck)
 
     def act(self, action: Any) -> Written:
         """Write this peer's game action; refused actions raise and send nothing."""
@@ -632,29 +741,31 @@ class Table:
         if getattr(action, "seat", None) != self.my_seat:
             raise NotYourTurn(f"the action is for seat {getattr(action, 'seat', None)}, "
                               f"this peer sits at seat {self.my_seat}")
+        match = self.match
         try:
-            self.engine.check(action)
+            match.engine.check(action)
         except RuleError as error:
             raise IllegalAction(error) from None
         mtype, body = self.game.encode(action)
-        slots = self.game.reveal_slots(self.engine, mtype, body)
+        slots = self.game.reveal_slots(match.engine, mtype, body)
         if slots:
-            body["shares"] = self.deal.make_reveal(self.my_seat, self.secrets.key, slots, self._rng())
+            body["shares"] = match.deal.make_reveal(self.own_seat, self.member.secrets.key, slots,
+                                                    self._rng())
         return self._write(mtype, body)
 
     def leave(self) -> bytes:
         """A signed notice that this peer leaves; the table ends for it at once."""
-        if self.me is None:
-            raise LocalProtocolError("an observer has no seat to leave")
+        if self._member is None:
+            raise Observing("an observer has no seat to leave")
         raw = self._sign_notice("leave", {})
         if self.stage is not Stage.ENDED:
-            self._end(PlayerLeft("left the table", player=self.me_player,
+            self._end(PlayerLeft("left the table", player=self._member.player,
                                  position=self.next_position), (raw,))
         return raw
 
     def alert(self) -> bytes | None:
         """This peer's verdict as a signed notice for the others, once ended."""
-        if self.verdict is None or self.me is None:
+        if self.verdict is None or self._member is None:
             return None
         return self._sign_notice("alert", self.verdict.to_wire())
 
@@ -662,12 +773,14 @@ class Table:
         return None if self._randomness is None else self._randomness(self.next_position)
 
     def _sign_notice(self, kind: str, body: dict) -> bytes:
-        return seal_notice(self.me, session=self.session, position=self.next_position,
-                           prev=self.head, player=self.me_player, type=kind, body=body).raw
+        member = self.member
+        return seal_notice(member.identity, session=self.session, position=self.next_position,
+                           prev=self.head, player=member.player, type=kind, body=body).raw
 
     def _write(self, mtype: str, body: dict) -> Written:
-        msg = seal(self.me, session=self.session, position=self.next_position, prev=self.head,
-                   player=self.me_player, type=mtype, body=body)
+        member = self.member
+        msg = seal(member.identity, session=self.session, position=self.next_position,
+                   prev=self.head, player=member.player, type=mtype, body=body)
         return Written(msg.raw, self._accept(msg, trusted=True))
 
     # -- applying a message ----------------------------------------------------
@@ -704,7 +817,7 @@ class Table:
         """Write ``away``: this peer's player takes one of his pauses, in his turn."""
         if self.stage is not Stage.PLAY or not self.my_turn:
             raise NotYourTurn("a pause is taken in one's own turn, in play")
-        if self.pauses_left[self.me_player] <= 0:
+        if self.pauses_left[self.member.player] <= 0:
             raise NoPauseLeftHere(f"no pause left (the table allows {self.pauses} "
                                   f"per player)")
         return self._write(AWAY, {})
@@ -715,7 +828,7 @@ class Table:
     def _on_commit(self, msg: SignedMessage, trusted: bool) -> list[Any]:
         body = validate(COMMIT_SHAPE, msg.body)
         self._commitments[msg.player] = (body["key"], body["draw"])
-        if None not in self._commitments:
+        if len(self._commitments) == SEATS:
             self.stage = Stage.OPEN
         return [Committed(msg.player)]
 
@@ -733,66 +846,68 @@ class Table:
             if not trusted:
                 self.checker(checks.key_share_check(
                     public, keys.SchnorrProof.from_wire(body["proof"]), ctx))
-            publics = [public if i == player else p for i, p in enumerate(self._key_publics)]
-            joint = keys.joint_public_key(publics) if None not in publics else None
+            publics = {**self._key_publics, player: public}
+            joint = (keys.joint_public_key([publics[p] for p in range(SEATS)])
+                     if len(publics) == SEATS else None)
         except CryptoError as exc:
             raise BadProof(f"key share: {exc}") from None
         self._key_publics[player] = public
         self._nonces[player] = body["draw"]
         events: list[Any] = [KeyShareVerified(player)]
         if joint is not None:
-            self.joint_key = joint
-            events.append(self._seat_players())
-            self._start_deck(0)
+            match = self._match = self._seat_players(joint)
+            events.append(PlayersSeated(match.player_at_seat, match.first_seat))
+            self.stage = Stage.SHUFFLE
         return events
 
-    def _seat_players(self) -> PlayersSeated:
-        nonces = list(self._nonces)
+    def _seat_players(self, joint: Point) -> Match:
+        """The joint draw, once every nonce is open: seats, first seat, first deck."""
+        nonces = [self._nonces[p] for p in range(SEATS)]
         seats_seed = draw.draw_seed(self.session, DRAW_SEATS, nonces)
         first_seed = draw.draw_seed(self.session, DRAW_FIRST, nonces)
-        self.player_at_seat = tuple(draw.permutation(seats_seed, SEATS))
+        player_at_seat = tuple(draw.permutation(seats_seed, SEATS))
         first = draw.uniform_index(first_seed, SEATS)
-        self.first_seat = first
-        self.engine = self.game.new_state(self.config, first)
-        return PlayersSeated(self.player_at_seat, first)
+        engine = self.game.new_state(self.config, first)
+        return Match(joint, player_at_seat, first, engine, self._new_deck(0, joint, player_at_seat))
 
-    def _start_deck(self, number: int) -> None:
-        seat_keys = [self._key_publics[p] for p in self.player_at_seat]
-        self.deal = DeckDeal(number, self.game.deck_codes, self.session, self.joint_key, seat_keys,
-                             self.checker)
-        self.stage = Stage.SHUFFLE
+    def _new_deck(self, number: int, joint: Point, player_at_seat: tuple[int, ...]) -> DeckDeal:
+        seat_keys = [self._key_publics[p] for p in player_at_seat]
+        return DeckDeal(number, self.game.deck_codes, self.session, joint, seat_keys, self.checker)
 
     def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[Any]:
         body = validate(SHUFFLE_SHAPE, msg.body)
         seat = self.seat_of(msg.player)
-        self.deal.accept_shuffle(seat, body, trusted)
-        if self.deal.shuffles_done == SEATS:
+        deal = self.match.deal
+        deal.accept_shuffle(seat, body, trusted)
+        if deal.shuffles_done == SEATS:
             self.stage = Stage.SHARES
-        return [ShuffleVerified(seat, self.deal.number, own=trusted)]
+        return [ShuffleVerified(seat, deal.number, own=trusted)]
 
     def _on_shares(self, msg: SignedMessage, trusted: bool) -> list[Any]:
         body = validate(SHARES_SHAPE, msg.body)
         seat = self.seat_of(msg.player)
-        count = self.deal.accept_shares(seat, body, trusted,
-                                        None if self.check_all_shares else self.my_seat)
+        match, mine = self.match, self.my_seat
+        deal = match.deal
+        count = deal.accept_shares(seat, body, trusted, None if self.check_all_shares else mine)
         self._shares_messages[seat] = KeptMessage(msg)
-        events: list[Any] = [SharesVerified(seat, self.deal.number, count, own=trusted)]
-        if self.deal.shares_done < SEATS:
+        events: list[Any] = [SharesVerified(seat, deal.number, count, own=trusted)]
+        if deal.shares_done < SEATS:
             return events
-        faces: list[Card | None] = [None] * self.deal.size
+        faces: list[Card | None] = [None] * deal.size
         self.hand = {}
-        if self.my_seat is not None:
-            for slot, code in self.deal.private_hand(self.my_seat, self.secrets.key).items():
+        if mine is not None:
+            for slot, code in deal.private_hand(mine, self.member.secrets.key).items():
                 faces[slot] = self.hand[slot] = Card.from_code(code)
-        self.engine.deal(faces)
+        match.engine.deal(faces)
         self.stage = Stage.PLAY
-        events.append(HandDealt(self.deal.number, tuple(sorted(self.hand.items()))))
+        events.append(HandDealt(deal.number, tuple(sorted(self.hand.items()))))
         return events
 
     def _on_play(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+        match = self.match
         seat = self.seat_of(msg.player)
         body = self.game.validate_body(msg.type, msg.body)
-        slots = self.game.reveal_slots(self.engine, msg.type, body)
+        slots = self.game.reveal_slots(match.engine, msg.type, body)
         for slot in slots:
             if owner_of(slot) != seat:
                 raise RuleViolation(f"slot {slot} was not dealt to seat {seat}",
@@ -803,7 +918,7 @@ class Table:
                 codes = [self.hand[s].code for s in slots]
             else:
                 try:
-                    codes = self.deal.check_reveal(seat, slots, body.get("shares", []))
+                    codes = match.deal.check_reveal(seat, slots, body.get("shares", []))
                 except LateBadShare as late:
                     maker = self._shares_messages[late.seat]
                     raise BadProof(late.detail, player=maker.player,
@@ -811,19 +926,20 @@ class Table:
         faces = [Card.from_code(c) for c in codes]
         action = self.game.decode(seat, msg.type, body, faces)
         try:
-            results = tuple(self.engine.apply(action))
+            results = tuple(match.engine.apply(action))
         except RuleError as error:
             raise RuleViolation(str(error), game_rule=error.rule) from None
         events: list[Any] = []
         if slots:
-            self.deal.record_reveal(slots, codes)
+            match.deal.record_reveal(slots, codes)
             events.append(CardsRevealed(seat, tuple(zip(slots, faces, strict=False))))
         events.append(ActionApplied(seat, action, results, msg.position))
-        if self.engine.outcome is not None:
+        if match.engine.outcome is not None:
             self.stage = Stage.OVER
-            events.append(MatchEnded(self.engine.outcome))
-        elif self.engine.awaiting_deal:
-            self._start_deck(self.deal.number + 1)
+            events.append(MatchEnded(match.engine.outcome))
+        elif match.engine.awaiting_deal:
+            match.deal = self._new_deck(match.deal.number + 1, match.joint_key, match.player_at_seat)
+            self.stage = Stage.SHUFFLE
         return events
 
     # -- ending ---------------------------------------------------------------

@@ -202,10 +202,11 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
             report.seating = tuple(table.player_at_seat)
         if progress is not None and (position % 64 == 0 or position == len(messages) - 1):
             progress("replay", position + 1, len(messages))
-        if table.stage is Stage.ENDED:
-            report.verdict, report.verdict_confirmed = table.verdict, True
-            if not _same_verdict(table.verdict, verdict):
-                report.problem = f"message {position} breaks the rules: {table.verdict.rule}"
+        ended = table.verdict  # set exactly when the table ends (stage ENDED)
+        if ended is not None:
+            report.verdict, report.verdict_confirmed = ended, True
+            if not _same_verdict(ended, verdict):
+                report.problem = f"message {position} breaks the rules: {ended.rule}"
             # Otherwise the transcript holds the very message its saved verdict blames
             # (a share its player found bad only later): a confirmed record of the end.
             return report

@@ -273,6 +273,8 @@ class PeerSession:
                 self._connection.close()
             if self.mesh is not None:
                 await self.mesh.close()
+            if self.journal is not None:
+                self.journal.close()  # a later append (a resumed run) opens it again
 
     def say(self, text: str) -> TalkLine:
         """Sign a chat line and send it to the host and every direct peer; the

@@ -28,12 +28,13 @@ from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.net.connection import Limits
+from p2pcards.net.connection import Connection, Limits, connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.peer import PeerSession, SessionResult
 from p2pcards.protocol import frames, games
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Stage
 from p2pcards.protocol.verify import verify_transcript
 
@@ -181,6 +182,8 @@ class NetTable:
         self.wire_interceptors: dict[int, Callable[[bytes], list[bytes]]] = {}
         self.seats: list[Seat] = []
         self.host_received: list[tuple[int, bytes]] = []
+        #: Links a test opened to the host by hand (closed by :meth:`close`).
+        self.strangers: list[Connection] = []
 
     def set_policy(self, player: int, policy: Policy) -> None:
         self.policies[player] = policy
@@ -247,7 +250,16 @@ class NetTable:
             done = await asyncio.gather(*tasks)
         return dict(zip(players, done, strict=False))
 
+    async def link_to_host(self, identity: Identity, *args: Any, **options: Any) -> Connection:
+        """A link to the host opened by hand (a stranger's, or a player's second
+        one); :meth:`close` closes it."""
+        connection = await connect(LOOPBACK, self.host.tcp_port, identity, *args, **options)
+        self.strangers.append(connection)
+        return connection
+
     async def close(self) -> None:
+        for connection in self.strangers:
+            connection.close()
         for seat in self.seats:
             if seat.task is not None and not seat.task.done():
                 seat.task.cancel()

@@ -105,7 +105,7 @@ async def test_unseated_link_is_closed_after_its_hello_deadline() -> None:
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
     try:
-        stranger = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("mute"))
+        stranger = await net.link_to_host(Identity.generate("mute"))
         kinds, closed = await _heard(stranger, BOUND)
         assert closed, "a link that never said hello was kept"
         assert kinds == ["reject"]
@@ -119,7 +119,7 @@ async def test_ping_from_an_unseated_link_gets_no_pong() -> None:
     await net.start(LOOPBACK)
     try:
         await net._until(lambda: net.host.relay.started, BOUND)
-        stranger = await connect(LOOPBACK, net.host.tcp_port, net.identities[1])  # even a player's key
+        stranger = await net.link_to_host(net.identities[1])  # even a player's key
         for n in range(50):
             await stranger.send(frames.encode("ping", {"n": n}))
         kinds, closed = await _heard(stranger, BOUND)
@@ -133,7 +133,7 @@ async def test_seated_players_ping_flood_is_answered_only_a_few_times() -> None:
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
     try:
-        lone = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("lonely"))
+        lone = await net.link_to_host(Identity.generate("lonely"))
         await lone.send(_hello("lonely"))
         for n in range(100):
             await lone.send(frames.encode("ping", {"n": n}))
@@ -152,10 +152,10 @@ async def test_stranger_key_after_the_genesis_hears_nothing_and_gets_no_seat() -
     try:
         await net._until(lambda: net.host.relay.started, BOUND)
         late = Identity.generate("late")
-        silent = await connect(LOOPBACK, net.host.tcp_port, late)
+        silent = await net.link_to_host(late)
         kinds, closed = await _heard(silent, BOUND)  # it says nothing, and hears nothing
         assert kinds == ["reject"] and closed  # "no hello in time"
-        seeker = await connect(LOOPBACK, net.host.tcp_port, late)
+        seeker = await net.link_to_host(late)
         await seeker.send(frames.encode("hello", {"v": PROTOCOL_VERSION, "name": "late",
                                                   "sid": b"", "have": 0, "bot": 0}))
         kinds, closed = await _heard(seeker, BOUND)
@@ -191,7 +191,7 @@ async def test_seated_player_reconnects_while_strangers_hold_every_link_they_can
 def _player_3_from_its_own_address(net: NetTable) -> None:
     """Player 3 dials the host over TCP from another loopback address than the flood's."""
     async def from_elsewhere():
-        return await connect(LOOPBACK, net.host.tcp_port, net.identities[3], net.identities[0].public_key,
+        return await net.link_to_host(net.identities[3], net.identities[0].public_key,
                              local_host=PLAYER_ADDRESS)
     net.connectors[3] = from_elsewhere
 
@@ -236,8 +236,8 @@ async def test_one_links_flood_does_not_hold_up_another_links_frame() -> None:
     net = NetTable("topper", limits=paced)
     await net.start_host(LOOPBACK)
     try:
-        flooder = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("flooder"))
-        other = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("other"),
+        flooder = await net.link_to_host(Identity.generate("flooder"))
+        other = await net.link_to_host(Identity.generate("other"),
                               local_host=PLAYER_ADDRESS)
         for link, name in ((flooder, "flooder"), (other, "other")):
             await link.send(_hello(name))

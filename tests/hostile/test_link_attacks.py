@@ -158,7 +158,7 @@ async def test_junk_frame_to_the_host_closes_only_that_link(payload: bytes) -> N
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
     try:
-        stranger = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("junk"))
+        stranger = await net.link_to_host(Identity.generate("junk"))
         await stranger.send(payload)
         async with asyncio.timeout(5):
             answer = frames.decode(await stranger.recv())
@@ -184,7 +184,7 @@ async def test_stranger_is_refused_once_the_table_started() -> None:
     await net.start(LOOPBACK)
     try:
         await net._until(lambda: net.host.relay.started, 10)
-        stranger = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("late"))
+        stranger = await net.link_to_host(Identity.generate("late"))
         await stranger.send(frames.encode("hello", {"v": PROTOCOL_VERSION, "name": "late",
                                                     "sid": b"", "have": 0, "bot": 0}))
         async with asyncio.timeout(5):
@@ -207,7 +207,7 @@ async def test_stranger_that_skips_the_hello_learns_nothing(kind: str, body) -> 
     await net.start(LOOPBACK)
     try:
         await net._until(lambda: net.host.relay.started and len(net.host.relay.messages) > 6, 10)
-        stranger = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("spy"))
+        stranger = await net.link_to_host(Identity.generate("spy"))
         if body is None:
             body = net.host.relay.messages[3].raw
         await stranger.send(frames.encode(kind, body))
@@ -228,7 +228,7 @@ async def test_silent_stranger_on_the_host_hears_nothing_of_the_table() -> None:
     net = NetTable("topper", limits=Limits(handshake_timeout=1.0, frame_timeout=0.4))
     await net.start_host(LOOPBACK)
     try:
-        stranger = await connect(LOOPBACK, net.host.tcp_port, Identity.generate("spy"))
+        stranger = await net.link_to_host(Identity.generate("spy"))
         heard: list = []
 
         async def listen() -> None:

@@ -168,10 +168,11 @@ class PeerProcess:
 
     def _read(self) -> None:
         assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            with self._changed:
-                self.lines.append(line.rstrip("\n"))
-                self._changed.notify_all()
+        with self.popen.stdout:  # closed at its end, by the thread that reads it
+            for line in self.popen.stdout:
+                with self._changed:
+                    self.lines.append(line.rstrip("\n"))
+                    self._changed.notify_all()
         with self._changed:
             self._eof = True
             self._changed.notify_all()

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.cards import Card, Rank
+from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
     BluffConfig,
     BluffState,
     Challenge,
     Challenged,
     ChallengeResolved,
-    DealStarted,
     DealWon,
     Discard,
     Discarded,
+    HandDealt,
     MatchEnded,
     Pass,
     Passed,
@@ -30,7 +30,7 @@ from p2pcards.rules.bluff import (
     RoundEnded,
     StakeReturned,
     Termination,
-    stacked_faces,
+    faces_for_hands,
 )
 from p2pcards.rules.bluff_errors import StakeAboveStack, StakeTooLow
 
@@ -44,7 +44,7 @@ HANDS = {
     1: cards("2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S"),
     2: cards("6S 6H 6D 6C 7S 7H 7D 7C 8S 8H 8D 8C 9S"),
 }
-FACES = stacked_faces(HANDS)
+FACES = faces_for_hands(HANDS, FULL_DECK)
 
 
 def slot(seat: int, index: int) -> int:
@@ -130,14 +130,14 @@ def test_deal_gives_slot_p_to_seat_p_mod_4_thirteen_each():
     state = BluffState.new(BluffConfig(), 0)
     state.deal(FACES)
     for seat in range(4):
-        assert state.hand(seat) == tuple(range(seat, 52, 4))
+        assert tuple(h.slot for h in state.hand(seat)) == tuple(range(seat, 52, 4))
     assert state.face(slot(1, 0)) == Card.parse("2S")
 
 
 def test_first_deal_is_led_by_the_drawn_leader():
     state = BluffState.new(BluffConfig(), 2)
     events = state.deal(FACES)
-    assert events == (DealStarted(1, 2),)
+    assert events == (HandDealt(1, 2),)
     assert state.phase is Phase.LEAD and state.to_act == 2
 
 
@@ -221,7 +221,7 @@ def test_caught_bluffer_takes_his_cards_back_into_hand():
     state = table()
     play(state, Discard(0, slots(0, 4, 5), 10, Rank.ACE), Challenge(1))
     play(state, reveal_last(state))
-    assert state.hand(0) == tuple(range(0, 52, 4))
+    assert tuple(h.slot for h in state.hand(0)) == tuple(range(0, 52, 4))
     assert state.pile == ()
 
 
@@ -446,7 +446,7 @@ def test_empty_handed_bluffer_caught_takes_cards_back_and_deal_goes_on():
     empty_seat0_but_the_jack(state)
     play(state, Discard(0, slots(0, 12), 10, Rank.TWO), Challenge(1))
     play(state, reveal_last(state))
-    assert state.hand(0) == (slot(0, 12),) and state.phase is Phase.LEAD and state.to_act == 1
+    assert [h.slot for h in state.hand(0)] == [slot(0, 12)] and state.phase is Phase.LEAD and state.to_act == 1
 
 
 def test_empty_handed_discarder_is_never_asked_to_act():
@@ -464,7 +464,7 @@ def test_deal_winner_leads_the_next_deal():
     play(state, Discard(0, slots(0, 12), 10, Rank.JACK))
     others_pass(state)
     assert state.leader == 0 and state.to_act is None
-    assert state.deal(FACES) == (DealStarted(2, 0),) and state.to_act == 0
+    assert state.deal(FACES) == (HandDealt(2, 0),) and state.to_act == 0
 
 
 def test_deal_won_by_a_seat_other_than_the_first_leader_makes_him_lead():

@@ -34,7 +34,7 @@ def play_out(state: TopperState, limit: int = 30) -> list:
     for _ in range(limit):
         if state.phase is not Phase.PLAY:
             return events
-        events.extend(state.apply(state.legal_actions()[0]))
+        events.extend(state.apply(next(state.legal_actions())))
     raise AssertionError("hand did not end")
 
 
@@ -79,7 +79,7 @@ def test_deal_moves_one_seat_left_after_a_scored_hand():
     state, _, _ = scored_hand(1, dealer=3)
     assert state.phase is Phase.DEAL and state.awaiting_deal and state.dealer == 0
     events = state.deal(faces())
-    assert events[0].first_bidder == 1 and events[0].hand == 2
+    assert events[0].first == 1 and events[0].hand == 2
 
 
 def test_cards_of_the_last_hand_stay_visible_until_the_next_deal():
@@ -122,7 +122,7 @@ def first_hand_where(config: TopperConfig, wanted, seeds: int = 3000):
                 rng.shuffle(deck)
                 state.deal(deck)
                 continue
-            events = state.apply(rng.choice(state.legal_actions()))
+            events = state.apply(rng.choice(tuple(state.legal_actions())))
             scored = [e for e in events if isinstance(e, HandScored)]
             if scored and wanted(scored[0]):
                 return state, scored[0], events

@@ -81,7 +81,7 @@ def _topper_facts(view: TopperState, seat: int) -> list[Line]:
         if played_by == seat:
             facts.append([("", "plays "), (face_style(card), face_text(card).strip())])
     if view.phase not in (TopperPhase.DEAL, TopperPhase.MATCH_OVER):
-        facts.append(_cards(view.hand_sizes()[seat]))
+        facts.append(_cards(view.hand_sizes[seat]))
     if view.dealer == seat:
         facts.append([("class:dim", "dealer")])
     return facts

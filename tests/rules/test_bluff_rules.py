@@ -376,12 +376,10 @@ def test_seat_out_of_the_match_is_dealt_and_his_cards_leave_play_at_once():
 # --- short stacks --------------------------------------------------------------------
 
 def short_leader_table() -> BluffState:
-    """Seat 1 left with 5 chips (< T = 10) catches seat 0's bluff and must lead."""
-    state = table(BluffConfig(starting_chips=15))
-    play(state, Discard(0, slots(0, 0), 10, Rank.ACE), Pass(1), Pass(2), Pass(3))
-    play(state, Discard(0, slots(0, 4), 10, Rank.TWO), Challenge(1))
-    play(state, reveal_last(state))
-    assert state.to_act == 1 and state.stacks[1] == 5
+    """Seat 1, left with 5 chips (< T = 10), must lead a fresh deal."""
+    state = BluffState.position(BluffConfig(starting_chips=15), first=1, hands=HANDS,
+                                standings=(15, 5, 25, 15), deals=3)
+    assert state.to_act == 1 and state.stacks[1] == 5 and state.phase is Phase.LEAD
     return state
 
 
@@ -535,11 +533,12 @@ def test_deal_cap_tie_every_tied_player_wins():
 
 def test_default_deal_cap_is_twenty_deals():
     state = BluffState.new(BluffConfig(), 0)
-    for _ in range(19):
-        state.deal(FACES)
-        square_deal(state)
-    assert state.outcome is None and state.deals_won == 19
     state.deal(FACES)
+    square_deal(state)
+    assert state.outcome is None and state.deals_won == 1
+    # Deals 2 to 19 changed nothing either: one position stands for them.
+    state = BluffState.position(BluffConfig(), first=0, hands=HANDS, deals=19)
+    assert state.deal_number == 20 and state.to_act == 0
     square_deal(state)
     assert state.outcome.termination is Termination.DEAL_CAP and state.outcome.deals == 20
 

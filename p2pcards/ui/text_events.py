@@ -141,7 +141,7 @@ def _winners(seats: Sequence[int], s: Speaker) -> str:
 
 
 def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
-    return (f"Match over: {ending_words(outcome.termination)} after "
+    return (f"{ending_words(outcome.termination)} after "
             f"{plural(outcome.deals, 'deal')}. {_winners(outcome.winners, s)}. "
             f"Chips: {s.scores(outcome.chips)}.")
 
@@ -184,7 +184,7 @@ def _topper_line(e: Any, s: Speaker) -> str | None:
 
 
 def _topper_outcome(outcome: topper.TopperOutcome, s: Speaker) -> str:
-    return (f"Match over: {ending_words(outcome.termination)} after "
+    return (f"{ending_words(outcome.termination)} after "
             f"{plural(outcome.hands, 'hand')} scored. {_winners(outcome.winners, s)}. "
             f"Scores: {s.scores(outcome.scores)}.")
 
@@ -205,8 +205,13 @@ def _dealt_line(e: HandDealt, s: Speaker) -> str:
             f"{s.seat(e.first, False)} {s.does(e.first, 'bid')} first.")
 
 
-def _outcome_line(outcome: Outcome, s: Speaker) -> str:
+def outcome_words(outcome: Outcome, s: Speaker) -> str:
+    """``deal cap reached after 20 deals. Seat 2 (Cal) won. Chips: …``"""
     return _OUTCOME_LINES[game_of(outcome).name](outcome, s)
+
+
+def _outcome_line(outcome: Outcome, s: Speaker) -> str:
+    return f"Match over: {outcome_words(outcome, s)}"
 
 
 def _game_line(e: Any, s: Speaker) -> str | None:

@@ -20,7 +20,7 @@ from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.rules.contract import HandDealt
 from p2pcards.ui.text_bluff import labelled_hand
-from p2pcards.ui.text_common import cards_text, plural, seat_name, who
+from p2pcards.ui.text_common import cards_text, game_name, plural, seat_name, who
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ class History(ResultRecorder):
     def lines(self, names: Sequence[str], me: int | None, view: Any,
               symbols: bool = False) -> list[str]:
         """The scoreboard, then the record of the deal (hand) in play, as text."""
-        is_bluff = view is not None and hasattr(view, "stacks")
+        is_bluff = game_name(view) == "bluff"
         heads = [("you" if s == me else seat_name(names, s))[:8] for s in range(4)]
         word = "Deal" if is_bluff else "Hand"
         out = [f"Scoreboard: {'chips' if is_bluff else 'score'} after each "

@@ -174,6 +174,8 @@ class PlainAgent:
 
     async def _read_all(self) -> None:
         lines = self._lines
+        if lines is None:  # pragma: no cover - listen() makes the queue before the pump
+            return
         while True:
             try:
                 line = await self.read_line()

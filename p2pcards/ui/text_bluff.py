@@ -154,8 +154,8 @@ def options_help(view: BluffState) -> str:
     if opts.can_pass:
         lines.append(f"  pass (p)                 pay {view.config.pass_price} chips "
                      f"into the safe box")
-    if opts.can_challenge:
-        claim = view.last_claim
+    claim = view.last_claim
+    if opts.can_challenge and claim is not None:
         lines.append(f"  challenge (c, bluff)     call \"Bluff!\": seat {claim.seat}'s "
                      f"{plural(claim.count, 'card')} claimed as {claim.rank.label}")
     if opts.can_discard:

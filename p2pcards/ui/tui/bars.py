@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from p2pcards.rules.bluff import BluffState
@@ -69,7 +70,7 @@ def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
         for hint in hints:
             extra: tuple = ()
             if press is not None and hint.key is not None:
-                extra = (clickable(lambda key=hint.key: press(key)),)
+                extra = (clickable(partial(press, hint.key)),)
             line.append(("class:bar.key", f" {hint.shown} ", *extra))
             line.append(("class:bar.label", f" {hint.label}  ", *extra))
         line.append(("class:bar.dim", " ? help"))

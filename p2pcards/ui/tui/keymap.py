@@ -22,7 +22,7 @@ from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import CommandError, parse_command
-from p2pcards.ui.text_common import HandCard, parse_count
+from p2pcards.ui.text_common import HandCard, parse_count, viewing_seat
 
 #: Keys that name a Topper trump suit.
 SUIT_KEYS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
@@ -57,7 +57,7 @@ class DiscardFlow:
 
     @classmethod
     def start(cls, view: BluffState, labels: Sequence[int]) -> DiscardFlow:
-        me = view.viewer if view.viewer is not None else view.to_act
+        me = viewing_seat(view)
         low, high = view.min_stake_for(me), view.stacks[me]
         lead = view.phase is BluffPhase.LEAD
         flow = cls(view, tuple(labels), low, high, None if lead else view.named_rank)

@@ -567,7 +567,8 @@ class TableScreen:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._tick_task
         if self._app_task is not None:
-            if self.app.is_running and not self.app.future.done():
+            future = self.app.future
+            if self.app.is_running and future is not None and not future.done():
                 self.app.exit()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._app_task

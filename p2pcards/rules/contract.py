@@ -180,6 +180,14 @@ class Engine(Protocol):
       complete state consistent with everything the engine knows.
     """
 
+    @classmethod
+    def new(cls: type[E], config: Any = None, first: int = 0, /) -> E: ...
+
+    @classmethod
+    def position(cls: type[E], config: Any = None, *, first: int = 0,
+                 hands: Mapping[int, Sequence[Card]] | Sequence[Sequence[Card]] | None = None,
+                 standings: Sequence[int] | None = None, deals: int = 0) -> E: ...
+
     @property
     def config(self) -> Any: ...
 

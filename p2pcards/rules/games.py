@@ -31,7 +31,8 @@ class Game(Generic[S]):
     name: str
     #: The name for people (``"Bluff"``).
     title: str
-    #: The referee: ``engine.new(config, first)``, ``engine.position(...)``.
+    #: The referee: ``engine.new(config, first)``, ``engine.position(...)``. A
+    #: seat's view is an instance of the same class, redacted by ``view(seat)``.
     engine: type[S]
     config: type
     phase: type[enum.Enum]
@@ -50,6 +51,12 @@ class Game(Generic[S]):
     def new(self, config: Any = None, first: int = 0) -> S:
         """A match before its first deal (``config`` None: the default table)."""
         return self.engine.new(config, first)  # type: ignore[attr-defined]
+
+    def position(self, config: Any = None, **facts: Any) -> S:
+        """A match partway through, from chosen facts: ``first``, ``hands``,
+        ``standings``, ``deals`` in both games, and each game's own (Bluff's
+        ``safe_box``; Topper's ``scored``, ``bidder``, ``bid``, ``trump``)."""
+        return self.engine.position(config, **facts)  # type: ignore[attr-defined]
 
     def default_config(self) -> Any:
         return self.config()

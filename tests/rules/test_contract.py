@@ -190,3 +190,15 @@ def test_game_of_refuses_what_belongs_to_no_game():
             game_of(thing)
     with pytest.raises(UnknownGame):
         by_name("poker")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_game_object_builds_positions_with_the_shared_facts(name):
+    game = by_name(name)
+    standings = (3, 0, 9, 4) if name == "topper" else (100, 0, 300, 1600)
+    state = game.position(first=2, standings=standings, deals=5,
+                          hands={2: list(game.deck()[:3])})
+    assert isinstance(state, game.engine) and state.to_act is not None
+    assert state.public().to_act == state.to_act
+    assert [h.face for h in state.hand(2)][:3] == list(game.deck()[:3])
+    assert state.outcome is None and not state.awaiting_deal

@@ -17,6 +17,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -161,31 +162,35 @@ async def start_hosted_table(
     await hosted.host.start(options.tcp_host, options.tcp_port)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
-        bound = options.tcp_host not in (None, "", "0.0.0.0", "::")
+        bound = options.tcp_host if options.tcp_host not in (None, "", "0.0.0.0", "::") else None
         hosted.advertiser = TableAdvertiser(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
-            addresses=[options.tcp_host] if bound else None, public_key=identity.public_key,
+            addresses=[bound] if bound else None, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators)
         await hosted.advertiser.start()
-    seats: list[tuple[Identity, Agent, bool, Callable[[Any], None] | None]] = [
-        (identity, agent, False, on_event)]
-    factory = make_bot_factory(options.game, options.bot_kind, options.bot_level) if bots else None
+    # Each seat: identity, agent, the agent again if a bot (its seed is saved), event callback.
+    seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[Any], None] | None]] = [
+        (identity, agent, None, on_event)]
+    if bots:
+        factory = make_bot_factory(options.game, options.bot_kind, options.bot_level)
     for i in range(bots):
         name = options.bot_names[i % len(options.bot_names)]
         bot_identity = (seeded_identity(options.seed, f"bot{i}", name) if options.seed is not None
                         else Identity.generate(name))
         seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
-        seats.append((bot_identity, BotAgent(factory, seed), True, None))
-    for index, (seat_identity, seat_agent, is_bot, callback) in enumerate(seats):
+        new_bot = BotAgent(factory, seed)
+        seats.append((bot_identity, new_bot, new_bot, None))
+    for index, (seat_identity, seat_agent, bot, callback) in enumerate(seats):
+        is_bot = bot is not None
         label = f"seat{index}"
         # What a restarted host needs to bring this seat back (saved with its secrets).
         meta: dict[str, Any] = {"hosted": True, "rng_label": label}
-        if is_bot:
+        if bot is not None:
             meta.update({"bot_key": bytes(seat_identity.signing_key),
                          "bot_kind": options.bot_kind, "bot_level": options.bot_level,
-                         "bot_seed": seat_agent.seed})
+                         "bot_seed": bot.seed})
         session = PeerSession(
             seat_identity, paced(seat_agent, options.pace) if is_bot else seat_agent,
             hosted.host.local_connector(seat_identity), bot=is_bot,
@@ -196,9 +201,7 @@ async def start_hosted_table(
         joined = len(hosted.host.lobby.players)
         hosted.tasks.append(asyncio.create_task(session.run()))
         # Join one at a time, so the join order (and with a seed, the game) is reproducible.
-        await _wait_for(lambda joined=joined, first=index == 0: (
-            len(hosted.host.lobby.players) > joined or hosted.host.relay.started or first),
-            timeout=10)
+        await _wait_for(partial(_seat_taken, hosted, joined, index == 0), timeout=10)
     return hosted
 
 
@@ -239,6 +242,7 @@ async def resume_hosted_table(
                           True, None))
     if not local or local[0][1] is not identity:
         raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
+    hosted: HostedTable
     hosted = HostedTable(TableHost.resume(identity, relay_journal,
                                           on_event=lambda e: _host_event(hosted, e, on_host_event)),
                          linger=_linger(deadline))
@@ -264,6 +268,11 @@ def _host_event(hosted: HostedTable, event: Any, forward: Callable[[Any], None] 
         task.add_done_callback(hosted.background.discard)
     if forward is not None:
         forward(event)
+
+
+def _seat_taken(hosted: HostedTable, joined: int, first: bool) -> bool:
+    """The seat just started has joined the lobby (or the table began without it)."""
+    return len(hosted.host.lobby.players) > joined or hosted.host.relay.started or first
 
 
 async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:

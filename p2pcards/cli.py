@@ -419,7 +419,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UserError(_listen_failure(args.bind, args.port, error)) from None
         front.session = hosted.sessions[0]
-        port = hosted.host.tcp_port
+        port = hosted.host.tcp_port or args.port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host key {identity.fingerprint}). Waiting for players. "
@@ -843,7 +843,8 @@ async def _show_finished(args: argparse.Namespace, identity: Any, directory: Pat
     except JournalInUse:
         raise UserError("that table is open in another p2pcards process of yours") from None
     front.session = session
-    front.say(f"Your table {quoted(session.table.table_name)} is over; this is how it ended.")
+    name = session.table.table_name if session.table is not None else ""
+    front.say(f"Your table {quoted(name)} is over; this is how it ended.")
     await front.start()
     try:
         result = await front.play(session.run())

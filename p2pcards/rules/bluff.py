@@ -357,7 +357,7 @@ class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
 
     def snapshot(self) -> tuple[object, ...]:
         """Everything the state holds, as a comparable value."""
-        return (self._config, self.public(), tuple(self._faces), self._viewer)
+        return (self.public(), tuple(self._faces), self._viewer, self._config)
 
     def public(self) -> BluffPublic:
         """Everything every seat knows: what two honest referees must agree on."""

@@ -327,14 +327,14 @@ class TopperState(Referee[TopperConfig, Phase, TopperOutcome]):
 
     def _reset_hand(self) -> None:
         n = self.config.seats
-        self._bids: list[tuple[int, int | None]] = []
-        self._bidder: int | None = None
+        self._bids = []
+        self._bidder = None
         self._high_bid = 0
-        self._trump: Suit | None = None
-        self._trick: list[tuple[int, int, Card]] = []
-        self._tricks: list[TrickWon] = []
+        self._trump = None
+        self._trick = []
+        self._tricks = []
         self._taken = [0] * n
-        self._voids: list[dict[Suit, tuple[int, Card]]] = [{} for _ in range(n)]
+        self._voids = [{} for _ in range(n)]
 
     def copy(self) -> TopperState:
         """An independent copy (same knowledge, same viewer)."""

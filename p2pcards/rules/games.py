@@ -20,7 +20,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.rules import bluff, topper, topper_events
 from p2pcards.rules.contract import Engine, HandDealt, MatchEnded, Outcome
 
-S = TypeVar("S")
+S = TypeVar("S", bound=Engine)
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,15 +48,21 @@ class Game(Generic[S]):
     #: The cards a config deals.
     deck_of: Callable[[Any], tuple[Card, ...]]
 
+    @property
+    def view(self) -> type[S]:
+        """The type of a seat's view: the engine's own class, a copy redacted by
+        ``state.view(seat)`` (a peer's referee is its view)."""
+        return self.engine
+
     def new(self, config: Any = None, first: int = 0) -> S:
         """A match before its first deal (``config`` None: the default table)."""
-        return self.engine.new(config, first)  # type: ignore[attr-defined]
+        return self.engine.new(config, first)
 
     def position(self, config: Any = None, **facts: Any) -> S:
         """A match partway through, from chosen facts: ``first``, ``hands``,
         ``standings``, ``deals`` in both games, and each game's own (Bluff's
         ``safe_box``; Topper's ``scored``, ``bidder``, ``bid``, ``trump``)."""
-        return self.engine.position(config, **facts)  # type: ignore[attr-defined]
+        return self.engine.position(config, **facts)
 
     def default_config(self) -> Any:
         return self.config()

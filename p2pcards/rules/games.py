@@ -121,7 +121,8 @@ GAMES: dict[str, Game[Any]] = {game.name: game for game in (BLUFF, TOPPER)}
 
 
 class UnknownGame(P2PCardsError, LookupError):
-    """No game of that name, or an object that belongs to no game."""
+    """No game of that name, or an object that belongs to no game (for instance a
+    view of neither game handed to the front ends' text, a programming error)."""
 
 
 def by_name(name: str) -> Game[Any]:

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from p2pcards.errors import P2PCardsError
-from p2pcards.rules.games import UnknownGame as RulesUnknownGame
-from p2pcards.rules.games import game_of
+from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.ui import text_bluff, text_topper
 from p2pcards.ui.text_common import CommandError, HandCard, card_text, clean
 from p2pcards.ui.text_events import describe
@@ -23,19 +21,14 @@ __all__ = ["CommandError", "HandCard", "render", "options_help", "parse_command"
            "rules_summary", "labelled_hand", "turn_line", "card_text", "clean", "UnknownGame"]
 
 
-class UnknownGame(P2PCardsError, TypeError):
-    """A view of neither game was given to the text functions (a programming error)."""
-
-
 #: Each game's text, chosen by the name of the view's game object.
 _TEXTS: dict[str, Any] = {"bluff": text_bluff, "topper": text_topper}
 
 
 def _game(view: Any) -> Any:
-    try:
-        return _TEXTS[game_of(view).name]
-    except RulesUnknownGame:
-        raise UnknownGame(f"no text for a view of type {type(view).__name__}") from None
+    """The text module of the view's game; :class:`UnknownGame` (the rules' one) for
+    a view of neither game, a programming error."""
+    return _TEXTS[game_of(view).name]
 
 
 def render(view: Any, names: Sequence[str], me: int | None, symbols: bool = False) -> str:

@@ -85,7 +85,7 @@ class ResultRecorder:
                view: Any, symbols: bool) -> Summary:
         lines = [f"{who(names, event.winner, me)} won the deal and the safe box of "
                  f"{event.safe_box}."]
-        stacks = tuple(view.stacks) if view is not None and hasattr(view, "stacks") else None
+        stacks = tuple(view.stacks) if game_name(view) == "bluff" else None
         if stacks is not None:
             before = self._chips_before or (view.config.starting_chips,) * len(stacks)
             lines.append("Chips: " + ", ".join(

@@ -28,9 +28,10 @@ from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
+from p2pcards.rules import games as rules_games
 from p2pcards.ui.text_common import plural, quoted
 
-GAMES = ("bluff", "topper")
+GAMES = tuple(rules_games.GAMES)
 
 
 class UserError(P2PCardsError):
@@ -296,16 +297,21 @@ def _session_deadline(args: argparse.Namespace) -> float:
     return float(HOST_MOVE_TIME) if args.deadline is None else args.deadline
 
 
+#: Each game's settings from the options (``--deals`` is read apart), by game name.
+_SETTINGS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "bluff": lambda args: {"table_price": args.price, "starting_chips": args.chips},
+    "topper": lambda args: {"target_score": args.target},
+}
+#: The config field ``--deals`` sets (0: none), by game name.
+_DEALS_FIELD = {"bluff": "deal_cap", "topper": "deal_limit"}
+
+
 def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
     from p2pcards.protocol import games
-    from p2pcards.rules.bluff import BluffConfig
-    from p2pcards.rules.topper import TopperConfig
-    if game == "bluff":
-        deals = 20 if args.deals is None else (args.deals or None)
-        config: Any = BluffConfig(table_price=args.price, starting_chips=args.chips, deal_cap=deals)
-    else:
-        deals = 100 if args.deals is None else (args.deals or None)
-        config = TopperConfig(target_score=args.target, deal_limit=deals)
+    rules = rules_games.by_name(game)
+    field = _DEALS_FIELD[game]
+    deals = getattr(rules.default_config(), field) if args.deals is None else (args.deals or None)
+    config = rules.config(**_SETTINGS[game](args), **{field: deals})
     return games.by_name(game).config_to_wire(config)
 
 

@@ -10,6 +10,7 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── ConfigError (ValueError)           a table setting out of range (rules)
     ├── FacesUnknown (LookupError)         a referee asked for cards it cannot see (rules)
     ├── InconsistentView (ValueError)      no deal fits what a view shows (rules)
+    ├── UnknownGame (LookupError)          no game of that name, or a value of no game (rules)
     ├── ProtocolError                      a message or frame refused: which rule, player, position (protocol)
     │   ├── LocalProtocolError             this peer tried what the protocol does not allow now
     │   └── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
@@ -19,7 +20,7 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── SessionRejected, WatchRefused      the host refused this peer or spectator (net)
     ├── LeaveTable, TakePause              an agent's request to the session: leave; step away (net)
     ├── StepLimitExceeded, UnknownBot      a bot's search bound; no such bot (bots)
-    └── CommandError, UnknownGame, ...     a player's typed command or the UI's input (ui)
+    └── CommandError, ...                  a player's typed command or the UI's input (ui)
 
 This module imports nothing, so every layer may import it.
 """

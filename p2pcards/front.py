@@ -144,7 +144,8 @@ class LazyBotAgent:
     async def decide(self, view: Any, decision: Any) -> Any:
         if self._agent is None:
             from p2pcards.bots.agent import BotAgent, make_bot_factory
-            game = "bluff" if type(view).__module__.endswith("bluff") else "topper"
+            from p2pcards.rules.games import game_of
+            game = game_of(view).name
             self._agent = BotAgent(make_bot_factory(game, self.kind, self.level), self.seed)
         return await self._agent.decide(view, decision)
 

@@ -129,7 +129,7 @@ def chance_honest(view: BluffState, claim: Claim, judge: int) -> float:
                    if c.rank == rank and not c.revealed and c.seat != judge)
     left = max(needed, left - believed // 2)
     # Unseen cards that were in the discarder's hand before this discard.
-    held = needed + sum(1 for slot in view.hand(claim.seat) if view.face(slot) is None)
+    held = needed + sum(1 for _, face in view.hand(claim.seat) if face is None)
     return _at_least(needed, unseen, left, held)
 
 

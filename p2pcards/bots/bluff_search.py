@@ -167,7 +167,7 @@ def could_hold(view: BluffState, rank: Rank, count: int, maker: int, lead: bool,
             unseen += 1
         else:
             seen[face.rank] = seen.get(face.rank, 0) + 1
-    held = count + sum(1 for slot in view.hand(maker) if view.face(slot) is None or slot in hidden)
+    held = count + sum(1 for slot, face in view.hand(maker) if face is None or slot in hidden)
     held = min(held, unseen)
 
     def chance(r: Rank) -> float:
@@ -281,7 +281,7 @@ class SearchBluffBot:
                        lead: bool) -> float:
         """How likely the others find a claim of ``count`` × ``rank`` by us, not seeing our hand."""
         # Most players judge by the count alone (the heuristic does).
-        return could_hold(view, rank, count, me, False, hide=view.hand(me))
+        return could_hold(view, rank, count, me, False, hide=tuple(h.slot for h in view.hand(me)))
 
     def _caught(self, view: BluffState, rank: Rank, count: int, me: int, lead: bool,
                 stake: int) -> tuple[float, tuple[int, float] | None]:
@@ -325,7 +325,7 @@ class SearchBluffBot:
         known = {view.face(s) for s in range(52) if view.face(s) is not None}
         unseen = [c for c in FULL_DECK if c not in known]
         of_rank = sum(1 for c in unseen if c.rank == rank)
-        hidden = sum(1 for s in view.hand(seat) if view.face(s) is None)
+        hidden = sum(1 for _, face in view.hand(seat) if face is None)
         if not unseen or not of_rank or not hidden:
             return 0.0
         return 1 - comb(len(unseen) - of_rank, hidden) / comb(len(unseen), hidden)

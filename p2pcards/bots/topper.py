@@ -28,7 +28,7 @@ class RandomTopperBot:
         self.rng = rng
 
     def choose(self, view: TopperState) -> TopperAction:
-        actions = view.legal_actions()
+        actions = tuple(view.legal_actions())
         if not actions:
             raise ValueError("no seat is to act in this view")
         return self.rng.choice(actions)

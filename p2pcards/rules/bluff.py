@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import TypeGuard
 
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff_errors import (
     AlreadyRevealed,
-    BadDeal,
-    DealNotAwaited,
     DiscardCount,
     DuplicateSlots,
     FacesUnknown,
@@ -53,12 +52,10 @@ from p2pcards.rules.bluff_model import (
     Challenged,
     ChallengeResolved,
     Claim,
-    DealStarted,
     DealWon,
     Discard,
     Discarded,
     Event,
-    MatchEnded,
     Pass,
     Passed,
     Phase,
@@ -66,11 +63,13 @@ from p2pcards.rules.bluff_model import (
     Reveal,
     RoundEnded,
     StakeReturned,
-    Termination,
 )
+from p2pcards.rules.contract import HandDealt, Held, MatchEnded, Termination, faces_for_hands
 from p2pcards.rules.errors import (
     BadAction,
+    BadDeal,
     CardMismatch,
+    DealNotAwaited,
     MatchOver,
     NotYourCard,
     NotYourTurn,
@@ -80,9 +79,10 @@ from p2pcards.rules.referee import Referee
 
 __all__ = [
     "SEATS", "DECK_SIZE", "BluffConfig", "Phase", "BluffState", "BluffOptions", "BluffOutcome",
-    "Termination", "Claim", "Action", "Discard", "Pass", "Challenge", "Reveal", "Event",
-    "DealStarted", "Discarded", "StakeReturned", "Passed", "Challenged", "ChallengeResolved",
-    "RoundEnded", "PlayerOut", "DealWon", "MatchEnded", "stacked_faces",
+    "BluffPublic", "Termination", "Claim", "Action", "Discard", "Pass", "Challenge", "Reveal",
+    "Event", "HandDealt", "Discarded", "StakeReturned", "Passed", "Challenged",
+    "ChallengeResolved", "RoundEnded", "PlayerOut", "DealWon", "MatchEnded", "Held",
+    "faces_for_hands",
 ]
 
 # Where a slot of the current deal is. Public knowledge: actions name slots.
@@ -91,15 +91,53 @@ _UNDEALT, _HAND, _PILE, _OUT = 0, 1, 2, 3
 _ACTION_TYPES = (Discard, Pass, Challenge, Reveal)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _resolved(value: int | None) -> int:
+    """A config number ``BluffConfig`` resolved from its default (never None once built)."""
+    if value is None:  # pragma: no cover - BluffConfig.__post_init__ resolves every default
+        raise ValueError("an unresolved Bluff setting")
+    return value
+
+
 def _is_seat(value: object) -> bool:
-    return _is_int(value) and 0 <= value < SEATS  # type: ignore[operator]
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS
 
 
-class BluffState(Referee):
+@dataclass(frozen=True)
+class BluffPublic:
+    """Everything every seat knows, as one comparable value: what two honest
+    referees must agree on (for UIs, logs and tests)."""
+
+    phase: Phase
+    to_act: int | None
+    outcome: BluffOutcome | None
+    leader: int
+    challenger: int | None
+    stacks: tuple[int, ...]
+    out: tuple[bool, ...]
+    safe_box: int
+    table_stake: int
+    discarder: int | None
+    named_rank: Rank | None
+    round_stake: int
+    #: The slots in each seat's hand.
+    hands: tuple[tuple[int, ...], ...]
+    #: Slots face down on the table this round.
+    pile: tuple[int, ...]
+    #: Slots that left play (old piles, hands of seats out).
+    out_of_play: tuple[int, ...]
+    #: Every discard of this deal, with the faces of those revealed.
+    claims: tuple[Claim, ...]
+    #: How many of ``claims`` came before this round.
+    round_start: int
+    deal_number: int
+    deals_won: int
+
+
+class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
     """A Bluff match: the referee and, redacted by :meth:`view`, a seat's knowledge.
 
     ``apply`` is the only way the game moves; it validates completely before
@@ -113,6 +151,22 @@ class BluffState(Referee):
         "_stacks", "_out", "_safe_box", "_table_stake", "_pending", "_named_rank", "_round_stake",
         "_faces", "_where", "_hands", "_claims", "_round_start", "_deal_number", "_deals_won",
     )
+    _leader: int
+    _challenger: int | None
+    _stacks: list[int]
+    _out: list[bool]
+    _safe_box: int
+    _table_stake: int
+    _pending: int | None
+    _named_rank: Rank | None
+    _round_stake: int
+    _faces: list[Card | None]
+    _where: list[int]
+    _hands: list[tuple[int, ...]]
+    _claims: list[Claim]
+    _round_start: int
+    _deal_number: int
+    _deals_won: int
 
     # --- construction ---------------------------------------------------------
 
@@ -124,14 +178,10 @@ class BluffState(Referee):
         if not _is_seat(leader):
             raise BadAction(None, f"no seat {leader!r} to lead")
         state = object.__new__(cls)
-        state._config = config if config is not None else BluffConfig()
-        state._viewer = None
-        state._phase = Phase.DEAL
-        state._to_act = None
-        state._outcome = None
+        Referee.__init__(state, config if config is not None else BluffConfig(), Phase.DEAL)
         state._leader = leader
         state._challenger = None
-        state._stacks = [state._config.starting_chips] * SEATS
+        state._stacks = [_resolved(state._config.starting_chips)] * SEATS
         state._out = [False] * SEATS
         state._safe_box = 0
         state._table_stake = 0
@@ -147,8 +197,44 @@ class BluffState(Referee):
         state._deals_won = 0
         return state
 
+    @classmethod
+    def position(cls, config: BluffConfig | None = None, *, first: int = 0,
+                 hands: Mapping[int, Sequence[Card]] | Sequence[Sequence[Card]] | None = None,
+                 standings: Sequence[int] | None = None, deals: int = 0,
+                 safe_box: int = 0) -> BluffState:
+        """A match partway through, from chosen facts (for tests and analysis).
+
+        ``standings`` are the chips in front of each seat (a seat with none is
+        out of the match); ``safe_box`` the chips in the safe box; ``deals``
+        the deals already won; ``first`` the leader. Without ``hands`` the
+        deal is awaited; with them (seat → cards, the rest filled in deck
+        order, as :func:`~p2pcards.rules.contract.faces_for_hands`) the deck
+        is dealt and ``first`` is to lead.
+        """
+        state = cls.new(config, first)
+        cfg = state._config
+        if standings is not None:
+            chips = tuple(standings)
+            if len(chips) != SEATS or not all(_is_int(c) and c >= 0 for c in chips):
+                raise ValueError(f"standings are {SEATS} counts of chips, not {standings!r}")
+            if sum(1 for c in chips if c > 0) < 2:
+                raise ValueError("a match in play has at least two players with chips")
+            if chips[first] == 0:
+                raise ValueError(f"seat {first} has no chips and cannot lead")
+            state._stacks = list(chips)
+            state._out = [c == 0 for c in chips]
+        if not _is_int(safe_box) or safe_box < 0:
+            raise ValueError(f"the safe box holds a number of chips, not {safe_box!r}")
+        if not _is_int(deals) or deals < 0 or (cfg.deal_cap is not None and deals >= cfg.deal_cap):
+            raise ValueError(f"{deals!r} deals won: not a match still in play")
+        state._safe_box = safe_box
+        state._deal_number = state._deals_won = deals
+        if hands is not None:
+            state.deal(faces_for_hands(hands, FULL_DECK))
+        return state
+
     def copy(self) -> BluffState:
-        state = object.__new__(BluffState)
+        state: BluffState = object.__new__(BluffState)
         for name in self.all_slots():
             value = getattr(self, name)
             setattr(state, name, list(value) if isinstance(value, list) else value)
@@ -223,11 +309,15 @@ class BluffState(Referee):
     def round_claims(self) -> tuple[Claim, ...]:
         return tuple(self._claims[self._round_start:])
 
-    def hand(self, seat: int) -> tuple[int, ...]:
-        """The slots in ``seat``'s hand (public: every action names slots)."""
+    def hand(self, seat: int) -> tuple[Held, ...]:
+        """``(slot, face)`` of ``seat``'s cards; the face is None where unknown here.
+
+        The slots are public (every action names slots); the faces are this
+        engine's knowledge.
+        """
         if not _is_seat(seat):
             raise IndexError(f"no seat {seat!r}")
-        return self._hands[seat]
+        return tuple(Held(p, self._faces[p]) for p in self._hands[seat])
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -245,7 +335,7 @@ class BluffState(Referee):
 
     def face(self, slot: int) -> Card | None:
         """The card at ``slot`` if this state knows it, else ``None``."""
-        if not _is_int(slot) or not 0 <= slot < DECK_SIZE:
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < DECK_SIZE:
             raise IndexError(f"no slot {slot!r}")
         return self._faces[slot]
 
@@ -262,20 +352,23 @@ class BluffState(Referee):
         a responder owes at least the table minimum and the round's stake.
         """
         if self._phase is Phase.LEAD:
-            return min(self._config.min_stake, self._stacks[seat])  # type: ignore[type-var]
-        return max(self._config.min_stake, self._round_stake)  # type: ignore[type-var]
+            return min(_resolved(self._config.min_stake), self._stacks[seat])
+        return max(_resolved(self._config.min_stake), self._round_stake)
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[object, ...]:
         """Everything the state holds, as a comparable value."""
-        return (self.public_snapshot(), tuple(self._faces), self._viewer)
+        return (self.public(), tuple(self._faces), self._viewer, self._config)
 
-    def public_snapshot(self) -> tuple:
+    def public(self) -> BluffPublic:
         """Everything every seat knows: what two honest referees must agree on."""
-        return (self._config, self._phase, self._to_act, self._outcome, self._leader,
-                self._challenger, tuple(self._stacks), tuple(self._out), self._safe_box,
-                self._table_stake, self._pending, self._named_rank, self._round_stake,
-                tuple(self._where), tuple(self._hands), tuple(self._claims),
-                self._round_start, self._deal_number, self._deals_won)
+        return BluffPublic(
+            phase=self._phase, to_act=self._to_act, outcome=self._outcome,
+            leader=self._leader, challenger=self._challenger, stacks=self.stacks,
+            out=self.out, safe_box=self._safe_box, table_stake=self._table_stake,
+            discarder=self._pending, named_rank=self._named_rank,
+            round_stake=self._round_stake, hands=tuple(self._hands), pile=self.pile,
+            out_of_play=self.out_of_play, claims=self.claims, round_start=self._round_start,
+            deal_number=self._deal_number, deals_won=self._deals_won)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BluffState):
@@ -342,6 +435,15 @@ class BluffState(Referee):
             must_lead=lead, must_reveal=False, rank=self._named_rank,
             min_stake=low, max_stake=high, max_discard=self._config.max_discard)
 
+    def forced_action(self) -> Action | None:
+        """The action the rules leave ``to_act`` no choice about, if any: revealing a
+        called discard. A front end plays it without asking; a referee that does not
+        know the faces raises :class:`FacesUnknown`."""
+        opts = self.options()
+        if opts is None or not opts.must_reveal:
+            return None
+        return next(self.legal_actions())
+
     def legal_actions(self, stakes: Iterable[int] | None = None) -> Iterator[Action]:
         """Every legal action of ``to_act``, lazily; discards at each of ``stakes``.
 
@@ -402,14 +504,17 @@ class BluffState(Referee):
         if len(set(known)) != len(known):
             raise BadDeal(None, "a card appears in two slots")
 
-        self._faces = faces
+        # A view keeps only its own seat's faces of what it is given, like Topper's.
+        viewer = self._viewer
+        self._faces = [face if viewer is None or p % SEATS == viewer else None
+                       for p, face in enumerate(faces)]
         self._where = [_OUT if self._out[p % SEATS] else _HAND for p in range(DECK_SIZE)]
         self._hands = [() if self._out[s] else tuple(range(s, DECK_SIZE, SEATS))
                        for s in range(SEATS)]
         self._claims = []
         self._deal_number += 1
         self._start_round(self._leader)
-        return (DealStarted(self._deal_number, self._leader),)
+        return (HandDealt(self._deal_number, self._leader),)
 
     # --- actions ------------------------------------------------------------------
 
@@ -538,7 +643,7 @@ class BluffState(Referee):
             self._advance(seat, events)
 
     def _pass(self, seat: int, events: list[Event]) -> None:
-        paid = self._pay(seat, self._config.pass_price)  # type: ignore[arg-type]
+        paid = self._pay(seat, _resolved(self._config.pass_price))
         events.append(Passed(seat, paid))
         if self._stacks[seat] == 0 and self._eliminate(seat, events):
             return
@@ -551,6 +656,8 @@ class BluffState(Referee):
             self._faces[slot] = face
         self._claims[-1] = replace(claim, faces=faces)
         challenger, discarder = self._challenger, self._pending
+        if challenger is None or discarder is None:  # pragma: no cover - check() admits no such reveal
+            raise RuntimeError("a reveal without a challenged discard")
         self._challenger = None
         if not self._claims[-1].honest:
             paid = self._table_stake
@@ -563,16 +670,16 @@ class BluffState(Referee):
             events.append(ChallengeResolved(challenger, discarder, True, faces, discarder, paid))
             if self._stacks[discarder] == 0 and self._eliminate(discarder, events):
                 return
-            self._start_round(challenger, events)  # type: ignore[arg-type]
+            self._start_round(challenger, events)
             return
-        paid = self._pay(challenger, claim.stake)  # type: ignore[arg-type]
+        paid = self._pay(challenger, claim.stake)
         events.append(ChallengeResolved(challenger, discarder, False, faces, challenger, paid))
         if self._stacks[challenger] == 0 and self._eliminate(challenger, events):
             return
         if not self._hands[discarder]:
-            self._win_deal(discarder, events)  # type: ignore[arg-type]
+            self._win_deal(discarder, events)
         else:
-            self._advance(challenger, events)  # type: ignore[arg-type]
+            self._advance(challenger, events)
 
     def _pay(self, seat: int, amount: int) -> int:
         """Move ``amount`` (or all ``seat`` has, if less) into the safe box."""

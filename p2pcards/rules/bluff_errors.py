@@ -11,20 +11,11 @@ from __future__ import annotations
 
 from p2pcards.rules.errors import BadAction, RuleError, WrongPhase
 
-# FacesUnknown is one class for both games (rules.errors), re-exported here.
+# BadDeal, DealNotAwaited and FacesUnknown are one class for both games
+# (rules.errors), re-exported here.
+from p2pcards.rules.errors import BadDeal as BadDeal
+from p2pcards.rules.errors import DealNotAwaited as DealNotAwaited
 from p2pcards.rules.errors import FacesUnknown as FacesUnknown
-
-
-class DealNotAwaited(WrongPhase):
-    """``deal`` was called while a deal is in play (or before one is due)."""
-
-    rule = "bluff.deal-not-awaited"
-
-
-class BadDeal(BadAction):
-    """The faces given to ``deal`` are not 52 distinct cards (or unknowns)."""
-
-    rule = "bluff.bad-deal"
 
 
 class LeaderMustDiscard(WrongPhase):

@@ -1,5 +1,8 @@
 """Bluff's vocabulary as data: configuration, phases, actions, events, outcome.
 
+The events and outcome both games share (``HandDealt``, ``MatchEnded``,
+``Termination``, the ``Outcome`` base) come from :mod:`.contract`.
+
 Everything here is an immutable value, so the referee (:mod:`.bluff`) can
 hand events and claims to callers without copying, and a transcript of
 actions can be replayed, compared and stored.
@@ -11,6 +14,8 @@ import enum
 from dataclasses import dataclass
 
 from p2pcards.cards import Card, Rank
+from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
+from p2pcards.rules.contract import Termination as Termination
 from p2pcards.rules.seats import SEATS
 
 #: Bluff is a four-player game; slot ``p`` of a deal belongs to seat ``p % SEATS``.
@@ -179,12 +184,6 @@ class BluffOptions:
 # --- events ------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class DealStarted:
-    deal: int
-    leader: int
-
-
-@dataclass(frozen=True)
 class Discarded:
     seat: int
     slots: tuple[int, ...]
@@ -245,31 +244,20 @@ class DealWon:
     safe_box: int
 
 
-class Termination(enum.Enum):
-    """Why a match ended."""
+@dataclass(frozen=True, slots=True)
+class BluffOutcome(Outcome):
+    """How a Bluff match ended: ``chips`` per seat at the end, after ``deals`` deals won."""
 
-    LAST_WITH_CHIPS = "last player with chips"
-    """Every other player ran out of chips; the survivor took the safe box and the table."""
-
-    DEAL_CAP = "deal cap"
-    """The configured number of deals was played; the most chips win (ties: all tied)."""
-
-
-@dataclass(frozen=True)
-class BluffOutcome:
-    termination: Termination
-    winners: tuple[int, ...]
     chips: tuple[int, ...]
     deals: int
 
-
-@dataclass(frozen=True)
-class MatchEnded:
-    outcome: BluffOutcome
+    @property
+    def standings(self) -> tuple[int, ...]:
+        return self.chips
 
 
 Event = (
-    DealStarted |
+    HandDealt |
     Discarded |
     StakeReturned |
     Passed |

@@ -41,6 +41,12 @@ class WrongPhase(RuleError):
     rule = "phase"
 
 
+class DealNotAwaited(WrongPhase):
+    """``deal`` was called while a hand is in play (or before a deal is due)."""
+
+    rule = "deal.not-awaited"
+
+
 class NotYourTurn(RuleError):
     """A seat acted while another seat was the one to act."""
 
@@ -69,3 +75,10 @@ class BadAction(RuleError):
     """The action is malformed: wrong type, a value out of range, duplicates."""
 
     rule = "action.malformed"
+
+
+class BadDeal(BadAction):
+    """The faces given to ``deal`` are not a deal of this game's deck: the wrong
+    number of slots, a face that is not a card of the deck, or one card twice."""
+
+    rule = "deal.bad"

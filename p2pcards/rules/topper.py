@@ -30,15 +30,18 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
 from p2pcards.cards import TOPPER_DECK, Card, Suit
 from p2pcards.errors import P2PCardsError
+from p2pcards.rules.contract import Held, faces_for_hands
 from p2pcards.rules.errors import (
     BadAction,
+    BadDeal,
     CardMismatch,
+    DealNotAwaited,
     MatchOver,
     NotYourCard,
     NotYourTurn,
@@ -49,7 +52,6 @@ from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper_actions import Bid, NameTrump, PassBid, Play, TopperAction
 from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
 from p2pcards.rules.topper_errors import (
-    BadDeal,
     BadTrumpSuit,
     BidNotHigher,
     BidOutOfRange,
@@ -79,7 +81,8 @@ from p2pcards.rules.topper_events import (
 from p2pcards.rules.topper_order import effective_suit, little_jack, trick_winner_index
 
 __all__ = [
-    "TopperConfig", "ConfigError", "Phase", "TopperState", "PublicTable", "faces_for_hands",
+    "TopperConfig", "ConfigError", "Phase", "TopperState", "TopperPublic", "TopperOptions",
+    "Held", "faces_for_hands",
     "Bid", "PassBid", "NameTrump", "Play", "TopperAction",
     "BidOutOfRange", "BidNotHigher", "NotTheBidder", "BadTrumpSuit", "CardNotInDeck",
     "BadDeal", "FollowSuit", "Renege", "FacesUnknown", "InconsistentView",
@@ -162,7 +165,28 @@ _PHASE_OF_ACTION: dict[type, Phase] = {
 
 
 @dataclass(frozen=True)
-class PublicTable:
+class TopperOptions:
+    """The choices of the seat to act, compact enough for a menu or a bot.
+
+    In BIDDING the seat passes or bids ``min_bid..max_bid`` (``can_bid``
+    false when nothing is left to top); in TRUMP it names one of ``suits``;
+    in PLAY it plays one of ``playable`` (slots of ``hand`` that may follow).
+    """
+
+    seat: int
+    phase: Phase
+    #: The slots of the seat's hand.
+    hand: tuple[int, ...]
+    can_pass: bool
+    can_bid: bool
+    min_bid: int
+    max_bid: int
+    suits: tuple[Suit, ...]
+    playable: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TopperPublic:
     """Everything every seat may know, as one comparable value (for UIs, logs and tests)."""
 
     phase: Phase
@@ -186,23 +210,11 @@ class PublicTable:
     outcome: TopperOutcome | None
 
 
-def faces_for_hands(hands: Sequence[Sequence[Card | None]]) -> list[Card | None]:
-    """The deal that gives ``hands[s]`` to seat ``s``: slot ``p`` holds card ``p // seats`` of seat ``p % seats``.
-
-    For scripted deals (tests, tutorials, replays of a hand written out by seat).
-    """
-    seats = len(hands)
-    size = len(hands[0]) if hands else 0
-    if seats == 0 or any(len(h) != size for h in hands):
-        raise ValueError("every seat needs the same number of cards")
-    return [hands[p % seats][p // seats] for p in range(seats * size)]
-
-
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class TopperState(Referee):
+class TopperState(Referee[TopperConfig, Phase, TopperOutcome]):
     """A Topper match: the full simulation, a seat's view, or a peer's referee.
 
     Build one with :meth:`new`; then alternate :meth:`deal` (when
@@ -215,6 +227,26 @@ class TopperState(Referee):
         "_faces", "_in_hand", "_bids", "_bidder", "_high_bid", "_trump", "_trick",
         "_tricks", "_taken", "_voids", "_deck_set",
     )
+    _dealer: int
+    _hand_number: int
+    _hands_scored: int
+    _scores: list[int]
+    #: Face of each slot of the deal, None where unknown here.
+    _faces: list[Card | None]
+    #: Whether each slot is still in its seat's hand.
+    _in_hand: list[bool]
+    #: ``(seat, tricks)`` in bidding order; ``tricks`` None for a pass.
+    _bids: list[tuple[int, int | None]]
+    _bidder: int | None
+    _high_bid: int
+    _trump: Suit | None
+    #: ``(seat, slot, card)`` of the trick in progress.
+    _trick: list[tuple[int, int, Card]]
+    _tricks: list[TrickWon]
+    _taken: list[int]
+    #: Per seat: effective suit shown void -> (trick, card played instead).
+    _voids: list[dict[Suit, tuple[int, Card]]]
+    _deck_set: frozenset[Card]
 
     # ----------------------------------------------------------------- making
 
@@ -228,31 +260,81 @@ class TopperState(Referee):
             raise ConfigError(f"no seat {dealer!r} to deal")
         self = cls.__new__(cls)
         n, size = config.seats, len(config.deck)
-        self._config = config
+        Referee.__init__(self, config, Phase.DEAL)
         self._deck_set = frozenset(config.deck)
-        self._phase = Phase.DEAL
         self._dealer = dealer
         self._hand_number = 0
         self._hands_scored = 0
         self._scores = [0] * n
-        self._faces: list[Card | None] = [None] * size
+        self._faces = [None] * size
         self._in_hand = [False] * size
-        self._viewer: int | None = None
-        self._outcome: TopperOutcome | None = None
-        self._to_act: int | None = None
         self._reset_hand()
         return self
 
+    @classmethod
+    def position(cls, config: TopperConfig | None = None, *, first: int = 0,
+                 hands: Mapping[int, Sequence[Card]] | Sequence[Sequence[Card]] | None = None,
+                 standings: Sequence[int] | None = None, deals: int = 0,
+                 scored: int | None = None, bidder: int | None = None, bid: int | None = None,
+                 trump: Suit | None = None) -> TopperState:
+        """A match partway through, from chosen facts (for tests and analysis).
+
+        ``standings`` are the scores; ``deals`` the deals made before this
+        one (``scored`` of them scored, all by default); ``first`` the dealer.
+        Without ``hands`` the deal is awaited; with them (seat → cards, the
+        rest filled in deck order, as
+        :func:`~p2pcards.rules.contract.faces_for_hands`) the deck is dealt
+        and bidding opens. ``bidder`` and ``bid`` then close the bidding
+        (every other seat passed): ``bidder`` names trump, or, with
+        ``trump`` given too, leads the first trick.
+        """
+        state = cls.new(config, first)
+        cfg = state.config
+        if standings is not None:
+            scores = tuple(standings)
+            if len(scores) != cfg.seats or not all(_is_int(v) for v in scores):
+                raise ValueError(f"standings are {cfg.seats} scores, not {standings!r}")
+            state._scores = list(scores)
+        if scored is None:
+            scored = deals
+        if not (_is_int(deals) and _is_int(scored) and 0 <= scored <= deals
+                and (cfg.deal_limit is None or deals < cfg.deal_limit)):
+            raise ValueError(f"{deals!r} deals ({scored!r} scored): not a match still in play")
+        state._hand_number, state._hands_scored = deals, scored
+        if hands is None:
+            if bidder is not None or bid is not None or trump is not None:
+                raise ValueError("a bid or trump needs the hands dealt")
+            return state
+        state.deal(faces_for_hands(hands, cfg.deck, cfg.seats))
+        if bidder is None and bid is None and trump is None:
+            return state
+        if bidder is None or bid is None:
+            raise ValueError("the bidding closes with both a bidder and a bid")
+        state._require_seat(bidder)
+        if not _is_int(bid) or not cfg.min_bid <= bid <= cfg.max_bid:
+            raise ValueError(f"a bid is {cfg.min_bid} to {cfg.max_bid} tricks, not {bid!r}")
+        n = cfg.seats
+        order = [(first + 1 + i) % n for i in range(n)]
+        state._bids = [(s, bid if s == bidder else None) for s in order]
+        state._bidder, state._high_bid = bidder, bid
+        state._phase, state._to_act = Phase.TRUMP, bidder
+        if trump is not None:
+            if not isinstance(trump, Suit):
+                raise ValueError(f"trump is a suit, not {trump!r}")
+            state._trump = trump
+            state._phase = Phase.PLAY
+        return state
+
     def _reset_hand(self) -> None:
         n = self.config.seats
-        self._bids: list[tuple[int, int | None]] = []
-        self._bidder: int | None = None
+        self._bids = []
+        self._bidder = None
         self._high_bid = 0
-        self._trump: Suit | None = None
-        self._trick: list[tuple[int, int, Card]] = []
-        self._tricks: list[TrickWon] = []
+        self._trump = None
+        self._trick = []
+        self._tricks = []
         self._taken = [0] * n
-        self._voids: list[dict[Suit, tuple[int, Card]]] = [{} for _ in range(n)]
+        self._voids = [{} for _ in range(n)]
 
     def copy(self) -> TopperState:
         """An independent copy (same knowledge, same viewer)."""
@@ -373,6 +455,7 @@ class TopperState(Referee):
         done = [c for t in self._tricks for _, c in t.plays]
         return tuple(done) + tuple(c for _, _, c in self._trick)
 
+    @property
     def hand_sizes(self) -> tuple[int, ...]:
         n = self.config.seats
         sizes = [0] * n
@@ -381,11 +464,11 @@ class TopperState(Referee):
                 sizes[p % n] += 1
         return tuple(sizes)
 
-    def hand(self, seat: int) -> tuple[tuple[int, Card | None], ...]:
+    def hand(self, seat: int) -> tuple[Held, ...]:
         """``(slot, face)`` of ``seat``'s unplayed cards; the face is None where unknown here."""
         self._require_seat(seat)
         return tuple(
-            (p, self._faces[p])
+            Held(p, self._faces[p])
             for p in range(seat, len(self._faces), self.config.seats)
             if self._in_hand[p]
         )
@@ -395,8 +478,9 @@ class TopperState(Referee):
         self._require_seat(seat)
         return frozenset(self._voids[seat])
 
-    def public(self) -> PublicTable:
-        return PublicTable(
+    def public(self) -> TopperPublic:
+        """Everything every seat knows: what two honest referees must agree on."""
+        return TopperPublic(
             phase=self._phase,
             dealer=self._dealer,
             to_act=self._to_act,
@@ -410,12 +494,12 @@ class TopperState(Referee):
             current_trick=self.current_trick,
             tricks=self.tricks,
             tricks_taken=self.tricks_taken,
-            hand_sizes=self.hand_sizes(),
+            hand_sizes=self.hand_sizes,
             voids=tuple(frozenset(v) for v in self._voids),
             outcome=self._outcome,
         )
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self.config, self.public(), tuple(self._faces), tuple(self._in_hand), self._viewer,
                 tuple(tuple(sorted(v.items())) for v in self._voids))
 
@@ -441,7 +525,7 @@ class TopperState(Referee):
         if self._phase is Phase.MATCH_OVER:
             raise MatchOver(None, "the match is over: no more deals")
         if self._phase is not Phase.DEAL:
-            raise WrongPhase(None, f"a deal is not awaited during {self._phase.value}")
+            raise DealNotAwaited(None, f"a deal is not awaited during {self._phase.value}")
         size, n = len(self.config.deck), self.config.seats
         if isinstance(faces, (str, bytes)) or not isinstance(faces, Sequence) or len(faces) != size:
             raise BadDeal(None, f"a deal is a sequence of {size} faces (a card or None each)")
@@ -465,7 +549,7 @@ class TopperState(Referee):
         self._hand_number += 1
         self._phase = Phase.BIDDING
         self._to_act = (self._dealer + 1) % n
-        return (HandDealt(self._hand_number, self._dealer, self._to_act),)
+        return (HandDealt(self._hand_number, self._to_act, self._dealer),)
 
     # ---------------------------------------------------------------- refereeing
 
@@ -641,8 +725,46 @@ class TopperState(Referee):
 
     # --------------------------------------------------------------- choices
 
-    def legal_actions(self) -> tuple[TopperAction, ...]:
-        """Every action the seat to act may take (empty while a deal is awaited or after the end).
+    def options(self) -> TopperOptions | None:
+        """The choices of ``to_act``, or ``None`` when nobody is to act.
+
+        During play this needs the seat's faces (to know which follow): ask
+        that seat's view, or the full state; a referee that cannot see them
+        raises :class:`FacesUnknown`.
+        """
+        seat = self._to_act
+        if seat is None:
+            return None
+        cfg = self.config
+        hand = self.hand(seat)
+        slots = tuple(h.slot for h in hand)
+        low = max(self._high_bid + 1, cfg.min_bid)
+        bidding = self._phase is Phase.BIDDING
+        playable: tuple[int, ...] = ()
+        if self._phase is Phase.PLAY:
+            playable = tuple(h.slot for h in self._playable(seat, hand))
+        return TopperOptions(
+            seat=seat, phase=self._phase, hand=slots, can_pass=bidding,
+            can_bid=bidding and low <= cfg.max_bid, min_bid=low, max_bid=cfg.max_bid,
+            suits=tuple(Suit) if self._phase is Phase.TRUMP else (), playable=playable)
+
+    def _playable(self, seat: int, held: tuple[Held, ...]) -> tuple[Held, ...]:
+        if any(h.face is None for h in held):
+            raise FacesUnknown(seat)
+        led = self.led_suit
+        if led is not None:
+            following = tuple(h for h in held if effective_suit(h.face, self._trump) == led)  # type: ignore[arg-type]
+            if following:
+                return following
+        return held
+
+    def forced_action(self) -> TopperAction | None:
+        """The action the rules leave ``to_act`` no choice about: never, in Topper
+        (even a last card is the player's to play)."""
+        return None
+
+    def legal_actions(self) -> Iterator[TopperAction]:
+        """Every action the seat to act may take, lazily (none while a deal is awaited or after the end).
 
         During play this needs the seat's faces: ask that seat's view, or
         the full state; a referee that cannot see them raises
@@ -650,21 +772,17 @@ class TopperState(Referee):
         """
         seat = self._to_act
         if seat is None:
-            return ()
+            return
         if self._phase is Phase.BIDDING:
             low = max(self._high_bid + 1, self.config.min_bid)
-            return (PassBid(seat),) + tuple(Bid(seat, t) for t in range(low, self.config.max_bid + 1))
+            yield PassBid(seat)
+            yield from (Bid(seat, t) for t in range(low, self.config.max_bid + 1))
+            return
         if self._phase is Phase.TRUMP:
-            return tuple(NameTrump(seat, s) for s in Suit)
-        held = self.hand(seat)
-        if any(face is None for _, face in held):
-            raise FacesUnknown(seat)
-        led = self.led_suit
-        if led is not None:
-            following = [(p, c) for p, c in held if effective_suit(c, self._trump) == led]
-            if following:
-                held = tuple(following)
-        return tuple(Play(seat, p, c) for p, c in held)
+            yield from (NameTrump(seat, s) for s in Suit)
+            return
+        for slot, face in self._playable(seat, self.hand(seat)):
+            yield Play(seat, slot, face)  # type: ignore[arg-type]
 
     def _require_seat(self, seat: int) -> None:
         if not _is_int(seat) or not 0 <= seat < self.config.seats:

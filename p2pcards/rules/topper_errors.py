@@ -11,7 +11,10 @@ from __future__ import annotations
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.errors import BadAction, NotYourTurn, RuleError
 
-# FacesUnknown is one class for both games (rules.errors), re-exported here.
+# BadDeal, DealNotAwaited and FacesUnknown are one class for both games
+# (rules.errors), re-exported here.
+from p2pcards.rules.errors import BadDeal as BadDeal
+from p2pcards.rules.errors import DealNotAwaited as DealNotAwaited
 from p2pcards.rules.errors import FacesUnknown as FacesUnknown
 
 
@@ -43,12 +46,6 @@ class CardNotInDeck(BadAction):
     """A card played, or dealt, that the Topper deck does not contain (e.g. a 7)."""
 
     rule = "topper.card-not-in-deck"
-
-
-class BadDeal(BadAction):
-    """A deal of the wrong number of slots, a non-card face, or one face twice."""
-
-    rule = "topper.deal"
 
 
 class FollowSuit(RuleError):

@@ -1,24 +1,19 @@
 """What happened in a Topper match, as data: events returned by ``deal``/``apply``, and the outcome.
 
+``HandDealt``, ``MatchEnded``, ``Termination`` and the ``Outcome`` base are
+the ones both games share (:mod:`.contract`), re-exported here.
+
 Events carry only public facts (bids, trump, face-up cards, scores), so a
 front end can show them and a transcript can log them without leaking a hand.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from p2pcards.cards import Card, Suit
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt:
-    """A fresh deck was dealt; bidding opens with ``first_bidder``."""
-
-    hand: int
-    dealer: int
-    first_bidder: int
+from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
+from p2pcards.rules.contract import Termination as Termination
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,38 +107,17 @@ class TieContinues:
     score: int
 
 
-class Termination(enum.Enum):
-    """How a Topper match ended."""
-
-    #: One seat alone had the highest score, at or above the target, after a hand.
-    TARGET_REACHED = "target-reached"
-    #: Several seats shared the highest score at or above the target, and the
-    #: bidder of that hand was one of them: the bidder won.
-    BIDDER_WINS_TIE = "bidder-wins-tie"
-    #: The configured deal limit was reached with no winner by the rules
-    #: above: the highest score won; a tie went to that hand's bidder if he was
-    #: among the tied, else every tied seat shares the win.
-    DEAL_LIMIT = "deal-limit"
-
-
 @dataclass(frozen=True, slots=True)
-class TopperOutcome:
-    termination: Termination
-    #: The winning seat, or several sharing the win (only at the deal limit).
-    winners: tuple[int, ...]
+class TopperOutcome(Outcome):
+    """How a Topper match ended: the final ``scores`` after ``hands`` hands scored
+    (thrown-in deals not counted)."""
+
     scores: tuple[int, ...]
-    #: Hands scored in the match (thrown-in deals not counted).
     hands: int
 
     @property
-    def winner(self) -> int | None:
-        """The sole winner, or None when several share the win."""
-        return self.winners[0] if len(self.winners) == 1 else None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchEnded:
-    outcome: TopperOutcome
+    def standings(self) -> tuple[int, ...]:
+        return self.scores
 
 
 TopperEvent = (

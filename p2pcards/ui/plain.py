@@ -27,8 +27,6 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import REACTIONS, TalkRefused
-from p2pcards.rules.bluff import BluffState
-from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.ui.text import (
     CommandError,
     describe,
@@ -176,6 +174,8 @@ class PlainAgent:
 
     async def _read_all(self) -> None:
         lines = self._lines
+        if lines is None:  # pragma: no cover - listen() makes the queue before the pump
+            return
         while True:
             try:
                 line = await self.read_line()
@@ -227,10 +227,11 @@ class PlainAgent:
         if view.to_act is None or view.to_act != me:
             raise NothingToDecide(f"seat {me} is not to act in this view")
         names = decision.names if decision is not None and decision.names else _names(self.names)
-        if isinstance(view, BluffState) and view.phase is BluffPhase.REVEAL:
+        forced = view.forced_action()
+        if forced is not None:
             # Not a choice: the rules make the called discard's owner show it.
             self.write("Your discard was called: revealing it.")
-            return parse_command("reveal", view)
+            return forced
         self.write(render(view, names, me, self.symbols))
         self.write(options_help(view))
         warner: asyncio.Task | None = None

@@ -100,7 +100,8 @@ def load_saved(path: Path) -> Saved:
         verdict = Verdict.from_wire(saved_verdict) if saved_verdict is not None else None
     except (ProtocolError, ValueError, TypeError) as error:
         raise ReplayError(f"{journal.verdict_path} is not a saved verdict: {error}") from None
-    secrets, player, bots = None, None, ()
+    secrets, player = None, None
+    bots: tuple[bool, ...] = ()
     if path.is_dir() and journal.exists():
         try:
             meta = journal.read_meta()
@@ -244,8 +245,8 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
         except ProtocolError as error:
             raise ReplayError(f"message {position}: {error}", position) from None
         if table.stage is Stage.ENDED and not same_verdict(table.verdict, verdict):
-            raise ReplayError(f"message {position} breaks the rules: {table.verdict.rule}",
-                              position)
+            rule = table.verdict.rule if table.verdict is not None else "?"
+            raise ReplayError(f"message {position} breaks the rules: {rule}", position)
         deal += sum(isinstance(e, HandDealt) for e in events)
         out.steps.append(Step(position, position, tuple(events), _view(table), deal))
         if progress is not None:

@@ -1,9 +1,10 @@
 """The table as text, for any front end: render a view, list and parse commands, describe events.
 
 Pure functions, no I/O: the line-based front end (:mod:`.plain`) and a
-full-screen one draw the same words. Each function dispatches on the view's
-type (Bluff or Topper). Everything shown comes from a seat's view or from
-events, which hold only what that seat may know.
+full-screen one draw the same words. Each function hands the view to its
+game's text module, chosen by the view's game object (:func:`game_of`).
+Everything shown comes from a seat's view or from events, which hold only
+what that seat may know.
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from p2pcards.errors import P2PCardsError
-from p2pcards.rules.bluff import BluffState
-from p2pcards.rules.topper import TopperState
+from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.ui import text_bluff, text_topper
 from p2pcards.ui.text_common import CommandError, HandCard, card_text, clean
 from p2pcards.ui.text_events import describe
@@ -22,16 +21,14 @@ __all__ = ["CommandError", "HandCard", "render", "options_help", "parse_command"
            "rules_summary", "labelled_hand", "turn_line", "card_text", "clean", "UnknownGame"]
 
 
-class UnknownGame(P2PCardsError, TypeError):
-    """A view of neither game was given to the text functions (a programming error)."""
+#: Each game's text, chosen by the name of the view's game object.
+_TEXTS: dict[str, Any] = {"bluff": text_bluff, "topper": text_topper}
 
 
 def _game(view: Any) -> Any:
-    if isinstance(view, BluffState):
-        return text_bluff
-    if isinstance(view, TopperState):
-        return text_topper
-    raise UnknownGame(f"no text for a view of type {type(view).__name__}")
+    """The text module of the view's game; :class:`UnknownGame` (the rules' one) for
+    a view of neither game, a programming error."""
+    return _TEXTS[game_of(view).name]
 
 
 def render(view: Any, names: Sequence[str], me: int | None, symbols: bool = False) -> str:

@@ -42,10 +42,9 @@ _RANK_WORDS = "2..10, J, Q, K or A"
 
 def labelled_hand(view: BluffState, me: int) -> list[HandCard]:
     """``me``'s cards sorted by rank then suit, labelled 1, 2, ... in that order."""
-    slots = view.hand(me)
-    faces = [(view.face(slot), slot) for slot in slots]
-    faces.sort(key=lambda pair: (pair[0] is None, pair[0].code if pair[0] else 0, pair[1]))
-    return [HandCard(i + 1, slot, card) for i, (card, slot) in enumerate(faces)]
+    held = sorted(view.hand(me), key=lambda h: (h.face is None, h.face.code if h.face else 0,
+                                                 h.slot))
+    return [HandCard(i + 1, h.slot, h.face) for i, h in enumerate(held)]
 
 
 # --- rendering ------------------------------------------------------------------
@@ -155,8 +154,8 @@ def options_help(view: BluffState) -> str:
     if opts.can_pass:
         lines.append(f"  pass (p)                 pay {view.config.pass_price} chips "
                      f"into the safe box")
-    if opts.can_challenge:
-        claim = view.last_claim
+    claim = view.last_claim
+    if opts.can_challenge and claim is not None:
         lines.append(f"  challenge (c, bluff)     call \"Bluff!\": seat {claim.seat}'s "
                      f"{plural(claim.count, 'card')} claimed as {claim.rank.label}")
     if opts.can_discard:

@@ -17,9 +17,9 @@ from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
-from p2pcards.rules.bluff_model import Termination as BluffTermination
+from p2pcards.rules.contract import Termination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
-from p2pcards.rules.topper_events import Termination as TopperTermination
+from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.untrusted_text import shown
 
 #: The widest line :func:`render` produces.
@@ -192,18 +192,27 @@ def tokens_of(text: str) -> list[str]:
 
 
 #: Why a match ended, as a person says it.
-ENDINGS: dict[Any, str] = {
-    BluffTermination.LAST_WITH_CHIPS: "one player has all the chips",
-    BluffTermination.DEAL_CAP: "deal cap reached",
-    TopperTermination.TARGET_REACHED: "target score reached",
-    TopperTermination.BIDDER_WINS_TIE: "a tie at the target goes to the bidder",
-    TopperTermination.DEAL_LIMIT: "deal limit reached",
+ENDINGS: dict[Termination, str] = {
+    Termination.LAST_WITH_CHIPS: "one player has all the chips",
+    Termination.DEAL_CAP: "deal cap reached",
+    Termination.TARGET_REACHED: "target score reached",
+    Termination.BIDDER_WINS_TIE: "a tie at the target goes to the bidder",
+    Termination.DEAL_LIMIT: "deal limit reached",
 }
 
 
 def ending_words(termination: Any) -> str:
     """``deal cap reached``: a match's end in words (never the enum's id)."""
     return ENDINGS.get(termination, "the match ended")
+
+
+def game_name(thing: object) -> str | None:
+    """The name of the game a view, outcome or event belongs to (its game object's
+    name: how the front ends choose a game's drawing), or None for anything else."""
+    try:
+        return game_of(thing).name
+    except UnknownGame:
+        return None
 
 
 def plural(count: int, word: str) -> str:

@@ -22,6 +22,8 @@ from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
+from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
+from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.ui.text_common import (
     NAME_WIDTH,
     card_text,
@@ -95,8 +97,6 @@ def _upper_first(text: str) -> str:
 # --- Bluff ---------------------------------------------------------------------------
 
 def _bluff_line(e: Any, s: Speaker) -> str | None:
-    if isinstance(e, bluff.DealStarted):
-        return f"Deal {e.deal} begins: {s.seat(e.leader, False)} {s.does(e.leader, 'lead')}."
     if isinstance(e, bluff.Discarded):
         cards = plural(len(e.slots), "card")
         if e.lead:
@@ -124,8 +124,6 @@ def _bluff_line(e: Any, s: Speaker) -> str | None:
         return f"{s.seat(e.seat)} ran out of chips and is out of the match."
     if isinstance(e, bluff.DealWon):
         return f"{s.seat(e.winner)} won the deal and the safe box of {e.safe_box}."
-    if isinstance(e, bluff.MatchEnded):
-        return _bluff_outcome(e.outcome, s)
     return None
 
 
@@ -143,7 +141,7 @@ def _winners(seats: Sequence[int], s: Speaker) -> str:
 
 
 def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
-    return (f"Match over: {ending_words(outcome.termination)} after "
+    return (f"{ending_words(outcome.termination)} after "
             f"{plural(outcome.deals, 'deal')}. {_winners(outcome.winners, s)}. "
             f"Chips: {s.scores(outcome.chips)}.")
 
@@ -151,9 +149,6 @@ def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
 # --- Topper ----------------------------------------------------------------------------
 
 def _topper_line(e: Any, s: Speaker) -> str | None:
-    if isinstance(e, topper.HandDealt):
-        return (f"Hand {e.hand}: {s.seat(e.dealer, False)} dealt; "
-                f"{s.seat(e.first_bidder, False)} {s.does(e.first_bidder, 'bid')} first.")
     if isinstance(e, topper.BidMade):
         return f"{s.seat(e.seat)} bid {e.tricks}."
     if isinstance(e, topper.BidPassed):
@@ -185,15 +180,51 @@ def _topper_line(e: Any, s: Speaker) -> str | None:
     if isinstance(e, topper.TieContinues):
         tied = " and ".join(s.seat(t, False) for t in e.seats)
         return f"Tie at {e.score} between {tied}, the bidder not among them: another hand."
-    if isinstance(e, topper.MatchEnded):
-        return _topper_outcome(e.outcome, s)
     return None
 
 
 def _topper_outcome(outcome: topper.TopperOutcome, s: Speaker) -> str:
-    return (f"Match over: {ending_words(outcome.termination)} after "
+    return (f"{ending_words(outcome.termination)} after "
             f"{plural(outcome.hands, 'hand')} scored. {_winners(outcome.winners, s)}. "
             f"Scores: {s.scores(outcome.scores)}.")
+
+
+# --- both games ----------------------------------------------------------------------------
+
+#: Each game's own events and outcome in words, chosen by the game object's name.
+_EVENT_LINES: dict[str, Callable[[Any, Speaker], str | None]] = {
+    "bluff": _bluff_line, "topper": _topper_line}
+_OUTCOME_LINES: dict[str, Callable[[Any, Speaker], str]] = {
+    "bluff": _bluff_outcome, "topper": _topper_outcome}
+
+
+def _dealt_line(e: HandDealt, s: Speaker) -> str:
+    if e.dealer is None:  # Bluff: nobody deals, the leader opens
+        return f"Deal {e.hand} begins: {s.seat(e.first, False)} {s.does(e.first, 'lead')}."
+    return (f"Hand {e.hand}: {s.seat(e.dealer, False)} dealt; "
+            f"{s.seat(e.first, False)} {s.does(e.first, 'bid')} first.")
+
+
+def outcome_words(outcome: Outcome, s: Speaker) -> str:
+    """``deal cap reached after 20 deals. Seat 2 (Cal) won. Chips: …``"""
+    return _OUTCOME_LINES[game_of(outcome).name](outcome, s)
+
+
+def _outcome_line(outcome: Outcome, s: Speaker) -> str:
+    return f"Match over: {outcome_words(outcome, s)}"
+
+
+def _game_line(e: Any, s: Speaker) -> str | None:
+    """A referee's event in words (None for anything else)."""
+    if isinstance(e, HandDealt):
+        return _dealt_line(e, s)
+    if isinstance(e, MatchEnded):
+        return _outcome_line(e.outcome, s)
+    try:
+        game = game_of(e)
+    except UnknownGame:
+        return None
+    return _EVENT_LINES[game.name](e, s)
 
 
 # --- the table protocol ---------------------------------------------------------------------
@@ -235,16 +266,12 @@ def _protocol_line(e: Any, s: Speaker) -> str | None:
                 f"decryption shares verified.")
     if isinstance(e, proto.ActionApplied):
         # The protocol follows the last action with its own MatchEnded: say it once.
-        lines = [_game_line(r, s) for r in e.results
-                 if not isinstance(r, (bluff.MatchEnded, topper.MatchEnded))]
+        lines = [_game_line(r, s) for r in e.results if not isinstance(r, MatchEnded)]
         text = "\n".join(line for line in lines if line)
         return text or None
     if isinstance(e, proto.MatchEnded):
-        outcome = e.outcome
-        if isinstance(outcome, bluff.BluffOutcome):
-            return _bluff_outcome(outcome, s)
-        if isinstance(outcome, topper.TopperOutcome):
-            return _topper_outcome(outcome, s)
+        if isinstance(e.outcome, Outcome):
+            return _outcome_line(e.outcome, s)
         return "Match over."
     if isinstance(e, proto.TableEnded):
         return _verdict_line(e.verdict, s)
@@ -359,12 +386,8 @@ def _session_line(e: Any, s: Speaker) -> str | None:
     return None
 
 
-def _game_line(e: Any, s: Speaker) -> str | None:
-    return _bluff_line(e, s) or _topper_line(e, s)
-
-
 _SOURCES: tuple[Callable[[Any, Speaker], str | None], ...] = (
-    _protocol_line, _session_line, _bluff_line, _topper_line)
+    _protocol_line, _session_line, _game_line)
 
 
 def describe(event: Any, names: Names, me: int | None, seating: Seating = None, *,

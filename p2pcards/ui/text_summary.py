@@ -18,8 +18,9 @@ from typing import Any
 from p2pcards.protocol import events as proto
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
+from p2pcards.rules.contract import HandDealt
 from p2pcards.ui.text_bluff import labelled_hand
-from p2pcards.ui.text_common import cards_text, plural, seat_name, who
+from p2pcards.ui.text_common import cards_text, game_name, plural, seat_name, who
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class ResultRecorder:
     def take(self, event: Any) -> None:
         # The table protocol's HandDealt starts every deal: the referee's own deal
         # events stay inside the table (its deal() results are not passed on).
-        if isinstance(event, (bluff.DealStarted, topper.HandDealt, proto.HandDealt)):
+        if isinstance(event, (HandDealt, proto.HandDealt)):
             self._revealed, self._caught = [], []
         elif isinstance(event, bluff.ChallengeResolved):
             self._revealed.extend(event.faces)
@@ -84,7 +85,7 @@ class ResultRecorder:
                view: Any, symbols: bool) -> Summary:
         lines = [f"{who(names, event.winner, me)} won the deal and the safe box of "
                  f"{event.safe_box}."]
-        stacks = tuple(view.stacks) if view is not None and hasattr(view, "stacks") else None
+        stacks = tuple(view.stacks) if game_name(view) == "bluff" else None
         if stacks is not None:
             before = self._chips_before or (view.config.starting_chips,) * len(stacks)
             lines.append("Chips: " + ", ".join(
@@ -142,7 +143,7 @@ class History(ResultRecorder):
 
     def take(self, event: Any) -> None:
         super().take(event)
-        if isinstance(event, (topper.HandDealt, proto.HandDealt)):
+        if isinstance(event, (HandDealt, proto.HandDealt)):
             self.tricks = []
         elif isinstance(event, topper.TrickWon):
             self.tricks.append(event)
@@ -164,7 +165,7 @@ class History(ResultRecorder):
     def lines(self, names: Sequence[str], me: int | None, view: Any,
               symbols: bool = False) -> list[str]:
         """The scoreboard, then the record of the deal (hand) in play, as text."""
-        is_bluff = view is not None and hasattr(view, "stacks")
+        is_bluff = game_name(view) == "bluff"
         heads = [("you" if s == me else seat_name(names, s))[:8] for s in range(4)]
         word = "Deal" if is_bluff else "Hand"
         out = [f"Scoreboard: {'chips' if is_bluff else 'score'} after each "

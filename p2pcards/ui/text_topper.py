@@ -90,7 +90,7 @@ def render(view: TopperState, names: Sequence[str], me: int | None,
     lines.append(f"{'Seat':>4}  {'Player':<22} {'Score':>5}  {'Bid':>4}  {'Tricks':>6}  "
                  f"{'Cards':>5}  Notes")
     bids = dict(view.bids)
-    sizes = view.hand_sizes()
+    sizes = view.hand_sizes
     for seat in range(cfg.seats):
         name = seat_name(names, seat) + (" (you)" if seat == me else "")
         bid = ("pass" if bids[seat] is None else str(bids[seat])) if seat in bids else "-"
@@ -195,9 +195,10 @@ def options_help(view: TopperState) -> str:
 def _playable(view: TopperState, me: int) -> list[HandCard]:
     hand = labelled_hand(view, me)
     try:
-        legal = {a.slot for a in view.legal_actions() if isinstance(a, Play)}
+        opts = view.options()
     except LookupError:
         return hand
+    legal = set(opts.playable if opts is not None else ())
     return [entry for entry in hand if entry.slot in legal]
 
 

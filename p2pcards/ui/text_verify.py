@@ -9,11 +9,12 @@ only with ``details`` (``verify -v``) and in the JSON, which scripts read.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from p2pcards.protocol.verify import Report
-from p2pcards.ui.text_common import clean, ending_words, plural, quoted
-from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
+from p2pcards.ui.text_common import clean, plural, quoted
+from p2pcards.ui.text_events import Speaker, outcome_words, verdict_sentence
 
 
 def _speaker(report: Report, me_player: int | None) -> Speaker:
@@ -30,14 +31,8 @@ def _seat_of(report: Report, player: int) -> int | None:
     return report.seating.index(player)
 
 
-def outcome_words(outcome: Any, s: Speaker) -> str:
-    """``deal cap reached after 20 deals. Seat 2 (Cal) won. Chips: …``"""
-    if hasattr(outcome, "chips"):
-        counted, values, label = plural(outcome.deals, "deal"), outcome.chips, "Chips"
-    else:
-        counted, values, label = plural(outcome.hands, "hand") + " scored", outcome.scores, "Scores"
-    return (f"{ending_words(outcome.termination)} after {counted}. "
-            f"{winners_sentence(outcome.winners, s)}. {label}: {s.scores(values)}.")
+def _json(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
 
 
 def report_lines(report: Report, me_player: int | None = None, details: bool = False) -> list[str]:
@@ -115,8 +110,9 @@ def report_json(report: Report, me_player: int | None = None) -> dict[str, Any]:
         out["outcome"] = {
             "termination": outcome.termination.name.lower().replace("_", "-"),
             "winners": list(outcome.winners),
-            **({"chips": list(outcome.chips), "deals": outcome.deals} if hasattr(outcome, "chips")
-               else {"scores": list(outcome.scores), "hands": outcome.hands})}
+            # The game's own fields: Bluff's chips and deals, Topper's scores and hands.
+            **{f.name: _json(getattr(outcome, f.name)) for f in fields(outcome)
+               if f.name not in ("termination", "winners")}}
     if report.verdict is not None:
         v = report.verdict
         out["verdict"] = {"rule": v.rule, "blamed": list(v.players),

@@ -23,7 +23,7 @@ from p2pcards.rules.bluff import (
     Discard,
     Pass,
     Reveal,
-    stacked_faces,
+    faces_for_hands,
 )
 
 
@@ -33,7 +33,7 @@ def cards(text: str) -> list[Card]:
 
 def table(hands: dict[int, list[Card]], leader: int = 0, **config) -> BluffState:
     state = BluffState.new(BluffConfig(**config), leader)
-    state.deal(stacked_faces(hands))
+    state.deal(faces_for_hands(hands, FULL_DECK))
     return state
 
 

@@ -68,7 +68,7 @@ class Watched:
         for other in set(range(4)) - {view.viewer}:
             assert all(face is None for _, face in view.hand(other))
         action = self.bot.choose(view)
-        assert action in view.legal_actions()
+        assert action in tuple(view.legal_actions())
         self.choices.append(action)
         return action
 

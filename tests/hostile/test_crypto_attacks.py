@@ -401,7 +401,7 @@ def test_bluff_reveal_with_shares_of_other_cards_of_the_same_hand() -> None:
     key = bench.tables[step.player].secrets.key
     claim = bench.reference.engine.last_claim
     in_hand = [p for p in bench.tables[step.player].hand if p not in claim.slots
-               and p in bench.reference.engine.hand(step.seat)]
+               and p in dict(bench.reference.engine.hand(step.seat))]
     body = {"shares": [shares.make_share(key, deal.deck[p], deal.context(step.seat), p,
                                          _rng(f"z{p}")).to_wire()
                        for p in in_hand[:len(claim.slots)]]}

@@ -55,7 +55,8 @@ def _bluff_response_discard() -> tuple[Bench, Step]:
 
 
 def _own_hand(bench: Bench, player: int) -> list[int]:
-    return list(bench.reference.engine.hand(bench.seat_of(player)))
+    """The slots of the player's hand, as the reference referee holds them."""
+    return [h.slot for h in bench.reference.engine.hand(bench.seat_of(player))]
 
 
 # -- Bluff ---------------------------------------------------------------------------------
@@ -200,15 +201,15 @@ def test_topper_trump_that_is_not_a_suit() -> None:
 def test_topper_play_during_the_bidding() -> None:
     """A play in the bidding reveals the card (the cheater's own loss) and is refused."""
     bench, step = _topper_turn("bid")
-    slot = _own_hand(bench, step.player)[0][0]
+    slot = _own_hand(bench, step.player)[0]
     _attack(bench, step, "play", {"slot": slot, "shares": _reveal(bench, step.player, [slot])},
             "rules.phase")
 
 
 def test_topper_play_of_another_seats_slot() -> None:
     bench, step = _topper_turn("play", seat=1)
-    theirs = _own_hand(bench, bench.player_at(2))[0][0]
-    mine = _own_hand(bench, step.player)[0][0]
+    theirs = _own_hand(bench, bench.player_at(2))[0]
+    mine = _own_hand(bench, step.player)[0]
     body = {"slot": theirs, "shares": _reveal(bench, step.player, [mine])}
     _attack(bench, step, "play", body, "rules.card.not-held")
 

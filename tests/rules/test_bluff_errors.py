@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.cards import Card, Rank
+from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
     BluffConfig,
     BluffState,
@@ -12,7 +12,7 @@ from p2pcards.rules.bluff import (
     Discard,
     Pass,
     Reveal,
-    stacked_faces,
+    faces_for_hands,
 )
 from p2pcards.rules.bluff_errors import (
     AlreadyRevealed,
@@ -40,7 +40,8 @@ from p2pcards.rules.errors import (
 )
 
 ACES = [Card.parse(t) for t in ["AS", "AH", "AD", "AC"]]
-FACES = stacked_faces({0: ACES, 1: [Card.parse(t) for t in ["KS", "KH", "KD", "KC"]]})
+FACES = faces_for_hands({0: ACES, 1: [Card.parse(t) for t in ["KS", "KH", "KD", "KC"]]},
+                        FULL_DECK)
 
 
 def leading() -> BluffState:
@@ -195,7 +196,7 @@ def test_deal_while_a_deal_is_in_play_is_refused():
     state = leading()
     with pytest.raises(DealNotAwaited) as raised:
         state.deal(FACES)
-    assert raised.value.rule == "bluff.deal-not-awaited" and raised.value.seat is None
+    assert raised.value.rule == "deal.not-awaited" and raised.value.seat is None
 
 
 def test_deal_after_the_match_is_refused():
@@ -214,7 +215,7 @@ def test_malformed_deal_is_refused_and_changes_nothing(faces):
     before = state.snapshot()
     with pytest.raises(BadDeal) as raised:
         state.deal(faces)
-    assert raised.value.rule == "bluff.bad-deal"
+    assert raised.value.rule == "deal.bad"
     assert state.snapshot() == before
 
 

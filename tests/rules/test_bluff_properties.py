@@ -46,7 +46,7 @@ def assert_invariants(state: BluffState) -> None:
     assert min(state.stacks) >= 0 and state.safe_box >= 0 and state.table_stake >= 0
 
     if state.deal_number:
-        hands = [set(state.hand(seat)) for seat in range(4)]
+        hands = [{h.slot for h in state.hand(seat)} for seat in range(4)]
         pile, gone = set(state.pile), set(state.out_of_play)
         assert sum(map(len, hands)) + len(pile) + len(gone) == 52
         assert set().union(*hands, pile, gone) == set(range(52))
@@ -109,7 +109,7 @@ class Table:
 
     def assert_agree(self) -> None:
         for seat, peer in enumerate(self.peers):
-            assert peer.public_snapshot() == self.full.public_snapshot()
+            assert peer.public() == self.full.public()
             assert peer.snapshot()[1] == self.full.view(seat).snapshot()[1]
 
 

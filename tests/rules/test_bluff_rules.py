@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.cards import Card, Rank
+from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
     BluffConfig,
     BluffState,
     Challenge,
     Challenged,
     ChallengeResolved,
-    DealStarted,
     DealWon,
     Discard,
     Discarded,
+    HandDealt,
     MatchEnded,
     Pass,
     Passed,
@@ -30,7 +30,7 @@ from p2pcards.rules.bluff import (
     RoundEnded,
     StakeReturned,
     Termination,
-    stacked_faces,
+    faces_for_hands,
 )
 from p2pcards.rules.bluff_errors import StakeAboveStack, StakeTooLow
 
@@ -44,7 +44,7 @@ HANDS = {
     1: cards("2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S"),
     2: cards("6S 6H 6D 6C 7S 7H 7D 7C 8S 8H 8D 8C 9S"),
 }
-FACES = stacked_faces(HANDS)
+FACES = faces_for_hands(HANDS, FULL_DECK)
 
 
 def slot(seat: int, index: int) -> int:
@@ -130,14 +130,14 @@ def test_deal_gives_slot_p_to_seat_p_mod_4_thirteen_each():
     state = BluffState.new(BluffConfig(), 0)
     state.deal(FACES)
     for seat in range(4):
-        assert state.hand(seat) == tuple(range(seat, 52, 4))
+        assert tuple(h.slot for h in state.hand(seat)) == tuple(range(seat, 52, 4))
     assert state.face(slot(1, 0)) == Card.parse("2S")
 
 
 def test_first_deal_is_led_by_the_drawn_leader():
     state = BluffState.new(BluffConfig(), 2)
     events = state.deal(FACES)
-    assert events == (DealStarted(1, 2),)
+    assert events == (HandDealt(1, 2),)
     assert state.phase is Phase.LEAD and state.to_act == 2
 
 
@@ -221,7 +221,7 @@ def test_caught_bluffer_takes_his_cards_back_into_hand():
     state = table()
     play(state, Discard(0, slots(0, 4, 5), 10, Rank.ACE), Challenge(1))
     play(state, reveal_last(state))
-    assert state.hand(0) == tuple(range(0, 52, 4))
+    assert tuple(h.slot for h in state.hand(0)) == tuple(range(0, 52, 4))
     assert state.pile == ()
 
 
@@ -376,12 +376,10 @@ def test_seat_out_of_the_match_is_dealt_and_his_cards_leave_play_at_once():
 # --- short stacks --------------------------------------------------------------------
 
 def short_leader_table() -> BluffState:
-    """Seat 1 left with 5 chips (< T = 10) catches seat 0's bluff and must lead."""
-    state = table(BluffConfig(starting_chips=15))
-    play(state, Discard(0, slots(0, 0), 10, Rank.ACE), Pass(1), Pass(2), Pass(3))
-    play(state, Discard(0, slots(0, 4), 10, Rank.TWO), Challenge(1))
-    play(state, reveal_last(state))
-    assert state.to_act == 1 and state.stacks[1] == 5
+    """Seat 1, left with 5 chips (< T = 10), must lead a fresh deal."""
+    state = BluffState.position(BluffConfig(starting_chips=15), first=1, hands=HANDS,
+                                standings=(15, 5, 25, 15), deals=3)
+    assert state.to_act == 1 and state.stacks[1] == 5 and state.phase is Phase.LEAD
     return state
 
 
@@ -446,7 +444,7 @@ def test_empty_handed_bluffer_caught_takes_cards_back_and_deal_goes_on():
     empty_seat0_but_the_jack(state)
     play(state, Discard(0, slots(0, 12), 10, Rank.TWO), Challenge(1))
     play(state, reveal_last(state))
-    assert state.hand(0) == (slot(0, 12),) and state.phase is Phase.LEAD and state.to_act == 1
+    assert [h.slot for h in state.hand(0)] == [slot(0, 12)] and state.phase is Phase.LEAD and state.to_act == 1
 
 
 def test_empty_handed_discarder_is_never_asked_to_act():
@@ -464,7 +462,7 @@ def test_deal_winner_leads_the_next_deal():
     play(state, Discard(0, slots(0, 12), 10, Rank.JACK))
     others_pass(state)
     assert state.leader == 0 and state.to_act is None
-    assert state.deal(FACES) == (DealStarted(2, 0),) and state.to_act == 0
+    assert state.deal(FACES) == (HandDealt(2, 0),) and state.to_act == 0
 
 
 def test_deal_won_by_a_seat_other_than_the_first_leader_makes_him_lead():
@@ -535,11 +533,12 @@ def test_deal_cap_tie_every_tied_player_wins():
 
 def test_default_deal_cap_is_twenty_deals():
     state = BluffState.new(BluffConfig(), 0)
-    for _ in range(19):
-        state.deal(FACES)
-        square_deal(state)
-    assert state.outcome is None and state.deals_won == 19
     state.deal(FACES)
+    square_deal(state)
+    assert state.outcome is None and state.deals_won == 1
+    # Deals 2 to 19 changed nothing either: one position stands for them.
+    state = BluffState.position(BluffConfig(), first=0, hands=HANDS, deals=19)
+    assert state.deal_number == 20 and state.to_act == 0
     square_deal(state)
     assert state.outcome.termination is Termination.DEAL_CAP and state.outcome.deals == 20
 

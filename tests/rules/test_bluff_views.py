@@ -17,12 +17,12 @@ from p2pcards.rules.bluff import (
     Pass,
     Phase,
     Reveal,
-    stacked_faces,
+    faces_for_hands,
 )
 from p2pcards.rules.bluff_errors import StakeTooLow
 
 ACES = [Card.parse(t) for t in ["AS", "AH", "AD", "AC"]]
-FACES = stacked_faces({0: ACES})
+FACES = faces_for_hands({0: ACES}, FULL_DECK)
 
 
 def dealt(leader: int = 0) -> BluffState:
@@ -65,7 +65,7 @@ def test_view_keeps_every_public_fact():
     state.apply(Discard(0, (0, 4), 30, Rank.ACE))
     state.apply(Pass(1))
     view = state.view(3)
-    assert view.public_snapshot() == state.public_snapshot()
+    assert view.public() == state.public()
     assert (view.stacks, view.safe_box, view.table_stake, view.named_rank) == \
         ((470, 490, 500, 500), 10, 30, Rank.ACE)
     assert view.last_claim.seat == 0 and view.last_claim.count == 2
@@ -160,7 +160,7 @@ def test_determinize_keeps_what_the_seat_knows_and_fills_the_rest():
     assert sorted(full.face(s) for s in range(52)) == sorted(FULL_DECK)
     for slot in known_slots(view):
         assert full.face(slot) == view.face(slot)
-    assert full.public_snapshot() == view.public_snapshot()
+    assert full.public() == view.public()
 
 
 def test_determinize_depends_only_on_the_rng_seed():
@@ -242,7 +242,7 @@ def test_peer_referee_reaches_the_same_public_state_as_the_full_engine(seed):
             for peer in peers:
                 assert peer.apply(item) == full_events
         for seat, peer in enumerate(peers):
-            assert peer.public_snapshot() == full.public_snapshot()
+            assert peer.public() == full.public()
             assert peer.snapshot()[:2] == full.view(seat).snapshot()[:2]
     assert full.outcome is not None
 

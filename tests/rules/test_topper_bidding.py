@@ -81,7 +81,7 @@ def test_slot_p_goes_to_seat_p_mod_4():
 def test_bidding_starts_left_of_dealer():
     state = TopperState.new(TopperConfig(), 2)
     events = state.deal(faces_for_hands(hands(*HANDS)))
-    assert events == (HandDealt(hand=1, dealer=2, first_bidder=3),)
+    assert events == (HandDealt(hand=1, first=3, dealer=2),)
     assert state.phase is Phase.BIDDING and state.to_act == 3
 
 
@@ -114,14 +114,14 @@ def test_bid_range_follows_config():
     state = dealt(dealer=3, config=TopperConfig(min_bid=2, max_bid=4))
     refused(state, Bid(0, 1), BidOutOfRange, 0, "topper.bid-range")
     refused(state, Bid(0, 5), BidOutOfRange, 0, "topper.bid-range")
-    assert state.legal_actions() == (PassBid(0), Bid(0, 2), Bid(0, 3), Bid(0, 4))
+    assert tuple(state.legal_actions()) == (PassBid(0), Bid(0, 2), Bid(0, 3), Bid(0, 4))
 
 
 def test_legal_bids_are_pass_and_every_higher_bid():
     state = dealt(dealer=3)
-    assert state.legal_actions() == (PassBid(0),) + tuple(Bid(0, t) for t in range(1, 7))
+    assert tuple(state.legal_actions()) == (PassBid(0),) + tuple(Bid(0, t) for t in range(1, 7))
     state.apply(Bid(0, 4))
-    assert state.legal_actions() == (PassBid(1), Bid(1, 5), Bid(1, 6))
+    assert tuple(state.legal_actions()) == (PassBid(1), Bid(1, 5), Bid(1, 6))
 
 
 def test_all_four_pass_throws_in_and_next_dealer_deals():
@@ -139,7 +139,7 @@ def test_thrown_in_cards_leave_play_unseen():
     state = dealt(dealer=3)
     for seat in (0, 1, 2, 3):
         state.apply(PassBid(seat))
-    assert state.hand_sizes() == (0, 0, 0, 0)
+    assert state.hand_sizes == (0, 0, 0, 0)
     assert all(state.hand(s) == () for s in range(4))
     assert state.played_cards == ()
 
@@ -149,7 +149,7 @@ def test_after_throw_in_bidding_starts_left_of_the_new_dealer():
     for seat in (0, 1, 2, 3):
         state.apply(PassBid(seat))
     events = state.deal(faces_for_hands(hands(*HANDS)))
-    assert events == (HandDealt(hand=2, dealer=0, first_bidder=1),)
+    assert events == (HandDealt(hand=2, first=1, dealer=0),)
     assert state.to_act == 1 and state.bids == ()
 
 
@@ -160,7 +160,7 @@ def test_highest_bidder_names_trump_and_leads():
     state.apply(PassBid(2))
     assert state.apply(PassBid(3)) == (BidPassed(3), BiddingWon(1, 2))
     assert state.phase is Phase.TRUMP and state.to_act == 1
-    assert state.legal_actions() == tuple(NameTrump(1, s) for s in Suit)
+    assert tuple(state.legal_actions()) == tuple(NameTrump(1, s) for s in Suit)
     assert state.apply(NameTrump(1, Suit.HEARTS)) == (
         TrumpNamed(1, Suit.HEARTS, Card(Rank.JACK, Suit.DIAMONDS)),)
     assert state.phase is Phase.PLAY and state.trump is Suit.HEARTS and state.to_act == 1
@@ -230,7 +230,7 @@ def test_deal_when_none_is_awaited_is_wrong_phase():
     before = state.copy()
     with pytest.raises(WrongPhase) as err:
         state.deal(faces_for_hands(hands(*HANDS)))
-    assert err.value.seat is None and err.value.rule == "phase"
+    assert err.value.seat is None and err.value.rule == "deal.not-awaited"
     assert state == before
 
 
@@ -251,7 +251,7 @@ def test_malformed_deal_is_refused(faces):
     before = state.copy()
     with pytest.raises(BadDeal) as err:
         state.deal(faces)
-    assert err.value.seat is None and err.value.rule == "topper.deal"
+    assert err.value.seat is None and err.value.rule == "deal.bad"
     assert state == before
 
 
@@ -284,7 +284,7 @@ def test_actions_and_deals_after_the_match_are_refused():
     with pytest.raises(MatchOver) as err:
         state.deal(faces_for_hands(hands(*HANDS)))
     assert err.value.seat is None
-    assert state.legal_actions() == ()
+    assert tuple(state.legal_actions()) == ()
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -42,7 +42,7 @@ class Chooser:
         self.pass_bias = pass_bias
 
     def choose(self, view: TopperState):
-        actions = view.legal_actions()
+        actions = tuple(view.legal_actions())
         if view.phase is Phase.BIDDING and self.rng.random() < self.pass_bias:
             return actions[0]
         return self.rng.choice(actions)
@@ -63,14 +63,14 @@ def check_invariants(state: TopperState) -> None:
     assert (state.outcome is not None) == (phase is Phase.MATCH_OVER)
     if phase in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
         assert state.to_act is not None and 0 <= state.to_act < cfg.seats
-        actions = state.legal_actions()
+        actions = tuple(state.legal_actions())
         assert actions and all(a.seat == state.to_act for a in actions)
         # The 24 cards are conserved: in hands or played, each once.
         held = [face for s in range(cfg.seats) for _, face in state.hand(s)]
         assert sorted(held + list(state.played_cards)) == sorted(cfg.deck)
     else:
-        assert state.to_act is None and state.legal_actions() == ()
-        assert sum(state.hand_sizes()) == 0
+        assert state.to_act is None and tuple(state.legal_actions()) == ()
+        assert sum(state.hand_sizes) == 0
         assert len(state.played_cards) in (0, len(cfg.deck))
     # A view never holds another seat's unplayed card.
     for seat in range(cfg.seats):
@@ -207,7 +207,7 @@ def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed):
             if off and len(off) < len(held):
                 cheat = (seat, *rng.choice(off))
                 break
-        full.apply(rng.choice(full.legal_actions()))
+        full.apply(rng.choice(tuple(full.legal_actions())))
     assume(cheat is not None)
     seat, slot, card = cheat
     trump = full.trump
@@ -263,7 +263,7 @@ class TopperMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.state.to_act is not None)
     @rule(data=st.data())
     def legal(self, data):
-        action = data.draw(st.sampled_from(self.state.legal_actions()))
+        action = data.draw(st.sampled_from(tuple(self.state.legal_actions())))
         self.state.apply(action)
         self.referee.apply(action)
 

@@ -34,7 +34,7 @@ def play_out(state: TopperState, limit: int = 30) -> list:
     for _ in range(limit):
         if state.phase is not Phase.PLAY:
             return events
-        events.extend(state.apply(state.legal_actions()[0]))
+        events.extend(state.apply(next(state.legal_actions())))
     raise AssertionError("hand did not end")
 
 
@@ -79,7 +79,7 @@ def test_deal_moves_one_seat_left_after_a_scored_hand():
     state, _, _ = scored_hand(1, dealer=3)
     assert state.phase is Phase.DEAL and state.awaiting_deal and state.dealer == 0
     events = state.deal(faces())
-    assert events[0].first_bidder == 1 and events[0].hand == 2
+    assert events[0].first == 1 and events[0].hand == 2
 
 
 def test_cards_of_the_last_hand_stay_visible_until_the_next_deal():
@@ -122,7 +122,7 @@ def first_hand_where(config: TopperConfig, wanted, seeds: int = 3000):
                 rng.shuffle(deck)
                 state.deal(deck)
                 continue
-            events = state.apply(rng.choice(state.legal_actions()))
+            events = state.apply(rng.choice(tuple(state.legal_actions())))
             scored = [e for e in events if isinstance(e, HandScored)]
             if scored and wanted(scored[0]):
                 return state, scored[0], events
@@ -134,7 +134,41 @@ def leaders(scores):
     return top, [s for s, v in enumerate(scores) if v == top]
 
 
-def test_highest_score_wins_when_several_reach_the_target():
+def crossing_hand(standings: tuple[int, ...]) -> tuple[TopperState, list]:
+    """One position: seat 0 bid 2 with spades trump over the strong hands; the
+    hand played out takes tricks (5, 0, 1, 0) and scores them on ``standings``."""
+    hands = [[Card.parse(t) for t in h.split()] for h in STRONG_SEAT_0]
+    state = TopperState.position(first=3, hands=hands, standings=standings, deals=7,
+                                 bidder=0, bid=2, trump=Suit.SPADES)
+    assert state.phase is Phase.PLAY and state.to_act == 0 and state.hand_number == 8
+    events = play_out(state)
+    scored = next(e for e in events if isinstance(e, HandScored))
+    assert scored.tricks == (5, 0, 1, 0) and scored.made
+    return state, events
+
+
+def test_highest_score_wins_when_two_cross_the_target_in_the_same_hand():
+    state, _ = crossing_hand((18, 0, 20, 0))
+    assert state.scores == (23, 0, 21, 0)
+    assert state.outcome.termination is Termination.TARGET_REACHED
+    assert state.outcome.winners == (0,) and state.outcome.hands == 8
+
+
+def test_bidder_wins_a_tie_at_the_top():
+    state, _ = crossing_hand((17, 0, 21, 0))
+    assert state.scores == (22, 0, 22, 0)
+    assert state.outcome.termination is Termination.BIDDER_WINS_TIE
+    assert state.outcome.winner == 0
+
+
+def test_tie_at_the_top_without_the_bidder_plays_another_hand():
+    state, events = crossing_hand((10, 22, 21, 0))
+    assert state.scores == (15, 22, 22, 0)
+    assert TieContinues((1, 2), 22) in events
+    assert state.outcome is None and state.awaiting_deal and state.dealer == 0
+
+
+def test_highest_score_wins_when_several_reach_the_target_in_random_play():
     cfg = TopperConfig(target_score=4)
 
     def wanted(h):
@@ -145,31 +179,6 @@ def test_highest_score_wins_when_several_reach_the_target():
     top, lead = leaders(scored.scores)
     assert state.outcome.termination is Termination.TARGET_REACHED
     assert state.outcome.winner == lead[0]
-
-
-def test_bidder_wins_a_tie_at_the_top():
-    cfg = TopperConfig(target_score=4)
-
-    def wanted(h):
-        top, lead = leaders(h.scores)
-        return top >= 4 and len(lead) >= 2 and h.bidder in lead
-
-    state, scored, _ = first_hand_where(cfg, wanted)
-    assert state.outcome.termination is Termination.BIDDER_WINS_TIE
-    assert state.outcome.winner == scored.bidder
-
-
-def test_tie_at_the_top_without_the_bidder_plays_another_hand():
-    cfg = TopperConfig(target_score=4)
-
-    def wanted(h):
-        top, lead = leaders(h.scores)
-        return top >= 4 and len(lead) >= 2 and h.bidder not in lead
-
-    state, scored, events = first_hand_where(cfg, wanted)
-    top, lead = leaders(scored.scores)
-    assert TieContinues(tuple(lead), top) in events
-    assert state.outcome is None and state.awaiting_deal
 
 
 # ------------------------------------------------------------------ deal limit

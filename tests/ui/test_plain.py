@@ -230,7 +230,7 @@ def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set
             state.deal(shuffled_faces(FULL_DECK, rng))
             for seat in range(4):
                 events.append(proto.ShuffleVerified(seat, deck, seat == me))
-            hand = tuple((s, state.face(s)) for s in state.hand(me))
+            hand = tuple(state.hand(me))
             allowed |= {card for _, card in hand}
             events.append(proto.HandDealt(deck, hand))
             deck += 1
@@ -294,7 +294,7 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
 def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
     out: list[str] = []
     printer = PlainPrinter(out.append, NAMES, me_provider=lambda: 0)
-    printer.on_event(bm.DealStarted(2, 1))
+    printer.on_event(bm.HandDealt(2, 1))
     printer.on_event(bm.ChallengeResolved(0, 2, True, (c("QH"), c("4S")), 2, 20))
     printer.on_event(bm.DealWon(1, 80))
     summary = out[-1].splitlines()
@@ -311,10 +311,10 @@ def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
 
 def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
     printer = PlainPrinter(lambda line: None, NAMES, me_provider=lambda: 0)
-    printer.on_event(te.HandDealt(1, 0, 1))
+    printer.on_event(te.HandDealt(1, first=1, dealer=0))
     printer.on_event(te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S")))))
     printer.on_event(te.HandScored(1, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (1, 1, -3, 2)))
-    printer.on_event(te.HandDealt(2, 1, 2))
+    printer.on_event(te.HandDealt(2, first=2, dealer=1))
     printer.on_event(te.TrickWon(0, 3, ((2, c("KH")), (3, c("AH")), (0, c("9H")), (1, c("JH")))))
     written: list[str] = []
     lines = iter(["history", "pass"])

@@ -30,7 +30,7 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.table import SessionSecrets
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules.bluff import BluffConfig, BluffState
+from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.replay import (
     ReplayError,
@@ -200,8 +200,6 @@ def in_hands(view: Any, seat: int) -> set:
     """The known faces of the cards ``seat`` holds in ``view``."""
     if view is None:
         return set()
-    if isinstance(view, BluffState):
-        return {view.face(slot) for slot in view.hand(seat)} - {None}
     return {card for _, card in view.hand(seat)} - {None}
 
 

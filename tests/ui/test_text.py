@@ -37,7 +37,7 @@ from p2pcards.protocol.table import IllegalAction
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bm
 from p2pcards.rules import topper_events as te
-from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, stacked_faces
+from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, faces_for_hands
 from p2pcards.rules.bluff_errors import StakeTooLow
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.text import (
@@ -258,7 +258,7 @@ def test_parse_lead_by_faces_any_case_commas_and_stake():
 
 def test_parse_tells_the_ace_of_spades_from_the_word_as():
     state = BluffState.new(None, 0)
-    state.deal(stacked_faces({0: cards("AS AH 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC")}))
+    state.deal(faces_for_hands({0: cards("AS AH 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC")}, FULL_DECK))
     view = state.view(0)
     ace, hearts = slots_of(state, 0, [c("AS")])[0], slots_of(state, 0, [c("AH")])[0]
     two_c = slots_of(state, 0, [c("2C")])[0]  # label 1
@@ -438,7 +438,7 @@ def test_any_command_like_words_give_an_action_or_a_command_error(words, index):
 def test_describe_bluff_events_in_words():
     qs = cards("QH QS")
     lines = {
-        bm.DealStarted(2, 1): "Deal 2 begins: seat 1 (Bob) leads.",
+        bm.HandDealt(2, 1): "Deal 2 begins: seat 1 (Bob) leads.",
         bm.Discarded(1, (1, 5), Rank.QUEEN, 20, True):
             "Seat 1 (Bob) led: named Q, staked 20 and discarded 2 cards face down.",
         bm.Discarded(0, (0,), Rank.QUEEN, 20, False):
@@ -465,7 +465,7 @@ def test_describe_bluff_events_in_words():
 def test_describe_topper_events_in_words():
     out = te.TopperOutcome(te.Termination.TARGET_REACHED, (2,), (5, 8, 22, -3), 9)
     lines = {
-        te.HandDealt(3, 1, 2): "Hand 3: seat 1 (Bob) dealt; seat 2 (Carol) bids first.",
+        te.HandDealt(3, first=2, dealer=1): "Hand 3: seat 1 (Bob) dealt; seat 2 (Carol) bids first.",
         te.BidMade(2, 3): "Seat 2 (Carol) bid 3.",
         te.BidPassed(0): "You (seat 0) passed.",
         te.BiddingWon(2, 3): "Seat 2 (Carol) won the bidding with 3 and names trump.",

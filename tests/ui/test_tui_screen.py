@@ -215,9 +215,9 @@ def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts():
             return await asyncio.wait_for(task, 5), asked_rank, asked_stake
     action, asked_rank, asked_stake = run(scene())
     view = bluff_lead().view(0)
-    queens = tuple(s for s in view.hand(0) if view.face(s).rank == Rank.QUEEN)[:2]
+    queens = tuple(s for s, f in view.hand(0) if f.rank == Rank.QUEEN)[:2]
     assert isinstance(action, Discard)
-    assert set(action.slots) <= set(s for s in view.hand(0) if view.face(s).rank == Rank.QUEEN)
+    assert set(action.slots) <= set(s for s, f in view.hand(0) if f.rank == Rank.QUEEN)
     assert len(action.slots) == 2 and action.rank == Rank.QUEEN and action.stake == 30
     assert len(queens) == 2
     assert "Discard 2 cards: claim which rank?" in asked_rank
@@ -259,7 +259,7 @@ def test_a_click_on_a_card_selects_it_and_marks_it():
             return selected, mark_row[column - 1:column + 3]
     selected, mark = run(scene())
     view = bluff_respond().view(1)
-    five = next(s for s in view.hand(1) if view.face(s).rank == Rank.FIVE)
+    five = next(s for s, f in view.hand(1) if f.rank == Rank.FIVE)
     assert selected == [five] and "▼" in mark
 
 

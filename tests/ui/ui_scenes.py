@@ -9,7 +9,7 @@ from typing import Any
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
-from p2pcards.rules.bluff import BluffState, Challenge, Discard, Reveal, stacked_faces
+from p2pcards.rules.bluff import BluffState, Challenge, Discard, Reveal
 from p2pcards.rules.topper import (
     Bid,
     NameTrump,
@@ -51,12 +51,12 @@ BLUFF_HANDS = {
 def bluff_lead() -> BluffState:
     """Deal 1, seat 0 to lead."""
     state = BluffState.new(None, 0)
-    state.deal(stacked_faces(BLUFF_HANDS))
+    state.deal(faces_for_hands(BLUFF_HANDS, FULL_DECK))
     return state
 
 
 def slots_of(state: BluffState, seat: int, faces: list[Card]) -> tuple[int, ...]:
-    return tuple(next(s for s in state.hand(seat) if state.face(s) == f) for f in faces)
+    return tuple(next(s for s, g in state.hand(seat) if g == f) for f in faces)
 
 
 def bluff_respond() -> BluffState:

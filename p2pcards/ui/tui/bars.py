@@ -9,26 +9,39 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
+from p2pcards.ui.text_common import game_name
 from p2pcards.ui.tui.draw import Line, clickable, pad, width_of
 from p2pcards.ui.tui.keymap import KeyHint
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 
+def _bluff_title(view: BluffState) -> list[str]:
+    cap = view.config.deal_cap
+    return [f"deal {view.deal_number}" + (f" of {cap}" if cap else ""),
+            f"price {view.config.table_price}"]
+
+
+def _topper_title(view: TopperState) -> list[str]:
+    return [f"hand {view.hand_number}", f"first to {view.config.target_score}"]
+
+
+#: What the title says of the match, by the name of the view's game.
+_TITLE_PARTS: dict[str, Callable[[Any], list[str]]] = {
+    "bluff": _bluff_title, "topper": _topper_title}
+
+
 def title_line(model: ScreenModel, width: int) -> Line:
     view = model.view
     parts = [" p2pcards", (model.game or "").upper()]
-    if isinstance(view, BluffState):
-        cap = view.config.deal_cap
-        parts.append(f"deal {view.deal_number}" + (f" of {cap}" if cap else ""))
-        parts.append(f"price {view.config.table_price}")
-    elif isinstance(view, TopperState):
-        parts.append(f"hand {view.hand_number}")
-        parts.append(f"first to {view.config.target_score}")
+    about = _TITLE_PARTS.get(game_name(view) or "")
+    if about is not None:
+        parts.extend(about(view))
     # Once the table is over the link no longer matters (a finished table dials nobody).
     replaying = model.link == REPLAY
     link = "over" if model.ending is not None and not replaying else model.link
@@ -57,7 +70,7 @@ def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
         for hint in hints:
             extra: tuple = ()
             if press is not None and hint.key is not None:
-                extra = (clickable(lambda key=hint.key: press(key)),)
+                extra = (clickable(partial(press, hint.key)),)
             line.append(("class:bar.key", f" {hint.shown} ", *extra))
             line.append(("class:bar.label", f" {hint.label}  ", *extra))
         line.append(("class:bar.dim", " ? help"))

@@ -9,7 +9,8 @@ the result of the hand just played are shown first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.rules.bluff import BluffState, Claim
@@ -17,7 +18,7 @@ from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper_order import big_jack, little_jack
-from p2pcards.ui.text_common import quoted
+from p2pcards.ui.text_common import game_name, quoted
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
 from p2pcards.ui.tui.model import SEATS, ScreenModel
@@ -134,6 +135,11 @@ def topper_lines(model: ScreenModel, view: TopperState, width: int) -> Lines:
     return lines
 
 
+#: The game's public facts, by the name of the view's game.
+_BODIES: dict[str, Callable[[ScreenModel, Any, int], Lines]] = {
+    "bluff": bluff_lines, "topper": topper_lines}
+
+
 def board_lines(model: ScreenModel, width: int, height: int) -> Lines:
     """The middle of the table for ``width`` × ``height`` cells."""
     view = model.view
@@ -145,12 +151,8 @@ def board_lines(model: ScreenModel, width: int, height: int) -> Lines:
     if view is None:
         body = lobby_lines(model, width) if not model.seated else []
         return fit(notes + body if model.seated else body + notes, width, height)
-    if isinstance(view, BluffState):
-        body = bluff_lines(model, view, width)
-        waiting = view.phase is BluffPhase.DEAL
-    else:
-        body = topper_lines(model, view, width)
-        waiting = view.phase is TopperPhase.DEAL
+    body = _BODIES[game_name(view) or ""](model, view, width)
+    waiting = view.awaiting_deal
     lines = notes + body if waiting else body + notes
     if model.last_move is not None and not waiting:
         # The move just made, first (where it fits): with quick bots it is easy to miss.

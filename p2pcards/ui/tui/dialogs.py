@@ -7,9 +7,8 @@ keys that follow: a new table (``p2pcards play``) or leave.
 
 from __future__ import annotations
 
-from p2pcards.rules.bluff_model import BluffOutcome
-from p2pcards.rules.topper_events import TopperOutcome
-from p2pcards.ui.text_common import plural
+from p2pcards.rules.contract import Outcome
+from p2pcards.ui.text_common import game_name, plural
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack, wrapped
 from p2pcards.ui.tui.helptext import KEY_COLUMN, KeyRows, help_text
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
@@ -88,14 +87,16 @@ def summary_height(model: ScreenModel, width: int) -> int:
     return sum(len(wrapped(text, width)) for text in summary.lines) + 2
 
 
+#: What a game's standings count, by the name of the outcome's game.
+_STANDINGS_UNIT = {"bluff": "chip", "topper": "point"}
+
+
 def _seat_results(model: ScreenModel) -> Lines:
     outcome = model.outcome
-    if isinstance(outcome, BluffOutcome):
-        values, unit = outcome.chips, "chip"
-    elif isinstance(outcome, TopperOutcome):
-        values, unit = outcome.scores, "point"
-    else:
+    unit = _STANDINGS_UNIT.get(game_name(outcome) or "")
+    if not isinstance(outcome, Outcome) or unit is None:
         return []
+    values = outcome.standings
     rows: Lines = []
     for seat, value in enumerate(values):
         info = model.seat_info(seat)

@@ -10,6 +10,7 @@ A click on any row of a card selects it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from p2pcards.cards import Card
@@ -51,7 +52,7 @@ def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
     faces: list = []
     labels: list = []
     for index, entry in enumerate(hand):
-        handler = clickable(lambda i=index: on_click(i)) if on_click is not None else None
+        handler = clickable(partial(on_click, index)) if on_click is not None else None
         extra = (handler,) if handler is not None else ()
         selected = picker.is_selected(entry)
         cursor = active and index == min(picker.cursor, len(hand) - 1)

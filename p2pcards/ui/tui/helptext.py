@@ -59,7 +59,8 @@ def help_text(game: str | None, replay_keys: KeyRows | None = None) -> list[str]
     """
     rules = {"bluff": text_bluff.rules_summary(), "topper": text_topper.rules_summary()}
     games = [game] if game in GAME_KEYS else list(GAME_KEYS)
-    sections = [(f"{name.capitalize()} keys", GAME_KEYS[name]) for name in games]
+    sections: list[tuple[str, Sequence[tuple[str, str]]]] = [
+        (f"{name.capitalize()} keys", GAME_KEYS[name]) for name in games]
     sections += [("Keys", COMMON_KEYS), ("At the end", END_KEYS)]
     if replay_keys is not None:
         sections = [("Replay keys", replay_keys)]

@@ -9,7 +9,7 @@ for the same, explained, reasons; a refused key changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,10 +18,11 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import CommandError, parse_command
-from p2pcards.ui.text_common import HandCard, parse_count
+from p2pcards.ui.text_common import HandCard, parse_count, viewing_seat
 
 #: Keys that name a Topper trump suit.
 SUIT_KEYS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
@@ -56,7 +57,7 @@ class DiscardFlow:
 
     @classmethod
     def start(cls, view: BluffState, labels: Sequence[int]) -> DiscardFlow:
-        me = view.viewer if view.viewer is not None else view.to_act
+        me = viewing_seat(view)
         low, high = view.min_stake_for(me), view.stacks[me]
         lead = view.phase is BluffPhase.LEAD
         flow = cls(view, tuple(labels), low, high, None if lead else view.named_rank)
@@ -141,11 +142,8 @@ def hints(view: Any) -> list[KeyHint]:
     """The action bar of the viewer: only what is legal now (nothing if another seat acts)."""
     if getattr(view, "viewer", None) is not None and view.to_act != view.viewer:
         return []
-    if isinstance(view, BluffState):
-        return _bluff_hints(view)
-    if isinstance(view, TopperState):
-        return _topper_hints(view)
-    return []
+    keys = _keys(view)
+    return keys.hints(view) if keys is not None else []
 
 
 def _bluff_hints(view: BluffState) -> list[KeyHint]:
@@ -189,14 +187,26 @@ def press(key: str, view: Any, chosen: Sequence[HandCard],
     ``chosen`` are the selected cards, ``cursor`` the card under the cursor.
     Raises :class:`Refused` (saying why) when the key cannot act now.
     """
-    if isinstance(view, BluffState):
-        return _bluff_press(key, view, chosen)
-    if isinstance(view, TopperState):
-        return _topper_press(key, view, chosen, cursor)
-    raise Refused("the table is not ready yet")
+    keys = _keys(view)
+    if keys is None:
+        raise Refused("the table is not ready yet")
+    return keys.press(key, view, chosen, cursor)
 
 
-def _bluff_press(key: str, view: BluffState, chosen: Sequence[HandCard]) -> Outcome:
+def playable(view: Any) -> set[int] | None:
+    """The slots that may be played now (Topper's play); None: no card is dimmed."""
+    keys = _keys(view)
+    return keys.playable(view) if keys is not None else None
+
+
+def picks_one_card(view: Any) -> bool:
+    """Whether an action takes one card (Topper's play), not several (Bluff's discard)."""
+    keys = _keys(view)
+    return keys is not None and keys.one_card
+
+
+def _bluff_press(key: str, view: BluffState, chosen: Sequence[HandCard],
+                 cursor: HandCard | None) -> Outcome:
     if key == "p":
         return _parse("pass", view)
     if key == "b":
@@ -228,6 +238,37 @@ def _topper_press(key: str, view: TopperState, chosen: Sequence[HandCard],
             raise Refused("you hold no card")
         return _parse(f"play {entry.label}", view)
     raise Refused(_unknown(key, view))
+
+
+def _topper_playable(view: TopperState) -> set[int] | None:
+    if view.phase is not TopperPhase.PLAY:
+        return None
+    opts = view.options()
+    return set(opts.playable) if opts is not None else None
+
+
+@dataclass(frozen=True)
+class _GameKeys:
+    """One game's keys: its action bar, what its keys do, which cards it dims."""
+
+    hints: Callable[[Any], list[KeyHint]]
+    press: Callable[[str, Any, Sequence[HandCard], HandCard | None], Outcome]
+    playable: Callable[[Any], set[int] | None]
+    one_card: bool
+
+
+#: Each game's keys, chosen by the name of the view's game object.
+_GAME_KEYS = {
+    "bluff": _GameKeys(_bluff_hints, _bluff_press, lambda view: None, one_card=False),
+    "topper": _GameKeys(_topper_hints, _topper_press, _topper_playable, one_card=True),
+}
+
+
+def _keys(view: Any) -> _GameKeys | None:
+    try:
+        return _GAME_KEYS[game_of(view).name]
+    except UnknownGame:
+        return None
 
 
 def _unknown(key: str, view: Any) -> str:

@@ -22,9 +22,9 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
-from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.contract import MatchEnded
+from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.seats import SEATS
-from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
@@ -77,7 +77,7 @@ class LastMove:
 _CRYPTO = (proto.Committed, proto.KeyShareVerified, proto.ShuffleVerified,
            proto.SharesVerified, proto.CardsRevealed, proto.HandDealt)
 _RESULTS = (bluff.DealWon, topper.HandScored, topper.ThrownIn, topper.TieContinues)
-_GAME_ENDS = (bluff.MatchEnded, topper.MatchEnded)
+_GAME_ENDS = MatchEnded
 
 
 class ScreenModel:
@@ -199,12 +199,15 @@ class ScreenModel:
 
     def set_view(self, view: Any) -> None:
         """Take this seat's latest view (a copy the screen may keep)."""
-        if isinstance(view, (BluffState, TopperState)):
-            self.view = view
-            self.game = "bluff" if isinstance(view, BluffState) else "topper"
-            if view.viewer is not None:
-                self.me = view.viewer
-            self._summarise()
+        try:
+            game = game_of(view)
+        except UnknownGame:
+            return
+        self.view = view
+        self.game = game.name
+        if view.viewer is not None:
+            self.me = view.viewer
+        self._summarise()
 
     def _summarise(self) -> None:
         """A scored deal's summary, once the view after it is known (its chips are)."""

@@ -51,12 +51,8 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
-from p2pcards.rules.bluff import BluffState
-from p2pcards.rules.bluff import Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase
-from p2pcards.rules.topper import Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
-from p2pcards.ui.text import labelled_hand, parse_command, turn_line
+from p2pcards.ui.text import labelled_hand, turn_line
 from p2pcards.ui.text_common import CLOCK_WARNINGS, HandCard, clean
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.bars import action_line
@@ -161,14 +157,15 @@ class TableScreen:
             raise PlayerQuit("the player left the table")
         self.model.set_view(view)
         self._show_summary()
-        if isinstance(view, BluffState) and view.phase is BluffPhase.REVEAL:
+        forced = view.forced_action()
+        if forced is not None:
             # Not a choice: the rules make the called discard's owner show it.
             self.model.note("Your discard was called: revealing it.", "info")
             self._invalidate()
-            return parse_command("reveal", view)
+            return forced
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.pending = _Pending(view, decision, future)
-        self.picker.single = isinstance(view, TopperState)
+        self.picker.single = keymap.picks_one_card(view)
         self.picker.sync(self.hand())
         self.message = None
         self._invalidate()
@@ -263,21 +260,14 @@ class TableScreen:
         view, me = self._view(), self.model.me
         if view is None or me is None:
             return []
-        if isinstance(view, BluffState) and view.phase is BluffPhase.DEAL:
-            return []
-        if isinstance(view, TopperState) and view.phase in (TopperPhase.DEAL,
-                                                             TopperPhase.MATCH_OVER):
+        if view.awaiting_deal or view.outcome is not None:
             return []
         return labelled_hand(view, me)
 
     def playable(self) -> set[int] | None:
         """The slots that may be played now (Topper, while deciding); None: no dimming."""
         pending = self.pending
-        if pending is None or not isinstance(pending.view, TopperState):
-            return None
-        if pending.view.phase is not TopperPhase.PLAY:
-            return None
-        return {a.slot for a in pending.view.legal_actions() if isinstance(a, Play)}
+        return None if pending is None else keymap.playable(pending.view)
 
     @property
     def watching(self) -> bool:
@@ -577,7 +567,8 @@ class TableScreen:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._tick_task
         if self._app_task is not None:
-            if self.app.is_running and not self.app.future.done():
+            future = self.app.future
+            if self.app.is_running and future is not None and not future.done():
                 self.app.exit()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._app_task

@@ -1,0 +1,152 @@
+"""The two games as objects: what each names, so no caller has to guess.
+
+A :class:`Game` names a game's engine (the state class implementing
+:class:`~p2pcards.rules.contract.Engine`), its configuration, phases,
+actions, events, option summary, public record and outcome. Front ends and
+tools ask :func:`game_of` which game a state, view, outcome or event belongs
+to, and :func:`by_name` for the game a command line or a transcript names,
+instead of ``isinstance`` chains or module names.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from p2pcards.cards import FULL_DECK, Card
+from p2pcards.errors import P2PCardsError
+from p2pcards.rules import bluff, topper, topper_events
+from p2pcards.rules.contract import Engine, HandDealt, MatchEnded, Outcome
+
+S = TypeVar("S", bound=Engine)
+
+
+@dataclass(frozen=True, eq=False)
+class Game(Generic[S]):
+    """One game: its name and the types that make up its side of the contract."""
+
+    #: The name on the command line and the wire (``"bluff"``).
+    name: str
+    #: The name for people (``"Bluff"``).
+    title: str
+    #: The referee: ``engine.new(config, first)``, ``engine.position(...)``. A
+    #: seat's view is an instance of the same class, redacted by ``view(seat)``.
+    engine: type[S]
+    config: type
+    phase: type[enum.Enum]
+    #: Every action type, in the order of the rules.
+    actions: tuple[type, ...]
+    #: Every event type ``deal`` and ``apply`` return.
+    events: tuple[type, ...]
+    options: type
+    public: type
+    outcome: type[Outcome]
+    #: What ``new``'s ``first`` is: the first ``"leader"`` or ``"dealer"``.
+    first: str
+    #: The cards a config deals.
+    deck_of: Callable[[Any], tuple[Card, ...]]
+
+    @property
+    def view(self) -> type[S]:
+        """The type of a seat's view: the engine's own class, a copy redacted by
+        ``state.view(seat)`` (a peer's referee is its view)."""
+        return self.engine
+
+    def new(self, config: Any = None, first: int = 0) -> S:
+        """A match before its first deal (``config`` None: the default table)."""
+        return self.engine.new(config, first)
+
+    def position(self, config: Any = None, **facts: Any) -> S:
+        """A match partway through, from chosen facts: ``first``, ``hands``,
+        ``standings``, ``deals`` in both games, and each game's own (Bluff's
+        ``safe_box``; Topper's ``scored``, ``bidder``, ``bid``, ``trump``)."""
+        return self.engine.position(config, **facts)
+
+    def default_config(self) -> Any:
+        return self.config()
+
+    def deck(self, config: Any = None) -> tuple[Card, ...]:
+        return self.deck_of(self.default_config() if config is None else config)
+
+    def owns(self, thing: object) -> bool:
+        """Whether ``thing`` (a state, config, action, event or outcome) is this game's."""
+        return isinstance(thing, (self.engine, self.config, self.outcome, *self.actions,
+                                  *self.events)) and not isinstance(thing, _SHARED_EVENTS)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
+
+
+_SHARED_EVENTS = (HandDealt, MatchEnded)
+
+BLUFF: Game[bluff.BluffState] = Game(
+    name="bluff",
+    title="Bluff",
+    engine=bluff.BluffState,
+    config=bluff.BluffConfig,
+    phase=bluff.Phase,
+    actions=(bluff.Discard, bluff.Pass, bluff.Challenge, bluff.Reveal),
+    events=(HandDealt, bluff.Discarded, bluff.StakeReturned, bluff.Passed, bluff.Challenged,
+            bluff.ChallengeResolved, bluff.RoundEnded, bluff.PlayerOut, bluff.DealWon,
+            MatchEnded),
+    options=bluff.BluffOptions,
+    public=bluff.BluffPublic,
+    outcome=bluff.BluffOutcome,
+    first="leader",
+    deck_of=lambda config: FULL_DECK,
+)
+
+TOPPER: Game[topper.TopperState] = Game(
+    name="topper",
+    title="Topper",
+    engine=topper.TopperState,
+    config=topper.TopperConfig,
+    phase=topper.Phase,
+    actions=(topper.Bid, topper.PassBid, topper.NameTrump, topper.Play),
+    events=(HandDealt, topper_events.BidMade, topper_events.BidPassed, topper_events.BiddingWon,
+            topper_events.ThrownIn, topper_events.TrumpNamed, topper_events.CardPlayed,
+            topper_events.ShowedVoid, topper_events.TrickWon, topper_events.HandScored,
+            topper_events.TieContinues, MatchEnded),
+    options=topper.TopperOptions,
+    public=topper.TopperPublic,
+    outcome=topper_events.TopperOutcome,
+    first="dealer",
+    deck_of=lambda config: config.deck,
+)
+
+#: Every game, by name.
+GAMES: dict[str, Game[Any]] = {game.name: game for game in (BLUFF, TOPPER)}
+
+
+class UnknownGame(P2PCardsError, LookupError):
+    """No game of that name, or an object that belongs to no game (for instance a
+    view of neither game handed to the front ends' text, a programming error)."""
+
+
+def by_name(name: str) -> Game[Any]:
+    """The game called ``name`` (``"bluff"``, ``"topper"``)."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownGame(f"no game {name!r} (games: {', '.join(GAMES)})") from None
+
+
+def game_of(thing: object) -> Game[Any]:
+    """The game a state, view, config, action, event or outcome belongs to.
+
+    A ``MatchEnded`` answers by its outcome; a ``HandDealt`` is shared and
+    names no game.
+    """
+    if isinstance(thing, MatchEnded):
+        thing = thing.outcome
+    for game in GAMES.values():
+        if game.owns(thing):
+            return game
+    raise UnknownGame(f"{type(thing).__name__} belongs to no game")
+
+
+def _both_follow_the_contract(b: bluff.BluffState, t: topper.TopperState) -> tuple[Engine, ...]:
+    """Never called: a type checker proves here that both states implement ``Engine``."""
+    return (b, t)

@@ -1,8 +1,9 @@
 """Four players' tables passing messages directly: the protocol without sockets.
 
-For tests, test vectors and benchmarks: four seeded players and an observer,
-each a full :class:`~p2pcards.protocol.table.Table`, with bots deciding for
-the players. Whoever knows the seed knows every card: never a real table.
+Internal (hence the underscore), for tests, test vectors and benchmarks only:
+four seeded players and an observer, each a full
+:class:`~p2pcards.protocol.table.Table`, with bots deciding for the players.
+Whoever knows the seed knows every card: never a real table.
 """
 
 from __future__ import annotations

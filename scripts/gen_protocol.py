@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from p2pcards.direct import direct_table  # noqa: E402
+from p2pcards._direct import direct_table  # noqa: E402
 from p2pcards.protocol.catalogue import catalogue  # noqa: E402
 from p2pcards.rules.bluff import BluffConfig  # noqa: E402
 from p2pcards.rules.topper import TopperConfig  # noqa: E402
@@ -37,7 +37,7 @@ def table_vector(game: str, seed: int, config) -> dict:
     table.run()
     first = table.tables[0]
     return {
-        "description": f"A whole {game} match of four seeded players (see p2pcards/direct.py and "
+        "description": f"A whole {game} match of four seeded players (see p2pcards/_direct.py and "
                        "p2pcards/app.py: seeded_identity, randomness_for). Insecure seeds: "
                        "for interoperability tests only.",
         "seed": seed,

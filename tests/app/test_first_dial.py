@@ -67,7 +67,7 @@ def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_ho
     """The hello names how many messages this peer holds; a message written before
     the table task takes the new link (a resumed player's first move, a reconnect)
     is sent on it as soon as it does: the host would never ask for it."""
-    from p2pcards.direct import direct_table
+    from p2pcards._direct import direct_table
     from p2pcards.protocol import frames
 
     table = direct_table("topper", seed=8)

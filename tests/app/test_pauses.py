@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
+from p2pcards._direct import direct_table
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.direct import direct_table
 from p2pcards.net.peer import TakePause
 from p2pcards.protocol import games
 from p2pcards.protocol.envelope import seal

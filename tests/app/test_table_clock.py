@@ -8,10 +8,10 @@ import time
 
 import pytest
 
+from p2pcards._direct import direct_table
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cli import build_parser, table_config
-from p2pcards.direct import direct_table
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games

@@ -186,7 +186,7 @@ def _quiet_logs(caplog):
 
 
 def test_a_spectator_says_who_dropped_and_who_is_back_once_each():
-    from p2pcards.direct import direct_table
+    from p2pcards._direct import direct_table
     from p2pcards.net.peer import CONNECTED, RECONNECTING, Presence
 
     seen: list = []

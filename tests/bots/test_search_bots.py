@@ -215,9 +215,9 @@ def test_unknown_bots_and_levels_are_refused():
 # --- one registry ------------------------------------------------------------------------
 
 def test_the_registry_serves_the_arena_the_tables_and_the_cli():
+    import p2pcards._direct as direct
     import p2pcards.app as app
     import p2pcards.cli as cli
-    import p2pcards.direct as direct
     from p2pcards.bots import registry
     assert app.make_bot_factory is registry.make_bot_factory
     assert direct.make_bot_factory is registry.make_bot_factory

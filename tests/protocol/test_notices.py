@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.direct import direct_table
+from p2pcards._direct import direct_table
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import (
     NOTICE_TAG,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from p2pcards._direct import direct_table
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
-from p2pcards.direct import direct_table
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
 from p2pcards.protocol.events import ActionApplied, HandDealt, MatchEnded, PlayersSeated

@@ -162,7 +162,7 @@ class NotAtThisTable(LocalProtocolError):
     rule = "local.not-seated"
 
 
-class NotYourTurn(LocalProtocolError):
+class NotThisPeersTurn(LocalProtocolError):
     """This peer tried to write while another player is the writer."""
 
     rule = "local.turn"
@@ -737,9 +737,9 @@ class Table:
         if self.stage in (Stage.OVER, Stage.ENDED):
             raise TableClosed("the table is closed")
         if not self.awaiting_my_action:
-            raise NotYourTurn("it is not this peer's turn to choose an action")
+            raise NotThisPeersTurn("it is not this peer's turn to choose an action")
         if getattr(action, "seat", None) != self.my_seat:
-            raise NotYourTurn(f"the action is for seat {getattr(action, 'seat', None)}, "
+            raise NotThisPeersTurn(f"the action is for seat {getattr(action, 'seat', None)}, "
                               f"this peer sits at seat {self.my_seat}")
         match = self.match
         try:
@@ -816,7 +816,7 @@ class Table:
     def take_pause(self) -> Written:
         """Write ``away``: this peer's player takes one of his pauses, in his turn."""
         if self.stage is not Stage.PLAY or not self.my_turn:
-            raise NotYourTurn("a pause is taken in one's own turn, in play")
+            raise NotThisPeersTurn("a pause is taken in one's own turn, in play")
         if self.pauses_left[self.member.player] <= 0:
             raise NoPauseLeftHere(f"no pause left (the table allows {self.pauses} "
                                   f"per player)")

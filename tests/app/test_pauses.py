@@ -21,7 +21,7 @@ from p2pcards.protocol.table import (
     PAUSE_SECONDS,
     PAUSES,
     NoPauseLeftHere,
-    NotYourTurn,
+    NotThisPeersTurn,
     Stage,
 )
 from p2pcards.protocol.verify import verify_transcript
@@ -126,7 +126,7 @@ def test_nobody_can_take_a_pause_for_another_player():
     direct = _in_play()
     writer = direct.writer
     other = (writer + 1) % 4
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotThisPeersTurn):
         direct.tables[other].take_pause()
     forged = _forged_away(direct, other)  # signed by a player not in turn
     ended = [e for e in direct.observer.receive(forged) if isinstance(e, TableEnded)]

@@ -14,7 +14,7 @@ from p2pcards.protocol.table import (
     Gap,
     IllegalAction,
     NotAtThisTable,
-    NotYourTurn,
+    NotThisPeersTurn,
     Stage,
     Table,
 )
@@ -100,7 +100,7 @@ def test_acting_out_of_turn_is_refused_locally_and_sends_nothing():
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     idle = next(t for t in table.tables if not t.my_turn)
     before = idle.next_position
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotThisPeersTurn):
         idle.act(topper.PassBid(idle.my_seat))
     assert idle.next_position == before
 

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
+from p2pcards.cards import Card, Rank, Suit
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import Encoded, Int, ListOf, Shape, Struct, validate
 from p2pcards.rules import bluff, topper
+from p2pcards.rules import games as rules_games
+from p2pcards.rules.games import Game
 
 SHARE = Encoded("decryption share [D, c, s]: three 32-byte strings (CRYPTO.md, decryption shares)")
 DECK = Encoded("masked deck: one [c1, c2] pair of 32-byte points per card (CRYPTO.md, ElGamal)")
@@ -29,19 +31,33 @@ EMPTY = Struct({})
 
 @dataclass(frozen=True)
 class GameRules:
-    """One game as the protocol sees it."""
+    """One game as the protocol sees it: the rules' game object (its name, deck,
+    referee and default table, defined there once) and how it meets the wire."""
 
-    name: str
-    deck: tuple[Card, ...]
+    rules: Game[Any]
     shapes: dict[str, Shape]
-    new_state: Callable[[Any, int], Any]
-    default_config: Callable[[], Any]
     config_from_wire: Callable[[dict], Any]
     config_to_wire: Callable[[Any], dict]
     encode: Callable[[Any], tuple[str, dict]]
     decode: Callable[[int, str, dict, list[Card]], Any]
     reveal_slots: Callable[[Any, str, dict], list[int]]
     automatic_message: Callable[[Any, int], tuple[str, list[int]] | None]
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards every deal shuffles (the game's default table's deck)."""
+        return self.rules.deck()
+
+    def new_state(self, config: Any, first: int) -> Any:
+        """The referee of a new match: ``first`` leads (Bluff) or deals (Topper) first."""
+        return self.rules.new(config, first)
+
+    def default_config(self) -> Any:
+        return self.rules.default_config()
 
     @property
     def deck_codes(self) -> tuple[int, ...]:
@@ -124,8 +140,7 @@ def _bluff_automatic(state: Any, seat: int) -> tuple[str, list[int]] | None:
 
 
 BLUFF = GameRules(
-    name="bluff",
-    deck=FULL_DECK,
+    rules=rules_games.BLUFF,
     shapes={
         "discard": Struct({"slots": ListOf(Int(0, 51), 1, 13), "stake": Int(0, 2**31 - 1),
                            "rank": Int(0, 14)}),
@@ -133,8 +148,6 @@ BLUFF = GameRules(
         "challenge": EMPTY,
         "show": Struct({"shares": SHARES}),
     },
-    new_state=lambda config, first: bluff.BluffState.new(config, leader=first),
-    default_config=bluff.BluffConfig,
     config_from_wire=_config_from(bluff.BluffConfig, _BLUFF_FIELDS, {"deals"}),
     config_to_wire=_config_to(_BLUFF_FIELDS, {"deals"}),
     encode=_bluff_encode,
@@ -172,16 +185,13 @@ def _topper_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
 
 
 TOPPER = GameRules(
-    name="topper",
-    deck=TOPPER_DECK,
+    rules=rules_games.TOPPER,
     shapes={
         "bid": Struct({"tricks": Int(0, 255)}),
         "pass": EMPTY,
         "trump": Struct({"suit": Int(0, 3)}),
         "play": Struct({"slot": Int(0, 23), "shares": ListOf(SHARE, 1, 1)}),
     },
-    new_state=lambda config, first: topper.TopperState.new(config, dealer=first),
-    default_config=topper.TopperConfig,
     config_from_wire=_config_from(topper.TopperConfig, _TOPPER_FIELDS, {"deals"}),
     config_to_wire=_config_to(_TOPPER_FIELDS, {"deals"}),
     encode=_topper_encode,

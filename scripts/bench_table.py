@@ -222,9 +222,11 @@ class WireCounter:
 
     Polled while the match runs; each connection's counters only grow, so its
     last reading before it closes is kept (missing at most the final poll interval).
+    Every half second, not more often: each ``ss`` costs a few milliseconds of
+    CPU, which polled ten times a second measurably slowed the deals it measures.
     """
 
-    def __init__(self, port: int, interval: float = 0.1) -> None:
+    def __init__(self, port: int, interval: float = 0.5) -> None:
         self.port = port
         self.interval = interval
         self.sockets: dict[str, tuple[int, int]] = {}
@@ -309,6 +311,7 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
         "wire_bytes_estimate": 3 * size,
         "wire_bytes_measured": wire.total if wire is not None else None,
         "peak_rss_kib": [p.peak_rss_kib for p in table.processes],
+        "cpu_s": [p.cpu_s for p in table.processes],
         "rss_growth_kib": sampler.quarters(*_match_span(table.processes[0].events())),
         "outcome": table.processes[0].summary,
     })
@@ -479,6 +482,7 @@ def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
         "wire_bytes_estimate": [m["wire_bytes_estimate"] for m in matches],
         "wire_bytes_measured": [m["wire_bytes_measured"] for m in matches],
         "peak_rss_kib": [m["peak_rss_kib"] for m in matches],
+        "cpu_s": [m["cpu_s"] for m in matches],
         "rss_growth_kib": [m["rss_growth_kib"] for m in matches],
         "outcomes": [m["outcome"] for m in matches],
     }
@@ -515,11 +519,15 @@ def print_human(report: dict[str, Any]) -> None:
               f"{s['deals_per_match']} deals, {s['actions_per_match']} actions; "
               f"wall {[round(x, 2) for x in s['wall_s']]} s")
         print(f"  bytes: transcript {s['transcript_bytes']}; on the wire (TCP payload both ways, "
-              f"from ss, may miss the last 0.1 s) {s['wire_bytes_measured']}; "
+              f"from ss, may miss the last 0.5 s) {s['wire_bytes_measured']}; "
               f"expected about {s['wire_bytes_estimate']} (3 crossings per message, unframed)")
         print(f"  peak memory per process (host first): "
               f"{' '.join(_mib(run) for run in s['peak_rss_kib'])} (goal {GOAL_PEAK_MB} MB)")
         print(f"  memory growth per process (host first): {_growth(s['rss_growth_kib'])}")
+        cpu = [sum(c or 0.0 for c in run) for run in s["cpu_s"]]
+        print(f"  CPU of the four processes: {[round(c, 2) for c in cpu]} s, "
+              f"{[round(c / max(1, d), 3) for c, d in zip(cpu, s['deals_per_match'], strict=True)]} s "
+              f"per deal (on {_cpus()} cores, a deal takes at least its CPU / cores)")
         print(f"  outcome: {s['outcomes']}")
 
 

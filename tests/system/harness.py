@@ -157,6 +157,8 @@ class PeerProcess:
         self.pid = self.popen.pid
         self.lines: list[str] = []
         self.peak_rss_kib: int | None = None
+        #: CPU seconds (user + system) the process used, once reaped.
+        self.cpu_s: float | None = None
         self.returncode: int | None = None
         self._changed = threading.Condition()
         self._eof = False
@@ -265,6 +267,7 @@ class PeerProcess:
         self.returncode = os.waitstatus_to_exitcode(status)
         self.popen.returncode = self.returncode
         self.peak_rss_kib = usage.ru_maxrss
+        self.cpu_s = usage.ru_utime + usage.ru_stime
         self._close_streams()
         return self.returncode
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -51,7 +52,7 @@ class Question(Protocol):
     def default(self) -> str: ...
 
 
-class TableApp:
+class TableApp(ABC):
     """The application that draws the table, with the boxes over it and the question line.
 
     ``bindings`` makes the keys for this screen; ``input``/``output``
@@ -67,7 +68,7 @@ class TableApp:
         self.picker = HandPicker()
         self.scroll = LogScroll()
         #: The question being typed on the question line; None: the line is hidden.
-        self.flow: Any = None
+        self.flow: Question | None = None
         self.message: tuple[str, str] | None = None
         #: The box over the table (:data:`HELP`, :data:`HISTORY`, :data:`SUMMARY`, :data:`CONFIRM`).
         self.overlay: str | None = None
@@ -99,17 +100,17 @@ class TableApp:
 
     # -- what each kind of screen says ---------------------------------------------------
 
+    @abstractmethod
     def press(self, key: str) -> None:
         """A key with no binding of its own at the table (a letter, a digit, Enter)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def action_bar(self, width: int) -> Line:
         """The bar under the hand: the keys that act now."""
-        raise NotImplementedError
 
-    def answer(self, flow: Any, text: str) -> None:
+    @abstractmethod
+    def answer(self, flow: Question, text: str) -> None:
         """Enter on the question line: ``text`` answers ``flow``."""
-        raise NotImplementedError
 
     def cancel_flow(self) -> None:
         """Esc on the question line."""
@@ -118,16 +119,12 @@ class TableApp:
         self._invalidate()
 
     def clock_tick(self) -> None:
-        """Once a second while a countdown runs, before the redraw."""
+        """Once a second while a countdown runs, before the redraw (by default: nothing)."""
+        return None
 
     @property
     def deciding(self) -> bool:
         """This seat's move is asked (the hand's keys act)."""
-        return False
-
-    @property
-    def watching(self) -> bool:
-        """This screen shows a spectator's session (no seat, no hand)."""
         return False
 
     def shown_view(self) -> Any:
@@ -139,7 +136,8 @@ class TableApp:
         return None
 
     def click_card(self, index: int) -> None:
-        """A click on a card of the hand (it selects only while a seat decides)."""
+        """A click on a card of the hand: nothing (a seat's screen selects it while deciding)."""
+        return None
 
     # -- what the panels ask -------------------------------------------------------------
 

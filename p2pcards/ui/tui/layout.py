@@ -144,7 +144,7 @@ class TableLayout:
     def _hand(self, width: int, height: int) -> list:
         screen = self.screen
         empty = ("(the public view: no player's hand is shown)"
-                 if screen.model.observer or screen.watching
+                 if screen.model.observer
                  else "(no cards in your hand)")
         return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),
                           active=screen.deciding, on_click=screen.click_card,

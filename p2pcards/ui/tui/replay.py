@@ -20,7 +20,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 
 from p2pcards.ui.replay import Replay
-from p2pcards.ui.tui.app import SUMMARY, TableApp
+from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bindings import add_reading_keys
 from p2pcards.ui.tui.draw import Line, pad
 from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
@@ -205,7 +205,7 @@ class ReplayScreen(TableApp):
         self.open_question(DealQuestion(self.record.deals),
                            "Type the deal's number and press Enter (Esc cancels).")
 
-    def answer(self, flow: Any, text: str) -> None:
+    def answer(self, flow: Question, text: str) -> None:
         self.close_question()
         text = text.strip()
         if not text.isdigit():

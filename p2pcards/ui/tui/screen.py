@@ -31,7 +31,7 @@ from p2pcards.protocol.talk import TalkRefused
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent
-from p2pcards.ui.tui.app import CONFIRM, TableApp
+from p2pcards.ui.tui.app import CONFIRM, Question, TableApp
 from p2pcards.ui.tui.bars import action_line
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.clockwarn import ClockWarnings
@@ -138,16 +138,11 @@ class TableScreen(TableApp):
         pending = self.agent.pending
         return None if pending is None else keymap.playable(pending.view)
 
-    @property
-    def watching(self) -> bool:
-        """This screen shows a spectator's session (no seat, no hand)."""
-        return bool(getattr(self.source.session, "spectator", False))
-
     def action_bar(self, width: int) -> Line:
         """The action bar: the keys that act now, or what to answer."""
         deciding = self.deciding
         return action_line(self.hints(), deciding and self.flow is None, width, self.press,
-                           asking=deciding and self.flow is not None, watching=self.watching)
+                           asking=deciding and self.flow is not None, watching=self.model.observer)
 
     def hints(self) -> list[KeyHint]:
         pending = self.agent.pending
@@ -244,10 +239,10 @@ class TableScreen(TableApp):
             return
         self.open_question(TalkFlow(), f"Enter sends, Esc cancels. Quick: {REACTION_HINT}.")
 
-    def answer(self, flow: Any, text: str) -> None:
+    def answer(self, flow: Question, text: str) -> None:
         if isinstance(flow, TalkFlow):
             self._send_talk(flow, text)
-        else:
+        elif isinstance(flow, DiscardFlow):
             self._answer_discard(flow, text)
 
     def _answer_discard(self, flow: DiscardFlow, text: str) -> None:
@@ -355,6 +350,7 @@ class TableScreen(TableApp):
     async def start(self) -> None:
         if self._app_task is None:
             self._leave_requested = asyncio.Event()
+            self.events.read_observer()
         await super().start()
 
     async def play(self, run: Awaitable[Any]) -> Any:

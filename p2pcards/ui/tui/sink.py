@@ -77,6 +77,7 @@ class ScreenEvents:
         host's relay reports from its own task, perhaps while a worker
         thread changes the table.
         """
+        self.read_observer()
         self.screen.model.apply(event)
         at_rest = isinstance(event, SESSION_EVENTS)
         if at_rest:
@@ -84,6 +85,10 @@ class ScreenEvents:
         self.screen.event_shown(event, at_rest)
 
     __call__ = on_event
+
+    def read_observer(self) -> None:
+        """Whether the model has a seat of its own: not when the session is a spectator's."""
+        self.screen.model.observer = self.source.spectating()
 
     def _read_session(self) -> None:
         model, source = self.screen.model, self.source

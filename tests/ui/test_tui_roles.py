@@ -142,3 +142,83 @@ def test_the_sink_marks_a_spectators_model_as_having_no_seat() -> None:
     player = ScreenEvents(Screen(), SessionSource(lambda: None))
     player(up)
     assert not player.screen.model.observer
+
+
+class Session:
+    """A session in the lobby that does not finish by itself, even once told its player left."""
+
+    table = None
+
+    def __init__(self) -> None:
+        self.left = asyncio.Event()
+
+    async def run(self) -> str:
+        await asyncio.Event().wait()
+        return "never returned: cancelled after the grace"
+
+    async def leave(self) -> None:
+        self.left.set()
+
+
+class RunOn:
+    """What a TableRun needs of a screen, recorded."""
+
+    def __init__(self, session: Any, app_task: Any = None) -> None:
+        self.agent = SeatAgent(Display())
+        self.source = SessionSource(lambda: session)
+        self.app_task = app_task
+        self.said: list[Any] = []
+        self.events = self
+
+    def ended(self, result: Any) -> None:
+        self.said.append(("ended", result))
+
+    def end_shown(self) -> None:
+        self.said.append("end shown")
+
+    def new_table(self) -> None:
+        self.said.append("new table")
+
+
+def test_leaving_outside_a_decision_sends_the_notice_and_returns_the_left_result() -> None:
+    from p2pcards.net.session_events import LEFT_IN_LOBBY
+    from p2pcards.ui.tui.run import TableRun
+
+    async def scene() -> tuple[Any, bool, list]:
+        session = Session()
+        screen = RunOn(session)
+        runner = TableRun(screen)
+        runner.ready()
+        playing = asyncio.ensure_future(runner.play(session.run()))
+        await asyncio.sleep(0)
+        screen.agent.leave()
+        runner.leave()
+        return await playing, session.left.is_set(), screen.said
+
+    result, told, said = run(scene())
+    assert result.reason == LEFT_IN_LOBBY and told and said == []  # no end box: he left
+
+
+def test_the_end_box_waits_for_the_choice_of_a_new_table() -> None:
+    from p2pcards.ui.tui.run import TableRun
+
+    async def ended() -> str:
+        return "the result"
+
+    async def scene() -> tuple[Any, bool, list]:
+        shown = asyncio.get_running_loop().create_future()  # the application, still running
+        screen = RunOn(Session(), app_task=shown)
+        runner = TableRun(screen)
+        playing = asyncio.ensure_future(runner.play(ended()))
+        for _ in range(100):
+            if "end shown" in screen.said:
+                break
+            await asyncio.sleep(0)
+        runner.choose("again")
+        result = await playing
+        shown.cancel()
+        return result, runner.again, screen.said
+
+    result, again, said = run(scene())
+    assert result == "the result" and again
+    assert said == [("ended", "the result"), "end shown", "new table"]

@@ -8,6 +8,7 @@ Modules, one idea each:
   question line (shared by a seat's screen and a replay);
 - :mod:`.agent` — :class:`~.agent.SeatAgent`, a decision as a future the person's keys settle;
 - :mod:`.sink` — :class:`~.sink.ScreenEvents`, the session's events and reads into the model;
+- :mod:`.run` — :class:`~.run.TableRun`, one table's session to its end and the choice after it;
 - :mod:`.clockwarn` — when to warn that the clock runs out;
 - :mod:`.model` — what the screen knows, from events and this seat's own view;
 - :mod:`.replay` — :class:`~.replay.ReplayScreen`, the same application stepping through a saved table;

@@ -279,6 +279,11 @@ class TableApp(ABC):
 
     # -- running -------------------------------------------------------------------------
 
+    @property
+    def app_task(self) -> asyncio.Task | None:
+        """The running application (None: not shown)."""
+        return self._app_task
+
     async def start(self) -> None:
         """Show the screen (the application runs on this loop until :meth:`stop`)."""
         if self._app_task is not None:

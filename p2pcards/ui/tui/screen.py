@@ -8,7 +8,7 @@ What it adds is the seat's side of the keys: a game key completes the
 pending decision's action (or asks a Bluff discard's rank and stake), ``a``
 takes a pause, ``t`` talks to the table, ``q`` leaves; and :meth:`play`,
 which runs one table's session to its end and waits for the person's choice
-in the end box. Everything runs on the one asyncio loop beside the
+in the end box (a :class:`~p2pcards.ui.tui.run.TableRun`). Everything runs on the one asyncio loop beside the
 sessions: the cryptography in the sessions' worker threads, the bots in
 theirs.
 
@@ -19,7 +19,6 @@ pending decision, or else asks the session to send its signed leave notice.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -39,6 +38,7 @@ from p2pcards.ui.tui.draw import Line
 from p2pcards.ui.tui.keymap import REACTION_HINT, DiscardFlow, KeyHint, Refused, TalkFlow
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.picker import HandPicker
+from p2pcards.ui.tui.run import TableRun
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionGetter, SessionSource
 
@@ -70,10 +70,7 @@ class TableScreen(TableApp):
         #: Ring the terminal's bell with a clock warning (``--no-bell`` turns it off).
         self.bell = bell
         self.warnings = ClockWarnings()
-        #: After :meth:`play`: the person asked for a new table.
-        self.again = False
-        self._leave_requested: asyncio.Event | None = None
-        self._choice: asyncio.Future[str] | None = None
+        self.runner = TableRun(self)
 
     # -- what the session calls --------------------------------------------------------
 
@@ -318,90 +315,49 @@ class TableScreen(TableApp):
     def leave_now(self) -> None:
         """Leave the table: the other players are told (a signed notice)."""
         if self.model.ending is not None:
-            self._choose("quit")
+            self.runner.choose("quit")
             return
         if self.agent.leaving:
             return
         self.model.note("You are leaving the table; telling the other players.", "warn")
         self.message = ("info", "Leaving: telling the other players and closing the table…")
         self.agent.leave()
-        if self._leave_requested is not None:
-            self._leave_requested.set()
+        self.runner.leave()
         self._invalidate()
 
     def _end_key(self, key: str) -> None:
         if key == "n" and self.offer_again:
-            self._choose("again")
+            self.runner.choose("again")
         elif key == "q":  # not Enter: a key meant for the last card must not close the results
-            self._choose("quit")
+            self.runner.choose("quit")
         else:
             keys = "n for a new table, q to leave" if self.offer_again else "q to leave"
             self.message = ("info", f"The table is over: {keys}.")
             self._invalidate()
 
-    def _choose(self, choice: str) -> None:
-        if self._choice is not None and not self._choice.done():
-            self._choice.set_result(choice)
-        elif choice == "quit":
-            self.agent.leaving = True
-
     # -- running -------------------------------------------------------------------------------
 
     async def start(self) -> None:
         if self._app_task is None:
-            self._leave_requested = asyncio.Event()
+            self.runner.ready()
             self.events.read_observer()
         await super().start()
 
     async def play(self, run: Awaitable[Any]) -> Any:
-        """Run one table's session (``run``) on this screen until it ends or the person leaves.
+        """Run one table's session (``run``) on this screen until it ends or the person leaves;
+        then the end box waits for the person's choice (see :class:`TableRun`)."""
+        return await self.runner.play(run)
 
-        At the end, the closing box waits for the person's choice: ``again``
-        is then True if he asked for a new table. Returns the session's result.
-        """
-        if self._leave_requested is None:
-            self._leave_requested = asyncio.Event()
-        self.again = False
-        session_task = asyncio.ensure_future(run)
-        leave_task = asyncio.ensure_future(self._leave_requested.wait())
-        waiters = {session_task, leave_task}
-        if self._app_task is not None:
-            waiters.add(self._app_task)
-        try:
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-            if session_task.done():
-                result = session_task.result()
-            else:
-                result = await self._leave(session_task)
-        finally:
-            leave_task.cancel()
-            if not session_task.done():
-                session_task.cancel()
-        if self.agent.leaving or self._app_task is None or self._app_task.done():
-            return result
-        self.events.ended(result)
-        self._choice = asyncio.get_running_loop().create_future()
+    @property
+    def again(self) -> bool:
+        """After :meth:`play`: the person asked for a new table."""
+        return self.runner.again
+
+    def end_shown(self) -> None:
         self.end_ready = True
         self._invalidate()
-        await asyncio.wait({self._choice, self._app_task}, return_when=asyncio.FIRST_COMPLETED)
-        self.again = self._choice.done() and self._choice.result() == "again"
-        if self.again:
-            self._new_table()
-        return result
 
-    async def _leave(self, session_task: asyncio.Future[Any]) -> Any:
-        """The person left outside a decision: send the signed notice, stop the session."""
-        await self.source.leave()
-        await asyncio.wait({session_task}, timeout=0.5)
-        finished = session_task.done() and not session_task.cancelled()
-        if finished and session_task.exception() is None:
-            return session_task.result()
-        session_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await session_task
-        return self.source.left_result()
-
-    def _new_table(self) -> None:
+    def new_table(self) -> None:
         """Forget the last table (keep the log) before the next one's events arrive."""
         log, details, show = self.model.log, self.model.details, self.model.show_details
         self.model = ScreenModel()
@@ -412,6 +368,5 @@ class TableScreen(TableApp):
         self.message = None
         self.overlay = None
         self.end_ready = False
-        self._choice = None
         self.picker = HandPicker()
         self._invalidate()

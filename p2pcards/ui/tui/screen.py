@@ -49,7 +49,9 @@ _TYPE_THE_ANSWER = "Type the answer and press Enter (Esc cancels)."
 
 
 class TableScreen(TableApp):
-    """A person's seat on a full-screen table: agent, event sink and application in one.
+    """A person's seat on a full-screen table: the application with the seat's keys, composed
+    with the seat's agent (:attr:`agent`), the session's event sink (:attr:`events`) and the
+    run of each table (:attr:`runner`).
 
     ``session`` returns this seat's peer session (it may not exist yet when
     the screen is made); ``offer_again`` offers a new table at the end (for

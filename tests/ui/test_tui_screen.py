@@ -543,7 +543,8 @@ def test_the_hosts_relay_events_never_read_the_table():
 
 
 def test_a_lone_escape_is_not_held_back_half_a_second():
-    from p2pcards.ui.tui.screen import ESC_WAIT, TableScreen
+    from p2pcards.ui.tui.app import ESC_WAIT
+    from p2pcards.ui.tui.screen import TableScreen
     screen = TableScreen(lambda: None)
     assert screen.app.ttimeoutlen == ESC_WAIT and screen.app.timeoutlen == ESC_WAIT
     assert ESC_WAIT <= 0.1  # prompt_toolkit's own default is 0.5 s (then 1 s for key chords)
@@ -556,7 +557,7 @@ def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
         async with headless(summary_seconds=0.4) as (screen, keys, term):
             seat_everyone(screen, 0)
             screen.model.summary = Summary("Deal 2 over", ("Seat 1 (Bob) won the deal.",))
-            screen._show_summary()
+            screen.show_summary()
             await shows(term, "Deal 2 over")
             await drawn(screen, term)
             shown = term.text

@@ -2,9 +2,16 @@
 
 Modules, one idea each:
 
-- :mod:`.screen` — :class:`TableScreen`, the seat's agent, event sink and application;
+- :mod:`.screen` — :class:`TableScreen`, one person's seat: the application wired to
+  the seat's agent and the session's events, and the seat's own keys;
+- :mod:`.app` — :class:`~.app.TableApp`, the prompt_toolkit application, its overlays and
+  question line (shared by a seat's screen and a replay);
+- :mod:`.agent` — :class:`~.agent.SeatAgent`, a decision as a future the person's keys settle;
+- :mod:`.sink` — :class:`~.sink.ScreenEvents`, the session's events and reads into the model;
+- :mod:`.run` — :class:`~.run.TableRun`, one table's session to its end and the choice after it;
+- :mod:`.clockwarn` — when to warn that the clock runs out;
 - :mod:`.model` — what the screen knows, from events and this seat's own view;
-- :mod:`.replay` — :class:`~.replay.ReplayScreen`, the same screen stepping through a saved table;
+- :mod:`.replay` — :class:`~.replay.ReplayScreen`, the same application stepping through a saved table;
 - :mod:`.source` — what the screen may read from its own peer session;
 - :mod:`.keymap` — keys to legal actions (through the text module's commands);
 - :mod:`.picker` — the cursor and the selected cards;

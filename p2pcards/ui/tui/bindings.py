@@ -75,7 +75,7 @@ def add_reading_keys(kb: KeyBindings, screen: Any) -> None:
 
 
 def table_bindings(screen: Any) -> KeyBindings:
-    """The key bindings of ``screen`` (a :class:`~p2pcards.ui.tui.screen.TableScreen`)."""
+    """The key bindings of a seat's ``screen`` (a :class:`~p2pcards.ui.tui.screen.TableScreen`)."""
     kb = KeyBindings()
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
     in_help = Condition(lambda: screen.overlay == "help")

@@ -59,7 +59,7 @@ DIALOG_WIDTH = D(min=40, preferred=70, max=76)
 
 
 class TableLayout:
-    """The windows of the table for one :class:`~p2pcards.ui.tui.screen.TableScreen`."""
+    """The windows of the table for one :class:`~p2pcards.ui.tui.app.TableApp`."""
 
     def __init__(self, screen: Any) -> None:
         self.screen = screen
@@ -144,10 +144,10 @@ class TableLayout:
     def _hand(self, width: int, height: int) -> list:
         screen = self.screen
         empty = ("(the public view: no player's hand is shown)"
-                 if screen.model.observer or screen.watching
+                 if screen.model.observer
                  else "(no cards in your hand)")
         return hand_lines(screen.hand(), screen.picker, width, playable=screen.playable(),
-                          active=screen.pending is not None, on_click=screen.click_card,
+                          active=screen.deciding, on_click=screen.click_card,
                           empty=empty)
 
     def _status(self, width: int, height: int) -> list:

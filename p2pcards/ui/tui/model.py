@@ -95,7 +95,7 @@ class ScreenModel:
         #: This seat's player index (join order), once the table started.
         self.me_player: int | None = None
         self.view: Any = None
-        #: No seat of its own (a replay of the public view): no hand, no "you".
+        #: No seat of its own (a spectator, a replay of the public view): no hand, no "you".
         self.observer = False
         self.link = "connecting"
         #: How each other player's messages reach this one, by player index

@@ -20,10 +20,10 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 
 from p2pcards.ui.replay import Replay
+from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bindings import add_reading_keys
 from p2pcards.ui.tui.draw import Line, pad
 from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
-from p2pcards.ui.tui.screen import TableScreen
 
 #: Moves per second the player may choose (``+`` and ``-`` step through them).
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -88,19 +88,18 @@ class DealQuestion:
         return f"Go to deal (1-{self.deals}):"
 
 
-class ReplayScreen(TableScreen):
-    """A saved table stepped through on the table's own screen (no seat, no session)."""
+class ReplayScreen(TableApp):
+    """A saved table stepped through on the table's own application (no seat, no session)."""
 
     def __init__(self, record: Replay, *, speed: float = DEFAULT_SPEED, input: Any = None,
                  output: Any = None, clock: Callable[[], float] | None = None) -> None:
-        super().__init__(input=input, output=output, clock=clock)
+        super().__init__(replay_bindings, input=input, output=output, clock=clock)
         self.record = record
         self.index = 0
         self.playing = False
         self.speed = speed
         self.help_keys = REPLAY_KEYS
         self.end_ready = True  # the end box offers q at once: nothing is closing
-        self.app.key_bindings = replay_bindings(self)
         self._done: asyncio.Event | None = None
         self._summary_since: float | None = None
         self.model = model_at(record, 0)
@@ -117,12 +116,12 @@ class ReplayScreen(TableScreen):
             self.model = model_at(self.record, index)
             self.model.show_details = log_view
         self.index = index
-        if self.overlay == "summary":
+        if self.overlay == SUMMARY:
             self.overlay = None
         self.summary_until = None
         self._summary_since = None
-        self._show_summary()
-        if self.overlay == "summary":
+        self.show_summary()
+        if self.overlay == SUMMARY:
             self._summary_since = self.now()
         self.scroll.to_end()
         self.message = None
@@ -176,7 +175,7 @@ class ReplayScreen(TableScreen):
         """One beat of play: the next move, or (a summary up) close it after a pause."""
         if not self.playing:
             return
-        if self.overlay == "summary":
+        if self.overlay == SUMMARY:
             if self._summary_since is not None and \
                     self.now() - self._summary_since < SUMMARY_PAUSE:
                 return
@@ -203,25 +202,16 @@ class ReplayScreen(TableScreen):
             self._refuse("no deal was dealt at this table")
             return
         self.playing = False
-        self.flow = DealQuestion(self.record.deals)  # type: ignore[assignment]
-        self.prompt_buffer.text = ""
-        self.message = ("info", "Type the deal's number and press Enter (Esc cancels).")
-        if self.app.is_running:
-            self.view_layout.focus_prompt(self.app)
-        self._invalidate()
+        self.open_question(DealQuestion(self.record.deals),
+                           "Type the deal's number and press Enter (Esc cancels).")
 
-    def _answer_flow(self, flow: Any, text: str) -> None:
-        self._close_flow()
+    def answer(self, flow: Question, text: str) -> None:
+        self.close_question()
         text = text.strip()
         if not text.isdigit():
             self._refuse(f"a deal is a number from 1 to {self.record.deals}, not {text!r}")
             return
         self.go_to_deal(int(text))
-
-    def cancel_flow(self) -> None:
-        self._close_flow()
-        self.message = None
-        self._invalidate()
 
     # -- what the panels ask ----------------------------------------------------------
 
@@ -252,16 +242,10 @@ class ReplayScreen(TableScreen):
         self.message = ("error", f"Not accepted: {text}")  # not logged: the log is the table's
         self._invalidate()
 
-    def ask_leave(self) -> None:
-        self.leave_now()
-
     def leave_now(self) -> None:
         """q: stop the replay (nobody to tell)."""
         if self._done is not None:
             self._done.set()
-
-    def take_pause(self) -> None:
-        self.press("a")
 
     def close_overlay(self) -> None:
         self._summary_since = None

@@ -42,11 +42,15 @@ class SessionSource:
             return None
         if table.my_seat is None:
             # A spectator's session has no seat: its public view (no hidden card).
-            return self.session.view() if getattr(self.session, "spectator", False) else None
+            return self.session.view() if self.spectating() else None
         try:
             return table.view()
         except LocalProtocolError:
             return None
+
+    def spectating(self) -> bool:
+        """The session is a spectator's (no seat, no hand): known as soon as it exists."""
+        return bool(getattr(self.session, "spectator", False))
 
     def players(self) -> tuple[SeatInfo, ...]:
         """The table's players by player index (join order), from its genesis."""

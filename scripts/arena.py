@@ -33,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,27 +45,11 @@ if importlib.util.find_spec("p2pcards") is None:
 
 from p2pcards.bots.base import play_local_match  # noqa: E402
 from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS, LEVELS, make_bot_factory  # noqa: E402
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card  # noqa: E402
-from p2pcards.rules.bluff import BluffState  # noqa: E402
-from p2pcards.rules.topper import TopperState  # noqa: E402
+from p2pcards.rules.games import GAMES  # noqa: E402
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 SEATS = 4
-
-
-@dataclass(frozen=True)
-class Game:
-    """What the arena needs of a game: a new match and its deck (its bots are the registry's)."""
-
-    new_match: Callable[[int], Any]
-    deck: tuple[Card, ...]
-
-
-GAMES: dict[str, Game] = {
-    "bluff": Game(lambda first: BluffState.new(None, first), FULL_DECK),
-    "topper": Game(lambda first: TopperState.new(None, first), TOPPER_DECK),
-}
 
 
 @dataclass(frozen=True)
@@ -181,7 +165,7 @@ def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int,
         nonlocal steps
         steps += 1
 
-    state = play_local_match(game.new_match(rng.randrange(SEATS)), bots, game.deck, rng,
+    state = play_local_match(game.new(None, rng.randrange(SEATS)), bots, game.deck(), rng,
                              on_step=count)
     return tuple(order[seat] for seat in state.outcome.winners), steps, times
 

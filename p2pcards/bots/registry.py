@@ -18,10 +18,10 @@ from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.bots.topper_search import SearchTopperBot
 from p2pcards.errors import P2PCardsError
+from p2pcards.rules.games import GAMES
 
 BotFactory = Callable[[random.Random], Any]
 
-GAMES = ("bluff", "topper")
 #: Bot kinds, strongest first (the first is the default of ``play``).
 KINDS = ("search", "heuristic", "random")
 LEVELS = ("easy", "normal", "hard")

@@ -374,18 +374,21 @@ class SearchTopperBot:
         for _ in range(samples):
             dealt = know.deal(self.rng)
             others: dict[tuple[int, int], float] = {}
-
-            for trump in Suit:
-                hands = [[tables.index[c] for c in h] for h in dealt]
-                sim = _Sim(hands, [], seat, [0] * n, tables, trump)
-                taken = sim.play_out(self.rng)
-                for b in levels:
-                    mine[(trump, b)] += odds.after(hand_score(taken, seat, b), seat)[seat]
+            kept = []  # the bids no later seat tops in this deal
+            for b in levels:
+                holder, high = _outbid(dealt, later, seat, b, cfg.min_bid, cfg.max_bid)
+                if holder == seat:
+                    kept.append(b)
+                else:
+                    topped[b] += self._others_hand(dealt, holder, high, odds, seat, tables, others)
+            if kept:
+                for trump in Suit:
+                    hands = [[tables.index[c] for c in h] for h in dealt]
+                    sim = _Sim(hands, [], seat, [0] * n, tables, trump)
+                    taken = sim.play_out(self.rng)
+                    for b in kept:
+                        mine[(trump, b)] += odds.after(hand_score(taken, seat, b), seat)[seat]
             if bidding:
-                for b in levels:
-                    holder, high = _outbid(dealt, later, seat, b, cfg.min_bid, cfg.max_bid)
-                    if holder != seat:
-                        topped[b] += self._others_hand(dealt, holder, high, odds, seat, tables, others)
                 holder, high = _outbid(dealt, later, view.bidder, view.high_bid or 0,
                                        cfg.min_bid, cfg.max_bid)
                 passed += self._others_hand(dealt, holder, high, odds, seat, tables, others)

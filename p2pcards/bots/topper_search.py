@@ -209,7 +209,7 @@ class _Node:
 class _Knowledge:
     """What the seat knows of the hand, read once from its view: the input of every determinisation."""
 
-    def __init__(self, view: TopperState, seat: int, read_passes: bool = False) -> None:
+    def __init__(self, view: TopperState, seat: int) -> None:
         self.view = view
         self.seat = seat
         self.n = view.config.seats
@@ -235,15 +235,6 @@ class _Knowledge:
         self.played = played
         # Seats whose bid says their hand was strong: (seat, bid).
         self.bidders = [(s, b) for s, b in view.bids if b is not None and s != seat]
-        # Seats whose pass says their hand was weak: (seat, the bid they declined).
-        self.passers: list[tuple[int, int]] = []
-        if read_passes:
-            high = 0
-            for s, b in view.bids:
-                if b is not None:
-                    high = b
-                elif s != seat:
-                    self.passers.append((s, max(high + 1, view.config.min_bid)))
 
     def deal(self, rng: random.Random, tries: int = 4) -> list[list[Card]]:
         """Every seat's unplayed cards in one determinisation, bids believed when a few tries allow."""
@@ -251,8 +242,7 @@ class _Knowledge:
         for _attempt in range(tries):
             placed = assign_hidden(self.hidden, self.unseen, self.voids, self.trump, rng)
             hands = [self.known[s] + [placed[p] for p in self.hidden[s]] for s in range(self.n)]
-            if all(self._could_bid(hands[s] + self.played[s], b) for s, b in self.bidders) and all(
-                    not self._would_bid(hands[s] + self.played[s], need) for s, need in self.passers):
+            if all(self._could_bid(hands[s] + self.played[s], b) for s, b in self.bidders):
                 break
         return hands
 
@@ -260,11 +250,6 @@ class _Knowledge:
         if self.trump is not None:
             return estimate_tricks(dealt, self.trump) >= bid - 1.5
         return max(estimate_tricks(dealt, s) for s in Suit) >= bid - 1.5
-
-    @staticmethod
-    def _would_bid(dealt: list[Card], need: int) -> bool:
-        """A hand clearly strong enough to bid ``need`` (so a seat that passed is unlikely to hold it)."""
-        return max(estimate_tricks(dealt, s) for s in Suit) >= need + 1.0
 
 
 def _outbid(dealt: list[list[Card]], later: Sequence[int], holder: int | None, high: int,
@@ -285,15 +270,13 @@ class SearchTopperBot:
 
     def __init__(self, rng: random.Random, iterations: int = 600, bid_samples: int = 60,
                  exploration: float = 0.7, match_aware: bool = False,
-                 match_bids: bool | None = None, read_passes: bool = False) -> None:
+                 match_bids: bool | None = None) -> None:
         self.rng = rng
         #: Judge a hand by the chances of winning the match it leaves (:class:`MatchOdds`)
         #: rather than by its score alone, and bid against a model of the later bidders.
         self.match_aware = match_aware
         #: Bid for the match too (by default when ``match_aware``).
         self.match_bids = match_aware if match_bids is None else match_bids
-        #: Deal seats that passed hands too weak to have bid.
-        self.read_passes = read_passes
         #: IS-MCTS iterations per card played.
         self.iterations = iterations
         #: Imagined deals per bidding or trump decision (each played under every trump).
@@ -326,7 +309,7 @@ class SearchTopperBot:
 
     def _trump_values(self, view: TopperState, seat: int) -> dict[Suit, list[int]]:
         """For each trump, the tricks this seat took in each imagined deal, bidding and leading."""
-        know = _Knowledge(view, seat, self.read_passes)
+        know = _Knowledge(view, seat)
         tables = know.tables
         tricks: dict[Suit, list[int]] = {s: [] for s in Suit}
         for _ in range(self.bid_samples):
@@ -378,7 +361,7 @@ class SearchTopperBot:
         need = max((view.high_bid or 0) + 1, cfg.min_bid) if bidding else (view.high_bid or 0)
         if need > cfg.max_bid:
             return PassBid(seat)
-        know = _Knowledge(view, seat, self.read_passes)
+        know = _Knowledge(view, seat)
         tables = know.tables
         n = know.n
         odds = MatchOdds(view.scores, cfg.target_score)
@@ -439,7 +422,7 @@ class SearchTopperBot:
     # --- play -------------------------------------------------------------------
 
     def _search(self, view: TopperState, seat: int) -> Card:
-        know = _Knowledge(view, seat, self.read_passes)
+        know = _Knowledge(view, seat)
         tables = know.tables
         index = tables.index
         trick0 = [(s, index[c]) for s, c in view.current_trick]

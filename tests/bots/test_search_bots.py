@@ -345,3 +345,14 @@ def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopele
     state.apply(Bid(3, 3))
     assert state.to_act == 0
     assert bot().choose(state.view(0)) == PassBid(0)
+
+
+def test_arena_progress_reports_the_running_rates_after_every_match():
+    arena = load_arena()
+    lines: list[str] = []
+    result = arena.run_arena("topper", ["heuristic", "random", "random", "random"], 3, seed=1,
+                             progress=lines.append)
+    assert [line.split()[0] for line in lines] == ["1/3", "2/3", "3/3"]
+    last = lines[-1].split()
+    assert float(last[last.index("heuristic#0") + 1]) == pytest.approx(
+        result.win_rate["heuristic#0"], abs=5e-4)

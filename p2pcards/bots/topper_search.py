@@ -252,13 +252,14 @@ class _Knowledge:
         return max(estimate_tricks(dealt, s) for s in Suit) >= bid - 1.5
 
 
-def _outbid(dealt: list[list[Card]], later: Sequence[int], holder: int | None, high: int,
+def _outbid(strength: dict[int, float], later: Sequence[int], holder: int | None, high: int,
             min_bid: int, max_bid: int) -> tuple[int | None, int]:
     """Who holds the bid, and at what, once ``later`` seats have spoken like careful players:
-    each bids one more than the table when its best suit's trick estimate reaches that."""
+    each bids one more than the table when its best suit's trick estimate (``strength``)
+    reaches that."""
     for s in later:
         ask = max(high + 1, min_bid)
-        if ask <= max_bid and best_trump(dealt[s])[1] >= ask:
+        if ask <= max_bid and strength[s] >= ask:
             holder, high = s, ask
     return holder, high
 
@@ -375,8 +376,9 @@ class SearchTopperBot:
             dealt = know.deal(self.rng)
             others: dict[tuple[int, int], float] = {}
             kept = []  # the bids no later seat tops in this deal
+            strength = {s: best_trump(dealt[s])[1] for s in later}
             for b in levels:
-                holder, high = _outbid(dealt, later, seat, b, cfg.min_bid, cfg.max_bid)
+                holder, high = _outbid(strength, later, seat, b, cfg.min_bid, cfg.max_bid)
                 if holder == seat:
                     kept.append(b)
                 else:
@@ -389,7 +391,7 @@ class SearchTopperBot:
                     for b in kept:
                         mine[(trump, b)] += odds.after(hand_score(taken, seat, b), seat)[seat]
             if bidding:
-                holder, high = _outbid(dealt, later, view.bidder, view.high_bid or 0,
+                holder, high = _outbid(strength, later, view.bidder, view.high_bid or 0,
                                        cfg.min_bid, cfg.max_bid)
                 passed += self._others_hand(dealt, holder, high, odds, seat, tables, others)
 

@@ -33,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,27 +174,43 @@ def _play_match_args(args: tuple) -> tuple[tuple[int, ...], int, list[list[float
     return play_match(*args)
 
 
+class _Inline:
+    """``ProcessPoolExecutor``'s ``map`` in this process (for ``--jobs 1``)."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    @staticmethod
+    def map(fn: Callable[..., Any], items: Sequence[Any], chunksize: int = 1) -> Any:
+        return map(fn, items)
+
+
 def run_arena(game_name: str, kinds: Sequence[str], matches: int, seed: int,
-              level: str = DEFAULT_LEVEL, jobs: int = 1) -> ArenaResult:
+              level: str = DEFAULT_LEVEL, jobs: int = 1,
+              progress: Callable[[str], None] | None = None) -> ArenaResult:
     """Play ``matches`` matches between ``kinds`` (one per seat, rotated each match),
-    in ``jobs`` processes; the result does not depend on ``jobs`` (but the seconds)."""
+    in ``jobs`` processes; the result does not depend on ``jobs`` (but the seconds).
+    ``progress``, if given, is told the running wins after each match (in match order)."""
     names = bot_names(kinds)
     wins = {name: 0.0 for name in names}
     decisions: dict[str, list[float]] = {name: [] for name in names}
     steps = 0
     work = [(game_name, tuple(kinds), level, seed, i) for i in range(matches)]
     start = time.perf_counter()
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_play_match_args, work, chunksize=1))
-    else:
-        results = [play_match(*args) for args in work]
-    for winners, match_steps, times in results:
-        steps += match_steps
-        for position in winners:
-            wins[names[position]] += 1 / len(winners)
-        for position, spent in enumerate(times):
-            decisions[names[position]].extend(spent)
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Inline() as pool:
+        for done, (winners, match_steps, times) in enumerate(
+                pool.map(_play_match_args, work, chunksize=1), start=1):
+            steps += match_steps
+            for position in winners:
+                wins[names[position]] += 1 / len(winners)
+            for position, spent in enumerate(times):
+                decisions[names[position]].extend(spent)
+            if progress is not None:
+                progress(f"{done}/{matches} " + " ".join(
+                    f"{name} {wins[name] / done:.3f}" for name in names))
     seconds = time.perf_counter() - start
     return ArenaResult(game_name, matches, seed, names, wins, seconds, steps, level, decisions)
 
@@ -228,6 +244,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="matches played in N processes at once (default 1; same results)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--progress", action="store_true",
+                        help="print each bot's running win rate to stderr after every match")
     args = parser.parse_args(argv)
     args.kinds = [k.strip().lower() for k in args.bots.split(",") if k.strip()]
     if len(args.kinds) != SEATS:
@@ -247,7 +265,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    result = run_arena(args.game, args.kinds, args.matches, args.seed, args.level, args.jobs)
+    progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
+    result = run_arena(args.game, args.kinds, args.matches, args.seed, args.level, args.jobs, progress)
     if args.json:
         print(json.dumps(result.to_json(), indent=None, sort_keys=True))
     else:

@@ -33,7 +33,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from p2pcards.bots.topper import estimate_tricks
+from p2pcards.bots.topper import best_trump, estimate_tricks
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
 from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
@@ -152,6 +152,49 @@ def _reward(changes: Sequence[int], seat: int) -> float:
     return 0.5 + (changes[seat] - others) / 24
 
 
+class MatchOdds:
+    """Each seat's chance of winning the match once a hand's score changes are added.
+
+    A hand that ends the match is judged by the rules (the highest score at
+    or above the target wins; a tie goes to the bidder among the leaders,
+    else it plays on). Otherwise the race to the target is estimated: each
+    seat's chance grows like ``exp(score / temperature)``, where the
+    temperature shrinks as the leader nears the target (fewer hands remain
+    for the others to catch up: it goes like the square root of the points
+    the leader still needs). ``spread`` and ``offset`` were fitted to who
+    won in recorded matches between search bots.
+    """
+
+    def __init__(self, scores: Sequence[int], target: int, spread: float = 1.0,
+                 offset: float = 4.0) -> None:
+        self.scores = tuple(scores)
+        self.target = target
+        self.spread = spread
+        self.offset = offset
+        self._cache: dict[tuple[tuple[int, ...], int | None], list[float]] = {}
+
+    def after(self, changes: Sequence[int], bidder: int | None) -> list[float]:
+        key = (tuple(changes), bidder)
+        odds = self._cache.get(key)
+        if odds is None:
+            odds = self._cache[key] = self.odds([s + c for s, c in zip(self.scores, changes, strict=True)],
+                                                bidder)
+        return odds
+
+    def odds(self, scores: Sequence[int], bidder: int | None) -> list[float]:
+        n = len(scores)
+        top = max(scores)
+        if top >= self.target:
+            leaders = [s for s in range(n) if scores[s] == top]
+            if len(leaders) == 1 or bidder in leaders:
+                winner = leaders[0] if len(leaders) == 1 else bidder
+                return [1.0 if s == winner else 0.0 for s in range(n)]
+        temperature = self.spread * math.sqrt(max(0, self.target - top) + self.offset)
+        weights = [math.exp((v - top) / temperature) for v in scores]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
 class _Node:
     __slots__ = ("player", "children", "visits", "reward", "avail")
 
@@ -209,14 +252,32 @@ class _Knowledge:
         return max(estimate_tricks(dealt, s) for s in Suit) >= bid - 1.5
 
 
+def _outbid(strength: dict[int, float], later: Sequence[int], holder: int | None, high: int,
+            min_bid: int, max_bid: int) -> tuple[int | None, int]:
+    """Who holds the bid, and at what, once ``later`` seats have spoken like careful players:
+    each bids one more than the table when its best suit's trick estimate (``strength``)
+    reaches that."""
+    for s in later:
+        ask = max(high + 1, min_bid)
+        if ask <= max_bid and strength[s] >= ask:
+            holder, high = s, ask
+    return holder, high
+
+
 class SearchTopperBot:
     """Bids and names trump from simulated hands; plays by IS-MCTS. See the module docstring."""
 
     name = "search"
 
     def __init__(self, rng: random.Random, iterations: int = 600, bid_samples: int = 60,
-                 exploration: float = 0.7) -> None:
+                 exploration: float = 0.7, match_aware: bool = False,
+                 match_bids: bool | None = None) -> None:
         self.rng = rng
+        #: Judge a hand by the chances of winning the match it leaves (:class:`MatchOdds`)
+        #: rather than by its score alone, and bid against a model of the later bidders.
+        self.match_aware = match_aware
+        #: Bid for the match too (by default when ``match_aware``).
+        self.match_bids = match_aware if match_bids is None else match_bids
         #: IS-MCTS iterations per card played.
         self.iterations = iterations
         #: Imagined deals per bidding or trump decision (each played under every trump).
@@ -231,6 +292,8 @@ class SearchTopperBot:
         seat = view.to_act
         if seat is None or (view.viewer is not None and seat != view.viewer):
             raise ValueError("this view's seat is not the one to act")
+        if self.match_bids and view.phase in (Phase.BIDDING, Phase.TRUMP):
+            return self._bid_for_the_match(view, seat)
         if view.phase is Phase.BIDDING:
             return self._bid(view, seat)
         if view.phase is Phase.TRUMP:
@@ -284,6 +347,80 @@ class SearchTopperBot:
                 bid = higher
         return Bid(seat, bid)
 
+    def _bid_for_the_match(self, view: TopperState, seat: int) -> TopperAction:
+        """Bid (or name trump) for the best chance of winning the match.
+
+        In each imagined deal the seat plays its hand out as the bidder under
+        every trump; the later seats are assumed to bid like a careful player
+        (one more than the table when their best suit's estimate reaches it),
+        so a bid they top leaves the hand to them. Passing is worth the
+        hand the others would then play (or a throw-in). Each choice is
+        valued by the seat's chance of winning the match afterwards.
+        """
+        cfg = view.config
+        bidding = view.phase is Phase.BIDDING
+        need = max((view.high_bid or 0) + 1, cfg.min_bid) if bidding else (view.high_bid or 0)
+        if need > cfg.max_bid:
+            return PassBid(seat)
+        know = _Knowledge(view, seat)
+        tables = know.tables
+        n = know.n
+        odds = MatchOdds(view.scores, cfg.target_score)
+        levels = list(range(need, cfg.max_bid + 1)) if bidding else [need]
+        later = [(seat + k) % n for k in range(1, n - len(view.bids))] if bidding else []
+        mine = {(t, b): 0.0 for t in Suit for b in levels}
+        topped = dict.fromkeys(levels, 0.0)
+        passed = 0.0
+        samples = max(1, self.bid_samples)
+        for _ in range(samples):
+            dealt = know.deal(self.rng)
+            others: dict[tuple[int, int], float] = {}
+            kept = []  # the bids no later seat tops in this deal
+            strength = {s: best_trump(dealt[s])[1] for s in later}
+            for b in levels:
+                holder, high = _outbid(strength, later, seat, b, cfg.min_bid, cfg.max_bid)
+                if holder == seat:
+                    kept.append(b)
+                else:
+                    topped[b] += self._others_hand(dealt, holder, high, odds, seat, tables, others)
+            if kept:
+                for trump in Suit:
+                    hands = [[tables.index[c] for c in h] for h in dealt]
+                    sim = _Sim(hands, [], seat, [0] * n, tables, trump)
+                    taken = sim.play_out(self.rng)
+                    for b in kept:
+                        mine[(trump, b)] += odds.after(hand_score(taken, seat, b), seat)[seat]
+            if bidding:
+                holder, high = _outbid(strength, later, view.bidder, view.high_bid or 0,
+                                       cfg.min_bid, cfg.max_bid)
+                passed += self._others_hand(dealt, holder, high, odds, seat, tables, others)
+
+        def value(trump: Suit, b: int) -> float:
+            return (mine[(trump, b)] + topped[b]) / samples
+
+        trump, bid = max(((t, b) for t in Suit for b in levels), key=lambda tb: (value(*tb), -tb[1], -tb[0]))
+        if not bidding:
+            return NameTrump(seat, trump)
+        if value(trump, bid) <= passed / samples:
+            return PassBid(seat)
+        return Bid(seat, bid)
+
+    def _others_hand(self, dealt: list[list[Card]], holder: int | None, high: int, odds: MatchOdds,
+                     seat: int, tables: _Tables, cache: dict[tuple[int, int], float]) -> float:
+        """The seat's odds when ``holder`` (None: nobody, a throw-in) bids ``high`` on this deal."""
+        key = (-1 if holder is None else holder, high)
+        if key not in cache:
+            n = len(dealt)
+            if holder is None:
+                cache[key] = odds.after([0] * n, None)[seat]
+            else:
+                trump = best_trump(dealt[holder])[0]
+                hands = [[tables.index[c] for c in h] for h in dealt]
+                sim = _Sim(hands, [], holder, [0] * n, tables, trump)
+                changes = hand_score(sim.play_out(self.rng), holder, high)
+                cache[key] = odds.after(changes, holder)[seat]
+        return cache[key]
+
     # --- play -------------------------------------------------------------------
 
     def _search(self, view: TopperState, seat: int) -> Card:
@@ -296,6 +433,12 @@ class SearchTopperBot:
         root = _Node(seat)
         rng = self.rng
         c = self.exploration
+        odds = MatchOdds(view.scores, view.config.target_score) if self.match_aware else None
+        # Each seat's rewards are read on the scale of those seen so far (win
+        # chances can spread little early in a match and a lot near its end).
+        low = [0.0] * know.n
+        span = [1.0] * know.n
+        seen: list[list[float]] = [[], []]
         for _ in range(self.iterations):
             try:
                 dealt = know.deal(rng)
@@ -321,7 +464,8 @@ class SearchTopperBot:
                 for m in legal:
                     child = children[m]
                     child.avail += 1
-                    score = child.reward / child.visits + c * math.sqrt(
+                    p = child.player
+                    score = (child.reward / child.visits - low[p]) / span[p] + c * math.sqrt(
                         math.log(child.avail) / child.visits)
                     if score > best_score:
                         best_move, best_score = m, score
@@ -329,7 +473,17 @@ class SearchTopperBot:
                 sim.play(best_move)
                 path.append(node)
             changes = hand_score(sim.play_out(rng), bidder, bid)
-            rewards = [_reward(changes, s) for s in range(know.n)]
+            if odds is None:
+                rewards = [_reward(changes, s) for s in range(know.n)]
+            else:
+                rewards = odds.after(changes, bidder)
+                if not seen[0]:
+                    seen = [list(rewards), list(rewards)]
+                else:
+                    seen = [[min(a, b) for a, b in zip(seen[0], rewards, strict=True)],
+                            [max(a, b) for a, b in zip(seen[1], rewards, strict=True)]]
+                low = seen[0]
+                span = [max(1e-9, hi - lo) for lo, hi in zip(seen[0], seen[1], strict=True)]
             for node in path:
                 node.visits += 1
                 node.reward += rewards[node.player]
@@ -339,4 +493,4 @@ class SearchTopperBot:
         return tables.deck[best]
 
 
-__all__ = ["SearchTopperBot", "hand_score"]
+__all__ = ["MatchOdds", "SearchTopperBot", "hand_score"]

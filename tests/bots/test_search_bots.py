@@ -20,10 +20,10 @@ from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_search import OpponentModel, SearchBluffBot
 from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
 from p2pcards.bots.topper import RandomTopperBot
-from p2pcards.bots.topper_search import SearchTopperBot, _Knowledge
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank
+from p2pcards.bots.topper_search import MatchOdds, SearchTopperBot, _Knowledge
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
-from p2pcards.rules.topper import Phase, TopperState
+from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
 from p2pcards.rules.topper_order import effective_suit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -255,3 +255,104 @@ def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
     heuristic = BotAgent(make_bot_factory("bluff", "heuristic"), seed=7)
     asyncio.run(heuristic.decide(state.view(0), Decision(1)))
     assert heuristic._kept is None
+
+
+# --- match-aware Topper search (normal and hard) --------------------------------------
+
+def test_match_odds_follow_the_rules_when_a_hand_ends_the_match():
+    odds = MatchOdds((18, 19, 5, 0), target=21)
+    # Seat 0 reaches 22, seat 1 only 20: seat 0 wins outright.
+    assert odds.after((4, 1, 1, 0), bidder=2) == [1.0, 0.0, 0.0, 0.0]
+    # Both reach 21: the tie goes to the bidder among the leaders.
+    assert odds.after((3, 2, 1, 0), bidder=1) == [0.0, 1.0, 0.0, 0.0]
+    # Tied at the top without the bidder: play goes on, the two leaders alike and ahead.
+    tied = odds.after((3, 2, 1, 0), bidder=3)
+    assert tied[0] == pytest.approx(tied[1]) and tied[0] > tied[2] > tied[3]
+    assert sum(tied) == pytest.approx(1.0)
+
+
+def test_match_odds_favour_the_leader_more_as_the_target_nears():
+    early = MatchOdds((3, 0, 0, 0), target=21).odds((3, 0, 0, 0), None)
+    late = MatchOdds((20, 17, 17, 17), target=21).odds((20, 17, 17, 17), None)
+    assert sum(early) == pytest.approx(1.0) and sum(late) == pytest.approx(1.0)
+    assert 0.25 < early[0] < late[0] < 1.0
+
+
+def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand():
+    for level, aware in (("easy", False), ("normal", True), ("hard", True)):
+        assert make_bot_factory("topper", "search", level)(random.Random(0)).match_aware is aware
+
+
+aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
+
+
+def test_a_match_aware_bot_plays_legally_leaves_its_view_and_repeats_itself():
+    checked = 0
+    for seed in range(2):
+        for state in topper_states(seed, 120):
+            view = state.view(state.to_act)
+            before = view.copy()
+            action = aware_topper(random.Random(seed)).choose(view)
+            assert view == before
+            assert action in view.legal_actions()
+            assert aware_topper(random.Random(seed)).choose(view) == action
+            checked += 1
+    assert checked > 60
+
+
+def test_a_match_aware_bot_chooses_from_its_view_alone():
+    rng = random.Random(8)
+    compared = 0
+    for state in topper_states(3, 80):
+        seat = state.to_act
+        twin = _other_hands_shuffled(state, seat, rng)
+        assert twin.view(seat) == state.view(seat)
+        first = aware_topper(random.Random(2)).choose(state.view(seat))
+        assert aware_topper(random.Random(2)).choose(twin.view(seat)) == first
+        compared += 1
+    assert compared > 20
+
+
+def _dealt_to_seat0(hand, dealer: int, scores) -> TopperState:
+    state = TopperState.new(None, dealer=dealer)
+    rest = [c for c in TOPPER_DECK if c not in hand]
+    random.Random(1).shuffle(rest)
+    faces = [None] * 24
+    for i in range(6):  # slot p goes to seat p % 4
+        faces[i * 4] = hand[i]
+        for s in (1, 2, 3):
+            faces[i * 4 + s] = rest.pop()
+    state.deal(faces)
+    state._scores = list(scores)
+    return state
+
+
+def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopeless_one():
+    """At 18 points with the top trumps and the side Aces, bidding (any number: the bidder
+    keeps every trick he takes) wins the match; with nothing, facing a bid of 3, it passes."""
+    strong = [Card(Rank.JACK, Suit.SPADES), Card(Rank.JACK, Suit.CLUBS), Card(Rank.ACE, Suit.SPADES),
+              Card(Rank.KING, Suit.SPADES), Card(Rank.ACE, Suit.HEARTS), Card(Rank.ACE, Suit.DIAMONDS)]
+    weak = [Card(Rank.NINE, Suit.SPADES), Card(Rank.TEN, Suit.CLUBS), Card(Rank.NINE, Suit.HEARTS),
+            Card(Rank.TEN, Suit.HEARTS), Card(Rank.NINE, Suit.DIAMONDS), Card(Rank.TEN, Suit.DIAMONDS)]
+
+    def bot():
+        return SearchTopperBot(random.Random(3), iterations=50, bid_samples=40, match_aware=True)
+
+    state = _dealt_to_seat0(strong, 3, [18, 10, 10, 10])
+    action = bot().choose(state.view(0))
+    assert isinstance(action, Bid), action
+    state = _dealt_to_seat0(weak, 2, [0, 0, 0, 0])
+    state.apply(Bid(3, 3))
+    assert state.to_act == 0
+    assert bot().choose(state.view(0)) == PassBid(0)
+
+
+def test_arena_progress_reports_the_running_rates_after_every_match():
+    arena = load_arena()
+    lines: list[str] = []
+    result = arena.run_arena("topper", ["heuristic", "random", "random", "random"], 3, seed=1,
+                             progress=lines.append)
+    assert [line.split()[0] for line in lines] == ["1/3", "2/3", "3/3"]
+    last = lines[-1].split()
+    assert float(last[last.index("heuristic#0") + 1]) == pytest.approx(
+        result.win_rate["heuristic#0"], abs=5e-4)

@@ -6,6 +6,7 @@ Every loop is bounded: a match by ``deal_limit * max_steps_per_deal`` steps
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -17,6 +18,7 @@ from p2pcards.rules.topper import (
     Bid,
     HandScored,
     MatchEnded,
+    MatchOver,
     NameTrump,
     PassBid,
     Phase,
@@ -284,6 +286,17 @@ class TopperMachine(RuleBasedStateMachine):
             return
         assert expected is None
         self.referee.apply(action)
+
+    @precondition(lambda self: self.state.outcome is not None)
+    @rule(action=any_action, deck=st.permutations(TOPPER_DECK))
+    def after_the_end(self, action, deck):
+        """A finished match refuses every action and any further deal, and stays as it was."""
+        before = self.state.copy()
+        with pytest.raises(RuleError):  # MatchOver, or BadAction first for no such seat
+            self.state.apply(action)
+        with pytest.raises(MatchOver):
+            self.state.deal(list(deck))
+        assert self.state == before and self.state.to_act is None
 
     @invariant()
     def consistent(self):

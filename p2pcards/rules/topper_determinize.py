@@ -26,15 +26,29 @@ class InconsistentView(P2PCardsError, ValueError):
     """No assignment of the unseen cards fits the hidden slots and the shown voids."""
 
 
-def _feasible(counts: Sequence[int], room: Mapping[int, int], allowed: Mapping[int, int]) -> bool:
-    for mask in range(1, _ALL_SUITS + 1):
-        supply = sum(counts[g] for g in range(len(counts)) if mask >> g & 1)
-        if supply == 0:
-            continue
-        capacity = sum(room[s] for s in room if allowed[s] & mask)
-        if supply > capacity:
-            return False
-    return True
+class _Fit:
+    """Gale's condition for one view: which seats may hold some suit of each set of suits.
+
+    Built once per determinisation (the voids do not change while its cards are
+    placed), so each check only adds up counts and free room."""
+
+    __slots__ = ("seats_of",)
+
+    def __init__(self, allowed: Mapping[int, int]) -> None:
+        #: For each non-empty set of suits (a bit mask), the seats allowed at least one of them.
+        self.seats_of = [tuple(s for s in sorted(allowed) if allowed[s] & mask)
+                         for mask in range(_ALL_SUITS + 1)]
+
+    def feasible(self, counts: Sequence[int], room: Mapping[int, int]) -> bool:
+        """Whether the cards left (``counts`` by suit) fit the free ``room`` of the seats."""
+        supply = [0] * (_ALL_SUITS + 1)
+        seats_of = self.seats_of
+        for mask in range(1, _ALL_SUITS + 1):
+            low = mask & -mask
+            need = supply[mask] = supply[mask ^ low] + counts[low.bit_length() - 1]
+            if need and need > sum(room[s] for s in seats_of[mask]):
+                return False
+        return True
 
 
 def assign_hidden(
@@ -70,7 +84,8 @@ def assign_hidden(
         counts = [0] * len(Suit)
         for c in cards:
             counts[effective_suit(c, trump)] += 1
-        if not _feasible(counts, room, allowed):
+        fit = _Fit(allowed)
+        if not fit.feasible(counts, room):
             raise InconsistentView("the shown voids leave no place for some unseen cards")
         for card in cards:
             g = effective_suit(card, trump)
@@ -80,7 +95,7 @@ def assign_hidden(
                 weights = [room[s] for s in candidates]
                 seat = rng.choices(candidates, weights=weights)[0]
                 room[seat] -= 1
-                if _feasible(counts, room, allowed):
+                if fit.feasible(counts, room):
                     per_seat[seat].append(card)
                     break
                 room[seat] += 1

@@ -40,6 +40,7 @@ def load_arena():
 
 
 tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
+aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
 
 
 GAMES = {"bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
@@ -68,17 +69,19 @@ def topper_states(seed: int, steps: int):
 
 # --- views: legal, unchanged, and blind ---------------------------------------------
 
-def test_topper_search_plays_legally_and_leaves_its_view_as_it_was():
+@pytest.mark.parametrize("bot", [tiny_topper, aware_topper], ids=["by score", "match-aware"])
+def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot):
     checked = 0
-    for seed in range(3):
+    for seed in range(2):
         for state in topper_states(seed, 120):
             view = state.view(state.to_act)
             before = view.copy()
-            action = tiny_topper(random.Random(seed)).choose(view)
+            action = bot(random.Random(seed)).choose(view)
             assert view == before
             assert action in tuple(view.legal_actions())
+            assert bot(random.Random(seed)).choose(view) == action
             checked += 1
-    assert checked > 100
+    assert checked > 60
 
 
 def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was():
@@ -281,23 +284,6 @@ def test_match_odds_favour_the_leader_more_as_the_target_nears():
 def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand():
     for level, aware in (("easy", False), ("normal", True), ("hard", True)):
         assert make_bot_factory("topper", "search", level)(random.Random(0)).match_aware is aware
-
-
-aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
-
-
-def test_a_match_aware_bot_plays_legally_leaves_its_view_and_repeats_itself():
-    checked = 0
-    for seed in range(2):
-        for state in topper_states(seed, 120):
-            view = state.view(state.to_act)
-            before = view.copy()
-            action = aware_topper(random.Random(seed)).choose(view)
-            assert view == before
-            assert action in view.legal_actions()
-            assert aware_topper(random.Random(seed)).choose(view) == action
-            checked += 1
-    assert checked > 60
 
 
 def test_a_match_aware_bot_chooses_from_its_view_alone():

@@ -740,7 +740,7 @@ class Table:
             raise NotThisPeersTurn("it is not this peer's turn to choose an action")
         if getattr(action, "seat", None) != self.my_seat:
             raise NotThisPeersTurn(f"the action is for seat {getattr(action, 'seat', None)}, "
-                              f"this peer sits at seat {self.my_seat}")
+                                   f"this peer sits at seat {self.my_seat}")
         match = self.match
         try:
             match.engine.check(action)

@@ -300,17 +300,7 @@ def test_a_match_aware_bot_chooses_from_its_view_alone():
 
 
 def _dealt_to_seat0(hand, dealer: int, scores) -> TopperState:
-    state = TopperState.new(None, dealer=dealer)
-    rest = [c for c in TOPPER_DECK if c not in hand]
-    random.Random(1).shuffle(rest)
-    faces = [None] * 24
-    for i in range(6):  # slot p goes to seat p % 4
-        faces[i * 4] = hand[i]
-        for s in (1, 2, 3):
-            faces[i * 4 + s] = rest.pop()
-    state.deal(faces)
-    state._scores = list(scores)
-    return state
+    return TopperState.position(first=dealer, hands={0: hand}, standings=scores)
 
 
 def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopeless_one():

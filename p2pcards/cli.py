@@ -329,8 +329,8 @@ def _identity_path() -> Path:
 
 
 def _journal_root() -> Path:
-    from p2pcards.net.storage import state_dir
-    return state_dir() / "tables"
+    from p2pcards.net.storage import tables_dir
+    return tables_dir()
 
 
 def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:

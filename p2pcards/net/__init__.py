@@ -5,7 +5,7 @@
 - ``connection``: ``connect``/``serve`` over TCP and the ``Connection`` API.
 - ``memory``: the same connections over in-process queues, with faults.
 - ``discovery``: advertising and browsing tables with zeroconf.
-- ``storage``: the identity key and saved tables under the XDG directories.
+- ``storage``: the identity key and saved tables in the platform's own folders (XDG on Linux).
 - ``errors``: the exceptions all of these raise.
 
 Import from the submodules; this package imports nothing so that using one

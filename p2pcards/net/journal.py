@@ -16,13 +16,14 @@ transcript.
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
 import os
 import struct
 from pathlib import Path
 from typing import Any
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.net.filelock import lock_exclusive, unlock
 from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
 
@@ -91,15 +92,15 @@ class Journal:
             return
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(self.directory / "lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not lock_exclusive(fd):  # flock on POSIX, msvcrt.locking on Windows
             os.close(fd)
-            raise JournalInUse(f"{self.directory} is in use by another p2pcards process") from None
+            raise JournalInUse(f"{self.directory} is in use by another p2pcards process")
         self._lock_fd = fd
 
     def release(self) -> None:
         if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                unlock(self._lock_fd)
             os.close(self._lock_fd)
             self._lock_fd = None
 

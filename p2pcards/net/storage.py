@@ -1,4 +1,11 @@
-"""Where a peer keeps its identity key and its tables' saved state (XDG paths).
+"""Where a peer keeps its identity key and its tables' saved state.
+
+Each platform's own place (platformdirs): XDG on Linux and the BSDs,
+``~/Library/Application Support`` on macOS, ``%LOCALAPPDATA%`` on Windows;
+``$XDG_CONFIG_HOME`` and ``$XDG_STATE_HOME``, when set, win everywhere. Earlier
+versions used the XDG defaults on every platform: an identity or saved tables found
+only there are moved to the new place (or used where they are when the move
+fails), never left behind for a new key to replace.
 
 The identity file holds the 32-byte Ed25519 seed, so it is created 0600 in a
 0700 directory and never rewritten in place. Saved tables let a peer that
@@ -14,7 +21,9 @@ import contextlib
 import json
 import os
 import re
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 from nacl.signing import SigningKey
@@ -27,13 +36,17 @@ __all__ = [
     "StorageError",
     "config_dir",
     "identity_path",
+    "legacy_config_dir",
+    "legacy_state_dir",
     "load_or_create_identity",
     "state_dir",
+    "tables_dir",
     "write_atomically",
 ]
 
 APP = "p2pcards"
 IDENTITY_FILE = "identity.json"
+TABLES = "tables"
 IDENTITY_FORMAT = 1
 DEFAULT_NAME = "player"
 _TEMP_PREFIX = ".tmp-"
@@ -51,28 +64,124 @@ class CorruptIdentityFile(StorageError):
         self.path = path
 
 
+#: The platform whose conventions choose the folders (``sys.platform``; tests set others).
+PLATFORM = sys.platform
+
+
 def _xdg(variable: str, fallback: str) -> Path:
+    """The XDG folder: ``$variable/p2pcards`` when it is an absolute path, else ``~/fallback/p2pcards``."""
     value = os.environ.get(variable, "")
     base = Path(value) if value and Path(value).is_absolute() else Path.home() / fallback
     return base / APP
 
 
+def _xdg_is_set(variable: str) -> bool:
+    value = os.environ.get(variable, "")
+    return bool(value) and Path(value).is_absolute()
+
+
+def _native(kind: str) -> Path | None:
+    """The platform's own folder for ``kind`` ("config" or "state") where it is not XDG."""
+    if PLATFORM == "win32":
+        from platformdirs.windows import Windows
+        # Local, not roaming: a key copied to a second machine could sit at two tables at once.
+        windows = Windows(APP, appauthor=False, roaming=False)
+        return Path(windows.user_config_dir if kind == "config" else windows.user_state_dir)
+    if PLATFORM == "darwin":
+        from platformdirs.macos import MacOS
+        mac = MacOS(APP)
+        return Path(mac.user_config_dir if kind == "config" else mac.user_state_dir)
+    return None
+
+
+def _place(variable: str, fallback: str, kind: str) -> Path:
+    if _xdg_is_set(variable):
+        return _xdg(variable, fallback)
+    native = _native(kind)
+    return native if native is not None else _xdg(variable, fallback)
+
+
 def config_dir() -> Path:
-    """``$XDG_CONFIG_HOME/p2pcards`` (default ``~/.config/p2pcards``)."""
-    return _xdg("XDG_CONFIG_HOME", ".config")
+    """Where the identity lives: ``$XDG_CONFIG_HOME/p2pcards`` when set, else the
+    platform's own (``~/.config/p2pcards`` on Linux, ``~/Library/Application
+    Support/p2pcards`` on macOS, ``%LOCALAPPDATA%\\p2pcards`` on Windows)."""
+    return _place("XDG_CONFIG_HOME", ".config", "config")
 
 
 def state_dir() -> Path:
-    """``$XDG_STATE_HOME/p2pcards`` (default ``~/.local/state/p2pcards``)."""
+    """Where saved tables live: ``$XDG_STATE_HOME/p2pcards`` when set, else the
+    platform's own (``~/.local/state/p2pcards`` on Linux, the same folder as
+    :func:`config_dir` on macOS and Windows)."""
+    return _place("XDG_STATE_HOME", ".local/state", "state")
+
+
+def legacy_config_dir() -> Path:
+    """Where every platform kept the identity in earlier versions (the XDG default)."""
+    return _xdg("XDG_CONFIG_HOME", ".config")
+
+
+def legacy_state_dir() -> Path:
+    """Where every platform kept saved tables in earlier versions (the XDG default)."""
     return _xdg("XDG_STATE_HOME", ".local/state")
 
 
+def _moved_here(new: Path, old: Path) -> Path:
+    """``new``, after moving ``old`` there when only ``old`` exists; ``old`` itself
+    when the move fails (another volume, a file held open): found, never lost."""
+    if new == old or new.exists() or not old.exists():
+        return new
+    try:
+        _private_dir(new.parent)
+        os.replace(old, new)
+    except OSError:
+        return old
+    return new
+
+
 def identity_path() -> Path:
-    return config_dir() / IDENTITY_FILE
+    """The identity file (moved from the old XDG place if only that one has it)."""
+    return _moved_here(config_dir() / IDENTITY_FILE, legacy_config_dir() / IDENTITY_FILE)
+
+
+def tables_dir() -> Path:
+    """The folder of saved tables (moved from the old XDG place if only that one has them)."""
+    return _moved_here(state_dir() / TABLES, legacy_state_dir() / TABLES)
 
 
 def _private_dir(path: Path) -> None:
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+#: How often, and how long apart, a rename refused with PermissionError is tried
+#: again: Windows refuses to rename over a file another process holds open
+#: (an antivirus or indexer reading it), for a moment. Under 2 s in all.
+RENAME_TRIES = 8
+RENAME_PAUSE = 0.02
+
+
+def _replace(source: str, target: Path) -> None:
+    """``os.replace``, tried again for a moment while the target is held open elsewhere."""
+    for attempt in range(RENAME_TRIES):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError:
+            if attempt == RENAME_TRIES - 1:
+                raise
+            time.sleep(RENAME_PAUSE * 2 ** min(attempt, 5))
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable, where the OS lets a directory be opened:
+    Windows refuses (PermissionError) and NTFS journals the rename itself."""
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -85,16 +194,12 @@ def write_atomically(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp_name, path)
+        _replace(temp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    _fsync_directory(directory)
 
 
 # --- identity --------------------------------------------------------------------------
@@ -139,8 +244,10 @@ def load_or_create_identity(name: str | None = None, path: Path | str | None = N
         return identity
     except OSError as error:
         raise StorageError(f"cannot read identity file {target}: {error.strerror}") from None
-    if target.stat().st_mode & 0o077:
-        os.chmod(target, 0o600)  # a seed readable by others is tightened, not trusted as is
+    if os.name == "posix" and target.stat().st_mode & 0o077:
+        # A seed readable by others is tightened, not trusted as is. (On Windows
+        # the mode bits mean only read-only or not: the folder's ACL protects it.)
+        os.chmod(target, 0o600)
     identity = _decode_identity(target, data)
     if name is not None and name != identity.name:
         identity = Identity(identity.signing_key, name)

@@ -12,9 +12,9 @@ import errno
 import json
 import logging
 import os
-import shlex
 import shutil
 import sys
+import sysconfig
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +29,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.rules import games as rules_games
+from p2pcards.ui import commandline, console
 from p2pcards.ui.text_common import plural, quoted
 
 GAMES = tuple(rules_games.GAMES)
@@ -127,10 +128,18 @@ def pace_of(args: argparse.Namespace) -> float:
     return 0.0 if args.bot else DEFAULT_PACE
 
 
+def _ascii_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw the full-screen table in ASCII (C D H S for the suits), for a "
+                             "terminal that cannot draw its symbols (chosen by itself when the "
+                             "terminal's encoding cannot hold them)")
+
+
 def _seat_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
+    _ascii_arg(parser)
     parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
                         help=f"let a bot play this seat ({', '.join(BOT_KINDS)})")
     parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
@@ -222,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--name", help="your display name (saved with your identity)")
     watch.add_argument("--plain", action="store_true",
                        help="line-based interface (screen readers, simple terminals)")
+    _ascii_arg(watch)
     watch.add_argument("--reconnect-window", type=_seconds, default=30.0, metavar="S",
                        help="seconds to keep redialling a lost host (default 30)")
     watch.add_argument("--trace", action="store_true",
@@ -249,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--plain", action="store_true",
                         help="print every public event in order, a line per deal's summary and "
                              "the outcome, instead of the full screen (also when not a terminal)")
+    _ascii_arg(replay)
     replay.add_argument("--public", action="store_true",
                         help="show only public facts even when the folder holds your secrets "
                              "(no hand)")
@@ -319,8 +330,17 @@ def _identity(args: argparse.Namespace) -> Any:
     from p2pcards.net.storage import load_or_create_identity
     name = getattr(args, "name", None)
     if name is None and not os.path.exists(_identity_path()):
-        name = os.environ.get("USER") or "player"
+        name = _user_name()
     return load_or_create_identity(name[:32] if name else None)
+
+
+def _user_name() -> str:
+    """The account's name as the first display name (``USER``, or ``USERNAME`` on Windows)."""
+    import getpass
+    try:
+        return getpass.getuser() or "player"
+    except (ImportError, KeyError, OSError):  # no variable set, and no pwd (Windows)
+        return "player"
 
 
 def _identity_path() -> Path:
@@ -437,7 +457,7 @@ def _join_hint(table_name: str, bind: str, port: int) -> str:
     wildcard = bind in ("", "0.0.0.0", "::")
     addresses = local_ipv4_addresses() if wildcard else [bind]
     direct = " or ".join(f"--connect {_address(a, port)}" for a in addresses[:3])
-    return (f"Friends join with: p2pcards join {shlex.quote(table_name)}"
+    return (f"Friends join with: p2pcards join {commandline.quote(table_name)}"
             + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
 
 
@@ -754,8 +774,7 @@ def _my_saved_tables(identity: Any) -> list[SavedTable]:
 
 
 def _cmd_saved(args: argparse.Namespace) -> int:
-    from p2pcards.net.storage import load_or_create_identity
-    rows = _my_saved_tables(load_or_create_identity(None))
+    rows = _my_saved_tables(_identity(args))
     if args.json:
         for row in rows:
             print(json.dumps({"session": row.session, "game": row.game, "table": row.table,
@@ -880,8 +899,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
 
 
 def _cmd_whoami(args: argparse.Namespace) -> int:
-    from p2pcards.net.storage import load_or_create_identity
-    identity = load_or_create_identity(args.name)
+    identity = _identity(args)
     print(f"{identity.name} {identity.fingerprint}")
     return 0
 
@@ -890,15 +908,16 @@ def command_line(*args: str) -> str:
     """A ``p2pcards`` command line that runs as printed, from any directory: the
     plain name when it is on PATH, else this installation's own script or
     interpreter (after ``scripts/play`` the command lives only in the repo's venv)."""
-    script = Path(sys.prefix) / "bin" / "p2pcards"
+    # The venv's scripts folder: bin/p2pcards, or Scripts\p2pcards.exe on Windows.
+    script = Path(sysconfig.get_path("scripts")) / ("p2pcards.exe" if os.name == "nt" else "p2pcards")
     on_path = shutil.which("p2pcards")
     if on_path and script.exists() and Path(on_path).resolve() == script.resolve():
         head = "p2pcards"
     elif script.exists():
-        head = shlex.quote(str(script))
+        head = commandline.quote(str(script))
     else:
-        head = f"{shlex.quote(sys.executable)} -m p2pcards"
-    return " ".join([head, *(shlex.quote(a) for a in args)])
+        head = f"{commandline.quote(sys.executable)} -m p2pcards"
+    return " ".join([head, *(commandline.quote(a) for a in args)])
 
 
 def _listen_failure(address: str, port: int, error: OSError) -> str:
@@ -927,7 +946,9 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    console.install()  # stand-ins for what the console's encoding cannot show (--help too)
     args = build_parser().parse_args(argv)
+    console.choose_look(True if getattr(args, "ascii", False) else None)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")
     commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "watch": _cmd_watch,

@@ -25,6 +25,7 @@ from prompt_toolkit.key_binding import KeyBindings
 
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
+from p2pcards.ui.tui.asciilook import table_output
 from p2pcards.ui.tui.draw import Line
 from p2pcards.ui.tui.layout import TableLayout
 from p2pcards.ui.tui.logcapture import LogCapture
@@ -90,7 +91,7 @@ class TableApp(ABC):
         self.app: Application = Application(
             layout=self.view_layout.layout, key_bindings=bindings(self), style=TABLE_STYLE,
             full_screen=True, mouse_support=True, min_redraw_interval=0.05,
-            input=input, output=output)
+            input=input, output=table_output(output))
         # A lone Esc (close help, clear a selection) is told from the start of an
         # escape sequence by waiting for more bytes: prompt_toolkit waits 0.5 s, and
         # 1 s more for multi-key bindings, which this table has none of. Local

@@ -328,6 +328,8 @@ def merge(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if os.name != "posix":
+        sys.exit("bench_admission.py needs Linux or macOS: it stops workers with SIGTERM, kills a peer with SIGKILL")
     args = parse_args(argv)
     if args.attacker:
         return attacker_main(args)

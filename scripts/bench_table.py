@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -583,6 +584,8 @@ def profile_deal(game: str, top: int = 8) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if os.name != "posix":
+        sys.exit("bench_table.py needs Linux or macOS: it reaps its peers with os.wait4 to read their peak memory")
     args = parse_args(argv)
     games = ["bluff", "topper"] if args.game == "both" else [args.game]
     if args.profile:

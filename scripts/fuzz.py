@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
-import resource
+import os
 import signal
 import sys
 import time
@@ -51,10 +51,12 @@ def _on_alarm(signum: int, frame: object) -> None:
 
 def _rss_mib() -> float:
     """Peak resident memory of this process so far, in MiB (Linux reports KiB)."""
+    import resource  # POSIX only (main says so on Windows)
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _current_rss_mib() -> float:
+    import resource
     try:
         with open("/proc/self/statm") as statm:
             pages = int(statm.read().split()[1])
@@ -64,6 +66,8 @@ def _current_rss_mib() -> float:
 
 
 def main() -> int:
+    if os.name != "posix":
+        sys.exit("fuzz.py needs Linux or macOS: it stops a hung case with SIGALRM and reads its memory with resource")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=10_000, help="inputs to try")
     parser.add_argument("--seed", type=int, default=1, help="run seed (inputs are reproducible)")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
@@ -160,6 +161,8 @@ class Soak:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if os.name != "posix":
+        sys.exit("soak.py needs Linux or macOS: it kills peers with SIGKILL and reads their peak memory with os.wait4")
     args = parse_args(argv)
     root = Path(tempfile.mkdtemp(prefix="p2pcards-soak-"))
     began = time.monotonic()

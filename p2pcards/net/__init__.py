@@ -6,6 +6,7 @@
 - ``memory``: the same connections over in-process queues, with faults.
 - ``discovery``: advertising and browsing tables with zeroconf.
 - ``storage``: the identity key and saved tables in the platform's own folders (XDG on Linux).
+- ``journal``: one table's saved transcript and state; ``filelock``: its lock (flock or msvcrt).
 - ``errors``: the exceptions all of these raise.
 
 Import from the submodules; this package imports nothing so that using one

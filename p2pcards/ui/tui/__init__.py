@@ -15,7 +15,8 @@ Modules, one idea each:
 - :mod:`.source` — what the screen may read from its own peer session;
 - :mod:`.keymap` — keys to legal actions (through the text module's commands);
 - :mod:`.picker` — the cursor and the selected cards;
-- :mod:`.layout`, :mod:`.control`, :mod:`.bindings`, :mod:`.style` — the prompt_toolkit parts;
+- :mod:`.layout`, :mod:`.control`, :mod:`.bindings`, :mod:`.style` — the prompt_toolkit parts
+  (:mod:`.asciilook`: the same table in ASCII for a terminal that cannot draw its symbols);
 - :mod:`.seats`, :mod:`.board`, :mod:`.hand`, :mod:`.bars`, :mod:`.logview`, :mod:`.dialogs`,
   :mod:`.helptext`, :mod:`.draw` — the panels, each drawn for the size it is given.
 """

@@ -38,6 +38,7 @@ def transcript_of(played: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="simulates Windows on a POSIX system (os.lockf)")
 def test_a_whole_table_plays_verifies_replays_and_is_listed_on_simulated_windows(
         tmp_path: Path) -> None:
     made = run(["whoami", "--name", "Ann"], tmp_path, windows=True)

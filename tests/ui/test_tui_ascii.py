@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from test_tui_harness import F1, headless, shows
 from test_tui_screen import deciding, run, seat_everyone
+from test_tui_tmux import TMUX, Tmux
 from ui_scenes import bluff_respond
 
 from p2pcards.ui import console
@@ -52,3 +54,43 @@ def test_the_ascii_look_draws_every_cell_in_ascii_where_the_symbols_were(look: N
 def test_the_help_box_frame_is_ascii_too(look: None) -> None:
     text, _ = screen_text(True, help_box=True)
     assert "Help" in text and text.isascii() and "+" in text
+
+
+# --- the real command in a real terminal (tmux) ----------------------------------------------
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Tmux]:
+    made = Tmux(tmp_path)
+    try:
+        yield made
+    finally:
+        made.kill()
+
+
+def leave_at_the_first_decision(tmux: Tmux, args: list[str]) -> str:
+    tmux.start(["play", "bluff", "--seed", "4", "--deals", "1", "--name", "Lou", *args])
+    shown = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
+    tmux.keys("q")
+    tmux.wait_for(lambda t: "Leave the table?" in t, "the leave question")
+    tmux.keys("y")
+    done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30, joined=True)
+    assert "EXITED 0" in done
+    return shown
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_ascii_asks_for_the_ascii_look_on_a_terminal_that_could_draw_symbols(terminal: Tmux) -> None:
+    shown = leave_at_the_first_decision(terminal, ["--ascii"])
+    assert shown.isascii(), shown
+    assert "> YOUR TURN" in shown and "|Safe box" in shown and "p2pcards . BLUFF" in shown
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_a_terminal_in_the_c_locale_gets_the_ascii_look_by_itself(terminal: Tmux) -> None:
+    # LANG=C without Python's UTF-8 fallbacks: stdout is ASCII, as on an old system.
+    for variable in ("LC_ALL", "LC_CTYPE", "PYTHONIOENCODING"):
+        terminal.env.pop(variable, None)
+    terminal.env.update(LANG="C", PYTHONCOERCECLOCALE="0", PYTHONUTF8="0")
+    shown = leave_at_the_first_decision(terminal, [])
+    assert "> YOUR TURN" in shown and "|Safe box" in shown
+    assert shown.isascii(), shown

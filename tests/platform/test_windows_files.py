@@ -52,7 +52,7 @@ def test_without_fcntl_a_journal_is_locked_with_msvcrt(tmp_path: Path, windows_l
     second.release()
 
 
-def test_with_fcntl_a_second_process_cannot_claim(tmp_path: Path) -> None:
+def test_a_second_process_cannot_claim_a_held_journal(tmp_path: Path) -> None:
     import subprocess
     import sys
     journal = Journal(tmp_path / "t")

@@ -14,6 +14,8 @@ import importlib
 import os
 from types import ModuleType
 
+from p2pcards.net.storage import StorageError
+
 __all__ = ["lock_exclusive", "unlock"]
 
 
@@ -30,7 +32,7 @@ def _backend() -> tuple[str, ModuleType]:
         module = _module(name)
         if module is not None:
             return name, module
-    raise OSError("this platform has neither fcntl nor msvcrt: p2pcards cannot lock its files")
+    raise StorageError("this platform has neither fcntl nor msvcrt: p2pcards cannot lock its files")
 
 
 def lock_exclusive(fd: int) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from p2pcards.net import filelock, storage
 from p2pcards.net.journal import Journal, JournalInUse
-from p2pcards.net.storage import write_atomically
+from p2pcards.net.storage import StorageError, write_atomically
 
 
 def fake_msvcrt() -> types.ModuleType:
@@ -66,7 +66,7 @@ def test_a_second_process_cannot_claim_a_held_journal(tmp_path: Path) -> None:
 
 def test_a_platform_without_any_lock_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(filelock, "_module", lambda name: None)
-    with pytest.raises(OSError, match="neither fcntl nor msvcrt"):
+    with pytest.raises(StorageError, match="neither fcntl nor msvcrt"):
         Journal(tmp_path / "t").claim()
 
 

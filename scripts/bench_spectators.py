@@ -177,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     syncs = sum(m["flood"]["syncs"] for m in flooded)
     answered = sum(m["flood"]["answered"] for m in flooded)
     closed = sum(m["flood"]["closed"] for m in flooded)
+    dials = sum(m["flood"]["dials"] for m in flooded)
     print(f"{args.game} {' '.join(_settings(args))}, {args.runs} pair(s) of matches")
     print(f"undisturbed: {rate_plain:.1f} actions/s "
           f"({sum(m['actions'] for m in plain)} actions)")
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
           f"actions/s ({sum(m['actions'] for m in flooded)} actions)")
     print(f"ratio: {100 * rate_flood / rate_plain:.0f} % (goal: at least {100 * GOAL_RATIO:.0f} %)")
     print(f"flooders: {syncs} syncs sent, {answered} messages received, "
-          f"{closed} links closed by the host")
+          f"{closed} links closed by the host, {dials} dials")
     return 0
 
 

@@ -18,8 +18,10 @@ presence — and may ask for the transcript (``sync``); anything else they send
 closes their link. They never write, and no check, clock or verdict counts
 them. A spectator hears every message as it is stored, so it needs a ``sync``
 only after a gap: one is answered per transcript message (per length of the
-chain), and a spectator that asks again before the chain grows is closed, so
-spectators cannot spend the host's time that the players need.
+chain), and a spectator that asks again before the chain grows is closed and
+its key refused for the rest of the table (a redial would cost the whole
+transcript again), so spectators cannot spend the host's time that the
+players need.
 
 It also keeps where each player listens for direct links (the ``addrs`` of
 its latest ``hello``) and hands the table's list to every seated player in a
@@ -169,6 +171,8 @@ class Relay:
         self.addresses: dict[bytes, list[list]] = {}
         #: Who the players last heard was linked to this host (see :meth:`presence`).
         self._told_presence: list[int] | None = None
+        #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
+        self._flooders: set[bytes] = set()
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
@@ -225,6 +229,9 @@ class Relay:
         nothing about it is kept."""
         if self.started and public_key not in self._player_keys and not self.max_spectators:
             reason = "this table has started without you"
+            return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
+        if public_key in self._flooders:
+            reason = "this spectator was closed for flooding the host with sync"
             return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
         self.links[link] = _Link(public_key)
         return []
@@ -348,6 +355,7 @@ class Relay:
             if length != len(self.messages):
                 length, answered = len(self.messages), 0
             if answered >= SPECTATOR_SYNCS_PER_MESSAGE:
+                self._flooders.add(info.public_key)
                 raise LocalProtocolError(
                     f"a spectator asked for the transcript more than "
                     f"{SPECTATOR_SYNCS_PER_MESSAGE} time(s) at length {length}: closed")

@@ -79,3 +79,16 @@ def test_a_players_sync_is_answered_every_time(ids):
     for _ in range(5):
         outputs = _sync(relay, 2)
         assert _answers(outputs) == 2 and not any(isinstance(o, Close) for o in outputs)
+
+
+def test_a_spectator_closed_for_flooding_is_refused_when_it_dials_again(ids):
+    relay = _watching(ids)
+    key = relay.links[SPECTATOR].public_key
+    _sync(relay, SPECTATOR)
+    _sync(relay, SPECTATOR)
+    relay.disconnected(SPECTATOR)
+    again = relay.connected(SPECTATOR + 1, key)
+    assert [type(out) for out in again] == [Send, Close]
+    assert "flooding" in again[1].reason
+    other = relay.connected(SPECTATOR + 2, Identity.generate("another fan").public_key)
+    assert other == []  # another spectator is still welcome

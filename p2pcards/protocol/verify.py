@@ -250,6 +250,21 @@ def _not_in_chain(raw: bytes, index: int) -> str | None:
     return None
 
 
+def tail_problem(file_size: int, records: list[bytes]) -> str | None:
+    """What is wrong with a transcript file of ``file_size`` bytes whose whole records
+    are ``records``: bytes after the last whole record (a write cut inside its last
+    record, or anything appended) are reported, never passed over in silence."""
+    tail = file_size - sum(RECORD_HEADER + len(r) for r in records)
+    if tail <= 0:
+        return None
+    return (f"the file ends with {tail} bytes that are not a whole record (a write cut short "
+            f"inside its last record, or bytes appended after the last message)")
+
+
+#: The length prefix of a saved record (PROTOCOL.md §10).
+RECORD_HEADER = 4
+
+
 # Public names for a replay (p2pcards.ui.replay), which checks a saved chain the same way.
 def not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None."""

@@ -244,3 +244,12 @@ def test_the_verify_command_refuses_each_forged_leave_and_confirms_the_genuine_o
             report = json.loads(_verify_cli(folder, "--json").stdout)
             assert report["ok"] is False and report["verdict"]["confirmed"] is False
             assert says in report["verdict"]["refused"]
+
+
+def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left):
+    from p2pcards.ui.replay import ReplayError, replay
+    table, transcript, verdict = left
+    assert replay(transcript, verdict=verdict).verdict == verdict
+    forged = FORGERIES["naming someone else"][0](table, transcript, verdict)
+    with pytest.raises(ReplayError, match="the saved verdict is refused: it names player 1"):
+        replay(transcript, verdict=forged)

@@ -4,8 +4,10 @@ A verdict file is anybody's bytes: ``verify`` endorses one only when its
 evidence supports exactly what it claims, for each kind:
 
 * ``left``: exactly one record, a ``leave`` notice in the notice domain, for
-  this session and this history, signed by the player the verdict names and
-  by nobody else named (its own signed word is the only proof of a leave);
+  this session and this history (its ``prev`` is the message held at the
+  position before it, unless the leaver was ahead of this record), signed by
+  the player the verdict names and naming exactly that signer (its own
+  signed word is the only proof of a leave);
 * ``deadline`` (a writer too late, or the host unreachable: both are this
   peer's own clock): no evidence, one player, the writer due at the end of
   the transcript or the host (player 0), at the transcript's end;
@@ -87,7 +89,9 @@ def check_leave(table: Table, verdict: Verdict) -> None:
         raise LeaveNotProven(f"it names {_who(verdict.players)}, but the leave notice is "
                              f"player {signer}'s")
     end = table.next_position
-    if not 0 < notice.position <= end or notice.prev != table.messages[notice.position - 1].digest:
+    # The leaver may have been ahead of this record (it held messages this peer had not
+    # received yet): then its notice is dated after the end and its ``prev`` is unknown here.
+    if notice.position <= end and notice.prev != table.messages[notice.position - 1].digest:
         raise LeaveNotProven(f"its leave notice is dated at position {notice.position} of "
                              f"another history than this transcript's")
     if verdict.position != end:

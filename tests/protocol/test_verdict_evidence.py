@@ -20,7 +20,7 @@ import pytest
 
 from p2pcards._direct import DirectTable, direct_table
 from p2pcards.protocol import wire
-from p2pcards.protocol.envelope import SIGN_TAG, SignedNotice, seal, seal_notice
+from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage, SignedNotice, seal, seal_notice
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, verify_transcript
@@ -114,6 +114,26 @@ def test_a_genuine_leave_is_confirmed_as_its_signers_word(left):
     _, transcript, verdict = left
     report = verify_transcript(transcript, verdict, workers=1)
     assert report.ok and report.verdict_confirmed is None and report.verdict_refused is None
+
+
+def test_a_leave_signed_by_a_player_ahead_of_this_record_is_confirmed():
+    """The leaver held a message the naming peer had not received yet."""
+    table = direct_table("topper", seed=54)
+    for _ in range(20):
+        table.step()
+    table.run_until(lambda t: t.writer != 0)
+    raw = table.write()
+    for seat in table.tables[1:]:  # every seat but player 0's has it
+        seat.receive(raw)
+    writer = SignedMessage.parse(raw).player
+    leaver = next(p for p in (1, 2, 3) if p != writer)
+    notice = table.tables[leaver].leave()
+    behind = table.tables[0]
+    behind.receive_alert(notice)
+    assert behind.verdict is not None and behind.verdict.players == (leaver,)
+    assert SignedNotice.parse(notice).position == behind.next_position + 1
+    report = verify_transcript(behind.transcript(), behind.verdict, workers=1)
+    assert report.ok and report.verdict_refused is None
 
 
 @pytest.mark.parametrize("name", list(FORGERIES))

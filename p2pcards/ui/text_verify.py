@@ -63,8 +63,9 @@ def report_lines(report: Report, me_player: int | None = None, details: bool = F
     if report.outcome is not None:
         lines.append(f"Match over: {outcome_words(report.outcome, s)}")
     if report.verdict is not None:
-        lines.append(f"Table ended at deal {max(report.deals, 1)}: "
-                     f"{verdict_sentence(report.verdict, s)}")
+        said = ("The saved verdict claims" if report.verdict_confirmed is False
+                else f"Table ended at deal {max(report.deals, 1)}")
+        lines.append(f"{said}: {verdict_sentence(report.verdict, s)}")
         lines.append("  " + _confirmation(report))
         if details:
             lines.append(f"  Rule {clean(report.verdict.rule, 64)}: {clean(report.verdict.detail, 240)}")

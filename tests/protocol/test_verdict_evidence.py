@@ -273,3 +273,13 @@ def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left):
     forged = FORGERIES["naming someone else"][0](table, transcript, verdict)
     with pytest.raises(ReplayError, match="the saved verdict is refused: it names player 1"):
         replay(transcript, verdict=forged)
+
+
+def test_the_words_of_a_refused_verdict_state_a_claim_not_a_fact(left):
+    from p2pcards.ui.text_verify import report_lines
+    table, transcript, verdict = left
+    forged = FORGERIES["naming someone else"][0](table, transcript, verdict)
+    lines = report_lines(verify_transcript(transcript, forged, workers=1))
+    assert any(line.startswith("The saved verdict claims: ") for line in lines)
+    assert not any(line.startswith("Table ended at deal") for line in lines)
+    assert lines[-1].startswith("FAILED: the saved verdict is refused: it names player 1")

@@ -32,18 +32,25 @@ def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.Comple
                           text=True, timeout=timeout)
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory) -> tuple[Path, Path]:
-    """(home, the folder of the table's saved files) after one solo Topper match."""
-    home = tmp_path_factory.mktemp("saved-files")
-    done = _cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
+SHORT = {"topper": ("--target", "2"), "bluff": ("--deals", "1")}
+
+
+def _play(home: Path, game: str) -> tuple[Path, Path]:
+    done = _cli(["play", game, "--bot", "random", *SHORT[game], "--name", "Ona"], home)
     assert done.returncode == 0, done.stderr
     [table] = list((home / "state" / "p2pcards" / "tables").iterdir())
     return home, table
 
 
-def test_every_file_a_match_writes_fits_its_written_shape(played):
-    _, table = played
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> tuple[Path, Path]:
+    """(home, the folder of the table's saved files) after one solo Topper match."""
+    return _play(tmp_path_factory.mktemp("saved-files"), "topper")
+
+
+@pytest.mark.parametrize("game", ["topper", "bluff"])
+def test_every_file_a_match_writes_fits_its_written_shape(played, tmp_path, game):
+    _, table = played if game == "topper" else _play(tmp_path, game)
     folders = sorted(p for p in table.iterdir() if p.is_dir())
     assert len(folders) == 5 and sum(f.name == "relay" for f in folders) == 1
     for folder in folders:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import json
 import logging
@@ -643,26 +644,33 @@ def _progress_bar(stage: str, done: int, total: int) -> None:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import NoTranscript, read_saved_transcript
+    from p2pcards.protocol.errors import ProtocolError
+    from p2pcards.protocol.saved import SEAT_META_SHAPE
+    from p2pcards.protocol.schema import validate
     from p2pcards.protocol.verdict import Verdict
-    from p2pcards.protocol.verify import verify_transcript
+    from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
     try:
         journal, transcript, messages = read_saved_transcript(Path(args.file))
     except NoTranscript as missing:
         raise UserError(str(missing)) from None
-    saved = journal.read_verdict()
-    verdict = Verdict.from_wire(saved) if saved is not None else None
+    try:
+        saved = journal.read_verdict()
+        verdict = Verdict.from_wire(saved) if saved is not None else None
+    except (OSError, ProtocolError) as error:
+        raise UserError(f"{journal.verdict_path} is not a saved verdict ({error})") from None
     report = verify_transcript(messages, verdict,
                                progress=_progress_bar if sys.stderr.isatty() else None)
     if not report.game:
         raise UserError(f"{transcript} is not a p2pcards transcript "
                         f"(its first record is no table's genesis: {report.problem})")
+    if report.problem is None:
+        report.problem = tail_problem(transcript.stat().st_size, messages)
+    # ``meta`` only says which player "you" are: absent, unreadable or of another
+    # shape (a relay's, a damaged file), it is ignored; nothing else is read from it.
     me_player = None
-    try:
-        mine = journal.read_meta().get("player")
-        me_player = mine if isinstance(mine, int) else None
-    except (OSError, ValueError):
-        pass
+    with contextlib.suppress(OSError, ValueError, ProtocolError):
+        me_player = validate(SEAT_META_SHAPE, journal.read_meta(), "meta")["player"]
     if args.json:
         print(json.dumps(report_json(report, me_player)))
     else:

@@ -22,8 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pcards._direct import direct_table  # noqa: E402
+from p2pcards.protocol import wire  # noqa: E402
 from p2pcards.protocol.catalogue import catalogue  # noqa: E402
-from p2pcards.rules.bluff import BluffConfig  # noqa: E402
+from p2pcards.protocol.envelope import SignedMessage, seal  # noqa: E402
+from p2pcards.protocol.table import Stage  # noqa: E402
+from p2pcards.rules.bluff import BluffConfig, Phase  # noqa: E402
 from p2pcards.rules.topper import TopperConfig  # noqa: E402
 
 VECTORS = {
@@ -50,10 +53,85 @@ def table_vector(game: str, seed: int, config) -> dict:
     }
 
 
+#: The table the verdict vectors start from: table-bluff.json's, whose messages they cite.
+VERDICT_TABLE = VECTORS["table-bluff.json"]
+
+
+def _bluff_at(phase: Phase):
+    game, seed, config = VERDICT_TABLE
+    table = direct_table(game, seed=seed, config=config)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY
+                    and t.tables[0].match.engine.phase is phase)
+    return table
+
+
+def _malformed_case(name: str, phase: Phase, mtype: str, body_of) -> dict:
+    """The writer due at ``phase`` signs ``mtype`` with a malformed body: every peer's verdict."""
+    table = _bluff_at(phase)
+    writer = table.writer
+    seat = table.tables[writer]
+    position, prev = seat.next_position, seat.head
+    honest = seat.outgoing() if mtype == "show" else None  # its shares, to cut or pad
+    body = body_of(SignedMessage.parse(honest.raw).body if honest is not None else None)
+    raw = seal(table.identities[writer], session=seat.session, position=position,
+               prev=prev, player=writer, type=mtype, body=body).raw
+    observer = table.observer
+    observer.receive(raw)
+    verdict = observer.verdict
+    return {"case": name, "after_messages": observer.next_position, "message": raw.hex(),
+            "rule": verdict.rule, "players": list(verdict.players), "position": verdict.position}
+
+
+def verdict_vector() -> dict:
+    """The rule id of each malformed case, and the verdicts a player writes, byte for byte."""
+    lead, reveal = Phase.LEAD, Phase.REVEAL
+    malformed = [
+        _malformed_case("bluff discard naming rank 1", lead, "discard",
+                        lambda _: {"slots": [0], "stake": 100, "rank": 1}),
+        _malformed_case("bluff discard with a float stake", lead, "discard",
+                        lambda _: {"slots": [0], "stake": 100.0, "rank": 2}),
+        _malformed_case("bluff discard naming rank 15", lead, "discard",
+                        lambda _: {"slots": [0], "stake": 100, "rank": 15}),
+        _malformed_case("bluff show with no share", reveal, "show", lambda b: {"shares": []}),
+        _malformed_case("bluff show with one share too many", reveal, "show",
+                        lambda b: {"shares": b["shares"] + b["shares"][:1]}),
+    ]
+    written = []
+    for kind in ("deadline of the writer", "host unreachable", "leave"):
+        table = _bluff_at(reveal)
+        me = table.tables[0] if table.writer != 0 else table.tables[1]
+        if kind == "deadline of the writer":
+            me.declare_deadline_missed()
+            notice = me.alert()
+        elif kind == "host unreachable":
+            me.declare_deadline_missed(0, "(the host) could not be reached")
+            notice = me.alert()
+        else:
+            notice = me.leave()
+        verdict = me.verdict
+        written.append({"case": kind, "writer": me.me_player, "after_messages": me.next_position,
+                        "rule": verdict.rule, "players": list(verdict.players),
+                        "position": verdict.position,
+                        "verdict_file": wire.pack(verdict.to_wire()).hex(),
+                        "notice": notice.hex()})
+    return {
+        "description": "Verdicts pinned by PROTOCOL.md §8: each case starts from the first "
+                       "after_messages messages of table-bluff.json (same seeds). 'malformed': "
+                       "the writer due signs this message; every peer's verdict has this rule, "
+                       "players and position. 'written': the verdict a player writes itself "
+                       "(its saved 'verdict' file, msgpack) and the notice it sends (an 'alert' "
+                       "carrying that verdict, or its 'leave'), byte for byte (Ed25519 is "
+                       "deterministic).",
+        "malformed": malformed,
+        "written": written,
+    }
+
+
 def render() -> dict[str, str]:
     files = {"schemas.json": json.dumps(catalogue(), indent=1, sort_keys=True) + "\n"}
     for name, (game, seed, config) in VECTORS.items():
         files[f"vectors/{name}"] = json.dumps(table_vector(game, seed, config), indent=1) + "\n"
+    files["vectors/verdicts.json"] = json.dumps(verdict_vector(), indent=1) + "\n"
     return files
 
 

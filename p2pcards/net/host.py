@@ -284,6 +284,7 @@ class TableHost:
             elif isinstance(out, Close):
                 link = self._links.get(out.link)
                 if link is not None:
+                    log.info("closing %s: %s", self.relay.describe(out.link), out.reason)
                     link.push(None)
             elif isinstance(out, TableStarted):
                 self._open_journal(out.session)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pcards.protocol import envelope, frames, games, lobby, table, talk, verdict
+from p2pcards.protocol import envelope, frames, games, lobby, saved, table, talk, verdict
 from p2pcards.protocol.schema import Bin, Struct
 
 
@@ -54,6 +54,7 @@ def catalogue() -> dict[str, Any]:
                        "lines per sender": talk.RATE_LINES, "per seconds": talk.RATE_WINDOW},
             "never": "part of the transcript or of a verdict's evidence",
         },
+        "saved files": saved.describe(),
         "game configuration defaults": {g.name: g.config_to_wire(g.default_config())
                                         for g in games.GAMES.values()},
     }

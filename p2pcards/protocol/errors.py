@@ -121,3 +121,48 @@ class PlayerLeft(RemoteProtocolError):
     """A player announced, with a signed notice, that it leaves the table."""
 
     rule = "left"
+
+
+class VerdictRefused(ProtocolError):
+    """A saved verdict that its evidence does not support: ``verify`` refuses it.
+
+    Not a fault of any message in the chain (so not remote): the verdict file
+    beside a transcript claims what its evidence does not show. ``rule`` says
+    which check failed; the message says what is wrong and whom it concerns."""
+
+    rule = "verdict.refused"
+
+
+class EvidenceMissing(VerdictRefused):
+    """A verdict whose rule rests on signed evidence carries none (or the wrong count)."""
+
+    rule = "verdict.evidence.missing"
+
+
+class EvidenceNotBreaking(VerdictRefused):
+    """Evidence that, fed after the transcript, breaks no rule or another rule,
+    or blames other players, or another position, than the verdict names."""
+
+    rule = "verdict.evidence.unproven"
+
+
+class LeaveNotProven(VerdictRefused):
+    """A ``left`` verdict whose evidence is not the named player's own leave
+    notice: not a notice, signed in the message domain or by another key, for
+    another session or history, malformed, or naming someone other than its signer."""
+
+    rule = "verdict.leave"
+
+
+class DeadlineInconsistent(VerdictRefused):
+    """A ``deadline`` verdict that cannot be this peer's clock at this transcript:
+    evidence attached, not one player, not the writer due (nor the host), or a
+    position other than the transcript's end."""
+
+    rule = "verdict.deadline"
+
+
+class VerdictAfterEnd(VerdictRefused):
+    """A verdict saved with a transcript whose match ended normally."""
+
+    rule = "verdict.after-end"

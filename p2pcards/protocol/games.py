@@ -114,9 +114,7 @@ def _bluff_encode(action: Any) -> tuple[str, dict]:
 
 def _bluff_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
     if mtype == "discard":
-        rank = body["rank"]
-        if rank == 1:
-            raise MalformedMessage("body.rank: 1 is not a rank (0 names none, 2..14 a rank)")
+        rank = body["rank"]  # 0 or 2..14: the shape refuses 1 (message.malformed)
         return bluff.Discard(seat, tuple(body["slots"]), body["stake"],
                              None if rank == 0 else Rank(rank))
     if mtype == "pass":
@@ -143,7 +141,7 @@ BLUFF = GameRules(
     rules=rules_games.BLUFF,
     shapes={
         "discard": Struct({"slots": ListOf(Int(0, 51), 1, 13), "stake": Int(0, 2**31 - 1),
-                           "rank": Int(0, 14)}),
+                           "rank": Int(0, 14, gaps=(1,))}),
         "pass": EMPTY,
         "challenge": EMPTY,
         "show": Struct({"shares": SHARES}),

@@ -16,7 +16,12 @@ Spectators (a ``hello`` with ``watch: 1``, up to ``max_spectators``) hear
 what the players hear — the lobby, every transcript message, every notice,
 presence — and may ask for the transcript (``sync``); anything else they send
 closes their link. They never write, and no check, clock or verdict counts
-them.
+them. A spectator hears every message as it is stored, so it needs a ``sync``
+only after a gap: one is answered per transcript message (per length of the
+chain), and a spectator that asks again before the chain grows is closed and
+its key refused for the rest of the table (a redial would cost the whole
+transcript again), so spectators cannot spend the host's time that the
+players need.
 
 It also keeps where each player listens for direct links (the ``addrs`` of
 its latest ``hello``) and hands the table's list to every seated player in a
@@ -123,6 +128,9 @@ MAX_NOTICES_PER_PLAYER = 4
 #: Pings a link gets answered per transcript message: an honest peer pings once when
 #: a writer's deadline ran out, so more is a flood (dropped unanswered, without a clock).
 PINGS_PER_MESSAGE = 2
+#: Syncs a spectator's link gets answered per transcript message; one more before the
+#: chain grows closes the link (a spectator hears every message: more is a flood).
+SPECTATOR_SYNCS_PER_MESSAGE = 1
 
 
 #: Spectators a table admits unless its host says otherwise.
@@ -137,6 +145,7 @@ class _Link:
     player: int | None = None
     spectator: bool = False
     pings: tuple[int, int] = (0, 0)  # (transcript length when counted, pings answered since)
+    syncs: tuple[int, int] = (0, 0)  # (transcript length when counted, syncs answered since)
 
 
 class Relay:
@@ -162,6 +171,8 @@ class Relay:
         self.addresses: dict[bytes, list[list]] = {}
         #: Who the players last heard was linked to this host (see :meth:`presence`).
         self._told_presence: list[int] | None = None
+        #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
+        self._flooders: set[bytes] = set()
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
@@ -218,6 +229,9 @@ class Relay:
         nothing about it is kept."""
         if self.started and public_key not in self._player_keys and not self.max_spectators:
             reason = "this table has started without you"
+            return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
+        if public_key in self._flooders:
+            reason = "this spectator was closed for flooding the host with sync"
             return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
         self.links[link] = _Link(public_key)
         return []
@@ -335,6 +349,17 @@ class Relay:
         return [Send(link, frames.encode("pong", body))]
 
     def _on_sync(self, link: int, body: dict) -> list[Output]:
+        info = self.links[link]
+        if info.spectator:
+            length, answered = info.syncs
+            if length != len(self.messages):
+                length, answered = len(self.messages), 0
+            if answered >= SPECTATOR_SYNCS_PER_MESSAGE:
+                self._flooders.add(info.public_key)
+                raise LocalProtocolError(
+                    f"a spectator asked for the transcript more than "
+                    f"{SPECTATOR_SYNCS_PER_MESSAGE} time(s) at length {length}: closed")
+            info.syncs = (length, answered + 1)
         return [Send(link, frames.encode("msg", m.raw)) for m in self.messages[body["have"]:]]
 
     def _on_msg(self, link: int, raw: bytes) -> list[Output]:

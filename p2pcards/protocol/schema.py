@@ -9,7 +9,7 @@ floats, no ``None``, no extra or missing map keys: one meaning per message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from p2pcards.protocol.errors import MalformedMessage
@@ -36,16 +36,55 @@ def _fail(path: str, want: str, value: Any) -> MalformedMessage:
 
 @dataclass(frozen=True)
 class Int(Shape):
+    """An integer in ``lo..hi``, none of ``gaps`` (a value with no meaning, such as
+    Bluff's rank 1: refused by the shape, so by ``message.malformed``)."""
+
     lo: int
     hi: int
+    gaps: tuple[int, ...] = ()
 
     def describe(self) -> Any:
+        if self.gaps:
+            return {"int": [self.lo, self.hi], "except": list(self.gaps)}
         return {"int": [self.lo, self.hi]}
 
     def check(self, value: Any, path: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi:
-            raise _fail(path, f"an integer in {self.lo}..{self.hi}", value)
+        if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi \
+                or value in self.gaps:
+            but = f" except {', '.join(map(str, self.gaps))}" if self.gaps else ""
+            raise _fail(path, f"an integer in {self.lo}..{self.hi}{but}", value)
         return value
+
+
+@dataclass(frozen=True)
+class Bool(Shape):
+    """msgpack true or false (only in saved files; no message carries one)."""
+
+    def describe(self) -> Any:
+        return {"bool": True}
+
+    def check(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise _fail(path, "true or false", value)
+        return value
+
+
+@dataclass(frozen=True)
+class OneOf(Shape):
+    """The first of ``options`` that the value fits (only in saved files)."""
+
+    options: tuple[Shape, ...]
+
+    def describe(self) -> Any:
+        return {"one of": [o.describe() for o in self.options]}
+
+    def check(self, value: Any, path: str) -> Any:
+        for option in self.options:
+            try:
+                return option.check(value, path)
+            except MalformedMessage:
+                continue
+        raise _fail(path, "one of " + ", ".join(str(o.describe()) for o in self.options), value)
 
 
 @dataclass(frozen=True)
@@ -131,23 +170,29 @@ class Tuple(Shape):
 
 @dataclass(frozen=True)
 class Struct(Shape):
-    """A map with exactly these string keys."""
+    """A map with exactly these string keys (and, in saved files only, any of ``optional``)."""
 
     fields: Mapping[str, Shape]
+    optional: Mapping[str, Shape] = field(default_factory=dict)
 
     def describe(self) -> Any:
-        return {"map": {key: shape.describe() for key, shape in self.fields.items()}}
+        out: dict[str, Any] = {"map": {key: shape.describe() for key, shape in self.fields.items()}}
+        if self.optional:
+            out["optional"] = {key: shape.describe() for key, shape in self.optional.items()}
+        return out
 
     def check(self, value: Any, path: str) -> dict:
         if not isinstance(value, dict):
             raise _fail(path, "a map", value)
         missing = [k for k in self.fields if k not in value]
-        extra = [k for k in value if k not in self.fields]
+        extra = [k for k in value if k not in self.fields and k not in self.optional]
         if missing:
             raise MalformedMessage(f"{path}: missing field {missing[0]!r}")
         if extra:
             raise MalformedMessage(f"{path}: unexpected field {str(extra[0])[:40]!r}")
-        return {k: s.check(value[k], f"{path}.{k}") for k, s in self.fields.items()}
+        out = {k: s.check(value[k], f"{path}.{k}") for k, s in self.fields.items()}
+        out.update({k: s.check(value[k], f"{path}.{k}") for k, s in self.optional.items() if k in value})
+        return out
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ The verifier is an observer: the same :class:`Table` with no seat and no
 secret. It re-checks every signature, every proof (key shares, shuffles,
 decryption shares, reveals) and every rule, and learns only the cards the
 rules revealed to everyone. A verdict saved with the transcript is re-checked
-too: its evidence, fed after the transcript, must break the rule it names.
+too (:mod:`p2pcards.protocol.evidence`): its evidence must show exactly what
+it claims, a leave and a deadline included, or it is refused with its reason.
 
 A saved transcript must be exactly the chain: message ``i`` at position ``i``,
 no message twice, and no signed notice (a notice is never part of the chain,
@@ -31,7 +32,7 @@ from typing import Any
 from p2pcards.crypto import checks
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
-from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.errors import ProtocolError, VerdictAfterEnd, VerdictRefused
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
@@ -39,6 +40,7 @@ from p2pcards.protocol.events import (
     SharesVerified,
     ShuffleVerified,
 )
+from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
@@ -61,13 +63,16 @@ class Report:
     actions: int = 0
     outcome: Any = None
     verdict: Verdict | None = None
+    #: True: its evidence breaks its rule; None: a leave or deadline that checks as far
+    #: as anything can; False: refused (``verdict_refused`` says why).
     verdict_confirmed: bool | None = None
+    verdict_refused: str | None = None
     problem: str | None = None
 
     @property
     def ok(self) -> bool:
         """Every message checked; the match ended, or a saved verdict was confirmed."""
-        if self.problem is not None:
+        if self.problem is not None or self.verdict_confirmed is False:
             return False
         if self.outcome is not None:
             return True
@@ -215,7 +220,13 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
         report.outcome = table.engine.outcome
     if verdict is not None:
         report.verdict = verdict
-        report.verdict_confirmed = _confirm(table, verdict)
+        try:
+            if report.outcome is not None:
+                raise VerdictAfterEnd("the match ended normally at the transcript's end: "
+                                      "no verdict belongs beside it")
+            report.verdict_confirmed = check_verdict(table, verdict)
+        except VerdictRefused as refused:
+            report.verdict_confirmed, report.verdict_refused = False, f"{refused} [{refused.rule}]"
     return report
 
 
@@ -239,6 +250,21 @@ def _not_in_chain(raw: bytes, index: int) -> str | None:
     return None
 
 
+def tail_problem(file_size: int, records: list[bytes]) -> str | None:
+    """What is wrong with a transcript file of ``file_size`` bytes whose whole records
+    are ``records``: bytes after the last whole record (a write cut inside its last
+    record, or anything appended) are reported, never passed over in silence."""
+    tail = file_size - sum(RECORD_HEADER + len(r) for r in records)
+    if tail <= 0:
+        return None
+    return (f"the file ends with {tail} bytes that are not a whole record (a write cut short "
+            f"inside its last record, or bytes appended after the last message)")
+
+
+#: The length prefix of a saved record (PROTOCOL.md §10).
+RECORD_HEADER = 4
+
+
 # Public names for a replay (p2pcards.ui.replay), which checks a saved chain the same way.
 def not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None."""
@@ -253,20 +279,6 @@ def same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
 def _same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
     return (found is not None and saved is not None and found.rule == saved.rule
             and set(found.players) == set(saved.players))
-
-
-def _confirm(table: Table, verdict: Verdict) -> bool | None:
-    """True if the evidence breaks the named rule; None if the verdict is not provable."""
-    if not verdict.provable:
-        return None
-    for raw in verdict.evidence:
-        try:
-            table.receive(raw)
-        except ProtocolError:
-            continue
-        if table.verdict is not None:
-            return _same_verdict(table.verdict, verdict)
-    return False
 
 
 def _count(report: Report, events: list[Any]) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import NoTranscript, read_saved_transcript
 from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.errors import DeadlineMissed, PlayerLeft, ProtocolError, VerdictRefused
 from p2pcards.protocol.events import (
     ActionApplied,
     ClockPaused,
@@ -31,6 +31,7 @@ from p2pcards.protocol.events import (
     PlayersSeated,
     TableEnded,
 )
+from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
@@ -105,7 +106,7 @@ def load_saved(path: Path) -> Saved:
     if path.is_dir() and journal.exists():
         try:
             meta = journal.read_meta()
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, ProtocolError) as error:
             raise ReplayError(f"{journal.meta_path} cannot be read: {error}") from None
         raw_bots = meta.get("bots")
         if isinstance(raw_bots, list):
@@ -254,6 +255,11 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
         if table.stage is Stage.ENDED:
             break  # the saved verdict blames this very message: the record ends here
     if table.stage not in (Stage.OVER, Stage.ENDED) and verdict is not None:
+        if verdict.rule in (DeadlineMissed.rule, PlayerLeft.rule):
+            try:  # as verify judges them (these checks change nothing)
+                check_verdict(table, verdict)
+            except VerdictRefused as refused:
+                raise ReplayError(f"the saved verdict is refused: {refused}", len(messages)) from None
         table.restore_verdict(verdict)  # ended outside the chain (a clock, a leave): as saved
         out.steps.append(Step(len(out.steps), len(messages), (TableEnded(verdict),),
                               _view(table), deal))

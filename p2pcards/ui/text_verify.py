@@ -63,8 +63,9 @@ def report_lines(report: Report, me_player: int | None = None, details: bool = F
     if report.outcome is not None:
         lines.append(f"Match over: {outcome_words(report.outcome, s)}")
     if report.verdict is not None:
-        lines.append(f"Table ended at deal {max(report.deals, 1)}: "
-                     f"{verdict_sentence(report.verdict, s)}")
+        said = ("The saved verdict claims" if report.verdict_confirmed is False
+                else f"Table ended at deal {max(report.deals, 1)}")
+        lines.append(f"{said}: {verdict_sentence(report.verdict, s)}")
         lines.append("  " + _confirmation(report))
         if details:
             lines.append(f"  Rule {clean(report.verdict.rule, 64)}: {clean(report.verdict.detail, 240)}")
@@ -75,7 +76,8 @@ def report_lines(report: Report, me_player: int | None = None, details: bool = F
                      f"{max(report.deals, 1)}, before the match ends, and no verdict is saved "
                      f"with it: an unfinished table (p2pcards resume can take it up again).")
     elif report.verdict_confirmed is False:
-        lines.append("FAILED: the saved verdict's evidence does not break the rule it names.")
+        lines.append("FAILED: the saved verdict is refused: "
+                     f"{clean(report.verdict_refused or 'its evidence does not show it', 300)}.")
     else:
         lines.append("OK: every signature, proof and rule checks.")
     return lines
@@ -83,6 +85,8 @@ def report_lines(report: Report, me_player: int | None = None, details: bool = F
 
 def _confirmation(report: Report) -> str:
     verdict = report.verdict
+    if report.verdict_confirmed is False:
+        return "(NOT proven: the evidence saved with it does not show it.)"
     if verdict is not None and verdict.rule == "deadline":
         return ("(A deadline is this player's own clock: it cannot be proven from the "
                 "transcript, which checks up to that point.)")
@@ -118,5 +122,6 @@ def report_json(report: Report, me_player: int | None = None) -> dict[str, Any]:
         out["verdict"] = {"rule": v.rule, "blamed": list(v.players),
                           "blamed_seats": [_seat_of(report, p) for p in v.players],
                           "detail": v.detail, "provable": v.provable,
-                          "confirmed": report.verdict_confirmed}
+                          "confirmed": report.verdict_confirmed,
+                          "refused": report.verdict_refused}
     return out

@@ -347,8 +347,9 @@ def test_the_full_screen_shows_the_players_hand_and_a_public_one_none(matches: d
 
 def test_a_table_ended_by_a_saved_verdict_ends_the_replay_with_it() -> None:
     messages = messages_of("table-topper.json")[:30]
-    verdict = Verdict.from_error(DeadlineMissed("player 1 did not write before the deadline",
-                                                player=1, position=30), ())
+    # Player 0 is the writer due at position 30 (a deadline names the writer, or the host).
+    verdict = Verdict.from_error(DeadlineMissed("player 0 did not write before the deadline",
+                                                player=0, position=30), ())
     record = replay(messages, verdict=verdict)
     assert record.outcome is None and record.verdict == verdict
     assert record.moves[-1] == len(record.steps) - 1 == 30
@@ -359,7 +360,7 @@ def test_a_table_ended_by_a_saved_verdict_ends_the_replay_with_it() -> None:
     assert screen.model.ending.kind == "verdict"
     assert "ran out of time" in screen.model.ending.text
     lines = [line for _, line in plain_lines(record)]
-    assert lines[-1] == "Outcome: no winner. Table ended: Seat 1 (P1) ran out of time."
+    assert lines[-1] == "Outcome: no winner. Table ended: Seat 0 (P0) ran out of time."
     # Without the saved verdict the record stops where the transcript does.
     assert list(plain_lines(replay(messages)))[-1] == (
         29, "Outcome: none yet; the saved table was still in play.")

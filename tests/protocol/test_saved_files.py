@@ -1,0 +1,116 @@
+"""The files a table leaves fit the shapes in protocol/schemas.json, and ``verify``
+judges every file beside a transcript without a traceback (issue 25).
+
+One real ``p2pcards play`` match writes a seat's folder for you and for each
+bot, and the relay's; every ``meta``, ``result`` and record must fit its
+written shape. Then ``verify`` is given damaged neighbours: a ``meta`` that is
+missing or not msgpack is ignored, a ``verdict`` that is not one is refused in
+one sentence, and a transcript cut inside its last record or with bytes after
+it fails with that reason.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2pcards.net.journal import read_records
+from p2pcards.protocol import wire
+from p2pcards.protocol.envelope import SignedMessage
+from p2pcards.protocol.saved import RELAY_META_SHAPE, RESULT_SHAPE, SEAT_META_SHAPE
+from p2pcards.protocol.schema import validate
+from p2pcards.protocol.verdict import VERDICT_SHAPE
+
+
+def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state")}
+    return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+SHORT = {"topper": ("--target", "2"), "bluff": ("--deals", "1")}
+
+
+def _play(home: Path, game: str) -> tuple[Path, Path]:
+    done = _cli(["play", game, "--bot", "random", *SHORT[game], "--name", "Ona"], home)
+    assert done.returncode == 0, done.stderr
+    [table] = list((home / "state" / "p2pcards" / "tables").iterdir())
+    return home, table
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> tuple[Path, Path]:
+    """(home, the folder of the table's saved files) after one solo Topper match."""
+    return _play(tmp_path_factory.mktemp("saved-files"), "topper")
+
+
+@pytest.mark.parametrize("game", ["topper", "bluff"])
+def test_every_file_a_match_writes_fits_its_written_shape(played, tmp_path, game):
+    _, table = played if game == "topper" else _play(tmp_path, game)
+    folders = sorted(p for p in table.iterdir() if p.is_dir())
+    assert len(folders) == 5 and sum(f.name == "relay" for f in folders) == 1
+    for folder in folders:
+        meta = wire.unpack((folder / "meta").read_bytes(), max_bytes=1 << 20)
+        validate(RELAY_META_SHAPE if folder.name == "relay" else SEAT_META_SHAPE, meta, "meta")
+        if folder.name != "relay":
+            validate(RESULT_SHAPE, wire.unpack((folder / "result").read_bytes()), "result")
+        records = read_records(folder / "transcript")
+        assert records and sum(4 + len(r) for r in records) == (folder / "transcript").stat().st_size
+        for position, raw in enumerate(records):
+            assert SignedMessage.parse(raw).position == position
+        if (folder / "verdict").exists():
+            validate(VERDICT_SHAPE, wire.unpack((folder / "verdict").read_bytes()), "verdict")
+
+
+def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
+          cut: int = 0, verdict: bytes | None = None) -> Path:
+    """Your folder copied, with its meta replaced (None: removed) and the transcript damaged."""
+    _, table = played
+    mine = next(f for f in table.iterdir() if f.is_dir() and f.name != "relay" and
+                validate(SEAT_META_SHAPE, wire.unpack((f / "meta").read_bytes(), max_bytes=1 << 20),
+                         "meta").get("rng_label") == "seat0")
+    folder = tmp_path / "copy"
+    folder.mkdir(parents=True)
+    data = (mine / "transcript").read_bytes()
+    (folder / "transcript").write_bytes((data[:-cut] if cut else data) + tail)
+    if meta is not None:
+        (folder / "meta").write_bytes(meta)
+    if verdict is not None:
+        (folder / "verdict").write_bytes(verdict)
+    return folder
+
+
+@pytest.mark.parametrize("meta", [None, b"\xc1 not msgpack", wire.pack([1, 2]), wire.pack({"player": 9})],
+                         ids=["absent", "not msgpack", "not a map", "another shape"])
+def test_verify_ignores_a_meta_it_cannot_use(played, tmp_path, meta):
+    home, _ = played
+    checked = _cli(["verify", str(_copy(played, tmp_path, meta=meta))], home)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "Traceback" not in checked.stderr and "OK: every signature" in checked.stdout
+    assert "(you)" not in checked.stdout
+
+
+def test_verify_refuses_a_verdict_file_that_is_not_a_verdict_in_one_sentence(played, tmp_path):
+    home, _ = played
+    for content in (b"\xc1", wire.pack({"rule": "left"})):
+        folder = _copy(played, tmp_path / str(len(content)), meta=None, verdict=content)
+        checked = _cli(["verify", str(folder)], home)
+        assert checked.returncode == 2 and "is not a saved verdict" in checked.stderr
+        assert "Traceback" not in checked.stderr and checked.stdout == ""
+
+
+@pytest.mark.parametrize("cut, tail, says", [
+    (3, b"", "bytes that are not a whole record"),
+    (0, b"\x00\x00\x00\x09abc", "7 bytes that are not a whole record"),
+    (0, b"junk", "4 bytes that are not a whole record"),
+], ids=["cut inside the last record", "a record cut short appended", "garbage appended"])
+def test_a_transcript_with_bytes_after_its_last_whole_record_fails_with_that_reason(
+        played, tmp_path, cut, tail, says):
+    home, _ = played
+    checked = _cli(["verify", str(_copy(played, tmp_path, meta=None, cut=cut, tail=tail))], home)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert says in checked.stdout and "FAILED" in checked.stdout and "Traceback" not in checked.stderr

@@ -1,0 +1,60 @@
+"""protocol/vectors/verdicts.json, read as another implementation would read it.
+
+Each malformed case, fed after its prefix of table-bluff.json, gets exactly its
+rule id, player and position; each verdict a player writes parses from its
+saved bytes, its notice is signed by that player in the notice domain and
+carries it, and ``verify`` checks it against the same prefix.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2pcards.protocol import wire
+from p2pcards.protocol.envelope import SignedNotice
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verify import verify_transcript
+
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+VERDICTS = json.loads((VECTORS / "verdicts.json").read_text())
+TABLE = json.loads((VECTORS / "table-bluff.json").read_text())
+MESSAGES = [bytes.fromhex(m) for m in TABLE["messages"]]
+
+
+def _observer(count: int) -> Table:
+    table = Table(MESSAGES[0])
+    for raw in MESSAGES[1:count]:
+        table.receive(raw)
+    return table
+
+
+@pytest.mark.parametrize("case", VERDICTS["malformed"], ids=lambda c: c["case"])
+def test_each_malformed_case_gets_its_one_rule_id(case):
+    table = _observer(case["after_messages"])
+    table.receive(bytes.fromhex(case["message"]))
+    verdict = table.verdict
+    assert verdict is not None
+    assert (verdict.rule, list(verdict.players), verdict.position) == \
+        (case["rule"], case["players"], case["position"])
+    assert case["rule"] == "message.malformed"  # one id for every value outside its field
+
+
+@pytest.mark.parametrize("case", VERDICTS["written"], ids=lambda c: c["case"])
+def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
+    verdict = Verdict.from_wire(wire.unpack(bytes.fromhex(case["verdict_file"])))
+    assert (verdict.rule, list(verdict.players), verdict.position) == \
+        (case["rule"], case["players"], case["position"])
+    notice = SignedNotice.parse(bytes.fromhex(case["notice"]))
+    notice.verify(bytes.fromhex(TABLE["player_public_keys"][case["writer"]]))
+    assert notice.player == case["writer"] and notice.position == case["after_messages"]
+    if verdict.rule == "left":
+        assert notice.type == "leave" and verdict.evidence == (notice.raw,)
+    else:
+        assert notice.type == "alert" and Verdict.from_wire(notice.body) == verdict
+    assert verdict.position == case["after_messages"]  # the transcript's end, as §8 says
+    report = verify_transcript(MESSAGES[:case["after_messages"]], verdict, workers=1)
+    assert report.ok and report.verdict_confirmed is None and report.verdict_refused is None

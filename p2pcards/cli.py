@@ -86,15 +86,31 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: The largest table setting an option takes: every setting (and 50 x the price,
+#: the default stack) fits the genesis's 31-bit integers with room to spare.
+MAX_SETTING = 1_000_000
+
+
+def _setting(what: str, low: int) -> Callable[[str], int]:
+    """A table setting's whole number, ``low`` to ``MAX_SETTING``: the sentence
+    says what it counts (argparse adds the option as the person typed it)."""
+    def parse(text: str) -> int:
+        return _int_within(text, low, MAX_SETTING, f"{what} is a whole number",
+                           f"{what} is a whole number from {low} to {MAX_SETTING:,}")
+    parse.__name__ = what  # argparse names a type by it in its own messages
+    return parse
+
+
 def _config_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("table settings (see RULES.md)")
-    group.add_argument("--price", type=int, default=10, metavar="T",
+    group.add_argument("--price", type=_setting("the table price", 1), default=10, metavar="T",
                        help="Bluff: table price T; pass price and minimum stake (default 10)")
-    group.add_argument("--chips", type=int, default=None, metavar="N",
-                       help="Bluff: starting chips per player (default 50 x T)")
-    group.add_argument("--deals", type=int, default=None, metavar="N",
+    group.add_argument("--chips", type=_setting("the starting stack", 1), default=None,
+                       metavar="N", help="Bluff: starting chips per player (default 50 x T)")
+    group.add_argument("--deals", type=_setting("the number of deals", 0), default=None,
+                       metavar="N",
                        help="deal cap (Bluff, default 20) or deal limit (Topper, default 100); 0 = none")
-    group.add_argument("--target", type=int, default=21, metavar="N",
+    group.add_argument("--target", type=_setting("the target score", 1), default=21, metavar="N",
                        help="Topper: score that wins (default 21)")
     group.add_argument("--pauses", type=_pauses, default=2, metavar="N",
                        help="times each player may step away in his turn (a, or away: 5 more "
@@ -311,7 +327,10 @@ def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
     rules = rules_games.by_name(game)
     field = _DEALS_FIELD[game]
     deals = getattr(rules.default_config(), field) if args.deals is None else (args.deals or None)
-    config = rules.config(**_SETTINGS[game](args), **{field: deals})
+    try:
+        config = rules.config(**_SETTINGS[game](args), **{field: deals})
+    except ValueError as error:  # each option is in range, yet together they make no table
+        raise UserError(f"these table settings make no {game} table: {error}") from None
     return games.by_name(game).config_to_wire(config)
 
 
@@ -366,6 +385,7 @@ async def _cmd_play(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     identity = _identity(args)
     front = FrontEnd(args, args.game, again=True)
+    _sit_down()
     await front.start()
     try:
         for table_number in range(10_000):  # a new table each time the player asks for one
@@ -411,6 +431,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
             print(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}", flush=True)
         front.on_event(event)
 
+    _sit_down()
     await front.start()
     try:
         try:
@@ -470,6 +491,7 @@ async def _cmd_join(args: argparse.Namespace) -> int:
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
                                     on_event=front.on_event, direct=not args.no_direct,
                                     listen=not args.no_listen)
+    _sit_down()
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
@@ -486,6 +508,7 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
     front = FrontEnd(args, None)
     front.session = WatchSession(identity, tcp_connector(host, port, identity, fingerprint),
                                  on_event=front.on_event, reconnect_window=args.reconnect_window)
+    _sit_down("Stopped watching.")
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
@@ -818,6 +841,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
         raise UserError("that table is in use by another p2pcards process of yours; "
                         "end it first (two processes for one seat would sign twice)") from None
     front.session = session
+    _sit_down()
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(session.run()))
@@ -858,6 +882,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
     from p2pcards.app import resume_hosted_table
     from p2pcards.net.journal import JournalInUse
     front = FrontEnd(args, None)
+    _sit_down()
     await front.start()
     try:
         try:
@@ -926,22 +951,68 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
                         f"know every hand: it is for tests and benchmarks only ({SEED_ENV}=1)")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
-                        format="%(levelname)s %(name)s: %(message)s")
+#: Exit statuses besides a command's own: a project error; a reader that stopped
+#: reading (``| head``: 128 + SIGPIPE, as a shell reports it); Ctrl-C (128 + SIGINT).
+EXIT_ERROR, EXIT_PIPE, EXIT_INTERRUPTED = 1, 141, 130
+
+#: What Ctrl-C means once this process sat down at a table (or watched one):
+#: "Left the table."; None before, in discovery, ``tables`` or ``verify``,
+#: where it is just the end of the command.
+_seated: str | None = None
+
+
+def _sit_down(farewell: str = "Left the table.") -> None:
+    global _seated
+    _seated = farewell
+
+
+def _quiet_stdout() -> None:
+    """Nobody reads our output any more (the reader of a pipe ended): anything
+    still buffered, or printed while the program winds down, goes nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _run_command(args: argparse.Namespace) -> int:
     commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "watch": _cmd_watch,
                 "tables": _cmd_tables,
                 "resume": _cmd_resume}
+    _refuse_a_seed_outside_tests(args)
+    if args.command in commands:
+        return asyncio.run(commands[args.command](args))
+    return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,
+            "whoami": _cmd_whoami}[args.command](args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every way it can fail is one sentence and an exit status.
+
+    A person's mistake (:class:`UserError`) exits 2, any other project error 1;
+    a reader that stopped reading (``p2pcards saved | head -1``) and Ctrl-C
+    outside a table end quietly, without a traceback."""
+    global _seated
+    _seated = None
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
+                        format="%(levelname)s %(name)s: %(message)s")
     try:
-        _refuse_a_seed_outside_tests(args)
-        if args.command in commands:
-            return asyncio.run(commands[args.command](args))
-        return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,
-                "whoami": _cmd_whoami}[args.command](args)
+        code = _run_command(args)
+        sys.stdout.flush()  # inside the try: a reader gone before the last line is quiet too
+        return code
     except UserError as error:
         print(f"p2pcards: {error}", file=sys.stderr)
         return 2
+    except P2PCardsError as error:
+        print(f"p2pcards: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_PIPE
     except KeyboardInterrupt:
-        print("\nLeft the table.", file=sys.stderr)
-        return 130
+        if _seated is not None:
+            print(f"\n{_seated}", file=sys.stderr)
+        return EXIT_INTERRUPTED

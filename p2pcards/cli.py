@@ -335,11 +335,29 @@ def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
 
 
 def _identity(args: argparse.Namespace) -> Any:
-    from p2pcards.net.storage import load_or_create_identity
+    """This person's identity; ``--name`` renames it (a name the others' software
+    would refuse is one sentence), and a first identity is named after the login."""
     name = getattr(args, "name", None)
     if name is None and not os.path.exists(_identity_path()):
-        name = os.environ.get("USER") or "player"
-    return load_or_create_identity(name[:32] if name else None)
+        name = _login_name()
+    return _named_identity(name)
+
+
+def _named_identity(name: str | None) -> Any:
+    from p2pcards.net.storage import InvalidName, load_or_create_identity
+    try:
+        return load_or_create_identity(name)
+    except InvalidName as error:
+        raise UserError(f"--name {name!r}: {error}") from None
+
+
+def _login_name() -> str:
+    """The login name as a first identity's name, when it is a usable one."""
+    from p2pcards.net.storage import DEFAULT_NAME, InvalidName, check_name
+    try:
+        return check_name((os.environ.get("USER") or DEFAULT_NAME)[:32])
+    except InvalidName:
+        return DEFAULT_NAME
 
 
 def _identity_path() -> Path:
@@ -905,8 +923,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
 
 
 def _cmd_whoami(args: argparse.Namespace) -> int:
-    from p2pcards.net.storage import load_or_create_identity
-    identity = load_or_create_identity(args.name)
+    identity = _named_identity(args.name)
     print(f"{identity.name} {identity.fingerprint}")
     return 0
 

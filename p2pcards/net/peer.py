@@ -127,6 +127,11 @@ class PeerSession:
     """Runs one player's table over a link to the host (and, with ``direct``,
     direct links to the other players), with saving and reconnecting."""
 
+    #: Whether being stopped from outside (Ctrl-C) is this player's signed leave.
+    #: Off for a bot seat in a host's process: stopped as that process winds down
+    #: (its own seat ended, crashed or left), which is no decision of the bot's.
+    leave_when_stopped = True
+
     def __init__(
         self,
         identity: Identity,
@@ -258,7 +263,8 @@ class PeerSession:
                 return await self._play()
             except asyncio.CancelledError:
                 # Stopped from outside (Ctrl-C): the others are told while the links are up.
-                await self._send_leave_notice()
+                if self.leave_when_stopped:
+                    await self._send_leave_notice()
                 raise
             except SessionRejected as rejected:
                 # Refused while the table is in play: the host no longer holds it.

@@ -498,7 +498,10 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str |
 
 
 async def _cmd_join(args: argparse.Namespace) -> int:
+    """Join a table; one this person already holds a seat at (a ``join`` again
+    after a crash) goes on from its saved secrets, as ``resume`` does."""
     from p2pcards.app import joining_session
+    from p2pcards.net.journal import Journal, SeatAlreadySaved
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
@@ -513,9 +516,23 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
+    except SeatAlreadySaved as saved:
+        # The host seated our key at a table we saved: fresh secrets would sign a
+        # second version of what our seat already wrote. Our saved seat goes on.
+        held: Path | None = saved.directory
+    else:
+        held = None
     finally:
         await front.stop()
-    return _print_result(result, front)
+    if held is None:
+        return _print_result(result, front)
+    meta = Journal(held).read_meta()
+    if meta.get("hosted"):
+        raise UserError(f"you host this table yourself: bring it back with "
+                        f"{command_line('resume', held.parent.name[:12])}")
+    print(f"You already hold a seat at this table (saved in {held}): "
+          f"going on from it, as p2pcards resume does.", flush=True)
+    return await _resume_joined(args, identity, held, meta)
 
 
 async def _cmd_watch(args: argparse.Namespace) -> int:
@@ -835,9 +852,6 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
-    from p2pcards.app import randomness_for, tcp_connector
-    from p2pcards.net.journal import Journal, JournalInUse
-    from p2pcards.net.peer import PeerSession
     identity = _identity(args)
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
@@ -845,6 +859,15 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
         return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, directory.parent)
+    return await _resume_joined(args, identity, directory, meta)
+
+
+async def _resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
+                         meta: dict) -> int:
+    """Rejoin, from its saved record, a table this person joined (not hosted)."""
+    from p2pcards.app import randomness_for, tcp_connector
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
     front = FrontEnd(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),

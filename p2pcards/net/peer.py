@@ -78,7 +78,13 @@ from p2pcards.net.session_events import (
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
+from p2pcards.protocol.errors import (
+    BrokenChain,
+    PlayerLeft,
+    ProtocolError,
+    RemoteProtocolError,
+    SeatPlayedElsewhere,
+)
 from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import (
@@ -218,7 +224,7 @@ class PeerSession:
         table = Table(messages[0], self.identity, secrets, randomness=self.randomness_for)
         for raw in messages[1:]:
             try:
-                table.receive(raw)
+                table.receive(raw, saved=True)  # its own record: its own messages are its own
             except RemoteProtocolError:
                 break
         # When the saved turn began (the transcript's last write), before the rewrite
@@ -269,6 +275,8 @@ class PeerSession:
             except SessionRejected as rejected:
                 # Refused while the table is in play: the host no longer holds it.
                 return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
+            except SeatPlayedElsewhere as elsewhere:  # stop at once, signing and naming nothing
+                return SessionResult(reason=elsewhere.detail)
         finally:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -586,6 +594,8 @@ class PeerSession:
             if self.mesh is not None:
                 self.mesh.broadcast(ask, exclude=source)
             return
+        except SeatPlayedElsewhere:
+            raise  # ends the session (see _run)
         except ProtocolError as error:
             log.warning("dropped a message: %s", error)
             return

@@ -27,6 +27,7 @@ from p2pcards.bots.pace import paced
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
@@ -38,6 +39,11 @@ from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 log = logging.getLogger(__name__)
 
 _SEED_TAG = b"p2pcards/test-seed/v1"
+
+
+class LocalSeatLate(P2PCardsError, TimeoutError):
+    """A seat of this very process (the host's own, or a bot) did not sit down in
+    time: the table cannot start as asked (a TimeoutError, not a network fault)."""
 
 
 @dataclass(frozen=True)
@@ -286,7 +292,7 @@ async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
     end = loop.time() + timeout
     while not predicate():
         if loop.time() > end:
-            raise TimeoutError("a local seat did not join in time")
+            raise LocalSeatLate("a seat of this process did not sit down at its own table in time")
         await asyncio.sleep(0.01)
 
 

@@ -26,7 +26,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
-from p2pcards.front import FrontEnd
+from p2pcards.front import EXIT_PIPE, FrontEnd
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.rules import games as rules_games
 from p2pcards.ui.text_common import plural, quoted
@@ -446,7 +446,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     def host_event(event: Any) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
             names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
-            print(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}", flush=True)
+            front.say(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}")
         front.on_event(event)
 
     _sit_down()
@@ -456,6 +456,8 @@ async def _cmd_host(args: argparse.Namespace) -> int:
             hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
                                               on_event=front.on_event, on_host_event=host_event)
         except OSError as error:
+            if isinstance(error, P2PCardsError):
+                raise  # not the listening socket: one sentence of its own (see main)
             raise UserError(_listen_failure(args.bind, args.port, error)) from None
         front.session = hosted.sessions[0]
         port = hosted.host.listening_port
@@ -993,7 +995,7 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
 
 #: Exit statuses besides a command's own: a project error; a reader that stopped
 #: reading (``| head``: 128 + SIGPIPE, as a shell reports it); Ctrl-C (128 + SIGINT).
-EXIT_ERROR, EXIT_PIPE, EXIT_INTERRUPTED = 1, 141, 130
+EXIT_ERROR, EXIT_INTERRUPTED = 1, 130
 
 #: What Ctrl-C means once this process sat down at a table (or watched one):
 #: "Left the table."; None before, in discovery, ``tables`` or ``verify``,

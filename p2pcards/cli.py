@@ -751,7 +751,7 @@ def _saved_tables() -> list[tuple[Path, dict]]:
         for meta in sorted(root.glob("*/*/meta")):
             try:
                 out.append((meta.parent, Journal(meta.parent).read_meta()))
-            except (OSError, ValueError):
+            except (OSError, ValueError, P2PCardsError):  # a damaged record lists as nothing
                 continue
     return out
 

@@ -117,3 +117,38 @@ def test_a_project_error_is_one_sentence_not_a_traceback(tmp_path):
     assert result.stderr.strip().splitlines() == [
         f"p2pcards: identity file {identity} is unusable: not JSON"]
     assert identity.read_text() == "not json"  # reported, never replaced
+
+
+def _bad_files(home: Path) -> dict[str, str]:
+    """Files a person might hand to a command, none of them a usable record."""
+    garbage = home / "garbage.bin"
+    garbage.write_bytes(b"not a transcript at all")
+    record = home / "record.bin"
+    record.write_bytes(b"\x00\x00\x00\x05hello")  # one well-framed record, not a signed message
+    empty = home / "empty-dir"
+    empty.mkdir()
+    damaged = home / "state" / "p2pcards" / "tables" / ("ab" * 32) / "ffff-0000-1111"
+    damaged.mkdir(parents=True)
+    (damaged / "meta").write_bytes(b"\xc1 not msgpack")
+    return {"garbage": str(garbage), "record": str(record), "empty": str(empty)}
+
+
+@pytest.mark.parametrize("args, says, code", [
+    (["verify", "{garbage}"], "is not a p2pcards transcript", 2),
+    (["verify", "{record}"], "is not a p2pcards transcript", 2),
+    (["verify", "{empty}"], "no transcript at", 2),
+    (["replay", "--plain", "{garbage}"], "is not a p2pcards transcript", 2),
+    (["replay", "--speed", "0", "{record}"], "--speed is moves per second, 0.1 to 50, not 0", 2),
+    (["saved"], "", 0),  # another record's damaged meta lists as nothing, not an error
+    (["resume", "zzz"], "0 saved tables of yours match 'zzz'", 2),
+    (["join", "--connect", "nohost"], "--connect wants HOST:PORT", 2),
+    (["tables", "--timeout", "abc"], "expected a number of seconds, not 'abc'", 2),
+    (["host", "topper", "--pauses", "-1"], "each player may have 0 to", 2),
+])
+def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_path, args, says,
+                                                                           code):
+    files = _bad_files(tmp_path)
+    result = run_cli([a.format(**files) for a in args], tmp_path)
+    assert result.returncode == code and "Traceback" not in result.stderr, result.stderr
+    assert says in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 3  # a sentence (argparse adds its usage)

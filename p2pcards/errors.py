@@ -13,8 +13,8 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── UnknownGame (LookupError)          no game of that name, or a value of no game (rules)
     ├── ProtocolError                      a message or frame refused: which rule, player, position (protocol)
     │   ├── LocalProtocolError             this peer tried what the protocol does not allow now
-    │   ├── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
-    │   └── SeatPlayedElsewhere            another process signs for this seat: stop, naming nobody
+    │   │   └── SeatPlayedElsewhere        another process signs for this seat: stop, naming nobody
+    │   └── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
     ├── TalkDropped, TalkRefused           a chat line dropped or not sent (protocol.talk)
     ├── NetError                           a link, handshake or transport failure (net)
     ├── StorageError, JournalInUse         saved state that cannot be used (net)

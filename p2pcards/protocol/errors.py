@@ -27,12 +27,13 @@ class LocalProtocolError(ProtocolError):
     rule = "local"
 
 
-class SeatPlayedElsewhere(ProtocolError):
+class SeatPlayedElsewhere(LocalProtocolError):
     """A message signed by this peer's own key that this peer did not write nor
     save: another process (a second ``join`` after a crash, a copied identity)
     is playing this seat. The table stops at once and names nobody; going on
     would make this seat sign a second version of a position (equivocation).
-    ``position`` is the message's transcript position."""
+    A local error in h11's sense: the fault is on this side (this person's own
+    software), never another peer's. ``position`` is the message's position."""
 
     rule = "seat.elsewhere"
 

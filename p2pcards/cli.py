@@ -55,6 +55,15 @@ def _port(text: str) -> int:
     return _int_within(text, 0, 65535, sentence, sentence)
 
 
+def _table_name(text: str) -> str:
+    """A table's name as every player's software takes it (the rules of a display name)."""
+    from p2pcards.net.storage import InvalidName, check_name
+    try:
+        return check_name(text)
+    except InvalidName as error:
+        raise argparse.ArgumentTypeError(f"{error} (a table's name, like a player's)") from None
+
+
 def _bot_count(text: str) -> int:
     """How many of the three seats besides the host's get a bot."""
     return _int_within(text, 0, 3, "the number of bots is 0, 1, 2 or 3",
@@ -208,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     host = sub.add_parser("host", help="host a table on the LAN (advertised with zeroconf)")
     host.add_argument("game", choices=GAMES)
-    host.add_argument("--table", default=None, help="table name (default: your name's table)")
+    host.add_argument("--table", type=_table_name, default=None,
+                      help="table name (default: your name's table)")
     host.add_argument("--bots", type=_bot_count, default=0, metavar="N",
                       help="fill N seats with bots (0..3)")
     host.add_argument("--bot-kind", default="search", choices=BOT_KINDS,

@@ -144,6 +144,9 @@ def _bad_files(home: Path) -> dict[str, str]:
     (["join", "--connect", "nohost"], "--connect wants HOST:PORT", 2),
     (["tables", "--timeout", "abc"], "expected a number of seconds, not 'abc'", 2),
     (["host", "topper", "--pauses", "-1"], "each player may have 0 to", 2),
+    (["host", "topper", "--table", "den\x1b[2J"], "argument --table: a name cannot hold the "
+                                                  "control character U+001B", 2),
+    (["host", "topper", "--table", "x" * 33], "argument --table: a name is at most 32", 2),
 ])
 def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_path, args, says,
                                                                            code):

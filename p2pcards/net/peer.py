@@ -624,6 +624,8 @@ class PeerSession:
             return
         try:
             events = self.table.receive_alert(raw)
+        except SeatPlayedElsewhere:
+            raise  # ends the session (see _run)
         except ProtocolError as error:
             # Checked before it goes any further: passing on a bad notice would make
             # the host close our link, on a direct peer's word.

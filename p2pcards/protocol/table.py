@@ -352,6 +352,8 @@ class Table:
         #: wrote nor saved: another process plays this seat, and this table stops
         #: (it receives and signs nothing more, and names nobody).
         self.elsewhere: SeatPlayedElsewhere | None = None
+        #: Digests of the notices this peer signed itself (a leave, its alert).
+        self._own_notices: set[bytes] = set()
 
     # -- what a later stage creates ---------------------------------------------
 
@@ -476,7 +478,8 @@ class Table:
         Raises for bytes nobody can be blamed for; returns events otherwise,
         ending with :class:`TableEnded` when the message broke a rule. A message
         signed by this peer's own key that it neither wrote nor saved raises
-        :class:`SeatPlayedElsewhere` and stops the table (see :attr:`elsewhere`).
+        :class:`SeatPlayedElsewhere` and stops the table (see :attr:`elsewhere`);
+        so does such a notice in :meth:`receive_alert`.
         """
         msg = SignedMessage.parse(raw)
         if msg.session != self.session:
@@ -558,6 +561,16 @@ class Table:
         if notice.session != self.session:
             raise WrongSession("alert signed for another session", position=notice.position)
         notice.verify(self.players[notice.player].public_key)
+        if self.elsewhere is not None:
+            raise TableClosed("another process is playing this seat: this table has stopped")
+        if self._member is not None and notice.player == self._member.player:
+            if notice.digest in self._own_notices:
+                return []  # what this peer signed itself, coming back
+            self.elsewhere = SeatPlayedElsewhere(
+                f"another process is playing this seat: a {notice.type!r} notice is signed "
+                f"with its key, and this process did not sign it; this one stops, signing "
+                f"nothing and naming nobody", position=notice.position)
+            raise self.elsewhere
         if self.stage is Stage.ENDED or notice.digest in self._notices_seen:
             return []  # a notice handed out again (on a reconnect) says nothing new
         self._notices_seen.add(notice.digest)
@@ -800,8 +813,10 @@ class Table:
 
     def _sign_notice(self, kind: str, body: dict) -> bytes:
         member = self._signer()
-        return seal_notice(member.identity, session=self.session, position=self.next_position,
-                           prev=self.head, player=member.player, type=kind, body=body).raw
+        notice = seal_notice(member.identity, session=self.session, position=self.next_position,
+                             prev=self.head, player=member.player, type=kind, body=body)
+        self._own_notices.add(notice.digest)
+        return notice.raw
 
     def _write(self, mtype: str, body: dict) -> Written:
         member = self._signer()

@@ -83,3 +83,22 @@ def test_its_own_saved_record_rebuilds_the_seat_and_play_goes_on():
     fresh.receive(mine.transcript()[1])
     with pytest.raises(SeatPlayedElsewhere):
         fresh.receive(mine.transcript()[2])
+
+
+def test_a_leave_signed_by_another_process_for_this_seat_stops_it_instead_of_ending_it():
+    table = direct_table("topper", seed=9)
+    table.step()
+    notice = _twin(table).leave()  # the other process for seat 1 is stopped (Ctrl-C)
+    mine = table.tables[PLAYER]
+    with pytest.raises(SeatPlayedElsewhere, match="'leave' notice is signed with its key"):
+        mine.receive_alert(notice)  # without the check: the table ends, "you left"
+    assert mine.verdict is None and mine.elsewhere is not None
+
+
+def test_its_own_leave_coming_back_is_no_alarm():
+    table = direct_table("topper", seed=10)
+    table.step()
+    mine = table.tables[PLAYER]
+    notice = mine.leave()
+    assert mine.receive_alert(notice) == [] and mine.elsewhere is None
+    assert mine.verdict is not None and mine.verdict.rule == "left"

@@ -376,8 +376,15 @@ def _identity_path() -> Path:
 
 
 def _journal_root() -> Path:
+    """Where saved tables live, made if need be: a place that cannot hold them is
+    one sentence before any table starts (not a table that hangs at its genesis)."""
     from p2pcards.net.storage import state_dir
-    return state_dir() / "tables"
+    root = state_dir() / "tables"
+    try:
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot keep saved tables in {root}: {error.strerror or error}") from None
+    return root
 
 
 def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:

@@ -157,3 +157,12 @@ def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_pa
     # One sentence (argparse prints its usage above it; nothing else is said).
     said = [line for line in result.stderr.splitlines() if line.startswith("p2pcards")]
     assert len(said) == (1 if code else 0), result.stderr
+
+
+@pytest.mark.parametrize("args", [["play", "topper", "--bot", "random", "--target", "1"],
+                                  ["saved"]])
+def test_a_state_folder_that_is_a_file_is_one_sentence_not_a_hung_table(tmp_path, args):
+    (tmp_path / "state").write_text("a file where the saved tables should go")
+    result = run_cli(args, tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "cannot keep saved tables in" in result.stderr and "Not a directory" in result.stderr

@@ -26,7 +26,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
-from p2pcards.front import EXIT_PIPE, FrontEnd
+from p2pcards.front import EXIT_PIPE, FrontEnd, quiet_stdout
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.rules import games as rules_games
 from p2pcards.ui.text_common import plural, quoted
@@ -1010,8 +1010,8 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
                         f"know every hand: it is for tests and benchmarks only ({SEED_ENV}=1)")
 
 
-#: Exit statuses besides a command's own: a project error; a reader that stopped
-#: reading (``| head``: 128 + SIGPIPE, as a shell reports it); Ctrl-C (128 + SIGINT).
+#: Exit statuses besides a command's own: a project error; Ctrl-C (128 + SIGINT).
+#: A reader that stopped reading (``| head``) is ``EXIT_PIPE`` (128 + SIGPIPE).
 EXIT_ERROR, EXIT_INTERRUPTED = 1, 130
 
 #: What Ctrl-C means once this process sat down at a table (or watched one):
@@ -1023,17 +1023,6 @@ _seated: str | None = None
 def _sit_down(farewell: str = "Left the table.") -> None:
     global _seated
     _seated = farewell
-
-
-def _quiet_stdout() -> None:
-    """Nobody reads our output any more (the reader of a pipe ended): anything
-    still buffered, or printed while the program winds down, goes nowhere."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
 
 
 def _run_command(args: argparse.Namespace) -> int:
@@ -1069,7 +1058,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"p2pcards: {error}", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
-        _quiet_stdout()
+        quiet_stdout()
         return EXIT_PIPE
     except KeyboardInterrupt:
         if _seated is not None:

@@ -22,16 +22,23 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 EXIT_PIPE = 141
 
 
+def quiet_stdout() -> None:
+    """Nobody reads our output any more (the reader of a pipe ended): anything
+    still buffered, or printed from now on, goes nowhere instead of failing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 def output_lost() -> NoReturn:
     """The reader of this seat's output went away (``p2pcards play --plain | head``):
     the process ends at once, as a crash does. Unwinding would stop its sessions,
     and a stopped session tells the others it left: a false leave on the record
     of a seat (or a bot) that never chose to go. Its saved seats resume instead."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    quiet_stdout()
     os._exit(EXIT_PIPE)
 
 

@@ -27,6 +27,7 @@ from p2pcards.bots.pace import paced
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
@@ -38,6 +39,11 @@ from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 log = logging.getLogger(__name__)
 
 _SEED_TAG = b"p2pcards/test-seed/v1"
+
+
+class LocalSeatLate(P2PCardsError, TimeoutError):
+    """A seat of this very process (the host's own, or a bot) did not sit down in
+    time: the table cannot start as asked (a TimeoutError, not a network fault)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,11 @@ class HostedTable:
         """Let the local seats take in the last messages (each ends with its table),
         keep relaying for up to ``linger`` seconds while other players' links are
         open (their tables may end later than the host's), then stop whatever is
-        still running."""
+        still running. The bots are stopped without a word (no signed leave): a
+        host's own seat that crashed (its screen's output closed, say) leaves the
+        table as a crash does, resumable with nobody named."""
+        if self._own_seat_crashed():
+            grace, linger = 0.0, 0.0  # the other seats cannot finish without it
         running = [task for task in self.tasks if not task.done()]
         if running:
             await asyncio.wait(running, timeout=grace)
@@ -123,6 +133,10 @@ class HostedTable:
                 await self.advertiser.stop()
         self._keep_verdict_with_relay()
         await self.host.close()
+
+    def _own_seat_crashed(self) -> bool:
+        own = self.tasks[0] if self.tasks else None
+        return own is not None and own.done() and not own.cancelled() and own.exception() is not None
 
     def _keep_verdict_with_relay(self) -> None:
         """The relay's saved copy ends as the host's own record does: a table its
@@ -196,6 +210,7 @@ async def start_hosted_table(
             deadline=options.deadline, reconnect_window=options.reconnect_window,
             journal_root=options.journal_root, on_event=callback,
             randomness_for=randomness_for(options.seed, label), meta=meta)
+        session.leave_when_stopped = not is_bot  # a bot never leaves because its host stops
         hosted.sessions.append(session)
         joined = len(hosted.host.lobby.players)
         hosted.tasks.append(asyncio.create_task(session.run()))
@@ -255,6 +270,7 @@ async def resume_hosted_table(
             deadline=deadline, reconnect_window=reconnect_window,
             journal_root=Path(table_dir).parent, on_event=callback,
             randomness_for=randomness_for(seed, label))
+        session.leave_when_stopped = not is_bot
         session.resume_from(journal)
         hosted.sessions.append(session)
         hosted.tasks.append(asyncio.create_task(session.run()))
@@ -276,7 +292,7 @@ async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
     end = loop.time() + timeout
     while not predicate():
         if loop.time() > end:
-            raise TimeoutError("a local seat did not join in time")
+            raise LocalSeatLate("a seat of this process did not sit down at its own table in time")
         await asyncio.sleep(0.01)
 
 

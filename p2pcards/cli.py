@@ -27,7 +27,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
-from p2pcards.front import FrontEnd
+from p2pcards.front import EXIT_PIPE, FrontEnd, quiet_stdout
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.rules import games as rules_games
 from p2pcards.ui import commandline, console
@@ -55,6 +55,15 @@ def _port(text: str) -> int:
     """A TCP port number, 0 meaning any free port."""
     sentence = "a port is a number from 0 to 65535"
     return _int_within(text, 0, 65535, sentence, sentence)
+
+
+def _table_name(text: str) -> str:
+    """A table's name as every player's software takes it (the rules of a display name)."""
+    from p2pcards.net.storage import InvalidName, check_name
+    try:
+        return check_name(text)
+    except InvalidName as error:
+        raise argparse.ArgumentTypeError(f"{error} (a table's name, like a player's)") from None
 
 
 def _bot_count(text: str) -> int:
@@ -88,15 +97,31 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: The largest table setting an option takes: every setting (and 50 x the price,
+#: the default stack) fits the genesis's 31-bit integers with room to spare.
+MAX_SETTING = 1_000_000
+
+
+def _setting(what: str, low: int) -> Callable[[str], int]:
+    """A table setting's whole number, ``low`` to ``MAX_SETTING``: the sentence
+    says what it counts (argparse adds the option as the person typed it)."""
+    def parse(text: str) -> int:
+        return _int_within(text, low, MAX_SETTING, f"{what} is a whole number",
+                           f"{what} is a whole number from {low} to {MAX_SETTING:,}")
+    parse.__name__ = what  # argparse names a type by it in its own messages
+    return parse
+
+
 def _config_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("table settings (see RULES.md)")
-    group.add_argument("--price", type=int, default=10, metavar="T",
+    group.add_argument("--price", type=_setting("the table price", 1), default=10, metavar="T",
                        help="Bluff: table price T; pass price and minimum stake (default 10)")
-    group.add_argument("--chips", type=int, default=None, metavar="N",
-                       help="Bluff: starting chips per player (default 50 x T)")
-    group.add_argument("--deals", type=int, default=None, metavar="N",
+    group.add_argument("--chips", type=_setting("the starting stack", 1), default=None,
+                       metavar="N", help="Bluff: starting chips per player (default 50 x T)")
+    group.add_argument("--deals", type=_setting("the number of deals", 0), default=None,
+                       metavar="N",
                        help="deal cap (Bluff, default 20) or deal limit (Topper, default 100); 0 = none")
-    group.add_argument("--target", type=int, default=21, metavar="N",
+    group.add_argument("--target", type=_setting("the target score", 1), default=21, metavar="N",
                        help="Topper: score that wins (default 21)")
     group.add_argument("--pauses", type=_pauses, default=2, metavar="N",
                        help="times each player may step away in his turn (a, or away: 5 more "
@@ -202,7 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     host = sub.add_parser("host", help="host a table on the LAN (advertised with zeroconf)")
     host.add_argument("game", choices=GAMES)
-    host.add_argument("--table", default=None, help="table name (default: your name's table)")
+    host.add_argument("--table", type=_table_name, default=None,
+                      help="table name (default: your name's table)")
     host.add_argument("--bots", type=_bot_count, default=0, metavar="N",
                       help="fill N seats with bots (0..3)")
     host.add_argument("--bot-kind", default="search", choices=BOT_KINDS,
@@ -323,16 +349,37 @@ def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
     rules = rules_games.by_name(game)
     field = _DEALS_FIELD[game]
     deals = getattr(rules.default_config(), field) if args.deals is None else (args.deals or None)
-    config = rules.config(**_SETTINGS[game](args), **{field: deals})
+    try:
+        config = rules.config(**_SETTINGS[game](args), **{field: deals})
+    except ValueError as error:  # each option is in range, yet together they make no table
+        raise UserError(f"these table settings make no {game} table: {error}") from None
     return games.by_name(game).config_to_wire(config)
 
 
 def _identity(args: argparse.Namespace) -> Any:
-    from p2pcards.net.storage import load_or_create_identity
+    """This person's identity; ``--name`` renames it (a name the others' software
+    would refuse is one sentence), and a first identity is named after the login."""
     name = getattr(args, "name", None)
     if name is None and not os.path.exists(_identity_path()):
-        name = _user_name()
-    return load_or_create_identity(name[:32] if name else None)
+        name = _login_name()
+    return _named_identity(name)
+
+
+def _named_identity(name: str | None) -> Any:
+    from p2pcards.net.storage import InvalidName, load_or_create_identity
+    try:
+        return load_or_create_identity(name)
+    except InvalidName as error:
+        raise UserError(f"--name {name!r}: {error}") from None
+
+
+def _login_name() -> str:
+    """The login name as a first identity's name, when it is a usable one."""
+    from p2pcards.net.storage import DEFAULT_NAME, InvalidName, check_name
+    try:
+        return check_name(_user_name()[:32])
+    except InvalidName:
+        return DEFAULT_NAME
 
 
 def _user_name() -> str:
@@ -350,8 +397,16 @@ def _identity_path() -> Path:
 
 
 def _journal_root() -> Path:
-    from p2pcards.net.storage import tables_dir
-    return tables_dir()
+    """Where saved tables live, made if need be: a place that cannot hold them is
+    one sentence before any table starts (not a table that hangs at its genesis)."""
+    from p2pcards.net.storage import state_dir, tables_dir
+    try:
+        root = tables_dir()
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot keep saved tables in {state_dir()}: "
+                        f"{error.strerror or error}") from None
+    return root
 
 
 def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
@@ -387,6 +442,7 @@ async def _cmd_play(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     identity = _identity(args)
     front = FrontEnd(args, args.game, again=True)
+    _sit_down()
     await front.start()
     try:
         for table_number in range(10_000):  # a new table each time the player asks for one
@@ -429,15 +485,18 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     def host_event(event: Any) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
             names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
-            print(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}", flush=True)
+            front.say(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}")
         front.on_event(event)
 
+    _sit_down()
     await front.start()
     try:
         try:
             hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
                                               on_event=front.on_event, on_host_event=host_event)
         except OSError as error:
+            if isinstance(error, P2PCardsError):
+                raise  # not the listening socket: one sentence of its own (see main)
             raise UserError(_listen_failure(args.bind, args.port, error)) from None
         front.session = hosted.sessions[0]
         port = hosted.host.listening_port
@@ -480,7 +539,10 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str |
 
 
 async def _cmd_join(args: argparse.Namespace) -> int:
+    """Join a table; one this person already holds a seat at (a ``join`` again
+    after a crash) goes on from its saved secrets, as ``resume`` does."""
     from p2pcards.app import joining_session
+    from p2pcards.net.journal import Journal, SeatAlreadySaved
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
@@ -491,12 +553,27 @@ async def _cmd_join(args: argparse.Namespace) -> int:
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
                                     on_event=front.on_event, direct=not args.no_direct,
                                     listen=not args.no_listen)
+    _sit_down()
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
+    except SeatAlreadySaved as saved:
+        # The host seated our key at a table we saved: fresh secrets would sign a
+        # second version of what our seat already wrote. Our saved seat goes on.
+        held: Path | None = saved.directory
+    else:
+        held = None
     finally:
         await front.stop()
-    return _print_result(result, front)
+    if held is None:
+        return _print_result(result, front)
+    meta = Journal(held).read_meta()
+    if meta.get("hosted"):
+        raise UserError(f"you host this table yourself: bring it back with "
+                        f"{command_line('resume', held.parent.name[:12])}")
+    print(f"You already hold a seat at this table (saved in {held}): "
+          f"going on from it, as p2pcards resume does.", flush=True)
+    return await _resume_joined(args, identity, held, meta)
 
 
 async def _cmd_watch(args: argparse.Namespace) -> int:
@@ -507,6 +584,7 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
     front = FrontEnd(args, None)
     front.session = WatchSession(identity, tcp_connector(host, port, identity, fingerprint),
                                  on_event=front.on_event, reconnect_window=args.reconnect_window)
+    _sit_down("Stopped watching.")
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
@@ -719,7 +797,7 @@ def _saved_tables() -> list[tuple[Path, dict]]:
         for meta in sorted(root.glob("*/*/meta")):
             try:
                 out.append((meta.parent, Journal(meta.parent).read_meta()))
-            except (OSError, ValueError):
+            except (OSError, ValueError, P2PCardsError):  # a damaged record lists as nothing
                 continue
     return out
 
@@ -821,9 +899,6 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
-    from p2pcards.app import randomness_for, tcp_connector
-    from p2pcards.net.journal import Journal, JournalInUse
-    from p2pcards.net.peer import PeerSession
     identity = _identity(args)
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
@@ -831,6 +906,15 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
         return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, directory.parent)
+    return await _resume_joined(args, identity, directory, meta)
+
+
+async def _resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
+                         meta: dict) -> int:
+    """Rejoin, from its saved record, a table this person joined (not hosted)."""
+    from p2pcards.app import randomness_for, tcp_connector
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
     front = FrontEnd(args, None)
     session = PeerSession(identity, front.agent,
                           tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
@@ -845,6 +929,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
         raise UserError("that table is in use by another p2pcards process of yours; "
                         "end it first (two processes for one seat would sign twice)") from None
     front.session = session
+    _sit_down()
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(session.run()))
@@ -885,6 +970,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
     from p2pcards.app import resume_hosted_table
     from p2pcards.net.journal import JournalInUse
     front = FrontEnd(args, None)
+    _sit_down()
     await front.start()
     try:
         try:
@@ -953,24 +1039,59 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
                         f"know every hand: it is for tests and benchmarks only ({SEED_ENV}=1)")
 
 
+#: Exit statuses besides a command's own: a project error; Ctrl-C (128 + SIGINT).
+#: A reader that stopped reading (``| head``) is ``EXIT_PIPE`` (128 + SIGPIPE).
+EXIT_ERROR, EXIT_INTERRUPTED = 1, 130
+
+#: What Ctrl-C means once this process sat down at a table (or watched one):
+#: "Left the table."; None before, in discovery, ``tables`` or ``verify``,
+#: where it is just the end of the command.
+_seated: str | None = None
+
+
+def _sit_down(farewell: str = "Left the table.") -> None:
+    global _seated
+    _seated = farewell
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "watch": _cmd_watch,
+                "tables": _cmd_tables,
+                "resume": _cmd_resume}
+    _refuse_a_seed_outside_tests(args)
+    if args.command in commands:
+        return asyncio.run(commands[args.command](args))
+    return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,
+            "whoami": _cmd_whoami}[args.command](args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every way it can fail is one sentence and an exit status.
+
+    A person's mistake (:class:`UserError`) exits 2, any other project error 1;
+    a reader that stopped reading (``p2pcards saved | head -1``) and Ctrl-C
+    outside a table end quietly, without a traceback."""
+    global _seated
+    _seated = None
     console.install()  # stand-ins for what the console's encoding cannot show (--help too)
     args = build_parser().parse_args(argv)
     console.choose_look(True if getattr(args, "ascii", False) else None)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")
-    commands = {"play": _cmd_play, "host": _cmd_host, "join": _cmd_join, "watch": _cmd_watch,
-                "tables": _cmd_tables,
-                "resume": _cmd_resume}
     try:
-        _refuse_a_seed_outside_tests(args)
-        if args.command in commands:
-            return asyncio.run(commands[args.command](args))
-        return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,
-                "whoami": _cmd_whoami}[args.command](args)
+        code = _run_command(args)
+        sys.stdout.flush()  # inside the try: a reader gone before the last line is quiet too
+        return code
     except UserError as error:
         print(f"p2pcards: {error}", file=sys.stderr)
         return 2
+    except P2PCardsError as error:
+        print(f"p2pcards: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        quiet_stdout()
+        return EXIT_PIPE
     except KeyboardInterrupt:
-        print("\nLeft the table.", file=sys.stderr)
-        return 130
+        if _seated is not None:
+            print(f"\n{_seated}", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -13,11 +13,14 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── UnknownGame (LookupError)          no game of that name, or a value of no game (rules)
     ├── ProtocolError                      a message or frame refused: which rule, player, position (protocol)
     │   ├── LocalProtocolError             this peer tried what the protocol does not allow now
+    │   │   └── SeatPlayedElsewhere        another process signs for this seat: stop, naming nobody
     │   ├── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
     │   └── VerdictRefused                 a saved verdict its evidence does not support (verify)
     ├── TalkDropped, TalkRefused           a chat line dropped or not sent (protocol.talk)
     ├── NetError                           a link, handshake or transport failure (net)
     ├── StorageError, JournalInUse         saved state that cannot be used (net)
+    ├── SeatAlreadySaved                   a seat's saved secrets, never overwritten (net)
+    ├── InvalidName (ValueError)           a display name the others would refuse (net)
     ├── SessionRejected, WatchRefused      the host refused this peer or spectator (net)
     ├── LeaveTable, TakePause              an agent's request to the session: leave; step away (net)
     ├── StepLimitExceeded, UnknownBot      a bot's search bound; no such bot (bots)

@@ -11,11 +11,35 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
+
+#: The exit status when the reader of our output went away: 128 + SIGPIPE, as a shell says.
+EXIT_PIPE = 141
+
+
+def quiet_stdout() -> None:
+    """Nobody reads our output any more (the reader of a pipe ended): anything
+    still buffered, or printed from now on, goes nowhere instead of failing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def output_lost() -> NoReturn:
+    """The reader of this seat's output went away (``p2pcards play --plain | head``):
+    the process ends at once, as a crash does. Unwinding would stop its sessions,
+    and a stopped session tells the others it left: a false leave on the record
+    of a seat (or a bot) that never chose to go. Its saved seats resume instead."""
+    quiet_stdout()
+    os._exit(EXIT_PIPE)
 
 
 class FrontEnd:
@@ -82,6 +106,12 @@ class FrontEnd:
         return [p.name for p in table.players], table.me_player
 
     def on_event(self, event: Any) -> None:
+        try:
+            self._show(event)
+        except BrokenPipeError:
+            output_lost()
+
+    def _show(self, event: Any) -> None:
         if self.trace:
             print(json.dumps({"t": time.time(), "mono": time.monotonic(),
                               "event": type(event).__name__,
@@ -102,8 +132,11 @@ class FrontEnd:
         """A message of the program: on the full screen's log, else printed."""
         if self.screen is not None:
             self.screen.note(text)
-        else:
+            return
+        try:
             print(text, flush=True)
+        except BrokenPipeError:
+            output_lost()
 
     async def start(self) -> None:
         """Show the full screen (if any) before the table opens."""

@@ -77,6 +77,18 @@ class JournalInUse(P2PCardsError):
     """
 
 
+class SeatAlreadySaved(P2PCardsError):
+    """This folder already holds this seat's session secrets, which are never
+    overwritten: a fresh key share for a seat that already wrote with another
+    would make it sign a second version of its messages (equivocation). The
+    table goes on from the saved secrets (``p2pcards resume``)."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(f"{directory} already holds this seat's secrets for this table; "
+                         f"they are never overwritten (the seat goes on from them: resume it)")
+        self.directory = directory
+
+
 class Journal:
     """The saved state of one participant (or of the host's relay) at one table."""
 
@@ -116,8 +128,20 @@ class Journal:
         return self.meta_path.exists()
 
     def write_meta(self, meta: dict[str, Any]) -> None:
-        """Replace the meta file atomically (temp file, fsync, rename), mode 0600."""
+        """Replace the meta file atomically (temp file, fsync, rename), mode 0600.
+        A seat's secrets are written once: raises :class:`SeatAlreadySaved` rather
+        than replace a meta file that holds some (a fresh start over a saved seat)."""
+        if self.meta_path.exists() and self._saved_secrets() is not None:
+            raise SeatAlreadySaved(self.directory)
         write_atomically(self.meta_path, wire.pack(meta))
+
+    def _saved_secrets(self) -> Any:
+        """The secrets the meta file holds (None: none); an unreadable file counts as
+        holding some, so it is never overwritten either."""
+        try:
+            return self.read_meta().get("secrets")
+        except (OSError, ValueError, P2PCardsError):
+            return b"unreadable"
 
     def read_meta(self) -> dict[str, Any]:
         meta = wire.unpack(self.meta_path.read_bytes(), max_bytes=MAX_RECORD)

@@ -78,7 +78,13 @@ from p2pcards.net.session_events import (
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
+from p2pcards.protocol.errors import (
+    BrokenChain,
+    PlayerLeft,
+    ProtocolError,
+    RemoteProtocolError,
+    SeatPlayedElsewhere,
+)
 from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import (
@@ -126,6 +132,11 @@ class SessionRejected(P2PCardsError):
 class PeerSession:
     """Runs one player's table over a link to the host (and, with ``direct``,
     direct links to the other players), with saving and reconnecting."""
+
+    #: Whether being stopped from outside (Ctrl-C) is this player's signed leave.
+    #: Off for a bot seat in a host's process: stopped as that process winds down
+    #: (its own seat ended, crashed or left), which is no decision of the bot's.
+    leave_when_stopped = True
 
     def __init__(
         self,
@@ -213,7 +224,7 @@ class PeerSession:
         table = Table(messages[0], self.identity, secrets, randomness=self.randomness_for)
         for raw in messages[1:]:
             try:
-                table.receive(raw)
+                table.receive(raw, saved=True)  # its own record: its own messages are its own
             except RemoteProtocolError:
                 break
         # When the saved turn began (the transcript's last write), before the rewrite
@@ -258,11 +269,14 @@ class PeerSession:
                 return await self._play()
             except asyncio.CancelledError:
                 # Stopped from outside (Ctrl-C): the others are told while the links are up.
-                await self._send_leave_notice()
+                if self.leave_when_stopped:
+                    await self._send_leave_notice()
                 raise
             except SessionRejected as rejected:
                 # Refused while the table is in play: the host no longer holds it.
                 return self._give_up(str(rejected), f"(the host) refused to go on: {rejected}")
+            except SeatPlayedElsewhere as elsewhere:  # stop at once, signing and naming nothing
+                return SessionResult(reason=elsewhere.detail)
         finally:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -580,6 +594,8 @@ class PeerSession:
             if self.mesh is not None:
                 self.mesh.broadcast(ask, exclude=source)
             return
+        except SeatPlayedElsewhere:
+            raise  # ends the session (see _run)
         except ProtocolError as error:
             log.warning("dropped a message: %s", error)
             return
@@ -608,6 +624,8 @@ class PeerSession:
             return
         try:
             events = self.table.receive_alert(raw)
+        except SeatPlayedElsewhere:
+            raise  # ends the session (see _run)
         except ProtocolError as error:
             # Checked before it goes any further: passing on a bad notice would make
             # the host close our link, on a direct peer's word.

@@ -12,7 +12,10 @@ The identity file holds the 32-byte Ed25519 seed, so it is created 0600 in a
 dropped resume; every write goes to a temporary file that is fsynced and
 renamed over the old one, so a crash leaves either the old or the new file,
 never half of one. A corrupt identity file is reported, never replaced:
-silently making a new key would change who the player is.
+silently making a new key would change who the player is. A display name is
+checked where it is set (:func:`check_name`), so none that the wire refuses is
+ever saved; a file whose key is sound but whose name is damaged is repaired by
+giving a new name (``p2pcards whoami --name``), the key kept.
 """
 
 from __future__ import annotations
@@ -29,11 +32,16 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.protocol.frames import MAX_NAME
 from p2pcards.protocol.identity import Identity
+from p2pcards.untrusted_text import unsafe_character
 
 __all__ = [
     "CorruptIdentityFile",
+    "DamagedIdentityName",
+    "InvalidName",
     "StorageError",
+    "check_name",
     "config_dir",
     "identity_path",
     "legacy_config_dir",
@@ -66,6 +74,35 @@ class CorruptIdentityFile(StorageError):
 
 #: The platform whose conventions choose the folders (``sys.platform``; tests set others).
 PLATFORM = sys.platform
+
+
+class DamagedIdentityName(CorruptIdentityFile):
+    """The identity file's key is sound but its name is not: giving a new name
+    (``p2pcards whoami --name NAME``) repairs it and keeps the key."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(path, f"{reason}; give it a name with: p2pcards whoami --name NAME "
+                               f"(your key is kept)")
+
+
+class InvalidName(P2PCardsError, ValueError):
+    """A display name that cannot be used: the other players' software refuses it."""
+
+
+def check_name(name: str) -> str:
+    """``name`` without surrounding spaces, as every player's table will show it;
+    raises :class:`InvalidName` (one sentence) for a name the wire refuses."""
+    if not isinstance(name, str):
+        raise InvalidName(f"a name is text, not {type(name).__name__}")
+    name = name.strip()
+    if not name:
+        raise InvalidName("a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise InvalidName(f"a name is at most {MAX_NAME} characters, not {len(name)}")
+    bad = unsafe_character(name)
+    if bad is not None:
+        raise InvalidName(f"a name cannot hold the control character U+{ord(bad):04X}")
+    return name
 
 
 def _xdg(variable: str, fallback: str) -> Path:
@@ -214,7 +251,9 @@ def _encode_identity(identity: Identity) -> bytes:
     return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
-def _decode_identity(path: Path, data: bytes) -> Identity:
+def _decode_identity(path: Path, data: bytes, new_name: str | None = None) -> Identity:
+    """The identity a file holds; ``new_name`` (already checked) stands in for a
+    damaged name, so that giving a name repairs the file with its key kept."""
     try:
         record = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -224,17 +263,27 @@ def _decode_identity(path: Path, data: bytes) -> Identity:
     seed_hex, name = record.get("seed"), record.get("name")
     if not isinstance(seed_hex, str) or not re.fullmatch(r"[0-9a-f]{64}", seed_hex):
         raise CorruptIdentityFile(path, "the seed is not 32 bytes of hex")
+    key = SigningKey(bytes.fromhex(seed_hex))
+    if new_name is not None:
+        return Identity(key, new_name)
     if not isinstance(name, str) or not name:
-        raise CorruptIdentityFile(path, "the name is missing")
-    return Identity(SigningKey(bytes.fromhex(seed_hex)), name)
+        raise DamagedIdentityName(path, "the name is missing")
+    try:
+        return Identity(key, check_name(name))
+    except InvalidName as error:
+        raise DamagedIdentityName(path, f"its name cannot be used ({error})") from None
 
 
 def load_or_create_identity(name: str | None = None, path: Path | str | None = None) -> Identity:
     """This peer's identity, created on first use.
 
-    ``name`` replaces the stored display name (and is saved); the key never
-    changes once created. ``path`` defaults to ``identity_path()``.
+    ``name`` replaces the stored display name (and is saved), after
+    :func:`check_name` (raises :class:`InvalidName`, saving nothing); the key
+    never changes once created, and a damaged name is repaired by giving one.
+    ``path`` defaults to ``identity_path()``.
     """
+    if name is not None:
+        name = check_name(name)
     target = Path(path) if path is not None else identity_path()
     try:
         data = target.read_bytes()
@@ -248,11 +297,15 @@ def load_or_create_identity(name: str | None = None, path: Path | str | None = N
         # A seed readable by others is tightened, not trusted as is. (On Windows
         # the mode bits mean only read-only or not: the folder's ACL protects it.)
         os.chmod(target, 0o600)
-    identity = _decode_identity(target, data)
-    if name is not None and name != identity.name:
-        identity = Identity(identity.signing_key, name)
-        write_atomically(target, _encode_identity(identity))
+    identity = _decode_identity(target, data, name)
+    if name is not None and name != _stored_name(data):
+        write_atomically(target, _encode_identity(identity))  # the same key, the new name
     return identity
+
+
+def _stored_name(data: bytes) -> object:
+    """The name field of an identity file :func:`_decode_identity` read, whatever it holds."""
+    return json.loads(data.decode("utf-8")).get("name")
 
 
 # --- saved tables ------------------------------------------------------------------------

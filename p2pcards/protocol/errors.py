@@ -27,6 +27,22 @@ class LocalProtocolError(ProtocolError):
     rule = "local"
 
 
+class SeatPlayedElsewhere(LocalProtocolError):
+    """A message signed by this peer's own key that this peer did not write nor
+    save: another process (a second ``join`` after a crash, a copied identity)
+    is playing this seat. The table stops at once and names nobody; going on
+    would make this seat sign a second version of a position (equivocation).
+    A local error in h11's sense: the fault is on this side (this person's own
+    software), never another peer's. ``position`` is the message's position."""
+
+    rule = "seat.elsewhere"
+
+    def __init__(self, detail: str, *, position: int) -> None:
+        self.detail = detail
+        self.position = position
+        super().__init__(f"position {position}: {detail} [{self.rule}]")
+
+
 class RemoteProtocolError(ProtocolError):
     """A received message broke a rule of the protocol."""
 

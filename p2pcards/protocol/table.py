@@ -74,6 +74,7 @@ from p2pcards.protocol.errors import (
     ProtocolError,
     RemoteProtocolError,
     RuleViolation,
+    SeatPlayedElsewhere,
     WrongSession,
 )
 from p2pcards.protocol.events import (
@@ -347,6 +348,12 @@ class Table:
         self._prepared: Prepared | None = None
         #: This seat's shares made ahead, sent only at its turn on that very final deck.
         self._prepared_shares: PreparedShares | None = None
+        #: Set once a message signed by this peer's own key arrived that it neither
+        #: wrote nor saved: another process plays this seat, and this table stops
+        #: (it receives and signs nothing more, and names nobody).
+        self.elsewhere: SeatPlayedElsewhere | None = None
+        #: Digests of the notices this peer signed itself (a leave, its alert).
+        self._own_notices: set[bytes] = set()
 
     # -- what a later stage creates ---------------------------------------------
 
@@ -464,20 +471,35 @@ class Table:
 
     # -- receiving ----------------------------------------------------------
 
-    def receive(self, raw: bytes) -> list[Any]:
-        """Check and apply one transcript message from another peer.
+    def receive(self, raw: bytes, *, saved: bool = False) -> list[Any]:
+        """Check and apply one transcript message from another peer, or with
+        ``saved`` from this peer's own record (a resume, a replay of its folder).
 
         Raises for bytes nobody can be blamed for; returns events otherwise,
-        ending with :class:`TableEnded` when the message broke a rule.
+        ending with :class:`TableEnded` when the message broke a rule. A message
+        signed by this peer's own key that it neither wrote nor saved raises
+        :class:`SeatPlayedElsewhere` and stops the table (see :attr:`elsewhere`);
+        so does such a notice in :meth:`receive_alert`.
         """
         msg = SignedMessage.parse(raw)
         if msg.session != self.session:
             raise WrongSession("message signed for another session", position=msg.position)
         msg.verify(self.players[msg.player].public_key)
+        if self.elsewhere is not None:
+            raise TableClosed("another process is playing this seat: this table has stopped")
+        n = self.next_position
+        if not saved and self._member is not None and msg.player == self._member.player:
+            if msg.position < n and self.messages[msg.position].digest == msg.digest:
+                return []  # what this peer wrote itself, coming back
+            self.elsewhere = SeatPlayedElsewhere(
+                f"another process is playing this seat: a {msg.type!r} message for position "
+                f"{msg.position} is signed with its key, and this process neither wrote nor "
+                f"saved it; this one stops, signing nothing and naming nobody",
+                position=msg.position)
+            raise self.elsewhere
         if self.stage is Stage.ENDED:
             # The first verdict stands: nothing received later may replace it.
             raise TableClosed("the table has ended")
-        n = self.next_position
         if msg.position < n:
             held = self.messages[msg.position]
             if held.digest == msg.digest:
@@ -539,6 +561,16 @@ class Table:
         if notice.session != self.session:
             raise WrongSession("alert signed for another session", position=notice.position)
         notice.verify(self.players[notice.player].public_key)
+        if self.elsewhere is not None:
+            raise TableClosed("another process is playing this seat: this table has stopped")
+        if self._member is not None and notice.player == self._member.player:
+            if notice.digest in self._own_notices:
+                return []  # what this peer signed itself, coming back
+            self.elsewhere = SeatPlayedElsewhere(
+                f"another process is playing this seat: a {notice.type!r} notice is signed "
+                f"with its key, and this process did not sign it; this one stops, signing "
+                f"nothing and naming nobody", position=notice.position)
+            raise self.elsewhere
         if self.stage is Stage.ENDED or notice.digest in self._notices_seen:
             return []  # a notice handed out again (on a reconnect) says nothing new
         self._notices_seen.add(notice.digest)
@@ -772,13 +804,22 @@ class Table:
     def _rng(self) -> Callable[[int], bytes] | None:
         return None if self._randomness is None else self._randomness(self.next_position)
 
+    def _signer(self) -> Member:
+        """This peer as the signer of a new message or notice: never once another
+        process plays its seat (two processes would sign two versions)."""
+        if self.elsewhere is not None:
+            raise TableClosed("another process is playing this seat: this one signs nothing")
+        return self.member
+
     def _sign_notice(self, kind: str, body: dict) -> bytes:
-        member = self.member
-        return seal_notice(member.identity, session=self.session, position=self.next_position,
-                           prev=self.head, player=member.player, type=kind, body=body).raw
+        member = self._signer()
+        notice = seal_notice(member.identity, session=self.session, position=self.next_position,
+                             prev=self.head, player=member.player, type=kind, body=body)
+        self._own_notices.add(notice.digest)
+        return notice.raw
 
     def _write(self, mtype: str, body: dict) -> Written:
-        member = self.member
+        member = self._signer()
         msg = seal(member.identity, session=self.session, position=self.next_position,
                    prev=self.head, player=member.player, type=mtype, body=body)
         return Written(msg.raw, self._accept(msg, trusted=True))

@@ -242,7 +242,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
         if misplaced is not None:
             raise ReplayError(f"message {position}: {misplaced}", position)
         try:
-            events = table.receive(raw)
+            events = table.receive(raw, saved=True)  # a saved record: its own seat's too
         except ProtocolError as error:
             raise ReplayError(f"message {position}: {error}", position) from None
         if table.stage is Stage.ENDED and not same_verdict(table.verdict, verdict):

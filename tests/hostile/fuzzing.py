@@ -35,6 +35,7 @@ from p2pcards.protocol.errors import (
     MalformedMessage,
     MalformedWire,
     RemoteProtocolError,
+    SeatPlayedElsewhere,
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
@@ -350,6 +351,9 @@ class TableDoor:
         before = _quick_mark(table)
         try:
             table.receive_alert(data) if as_alert else table.receive(data)
+        except SeatPlayedElsewhere:
+            self.live.pop(index, None)  # signed with the table's own key: it stops, by design
+            raise
         except (RemoteProtocolError, LocalProtocolError):
             if _quick_mark(table) != before:
                 self.live.pop(index, None)

@@ -48,7 +48,7 @@ def _session() -> PeerSession:
                           direct=True)
     table = Table(_REAL[0], _BENCH.identities[3])
     for raw in _REAL[1:]:
-        table.receive(raw)
+        table.receive(raw, saved=True)  # seat 3's own record
     session.table = table
     session.mesh = _FakeMesh()  # type: ignore[assignment]
     return session

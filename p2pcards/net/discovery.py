@@ -198,12 +198,6 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
     )
 
 
-def local_ipv4_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (loopback alone if that is all)."""
-    found = [a.address for a in local_addresses() if a.version == 4 and not a.loopback]
-    return sorted(set(found)) or ["127.0.0.1"]
-
-
 def _ip_version(interfaces: list[str]) -> IPVersion:
     versions = {ipaddress.ip_address(i.split("%", 1)[0]).version for i in interfaces}
     if versions == {4}:
@@ -325,6 +319,9 @@ class TableAdvertiser:
         if self._responders:
             return
         self.links = self._plan()
+        if not self.links:
+            log.warning("no interface to announce the table on (interfaces %s, bind %s)",
+                        self._interfaces, self._bind)
         try:
             for number, link in enumerate(self.links):
                 azc = self._zeroconf_for(link)

@@ -190,11 +190,26 @@ def _rank(candidate: str, mine: Sequence[LocalAddress]) -> int:
     return 2 if ip.is_private else 4
 
 
+def _scoped(candidate: str, mine: Sequence[LocalAddress]) -> list[str]:
+    """A link-local address heard without a zone cannot be dialled: try it
+    through each of our interfaces that has a link-local address."""
+    if "%" in candidate:
+        return [candidate]
+    try:
+        ip = ipaddress.ip_address(candidate)
+    except ValueError:
+        return [candidate]
+    if ip.version != 6 or not ip.is_link_local:
+        return [candidate]
+    zones = dict.fromkeys(m.address.split("%", 1)[1] for m in mine if m.link_local and "%" in m.address)
+    return [f"{candidate}%{zone}" for zone in zones] or [candidate]
+
+
 def order_candidates(candidates: Sequence[str], mine: Sequence[LocalAddress]) -> list[str]:
     """The order to try a host's addresses in: our own subnets first, then
     link-local, other private ranges, loopback; within each, IPv6 and IPv4
     alternate (IPv6 first, RFC 8305 §4). Duplicates are dropped."""
-    unique = list(dict.fromkeys(candidates))
+    unique = list(dict.fromkeys(s for c in candidates for s in _scoped(c, mine)))
     ordered: list[str] = []
     for rank in range(5):
         group = [c for c in unique if _rank(c, mine) == rank]

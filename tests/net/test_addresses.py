@@ -89,6 +89,13 @@ def test_candidates_on_our_own_subnets_come_first_families_interleaved() -> None
     ]
 
 
+def test_a_link_local_candidate_without_a_zone_is_tried_through_each_of_our_links() -> None:
+    two = local_addresses([adapter("eth0", 2, ("fe80::a", 64)), adapter("eth1", 3, ("fe80::b", 64)),
+                           adapter("eth2", 4, ("10.0.0.2", 24))])
+    assert order_candidates(["fe80::1", "fe80::2%eth1"], two) == ["fe80::1%eth0", "fe80::1%eth1", "fe80::2%eth1"]
+    assert order_candidates(["fe80::1"], []) == ["fe80::1"]
+
+
 def test_friends_are_shown_lan_addresses_never_loopback_or_link_local() -> None:
     # The LAN's first, IPv4 before IPv6; container and VPN adapters after them.
     assert friend_addresses("::", LAPTOP) == ["192.168.1.20", "fd77::20", "172.17.0.1"]

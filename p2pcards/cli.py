@@ -157,7 +157,7 @@ def _finding_args(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
                         help="seconds to look for tables (default 3)")
     parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="look only on the interface with this address (repeatable)")
+                        help="look only on the interface with this address or name (repeatable)")
 
 
 def _direct_args(parser: argparse.ArgumentParser) -> None:
@@ -234,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
                         help="seconds to listen for announcements (default 2)")
     tables.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="look only on the interface with this address (repeatable)")
+                        help="look only on the interface with this address or name (repeatable)")
     tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
@@ -447,8 +447,7 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str |
     if args.connect:
         host, port = _host_port(args.connect)
         return host, port, None
-    from p2pcards.net.discovery import browse_tables
-    found = await browse_tables(args.timeout, interfaces=args.interface)
+    found = await _browse(args)
     watching = args.command == "watch"
     table = _pick_table(found, args.table, watching=watching)
     verb = "Watching" if watching else "Joining"
@@ -555,6 +554,16 @@ def _host_port(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+async def _browse(args: argparse.Namespace) -> list[Any]:
+    """The tables on the LAN (``--interface``: only where it says)."""
+    from p2pcards.net.discovery import browse_tables
+    from p2pcards.net.errors import UnknownInterface
+    try:
+        return await browse_tables(args.timeout, interfaces=args.interface)
+    except UnknownInterface as error:
+        raise UserError(f"{error} (--interface takes an address or name of this machine's interfaces)") from None
+
+
 def _in_order(found: Sequence[Any]) -> list[Any]:
     """Tables in the order ``tables`` numbers them (by name, then host key), so a
     number read off the list means the same table to ``join``."""
@@ -562,8 +571,7 @@ def _in_order(found: Sequence[Any]) -> list[Any]:
 
 
 async def _cmd_tables(args: argparse.Namespace) -> int:
-    from p2pcards.net.discovery import browse_tables
-    found = _in_order(await browse_tables(args.timeout, interfaces=args.interface))
+    found = _in_order(await _browse(args))
     if args.json:
         for number, t in enumerate(found, start=1):
             print(json.dumps({"number": number, "name": t.name, "game": t.game,

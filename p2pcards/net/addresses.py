@@ -35,6 +35,7 @@ __all__ = [
     "announcement_links",
     "friend_addresses",
     "local_addresses",
+    "mdns_interfaces",
     "order_candidates",
     "race",
     "served_families",
@@ -172,6 +173,21 @@ def announcement_links(
         if plain not in links[a.interface]:
             links[a.interface].append(plain)
     return [AnnouncedLink(name, tuple(addrs)) for name, addrs in links.items() if addrs]
+
+
+def mdns_interfaces(wanted: Sequence[str], mine: Sequence[LocalAddress]) -> list[str]:
+    """``--interface`` values as zeroconf takes them: an address stays as it is;
+    an interface name becomes its IPv4 addresses and one IPv6 address."""
+    found: list[str] = []
+    for item in wanted:
+        try:
+            ipaddress.ip_address(item.split("%", 1)[0])
+        except ValueError:
+            own = [a for a in mine if a.interface == item]
+            found += [str(a.ip) for a in own if a.version == 4] + [str(a.ip) for a in own if a.version == 6][:1]
+        else:
+            found.append(item.split("%", 1)[0])
+    return list(dict.fromkeys(found))
 
 
 def _rank(candidate: str, mine: Sequence[LocalAddress]) -> int:

@@ -34,10 +34,11 @@ from p2pcards.net.addresses import (
     LocalAddress,
     announcement_links,
     local_addresses,
+    mdns_interfaces,
     order_candidates,
     race,
 )
-from p2pcards.net.errors import NotRunning
+from p2pcards.net.errors import NotRunning, UnknownInterface
 from p2pcards.protocol.identity import fingerprint as identity_fingerprint
 from p2pcards.untrusted_text import shown
 
@@ -206,10 +207,13 @@ def _ip_version(interfaces: list[str]) -> IPVersion:
 
 
 def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
-    """mDNS on ``interfaces`` (addresses), or on every interface in both families
+    """mDNS on ``interfaces`` (addresses or interface names), or on every interface in both families
     (IPv4 alone where this machine has no IPv6)."""
     if interfaces is not None:
-        return AsyncZeroconf(interfaces=list(interfaces), ip_version=_ip_version(list(interfaces)))
+        chosen = mdns_interfaces(interfaces, local_addresses())
+        if not chosen:
+            raise UnknownInterface(list(interfaces))
+        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
     try:
         return AsyncZeroconf(ip_version=IPVersion.All)
     except OSError as error:

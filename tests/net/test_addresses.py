@@ -12,6 +12,7 @@ from p2pcards.net.addresses import (
     announcement_links,
     friend_addresses,
     local_addresses,
+    mdns_interfaces,
     order_candidates,
     race,
     served_families,
@@ -69,6 +70,12 @@ def test_a_machine_with_only_loopback_announces_loopback() -> None:
 def test_mdns_runs_on_each_ipv4_address_and_one_ipv6_address_per_link() -> None:
     link = AnnouncedLink("wlan0", ("192.168.1.20", "fd77::20", "fe80::20"))
     assert link.zeroconf_interfaces == ["192.168.1.20", "fd77::20"]
+
+
+def test_interface_names_become_their_addresses_for_mdns() -> None:
+    assert mdns_interfaces(["wlan0"], LAPTOP) == ["192.168.1.20", "fd77::20"]
+    assert mdns_interfaces(["10.0.0.9", "fe80::1%eth0", "wg0"], LAPTOP) == ["10.0.0.9", "fe80::1", "fd99::4"]
+    assert mdns_interfaces(["nope0"], LAPTOP) == []
 
 
 def test_served_families() -> None:

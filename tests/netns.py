@@ -175,6 +175,7 @@ class SimulatedLan:
             ports = 0
             for index, namespace in enumerate(self.namespaces):
                 self._add_namespace(namespace)
+                self._no_dad(namespace)
                 peer = ("-n", namespace)
                 _ip(*peer, "link", "set", "lo", "up")
                 for name, lan in self.links[index]:
@@ -187,6 +188,16 @@ class SimulatedLan:
             self.destroy()
             raise
         return self
+
+    @staticmethod
+    def _no_dad(namespace: str) -> None:
+        """No duplicate address detection on this namespace's interfaces: their
+        kernel-made fe80:: addresses are usable at once, as on a laptop whose
+        link has been up a while (a tentative address cannot be bound)."""
+        for scope in ("default", "all"):
+            subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c",
+                            f"open('/proc/sys/net/ipv6/conf/{scope}/accept_dad', 'w').write('0')"],
+                           capture_output=True, timeout=_COMMAND_TIMEOUT, check=False)
 
     def _configure(self, index: int, name: str) -> None:
         peer = ("-n", self.namespaces[index])

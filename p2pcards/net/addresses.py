@@ -33,6 +33,7 @@ __all__ = [
     "AnnouncedLink",
     "LocalAddress",
     "announcement_links",
+    "browse_interfaces",
     "friend_addresses",
     "local_addresses",
     "mdns_interfaces",
@@ -188,6 +189,18 @@ def mdns_interfaces(wanted: Sequence[str], mine: Sequence[LocalAddress]) -> list
         else:
             found.append(item.split("%", 1)[0])
     return list(dict.fromkeys(found))
+
+
+def browse_interfaces(mine: Sequence[LocalAddress]) -> list[str]:
+    """Where to browse by default: every IPv4 address (loopback too: a table on
+    this machine), and one IPv6 address of each other interface (IPv6 mDNS on
+    loopback fails, and zeroconf logs a traceback for it at every send)."""
+    v4 = [str(a.ip) for a in mine if a.version == 4]
+    v6: dict[str, str] = {}
+    for a in mine:
+        if a.version == 6 and not a.loopback:
+            v6.setdefault(a.interface, str(a.ip))
+    return list(dict.fromkeys([*v4, *v6.values()]))
 
 
 def _rank(candidate: str, mine: Sequence[LocalAddress]) -> int:

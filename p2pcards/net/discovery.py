@@ -33,6 +33,7 @@ from p2pcards.net.addresses import (
     AnnouncedLink,
     LocalAddress,
     announcement_links,
+    browse_interfaces,
     local_addresses,
     mdns_interfaces,
     order_candidates,
@@ -214,8 +215,11 @@ def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
         if not chosen:
             raise UnknownInterface(list(interfaces))
         return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
+    chosen = browse_interfaces(local_addresses())
+    if not chosen:
+        return AsyncZeroconf(ip_version=IPVersion.V4Only)
     try:
-        return AsyncZeroconf(ip_version=IPVersion.All)
+        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
     except OSError as error:
         log.info("no IPv6 mDNS here (%s): browsing IPv4 only", error)
         return AsyncZeroconf(ip_version=IPVersion.V4Only)

@@ -10,6 +10,7 @@ import pytest
 from p2pcards.net.addresses import (
     AnnouncedLink,
     announcement_links,
+    browse_interfaces,
     friend_addresses,
     local_addresses,
     mdns_interfaces,
@@ -76,6 +77,10 @@ def test_interface_names_become_their_addresses_for_mdns() -> None:
     assert mdns_interfaces(["wlan0"], LAPTOP) == ["192.168.1.20", "fd77::20"]
     assert mdns_interfaces(["10.0.0.9", "fe80::1%eth0", "wg0"], LAPTOP) == ["10.0.0.9", "fe80::1", "fd99::4"]
     assert mdns_interfaces(["nope0"], LAPTOP) == []
+
+
+def test_browsing_covers_every_interface_but_ipv6_on_loopback() -> None:
+    assert browse_interfaces(LAPTOP) == ["127.0.0.1", "192.168.1.20", "172.17.0.1", "fd77::20", "fd99::4"]
 
 
 def test_served_families() -> None:

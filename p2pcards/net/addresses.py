@@ -92,7 +92,8 @@ class AnnouncedLink:
         """Where mDNS runs for this link: each IPv4 address, and one IPv6
         address standing for the interface (zeroconf joins IPv6 groups by index)."""
         v4 = [a for a in self.addresses if ipaddress.ip_address(a).version == 4]
-        v6 = [a for a in self.addresses if ipaddress.ip_address(a).version == 6]
+        v6 = sorted((a for a in self.addresses if ipaddress.ip_address(a).version == 6),
+                    key=lambda a: ipaddress.ip_address(a).is_link_local)  # a routable one binds surely
         return v4 + v6[:1]
 
 

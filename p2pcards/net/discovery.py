@@ -208,8 +208,9 @@ def _ip_version(interfaces: list[str]) -> IPVersion:
 
 
 def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
-    """mDNS on ``interfaces`` (addresses or interface names), or on every interface in both families
-    (IPv4 alone where this machine has no IPv6)."""
+    """mDNS on ``interfaces`` (addresses or interface names), or on every
+    interface in both families (``addresses.browse_interfaces``; IPv4 alone
+    where this machine has no IPv6)."""
     if interfaces is not None:
         chosen = mdns_interfaces(interfaces, local_addresses())
         if not chosen:

@@ -69,8 +69,9 @@ def test_a_machine_with_only_loopback_announces_loopback() -> None:
 
 
 def test_mdns_runs_on_each_ipv4_address_and_one_ipv6_address_per_link() -> None:
-    link = AnnouncedLink("wlan0", ("192.168.1.20", "fd77::20", "fe80::20"))
+    link = AnnouncedLink("wlan0", ("192.168.1.20", "fe80::20", "fd77::20"))
     assert link.zeroconf_interfaces == ["192.168.1.20", "fd77::20"]
+    assert AnnouncedLink("eth0", ("fe80::1",)).zeroconf_interfaces == ["fe80::1"]
 
 
 def test_interface_names_become_their_addresses_for_mdns() -> None:

@@ -152,8 +152,7 @@ def announcement_links(
     interfaces they name. Otherwise every interface with an address of a
     served family, loopback excluded unless it is all there is."""
     families = served_families(bind)
-    if bind not in (None, "", "::", "0.0.0.0"):
-        assert bind is not None
+    if bind is not None and bind not in ("", "::", "0.0.0.0"):
         owners = {a.interface for a in addresses if _same_ip(a.address, bind)}
         if not owners:
             return [AnnouncedLink("", (bind.split("%", 1)[0],))]

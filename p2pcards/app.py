@@ -175,12 +175,11 @@ async def start_hosted_table(
     await hosted.host.start(options.tcp_host, options.tcp_port)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
-        bound_to = options.tcp_host if options.tcp_host not in (None, "", "0.0.0.0", "::") else None
         hosted.advertiser = TableAdvertiser(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
-            addresses=[bound_to] if bound_to else None, public_key=identity.public_key,
+            bind=hosted.host.tcp_host, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators)
         await hosted.advertiser.start()
     # Each seat: its identity, its agent, that agent again if it is a bot, its events.

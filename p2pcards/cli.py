@@ -188,11 +188,11 @@ def _finding_args(parser: argparse.ArgumentParser, default: str) -> None:
                         help="the table's name, its host's key fingerprint, or its number in "
                              f"`p2pcards tables` (default: {default})")
     parser.add_argument("--connect", metavar="HOST:PORT",
-                        help="skip discovery and dial this address")
+                        help="skip discovery and dial this address (IPv6 in brackets: [fd00::1]:PORT)")
     parser.add_argument("--timeout", type=_seconds, default=3.0, metavar="S",
                         help="seconds to look for tables (default 3)")
     parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="look only on this IPv4 address (repeatable)")
+                        help="look only on the interface with this address or name (repeatable)")
 
 
 def _direct_args(parser: argparse.ArgumentParser) -> None:
@@ -235,14 +235,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"kind of those bots: {', '.join(BOT_KINDS)} (default search)")
     host.add_argument("--bot-level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
                       help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
-    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
+    host.add_argument("--bind", default="::",
+                      help="address to listen on (default ::, every address of IPv4 and IPv6 on one "
+                           "port; 0.0.0.0: IPv4 only)")
     host.add_argument("--port", type=_port, default=0, help="TCP port (default: any free port)")
     host.add_argument("--spectators", type=_spectators, default=DEFAULT_SPECTATORS, metavar="N",
                       help="how many people may watch at once with p2pcards watch "
                            "(default 8; 0: nobody)")
     host.add_argument("--no-advertise", action="store_true", help="do not announce with zeroconf")
     host.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                      help="announce only on this IPv4 address (repeatable)")
+                      help="announce only on the interface with this address or name (repeatable)")
     _seat_args(host)
     _pace_arg(host)
     _config_args(host)
@@ -269,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--timeout", type=_seconds, default=2.0, metavar="S",
                         help="seconds to listen for announcements (default 2)")
     tables.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="look only on this IPv4 address (repeatable)")
+                        help="look only on the interface with this address or name (repeatable)")
     tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
@@ -503,7 +505,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host key {identity.fingerprint}). Waiting for players. "
-                       f"{_join_hint(table_name, args.bind, port)}")
+                       f"{_join_hint(table_name, hosted.host.tcp_host or args.bind, port)}")
         result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
     finally:
         await front.stop()
@@ -512,10 +514,10 @@ async def _cmd_host(args: argparse.Namespace) -> int:
 
 def _join_hint(table_name: str, bind: str, port: int) -> str:
     """What to tell a friend: the name for discovery, and this machine's address
-    and port for a network that blocks multicast."""
-    from p2pcards.net.discovery import local_ipv4_addresses
-    wildcard = bind in ("", "0.0.0.0", "::")
-    addresses = local_ipv4_addresses() if wildcard else [bind]
+    and port for a network that blocks multicast (LAN addresses of the families
+    the socket serves; loopback only when there is nothing else)."""
+    from p2pcards.net.addresses import friend_addresses, local_addresses
+    addresses = friend_addresses(bind, local_addresses())
     direct = " or ".join(f"--connect {_address(a, port)}" for a in addresses[:3])
     return (f"Friends join with: p2pcards join {commandline.quote(table_name)}"
             + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
@@ -523,13 +525,9 @@ def _join_hint(table_name: str, bind: str, port: int) -> str:
 
 async def _find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str | None]:
     if args.connect:
-        host, _, port = args.connect.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) <= 65535:
-            raise UserError(f"--connect wants HOST:PORT (the address a host shows), "
-                            f"not {args.connect!r}")
-        return host.strip("[]"), int(port), None
-    from p2pcards.net.discovery import browse_tables
-    found = await browse_tables(args.timeout, interfaces=args.interface)
+        host, port = _host_port(args.connect)
+        return host, port, None
+    found = await _browse(args)
     watching = args.command == "watch"
     table = _pick_table(found, args.table, watching=watching)
     verb = "Watching" if watching else "Joining"
@@ -636,6 +634,35 @@ async def _play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
             await cleanup()
 
 
+def _host_port(text: str) -> tuple[str, int]:
+    """``--connect``'s HOST:PORT: ``10.0.0.5:4000``, ``laptop.local:4000``, or an
+    IPv6 address in brackets (``[fd00::1]:4000``, ``[fe80::1%eth0]:4000``)."""
+    wants = f"--connect wants HOST:PORT (the address a host shows), not {text!r}"
+    text = text.strip()
+    if text.startswith("["):
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket or not rest.startswith(":"):
+            raise UserError(wants)
+        port = rest[1:]
+    else:
+        host, _, port = text.rpartition(":")
+        if ":" in host:
+            raise UserError(f"{wants}: put an IPv6 address in brackets, as in [{host}]:{port}")
+    if not host or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise UserError(wants)
+    return host, int(port)
+
+
+async def _browse(args: argparse.Namespace) -> list[Any]:
+    """The tables on the LAN (``--interface``: only where it says)."""
+    from p2pcards.net.discovery import browse_tables
+    from p2pcards.net.errors import UnknownInterface
+    try:
+        return await browse_tables(args.timeout, interfaces=args.interface)
+    except UnknownInterface as error:
+        raise UserError(f"{error} (--interface takes an address or name of this machine's interfaces)") from None
+
+
 def _in_order(found: Sequence[Any]) -> list[Any]:
     """Tables in the order ``tables`` numbers them (by name, then host key), so a
     number read off the list means the same table to ``join``."""
@@ -643,8 +670,7 @@ def _in_order(found: Sequence[Any]) -> list[Any]:
 
 
 async def _cmd_tables(args: argparse.Namespace) -> int:
-    from p2pcards.net.discovery import browse_tables
-    found = _in_order(await browse_tables(args.timeout, interfaces=args.interface))
+    found = _in_order(await _browse(args))
     if args.json:
         for number, t in enumerate(found, start=1):
             print(json.dumps({"number": number, "name": t.name, "game": t.game,

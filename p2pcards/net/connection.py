@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import inspect
+import ipaddress
 import logging
+import socket
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -45,6 +48,61 @@ log = logging.getLogger(__name__)
 
 READ_CHUNK = 64 * 1024
 Address = tuple[Any, ...]
+#: Hosts that mean "every address of this machine": one socket for IPv4 and IPv6.
+WILDCARD_HOSTS = ("", "::")
+
+
+def socket_address(sockaddr: Any, *, keep_zone: bool = True) -> Address | None:
+    """``(host, port)`` of a socket address as people and ``connect`` use it.
+
+    An IPv4 peer of a dual-stack socket shows as its IPv4 address (not
+    ``::ffff:a.b.c.d``), and a link-local IPv6 address keeps its zone
+    (``fe80::1%eth0``): without it a later bind or dial of it fails."""
+    if not isinstance(sockaddr, tuple) or len(sockaddr) < 2:
+        return None
+    host, port = str(sockaddr[0]), int(sockaddr[1])
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return (host, port)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return (str(ip.ipv4_mapped), port)
+    scope = sockaddr[3] if len(sockaddr) >= 4 else 0
+    if keep_zone and "%" not in host and isinstance(scope, int) and scope and ip.is_link_local:
+        try:
+            zone = socket.if_indextoname(scope)
+        except OSError:
+            zone = str(scope)
+        host = f"{host}%{zone}"
+    elif not keep_zone:
+        host = host.split("%", 1)[0]
+    return (host, port)
+
+
+def listening_socket(host: str, port: int) -> socket.socket | None:
+    """The one socket a wildcard ``host`` ("" or "::") listens on, or None for
+    any other host (bound by asyncio as given).
+
+    Why: asyncio binds "" as one socket per family (each its own port when
+    asked for 0) and sets ``IPV6_V6ONLY`` on "::", so a table would be
+    unreachable over one family or split over two ports. Here both families
+    share one port where the OS can (``has_dualstack_ipv6``), and a machine
+    without IPv6 listens on IPv4 alone."""
+    if host not in WILDCARD_HOSTS:
+        return None
+    if socket.has_dualstack_ipv6():
+        try:
+            return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True)
+        except OSError as error:
+            if error.errno not in (errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL, errno.EPROTONOSUPPORT):
+                raise
+    return socket.create_server(("0.0.0.0", port), family=socket.AF_INET)
+
+
+def served_host(sock: socket.socket) -> str:
+    """What a socket made by :func:`listening_socket` serves: "::" (both
+    families) or "0.0.0.0" (IPv4 alone)."""
+    return "::" if sock.family == socket.AF_INET6 else "0.0.0.0"
 
 
 @dataclass(frozen=True)
@@ -123,8 +181,7 @@ class StreamTransport:
         # Seconds of waiting left for the frame in progress; only time spent
         # waiting on the socket counts, so a slow consumer is not blamed.
         self._frame_budget: float | None = None
-        peer = writer.get_extra_info("peername")
-        self._remote: Address = tuple(peer[:2]) if isinstance(peer, tuple) else ("unknown", 0)
+        self._remote: Address = socket_address(writer.get_extra_info("peername")) or ("unknown", 0)
         self._closing = False
 
     @property
@@ -133,9 +190,9 @@ class StreamTransport:
 
     @property
     def local_address(self) -> Address | None:
-        """This end's own socket address (where a direct-link listener belongs)."""
-        local = self._writer.get_extra_info("sockname")
-        return tuple(local[:2]) if isinstance(local, tuple) else None
+        """This end's own socket address (where a direct-link listener belongs), a
+        link-local one with its zone."""
+        return socket_address(self._writer.get_extra_info("sockname"))
 
     def set_max_frame(self, limit: int) -> None:
         self._decoder.max_frame = limit
@@ -389,12 +446,19 @@ class Server:
         self._handshaking: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
         self._port = 0
+        self._host = ""
         self._live = 0
 
     @property
     def port(self) -> int:
         """The bound port (the ephemeral one when asked for 0)."""
         return self._port
+
+    @property
+    def host(self) -> str:
+        """What the socket serves: "::" for both families on one port, "0.0.0.0"
+        for IPv4 alone, or the one address it is bound to."""
+        return self._host
 
     @property
     def active_connections(self) -> int:
@@ -417,14 +481,23 @@ class Server:
 
     async def _start(self, host: str, port: int) -> None:
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: _Gate(self), host, port)
+        sock = listening_socket(host, port)
+        if sock is None:
+            self._server = await loop.create_server(lambda: _Gate(self), host, port)
+        else:
+            try:
+                self._server = await loop.create_server(lambda: _Gate(self), sock=sock)
+            except BaseException:
+                sock.close()
+                raise
         self._port = int(self._server.sockets[0].getsockname()[1])
+        self._host = served_host(sock) if sock is not None else host
 
     def _admit(self, transport: asyncio.Transport) -> None:
         """A new TCP connection: refuse it at once (a reset, nothing allocated) if its
         address is over its budget; otherwise give it a stream and a handler task."""
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else "unknown"
+        peer = socket_address(transport.get_extra_info("peername"), keep_zone=False)
+        address = str(peer[0]) if peer is not None else "unknown"
         ticket = self._budget.admit(address, asyncio.get_running_loop().time())
         if ticket is None:
             transport.abort()
@@ -538,7 +611,10 @@ async def serve(
     on_connection: OnConnection,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Server:
-    """Listen on ``host:port`` (0 for an ephemeral port) and accept authenticated connections."""
+    """Listen on ``host:port`` (0 for an ephemeral port) and accept authenticated connections.
+
+    "" and "::" listen on every address of both families with one socket (IPv4
+    alone where the machine has no IPv6); "0.0.0.0" on every IPv4 address."""
     server = Server(identity, on_connection, limits)
     await server._start(host, port)
     return server

@@ -8,6 +8,9 @@ What arrives is untrusted: TXT values are decoded defensively (a table with
 a bad field is skipped, never a crash), control characters are stripped from
 names shown to people, and a table is listed only if its TCP port accepts a
 connection, because a killed host sends no goodbye and its records linger.
+Both IP families are announced and browsed. Each interface announces only
+its own addresses (one responder per interface, RFC 6762 §6.2); a browser
+races a table's addresses, its own subnets first (``addresses.py``).
 ``pk`` is the host's whole identity key (hex): a joiner pins the link to it,
 since a 48-bit fingerprint alone could be matched by a ground key, so a
 record without it is refused. The link handshake proves the identity.
@@ -18,17 +21,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-import ifaddr  # a dependency of zeroconf, used in place of its deprecated get_all_addresses
 from zeroconf import DNSQuestionType, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2pcards.net.errors import NotRunning
+from p2pcards.net.addresses import (
+    AnnouncedLink,
+    LocalAddress,
+    announcement_links,
+    browse_interfaces,
+    local_addresses,
+    mdns_interfaces,
+    order_candidates,
+    race,
+)
+from p2pcards.net.errors import NotRunning, UnknownInterface
 from p2pcards.protocol.identity import fingerprint as identity_fingerprint
 from p2pcards.untrusted_text import shown
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "SERVICE_TYPE",
@@ -185,20 +200,30 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
     )
 
 
-def local_ipv4_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (loopback alone if that is all)."""
-    found: list[str] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if ip.is_IPv4 and isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback:
-                found.append(ip.ip)
-    return sorted(set(found)) or ["127.0.0.1"]
+def _ip_version(interfaces: list[str]) -> IPVersion:
+    versions = {ipaddress.ip_address(i.split("%", 1)[0]).version for i in interfaces}
+    if versions == {4}:
+        return IPVersion.V4Only
+    return IPVersion.V6Only if versions == {6} else IPVersion.All
 
 
 def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
-    if interfaces is None:
+    """mDNS on ``interfaces`` (addresses or interface names), or on every
+    interface in both families (``addresses.browse_interfaces``; IPv4 alone
+    where this machine has no IPv6)."""
+    if interfaces is not None:
+        chosen = mdns_interfaces(interfaces, local_addresses())
+        if not chosen:
+            raise UnknownInterface(list(interfaces))
+        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
+    chosen = browse_interfaces(local_addresses())
+    if not chosen:
         return AsyncZeroconf(ip_version=IPVersion.V4Only)
-    return AsyncZeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only)
+    try:
+        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
+    except OSError as error:
+        log.info("no IPv6 mDNS here (%s): browsing IPv4 only", error)
+        return AsyncZeroconf(ip_version=IPVersion.V4Only)
 
 
 # --- advertising --------------------------------------------------------------------------
@@ -213,9 +238,12 @@ def _checked_free_seats(free_seats: int) -> int:
 class TableAdvertiser:
     """Announces one table while it has a host; ``update`` when seats fill.
 
-    ``interfaces`` (IPv4 addresses) limits where it is announced, e.g.
-    ``["127.0.0.1"]`` in tests; ``addresses`` defaults to those interfaces,
-    or to every non-loopback IPv4 address of the machine.
+    ``bind`` is what the table's socket serves ("::" or None: both families,
+    "0.0.0.0": IPv4, or one address); each interface then announces only its
+    own addresses of those families (one mDNS responder per interface).
+    ``interfaces`` (addresses or interface names) limits where it is
+    announced, e.g. ``["127.0.0.1"]`` in tests. ``addresses``, if given,
+    are announced as they are on ``interfaces`` (or every interface).
     """
 
     def __init__(
@@ -229,6 +257,7 @@ class TableAdvertiser:
         version: int,
         addresses: list[str] | None = None,
         interfaces: list[str] | None = None,
+        bind: str | None = None,
         public_key: bytes,
         host_name: str = "",
         spectators: int = 0,
@@ -249,14 +278,26 @@ class TableAdvertiser:
         self.fingerprint = fingerprint
         self.version = version
         self._interfaces = interfaces
-        self._addresses = addresses or (list(interfaces) if interfaces else local_ipv4_addresses())
+        self._fixed = list(addresses) if addresses else None
+        self._bind = bind
         self.instance = f"{instance_name(table_name, fingerprint)}.{SERVICE_TYPE}"
         # Hosts in network namespaces share a hostname: the key and port make it unique.
         self._server = f"p2pcards-{fingerprint.replace('-', '')}-{port}.local."
-        self._azc: AsyncZeroconf | None = None
-        self._info: ServiceInfo | None = None
+        self._responders: list[tuple[AsyncZeroconf, ServiceInfo, AnnouncedLink]] = []
+        self.links: list[AnnouncedLink] = []
+        """What each interface announces (set by :meth:`start`)."""
 
-    def _service_info(self) -> ServiceInfo:
+    def _plan(self) -> list[AnnouncedLink]:
+        if self._fixed is not None:
+            return [AnnouncedLink("", tuple(self._fixed))]
+        return announcement_links(local_addresses(), bind=self._bind, interfaces=self._interfaces)
+
+    def _zeroconf_for(self, link: AnnouncedLink) -> AsyncZeroconf:
+        if link.interface == "":  # addresses given as they are, or bound to one not found here
+            return _zeroconf(self._interfaces)
+        return _zeroconf(link.zeroconf_interfaces)
+
+    def _service_info(self, addresses: tuple[str, ...]) -> ServiceInfo:
         return ServiceInfo(
             SERVICE_TYPE,
             self.instance,
@@ -275,20 +316,36 @@ class TableAdvertiser:
             server=self._server,
             host_ttl=HOST_TTL,
             other_ttl=OTHER_TTL,
-            parsed_addresses=self._addresses,
+            parsed_addresses=list(addresses),
         )
 
     async def start(self) -> None:
-        """Register (probe ~1.2 s, announce ~0.5 s) and return once announced."""
-        if self._azc is not None:
+        """Register (probe ~1.2 s, announce ~0.5 s) and return once announced.
+
+        The first interface probes for the name; the others then announce the
+        same name as cooperating responders (each hears the others' records
+        on this machine, which would otherwise read as a conflict)."""
+        if self._responders:
             return
-        self._azc = _zeroconf(self._interfaces)
-        self._info = self._service_info()
+        self.links = self._plan()
+        if not self.links:
+            log.warning("no interface to announce the table on (interfaces %s, bind %s)",
+                        self._interfaces, self._bind)
         try:
-            await (await self._azc.async_register_service(self._info))
+            for number, link in enumerate(self.links):
+                azc = self._zeroconf_for(link)
+                info = self._service_info(link.addresses)
+                self._responders.append((azc, info, link))
+                if number == 0:
+                    await (await azc.async_register_service(info))
+            later = [azc.async_register_service(info, cooperating_responders=True)
+                     for azc, info, _ in self._responders[1:]]
+            for announced in await asyncio.gather(*later):
+                await announced
         except BaseException:
-            await self._azc.async_close()
-            self._azc = None
+            responders, self._responders = self._responders, []
+            for azc, _, _ in responders:
+                await azc.async_close()
             raise
 
     async def update(self, *, free_seats: int | None = None, table_name: str | None = None) -> None:
@@ -297,22 +354,24 @@ class TableAdvertiser:
             self.free_seats = _checked_free_seats(free_seats)
         if table_name is not None:
             self.table_name = table_name
-        if self._azc is None:
+        if not self._responders:
             return
-        self._info = self._service_info()
-        await (await self._azc.async_update_service(self._info))
+        self._responders = [(azc, self._service_info(link.addresses), link)
+                            for azc, _, link in self._responders]
+        updates = await asyncio.gather(*(azc.async_update_service(info) for azc, info, _ in self._responders))
+        await asyncio.gather(*updates)
 
     async def stop(self) -> None:
         """Send goodbyes and close."""
-        azc, info = self._azc, self._info
-        self._azc = self._info = None
-        if azc is None:
-            return
+        responders, self._responders = self._responders, []
         try:
-            if info is not None:
-                await (await azc.async_unregister_service(info))
+            goodbyes = await asyncio.gather(*(azc.async_unregister_service(info) for azc, info, _ in responders),
+                                            return_exceptions=True)
+            await asyncio.gather(*(g for g in goodbyes if not isinstance(g, BaseException)),
+                                 return_exceptions=True)
         finally:
-            await azc.async_close()
+            for azc, _, _ in responders:
+                await azc.async_close()
 
     async def __aenter__(self) -> TableAdvertiser:
         await self.start()
@@ -336,6 +395,22 @@ async def port_answers(host: str, port: int, timeout: float) -> bool:
     with contextlib.suppress(OSError):
         await writer.wait_closed()
     return True
+
+
+async def first_answering(
+    candidates: list[str], port: int, timeout: float, mine: list[LocalAddress] | None = None
+) -> str | None:
+    """The first of a table's addresses whose port answers: our own subnets first,
+    raced with staggered starts (Happy Eyeballs) rather than one after another."""
+    ordered = order_candidates(candidates, local_addresses() if mine is None else mine)
+
+    def attempt(host: str) -> Any:
+        async def probe() -> str | None:
+            return host if await port_answers(host, port, timeout) else None
+        return probe
+
+    won = await race([attempt(host) for host in ordered])
+    return None if won is None else won[1]
 
 
 class TableBrowser:
@@ -391,16 +466,14 @@ class TableBrowser:
         if not resolved:
             return None
         try:
-            candidates = info.parsed_addresses(IPVersion.V4Only)
+            candidates = info.parsed_scoped_addresses(IPVersion.All)
         except Exception:
             return None
         table = parse_table(info, host="")
         if table is None:
             return None
-        for host in candidates:
-            if await port_answers(host, table.port, probe_timeout):
-                return replace(table, host=host)
-        return None
+        host = await first_answering(candidates, table.port, probe_timeout)
+        return None if host is None else replace(table, host=host)
 
     async def stop(self) -> None:
         browser, azc = self._browser, self._azc

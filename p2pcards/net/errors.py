@@ -172,3 +172,11 @@ class NotRunning(NetError, RuntimeError):
     """A local caller used something that is not running (a local error): a
     browser before ``start()`` or after ``stop()``, a peer session's inbox before
     ``run()``, a table host's TCP port before it listens on one."""
+
+
+class UnknownInterface(NetError, ValueError):
+    """``--interface`` names no interface of this machine (a local error)."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(f"no interface of this machine is named {', '.join(names)}")
+        self.names = names

@@ -133,14 +133,18 @@ class TableHost:
         return host
 
     async def start(self, tcp_host: str | None = None, tcp_port: int = 0) -> None:
-        """Listen in-process, and on TCP when ``tcp_host`` is given."""
+        """Listen in-process, and on TCP when ``tcp_host`` is given.
+
+        A wildcard ("" or "::") is one socket serving IPv4 and IPv6 on one port
+        (IPv4 alone on a machine without IPv6); ``tcp_host`` then records what
+        is served ("::" or "0.0.0.0"), so a resumed table listens the same way."""
         local = await self.memory.serve(LOCAL_HOST, 0, self.identity, self._accept, self.limits)
         self._servers.append(local)
         self.local_port = local.port
         if tcp_host is not None:
             server = await serve(tcp_host, tcp_port, self.identity, self._accept, self.limits)
             self._servers.append(server)
-            self.tcp_host, self.tcp_port = tcp_host, server.port
+            self.tcp_host, self.tcp_port = server.host, server.port
 
     @property
     def listening_port(self) -> int:

@@ -28,11 +28,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from p2pcards.net.addresses import LocalAddress, local_addresses, race
 from p2pcards.net.connection import Limits, connect, serve
 from p2pcards.net.errors import NetError
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.frames import MAX_ADDRS
 from p2pcards.protocol.identity import Identity, fingerprint
 
 log = logging.getLogger(__name__)
@@ -130,21 +132,42 @@ class Mesh:
         self._last_dial: dict[int, float] = {}
         self._tasks: set[asyncio.Task] = set()
         self._server: Any = None
+        self._servers: list[Any] = []
         self._closed = False
         self.refused = 0
         """Incoming links closed because their key is not a player of this table (or no table yet)."""
 
     # -- set-up -------------------------------------------------------------------
 
-    async def listen(self, host: str) -> list[list]:
-        """Listen on ``host`` (port chosen by the OS); the ``[host, port]`` pairs to
-        announce in ``hello`` (none if listening failed: the others may still be dialled)."""
+    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[list]:
+        """Listen on ``host`` (port chosen by the OS), and on the other addresses of
+        its interface (``mine``: this machine's; the same port where it is free);
+        the ``[host, port]`` pairs to announce in ``hello``, ``host`` first (none if
+        listening failed: the others may still be dialled).
+
+        Why the others: a player that reached the host over IPv4 is then also
+        reachable over IPv6 and link-local, so a pair links on whichever family
+        both have. A link-local ``host`` keeps its zone (``fe80::1%eth0``)."""
         try:
             self._server = await serve(host, 0, self.identity, self._accept, self.limits)
         except OSError as error:
             log.info("cannot listen for direct links on %s: %s", host, error)
             return []
-        self.addrs = [[host, self._server.port]]
+        self._servers = [self._server]
+        port = self._server.port
+        self.addrs = [[host, port]]
+        others = _same_link(host, local_addresses() if mine is None else mine)
+        for other in others[:MAX_ADDRS - 1]:
+            server = None
+            for wanted in (port, 0):
+                try:
+                    server = await serve(other, wanted, self.identity, self._accept, self.limits)
+                    break
+                except OSError as error:
+                    log.debug("cannot listen for direct links on %s:%d: %s", other, wanted, error)
+            if server is not None:
+                self._servers.append(server)
+                self.addrs.append([other, server.port])
         return self.addrs
 
     def set_table(self, session: bytes, keys: list[bytes], me: int) -> None:
@@ -162,8 +185,10 @@ class Mesh:
             player = self.keys.index(key)
             if player == self.me:
                 continue
-            own = self.addrs[0][0] if self.addrs else None
-            usable = [[_in_own_zone(a[0], own), a[1]] for a in addrs if _dialable(a[0], own)]
+            owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
+            zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
+            usable = [[_in_own_zone(a[0], zoned), a[1]] for a in addrs
+                      if any(_dialable(a[0], own) for own in owns)]
             if usable == self._addresses.get(player) and player in self._dialers:
                 continue
             self._addresses[player] = usable
@@ -177,8 +202,8 @@ class Mesh:
         """Stop listening and dialling; what is queued on a live link (a final alert,
         a leave notice) is sent first, for at most ``grace`` seconds."""
         self._closed = True
-        if self._server is not None:
-            self._server.close()
+        for server in self._servers:
+            server.close()
         links = list(self._links.values())
         for link in links:
             link.finish()
@@ -266,37 +291,53 @@ class Mesh:
             del self._dialers[player]  # given up until the host hands out new addresses
 
     async def _dial_once(self, player: int) -> bool:
-        """Try each known address once; True if a link to ``player`` ran (and ended)."""
-        for host, port in self._addresses.get(player, []):
-            if self._closed or self.is_linked(player):
-                return True
-            # However often the host changes the addresses, one player is dialled at
-            # most once per FIRST_BACKOFF.
-            loop = asyncio.get_running_loop()
-            wait = self._last_dial.get(player, -FIRST_BACKOFF) + FIRST_BACKOFF - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._last_dial[player] = loop.time()
-            try:
-                connection = await connect(host, port, self.identity, expected_peer=self.keys[player],
-                                           timeout=self.dial_timeout, limits=self.limits)
-            except (OSError, NetError, TimeoutError) as error:
-                log.debug("dial to player %d at %s:%d failed: %s", player, host, port, error)
-                continue
-            try:
-                async with asyncio.timeout(HELLO_TIMEOUT):
-                    await connection.send(self._hello())
-                    await self._expect_hello(connection)
-            except (NetError, ProtocolError, TimeoutError) as error:
-                log.info("direct link to player %d failed its hello: %s", player, error)
-                connection.close()
-                continue
-            except BaseException:
-                connection.close()  # cancelled (the mesh closes): leave no socket behind
-                raise
-            await self._run_link(player, connection, dialled_by=self.me)
+        """Dial every known address of ``player`` at once, staggered (Happy Eyeballs:
+        the first link that opens wins, the others are closed); True if a link to
+        ``player`` ran (and ended)."""
+        addresses = self._addresses.get(player, [])
+        if self._closed or self.is_linked(player):
             return True
-        return False
+        if not addresses:
+            return False
+        # However often the host changes the addresses, one player is dialled at
+        # most once per FIRST_BACKOFF.
+        loop = asyncio.get_running_loop()
+        wait = self._last_dial.get(player, -FIRST_BACKOFF) + FIRST_BACKOFF - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_dial[player] = loop.time()
+
+        def attempt(host: str, port: int) -> Callable[[], Awaitable[Any]]:
+            async def dial() -> Any:
+                try:
+                    return await connect(host, port, self.identity, expected_peer=self.keys[player],
+                                         timeout=self.dial_timeout, limits=self.limits)
+                except (OSError, NetError, TimeoutError) as error:
+                    log.debug("dial to player %d at %s:%d failed: %s", player, host, port, error)
+                    return None
+            return dial
+
+        won = await race([attempt(host, port) for host, port in addresses],
+                         discard=lambda extra: extra.close())
+        if won is None:
+            return False
+        connection = won[1]
+        if self._closed or self.is_linked(player):
+            connection.close()
+            return True
+        try:
+            async with asyncio.timeout(HELLO_TIMEOUT):
+                await connection.send(self._hello())
+                await self._expect_hello(connection)
+        except (NetError, ProtocolError, TimeoutError) as error:
+            log.info("direct link to player %d failed its hello: %s", player, error)
+            connection.close()
+            return False
+        except BaseException:
+            connection.close()  # cancelled (the mesh closes): leave no socket behind
+            raise
+        await self._run_link(player, connection, dialled_by=self.me)
+        return True
 
     def _hello(self) -> bytes:
         return frames.encode("hello", self.hello_body())
@@ -344,6 +385,21 @@ class DirectRefused(ProtocolError):
     closed; nobody is blamed: anyone can open a link)."""
 
     rule = "direct.hello"
+
+
+def _same_link(host: str, mine: list[LocalAddress]) -> list[str]:
+    """The other addresses of the interface that holds ``host`` (none for loopback
+    or an address not found): routable IPv6, then IPv4, then link-local."""
+    try:
+        wanted = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return []
+    if wanted.is_loopback or wanted.is_unspecified:
+        return []
+    owners = {a.interface for a in mine if a.ip == wanted}
+    others = [a for a in mine if a.interface in owners and a.ip != wanted and not a.loopback]
+    others.sort(key=lambda a: (a.link_local, a.version == 4))
+    return [a.address for a in others]
 
 
 def _in_own_zone(host: str, own: str | None) -> str:

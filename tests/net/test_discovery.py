@@ -255,3 +255,11 @@ def test_public_key_that_does_not_match_the_fingerprint_skips_the_table(alice: I
     other = Identity.generate("mallory")
     record = {**GOOD, b"fp": alice.fingerprint.encode(), b"pk": other.public_key.hex().encode()}
     assert parse_table(service(record), "10.0.0.5") is None
+
+
+@pytest.mark.asyncio
+async def test_browsing_on_an_interface_this_machine_lacks_says_so() -> None:
+    from p2pcards.net.errors import UnknownInterface
+
+    with pytest.raises(UnknownInterface, match="nope0"):
+        await browse_tables(timeout=0.1, interfaces=["nope0"])

@@ -219,3 +219,16 @@ async def test_players_link_over_ipv6_loopback() -> None:
         await until(lambda: a.mesh.linked() == {1} and b.mesh.linked() == {0})
         b.mesh.send(0, frames.encode("ping", {"n": 6}))
         assert await asyncio.wait_for(a.got.get(), BOUND) == (1, frames.encode("ping", {"n": 6}))
+
+
+async def test_a_player_also_listens_on_the_other_addresses_of_its_link() -> None:
+    from p2pcards.net.addresses import LocalAddress
+
+    mine = [LocalAddress("lo", "127.0.0.1", 8), LocalAddress("lo", "::1", 128),
+            LocalAddress("eth0", "10.0.0.5", 24), LocalAddress("eth0", "fe80::5%eth0", 64),
+            LocalAddress("eth0", "fd00::5", 64), LocalAddress("wg0", "fd99::5", 64)]
+    same = mesh_module._same_link
+    # Its own interface's others, routable IPv6 first, link-local last; never another interface's.
+    assert same("10.0.0.5", mine) == ["fd00::5", "fe80::5%eth0"]
+    assert same("fe80::5%eth0", mine) == ["fd00::5", "10.0.0.5"]
+    assert same("127.0.0.1", mine) == [] and same("10.9.9.9", mine) == [] and same("laptop", mine) == []

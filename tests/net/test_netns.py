@@ -58,7 +58,7 @@ def test_destroy_removes_everything_and_stops_processes() -> None:
 @pytest.mark.usefixtures("require_netns")
 def test_failed_build_cleans_up_what_it_made() -> None:
     lan = SimulatedLan(2)
-    lan.addresses[1] = "not-an-address"  # the second peer's setup fails half-way
+    lan.interface_addresses[1]["eth0"] = ["not-an-address"]  # the second peer's setup fails half-way
     with pytest.raises(NetnsError):
         lan.create()
     assert not set([*lan.namespaces, lan.bridge_namespace]) & set(list_namespaces())

@@ -1,0 +1,204 @@
+"""The networks people have, built from network namespaces: IPv6 only, dual-stack,
+link-local only, and a host on two LANs at once.
+
+Each table is real ``p2pcards`` processes: a host (its own seat and one bot)
+with the default ``--bind`` in namespace 0, and two joiners in the others, so
+the joiners (players 2 and 3) also link directly. The tests stop once what
+they check has happened; whole matches over a LAN are played in
+``test_lan.py``. Skipped, saying why, where namespaces cannot be made (see
+``tests/netns.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from netns import SimulatedLan
+
+from .harness import REPO_ROOT, STARTUP_TIMEOUT, Home, PeerProcess, TablePlan, p2pcards_argv
+
+pytestmark = pytest.mark.slow
+
+DISCOVERY_SECONDS = "2"
+#: Players 2 and 3 are the two joiners (0 is the host's seat, 1 its bot).
+FIRST, SECOND = 2, 3
+
+
+@pytest.fixture
+def started() -> Iterator[list[PeerProcess]]:
+    """Processes a test starts; every one is stopped afterwards."""
+    processes: list[PeerProcess] = []
+    yield processes
+    for process in processes:
+        process.stop()
+
+
+def _plan() -> TablePlan:
+    return TablePlan.short("bluff", seed=None, deadline=30)
+
+
+def _host(home: Home, lan: SimulatedLan, table: str, started: list[PeerProcess]) -> int:
+    """``p2pcards host`` with the default bind in namespace 0; its port."""
+    plan = _plan()
+    host = home.spawn("host", "bluff", *plan.settings, "--bots", "1", "--table", table, *plan.seat_args(),
+                      prefix=lan.command(0, []))
+    started.append(host)
+    line = host.wait_for(lambda lines: next((x for x in lines if '"listening"' in x), None),
+                         STARTUP_TIMEOUT, "listening line")
+    return int(json.loads(line)["listening"])
+
+
+def _join(home: Home, lan: SimulatedLan, index: int, started: list[PeerProcess], *how: str) -> PeerProcess:
+    joiner = home.spawn("join", *how, *_plan().seat_args(), prefix=lan.command(index, []))
+    started.append(joiner)
+    joiner.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
+    return joiner
+
+
+def _by_name(table: str) -> tuple[str, ...]:
+    return (table, "--timeout", DISCOVERY_SECONDS)
+
+
+def _linked_directly(joiner: PeerProcess, other: int) -> dict[str, Any]:
+    """Wait for a ``Paths`` event that shows a live direct link to player ``other``."""
+    def found(lines: list[str]) -> dict[str, Any] | None:
+        for event in joiner.events():
+            if event.get("event") == "Paths" and event["paths"].get(str(other)) == "direct":
+                return event
+        return None
+    return joiner.wait_for(found, STARTUP_TIMEOUT, f"a direct link to player {other}")
+
+
+def _joining_line(joiner: PeerProcess) -> str:
+    return next(line for line in joiner.lines if line.startswith("Joining "))
+
+
+def _tables(home: Home, lan: SimulatedLan, index: int) -> list[dict[str, Any]]:
+    """``p2pcards tables --json`` in namespace ``index``."""
+    done = subprocess.run(lan.command(index, p2pcards_argv("tables", "--json", "--timeout", DISCOVERY_SECONDS)),
+                          capture_output=True, text=True, timeout=60, cwd=REPO_ROOT, env=home.env(), check=False)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+HINT = textwrap.dedent(
+    """
+    from p2pcards.cli import _join_hint
+    print(_join_hint("Six", "::", 4000))
+    """
+)
+
+ANNOUNCED = textwrap.dedent(
+    """
+    import asyncio, json
+    from zeroconf import DNSQuestionType, IPVersion
+    from zeroconf.asyncio import AsyncServiceInfo
+    from p2pcards.net.discovery import SERVICE_TYPE, TableBrowser
+
+    async def main():
+        async with TableBrowser() as browser:
+            for _ in range(30):
+                await asyncio.sleep(0.2)
+                if browser.heard_of:
+                    break
+            found = {}
+            for name in sorted(browser.heard_of):
+                info = AsyncServiceInfo(SERVICE_TYPE, name)
+                await info.async_request(browser._azc.zeroconf, 1500, question_type=DNSQuestionType.QM)
+                found[name] = sorted(a.split("%")[0] for a in info.parsed_scoped_addresses(IPVersion.All))
+            print(json.dumps(found))
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_an_ipv6_only_lan_finds_joins_by_name_and_address_and_links_directly(
+    simulated_lan_factory: Callable[..., SimulatedLan],
+    fresh_homes: Callable[[str], list[Home]],
+    started: list[PeerProcess],
+) -> None:
+    lan = simulated_lan_factory(3, family="ipv6")
+    homes = fresh_homes("six")
+    host_address = lan.addresses[0]
+    port = _host(homes[0], lan, "Six", started)
+
+    listed = _tables(homes[3], lan, 2)
+    assert [(t["name"], t["address"], t["port"]) for t in listed] == [("Six", host_address, port)]
+    hint = lan.run_python(0, HINT)
+    assert f"--connect [{host_address}]:4000" in hint.stdout and "127.0.0.1" not in hint.stdout, hint
+
+    first = _join(homes[1], lan, 1, started, *_by_name("Six"))
+    second = _join(homes[2], lan, 2, started, "--connect", f"[{host_address}]:{port}")
+    assert f"at [{host_address}]:{port}" in _joining_line(first)
+    _linked_directly(first, SECOND)
+    _linked_directly(second, FIRST)
+
+
+def test_a_dual_stack_lan_takes_joiners_on_either_family(
+    simulated_lan_factory: Callable[..., SimulatedLan],
+    fresh_homes: Callable[[str], list[Home]],
+    started: list[PeerProcess],
+) -> None:
+    lan = simulated_lan_factory(3, family="dual")
+    homes = fresh_homes("dual")
+    v4, v6 = lan.interface_addresses[0]["eth0"]
+    port = _host(homes[0], lan, "Both", started)
+
+    listed = _tables(homes[3], lan, 1)
+    assert [(t["name"], t["port"]) for t in listed] == [("Both", port)]
+    assert listed[0]["address"] in (v4, v6)
+    first = _join(homes[1], lan, 1, started, "--connect", f"{v4}:{port}")
+    second = _join(homes[2], lan, 2, started, "--connect", f"[{v6}]:{port}")
+    _linked_directly(first, SECOND)
+    _linked_directly(second, FIRST)
+
+
+def test_a_link_local_only_lan_links_directly(
+    simulated_lan_factory: Callable[..., SimulatedLan],
+    fresh_homes: Callable[[str], list[Home]],
+    started: list[PeerProcess],
+) -> None:
+    lan = simulated_lan_factory(3, family="link-local")
+    homes = fresh_homes("local")
+    port = _host(homes[0], lan, "Local", started)
+
+    first = _join(homes[1], lan, 1, started, *_by_name("Local"))
+    second = _join(homes[2], lan, 2, started, "--connect", f"[{lan.addresses[0]}%eth0]:{port}")
+    assert f"at [{lan.addresses[0]}%" in _joining_line(first)
+    # The joiners listen on their fe80:: address with its zone, and dial each other's.
+    _linked_directly(first, SECOND)
+    _linked_directly(second, FIRST)
+
+
+@pytest.mark.parametrize("family", ["ipv4", "dual"])
+def test_a_host_on_two_lans_is_reached_on_each_joiners_own_link(
+    family: str,
+    simulated_lan_factory: Callable[..., SimulatedLan],
+    fresh_homes: Callable[[str], list[Home]],
+    started: list[PeerProcess],
+) -> None:
+    lan = simulated_lan_factory(3, family=family, host_links=2)
+    homes = fresh_homes(f"two-{family}")
+    port = _host(homes[0], lan, "Two", started)
+
+    # Each LAN hears only the host's addresses on that LAN (RFC 6762 6.2); the
+    # kernel's own fe80:: addresses aside, which each link has of its own.
+    for index, link in ((1, 0), (2, 1)):
+        heard = json.loads(lan.run_python(index, ANNOUNCED).stdout)
+        own = set(lan.interface_addresses[0][f"eth{link}"])
+        assert len(heard) == 1, heard
+        routable = {a for a in next(iter(heard.values())) if not a.startswith("fe80:")}
+        assert routable == own, (index, heard, own)
+
+    for index, link in ((1, 0), (2, 1)):
+        joiner = _join(homes[index], lan, index, started, *_by_name("Two"))
+        line = _joining_line(joiner)
+        assert any(f"{a}]:{port}" in line or f"{a}:{port}" in line
+                   for a in lan.interface_addresses[0][f"eth{link}"]), line
+

@@ -15,8 +15,9 @@ import pytest
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import SignedNotice
+from p2pcards.protocol.schema import validate
 from p2pcards.protocol.table import Table
-from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verdict import VERDICT_SHAPE, Verdict
 from p2pcards.protocol.verify import verify_transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -85,3 +86,19 @@ def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
     assert verdict.position == case["after_messages"]  # the transcript's end, as §8 says
     report = verify_transcript(MESSAGES[:case["after_messages"]], verdict, workers=1)
     assert report.ok and report.verdict_confirmed is None and report.verdict_refused is None
+
+
+@pytest.mark.parametrize("case", VERDICTS["malformed"] + VERDICTS["several"],
+                         ids=lambda c: c["case"])
+def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(case):
+    table = _observer(case["after_messages"])
+    table.receive(bytes.fromhex(case["message"]))
+    verdict = table.verdict
+    saved = wire.unpack(wire.pack(verdict.to_wire()))
+    assert Verdict.from_wire(validate(VERDICT_SHAPE, saved, "verdict")) == verdict
+    prefix = MESSAGES[:case["after_messages"]]
+    assert verify_transcript(prefix, verdict, workers=1).verdict_confirmed is True
+    other = "rules.phase" if verdict.rule != "rules.phase" else "message.malformed"
+    renamed = Verdict(other, verdict.players, verdict.position, verdict.detail, verdict.evidence)
+    report = verify_transcript(prefix, renamed, workers=1)
+    assert report.verdict_confirmed is False and report.verdict_refused

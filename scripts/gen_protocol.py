@@ -82,6 +82,55 @@ def _malformed_case(name: str, phase: Phase, mtype: str, body_of) -> dict:
             "rule": verdict.rule, "players": list(verdict.players), "position": verdict.position}
 
 
+def _several_case(name: str, phase: Phase, mtype: str, body_of) -> dict:
+    """The writer due at ``phase`` signs a message breaking several rules at once;
+    ``body_of(own slots, another seat's slot, a rank not the round's)`` builds its body."""
+    table = _bluff_at(phase)
+    writer = table.writer
+    seat = table.tables[writer]
+    own = sorted(seat.hand)
+    other = next(s for s in range(52) if s % 4 != seat.my_seat)
+    named = seat.match.engine.named_rank
+    wrong = 3 if named is not None and int(named) == 2 else 2
+    raw = seal(table.identities[writer], session=seat.session, position=seat.next_position,
+               prev=seat.head, player=writer, type=mtype,
+               body=body_of(own, other, wrong)).raw
+    observer = table.observer
+    observer.receive(raw)
+    verdict = observer.verdict
+    return {"case": name, "after_messages": observer.next_position, "message": raw.hex(),
+            "rule": verdict.rule, "players": list(verdict.players), "position": verdict.position}
+
+
+def _a_share(table_phase: Phase) -> list:
+    """One well-shaped share (the REVEAL writer's own), to put where it does not belong."""
+    table = _bluff_at(table_phase)
+    honest = table.tables[table.writer].outgoing()
+    return SignedMessage.parse(honest.raw).body["shares"][:1]
+
+
+def several_vectors() -> list[dict]:
+    """One message, several rules broken: the first check in PROTOCOL.md §8's order
+    (and RULES.md's "Which rule when several are broken") names the rule."""
+    lead, respond = Phase.LEAD, Phase.RESPOND
+    share = _a_share(Phase.REVEAL)
+    return [
+        _several_case("discard of 5 cards (most 4), no rank, stake 0", lead, "discard",
+                      lambda own, other, wrong: {"slots": own[:5], "stake": 0, "rank": 0}),
+        _several_case("discard naming one card twice, no rank, stake 0", lead, "discard",
+                      lambda own, other, wrong: {"slots": [own[0], own[0]], "stake": 0, "rank": 0}),
+        _several_case("discard of another seat's card, no rank, stake 0", lead, "discard",
+                      lambda own, other, wrong: {"slots": [other], "stake": 0, "rank": 0}),
+        _several_case("leader's discard naming no rank, stake 0", lead, "discard",
+                      lambda own, other, wrong: {"slots": own[:1], "stake": 0, "rank": 0}),
+        _several_case("response naming another rank than the round's, stake 0", respond,
+                      "discard", lambda own, other, wrong: {"slots": own[:1], "stake": 0,
+                                                            "rank": wrong}),
+        _several_case("show with nothing challenged (the last discard is another seat's)",
+                      respond, "show", lambda own, other, wrong: {"shares": share}),
+    ]
+
+
 def verdict_vector() -> dict:
     """The rule id of each malformed case, and the verdicts a player writes, byte for byte."""
     lead, reveal = Phase.LEAD, Phase.REVEAL
@@ -118,11 +167,14 @@ def verdict_vector() -> dict:
         "description": "Verdicts pinned by PROTOCOL.md §8: each case starts from the first "
                        "after_messages messages of table-bluff.json (same seeds). 'malformed': "
                        "the writer due signs this message; every peer's verdict has this rule, "
-                       "players and position. 'written': the verdict a player writes itself "
+                       "players and position. 'several': the writer due signs one message that breaks "
+                       "several rules; the first check in PROTOCOL.md §8's order (RULES.md, 'Which "
+                       "rule when several are broken') names the rule. 'written': the verdict a player writes itself "
                        "(its saved 'verdict' file, msgpack) and the notice it sends (an 'alert' "
                        "carrying that verdict, or its 'leave'), byte for byte (Ed25519 is "
                        "deterministic).",
         "malformed": malformed,
+        "several": several_vectors(),
         "written": written,
     }
 

@@ -573,6 +573,8 @@ class Table:
             raise self.elsewhere
         if self.stage is Stage.ENDED or notice.digest in self._notices_seen:
             return []  # a notice handed out again (on a reconnect) says nothing new
+        if notice.type == "leave":
+            self._check_leave_dated_here(notice)
         self._notices_seen.add(notice.digest)
         if notice.type == "leave":
             return self._end(PlayerLeft("left the table", player=notice.player,
@@ -585,6 +587,18 @@ class Table:
             return proven
         return [Reported(reporter=notice.player, rule=reported.rule, players=reported.players,
                          position=reported.position, detail=reported.detail)]
+
+    def _check_leave_dated_here(self, notice: SignedNotice) -> None:
+        """A leave is acted on only if ``verify`` would endorse the verdict it makes
+        (PROTOCOL.md §8): an empty body, and dated in this history where this peer's
+        record reaches (one dated later is the leaver being ahead: still its word)."""
+        if notice.body != {}:
+            raise MalformedMessage("a leave notice has a body (a leave's body is the empty map)",
+                                   position=notice.position)
+        held = self.messages
+        if 0 < notice.position <= len(held) and notice.prev != held[notice.position - 1].digest:
+            raise BrokenChain(f"a leave notice dated at position {notice.position} of another "
+                              f"history", position=notice.position)
 
     def _proof_in(self, evidence: tuple[bytes, ...]) -> list[Any] | None:
         """The first evidence message that proves, against what this peer holds,

@@ -22,6 +22,7 @@ from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage
 from p2pcards.protocol.events import Reported
 from p2pcards.protocol.table import Stage
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verify import verify_transcript
 
 
 def _table_in_play():
@@ -151,6 +152,42 @@ def test_a_leave_names_its_signer_only() -> None:
     for who in (0, 1, 2):
         (ended,) = table.tables[who].receive_alert(notice)
         assert ended.verdict.rule == "left" and ended.verdict.players == (3,)
+
+
+def _leave(table, player: int, *, position: int, prev: bytes, body: dict) -> bytes:
+    ref = table.observer
+    return seal_notice(table.identities[player], session=ref.session, position=position,
+                       prev=prev, player=player, type="leave", body=body).raw
+
+
+@pytest.mark.parametrize("case", ["a body", "another history"])
+def test_a_leave_verify_would_refuse_ends_nothing_and_names_nobody(case: str) -> None:
+    """A peer acts on a leave only as verify endorses the verdict it makes (§8)."""
+    table = _table_in_play()
+    ref = table.observer
+    n = ref.next_position
+    if case == "a body":
+        notice = _leave(table, 3, position=n, prev=ref.head, body={"why": 1})
+        error: type[Exception] = MalformedMessage
+    else:
+        notice = _leave(table, 3, position=n - 1, prev=bytes(32), body={})
+        error = BrokenChain
+    for who in (0, 1, 2):
+        with pytest.raises(error):
+            table.tables[who].receive_alert(notice)
+        assert table.tables[who].verdict is None and table.tables[who].stage is Stage.PLAY
+
+
+def test_a_leave_dated_after_this_peers_end_is_the_leavers_word() -> None:
+    """The leaver held messages this peer had not received yet: its ``prev`` is unknown
+    here, and the leave still ends the table naming it, as verify endorses."""
+    table = _table_in_play()
+    ref = table.observer
+    notice = _leave(table, 3, position=ref.next_position + 2, prev=bytes([5]) * 32, body={})
+    (ended,) = table.tables[1].receive_alert(notice)
+    assert ended.verdict.rule == "left" and ended.verdict.players == (3,)
+    report = verify_transcript(table.tables[1].transcript(), ended.verdict, workers=1)
+    assert report.ok and report.verdict_refused is None
 
 
 def test_equivocation_evidence_gives_this_peer_its_own_provable_verdict() -> None:

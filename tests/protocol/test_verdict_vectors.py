@@ -15,8 +15,9 @@ import pytest
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import SignedNotice
+from p2pcards.protocol.schema import validate
 from p2pcards.protocol.table import Table
-from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verdict import VERDICT_SHAPE, Verdict
 from p2pcards.protocol.verify import verify_transcript
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -43,6 +44,33 @@ def test_each_malformed_case_gets_its_one_rule_id(case):
     assert case["rule"] == "message.malformed"  # one id for every value outside its field
 
 
+#: The rule PROTOCOL.md §8's order and RULES.md's "Which rule when several are broken"
+#: give each message of verdicts.json's 'several' list: the vectors may not drift from it.
+SEVERAL = {
+    "discard of 5 cards (most 4), no rank, stake 0": "rules.bluff.discard-count",
+    "discard naming one card twice, no rank, stake 0": "rules.bluff.duplicate-slots",
+    "discard of another seat's card, no rank, stake 0": "rules.card.not-held",
+    "leader's discard naming no rank, stake 0": "rules.bluff.rank-required",
+    "response naming another rank than the round's, stake 0": "rules.bluff.wrong-rank",
+    "show with nothing challenged (the last discard is another seat's)": "rules.card.not-held",
+}
+
+
+@pytest.mark.parametrize("case", VERDICTS["several"], ids=lambda c: c["case"])
+def test_a_message_breaking_several_rules_gets_the_first_in_the_documented_order(case):
+    table = _observer(case["after_messages"])
+    table.receive(bytes.fromhex(case["message"]))
+    verdict = table.verdict
+    assert verdict is not None
+    assert (verdict.rule, list(verdict.players), verdict.position) == \
+        (case["rule"], case["players"], case["position"])
+    assert case["rule"] == SEVERAL[case["case"]]
+
+
+def test_every_documented_order_case_is_in_the_vectors():
+    assert {case["case"] for case in VERDICTS["several"]} == set(SEVERAL)
+
+
 @pytest.mark.parametrize("case", VERDICTS["written"], ids=lambda c: c["case"])
 def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
     verdict = Verdict.from_wire(wire.unpack(bytes.fromhex(case["verdict_file"])))
@@ -58,3 +86,19 @@ def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
     assert verdict.position == case["after_messages"]  # the transcript's end, as §8 says
     report = verify_transcript(MESSAGES[:case["after_messages"]], verdict, workers=1)
     assert report.ok and report.verdict_confirmed is None and report.verdict_refused is None
+
+
+@pytest.mark.parametrize("case", VERDICTS["malformed"] + VERDICTS["several"],
+                         ids=lambda c: c["case"])
+def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(case):
+    table = _observer(case["after_messages"])
+    table.receive(bytes.fromhex(case["message"]))
+    verdict = table.verdict
+    saved = wire.unpack(wire.pack(verdict.to_wire()))
+    assert Verdict.from_wire(validate(VERDICT_SHAPE, saved, "verdict")) == verdict
+    prefix = MESSAGES[:case["after_messages"]]
+    assert verify_transcript(prefix, verdict, workers=1).verdict_confirmed is True
+    other = "rules.phase" if verdict.rule != "rules.phase" else "message.malformed"
+    renamed = Verdict(other, verdict.players, verdict.position, verdict.detail, verdict.evidence)
+    report = verify_transcript(prefix, renamed, workers=1)
+    assert report.verdict_confirmed is False and report.verdict_refused

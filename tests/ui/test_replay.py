@@ -558,3 +558,15 @@ def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: d
 
     summaries = asyncio.run(run())
     assert [s.title for s in summaries][:1] == ["Hand 1 scored"]
+
+
+@pytest.mark.parametrize("name", VECTORS)
+def test_replay_counts_the_signed_messages_as_verify_does(name):
+    from p2pcards.protocol.verify import verify_transcript
+    from p2pcards.ui.replay import heading
+
+    messages = messages_of(name)
+    record = replay(messages)
+    checked = verify_transcript(messages).messages
+    assert record.messages == checked == len(messages)  # the genesis is one of them
+    assert f"{checked} signed messages checked" in heading(record)

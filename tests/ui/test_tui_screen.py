@@ -615,3 +615,37 @@ def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_no
     assert isinstance(taken, TakePause) and said.startswith("Away: 5 more minutes")
     refused, said = run(scene(0))
     assert refused is None and "away: no pause left" in said
+
+
+def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without_a_key():
+    from p2pcards.ui.text_summary import Summary
+
+    async def scene() -> tuple[str, Any]:
+        # A LAN table's summary (a minute to go) is up when the match ends in the next deal.
+        async with headless(summary_seconds=60.0) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.model.summary = Summary("Deal 6 over", ("Seat 1 (Bob) won the deal.",))
+            screen.show_summary()
+            await shows(term, "Deal 6 over")
+            outcome = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 6)
+            screen.on_event(proto.MatchEnded(outcome))
+            await shows(term, "MATCH OVER")
+            return term.text, screen.overlay
+    shown, overlay = run(scene())
+    assert overlay is None and "Deal 6 over" not in shown
+    assert "Seat 2 (Carol) won" in shown
+
+
+def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_does():
+    from ui_scenes import seated_model
+
+    from p2pcards.rules.bluff import BluffConfig, BluffState
+    from p2pcards.ui.tui.bars import title_line
+
+    model = seated_model(0)
+    state = BluffState.new(BluffConfig(deal_cap=20), 0)
+    state._deal_number = 7  # the match ended during deal 7, after 6 deals won
+    state._outcome = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 6)
+    model.set_view(state.view(0))
+    title = "".join(text for _, text in title_line(model, 100))
+    assert "over after 6 deals (cap 20)" in title and "deal 7" not in title

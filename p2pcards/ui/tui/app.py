@@ -318,3 +318,5 @@ class TableApp(ABC):
             if self.model.seconds_left(self.now()) is not None:
                 self.clock_tick()
                 self._invalidate()
+            elif self.summary_seconds_left() is not None:
+                self._invalidate()  # the summary's own countdown ("goes on in 3 s")

@@ -63,6 +63,16 @@ def cards_text(cards: Sequence[Card | None], symbols: bool = False) -> str:
     return " ".join(card_text(c, symbols) for c in cards)
 
 
+#: A card face written in ASCII (``QH``, ``10D``), not inside a longer word or number.
+_ASCII_FACE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
+
+
+def faces_as_symbols(text: str) -> str:
+    """``text`` with every ASCII card face written as the board writes it (``JH`` as ``J♥``):
+    the commands' refusals name cards as plain mode types them; the full screen draws suits."""
+    return _ASCII_FACE.sub(lambda face: str(Card.parse(face.group())), text)
+
+
 def clean(text: object, limit: int = 200) -> str:
     """``text`` without control or format characters (no escape sequences reach the terminal)."""
     return shown(text, limit)

@@ -649,3 +649,30 @@ def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_d
     model.set_view(state.view(0))
     title = "".join(text for _, text in title_line(model, 100))
     assert "over after 6 deals (cap 20)" in title and "deal 7" not in title
+
+
+@pytest.mark.parametrize("ascii_look", [False, True])
+def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look):
+    from ui_scenes import faces_in
+
+    from p2pcards.ui import console
+
+    async def scene() -> str:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, topper_play().view(1), term)
+            keys.send_text(HOME + RIGHT * 3 + ENTER)  # QC, off suit: hearts were led
+            await shows(term, "you must follow hearts")
+            await drawn(screen, term)
+            task.cancel()
+            return term.text
+    console.choose_look(ascii_look)
+    try:
+        text = run(scene())
+    finally:
+        console.choose_look(None)
+    status = next(line for line in text.split("\n") if "you must follow hearts" in line)
+    if ascii_look:  # the ASCII look's stand-ins, cell for cell
+        assert "[1] KH (trump)" in status
+    else:
+        assert "[1] K♥ (trump)" in status and not faces_in(status)

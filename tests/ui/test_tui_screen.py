@@ -676,3 +676,35 @@ def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look)
         assert "[1] KH (trump)" in status
     else:
         assert "[1] K♥ (trump)" in status and not faces_in(status)
+
+
+def test_a_window_too_small_shows_why_and_no_key_acts_unseen_but_ctrl_c():
+    async def scene() -> tuple[str, Any, Any, str, bool]:
+        async with headless(columns=60, rows=20) as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            await shows(term, "Window too small for the table")
+            small = term.text
+            for key in ("q", "y", "p", "b", ENTER):  # leave, pass, call: none may act
+                keys.send_text(key)
+            await drawn(screen, term)
+            await drawn(screen, term)
+            acted = (task.done(), screen.overlay)
+            # Made larger, the table is back as it was, the decision still open.
+            term.columns, term.rows = 80, 24
+            term.screen.resize(24, 80)
+            await drawn(screen, term)  # a terminal tells a resize (SIGWINCH): a redraw
+            await shows(term, "Your turn")
+            back = term.text
+            term.columns, term.rows = 60, 20
+            term.screen.resize(20, 60)
+            await drawn(screen, term)
+            await shows(term, "Window too small")
+            keys.send_text(CTRL_C)  # the way out the notice shows
+            await wait_until(lambda: screen.agent.leaving, "Ctrl-C leaving", term)
+            return small, acted, task.done(), back, screen.agent.leaving
+    small, acted, done, back, leaving = run(scene())
+    flat = " ".join(small.split())
+    assert "60×20, it needs at least 80×24" in flat and "Ctrl-C leaves the table" in flat
+    assert acted == (False, None) and "Leave the table?" not in back
+    assert "Window too small" not in back and leaving

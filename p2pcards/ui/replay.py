@@ -358,7 +358,7 @@ def plain_lines(record: Replay, *, symbols: bool = False,
         out.append, lambda: record.names_at(current[0]), me_provider=seat,
         players_provider=lambda: ([p.name for p in record.players], record.me_player),
         view_provider=lambda: record.steps[current[0]].view,
-        symbols=symbols, verbose=verbose, one_line_summaries=True)
+        symbols=symbols, verbose=verbose, one_line_summaries=True, game=record.game)
     yield 0, heading(record)
     for step in record.steps:
         current[0] = step.index

@@ -708,3 +708,21 @@ def test_a_window_too_small_shows_why_and_no_key_acts_unseen_but_ctrl_c():
     assert "60×20, it needs at least 80×24" in flat and "Ctrl-C leaves the table" in flat
     assert acted == (False, None) and "Leave the table?" not in back
     assert "Window too small" not in back and leaving
+
+
+def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left():
+    import math
+
+    async def scene() -> str:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            decision = Decision(7, 1, math.inf, NAMES, 0)  # a table without a clock
+            task = asyncio.ensure_future(screen.decide(topper_play().view(1), decision))
+            await wait_until(lambda: screen.pending is not None, "the decision", term)
+            keys.send_text("a")
+            await wait_until(lambda: screen.message is not None, "a word on a", term)
+            said = screen.message[1]
+            task.cancel()
+            return said
+    said = run(scene())
+    assert "this table has no clock" in said and "no pause left" not in said

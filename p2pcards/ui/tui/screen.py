@@ -28,6 +28,7 @@ from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
 from p2pcards.ui.text import turn_line
+from p2pcards.ui.text_common import no_pause
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent
 from p2pcards.ui.tui.app import CONFIRM, SUMMARY, Question, TableApp
@@ -212,7 +213,7 @@ class TableScreen(TableApp):
             self._refuse("away is for your own turn, to get more time for it")
             return
         if pending.pauses_left <= 0:
-            self._refuse("away: no pause left at this table (or it has no clock to pause)")
+            self._refuse(no_pause(pending.decision.deadline if pending.decision else None))
             return
         self.close_question()
         self.picker.clear()

@@ -726,3 +726,21 @@ def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left
             return said
     said = run(scene())
     assert "this table has no clock" in said and "no pause left" not in said
+
+
+def test_a_lan_deal_summary_counts_down_on_screen_without_a_table_clock_running():
+    from p2pcards.ui.text_summary import Summary
+
+    async def scene() -> tuple[str, str]:
+        now = [100.0]
+        async with headless(summary_seconds=60.0, clock=lambda: now[0]) as (screen, keys, term):
+            seat_everyone(screen, 0)  # no Waiting: no table clock ticks the screen
+            screen.model.summary = Summary("Deal 6 over", ("Seat 1 (Bob) won the deal.",))
+            screen.show_summary()
+            await shows(term, "goes on in 60 s")
+            first = term.text
+            now[0] += 3.0
+            await shows(term, "goes on in 57 s")  # redrawn by the screen's own tick
+            return first, term.text
+    first, later = run(scene())
+    assert "Deal 6 over" in first and "Deal 6 over" in later

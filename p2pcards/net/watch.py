@@ -6,7 +6,8 @@ frame the players hear; the spectator replays each message on an observer
 :class:`~p2pcards.protocol.table.Table` (no seat, no secret), so every
 signature, proof and rule is checked here as at any player's, and only what
 the rules reveal is ever known. It writes nothing: it cannot delay anyone,
-and no clock or verdict counts it. A lost link is redialled (with the
+and no clock or verdict counts it; it shows the table clock as the players
+run it (their time starts when a message arrives). A lost link is redialled (with the
 session id and what it holds) until ``reconnect_window`` runs out.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,13 +29,14 @@ from p2pcards.net.session_events import (
     LinkUp,
     LobbyUpdate,
     Rejected,
+    Waiting,
     presence_news,
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import Gap, Stage, Table
+from p2pcards.protocol.table import PAUSE_SECONDS, Gap, Stage, Table
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.protocol.verdict import Verdict
 
@@ -75,6 +78,8 @@ class WatchSession:
         self._connection: Any = None
         self._stopped = False
         self._told_presence: dict[int, str] = {}
+        #: Which players are bots, by key, from the lobby frame (the genesis does not say).
+        self._bots: dict[bytes, bool] = {}
 
     # -- what a front end reads ----------------------------------------------------------
 
@@ -157,6 +162,7 @@ class WatchSession:
     async def _on_frame(self, frame: Any) -> None:
         body = frame.body
         if frame.kind == "lobby":
+            self._bots = {pk: bool(bot) for pk, _name, bot in body["players"]}
             self.on_event(LobbyUpdate(body["game"], body["table"], body["config"], tuple(
                 (pk, name, bool(bot)) for pk, name, bot in body["players"])))
         elif frame.kind == "reject":
@@ -191,8 +197,10 @@ class WatchSession:
                 return
             self.talk = TalkBook(self.table.session, [p.public_key for p in self.table.players])
             self.on_event(LobbyUpdate(self.table.game.name, self.table.table_name,
-                                      {}, tuple((p.public_key, p.name, False)
+                                      {}, tuple((p.public_key, p.name,
+                                                 self._bots.get(p.public_key, False))
                                                 for p in self.table.players)))
+            self._tell_clock()
             return
         table = self.table
         try:
@@ -205,6 +213,19 @@ class WatchSession:
             return
         for event in events:
             self.on_event(event)
+        self._tell_clock()
+
+    def _tell_clock(self) -> None:
+        """Who writes next and until when, as the players' sessions count it: the
+        genesis's table clock from now (plus a pause the writer took). Advisory:
+        no verdict comes from a spectator."""
+        table = self.table
+        if table is None or table.move_time is None or self.done:
+            return
+        seconds = math.inf if table.move_time == 0 else float(table.move_time)
+        if table.paused is not None and table.paused == table.writer:
+            seconds += PAUSE_SECONDS
+        self.on_event(Waiting(table.writer, asyncio.get_running_loop().time() + seconds))
 
     def _apply(self, receive: Callable[[], list[Any]], what: str) -> None:
         try:

@@ -334,6 +334,8 @@ class Relay:
             return [Send(link, self.lobby.frame())]
         out: list[Output] = [Send(link, frames.encode("msg", m.raw))
                              for m in self.messages[min(body["have"], len(self.messages)):]]
+        # The genesis names the players but not which of them are bots: the lobby says it.
+        out.append(Send(link, self.lobby.frame()))
         out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
         out.append(Send(link, frames.encode("presence", {"linked": self.presence()})))
         return out

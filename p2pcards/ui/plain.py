@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.session_events import Decision, LeaveTable, TakePause, Waiting
+from p2pcards.net.session_events import Decision, LeaveTable, LobbyUpdate, TakePause, Waiting
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
@@ -36,7 +36,7 @@ from p2pcards.ui.text import (
     rules_summary,
 )
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
-from p2pcards.ui.text_common import CLOCK_WARNINGS, plural
+from p2pcards.ui.text_common import CLOCK_WARNINGS, clean, no_pause, plural
 from p2pcards.ui.text_summary import History
 
 ReadLine = Callable[[], Awaitable[str]]
@@ -232,8 +232,9 @@ class PlainAgent:
             # Not a choice: the rules make the called discard's owner show it.
             self.write("Your discard was called: revealing it.")
             return forced
+        pauses = decision.pauses_left if decision is not None else 0
         self.write(render(view, names, me, self.symbols))
-        self.write(options_help(view))
+        self.write(options_help(view, pauses))
         warner: asyncio.Task | None = None
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
@@ -243,9 +244,9 @@ class PlainAgent:
                     f"{plural(decision.pauses_left, 'pause')} left)"
                     if decision.pauses_left else ""))
                 warner = asyncio.ensure_future(self._warn(decision.deadline))
-        pauses = decision.pauses_left if decision is not None else 0
         try:
-            return await self._read_command(view, names, me, pauses)
+            return await self._read_command(view, names, me, pauses,
+                                            decision.deadline if decision is not None else None)
         finally:
             if warner is not None:
                 warner.cancel()
@@ -262,7 +263,7 @@ class PlainAgent:
                        f"the others end the table naming you.")
 
     async def _read_command(self, view: Any, names: Sequence[str], me: int,
-                            pauses: int = 0) -> Any:
+                            pauses: int = 0, deadline: float | None = None) -> Any:
         """Commands until one is legal (or help, the table, the history, away, quit)."""
         while True:
             self.write("Your command (help lists them):")
@@ -277,10 +278,7 @@ class PlainAgent:
                 raise PlayerQuit("the player typed quit")
             if word in _HELP:
                 self.write(rules_summary(view))
-                self.write(options_help(view))
-                if pauses:
-                    self.write(f"away: {PAUSE_MINUTES} more minutes on this move, for everyone's "
-                               f"clock ({plural(pauses, 'pause')} left)")
+                self.write(options_help(view, pauses))
                 self.write(TALK_HELP)
                 continue
             if word in _TABLE:
@@ -289,8 +287,7 @@ class PlainAgent:
             if word in _AWAY:
                 if pauses > 0:
                     raise TakePause("the player stepped away")
-                self.write("Not accepted: away: no pause left at this table "
-                           "(or it has no clock to pause).")
+                self.write(f"Not accepted: {no_pause(deadline)}.")
                 continue
             if word in _HISTORY:
                 self.write("\n".join(self.history(view, names, me)) if self.history
@@ -323,7 +320,9 @@ class PlainPrinter:
                  players_provider: Callable[[], tuple[Sequence[str], int | None]] | None = None,
                  view_provider: Callable[[], Any] | None = None,
                  verbose: bool = False, symbols: bool = False,
-                 one_line_summaries: bool = False) -> None:
+                 one_line_summaries: bool = False, game: str | None = None) -> None:
+        #: The game's name (from the lobby, if not given), for the words that depend on it.
+        self.game = game
         #: This seat's view after the events so far (for a summary's chips), if known.
         self.view_provider = view_provider
         self.write = write if write is not None else print_line
@@ -340,6 +339,8 @@ class PlainPrinter:
         self._results = History()
 
     def on_event(self, event: Any) -> None:
+        if isinstance(event, LobbyUpdate):
+            self.game = clean(event.game, 10) or self.game
         if isinstance(event, PlayersSeated):
             self.seating = tuple(event.player_at_seat)
         if isinstance(event, (ShuffleVerified, SharesVerified)) and event.own:
@@ -355,7 +356,8 @@ class PlainPrinter:
         self._take_results(event)
         players, me_player = self.players_provider() if self.players_provider else ((), None)
         line = describe(event, _names(self.names_provider), me, self.seating,
-                        players=players, me_player=me_player, symbols=self.symbols)
+                        players=players, me_player=me_player, symbols=self.symbols,
+                        game=self.game)
         if line:
             self.write(line)
         self._write_summary(me)

@@ -170,6 +170,9 @@ class Replay:
     """Index of the step that dealt each deck, in order (deal 1 first)."""
     seated_at: int | None = None
     """Index of the step that drew the seats."""
+    messages: int = 0
+    """Signed messages checked, the genesis included (as ``p2pcards verify`` counts them):
+    not the steps, which add one for a verdict saved outside the chain."""
 
     @property
     def deals(self) -> int:
@@ -236,6 +239,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
     out = Replay(table.game.name, table.table_name, players, [],
                  me_player=table.me_player)
     out.steps.append(Step(0, 0, (), None, 0))
+    out.messages = 1
     deal = 0
     for position, raw in enumerate(messages[1:], start=1):
         misplaced = not_in_chain(raw, position)
@@ -248,6 +252,8 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
         if table.stage is Stage.ENDED and not same_verdict(table.verdict, verdict):
             rule = table.verdict.rule if table.verdict is not None else "?"
             raise ReplayError(f"message {position} breaks the rules: {rule}", position)
+        if table.stage is not Stage.ENDED:
+            out.messages += 1  # the message a saved verdict blames is not counted as checked
         deal += sum(isinstance(e, HandDealt) for e in events)
         out.steps.append(Step(position, position, tuple(events), _view(table), deal))
         if progress is not None:
@@ -327,7 +333,7 @@ def heading(record: Replay) -> str:
     whose = ("public view" if record.me_player is None
              else f"with {record.players[record.me_player].name}'s own hand")
     return (f"Replay of table {record.table!r} ({record.game}): {names}; "
-            f"{plural(len(record.steps) - 1, 'message')} checked, "
+            f"{plural(record.messages, 'signed message')} checked, "
             f"{plural(record.deals, 'deal')}; {whose}.")
 
 
@@ -352,7 +358,7 @@ def plain_lines(record: Replay, *, symbols: bool = False,
         out.append, lambda: record.names_at(current[0]), me_provider=seat,
         players_provider=lambda: ([p.name for p in record.players], record.me_player),
         view_provider=lambda: record.steps[current[0]].view,
-        symbols=symbols, verbose=verbose, one_line_summaries=True)
+        symbols=symbols, verbose=verbose, one_line_summaries=True, game=record.game)
     yield 0, heading(record)
     for step in record.steps:
         current[0] = step.index

@@ -40,9 +40,10 @@ def render(view: Any, names: Sequence[str], me: int | None, symbols: bool = Fals
     return _game(view).render(view, names, me, symbols)
 
 
-def options_help(view: Any) -> str:
-    """The commands the viewer may type now (only the legal kinds), with their syntax."""
-    return _game(view).options_help(view)
+def options_help(view: Any, pauses: int = 0) -> str:
+    """The commands the viewer may type now (only the legal kinds), with their syntax;
+    ``away`` among them while ``pauses`` are left to the viewer."""
+    return _game(view).options_help(view, pauses)
 
 
 def parse_command(text: str, view: Any) -> Any:

@@ -14,6 +14,7 @@ from p2pcards.rules import bluff_errors as errors
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal
 from p2pcards.rules.errors import NotYourCard, RuleError
 from p2pcards.ui.text_common import (
+    ALWAYS,
     CommandError,
     HandCard,
     card_text,
@@ -22,6 +23,7 @@ from p2pcards.ui.text_common import (
     explain_common,
     find_card,
     fit,
+    other_commands,
     parse_count,
     parses,
     plural,
@@ -142,12 +144,13 @@ def turn_line(view: BluffState, names: Sequence[str], me: int | None) -> str:
 
 # --- the commands of the moment -----------------------------------------------------
 
-def options_help(view: BluffState) -> str:
-    """The commands the viewer may type now, with their syntax."""
+def options_help(view: BluffState, pauses: int = 0) -> str:
+    """The commands the viewer may type now, with their syntax (``pauses``: the table's
+    pauses left to the viewer, for ``away``)."""
     me = viewing_seat(view)
     opts = view.options()
     if opts is None or opts.seat != me:
-        return "Nothing to choose now. Commands: help, table, quit."
+        return f"Nothing to choose now. Commands: {ALWAYS}."
     lines = ["Your choices:"]
     if opts.must_reveal:
         lines.append("  reveal (r)               show your called discard (the rules require it)")
@@ -172,7 +175,7 @@ def options_help(view: BluffState) -> str:
     elif not opts.must_reveal and opts.hand:
         lines.append(f"  (no discard: you have {opts.max_stake} chips, the stake is at least "
                      f"{opts.min_stake})")
-    lines.append("  help, table, quit")
+    lines.extend(other_commands(pauses))
     return "\n".join(lines)
 
 

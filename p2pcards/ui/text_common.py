@@ -9,6 +9,7 @@ characters before they reach a terminal.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
+from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.rules.contract import Termination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
 from p2pcards.rules.games import UnknownGame, game_of
@@ -61,6 +63,37 @@ def card_text(card: Card | None, symbols: bool = False) -> str:
 
 def cards_text(cards: Sequence[Card | None], symbols: bool = False) -> str:
     return " ".join(card_text(c, symbols) for c in cards)
+
+
+#: The commands of every moment, at the end of every list of choices.
+ALWAYS = "help, table, history, quit"
+
+
+def other_commands(pauses: int = 0) -> list[str]:
+    """The last lines of a seat's choices: ``away`` while a pause is left to it (a table
+    with a clock), then the commands of every moment."""
+    lines = []
+    if pauses > 0:
+        lines.append(f"  away (pause)             {PAUSE_SECONDS // 60} more minutes on this move, "
+                     f"for everyone's clock ({plural(pauses, 'pause')} left)")
+    return lines + [f"  {ALWAYS}"]
+
+
+def no_pause(deadline: float | None) -> str:
+    """Why ``away`` cannot act on a turn with this ``deadline`` (None or infinite: no clock)."""
+    if deadline is None or math.isinf(deadline):
+        return "away: this table has no clock, so nobody is timing you and there is nothing to pause"
+    return "away: no pause left at this table"
+
+
+#: A card face written in ASCII (``QH``, ``10D``), not inside a longer word or number.
+_ASCII_FACE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
+
+
+def faces_as_symbols(text: str) -> str:
+    """``text`` with every ASCII card face written as the board writes it (``JH`` as ``J♥``):
+    the commands' refusals name cards as plain mode types them; the full screen draws suits."""
+    return _ASCII_FACE.sub(lambda face: str(Card.parse(face.group())), text)
 
 
 def clean(text: object, limit: int = 200) -> str:

@@ -46,8 +46,10 @@ class Speaker:
 
     def __init__(self, names: Names, me: int | None, seating: Seating,
                  players: Names = (), me_player: int | None = None,
-                 symbols: bool = False) -> None:
+                 symbols: bool = False, game: str | None = None) -> None:
         self.names = names
+        #: The game's name, where a line's words depend on it (None: not known).
+        self.game = game
         self.me = me
         self.seating = tuple(seating) if seating is not None else None
         self.players = players
@@ -88,6 +90,12 @@ class Speaker:
 
     def scores(self, values: Sequence[int]) -> str:
         return ", ".join(f"{seat_name(self.names, s)} {v}" for s, v in enumerate(values))
+
+
+def _agreeing(phrase: str, seat: int | None, s: Speaker) -> str:
+    """``phrase``'s first word agreeing with the seat: "you deal first", "Seat 2 (Bob) deals first"."""
+    verb, _, rest = phrase.partition(" ")
+    return " ".join(part for part in (s.does(seat, verb), rest) if part)
 
 
 def _upper_first(text: str) -> str:
@@ -173,10 +181,11 @@ def _topper_line(e: Any, s: Speaker) -> str | None:
         plays = " ".join(s.card(card) for _, card in e.plays)
         return f"{s.seat(e.winner)} won trick {e.trick + 1} ({plays})."
     if isinstance(e, topper.HandScored):
-        took = e.tricks[e.bidder]
-        result = "made it" if e.made else f"fell short and lost {e.bid}"
-        return (f"Hand {e.hand} scored: {s.seat(e.bidder, False)} bid {e.bid}, took {took}, "
-                f"{result}. Scores: {s.scores(e.scores)}.")
+        took = plural(e.tricks[e.bidder], "trick")
+        result = (f"and took {took} (made it)" if e.made
+                  else f"but took only {took} ({plural(e.bid, 'point')} lost)")
+        return (f"Hand {e.hand} scored: {s.seat(e.bidder, False)} bid {e.bid} {result}. "
+                f"Scores: {s.scores(e.scores)}.")
     if isinstance(e, topper.TieContinues):
         tied = " and ".join(s.seat(t, False) for t in e.seats)
         return f"Tie at {e.score} between {tied}, the bidder not among them: another hand."
@@ -245,8 +254,8 @@ def _protocol_line(e: Any, s: Speaker) -> str | None:
                            + (" (you)" if seat == s.me else "")
                            for seat in range(len(e.player_at_seat)))
         # The draw picks who starts: Bluff's first leader, Topper's first dealer.
-        starts = "start" if e.first_seat == s.me else "starts"
-        return f"Seats drawn ({seated}); {s.seat(e.first_seat, False)} {starts}."
+        verb = "deal first" if s.game == "topper" else "start"
+        return f"Seats drawn ({seated}); {s.seat(e.first_seat, False)} {_agreeing(verb, e.first_seat, s)}."
     if isinstance(e, proto.ShuffleVerified):
         if e.own:
             return f"You shuffled deck {e.deck} and proved the shuffle."
@@ -392,7 +401,7 @@ _SOURCES: tuple[Callable[[Any, Speaker], str | None], ...] = (
 
 def describe(event: Any, names: Names, me: int | None, seating: Seating = None, *,
              players: Names = (), me_player: int | None = None,
-             symbols: bool = False) -> str | None:
+             symbols: bool = False, game: str | None = None) -> str | None:
     """What ``event`` means, in words for the player at seat ``me``; None if not worth a line.
 
     ``names[seat]`` is the display name at each seat; ``seating`` (player
@@ -401,9 +410,10 @@ def describe(event: Any, names: Names, me: int | None, seating: Seating = None, 
     before the seats are drawn ``players`` (names in join order) and
     ``me_player`` name them. People never read a join-order index. An
     :class:`ActionApplied` gives one line per referee event it carries;
-    cards are written ``Q♥`` with ``symbols``, else ``QH``, as the board does.
+    cards are written ``Q♥`` with ``symbols``, else ``QH``, as the board does; ``game``
+    (its name) words the seat draw as that game starts (Topper's first seat deals).
     """
-    speaker = Speaker(names, me, seating, players, me_player, symbols)
+    speaker = Speaker(names, me, seating, players, me_player, symbols, game)
     if isinstance(event, LocalProtocolError):
         return f"Your action was refused: {clean(event, 200)}"
     if isinstance(event, ProtocolError):

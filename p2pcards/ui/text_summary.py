@@ -106,11 +106,12 @@ class ResultRecorder:
 
 def _topper(event: topper.HandScored, names: Sequence[str], me: int | None) -> Summary:
     took = event.tricks[event.bidder]
-    verdict = (f"made it (+{event.changes[event.bidder]})" if event.made
-               else f"was set and lost {event.bid}")
+    bidder = who(names, event.bidder, me)
     lines = (
-        f"{who(names, event.bidder, me)} bid {event.bid}, took {plural(took, 'trick')} and "
-        f"{verdict}.",
+        f"{bidder} bid {event.bid} and took {plural(took, 'trick')}: made it "
+        f"(+{event.changes[event.bidder]})." if event.made else
+        f"{bidder} bid {event.bid} but took only {plural(took, 'trick')}: "
+        f"{plural(event.bid, 'point')} lost.",
         "Tricks: " + ", ".join(f"{seat_name(names, s)} {t}" for s, t in enumerate(event.tricks)),
         "Scores: " + ", ".join(f"{seat_name(names, s)} {score} ({_signed(event.changes[s])})"
                                for s, score in enumerate(event.scores)),

@@ -16,6 +16,7 @@ from p2pcards.rules.errors import CardMismatch, NotYourCard, RuleError
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
 from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
+    ALWAYS,
     CommandError,
     HandCard,
     card_text,
@@ -24,6 +25,7 @@ from p2pcards.ui.text_common import (
     explain_common,
     find_card,
     fit,
+    other_commands,
     parse_count,
     parses,
     plural,
@@ -167,11 +169,12 @@ def turn_line(view: TopperState, names: Sequence[str], me: int | None) -> str:
 
 # --- the commands of the moment -------------------------------------------------------
 
-def options_help(view: TopperState) -> str:
-    """The commands the viewer may type now, with their syntax."""
+def options_help(view: TopperState, pauses: int = 0) -> str:
+    """The commands the viewer may type now, with their syntax (``pauses``: the table's
+    pauses left to the viewer, for ``away``)."""
     me = viewing_seat(view)
     if view.outcome is not None or view.to_act is None or view.to_act != me:
-        return "Nothing to choose now. Commands: help, table, quit."
+        return f"Nothing to choose now. Commands: {ALWAYS}."
     lines = ["Your choices:"]
     cfg = view.config
     if view.phase is Phase.BIDDING:
@@ -188,7 +191,7 @@ def options_help(view: TopperState) -> str:
         lines.append("  play <card> (pl, or just the card)   by label or face, e.g. play 2, "
                      "play QH")
         lines.extend(wrap(["You can play:"] + [e.text() for e in playable], indent="      "))
-    lines.append("  help, table, quit")
+    lines.extend(other_commands(pauses))
     return "\n".join(lines)
 
 

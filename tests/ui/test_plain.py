@@ -305,8 +305,10 @@ def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
     printer.on_event(te.HandScored(5, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (10, 11, 4, 12)))
     topper = out[-1].splitlines()
     assert topper[0] == "— Hand 5 scored —"
-    assert topper[1] == "Seat 2 (Carol) bid 3, took 2 tricks and was set and lost 3."
+    assert topper[1] == "Seat 2 (Carol) bid 3 but took only 2 tricks: 3 points lost."
     assert topper[3] == "Scores: Alice 10 (+1), Bob 11 (+1), Carol 4 (-3), Dave 12 (+2)"
+    printer.on_event(te.HandScored(6, 0, 2, (3, 1, 1, 1), True, (2, 1, 1, 1), (12, 12, 5, 13)))
+    assert out[-1].splitlines()[1] == "You (seat 0) bid 2 and took 3 tricks: made it (+2)."
 
 
 def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
@@ -373,7 +375,35 @@ def test_away_takes_a_pause_only_where_one_is_left():
     assert any("type away for 5 more minutes on this move; 2 pauses left" in line for line in out)
     refused, out = asyncio.run(decide(0))
     assert isinstance(refused, Play)  # no pause left: refused, then the next command plays
-    assert any(line.startswith("Not accepted: away: no pause left") for line in out)
+    assert "Not accepted: away: no pause left at this table." in out
+
+
+def test_away_at_a_table_without_a_clock_says_there_is_none_to_pause():
+    import math
+
+    async def decide(decision: Any) -> list[str]:
+        agent, out = _agent(["away", "play 1"])
+        await agent.decide(topper_play().view(1), decision)
+        return out
+
+    for decision in (None, Decision(7, 1, math.inf, ("Ann", "Ben", "Cat", "Dan"), 0)):
+        out = asyncio.run(decide(decision))
+        refusal = next(line for line in out if line.startswith("Not accepted: away"))
+        assert "this table has no clock" in refusal and "no pause left" not in refusal
+
+
+def test_the_choices_list_history_always_and_away_while_a_pause_is_left():
+    async def choices(pauses: int) -> str:
+        agent, out = _agent(["play 1"])
+        deadline = asyncio.get_running_loop().time() + 90
+        await agent.decide(topper_play().view(1),
+                           Decision(7, 1, deadline, ("Ann", "Ben", "Cat", "Dan"), pauses))
+        text = "\n".join(out)
+        return text[text.index("Your choices:"):]
+    with_pause, without = asyncio.run(choices(2)), asyncio.run(choices(0))
+    assert "help, table, history, quit" in with_pause and "help, table, history, quit" in without
+    assert "away (pause)" in with_pause and "5 more minutes on this move" in with_pause
+    assert "(2 pauses left)" in with_pause and "away" not in without.split("Your command")[0]
 # --- table talk -----------------------------------------------------------------------------
 
 class Listener:

@@ -558,3 +558,40 @@ def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: d
 
     summaries = asyncio.run(run())
     assert [s.title for s in summaries][:1] == ["Hand 1 scored"]
+
+
+@pytest.mark.parametrize("name", VECTORS)
+def test_replay_counts_the_signed_messages_as_verify_does(name):
+    from p2pcards.protocol.verify import verify_transcript
+    from p2pcards.ui.replay import heading
+
+    messages = messages_of(name)
+    record = replay(messages)
+    checked = verify_transcript(messages).messages
+    assert record.messages == checked == len(messages)  # the genesis is one of them
+    assert f"{checked} signed messages checked" in heading(record)
+
+
+def test_a_replay_in_a_window_too_small_ignores_its_keys_but_ctrl_c(matches: dict) -> None:
+    _, table_dir, me = matches["bluff"]
+    from test_tui_harness import CTRL_C
+
+    async def run() -> tuple[str, int, bool]:
+        record = replay_saved(load_saved(table_dir / me.fingerprint))
+        term = VirtualTerminal(70, 20)
+        with create_pipe_input() as keys:
+            screen = ReplayScreen(record, input=keys, output=term.output())
+            task = asyncio.ensure_future(screen.run())
+            await shows(term, "Window too small for the table")
+            for key in ("q", RIGHT, RIGHT, "]"):
+                keys.send_text(key)
+            await drawn(screen, term)
+            await drawn(screen, term)
+            index, quit_early, shown = screen.index, task.done(), " ".join(term.text.split())
+            keys.send_text(CTRL_C)
+            await asyncio.wait_for(task, 10)
+            return shown, index, quit_early
+
+    text, index, quit_early = asyncio.run(run())
+    assert "70×20, it needs at least 80×24" in text and "Ctrl-C quits the replay" in text
+    assert index == 0 and not quit_early

@@ -478,7 +478,7 @@ def test_describe_topper_events_in_words():
         te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S")))):
             "Seat 2 (Carol) won trick 1 (QS AS 9S 10S).",
         te.HandScored(5, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (10, 11, 4, 12)):
-            "Hand 5 scored: seat 2 (Carol) bid 3, took 2, fell short and lost 3. "
+            "Hand 5 scored: seat 2 (Carol) bid 3 but took only 2 tricks (3 points lost). "
             "Scores: Alice 10, Bob 11, Carol 4, Dave 12.",
         te.TieContinues((0, 3), 22): "Tie at 22 between you (seat 0) and seat 3 (Dave), the "
                                      "bidder not among them: another hand.",
@@ -538,6 +538,11 @@ def test_describe_protocol_events():
         "Seats drawn (Seat 0: Alice (you), Seat 1: Bob, Seat 2: Carol, Seat 3: Dave); "
         "seat 3 (Dave) starts.")
     assert describe(proto.PlayersSeated(seating, 0), NAMES, 0).endswith("you (seat 0) start.")
+    # Topper's first seat is its first dealer: "deals", not "starts".
+    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0, game="topper").endswith(
+        "you (seat 0) deal first.")
+    assert describe(proto.PlayersSeated(seating, 3), NAMES, 0, game="topper").endswith(
+        "seat 3 (Dave) deals first.")
     assert describe(proto.CardsRevealed(1, ((5, c("KH")),)), NAMES, 0) == \
         "Seat 1 (Bob) opened KH; decryption shares verified."
 

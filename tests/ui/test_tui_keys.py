@@ -201,7 +201,7 @@ def test_topper_playing_off_suit_is_refused_and_names_the_cards_that_follow():
         press("enter", view, [], off_suit)
     message = str(refused.value)
     assert message.startswith("you must follow hearts: play one of")
-    assert "KH" in message and "9H" in message and "QC" not in message
+    assert "K♥" in message and "9♥" in message and "Q♣" not in message and "KH" not in message
     assert (view.hand(1), view.current_trick) == before
 
 

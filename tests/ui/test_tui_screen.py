@@ -615,3 +615,132 @@ def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_no
     assert isinstance(taken, TakePause) and said.startswith("Away: 5 more minutes")
     refused, said = run(scene(0))
     assert refused is None and "away: no pause left" in said
+
+
+def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without_a_key():
+    from p2pcards.ui.text_summary import Summary
+
+    async def scene() -> tuple[str, Any]:
+        # A LAN table's summary (a minute to go) is up when the match ends in the next deal.
+        async with headless(summary_seconds=60.0) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.model.summary = Summary("Deal 6 over", ("Seat 1 (Bob) won the deal.",))
+            screen.show_summary()
+            await shows(term, "Deal 6 over")
+            outcome = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 6)
+            screen.on_event(proto.MatchEnded(outcome))
+            await shows(term, "MATCH OVER")
+            return term.text, screen.overlay
+    shown, overlay = run(scene())
+    assert overlay is None and "Deal 6 over" not in shown
+    assert "Seat 2 (Carol) won" in shown
+
+
+def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_does():
+    from ui_scenes import seated_model
+
+    from p2pcards.rules.bluff import BluffConfig, BluffState
+    from p2pcards.ui.tui.bars import title_line
+
+    model = seated_model(0)
+    state = BluffState.new(BluffConfig(deal_cap=20), 0)
+    state._deal_number = 7  # the match ended during deal 7, after 6 deals won
+    state._outcome = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 6)
+    model.set_view(state.view(0))
+    title = "".join(text for _, text in title_line(model, 100))
+    assert "over after 6 deals (cap 20)" in title and "deal 7" not in title
+
+
+@pytest.mark.parametrize("ascii_look", [False, True])
+def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look):
+    from ui_scenes import faces_in
+
+    from p2pcards.ui import console
+
+    async def scene() -> str:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, topper_play().view(1), term)
+            keys.send_text(HOME + RIGHT * 3 + ENTER)  # QC, off suit: hearts were led
+            await shows(term, "you must follow hearts")
+            await drawn(screen, term)
+            task.cancel()
+            return term.text
+    console.choose_look(ascii_look)
+    try:
+        text = run(scene())
+    finally:
+        console.choose_look(None)
+    status = next(line for line in text.split("\n") if "you must follow hearts" in line)
+    if ascii_look:  # the ASCII look's stand-ins, cell for cell
+        assert "[1] KH (trump)" in status
+    else:
+        assert "[1] K♥ (trump)" in status and not faces_in(status)
+
+
+def test_a_window_too_small_shows_why_and_no_key_acts_unseen_but_ctrl_c():
+    async def scene() -> tuple[str, Any, Any, str, bool]:
+        async with headless(columns=60, rows=20) as (screen, keys, term):
+            seat_everyone(screen, 1)
+            task = await deciding(screen, bluff_respond().view(1), term)
+            await shows(term, "Window too small for the table")
+            small = term.text
+            for key in ("q", "y", "p", "b", ENTER):  # leave, pass, call: none may act
+                keys.send_text(key)
+            await drawn(screen, term)
+            await drawn(screen, term)
+            acted = (task.done(), screen.overlay)
+            # Made larger, the table is back as it was, the decision still open.
+            term.columns, term.rows = 80, 24
+            term.screen.resize(24, 80)
+            await drawn(screen, term)  # a terminal tells a resize (SIGWINCH): a redraw
+            await shows(term, "Your turn")
+            back = term.text
+            term.columns, term.rows = 60, 20
+            term.screen.resize(20, 60)
+            await drawn(screen, term)
+            await shows(term, "Window too small")
+            keys.send_text(CTRL_C)  # the way out the notice shows
+            await wait_until(lambda: screen.agent.leaving, "Ctrl-C leaving", term)
+            return small, acted, task.done(), back, screen.agent.leaving
+    small, acted, done, back, leaving = run(scene())
+    flat = " ".join(small.split())
+    assert "60×20, it needs at least 80×24" in flat and "Ctrl-C leaves the table" in flat
+    assert acted == (False, None) and "Leave the table?" not in back
+    assert "Window too small" not in back and leaving
+
+
+def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left():
+    import math
+
+    async def scene() -> str:
+        async with headless() as (screen, keys, term):
+            seat_everyone(screen, 1)
+            decision = Decision(7, 1, math.inf, NAMES, 0)  # a table without a clock
+            task = asyncio.ensure_future(screen.decide(topper_play().view(1), decision))
+            await wait_until(lambda: screen.pending is not None, "the decision", term)
+            keys.send_text("a")
+            await wait_until(lambda: screen.message is not None, "a word on a", term)
+            said = screen.message[1]
+            task.cancel()
+            return said
+    said = run(scene())
+    assert "this table has no clock" in said and "no pause left" not in said
+
+
+def test_a_lan_deal_summary_counts_down_on_screen_without_a_table_clock_running():
+    from p2pcards.ui.text_summary import Summary
+
+    async def scene() -> tuple[str, str]:
+        now = [100.0]
+        async with headless(summary_seconds=60.0, clock=lambda: now[0]) as (screen, keys, term):
+            seat_everyone(screen, 0)  # no Waiting: no table clock ticks the screen
+            screen.model.summary = Summary("Deal 6 over", ("Seat 1 (Bob) won the deal.",))
+            screen.show_summary()
+            await shows(term, "goes on in 60 s")
+            first = term.text
+            now[0] += 3.0
+            await shows(term, "goes on in 57 s")  # redrawn by the screen's own tick
+            return first, term.text
+    first, later = run(scene())
+    assert "Deal 6 over" in first and "Deal 6 over" in later

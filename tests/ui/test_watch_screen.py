@@ -1,9 +1,10 @@
-"""A spectator's full screen: the players' seats by name, no hand, the same log
-and end box as a player's, and a bar that says it is watching."""
+"""A spectator's full screen: the players' seats by name with their bots, the table clock, no
+hand, the same log and end box as a player's, and a bar that says it is watching."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 
 from test_tui_harness import headless, wait_until
 
@@ -12,6 +13,7 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.watch import WatchSession
 from p2pcards.protocol import games
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.rules.topper import TopperConfig
 
 
@@ -19,9 +21,10 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, timeout=90))
 
 
-def test_a_spectator_screen_shows_every_seat_by_name_and_no_hand(tmp_path) -> None:
+def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_no_hand(tmp_path) -> None:
     async def scene() -> tuple[list[str], str, str, list]:
-        config = games.by_name("topper").config_to_wire(TopperConfig(target_score=1))
+        config = {**games.by_name("topper").config_to_wire(TopperConfig(target_score=1)),
+                  MOVE_TIME: 90}
         options = TableOptions(game="topper", config=config, seed=5, journal_root=tmp_path)
         me = seeded_identity(5, "me", "Hana")
         hosted = await start_hosted_table(
@@ -37,14 +40,19 @@ def test_a_spectator_screen_shows_every_seat_by_name_and_no_hand(tmp_path) -> No
 
                 known: list[tuple[set, set]] = []
 
+                clocks: list[str] = []
+
                 def in_play() -> bool:
                     view = screen.model.view
+                    ticking = re.search(r"(▶ to act|… working) +\d:\d\d", term.text)
+                    if ticking and not clocks:
+                        clocks.append(term.text)
                     if view is not None and view.tricks and not midway:
                         midway.append(term.text)
                         played = {card for trick in view.tricks for _, card in trick.plays}
                         played |= {card for _, card in view.current_trick}
                         known.append(({f for f in view._faces if f is not None}, played))
-                    return bool(midway)
+                    return bool(midway and clocks)
 
                 watching = asyncio.ensure_future(watcher.run())
                 await wait_until(in_play, "a trick played", term)
@@ -52,7 +60,7 @@ def test_a_spectator_screen_shows_every_seat_by_name_and_no_hand(tmp_path) -> No
                 await wait_until(lambda: screen.model.ending is not None, "the end", term)
                 await wait_until(lambda: "Match over" in term.text or "won" in term.text,
                                  "the end box", term)
-                return midway, term.text, result, known
+                return midway + clocks, term.text, result, known
         finally:
             await hosted.close(grace=0.1, linger=0)
 
@@ -62,6 +70,9 @@ def test_a_spectator_screen_shows_every_seat_by_name_and_no_hand(tmp_path) -> No
     screen = midway[0]
     assert "Watching: every move checked, no hand shown." in screen
     assert "You" not in screen and "Hana" in screen
+    # The players' marks and the table clock, as a seat's screen shows them.
+    assert screen.count("(bot)") == 3 and "Hana (bot)" not in screen
+    assert re.search(r"(▶ to act|… working) +1:[0-3]\d", midway[1])
     assert result.outcome is not None
     # No card of any hand shows while it is held: the bottom row is not a hand.
     assert "YOUR TURN" not in screen and "Your move" not in screen

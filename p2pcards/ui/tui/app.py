@@ -21,13 +21,15 @@ from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
+from prompt_toolkit.keys import Keys
 
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
 from p2pcards.ui.tui.asciilook import table_output
 from p2pcards.ui.tui.draw import Line
-from p2pcards.ui.tui.layout import TableLayout
+from p2pcards.ui.tui.layout import MIN_COLUMNS, MIN_ROWS, TableLayout
 from p2pcards.ui.tui.logcapture import LogCapture
 from p2pcards.ui.tui.logview import LogScroll
 from p2pcards.ui.tui.model import ScreenModel
@@ -89,7 +91,8 @@ class TableApp(ABC):
         self.prompt_buffer = Buffer(multiline=False, accept_handler=self._on_answer)
         self.view_layout = TableLayout(self)
         self.app: Application = Application(
-            layout=self.view_layout.layout, key_bindings=bindings(self), style=TABLE_STYLE,
+            layout=self.view_layout.layout, key_bindings=self._guarded(bindings(self)),
+            style=TABLE_STYLE,
             full_screen=True, mouse_support=True, min_redraw_interval=0.05,
             input=input, output=table_output(output))
         # A lone Esc (close help, clear a selection) is told from the start of an
@@ -98,6 +101,42 @@ class TableApp(ABC):
         # terminals send a sequence's bytes together, so 50 ms is plenty.
         self.app.ttimeoutlen = ESC_WAIT
         self.app.timeoutlen = ESC_WAIT
+
+    # -- a window too small for the table ------------------------------------------------
+
+    #: What Ctrl-C does, for the notice in a window too small for the table.
+    way_out = "Ctrl-C leaves the table (the other players are told)"
+
+    def too_small(self) -> tuple[int, int] | None:
+        """The window's (columns, rows) when it is smaller than the table; else None."""
+        try:
+            size = self.app.output.get_size()
+        except Exception:  # noqa: BLE001 - an output that cannot say: draw the table
+            return None
+        if size.columns < MIN_COLUMNS or size.rows < MIN_ROWS:
+            return size.columns, size.rows
+        return None
+
+    def _guarded(self, table_keys: KeyBindings) -> Any:
+        """The screen's keys while the table is drawn; while the window is too small to
+        draw it, no key acts unseen: every key is swallowed but Ctrl-C, the way out the
+        notice shows."""
+        small = Condition(lambda: self.too_small() is not None)
+        notice = KeyBindings()
+
+        @notice.add(Keys.Any, filter=small)
+        def _swallow(event: Any) -> None:
+            return None
+
+        @notice.add("c-c", filter=small, eager=True)
+        def _way_out(event: Any) -> None:
+            self.leave_now()
+
+        return merge_key_bindings([ConditionalKeyBindings(table_keys, ~small), notice])
+
+    def leave_now(self) -> None:
+        """Ctrl-C: leave at once (each kind of screen says how)."""
+        return None
 
     # -- what each kind of screen says ---------------------------------------------------
 
@@ -318,3 +357,5 @@ class TableApp(ABC):
             if self.model.seconds_left(self.now()) is not None:
                 self.clock_tick()
                 self._invalidate()
+            elif self.summary_seconds_left() is not None:
+                self._invalidate()  # the summary's own countdown ("goes on in 3 s")

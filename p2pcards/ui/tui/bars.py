@@ -15,7 +15,7 @@ from typing import Any
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
-from p2pcards.ui.text_common import game_name
+from p2pcards.ui.text_common import game_name, plural
 from p2pcards.ui.tui.draw import Line, clickable, pad, width_of
 from p2pcards.ui.tui.keymap import KeyHint
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
@@ -23,6 +23,12 @@ from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 def _bluff_title(view: BluffState) -> list[str]:
     cap = view.config.deal_cap
+    if view.outcome is not None:
+        # A match may end inside a deal (the last player with chips): count as the outcome
+        # does, the deals won, not the number of the deal that was cut short.
+        played = plural(view.outcome.deals, "deal")
+        return [f"over after {played}" + (f" (cap {cap})" if cap else ""),
+                f"price {view.config.table_price}"]
     return [f"deal {view.deal_number}" + (f" of {cap}" if cap else ""),
             f"price {view.config.table_price}"]
 

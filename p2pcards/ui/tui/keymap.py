@@ -22,7 +22,7 @@ from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import CommandError, parse_command
-from p2pcards.ui.text_common import HandCard, parse_count, viewing_seat
+from p2pcards.ui.text_common import HandCard, faces_as_symbols, parse_count, viewing_seat
 
 #: Keys that name a Topper trump suit.
 SUIT_KEYS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
@@ -135,7 +135,7 @@ def _parse(command: str, view: Any) -> Any:
     try:
         return parse_command(command, view)
     except CommandError as error:
-        raise Refused(str(error)) from None
+        raise Refused(faces_as_symbols(str(error))) from None
 
 
 def hints(view: Any) -> list[KeyHint]:

@@ -53,6 +53,8 @@ from p2pcards.ui.tui.hand import hand_lines
 from p2pcards.ui.tui.logview import log_lines
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
 
+#: The smallest window the table is drawn in (columns, rows); a smaller one shows a notice.
+MIN_COLUMNS, MIN_ROWS = 80, 24
 #: Width of the box across the table.
 ACROSS = D(min=30, preferred=46, max=52)
 DIALOG_WIDTH = D(min=40, preferred=70, max=76)
@@ -127,7 +129,20 @@ class TableLayout:
             Float(ConditionalContainer(history_box, filter=Condition(
                 lambda: screen.overlay == "history")), top=1, bottom=1),
         ])
-        self.layout = Layout(self.root, focused_element=self.hand_window)
+        small = Condition(lambda: screen.too_small() is not None)
+        notice = Window(DrawnControl(self._too_small), style="class:dialog")
+        self.layout = Layout(HSplit([ConditionalContainer(self.root, filter=~small),
+                                     ConditionalContainer(notice, filter=small)]),
+                             focused_element=self.hand_window)
+
+    def _too_small(self, width: int, height: int) -> list:
+        """The notice in a window too small for the table: its size, the size needed,
+        and the one key that acts meanwhile."""
+        size = self.screen.too_small() or (width, height)
+        text = (f"Window too small for the table: {size[0]}×{size[1]}, it needs at least "
+                f"{MIN_COLUMNS}×{MIN_ROWS}. Make it larger to go on; no other key acts "
+                f"meanwhile. {self.screen.way_out}.")
+        return wrapped(f" {text}", width, "class:dialog", indent=" ")[:height]
 
     @staticmethod
     def _side() -> D:

@@ -313,7 +313,7 @@ class ScreenModel:
         known = self.players or self.lobby
         return describe(event, self.names(), self.me, self.seating,
                         players=[info.name for info in known], me_player=self.me_player,
-                        symbols=True)
+                        symbols=True, game=self.game)
 
     def _log(self, event: Any) -> None:
         if isinstance(event, peer.Waiting):

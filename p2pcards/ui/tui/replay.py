@@ -91,6 +91,8 @@ class DealQuestion:
 class ReplayScreen(TableApp):
     """A saved table stepped through on the table's own application (no seat, no session)."""
 
+    way_out = "Ctrl-C quits the replay"
+
     def __init__(self, record: Replay, *, speed: float = DEFAULT_SPEED, input: Any = None,
                  output: Any = None, clock: Callable[[], float] | None = None) -> None:
         super().__init__(replay_bindings, input=input, output=output, clock=clock)

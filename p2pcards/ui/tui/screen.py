@@ -28,9 +28,10 @@ from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
 from p2pcards.ui.text import turn_line
+from p2pcards.ui.text_common import no_pause
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent
-from p2pcards.ui.tui.app import CONFIRM, Question, TableApp
+from p2pcards.ui.tui.app import CONFIRM, SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bars import action_line
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.clockwarn import ClockWarnings
@@ -118,8 +119,14 @@ class TableScreen(TableApp):
     def event_shown(self, event: Any, at_rest: bool) -> None:
         if at_rest:
             self.show_summary()
-        if isinstance(event, (MatchEnded, TableEnded)) and self.overlay == CONFIRM:
-            self.overlay = None
+        if isinstance(event, (MatchEnded, TableEnded)) and (
+                self.overlay == CONFIRM
+                or (self.overlay == SUMMARY and self.summary_seconds is not None)):
+            # The end box says how the table ended. "Leave?" is moot now, and a LAN table's
+            # summary counts down to a deal that will not come: neither may hide the end
+            # until a key (``r`` still shows every deal). Against bots the last summary
+            # waits for its key as always, the end box behind it.
+            self.close_overlay()
         self._invalidate()
 
     # -- what the panels ask ---------------------------------------------------------------
@@ -206,7 +213,7 @@ class TableScreen(TableApp):
             self._refuse("away is for your own turn, to get more time for it")
             return
         if pending.pauses_left <= 0:
-            self._refuse("away: no pause left at this table (or it has no clock to pause)")
+            self._refuse(no_pause(pending.decision.deadline if pending.decision else None))
             return
         self.close_question()
         self.picker.clear()

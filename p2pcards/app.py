@@ -68,8 +68,9 @@ class TableOptions:
 
 def _linger(deadline: float) -> float:
     """Long enough for the other players' clocks, which started with the host's
-    give or take a message, to run out and probe the relay (``PROBE_TIMEOUT``)."""
-    return deadline + PROBE_TIMEOUT + 2.0
+    give or take a message, to run out and probe the relay: a directly linked
+    peer hands over and waits up to a further deadline (at least ``PROBE_TIMEOUT``)."""
+    return deadline + max(PROBE_TIMEOUT, deadline) + 2.0
 
 
 def _derive(seed: int, *labels: str) -> bytes:

@@ -43,11 +43,11 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import hashlib
 import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -78,12 +78,25 @@ from p2pcards.net.session_events import (
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import BrokenChain, PlayerLeft, ProtocolError, RemoteProtocolError
+from p2pcards.protocol.errors import PlayerLeft, ProtocolError, RemoteProtocolError
 from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.session import (
+    HOST as HOST_PATH,
+)
+from p2pcards.protocol.session import (
+    PROBE_TIMEOUT,
+    Check,
+    Clock,
+    Emit,
+    Output,
+    Save,
+    Send,
+    SessionRules,
+    Settle,
+    Speculate,
+)
 from p2pcards.protocol.table import (
-    PAUSE_SECONDS,
-    Gap,
     Prepared,
     PreparedShares,
     SessionSecrets,
@@ -107,8 +120,6 @@ RandomnessFor = Callable[[int], Callable[[int], bytes]]
 LAST_LOOK = 0.05
 #: Seconds a first dial may retry a host that cut the handshake (not one refusing outright).
 FIRST_DIAL_WINDOW = 3.0
-#: Seconds a host has to answer a ping once a writer's deadline ran out.
-PROBE_TIMEOUT = 3.0
 #: Seconds of the clock a resumed turn keeps however long ago it began (a table
 #: resumed after a long pause gives everyone time to reconnect first).
 RESUME_GRACE = 30.0
@@ -160,16 +171,11 @@ class PeerSession:
         """Accept direct links (off: this player only dials, e.g. behind a firewall)."""
         self.listen_host = listen_host
         """Where to listen; default: this end's address of the link to the host."""
-        self.table: Table | None = None
+        #: The session's rules (clock, paths, echo, sync, blame): this class drives them.
+        self.rules = SessionRules(deadline)
         self.journal: Journal | None = None
         self.mesh: Mesh | None = None
-        self._deadline_at = 0.0
         self._leaving = False
-        self._probe: int | None = None
-        self._probes = 0
-        self._probe_host_answered = False
-        self._probe_writer_answered = False
-        self._linked: set[int] = set()
         #: The host's last word on who is linked to it (player order), if any.
         self._host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
@@ -181,19 +187,17 @@ class PeerSession:
         self._resumed = False
         #: The latest lobby's bot marks by public key (saved with the table's meta).
         self._bots: dict[bytes, bool] = {}
-        #: Losses of the link to the host since the last transcript progress.
-        self._drops = 0
         #: The one queue the table task reads (made when :meth:`run` starts).
         self._inbox: asyncio.Queue[InboxItem] | None = None
         self._addrs: list[list] = []
         self._pending_peers: list | None = None
         self._host_key: bytes | None = None
-        #: Digests (of the raw bytes) of messages in the chain and notices seen: cheap dedupe.
-        self._seen: set[bytes] = set()
-        self._seen_notices: set[bytes] = set()
-        self._forks_asked: set[tuple[int | None, int | None]] = set()  # (link, position) asked once
         #: Work running while the players think (the next deal's first shuffle, our shares).
         self._background: set[asyncio.Future[Any]] = set()
+        #: Speculative shuffles of decks not yet checked, by position, on a bounded
+        #: executor of their own: the peer's own checks never queue behind them.
+        self._speculation: dict[int, asyncio.Future[Prepared]] = {}
+        self._speculation_pool: ThreadPoolExecutor | None = None
         #: This seat's shares being made ahead (see Table.shares_job), awaited at its turn.
         self._shares_ahead: asyncio.Future[PreparedShares] | None = None
         #: The table talk's checks and this player's counter (once the table is known).
@@ -202,6 +206,19 @@ class PeerSession:
         self._talk_warned: collections.deque = collections.deque()
 
     # -- public -----------------------------------------------------------------
+
+    @property
+    def table(self) -> Table | None:
+        return self.rules.table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        self.rules.table = table
+
+    @property
+    def _deadline_at(self) -> float:
+        """When the writer's time (or the probe's) is up, in event-loop time."""
+        return self.rules.deadline_at
 
     def resume_from(self, journal: Journal) -> Table:
         """Rebuild the table from a saved journal before :meth:`run`, and return it
@@ -226,7 +243,6 @@ class PeerSession:
             table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
         self.table, self.journal = table, journal
         self._resumed = True
-        self._seen.update(_key(raw) for raw in table.transcript())
         self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
         return table
 
@@ -250,7 +266,7 @@ class PeerSession:
         if self.table is not None:
             # Resumed from a journal: the writer's turn began when its predecessor's
             # message was saved (the transcript's last write), not now; no fresh time.
-            self._reset_deadline(elapsed=self._saved_turn_age())
+            self._start_rules(self.table, elapsed=self._saved_turn_age())
             self._table_known()
         host_link = asyncio.create_task(self._guarded_host_link())
         try:
@@ -267,6 +283,10 @@ class PeerSession:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await host_link
+            for future in self._speculation.values():
+                future.cancel()
+            if self._speculation_pool is not None:
+                self._speculation_pool.shutdown(wait=False, cancel_futures=True)
             for send in list(self._talk_sends):  # a chat line still on its way: dropped
                 send.cancel()
             if self._connection is not None:
@@ -433,8 +453,9 @@ class PeerSession:
                         self.table.view(), self._decision()))
                 getter = asyncio.create_task(self._queue.get())
                 waiting = {getter} | ({decision} if decision else set())
-                timeout = (None if math.isinf(self._deadline_at) else  # a table without a clock
-                           max(0.0, self._deadline_at - asyncio.get_running_loop().time()))
+                wake_at = self.rules.wake_at()
+                timeout = (None if math.isinf(wake_at) else  # a table without a clock
+                           max(0.0, wake_at - asyncio.get_running_loop().time()))
                 done, _ = await asyncio.wait(waiting, timeout=timeout,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if not done:
@@ -461,7 +482,9 @@ class PeerSession:
                     if result is not None:
                         return result
                 if not done:
-                    await self._on_deadline()
+                    # The timer fired: the rules' time is (at least) the wake-up time.
+                    now = max(asyncio.get_running_loop().time(), self.rules.wake_at())
+                    await self._apply(self.rules.tick(now))
         finally:
             # Cancel and reap every helper task, so none is left pending behind us.
             helpers = [t for t in (getter, decision) if t is not None and not t.done()]
@@ -480,18 +503,14 @@ class PeerSession:
             self._connection = source
             self.on_event(LinkUp(reconnect=self._links_up > 0, own_host=bool(self.meta.get("hosted"))))
             self._links_up += 1
-            if self.table is not None:
-                # What this peer wrote after the hello named its count, while the link
-                # was not yet this task's, went nowhere: the host would never ask for it.
-                for raw in self.table.transcript()[payload:]:
-                    await self._to_host(frames.encode("msg", raw))
-            if self.table is not None:
-                # No fresh deadline here: a reconnect is not progress (see the module doc).
-                self.on_event(Waiting(self.table.writer, self._deadline_at))
+            # What this peer wrote after the hello named its count, while the link was
+            # not yet this task's, went nowhere: the host would never ask for it. No
+            # fresh deadline: a reconnect is not progress (see the module doc).
+            await self._apply(self.rules.host_link_up(payload))
         elif kind == "down":
             if source is self._connection:
                 self._connection = None
-            self._drops += 1
+            self.rules.host_link_down()
             self.on_event(LinkDown(str(payload)))
             if self._table_done():
                 return self._result()
@@ -518,10 +537,9 @@ class PeerSession:
         elif frame.kind == "alert":
             await self._on_alert(frame.body, None)
         elif frame.kind == "pong":
-            self._on_pong(frame.body["n"], None)
-        elif frame.kind == "sync" and self.table is not None:
-            for raw in self.table.transcript()[frame.body["have"]:]:
-                await self._to_host(frames.encode("msg", raw))
+            await self._apply(self.rules.pong(HOST_PATH, frame.body["n"]))
+        elif frame.kind == "sync":
+            await self._apply(self.rules.sync(HOST_PATH, frame.body["have"]))
         elif frame.kind == "peers":
             self._on_peers(frame.body["players"])
         elif frame.kind == "presence":
@@ -541,84 +559,84 @@ class PeerSession:
             await self._on_message(frame.body, player)
         elif frame.kind == "alert":
             await self._on_alert(frame.body, player)
-        elif frame.kind == "sync" and self.table is not None and self.mesh is not None:
-            for raw in self.table.transcript()[frame.body["have"]:]:
-                self.mesh.send(player, frames.encode("msg", raw))
-        elif frame.kind == "ping" and self.mesh is not None:
-            self.mesh.send(player, frames.encode("pong", frame.body))
+        elif frame.kind == "sync":
+            await self._apply(self.rules.sync(player, frame.body["have"]))
+        elif frame.kind == "ping":
+            await self._apply(self.rules.ping(player, frame.body))
         elif frame.kind == "pong":
-            self._on_pong(frame.body["n"], player)
+            await self._apply(self.rules.pong(player, frame.body["n"]))
         elif frame.kind == "talk":
             self._on_talk(frame.body, player)
 
     async def _on_message(self, raw: bytes, source: int | None) -> None:
-        """A transcript message from the host (``source`` None) or a direct link."""
-        key = _key(raw)
-        if key in self._seen:
-            return  # a copy of a message already in the chain: the cheap way out
+        """A transcript message from the host (``source`` None) or a direct link:
+        the rules say what becomes of it (see :mod:`p2pcards.protocol.session`)."""
         if self.table is None:
             if source is None:
                 self._start_table(raw)
-                self._seen.add(key)
             return
-        before = self.table.next_position
-        ahead = self._ahead(self.table.speculative_shuffle_job(raw))
-        try:
-            events = await asyncio.to_thread(self.table.receive, raw)
-        except Gap:
-            await self._ask(source, frames.encode("sync", {"have": self.table.next_position}))
-            return
-        except BrokenChain as fork:
-            # Another version of our last message exists: whoever sent this one
-            # (and any direct peer) holds it, and it proves its writer equivocated.
-            log.warning("a message continues another history: %s", fork)
-            if (source, fork.position) in self._forks_asked:
-                return  # asked this link once already: no sync storm with a host that replays
-            self._forks_asked.add((source, fork.position))
-            ask = frames.encode("sync", {"have": max(0, self.table.next_position - 1)})
-            await self._ask(source, ask)
-            if self.mesh is not None:
-                self.mesh.broadcast(ask, exclude=source)
-            return
-        except ProtocolError as error:
-            log.warning("dropped a message: %s", error)
-            return
-        if self.table.next_position > before:
-            self._seen.add(key)
-            self.journal_append(raw, sync=False)
-            self._reset_deadline()
-            if self.mesh is not None:
-                # The echo: every direct peer sees what this one accepted, so a
-                # writer cannot tell two players two different things unseen
-                # (the writer itself knows what it signed).
-                writer = self.table.messages[before].player
-                self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
-            if ahead is not None:
-                # Our shuffle of the deck just checked, made while it was checked
-                # (after the echo, which must not wait for it).
-                with contextlib.suppress(Exception):
-                    self.table.offer_shuffle(await ahead)
-        self._emit(events)
+        await self._apply(self.rules.message(source, raw))
 
     async def _on_alert(self, raw: bytes, source: int | None) -> None:
-        if self.table is None:
-            return
-        key = _key(raw)
-        if key in self._seen_notices:
-            return
+        await self._apply(self.rules.alert(source, raw))
+
+    async def _apply(self, outputs: list[Output]) -> None:
+        """Carry out what the rules said, in order."""
+        for out in outputs:
+            if isinstance(out, Send):
+                if out.path is HOST_PATH:
+                    await self._to_host(out.frame)
+                elif self.mesh is not None:
+                    self.mesh.send(out.path, out.frame)
+            elif isinstance(out, Emit):
+                self._emit(out.events)
+            elif isinstance(out, Save):
+                self.journal_append(out.raw, sync=False)
+            elif isinstance(out, Clock):
+                self.on_event(Waiting(out.writer, out.deadline))
+            elif isinstance(out, Check):
+                await self._check(out)
+            elif isinstance(out, Speculate):
+                self._speculate(out)
+            elif isinstance(out, Settle):
+                await self._settle(out)
+
+    async def _check(self, check: Check) -> None:
+        """The table's full check of a message, in a worker thread (the loop, and a
+        screen drawn on it, never stalls); the rules hear how it went."""
+        events: list[Any] | None = None
+        error: ProtocolError | None = None
         try:
-            events = self.table.receive_alert(raw)
-        except ProtocolError as error:
-            # Checked before it goes any further: passing on a bad notice would make
-            # the host close our link, on a direct peer's word.
-            log.warning("dropped an alert: %s", error)
+            events = await asyncio.to_thread(check.job)
+        except ProtocolError as failed:
+            error = failed
+        await self._apply(self.rules.checked(check, events, error,
+                                             asyncio.get_running_loop().time()))
+
+    def _speculate(self, work: Speculate) -> None:
+        if self._speculation_pool is None:
+            self._speculation_pool = ThreadPoolExecutor(1, thread_name_prefix="speculate")
+        future = asyncio.get_running_loop().run_in_executor(self._speculation_pool, work.job)
+        self._speculation[work.position] = future
+
+        def done(finished: asyncio.Future[Prepared]) -> None:
+            if not finished.cancelled() and finished.exception() is not None:
+                log.debug("a speculative shuffle was dropped: %r", finished.exception())
+        future.add_done_callback(done)
+
+    async def _settle(self, settle: Settle) -> None:
+        """Our shuffle of a deck just checked, made while it was checked (after the
+        echo, which must not wait for it); or dropped, its message having failed."""
+        future = self._speculation.pop(settle.position, None)
+        if future is None:
             return
-        self._seen_notices.add(key)
-        if self.mesh is not None:
-            self.mesh.broadcast(frames.encode("alert", raw), exclude=source)
-        if source is not None:
-            await self._to_host(frames.encode("alert", raw))  # a host may hand it on (or not)
-        self._emit(events)
+        if not settle.keep:
+            future.cancel()
+            return
+        with contextlib.suppress(Exception):
+            prepared = await future
+            if self.table is not None:
+                self.table.offer_shuffle(prepared)
 
     def _on_talk(self, raw: bytes, source: int | None) -> None:
         """A chat line from the host (``source`` None) or a direct peer: shown once
@@ -659,12 +677,6 @@ class PeerSession:
             return
         self.mesh.set_peers(players)
 
-    async def _ask(self, source: int | None, frame: bytes) -> None:
-        if source is None:
-            await self._to_host(frame)
-        elif self.mesh is not None:
-            self.mesh.send(source, frame)
-
     async def _to_host(self, frame: bytes) -> bool:
         """Send to the host if the link is up; a lost link is the host task's to
         notice (what the host misses it asks for with ``sync`` after the hello).
@@ -695,8 +707,13 @@ class PeerSession:
                                      "name": self.identity.name, "bots": bots,
                                      "secrets": table.member.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
-        self._reset_deadline()
+        self._start_rules(table)
         self._table_known()
+
+    def _start_rules(self, table: Table, elapsed: float = 0.0) -> None:
+        for out in self.rules.start(table, asyncio.get_running_loop().time(), elapsed):
+            if isinstance(out, Clock):
+                self.on_event(Waiting(out.writer, out.deadline))
 
     def _saved_turn_age(self) -> float:
         """Seconds since the saved transcript was last written (a resumed turn's age),
@@ -777,12 +794,8 @@ class PeerSession:
         The next writer's time starts once the message is sent: a send that
         stalls (a full socket, this process suspended) is not their delay."""
         self.journal_append(written.raw, sync=True)
-        self._seen.add(_key(written.raw))
         self._emit(written.events)
-        frame = frames.encode("msg", written.raw)
-        if self.mesh is not None:
-            self.mesh.broadcast(frame)
-        await self._to_host(frame)
+        await self._apply(self.rules.published(written.raw))
         self._reset_deadline()
 
     async def _send_alert(self) -> None:
@@ -800,14 +813,16 @@ class PeerSession:
     async def _send_notice(self, notice: bytes) -> bool:
         """A signed notice to the host and every direct peer (bounded: the table is
         ending). Whether it went out on any link."""
-        self._seen_notices.add(_key(notice))
-        frame = frames.encode("alert", notice)
         heard = False
         if self.mesh is not None:
             heard = bool(self.mesh.linked())
-            self.mesh.broadcast(frame)
-        with contextlib.suppress(asyncio.TimeoutError):
-            heard = await asyncio.wait_for(self._to_host(frame), 2) or heard
+        for out in self.rules.notice(notice):
+            if out.path is not HOST_PATH:
+                if self.mesh is not None:
+                    self.mesh.send(out.path, out.frame)
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                heard = await asyncio.wait_for(self._to_host(out.frame), 2) or heard
         return heard
 
     # -- helpers ------------------------------------------------------------------
@@ -891,12 +906,9 @@ class PeerSession:
         (and withheld by the host) must not wait for a deadline."""
         if self.mesh is None:
             return
-        linked = self.mesh.linked()
-        if self.table is not None:
-            ask = frames.encode("sync", {"have": self.table.next_position})
-            for player in linked - self._linked:
-                self.mesh.send(player, ask)
-        self._linked = linked
+        for out in self.rules.direct_links(self.mesh.linked()):
+            if out.path is not HOST_PATH:
+                self.mesh.send(out.path, out.frame)
         self._emit_paths()
         self._emit_presence()
 
@@ -929,110 +941,14 @@ class PeerSession:
     def move_time(self) -> float:
         """Seconds a writer has: the table clock its genesis sets (the host's setting,
         the same for every peer; 0 is no limit), else this session's own ``deadline``."""
-        table = self.table
-        chosen = table.move_time if table is not None else None
-        if chosen is None:
-            return self.deadline
-        return math.inf if chosen == 0 else float(chosen)
+        return self.rules.move_time()
 
     def _reset_deadline(self, elapsed: float = 0.0) -> None:
-        """Transcript progress (or the table's start or resume): the next
-        writer's time starts now (``elapsed`` seconds ago, for a turn that began
-        before this process resumed), and earlier link losses are forgiven."""
-        loop = asyncio.get_running_loop()
-        table = self.table
-        paused = table is not None and table.paused is not None and table.paused == table.writer
-        extra = PAUSE_SECONDS if paused else 0  # the writer took a pause for this move
-        self._deadline_at = loop.time() + self.move_time() + extra - max(0.0, elapsed)
-        self._probe = None
-        self._drops = 0
-        writer = self.table.writer if self.table is not None else None
-        self.on_event(Waiting(writer, self._deadline_at))
-
-    async def _on_deadline(self) -> None:
-        """The writer's time is up. Before blaming it, look for another reason:
-
-        * the direct peers are asked for what they hold (``sync``); a directly
-          linked writer is also handed this peer's latest message (if it is behind,
-          it asks for the rest and can still write) and pinged on that link;
-        * if this peer's link to the host was lost during the wait and the writer
-          had no other path to it, the host is named (it dropped the link);
-        * otherwise the host is pinged. Without direct links, a host that answers
-          lets this peer blame the writer at once, and one that does not is itself
-          to blame (it stopped relaying). With direct links, the answers are
-          weighed when the probe's time is up, so the direct peers' replies count:
-          a writer that answered on its own direct link is silent by its own choice.
-        """
-        table = self.table
-        if table is None:
-            self._reset_deadline()
-            return
-        if table.my_turn:
-            # Our own time is up: the others may now end the table naming us. The
-            # clock is not restarted (the screen keeps showing 0:00, as the others
-            # see it); we can still write, and writing restarts it for the next.
-            self._deadline_at = math.inf
-            return
-        writer = table.writer
-        linked = self.mesh.linked() if self.mesh is not None else set()
-        if self._probe is None:
-            if self._drops and not linked:
-                # The host cut our link during this wait and the writer could reach us
-                # only through it: nobody can tell a silent writer from a withholding
-                # host, and the one who broke the link is the host.
-                self._emit(table.declare_deadline_missed(0, self._drops_detail()))
-                return
-            self._probes += 1
-            self._probe = self._probes
-            self._probe_host_answered = self._probe_writer_answered = False
-            self._deadline_at = asyncio.get_running_loop().time() + PROBE_TIMEOUT
-            sync = frames.encode("sync", {"have": table.next_position})
-            ping = frames.encode("ping", {"n": self._probe})
-            if self.mesh is not None:  # else nobody is linked
-                for player in linked:
-                    self.mesh.send(player, sync)
-                if writer in linked:
-                    self.mesh.send(writer, frames.encode("msg", table.transcript()[-1]))
-                    self.mesh.send(writer, ping)
-            if not self._drops:
-                await self._to_host(ping)
-            return
-        self._probe = None
-        if self._probe_writer_answered:
-            self._emit(table.declare_deadline_missed(
-                None, "did not write before the deadline (its direct link is up)"))
-        elif self._drops and writer not in linked:
-            self._emit(table.declare_deadline_missed(0, self._drops_detail()))
-        elif self._probe_host_answered or writer in linked:
-            self._emit(table.declare_deadline_missed())
-        else:
-            self._emit(table.declare_deadline_missed(
-                0, "(the host) stopped relaying: no answer to a ping"))
-
-    def _on_pong(self, n: int, source: int | None) -> None:
-        table = self.table
-        if self._probe != n or table is None or self._table_done():
-            return
-        if source is not None:
-            if source == table.writer:
-                self._probe_writer_answered = True  # weighed when the probe's time is up
-            return
-        if self.mesh is not None and self.mesh.linked():
-            self._probe_host_answered = True  # the direct peers' replies may still come
-            return
-        self._probe = None
-        self._emit(table.declare_deadline_missed())
-
-    def _writer_has_other_path(self) -> bool:
-        """Whether the current writer's messages could reach this peer other than
-        through the host (a live direct link)."""
-        if self.mesh is None or self.table is None:
-            return False
-        return self.mesh.is_linked(self.table.writer)
-
-    def _drops_detail(self) -> str:
-        times = "once" if self._drops == 1 else f"{self._drops} times"
-        return f"(the host) dropped our link {times} without progress"
+        """Transcript progress (or the table's start or resume): the next writer's
+        time starts now (``elapsed`` seconds ago, for a resumed turn)."""
+        for out in self.rules.progress(asyncio.get_running_loop().time(), elapsed):
+            if isinstance(out, Clock):
+                self.on_event(Waiting(out.writer, out.deadline))
 
     def _table_done(self) -> bool:
         return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)
@@ -1052,12 +968,7 @@ class PeerSession:
         return SessionResult(reason=reason)
 
 
-def _key(raw: bytes) -> bytes:
-    """A cheap dedupe key for a signed message or notice (its bytes' digest)."""
-    return hashlib.blake2b(raw, digest_size=16).digest()
-
-
-__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession",
+__all__ = ["PROBE_TIMEOUT", "Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession",
            "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown", "Waiting", "Paths", "Presence",
            "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded", "TalkLine",
            "TalkRefused"]

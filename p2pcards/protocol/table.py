@@ -673,7 +673,9 @@ class Table:
     def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
         """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
         whose acceptance would make this seat the next shuffler: run it while
-        :meth:`receive` checks ``raw`` (the two are independent). The result is
+        :meth:`receive` checks ``raw`` (the two are independent). None unless
+        ``raw`` passes every cheap check: this session, the next position, the
+        head as ``prev``, the current writer's signature. The result is
         used only if that check passes and the table's deck is then exactly the
         one it was made on (:meth:`offer_shuffle`); otherwise it is dropped,
         never sent. The randomness is the position's own, as without it."""
@@ -684,9 +686,14 @@ class Table:
         if index != self.my_seat:
             return None
         try:
+            # The cheap checks first (parse, session, position, prev, writer, then
+            # the writer's signature): a frame anyone can forge starts no work.
             msg = SignedMessage.parse(raw)
-            if msg.type != "shuffle" or msg.position != self.next_position:
+            if (msg.type != "shuffle" or msg.session != self.session
+                    or msg.position != self.next_position or msg.prev != self.head
+                    or msg.player != self.writer):
                 return None
+            msg.verify(self.players[msg.player].public_key)
             body = validate(SHUFFLE_SHAPE, msg.body)
         except ProtocolError:
             return None

@@ -25,13 +25,14 @@ The rules, each held on every path:
 * **Hand over before blaming.** When the writer's time is up, this peer hands
   the host and every direct peer its latest message and asks them for what
   it lacks (``sync``), pings the host (and the writer, on a direct link), and
-  gives them a further window (a full deadline with direct links, at least
-  ``PROBE_TIMEOUT``) before it names anyone. A relay-only peer holds nothing
-  the relay lacks, so its host's answer to the ping decides at once.
-* **Whom a deadline names.** A writer whose own direct link answered is
-  silent by choice; a host that dropped our link during the wait, when the
-  writer had no other path to us, is named instead (it broke the link); a host
-  that answers nothing is named for not relaying; otherwise the writer.
+  gives them a further window (a full deadline, at least ``PROBE_TIMEOUT``)
+  before it names anyone: a writer that was only behind, or that told only
+  some players, has its message reach every peer before any clock runs out.
+* **Whom a deadline names** (once that window is up too). A writer whose own
+  direct link answered is silent by choice; a host that dropped our link
+  during the wait (and the window), when the writer had no other path to us,
+  is named instead (it broke the link); a host that answers nothing is named
+  for not relaying; otherwise the writer.
 * **Cheap checks before any work.** A speculative shuffle (this seat's
   shuffle of a deck not yet checked) starts only for a message that parses,
   is for this session, is the next position, names the head as ``prev``, is
@@ -213,20 +214,15 @@ class SessionRules:
 
     def _hand_over(self, table: Table, now: float) -> list[Output]:
         writer, linked = table.writer, set(self.linked)
-        if self.drops and not linked:
-            # The host cut our link during this wait and the writer could reach us
-            # only through it: the one who broke the link is the host.
-            return [Emit(table.declare_deadline_missed(0, self._drops_detail()))]
         self._probes += 1
         self.probe = self._probes
         self._host_answered = self._writer_answered = False
-        window = self.probe_timeout if not linked else max(self.probe_timeout, self.move_time())
-        self.deadline_at = now + window
+        self.deadline_at = now + max(self.probe_timeout, self.move_time())
         latest = _msg(table.transcript()[-1])
         sync = frames.encode("sync", {"have": table.next_position})
         ping = frames.encode("ping", {"n": self.probe})
         out: list[Output] = []
-        if self.host_up and not self.drops:
+        if self.host_up:
             # The host first: it relays to every seat without a direct link.
             out += [Send(HOST, latest), Send(HOST, sync), Send(HOST, ping)]
         for player in sorted(linked):
@@ -242,6 +238,8 @@ class SessionRules:
             events = table.declare_deadline_missed(
                 None, "did not write before the deadline (its direct link is up)")
         elif self.drops and writer not in linked:
+            # The host cut our link during this wait and the writer could reach us
+            # only through it: the one who broke the link is the host.
             events = table.declare_deadline_missed(0, self._drops_detail())
         elif self._host_answered or writer in linked:
             events = table.declare_deadline_missed()
@@ -255,17 +253,13 @@ class SessionRules:
         table = self.table
         if self.probe != n or table is None or self.done:
             return []
-        if source is not HOST:
-            if source == table.writer:
-                self._writer_answered = True  # weighed when the probe's time is up
-            return []
-        if self.linked:
-            self._host_answered = True  # the direct peers' replies may still come
-            return []
-        # A relay-only peer holds nothing the host lacks, and the host answered
-        # after what it held for us (one ordered link): the writer is silent.
-        self.probe = None
-        return [Emit(table.declare_deadline_missed())]
+        # Weighed when the window is up: what we handed over may still let the
+        # writer (or a peer it told) bring its message.
+        if source is HOST:
+            self._host_answered = True
+        elif source == table.writer:
+            self._writer_answered = True
+        return []
 
     def _drops_detail(self) -> str:
         times = "once" if self.drops == 1 else f"{self.drops} times"

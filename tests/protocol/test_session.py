@@ -1,0 +1,220 @@
+"""The session rules (``p2pcards.protocol.session``) one event at a time: which
+paths an accepted message goes on, what a deadline hands over before anyone is
+named, whom the window's end names, and the cheap checks that gate speculative
+work (finding 2: forged shuffles start nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import SignedMessage, seal
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.session import (
+    HOST,
+    PROBE_TIMEOUT,
+    Check,
+    Emit,
+    Send,
+    SessionRules,
+    Settle,
+    Speculate,
+)
+from p2pcards.protocol.table import Stage, Table
+from tests.hostile.harness import Bench, clone
+
+DEADLINE = 10.0
+
+
+def _run_check(rules: SessionRules, outs: list[Any], now: float = 1.0) -> list[Any]:
+    """Do the heavy work the rules asked for, as a driver would; all outputs."""
+    done: list[Any] = []
+    for out in outs:
+        done.append(out)
+        if isinstance(out, Check):
+            events: list[Any] | None = None
+            error: ProtocolError | None = None
+            try:
+                events = out.job()
+            except ProtocolError as failed:
+                error = failed
+            done += rules.checked(out, events, error, now)
+    return done
+
+
+def _sends(outs: list[Any]) -> list[tuple[Any, str]]:
+    return [(o.path, frames.decode(o.frame).kind) for o in outs if isinstance(o, Send)]
+
+
+def _verdicts(outs: list[Any]) -> list[Any]:
+    return [e.verdict for o in outs if isinstance(o, Emit) for e in o.events
+            if hasattr(e, "verdict")]
+
+
+@pytest.fixture
+def bench() -> Bench:
+    return Bench("topper", seed=5)
+
+
+def _rules_for(bench: Bench, player: int, linked: set[int], now: float = 0.0) -> SessionRules:
+    rules = SessionRules(DEADLINE)
+    rules.start(bench.tables[player], now)
+    rules.host_up = True
+    rules.linked = set(linked)
+    return rules
+
+
+def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_peers(bench):
+    """Player 2 accepts player 0's commit from player 3's direct link: it passes it
+    to the host and to player 1, never back to 3 nor to its writer."""
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={0, 1, 3})
+    outs = _run_check(rules, rules.message(3, written.raw))
+    assert sorted(_sends(outs), key=str) == sorted([(HOST, "msg"), (1, "msg")], key=str)
+    assert rules.table is not None and rules.table.next_position == 2
+
+
+def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench):
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    outs = _run_check(rules, rules.message(HOST, written.raw))
+    assert sorted(_sends(outs), key=str) == sorted([(1, "msg"), (3, "msg")], key=str)
+    # A copy from a direct link afterwards: dropped before any work.
+    assert rules.message(1, written.raw) == []
+
+
+def test_a_deadline_hands_the_host_first_and_every_direct_peer_what_we_hold(bench):
+    rules = _rules_for(bench, 2, linked={0, 3})  # player 0 writes first: linked
+    outs = rules.tick(DEADLINE)
+    assert _sends(outs) == [(HOST, "msg"), (HOST, "sync"), (HOST, "ping"),
+                            (0, "msg"), (0, "sync"), (3, "msg"), (3, "sync"), (0, "ping")]
+    assert _verdicts(outs) == []
+    assert rules.wake_at() == DEADLINE + max(PROBE_TIMEOUT, DEADLINE)  # a full deadline more
+
+
+def test_the_window_then_names_the_writer_once_the_host_answered(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    outs = rules.tick(DEADLINE)
+    ping = next(frames.decode(o.frame).body for o in outs
+                if isinstance(o, Send) and frames.decode(o.frame).kind == "ping")
+    assert rules.pong(HOST, ping["n"]) == []  # no verdict before the window is up
+    assert rules.tick(DEADLINE + 1) == []
+    verdicts = _verdicts(rules.tick(rules.wake_at()))
+    assert [(v.rule, v.players) for v in verdicts] == [("deadline", (0,))]
+
+
+def test_a_host_that_answers_nothing_is_named_for_not_relaying(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    rules.tick(DEADLINE)
+    verdicts = _verdicts(rules.tick(rules.wake_at()))
+    assert [v.players for v in verdicts] == [(0,)]
+    assert "stopped relaying" in verdicts[0].detail
+
+
+def test_a_lost_host_link_with_no_other_path_names_the_host_after_the_window(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    rules.host_link_down()
+    assert _verdicts(rules.tick(DEADLINE)) == []  # handed over first
+    verdicts = _verdicts(rules.tick(rules.wake_at()))
+    assert [v.players for v in verdicts] == [(0,)] and "dropped our link" in verdicts[0].detail
+
+
+def test_progress_in_the_window_names_nobody(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    rules.tick(DEADLINE)
+    written = bench.produce(0)
+    _run_check(rules, rules.message(HOST, written.raw), now=DEADLINE + 1)
+    assert rules.probe is None and rules.wake_at() == DEADLINE + 1 + DEADLINE
+    assert _verdicts(rules.tick(DEADLINE + 2)) == []
+
+
+def test_a_sync_is_answered_from_the_transcript_even_once_the_table_ended(bench):
+    rules = _rules_for(bench, 2, linked={1})
+    table = rules.table
+    assert table is not None
+    table.declare_deadline_missed()
+    assert table.stage is Stage.ENDED
+    assert _sends(rules.sync(1, 0)) == [(1, "msg")]  # the genesis
+
+
+# -- cheap checks before any work (finding 2) --------------------------------------------
+
+@pytest.fixture(scope="module")
+def shuffle_stage() -> tuple[Bench, bytes]:
+    """A bench at the first shuffle, and that shuffle as its writer signed it."""
+    bench = Bench("topper", seed=5)
+    bench.run(until=lambda b: b.reference.stage is Stage.SHUFFLE)
+    writer = bench.writer
+    assert writer is not None
+    return bench, clone(bench).produce(writer).raw
+
+
+def _next_shuffler(bench: Bench) -> tuple[int, Table]:
+    player = bench.player_at(1)
+    return player, clone(bench.tables[player])
+
+
+def _forgeries(bench: Bench, real: bytes, me: int) -> dict[str, bytes]:
+    msg = SignedMessage.parse(real)
+    writer = msg.player
+    other = next(p for p in range(4) if p not in (writer, me))
+    signature = bytearray(real)
+    signature[-1] ^= 1
+
+    def sign(**change: Any) -> bytes:
+        fields = {"session": msg.session, "position": msg.position, "prev": msg.prev,
+                  "player": writer, "type": "shuffle", "body": msg.body}
+        identity = bench.identities[change.pop("by", writer)]
+        return seal(identity, **{**fields, **change}).raw
+    return {
+        "bad signature": bytes(signature),
+        "signed by another player's key": sign(by=other),
+        "another player as writer": sign(player=other, by=other),
+        "another prev": sign(prev=bytes(32)),
+        "another position": sign(position=msg.position + 1),
+        "another session": sign(session=bytes(32)),
+    }
+
+
+def test_forged_shuffles_start_no_speculative_work(shuffle_stage):
+    bench, real = shuffle_stage
+    me, table = _next_shuffler(bench)
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    for name, forged in _forgeries(bench, real, me).items():
+        for _ in range(50):
+            outs = rules.message(1, forged)
+            assert not any(isinstance(o, Speculate) for o in outs), name
+
+
+def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage):
+    bench, real = shuffle_stage
+    me, table = _next_shuffler(bench)
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    first = rules.message(1, real)
+    assert [type(o) for o in first] == [Speculate, Check]
+    again = rules.message(2, real)  # the same message on another path, not yet checked
+    assert [type(o) for o in again] == [Check]
+    outs = _run_check(rules, first)
+    assert Settle(first[0].position, True) in outs
+    assert table.next_position == first[0].position + 1
+
+
+def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage):
+    bench, real = shuffle_stage
+    me, table = _next_shuffler(bench)
+    msg = SignedMessage.parse(real)
+    # The writer's own valid signature over a deck that breaks the rules.
+    body = dict(msg.body)
+    body["cards"] = list(reversed(body["cards"]))
+    bad = seal(bench.identities[msg.player], session=msg.session, position=msg.position,
+               prev=msg.prev, player=msg.player, type="shuffle", body=body).raw
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    outs = _run_check(rules, rules.message(1, bad))
+    assert isinstance(outs[0], Speculate)
+    assert Settle(msg.position, False) in outs
+    assert table.stage is Stage.ENDED  # a rule broken under the writer's signature

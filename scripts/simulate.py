@@ -38,12 +38,13 @@ def main() -> int:
     logging.disable(logging.WARNING)  # the peers log every frame they drop
     seeds = [args.seed] if args.seed is not None else range(args.start, args.start + args.count)
     began = time.perf_counter()
-    failing, churn, runs = [], 0, 0
+    failing, churn, races, runs = [], 0, 0, 0
     for seed in seeds:
         sim = Simulation(schedule_for(seed)).run()
         outcome = judge(sim)
         runs += 1
         churn += outcome.churn
+        races += outcome.races
         if outcome.failures:
             failing.append(seed)
             print(f"FAIL {outcome.schedule.describe()}")
@@ -62,6 +63,7 @@ def main() -> int:
     print(f"schedules: {runs}, failing: {len(failing)}"
           f"{' ' + str(failing[:50]) if failing else ''}, "
           f"verdicts by the link-churn rule: {churn}, "
+          f"cascades from a message timed to a window's end: {races}, "
           f"{took:.1f} s ({runs / took:.0f} schedules/s)")
     return 1 if failing else 0
 

@@ -218,3 +218,23 @@ def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage):
     assert isinstance(outs[0], Speculate)
     assert Settle(msg.position, False) in outs
     assert table.stage is Stage.ENDED  # a rule broken under the writer's signature
+
+
+def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench):
+    """Player 3 sends player 1 a malformed commit and player 0 a good one. Player
+    1 ends naming 3; its alert reaches player 0 before the good commit does, when
+    0 cannot judge it yet: once 0 holds the good one, the alert's message proves
+    3's equivocation there too (so 0 does not go on to wait for player 1)."""
+    bench.run(until=lambda b: b.reference.next_position == 4)
+    good = bench.produce(3).raw
+    msg = SignedMessage.parse(good)
+    bad = seal(bench.identities[3], session=msg.session, position=msg.position, prev=msg.prev,
+               player=3, type="commit", body={"key": bytes(32)}).raw
+    assert [v.players for v in _verdicts([Emit(bench.tables[1].receive(bad))])] == [(3,)]
+    alert = bench.tables[1].alert()
+    assert alert is not None
+    early = bench.tables[0].receive_alert(alert)
+    assert _verdicts([Emit(early)]) == [] and bench.tables[0].stage is not Stage.ENDED
+    verdicts = _verdicts([Emit(bench.tables[0].receive(good))])
+    assert [(v.rule, v.players) for v in verdicts] == [("chain.equivocation", (3,))]
+    assert set(verdicts[0].evidence) == {good, bad}

@@ -21,12 +21,16 @@ Two properties are judged (:func:`judge`):
 
 (a) no honest peer names an honest player, unless for a whole deadline that
     player's messages could not reach it by any path of honest nodes and up
-    links (the relay counts when the host is honest); two rules are told
-    apart rather than counted as failures: a verdict naming the host because
-    this peer's own host link was cut during the wait with no direct link up
-    (the project's "link churn names the host"), and a *cascade* (the named
-    player's own table had already ended naming a coalition member, so it no
-    longer writes);
+    links (the relay counts when the host is honest). Two cases are counted
+    apart rather than as failures: a verdict naming the host because this
+    peer's own host link was cut during the wait with no direct link up (the
+    project's "link churn names the host", and what follows from it), and a
+    *race*: the named player's own table had ended naming a coalition writer
+    for lateness, and this peer accepted that writer's message too late to
+    reach it (after its window closed, less than two hops before, or with no
+    honest path up) — the coalition timed it to the window's end. Any other
+    *cascade* (an honest player named because its table ended first: finding
+    1) is a failure;
 (b) a player that signs an equivocation or an out-of-turn message is named,
     with evidence, by every honest peer that received both halves of the
     evidence (for out of turn, the one message) while its table was open.
@@ -172,6 +176,8 @@ class Peer:
     #: Each message given to the rules: (raw, the table's next position then, ended then).
     received: list[tuple[bytes, int, bool]] = field(default_factory=list)
     wakes: set[float] = field(default_factory=set)
+    #: When this peer accepted the message at each position.
+    accepted_at: dict[int, float] = field(default_factory=dict)
     written: dict[int, bytes] = field(default_factory=dict)
 
 
@@ -394,6 +400,8 @@ class Simulation:
                     events = out.job()
                 except ProtocolError as failed:
                     error = failed
+                if peer.table.next_position > out.before:
+                    peer.accepted_at.setdefault(out.before, self.now)
                 self._run(peer, peer.rules.checked(out, events, error, self.now))
         self._write(peer)
         self._schedule_wake(peer)
@@ -530,6 +538,8 @@ class Outcome:
     failures: list[str]
     cascades: int
     churn: int
+    #: Cascades from a coalition message timed to the end of a window (see _raced).
+    races: int
     verdicts: dict[int, Verdict | None]
     events: int
 
@@ -537,7 +547,7 @@ class Outcome:
 def judge(sim: Simulation) -> Outcome:
     """Properties (a) and (b) of the module docstring, over one finished run."""
     failures: list[str] = []
-    cascades = churn = 0
+    cascades = churn = races = 0
     honest = [p for p in sim.peers if p.honest]
     churned = {p.player for p in honest if _churn(sim, p)}
     for peer in honest:
@@ -556,6 +566,9 @@ def judge(sim: Simulation) -> Outcome:
             if cascade and named in churned:
                 churn += 1  # the named player stopped by the link-churn rule
                 continue
+            if cascade and _raced(sim, peer, other):
+                races += 1
+                continue
             cascades += cascade
             failures.append(f"(a) player {peer.player} named honest player {named}"
                             f"{' (a cascade)' if cascade else ''}: {verdict.rule} "
@@ -568,7 +581,7 @@ def judge(sim: Simulation) -> Outcome:
             if verdict is None or player not in verdict.players or not verdict.evidence:
                 failures.append(f"(b) player {peer.player} received the {kind} of player "
                                 f"{player} at {position} and named {verdict and verdict.players}")
-    return Outcome(sim.schedule, failures, cascades, churn,
+    return Outcome(sim.schedule, failures, cascades, churn, races,
                    {p.player: p.verdict for p in sim.peers}, sim.events)
 
 
@@ -579,6 +592,26 @@ def _churn(sim: Simulation, peer: Peer) -> bool:
     return (verdict is not None and peer.verdict_at is not None and verdict.players == (0,)
             and "dropped our link" in verdict.detail
             and sim.host_link_cut_near(peer.player, peer.verdict_at))
+
+
+def _raced(sim: Simulation, accuser: Peer, named: Peer) -> bool:
+    """Whether ``named`` (honest) ended naming a coalition writer for lateness at
+    a position whose message ``accuser`` accepted too late to reach ``named``
+    before its window closed (after it, less than two hops before it, or with no
+    honest path up from then on): the coalition timed it to the window's end. Inherent in
+    any clock: the writer was late for one honest peer and in time for another."""
+    verdict = named.verdict
+    if verdict is None or verdict.rule != "deadline" or named.verdict_at is None:
+        return False
+    if not set(verdict.players) <= sim.schedule.coalition:
+        return False
+    accepted = accuser.accepted_at.get(verdict.position)
+    if accepted is None:
+        return False
+    if named.verdict_at - accepted < 2 * sim.schedule.max_delay + 1e-9:
+        return True  # also when it came after the named player's verdict
+    return all(not sim._joined(accuser.player, named.player, t)
+               for t in (accepted, (accepted + named.verdict_at) / 2, named.verdict_at))
 
 
 def _received_all(peer: Peer, halves: list[bytes], position: int, kind: str) -> bool:

@@ -5,7 +5,10 @@ turn and sends on chosen paths only — (a) no honest peer names an honest playe
 unless a whole deadline cut that player off from it, and (b) a signed
 equivocation or out-of-turn message gets its signer named, with evidence, by
 every honest peer that received it. A failing seed is printed and replays with
-``python scripts/simulate.py --seed N``."""
+``python scripts/simulate.py --seed N``. The judge tells two inherent cases
+apart instead of failing them (``simulation.judge``): the link-churn rule, and
+a cascade from a coalition message timed to reach one honest peer just after
+another's window closed."""
 
 from __future__ import annotations
 

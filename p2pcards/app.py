@@ -68,8 +68,8 @@ class TableOptions:
 
 def _linger(deadline: float) -> float:
     """Long enough for the other players' clocks, which started with the host's
-    give or take a message, to run out and probe the relay: a directly linked
-    peer hands over and waits up to a further deadline (at least ``PROBE_TIMEOUT``)."""
+    give or take a message, to run out: each then hands over what it holds and
+    waits a further deadline (at least ``PROBE_TIMEOUT``) before naming anyone."""
     return deadline + max(PROBE_TIMEOUT, deadline) + 2.0
 
 

@@ -1,34 +1,21 @@
 """One player at a table over a link: receive, verify, answer, save, reconnect.
 
-A :class:`PeerSession` drives this player's sans-IO :class:`Table` over a
-connection to the host. It sends the cryptographic steps as they fall due,
-asks its :class:`Agent` (a bot, or a person through a front end) for game
-decisions, saves every message before it goes out, and after a lost link
-reconnects and resumes from what it saved. Its clock is the only clock: if
-the player who must write stays silent past the deadline, it ends the table
-with a verdict naming that player.
-
-The deadline runs from transcript progress as this peer saw it (a message
-accepted into its chain, its own message sent, the table's start or this
-process resuming it); a reconnect does not restart it, or a host that cuts
-links a little more often than once per deadline would stall the table for
-ever. Each loss of the link to the host during the current wait is counted:
-if any happened and the writer had no other path to this peer, the deadline
-names the host (it dropped the link without progress), not the writer.
-
-With ``direct=True`` the session also links straight to the other players
-(:class:`~p2pcards.net.mesh.Mesh`): it sends what it writes to the host and
-on every direct link, echoes every message it accepts (from anywhere) once
-on every direct link it did not come from (so a writer that tells different
-players different things is proven an equivocator), answers ``sync`` from its
-own transcript, and at a deadline asks its direct peers before it blames
-anyone: a writer whose direct link is up and answers is silent by its own
-choice. The host link and the direct links feed one queue, read by the one
-task that touches the table; duplicates are dropped by digest before any
-heavier work.
-
-Heavy cryptography runs in a worker thread, so the event loop (and a screen
-drawn on it) never stalls; the table is only ever touched by one task.
+A :class:`PeerSession` is the asyncio driver of this player's sans-IO
+:class:`Table` and of its session rules,
+:class:`~p2pcards.protocol.session.SessionRules` — the clock, which path each
+message goes on, the echo, ``sync`` answers, speculation gating and whom a
+missed deadline names all live there, where the deterministic simulation
+(``tests/sim``) checks them. This module only carries out what they say: it
+keeps the link to the host (redialling within the reconnect window) and, with
+``direct=True``, the direct links (:class:`~p2pcards.net.mesh.Mesh`); feeds
+their frames, the clock and the agent's decisions to the rules through one
+queue read by the one task that touches the table; sends the cryptographic
+steps as they fall due; asks its :class:`Agent` (a bot, or a person through a
+front end) for game decisions; and saves every message before it goes out,
+so that after a lost link or a crash it resumes from what it saved
+(:mod:`p2pcards.net.resume`). Heavy cryptography runs in worker threads
+(:mod:`p2pcards.net.ahead`), so the event loop (and a screen drawn on it)
+never stalls.
 
 Table talk (:meth:`PeerSession.say`, ``talk`` frames) goes beside the table,
 never into it: a line is signed under its own domain, sent to the host and on
@@ -45,16 +32,17 @@ import collections
 import contextlib
 import logging
 import math
-import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.net.ahead import Ahead
 from p2pcards.net.errors import NetError, NotRunning
+from p2pcards.net.host_link import HostLink
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
+from p2pcards.net.resume import rebuild, resumed_events, turn_age
 from p2pcards.net.session_events import (
     CONNECTED,
     DIRECT,
@@ -74,12 +62,14 @@ from p2pcards.net.session_events import (
     SessionResult,
     TakePause,
     Waiting,
+    paths_of,
     presence_news,  # re-exported: the session's vocabulary
+    presence_of,
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import PlayerLeft, ProtocolError, RemoteProtocolError
-from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
+from p2pcards.protocol.errors import PlayerLeft, ProtocolError
+from p2pcards.protocol.events import HandDealt, MatchEnded, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.session import (
     HOST as HOST_PATH,
@@ -97,32 +87,21 @@ from p2pcards.protocol.session import (
     Speculate,
 )
 from p2pcards.protocol.table import (
-    Prepared,
-    PreparedShares,
-    SessionSecrets,
     Stage,
     StageNotReached,
     Table,
     Written,
 )
 from p2pcards.protocol.talk import TalkBook, TalkDropped, TalkLine, TalkRefused
-from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
 Connector = Callable[[], Awaitable[Any]]
 #: What the table task reads: (kind, source, payload), as the links put them.
 InboxItem = tuple[str, Any, Any]
-#: What a worker thread makes ahead (a shuffle or shares: see PeerSession._ahead).
-Made = TypeVar("Made")
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 #: Seconds to read what already arrived before a deadline counts as missed.
 LAST_LOOK = 0.05
-#: Seconds a first dial may retry a host that cut the handshake (not one refusing outright).
-FIRST_DIAL_WINDOW = 3.0
-#: Seconds of the clock a resumed turn keeps however long ago it began (a table
-#: resumed after a long pause gives everyone time to reconnect first).
-RESUME_GRACE = 30.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
 #: Dropped chat lines logged as warnings (which a full screen shows) per
@@ -182,7 +161,7 @@ class PeerSession:
         #: Wall time the resumed table's transcript was last written (resume_from).
         self._saved_at: float | None = None
         self._connection: Any = None
-        self._connected_once = False
+        self._host_link: HostLink | None = None
         self._links_up = 0
         self._resumed = False
         #: The latest lobby's bot marks by public key (saved with the table's meta).
@@ -192,14 +171,8 @@ class PeerSession:
         self._addrs: list[list] = []
         self._pending_peers: list | None = None
         self._host_key: bytes | None = None
-        #: Work running while the players think (the next deal's first shuffle, our shares).
-        self._background: set[asyncio.Future[Any]] = set()
-        #: Speculative shuffles of decks not yet checked, by position, on a bounded
-        #: executor of their own: the peer's own checks never queue behind them.
-        self._speculation: dict[int, asyncio.Future[Prepared]] = {}
-        self._speculation_pool: ThreadPoolExecutor | None = None
-        #: This seat's shares being made ahead (see Table.shares_job), awaited at its turn.
-        self._shares_ahead: asyncio.Future[PreparedShares] | None = None
+        #: Work made while the players think, and speculative shuffles (see ahead.py).
+        self.ahead = Ahead()
         #: The table talk's checks and this player's counter (once the table is known).
         self.talk: TalkBook | None = None
         self._talk_sends: set[asyncio.Task] = set()
@@ -223,28 +196,11 @@ class PeerSession:
     def resume_from(self, journal: Journal) -> Table:
         """Rebuild the table from a saved journal before :meth:`run`, and return it
         (raises :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
-        journal.claim()
-        meta = journal.read_meta()
-        messages = journal.read_messages()
-        secrets = SessionSecrets.from_wire(meta["secrets"])
-        table = Table(messages[0], self.identity, secrets, randomness=self.randomness_for)
-        for raw in messages[1:]:
-            try:
-                table.receive(raw)
-            except RemoteProtocolError:
-                break
-        # When the saved turn began (the transcript's last write), before the rewrite
-        # below touches the file: a resumed peer gets no fresh time (see run()).
-        with contextlib.suppress(OSError):
-            self._saved_at = journal.transcript_path.stat().st_mtime
-        journal.rewrite(table.transcript())
-        saved_verdict = journal.read_verdict()
-        if saved_verdict is not None and table.stage is not Stage.ENDED:
-            table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
-        self.table, self.journal = table, journal
+        resumed = rebuild(journal, self.identity, self.randomness_for)
+        self.table, self.journal, self._saved_at = resumed.table, journal, resumed.saved_at
         self._resumed = True
-        self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
-        return table
+        self.meta.update(resumed.meta)
+        return resumed.table
 
     async def run(self) -> SessionResult:
         """Play until the match ends, a verdict ends it, or the host refuses us."""
@@ -255,8 +211,9 @@ class PeerSession:
                 self.journal.release()
 
     async def _run(self) -> SessionResult:
-        if self._resumed:
-            self._tell_resumed_table()
+        if self._resumed and self.table is not None:
+            for event in resumed_events(self.table, self.meta):
+                self.on_event(event)
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
         self._inbox = asyncio.Queue(INBOX_SIZE)
@@ -268,7 +225,8 @@ class PeerSession:
             # message was saved (the transcript's last write), not now; no fresh time.
             self._start_rules(self.table, elapsed=self._saved_turn_age())
             self._table_known()
-        host_link = asyncio.create_task(self._guarded_host_link())
+        self._host_link = HostLink(self.connector, self._post, self.reconnect_window)
+        host_link = asyncio.create_task(self._host_link.run(self._host_hello))
         try:
             try:
                 return await self._play()
@@ -283,10 +241,7 @@ class PeerSession:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await host_link
-            for future in self._speculation.values():
-                future.cancel()
-            if self._speculation_pool is not None:
-                self._speculation_pool.shutdown(wait=False, cancel_futures=True)
+            self.ahead.close()
             for send in list(self._talk_sends):  # a chat line still on its way: dropped
                 send.cancel()
             if self._connection is not None:
@@ -333,53 +288,10 @@ class PeerSession:
 
     # -- the link to the host -------------------------------------------------------
 
-    async def _guarded_host_link(self) -> None:
-        """The host link's task; should it fail unexpectedly, the table task hears
-        of it (as a host that cannot be reached) instead of waiting for nothing."""
-        try:
-            await self._host_link()
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # noqa: BLE001 - reported to the table task
-            log.error("the link to the host failed: %r", error)
-            await self._post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
-
-    async def _host_link(self) -> None:
-        """Connect to the host, say hello, and queue what it sends; after a lost
-        link, redial until the reconnect window runs out. The table task hears of
-        each link going up or down through the same queue, in order."""
-        loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.reconnect_window
-        first_until = loop.time() + FIRST_DIAL_WINDOW
-        while True:
-            try:
-                connection = await self.connector()
-            except (TimeoutError, OSError, NetError) as error:
-                if self._connected_once:
-                    retry = loop.time() <= give_up_at
-                else:
-                    # A host that listens but cut the handshake (its admission budget,
-                    # a burst of strangers) may take us a moment later; nobody
-                    # listening at all is said at once.
-                    retry = (not isinstance(error, ConnectionRefusedError)
-                             and loop.time() <= first_until)
-                if not retry:
-                    await self._post(("lost", None, f"cannot reach the host: {error}"))
-                    return
-                await asyncio.sleep(0.2)
-                continue
-            self._connected_once = True
-            try:
-                await self._open_listener(connection)
-                hello = self._hello_body(with_addrs=True)
-                await connection.send(frames.encode("hello", hello))
-                await self._post(("up", connection, hello["have"]))
-                while True:
-                    await self._post(("host", connection, await connection.recv()))
-            except NetError as error:
-                connection.close()
-                await self._post(("down", connection, error))
-                give_up_at = loop.time() + self.reconnect_window
+    async def _host_hello(self, connection: Any) -> dict:
+        """A new link to the host: listen for direct links (once), then the hello."""
+        await self._open_listener(connection)
+        return self._hello_body(with_addrs=True)
 
     def _hello_body(self, with_addrs: bool) -> dict:
         table = self.table
@@ -597,9 +509,9 @@ class PeerSession:
             elif isinstance(out, Check):
                 await self._check(out)
             elif isinstance(out, Speculate):
-                self._speculate(out)
+                self.ahead.speculate(out.position, out.job)
             elif isinstance(out, Settle):
-                await self._settle(out)
+                await self.ahead.settle(self.table, out.position, out.keep)
 
     async def _check(self, check: Check) -> None:
         """The table's full check of a message, in a worker thread (the loop, and a
@@ -612,31 +524,6 @@ class PeerSession:
             error = failed
         await self._apply(self.rules.checked(check, events, error,
                                              asyncio.get_running_loop().time()))
-
-    def _speculate(self, work: Speculate) -> None:
-        if self._speculation_pool is None:
-            self._speculation_pool = ThreadPoolExecutor(1, thread_name_prefix="speculate")
-        future = asyncio.get_running_loop().run_in_executor(self._speculation_pool, work.job)
-        self._speculation[work.position] = future
-
-        def done(finished: asyncio.Future[Prepared]) -> None:
-            if not finished.cancelled() and finished.exception() is not None:
-                log.debug("a speculative shuffle was dropped: %r", finished.exception())
-        future.add_done_callback(done)
-
-    async def _settle(self, settle: Settle) -> None:
-        """Our shuffle of a deck just checked, made while it was checked (after the
-        echo, which must not wait for it); or dropped, its message having failed."""
-        future = self._speculation.pop(settle.position, None)
-        if future is None:
-            return
-        if not settle.keep:
-            future.cancel()
-            return
-        with contextlib.suppress(Exception):
-            prepared = await future
-            if self.table is not None:
-                self.table.offer_shuffle(prepared)
 
     def _on_talk(self, raw: bytes, source: int | None) -> None:
         """A chat line from the host (``source`` None) or a direct peer: shown once
@@ -716,31 +603,8 @@ class PeerSession:
                 self.on_event(Waiting(out.writer, out.deadline))
 
     def _saved_turn_age(self) -> float:
-        """Seconds since the saved transcript was last written (a resumed turn's age),
-        leaving at least ``RESUME_GRACE`` of the clock: a table resumed after a long
-        pause is not decided before anyone could reconnect."""
-        if self._saved_at is None:
-            return 0.0
-        age = max(0.0, time.time() - self._saved_at)
-        return min(age, max(0.0, self.move_time() - RESUME_GRACE))
-
-    def _tell_resumed_table(self) -> None:
-        """A resumed session's front end starts empty: tell it the table as saved
-        (game, name, players and bot marks, seats) and, for a table that had
-        already ended, how it ended, before anything new happens."""
-        table = self.table
-        if table is None:
-            return
-        bots = self.meta.get("bots") or []
-        players = tuple((p.public_key, p.name, bool(bots[i]) if i < len(bots) else False)
-                        for i, p in enumerate(table.players))
-        self.on_event(LobbyUpdate(table.game.name, table.table_name, {}, players))
-        if table.player_at_seat is not None and table.first_seat is not None:
-            self.on_event(PlayersSeated(table.player_at_seat, table.first_seat))
-        if table.stage is Stage.OVER:
-            self.on_event(MatchEnded(table.engine.outcome))
-        elif table.stage is Stage.ENDED and table.verdict is not None:
-            self.on_event(TableEnded(table.verdict))
+        """Seconds a resumed turn has already run (see :func:`resume.turn_age`)."""
+        return turn_age(self._saved_at, self.move_time())
 
     def _table_known(self) -> None:
         table = self.table
@@ -758,12 +622,7 @@ class PeerSession:
     async def _send_automatic(self) -> None:
         table = self.table
         while table is not None and table.my_turn and not self._table_done():
-            pending, self._shares_ahead = self._shares_ahead, None
-            if pending is not None:
-                # Our shares, begun when the last shuffle passed: wait for them
-                # rather than make them twice.
-                with contextlib.suppress(Exception):
-                    table.offer_shares(await pending)
+            await self.ahead.offer_shares(table)  # begun when the last shuffle passed
             written = await asyncio.to_thread(table.outgoing)
             if written is None:
                 return
@@ -838,11 +697,10 @@ class PeerSession:
                         table.pauses_left[table.member.player])
 
     def _emit(self, events: list[Any]) -> None:
-        if any(isinstance(event, HandDealt) for event in events):
-            self._prepare_next_shuffle()
+        if any(isinstance(event, HandDealt) for event in events) and self.table is not None:
+            self.ahead.next_shuffle(self.table)  # while the players think
         if any(isinstance(event, ShuffleVerified) for event in events) and self.table is not None:
-            # The last shuffle passed: our shares of that deck can be made now.
-            self._shares_ahead = self._ahead(self.table.shares_job()) or self._shares_ahead
+            self.ahead.our_shares(self.table)  # the last shuffle passed: its deck is final
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
                 self.journal.write_verdict(event.verdict.to_wire())
@@ -853,52 +711,13 @@ class PeerSession:
                     for seat in event.outcome.winners]})
             self.on_event(event)
 
-    def _prepare_next_shuffle(self) -> None:
-        """While the players think, compute the next deal's first shuffle in a
-        worker thread (only seat 0 has one; see :meth:`Table.next_shuffle_job`)."""
-        table = self.table
-        if table is None:
-            return
-        future = self._ahead(table.next_shuffle_job())
-        if future is not None:
-            def keep(done: asyncio.Future[Prepared]) -> None:
-                if not done.cancelled() and done.exception() is None:
-                    table.offer_shuffle(done.result())
-            future.add_done_callback(keep)
-
-    def _ahead(self, job: Callable[[], Made] | None) -> asyncio.Future[Made] | None:
-        """Run ``job`` (a shuffle or shares made ahead) in a worker thread; a failure
-        (a deck that does not parse: its check will say so) is dropped, never sent."""
-        if job is None:
-            return None
-        future = asyncio.get_running_loop().run_in_executor(None, job)
-        self._background.add(future)
-
-        def done(finished: asyncio.Future[Made]) -> None:
-            self._background.discard(finished)
-            if not finished.cancelled() and finished.exception() is not None:
-                log.debug("a shuffle made ahead was dropped: %r", finished.exception())
-
-        future.add_done_callback(done)
-        return future
-
     def paths(self) -> dict[int, str]:
         """How each other player's messages reach this one (see :class:`Paths`)."""
         table = self.table
         if table is None or table.me_player is None:
             return {}
-        linked = self.mesh.linked() if self.mesh is not None else set()
-        out = {}
-        for player, info in enumerate(table.players):
-            if player == table.me_player:
-                continue
-            if player in linked:
-                out[player] = DIRECT
-            elif info.public_key == self._host_key:
-                out[player] = HOST
-            else:
-                out[player] = VIA_HOST
-        return out
+        return paths_of([p.public_key for p in table.players], table.me_player,
+                        self.mesh.linked() if self.mesh is not None else set(), self._host_key)
 
     def _on_mesh_change(self) -> None:
         """A direct link came up or went down. Each end of a new link asks the other
@@ -917,20 +736,13 @@ class PeerSession:
             self.on_event(Paths(self.paths()))
 
     def presence(self) -> dict[int, str]:
-        """Each other player's presence (see :class:`Presence`); a player the host
-        has said nothing about and no direct link covers counts as connected."""
+        """Each other player's presence (see :class:`Presence`)."""
         table = self.table
         if table is None or table.me_player is None:
             return {}
-        linked = self.mesh.linked() if self.mesh is not None else set()
-        told = self._host_presence
-        out = {}
-        for player in range(len(table.players)):
-            if player == table.me_player:
-                continue
-            via_host = told is None or player >= len(told) or bool(told[player])
-            out[player] = CONNECTED if via_host or player in linked else RECONNECTING
-        return out
+        return presence_of(len(table.players), table.me_player,
+                           self.mesh.linked() if self.mesh is not None else set(),
+                           self._host_presence)
 
     def _emit_presence(self) -> None:
         news = presence_news(self._told_presence, self.presence(), self.reconnect_window)
@@ -968,7 +780,8 @@ class PeerSession:
         return SessionResult(reason=reason)
 
 
-__all__ = ["PROBE_TIMEOUT", "Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession",
+__all__ = ["PROBE_TIMEOUT", "DIRECT", "HOST", "VIA_HOST", "Agent", "Decision", "LEFT_IN_LOBBY",
+           "LeaveTable", "TakePause", "PeerSession",
            "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown", "Waiting", "Paths", "Presence",
            "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded", "TalkLine",
            "TalkRefused"]

@@ -18,8 +18,9 @@ The rules, each held on every path:
 
 * **Every path carries everything.** A message this peer accepts goes on
   every path it did not come from — every direct link but its writer's, and
-  the host link too when it came from a direct link — so a writer that tells
-  only some players cannot starve a relay-only seat (the host's own seat, a
+  the host link too when it came from a direct link (``FORWARD_DELAY`` later,
+  unless the host's own copy came first) — so a writer that tells only some
+  players cannot starve a relay-only seat (the host's own seat, a
   ``--no-direct`` player): the relay accepts a correctly signed next message
   from any player's link and drops copies.
 * **Hand over before blaming.** When the writer's time is up, this peer hands
@@ -61,6 +62,10 @@ Path = int | None
 
 #: Seconds a host has, at least, to answer once a writer's deadline ran out.
 PROBE_TIMEOUT = 3.0
+#: Seconds a message accepted from a direct link waits for the host's own copy
+#: before this peer passes it on to the host: an honest writer's copy through the
+#: host usually comes first, so only a withheld one costs the extra bytes.
+FORWARD_DELAY = 0.5
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,9 @@ class SessionRules:
         self.seen: set[bytes] = set()
         self._seen_notices: set[bytes] = set()
         self._forks_asked: set[tuple[Path, int | None]] = set()
+        #: Messages accepted from a direct link, to pass on to the host when due
+        #: (digest -> (raw, due)) unless the host's own copy comes first.
+        self._forward: dict[bytes, tuple[bytes, float]] = {}
         #: Position -> digest of the one message whose speculative shuffle runs.
         self._speculated: dict[int, bytes] = {}
 
@@ -192,25 +200,36 @@ class SessionRules:
         return [Clock(table.writer if table is not None else None, self.deadline_at)]
 
     def wake_at(self) -> float:
-        """When :meth:`tick` next has something to decide (inf: never)."""
-        return self.deadline_at
+        """When :meth:`tick` next has something to do (inf: never)."""
+        return min([self.deadline_at, *(due for _, due in self._forward.values())])
 
     def tick(self, now: float) -> list[Output]:
-        """The time is ``now``: if the writer's time (or the probe's) is up, hand
-        over, probe, or name someone (see the module docstring)."""
+        """The time is ``now``: pass on to the host what is due; if the writer's
+        time (or the probe's) is up, hand over, probe, or name someone (see the
+        module docstring)."""
+        out = self._pass_on(now)
         if now < self.deadline_at or self.done:
-            return []
+            return out
         table = self.table
         if table is None:
-            return self.progress(now)
+            return out + self.progress(now)
         if table.my_turn:
             # Our own time is up: the others may now name us. The clock is not
             # restarted; writing restarts it for the next writer.
             self.deadline_at = math.inf
-            return [Clock(table.writer, self.deadline_at)]
+            return out + [Clock(table.writer, self.deadline_at)]
         if self.probe is None:
-            return self._hand_over(table, now)
-        return self._decide(table)
+            return out + self._hand_over(table, now)
+        return out + self._decide(table)
+
+    def _pass_on(self, now: float) -> list[Output]:
+        due = [key for key, (_, when) in self._forward.items() if when <= now]
+        out: list[Output] = []
+        for key in due:
+            raw, _ = self._forward.pop(key)
+            if self.host_up:  # else the next hello's count makes us send it anyway
+                out.append(Send(HOST, _msg(raw)))
+        return out
 
     def _hand_over(self, table: Table, now: float) -> list[Output]:
         writer, linked = table.writer, set(self.linked)
@@ -307,7 +326,12 @@ class SessionRules:
         """A transcript message from ``source``: a copy is dropped at once; else the
         cheap checks gate any speculative work, and the full check is work to run."""
         table = self.table
-        if table is None or digest(raw) in self.seen:
+        if table is None:
+            return []
+        key = digest(raw)
+        if key in self.seen:
+            if source is HOST:
+                self._forward.pop(key, None)  # the host has it: nothing to pass on
             return []
         out: list[Output] = []
         position = table.next_position
@@ -356,8 +380,8 @@ class SessionRules:
         writer = table.messages[before].player
         frame = _msg(check.raw)
         out += [Send(p, frame) for p in sorted(self.linked) if p not in (source, writer)]
-        if source is not HOST and self.host_up:
-            out.append(Send(HOST, frame))
+        if source is not HOST:
+            self._forward[digest(check.raw)] = (check.raw, now + FORWARD_DELAY)
         if before in self._speculated:
             out.append(Settle(before, mine))
         out.append(Emit(events))
@@ -407,5 +431,5 @@ class SessionRules:
         return self.table is not None and self.table.writer in self.linked
 
 
-__all__ = ["HOST", "PROBE_TIMEOUT", "Check", "Clock", "Emit", "Output", "Path", "Save", "Send",
+__all__ = ["FORWARD_DELAY", "HOST", "PROBE_TIMEOUT", "Check", "Clock", "Emit", "Output", "Path", "Save", "Send",
            "SessionRules", "Settle", "Speculate", "digest"]

@@ -13,6 +13,7 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.session import (
+    FORWARD_DELAY,
     HOST,
     PROBE_TIMEOUT,
     Check,
@@ -68,12 +69,24 @@ def _rules_for(bench: Bench, player: int, linked: set[int], now: float = 0.0) ->
 
 def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_peers(bench):
     """Player 2 accepts player 0's commit from player 3's direct link: it passes it
-    to the host and to player 1, never back to 3 nor to its writer."""
+    to player 1 at once and to the host a moment later, never back to 3 nor to
+    its writer."""
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={0, 1, 3})
-    outs = _run_check(rules, rules.message(3, written.raw))
-    assert sorted(_sends(outs), key=str) == sorted([(HOST, "msg"), (1, "msg")], key=str)
+    outs = _run_check(rules, rules.message(3, written.raw), now=1.0)
+    assert _sends(outs) == [(1, "msg")]
     assert rules.table is not None and rules.table.next_position == 2
+    assert rules.wake_at() == 1.0 + FORWARD_DELAY
+    assert _sends(rules.tick(1.0 + FORWARD_DELAY)) == [(HOST, "msg")]
+    assert rules.wake_at() == 1.0 + DEADLINE  # nothing more to pass on
+
+
+def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench):
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    _run_check(rules, rules.message(3, written.raw), now=1.0)
+    assert rules.message(HOST, written.raw) == []  # a copy, and the host has it
+    assert rules.tick(1.0 + FORWARD_DELAY) == []
 
 
 def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench):

@@ -424,8 +424,10 @@ class Simulation:
 
     def _wake(self, peer: Peer, when: float) -> None:
         peer.wakes.discard(when)
-        if peer.table.next_position >= STOP_AT or peer.verdict is not None:
-            return  # the simulated stage is over here: nobody is waited for
+        if peer.verdict is not None:
+            return
+        if peer.table.next_position >= STOP_AT:
+            peer.rules.deadline_at = math.inf  # the simulated stage is over: nobody is waited for
         self._run(peer, peer.rules.tick(self.now))
 
     def _write(self, peer: Peer) -> None:

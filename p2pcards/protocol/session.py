@@ -19,7 +19,9 @@ The rules, each held on every path:
 * **Every path carries everything.** A message this peer accepts goes on
   every path it did not come from — every direct link but its writer's, and
   the host link too when it came from a direct link (``FORWARD_DELAY`` later,
-  unless the host's own copy came first) — so a writer that tells only some
+  unless the host's own copy came first; at once when it came late, past half
+  the writer's time, when others' clocks may be about to run out) — so a
+  writer that tells only some
   players cannot starve a relay-only seat (the host's own seat, a
   ``--no-direct`` player): the relay accepts a correctly signed next message
   from any player's link and drops copies.
@@ -346,6 +348,15 @@ class SessionRules:
     def checked(self, check: Check, events: list[Any] | None,
                 error: ProtocolError | None, now: float) -> list[Output]:
         """The full check of ``check.raw`` finished with ``events`` or ``error``."""
+        out = self._checked(check, events, error, now)
+        if self.done:
+            # The table ended or the match is over here: the session stops soon,
+            # so whatever the host may still lack goes to it now.
+            out = self._pass_on(math.inf) + out
+        return out
+
+    def _checked(self, check: Check, events: list[Any] | None,
+                 error: ProtocolError | None, now: float) -> list[Output]:
         table = self.table
         if table is None:
             return []
@@ -373,6 +384,9 @@ class SessionRules:
         if table.next_position <= before:
             return settle + [Emit(events)]
         self.seen.add(digest(check.raw))
+        # Late (past half the writer's time, or after it): others' clocks may be
+        # about to run out, so it goes on to the host at once, not FORWARD_DELAY later.
+        late = self.probe is not None or now >= self.deadline_at - self.move_time() / 2
         out: list[Output] = [Save(check.raw), *self.progress(now)]
         # Every path it did not come from: the direct peers (a writer cannot tell
         # two players two things unseen; it knows what it signed) and the host,
@@ -380,8 +394,11 @@ class SessionRules:
         writer = table.messages[before].player
         frame = _msg(check.raw)
         out += [Send(p, frame) for p in sorted(self.linked) if p not in (source, writer)]
-        if source is not HOST:
+        if source is not HOST and late:
+            out.append(Send(HOST, frame))
+        elif source is not HOST:
             self._forward[digest(check.raw)] = (check.raw, now + FORWARD_DELAY)
+
         if before in self._speculated:
             out.append(Settle(before, mine))
         out.append(Emit(events))

@@ -530,14 +530,18 @@ class Table:
         return events + (self._pending_proof() or [])
 
     def _pending_proof(self) -> list[Any] | None:
-        """Evidence kept from an alert that came before this peer held its
-        position, judged now that it does: the equivocation it proves, or None."""
-        reached = [raw for raw in self._pending_evidence
-                   if SignedMessage.parse(raw).position < self.next_position]
+        """Evidence kept from an alert that came before this peer reached its
+        position, judged now that it has: the fault it proves (an equivocation, a
+        message out of turn), or None."""
+        n = self.next_position
+        reached = [raw for raw in self._pending_evidence if SignedMessage.parse(raw).position <= n]
         if not reached:
             return None
-        self._pending_evidence = [raw for raw in self._pending_evidence if raw not in reached]
-        return self._proof_in(tuple(reached))
+        proven = self._proof_in(tuple(reached))
+        if proven is None:  # what is for the next position may still prove something later
+            self._pending_evidence = [raw for raw in self._pending_evidence
+                                      if SignedMessage.parse(raw).position >= n]
+        return proven
 
     def receive_alert(self, raw: bytes) -> list[Any]:
         """A signed notice outside the chain: a ``leave``, or another peer's verdict.

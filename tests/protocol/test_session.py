@@ -81,6 +81,16 @@ def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_p
     assert rules.wake_at() == 1.0 + DEADLINE  # nothing more to pass on
 
 
+def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench):
+    """Past half the writer's time, others' clocks may be about to run out."""
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    late = DEADLINE / 2 + 0.1
+    outs = _run_check(rules, rules.message(3, written.raw), now=late)
+    assert sorted(_sends(outs), key=str) == sorted([(HOST, "msg"), (1, "msg")], key=str)
+    assert rules.wake_at() == late + DEADLINE
+
+
 def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench):
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
@@ -251,3 +261,37 @@ def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench):
     verdicts = _verdicts([Emit(bench.tables[0].receive(good))])
     assert [(v.rule, v.players) for v in verdicts] == [("chain.equivocation", (3,))]
     assert set(verdicts[0].evidence) == {good, bad}
+
+
+def test_an_alert_about_a_message_out_of_turn_is_judged_once_its_position_is_next(bench):
+    """Player 1 signs a message for the position after player 3's commit (player
+    0's to write) and sends it to player 2 only; player 2 names 1 and its alert
+    reaches player 0 before 3's commit does: once 0 holds the commit, the alert's
+    message is out of turn at its next position, and 0 names player 1 too."""
+    bench.run(until=lambda b: b.reference.next_position == 4)
+    good = bench.produce(3).raw
+    head = SignedMessage.parse(good)
+    bad = seal(bench.identities[1], session=head.session, position=5, prev=head.digest,
+               player=1, type="open", body={}).raw
+    bench.tables[2].receive(good)
+    assert [v.players for v in _verdicts([Emit(bench.tables[2].receive(bad))])] == [(1,)]
+    alert = bench.tables[2].alert()
+    assert alert is not None
+    assert _verdicts([Emit(bench.tables[0].receive_alert(alert))]) == []
+    verdicts = _verdicts([Emit(bench.tables[0].receive(good))])
+    assert [(v.rule, v.players) for v in verdicts] == [("turn", (1,))]
+
+
+def test_what_waits_to_go_on_to_the_host_goes_at_once_when_the_table_ends(bench):
+    """A session stops when its table ends: a message still waiting its delay
+    would never reach the host (the host's own seat would then wait for it)."""
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    _run_check(rules, rules.message(3, written.raw), now=1.0)  # waits FORWARD_DELAY
+    table = rules.table
+    assert table is not None
+    bad = seal(bench.identities[3], session=table.session, position=table.next_position,
+               prev=table.head, player=3, type="commit", body={"key": bytes(32)}).raw
+    outs = _run_check(rules, rules.message(3, bad), now=1.1)  # out of turn: the table ends
+    assert _verdicts(outs) and table.stage is Stage.ENDED
+    assert (HOST, "msg") in _sends(outs)

@@ -74,8 +74,9 @@ class TableOptions:
 
 def _linger(deadline: float) -> float:
     """Long enough for the other players' clocks, which started with the host's
-    give or take a message, to run out and probe the relay (``PROBE_TIMEOUT``)."""
-    return deadline + PROBE_TIMEOUT + 2.0
+    give or take a message, to run out: each then hands over what it holds and
+    waits a further deadline (at least ``PROBE_TIMEOUT``) before naming anyone."""
+    return deadline + max(PROBE_TIMEOUT, deadline) + 2.0
 
 
 def _derive(seed: int, *labels: str) -> bytes:

@@ -1,34 +1,21 @@
 """One player at a table over a link: receive, verify, answer, save, reconnect.
 
-A :class:`PeerSession` drives this player's sans-IO :class:`Table` over a
-connection to the host. It sends the cryptographic steps as they fall due,
-asks its :class:`Agent` (a bot, or a person through a front end) for game
-decisions, saves every message before it goes out, and after a lost link
-reconnects and resumes from what it saved. Its clock is the only clock: if
-the player who must write stays silent past the deadline, it ends the table
-with a verdict naming that player.
-
-The deadline runs from transcript progress as this peer saw it (a message
-accepted into its chain, its own message sent, the table's start or this
-process resuming it); a reconnect does not restart it, or a host that cuts
-links a little more often than once per deadline would stall the table for
-ever. Each loss of the link to the host during the current wait is counted:
-if any happened and the writer had no other path to this peer, the deadline
-names the host (it dropped the link without progress), not the writer.
-
-With ``direct=True`` the session also links straight to the other players
-(:class:`~p2pcards.net.mesh.Mesh`): it sends what it writes to the host and
-on every direct link, echoes every message it accepts (from anywhere) once
-on every direct link it did not come from (so a writer that tells different
-players different things is proven an equivocator), answers ``sync`` from its
-own transcript, and at a deadline asks its direct peers before it blames
-anyone: a writer whose direct link is up and answers is silent by its own
-choice. The host link and the direct links feed one queue, read by the one
-task that touches the table; duplicates are dropped by digest before any
-heavier work.
-
-Heavy cryptography runs in a worker thread, so the event loop (and a screen
-drawn on it) never stalls; the table is only ever touched by one task.
+A :class:`PeerSession` is the asyncio driver of this player's sans-IO
+:class:`Table` and of its session rules,
+:class:`~p2pcards.protocol.session.SessionRules` — the clock, which path each
+message goes on, the echo, ``sync`` answers, speculation gating and whom a
+missed deadline names all live there, where the deterministic simulation
+(``tests/sim``) checks them. This module only carries out what they say: it
+keeps the link to the host (redialling within the reconnect window) and, with
+``direct=True``, the direct links (:class:`~p2pcards.net.mesh.Mesh`); feeds
+their frames, the clock and the agent's decisions to the rules through one
+queue read by the one task that touches the table; sends the cryptographic
+steps as they fall due; asks its :class:`Agent` (a bot, or a person through a
+front end) for game decisions; and saves every message before it goes out,
+so that after a lost link or a crash it resumes from what it saved
+(:mod:`p2pcards.net.resume`). Heavy cryptography runs in worker threads
+(:mod:`p2pcards.net.ahead`), so the event loop (and a screen drawn on it)
+never stalls.
 
 Table talk (:meth:`PeerSession.say`, ``talk`` frames) goes beside the table,
 never into it: a line is signed under its own domain, sent to the host and on
@@ -43,18 +30,19 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import hashlib
 import logging
 import math
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.net.ahead import Ahead
 from p2pcards.net.errors import NetError, NotRunning
+from p2pcards.net.host_link import HostLink
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
+from p2pcards.net.resume import rebuild, resumed_events, turn_age
 from p2pcards.net.session_events import (
     CONNECTED,
     DIRECT,
@@ -74,50 +62,46 @@ from p2pcards.net.session_events import (
     SessionResult,
     TakePause,
     Waiting,
+    paths_of,
     presence_news,  # re-exported: the session's vocabulary
+    presence_of,
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.errors import (
-    BrokenChain,
-    PlayerLeft,
-    ProtocolError,
-    RemoteProtocolError,
-    SeatPlayedElsewhere,
-)
-from p2pcards.protocol.events import HandDealt, MatchEnded, PlayersSeated, ShuffleVerified, TableEnded
+from p2pcards.protocol.errors import PlayerLeft, ProtocolError, SeatPlayedElsewhere
+from p2pcards.protocol.events import HandDealt, MatchEnded, ShuffleVerified, TableEnded
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.session import (
+    HOST as HOST_PATH,
+)
+from p2pcards.protocol.session import (
+    PROBE_TIMEOUT,
+    Check,
+    Clock,
+    Emit,
+    Output,
+    Save,
+    Send,
+    SessionRules,
+    Settle,
+    Speculate,
+)
 from p2pcards.protocol.table import (
-    PAUSE_SECONDS,
-    Gap,
-    Prepared,
-    PreparedShares,
-    SessionSecrets,
     Stage,
     StageNotReached,
     Table,
     Written,
 )
 from p2pcards.protocol.talk import TalkBook, TalkDropped, TalkLine, TalkRefused
-from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
 Connector = Callable[[], Awaitable[Any]]
 #: What the table task reads: (kind, source, payload), as the links put them.
 InboxItem = tuple[str, Any, Any]
-#: What a worker thread makes ahead (a shuffle or shares: see PeerSession._ahead).
-Made = TypeVar("Made")
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 #: Seconds to read what already arrived before a deadline counts as missed.
 LAST_LOOK = 0.05
-#: Seconds a first dial may retry a host that cut the handshake (not one refusing outright).
-FIRST_DIAL_WINDOW = 3.0
-#: Seconds a host has to answer a ping once a writer's deadline ran out.
-PROBE_TIMEOUT = 3.0
-#: Seconds of the clock a resumed turn keeps however long ago it began (a table
-#: resumed after a long pause gives everyone time to reconnect first).
-RESUME_GRACE = 30.0
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
 #: Dropped chat lines logged as warnings (which a full screen shows) per
@@ -171,42 +155,29 @@ class PeerSession:
         """Accept direct links (off: this player only dials, e.g. behind a firewall)."""
         self.listen_host = listen_host
         """Where to listen; default: this end's address of the link to the host."""
-        self.table: Table | None = None
+        #: The session's rules (clock, paths, echo, sync, blame): this class drives them.
+        self.rules = SessionRules(deadline)
         self.journal: Journal | None = None
         self.mesh: Mesh | None = None
-        self._deadline_at = 0.0
         self._leaving = False
-        self._probe: int | None = None
-        self._probes = 0
-        self._probe_host_answered = False
-        self._probe_writer_answered = False
-        self._linked: set[int] = set()
         #: The host's last word on who is linked to it (player order), if any.
         self._host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
         #: Wall time the resumed table's transcript was last written (resume_from).
         self._saved_at: float | None = None
         self._connection: Any = None
-        self._connected_once = False
+        self._host_link: HostLink | None = None
         self._links_up = 0
         self._resumed = False
         #: The latest lobby's bot marks by public key (saved with the table's meta).
         self._bots: dict[bytes, bool] = {}
-        #: Losses of the link to the host since the last transcript progress.
-        self._drops = 0
         #: The one queue the table task reads (made when :meth:`run` starts).
         self._inbox: asyncio.Queue[InboxItem] | None = None
         self._addrs: list[list] = []
         self._pending_peers: list | None = None
         self._host_key: bytes | None = None
-        #: Digests (of the raw bytes) of messages in the chain and notices seen: cheap dedupe.
-        self._seen: set[bytes] = set()
-        self._seen_notices: set[bytes] = set()
-        self._forks_asked: set[tuple[int | None, int | None]] = set()  # (link, position) asked once
-        #: Work running while the players think (the next deal's first shuffle, our shares).
-        self._background: set[asyncio.Future[Any]] = set()
-        #: This seat's shares being made ahead (see Table.shares_job), awaited at its turn.
-        self._shares_ahead: asyncio.Future[PreparedShares] | None = None
+        #: Work made while the players think, and speculative shuffles (see ahead.py).
+        self.ahead = Ahead()
         #: The table talk's checks and this player's counter (once the table is known).
         self.talk: TalkBook | None = None
         self._talk_sends: set[asyncio.Task] = set()
@@ -214,32 +185,27 @@ class PeerSession:
 
     # -- public -----------------------------------------------------------------
 
+    @property
+    def table(self) -> Table | None:
+        return self.rules.table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        self.rules.table = table
+
+    @property
+    def _deadline_at(self) -> float:
+        """When the writer's time (or the probe's) is up, in event-loop time."""
+        return self.rules.deadline_at
+
     def resume_from(self, journal: Journal) -> Table:
         """Rebuild the table from a saved journal before :meth:`run`, and return it
         (raises :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
-        journal.claim()
-        meta = journal.read_meta()
-        messages = journal.read_messages()
-        secrets = SessionSecrets.from_wire(meta["secrets"])
-        table = Table(messages[0], self.identity, secrets, randomness=self.randomness_for)
-        for raw in messages[1:]:
-            try:
-                table.receive(raw, saved=True)  # its own record: its own messages are its own
-            except RemoteProtocolError:
-                break
-        # When the saved turn began (the transcript's last write), before the rewrite
-        # below touches the file: a resumed peer gets no fresh time (see run()).
-        with contextlib.suppress(OSError):
-            self._saved_at = journal.transcript_path.stat().st_mtime
-        journal.rewrite(table.transcript())
-        saved_verdict = journal.read_verdict()
-        if saved_verdict is not None and table.stage is not Stage.ENDED:
-            table.restore_verdict(Verdict.from_wire(saved_verdict))  # it ended: no play resumes
-        self.table, self.journal = table, journal
+        resumed = rebuild(journal, self.identity, self.randomness_for)
+        self.table, self.journal, self._saved_at = resumed.table, journal, resumed.saved_at
         self._resumed = True
-        self._seen.update(_key(raw) for raw in table.transcript())
-        self.meta.update({k: v for k, v in meta.items() if k not in ("secrets",)})
-        return table
+        self.meta.update(resumed.meta)
+        return resumed.table
 
     async def run(self) -> SessionResult:
         """Play until the match ends, a verdict ends it, or the host refuses us."""
@@ -250,8 +216,9 @@ class PeerSession:
                 self.journal.release()
 
     async def _run(self) -> SessionResult:
-        if self._resumed:
-            self._tell_resumed_table()
+        if self._resumed and self.table is not None:
+            for event in resumed_events(self.table, self.meta):
+                self.on_event(event)
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
         self._inbox = asyncio.Queue(INBOX_SIZE)
@@ -261,9 +228,10 @@ class PeerSession:
         if self.table is not None:
             # Resumed from a journal: the writer's turn began when its predecessor's
             # message was saved (the transcript's last write), not now; no fresh time.
-            self._reset_deadline(elapsed=self._saved_turn_age())
+            self._start_rules(self.table, elapsed=self._saved_turn_age())
             self._table_known()
-        host_link = asyncio.create_task(self._guarded_host_link())
+        self._host_link = HostLink(self.connector, self._post, self.reconnect_window)
+        host_link = asyncio.create_task(self._host_link.run(self._host_hello))
         try:
             try:
                 return await self._play()
@@ -281,6 +249,7 @@ class PeerSession:
             host_link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await host_link
+            self.ahead.close()
             for send in list(self._talk_sends):  # a chat line still on its way: dropped
                 send.cancel()
             if self._connection is not None:
@@ -327,53 +296,10 @@ class PeerSession:
 
     # -- the link to the host -------------------------------------------------------
 
-    async def _guarded_host_link(self) -> None:
-        """The host link's task; should it fail unexpectedly, the table task hears
-        of it (as a host that cannot be reached) instead of waiting for nothing."""
-        try:
-            await self._host_link()
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # noqa: BLE001 - reported to the table task
-            log.error("the link to the host failed: %r", error)
-            await self._post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
-
-    async def _host_link(self) -> None:
-        """Connect to the host, say hello, and queue what it sends; after a lost
-        link, redial until the reconnect window runs out. The table task hears of
-        each link going up or down through the same queue, in order."""
-        loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.reconnect_window
-        first_until = loop.time() + FIRST_DIAL_WINDOW
-        while True:
-            try:
-                connection = await self.connector()
-            except (TimeoutError, OSError, NetError) as error:
-                if self._connected_once:
-                    retry = loop.time() <= give_up_at
-                else:
-                    # A host that listens but cut the handshake (its admission budget,
-                    # a burst of strangers) may take us a moment later; nobody
-                    # listening at all is said at once.
-                    retry = (not isinstance(error, ConnectionRefusedError)
-                             and loop.time() <= first_until)
-                if not retry:
-                    await self._post(("lost", None, f"cannot reach the host: {error}"))
-                    return
-                await asyncio.sleep(0.2)
-                continue
-            self._connected_once = True
-            try:
-                await self._open_listener(connection)
-                hello = self._hello_body(with_addrs=True)
-                await connection.send(frames.encode("hello", hello))
-                await self._post(("up", connection, hello["have"]))
-                while True:
-                    await self._post(("host", connection, await connection.recv()))
-            except NetError as error:
-                connection.close()
-                await self._post(("down", connection, error))
-                give_up_at = loop.time() + self.reconnect_window
+    async def _host_hello(self, connection: Any) -> dict:
+        """A new link to the host: listen for direct links (once), then the hello."""
+        await self._open_listener(connection)
+        return self._hello_body(with_addrs=True)
 
     def _hello_body(self, with_addrs: bool) -> dict:
         table = self.table
@@ -447,8 +373,9 @@ class PeerSession:
                         self.table.view(), self._decision()))
                 getter = asyncio.create_task(self._queue.get())
                 waiting = {getter} | ({decision} if decision else set())
-                timeout = (None if math.isinf(self._deadline_at) else  # a table without a clock
-                           max(0.0, self._deadline_at - asyncio.get_running_loop().time()))
+                wake_at = self.rules.wake_at()
+                timeout = (None if math.isinf(wake_at) else  # a table without a clock
+                           max(0.0, wake_at - asyncio.get_running_loop().time()))
                 done, _ = await asyncio.wait(waiting, timeout=timeout,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if not done:
@@ -475,7 +402,9 @@ class PeerSession:
                     if result is not None:
                         return result
                 if not done:
-                    await self._on_deadline()
+                    # The timer fired: the rules' time is (at least) the wake-up time.
+                    now = max(asyncio.get_running_loop().time(), self.rules.wake_at())
+                    await self._apply(self.rules.tick(now))
         finally:
             # Cancel and reap every helper task, so none is left pending behind us.
             helpers = [t for t in (getter, decision) if t is not None and not t.done()]
@@ -494,18 +423,14 @@ class PeerSession:
             self._connection = source
             self.on_event(LinkUp(reconnect=self._links_up > 0, own_host=bool(self.meta.get("hosted"))))
             self._links_up += 1
-            if self.table is not None:
-                # What this peer wrote after the hello named its count, while the link
-                # was not yet this task's, went nowhere: the host would never ask for it.
-                for raw in self.table.transcript()[payload:]:
-                    await self._to_host(frames.encode("msg", raw))
-            if self.table is not None:
-                # No fresh deadline here: a reconnect is not progress (see the module doc).
-                self.on_event(Waiting(self.table.writer, self._deadline_at))
+            # What this peer wrote after the hello named its count, while the link was
+            # not yet this task's, went nowhere: the host would never ask for it. No
+            # fresh deadline: a reconnect is not progress (see the module doc).
+            await self._apply(self.rules.host_link_up(payload))
         elif kind == "down":
             if source is self._connection:
                 self._connection = None
-            self._drops += 1
+            self.rules.host_link_down()
             self.on_event(LinkDown(str(payload)))
             if self._table_done():
                 return self._result()
@@ -532,10 +457,9 @@ class PeerSession:
         elif frame.kind == "alert":
             await self._on_alert(frame.body, None)
         elif frame.kind == "pong":
-            self._on_pong(frame.body["n"], None)
-        elif frame.kind == "sync" and self.table is not None:
-            for raw in self.table.transcript()[frame.body["have"]:]:
-                await self._to_host(frames.encode("msg", raw))
+            await self._apply(self.rules.pong(HOST_PATH, frame.body["n"]))
+        elif frame.kind == "sync":
+            await self._apply(self.rules.sync(HOST_PATH, frame.body["have"]))
         elif frame.kind == "peers":
             self._on_peers(frame.body["players"])
         elif frame.kind == "presence":
@@ -555,88 +479,61 @@ class PeerSession:
             await self._on_message(frame.body, player)
         elif frame.kind == "alert":
             await self._on_alert(frame.body, player)
-        elif frame.kind == "sync" and self.table is not None and self.mesh is not None:
-            for raw in self.table.transcript()[frame.body["have"]:]:
-                self.mesh.send(player, frames.encode("msg", raw))
-        elif frame.kind == "ping" and self.mesh is not None:
-            self.mesh.send(player, frames.encode("pong", frame.body))
+        elif frame.kind == "sync":
+            await self._apply(self.rules.sync(player, frame.body["have"]))
+        elif frame.kind == "ping":
+            await self._apply(self.rules.ping(player, frame.body))
         elif frame.kind == "pong":
-            self._on_pong(frame.body["n"], player)
+            await self._apply(self.rules.pong(player, frame.body["n"]))
         elif frame.kind == "talk":
             self._on_talk(frame.body, player)
 
     async def _on_message(self, raw: bytes, source: int | None) -> None:
-        """A transcript message from the host (``source`` None) or a direct link."""
-        key = _key(raw)
-        if key in self._seen:
-            return  # a copy of a message already in the chain: the cheap way out
+        """A transcript message from the host (``source`` None) or a direct link:
+        the rules say what becomes of it (see :mod:`p2pcards.protocol.session`)."""
         if self.table is None:
             if source is None:
                 self._start_table(raw)
-                self._seen.add(key)
             return
-        before = self.table.next_position
-        ahead = self._ahead(self.table.speculative_shuffle_job(raw))
-        try:
-            events = await asyncio.to_thread(self.table.receive, raw)
-        except Gap:
-            await self._ask(source, frames.encode("sync", {"have": self.table.next_position}))
-            return
-        except BrokenChain as fork:
-            # Another version of our last message exists: whoever sent this one
-            # (and any direct peer) holds it, and it proves its writer equivocated.
-            log.warning("a message continues another history: %s", fork)
-            if (source, fork.position) in self._forks_asked:
-                return  # asked this link once already: no sync storm with a host that replays
-            self._forks_asked.add((source, fork.position))
-            ask = frames.encode("sync", {"have": max(0, self.table.next_position - 1)})
-            await self._ask(source, ask)
-            if self.mesh is not None:
-                self.mesh.broadcast(ask, exclude=source)
-            return
-        except SeatPlayedElsewhere:
-            raise  # ends the session (see _run)
-        except ProtocolError as error:
-            log.warning("dropped a message: %s", error)
-            return
-        if self.table.next_position > before:
-            self._seen.add(key)
-            self.journal_append(raw, sync=False)
-            self._reset_deadline()
-            if self.mesh is not None:
-                # The echo: every direct peer sees what this one accepted, so a
-                # writer cannot tell two players two different things unseen
-                # (the writer itself knows what it signed).
-                writer = self.table.messages[before].player
-                self.mesh.broadcast(frames.encode("msg", raw), exclude=source, also_exclude=writer)
-            if ahead is not None:
-                # Our shuffle of the deck just checked, made while it was checked
-                # (after the echo, which must not wait for it).
-                with contextlib.suppress(Exception):
-                    self.table.offer_shuffle(await ahead)
-        self._emit(events)
+        await self._apply(self.rules.message(source, raw))
 
     async def _on_alert(self, raw: bytes, source: int | None) -> None:
-        if self.table is None:
-            return
-        key = _key(raw)
-        if key in self._seen_notices:
-            return
+        await self._apply(self.rules.alert(source, raw))
+
+    async def _apply(self, outputs: list[Output]) -> None:
+        """Carry out what the rules said, in order."""
+        for out in outputs:
+            if isinstance(out, Send):
+                if out.path is HOST_PATH:
+                    await self._to_host(out.frame)
+                elif self.mesh is not None:
+                    self.mesh.send(out.path, out.frame)
+            elif isinstance(out, Emit):
+                self._emit(out.events)
+            elif isinstance(out, Save):
+                self.journal_append(out.raw, sync=False)
+            elif isinstance(out, Clock):
+                self.on_event(Waiting(out.writer, out.deadline))
+            elif isinstance(out, Check):
+                await self._check(out)
+            elif isinstance(out, Speculate):
+                self.ahead.speculate(out.position, out.job)
+            elif isinstance(out, Settle):
+                await self.ahead.settle(self.table, out.position, out.keep)
+
+    async def _check(self, check: Check) -> None:
+        """The table's full check of a message, in a worker thread (the loop, and a
+        screen drawn on it, never stalls); the rules hear how it went."""
+        events: list[Any] | None = None
+        error: ProtocolError | None = None
         try:
-            events = self.table.receive_alert(raw)
+            events = await asyncio.to_thread(check.job)
         except SeatPlayedElsewhere:
             raise  # ends the session (see _run)
-        except ProtocolError as error:
-            # Checked before it goes any further: passing on a bad notice would make
-            # the host close our link, on a direct peer's word.
-            log.warning("dropped an alert: %s", error)
-            return
-        self._seen_notices.add(key)
-        if self.mesh is not None:
-            self.mesh.broadcast(frames.encode("alert", raw), exclude=source)
-        if source is not None:
-            await self._to_host(frames.encode("alert", raw))  # a host may hand it on (or not)
-        self._emit(events)
+        except ProtocolError as failed:
+            error = failed
+        await self._apply(self.rules.checked(check, events, error,
+                                             asyncio.get_running_loop().time()))
 
     def _on_talk(self, raw: bytes, source: int | None) -> None:
         """A chat line from the host (``source`` None) or a direct peer: shown once
@@ -677,12 +574,6 @@ class PeerSession:
             return
         self.mesh.set_peers(players)
 
-    async def _ask(self, source: int | None, frame: bytes) -> None:
-        if source is None:
-            await self._to_host(frame)
-        elif self.mesh is not None:
-            self.mesh.send(source, frame)
-
     async def _to_host(self, frame: bytes) -> bool:
         """Send to the host if the link is up; a lost link is the host task's to
         notice (what the host misses it asks for with ``sync`` after the hello).
@@ -713,35 +604,17 @@ class PeerSession:
                                      "name": self.identity.name, "bots": bots,
                                      "secrets": table.member.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
-        self._reset_deadline()
+        self._start_rules(table)
         self._table_known()
 
-    def _saved_turn_age(self) -> float:
-        """Seconds since the saved transcript was last written (a resumed turn's age),
-        leaving at least ``RESUME_GRACE`` of the clock: a table resumed after a long
-        pause is not decided before anyone could reconnect."""
-        if self._saved_at is None:
-            return 0.0
-        age = max(0.0, time.time() - self._saved_at)
-        return min(age, max(0.0, self.move_time() - RESUME_GRACE))
+    def _start_rules(self, table: Table, elapsed: float = 0.0) -> None:
+        for out in self.rules.start(table, asyncio.get_running_loop().time(), elapsed):
+            if isinstance(out, Clock):
+                self.on_event(Waiting(out.writer, out.deadline))
 
-    def _tell_resumed_table(self) -> None:
-        """A resumed session's front end starts empty: tell it the table as saved
-        (game, name, players and bot marks, seats) and, for a table that had
-        already ended, how it ended, before anything new happens."""
-        table = self.table
-        if table is None:
-            return
-        bots = self.meta.get("bots") or []
-        players = tuple((p.public_key, p.name, bool(bots[i]) if i < len(bots) else False)
-                        for i, p in enumerate(table.players))
-        self.on_event(LobbyUpdate(table.game.name, table.table_name, {}, players))
-        if table.player_at_seat is not None and table.first_seat is not None:
-            self.on_event(PlayersSeated(table.player_at_seat, table.first_seat))
-        if table.stage is Stage.OVER:
-            self.on_event(MatchEnded(table.engine.outcome))
-        elif table.stage is Stage.ENDED and table.verdict is not None:
-            self.on_event(TableEnded(table.verdict))
+    def _saved_turn_age(self) -> float:
+        """Seconds a resumed turn has already run (see :func:`resume.turn_age`)."""
+        return turn_age(self._saved_at, self.move_time())
 
     def _table_known(self) -> None:
         table = self.table
@@ -759,12 +632,7 @@ class PeerSession:
     async def _send_automatic(self) -> None:
         table = self.table
         while table is not None and table.my_turn and not self._table_done():
-            pending, self._shares_ahead = self._shares_ahead, None
-            if pending is not None:
-                # Our shares, begun when the last shuffle passed: wait for them
-                # rather than make them twice.
-                with contextlib.suppress(Exception):
-                    table.offer_shares(await pending)
+            await self.ahead.offer_shares(table)  # begun when the last shuffle passed
             written = await asyncio.to_thread(table.outgoing)
             if written is None:
                 return
@@ -795,12 +663,8 @@ class PeerSession:
         The next writer's time starts once the message is sent: a send that
         stalls (a full socket, this process suspended) is not their delay."""
         self.journal_append(written.raw, sync=True)
-        self._seen.add(_key(written.raw))
         self._emit(written.events)
-        frame = frames.encode("msg", written.raw)
-        if self.mesh is not None:
-            self.mesh.broadcast(frame)
-        await self._to_host(frame)
+        await self._apply(self.rules.published(written.raw))
         self._reset_deadline()
 
     async def _send_alert(self) -> None:
@@ -818,14 +682,16 @@ class PeerSession:
     async def _send_notice(self, notice: bytes) -> bool:
         """A signed notice to the host and every direct peer (bounded: the table is
         ending). Whether it went out on any link."""
-        self._seen_notices.add(_key(notice))
-        frame = frames.encode("alert", notice)
         heard = False
         if self.mesh is not None:
             heard = bool(self.mesh.linked())
-            self.mesh.broadcast(frame)
-        with contextlib.suppress(asyncio.TimeoutError):
-            heard = await asyncio.wait_for(self._to_host(frame), 2) or heard
+        for out in self.rules.notice(notice):
+            if out.path is not HOST_PATH:
+                if self.mesh is not None:
+                    self.mesh.send(out.path, out.frame)
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                heard = await asyncio.wait_for(self._to_host(out.frame), 2) or heard
         return heard
 
     # -- helpers ------------------------------------------------------------------
@@ -841,11 +707,10 @@ class PeerSession:
                         table.pauses_left[table.member.player])
 
     def _emit(self, events: list[Any]) -> None:
-        if any(isinstance(event, HandDealt) for event in events):
-            self._prepare_next_shuffle()
+        if any(isinstance(event, HandDealt) for event in events) and self.table is not None:
+            self.ahead.next_shuffle(self.table)  # while the players think
         if any(isinstance(event, ShuffleVerified) for event in events) and self.table is not None:
-            # The last shuffle passed: our shares of that deck can be made now.
-            self._shares_ahead = self._ahead(self.table.shares_job()) or self._shares_ahead
+            self.ahead.our_shares(self.table)  # the last shuffle passed: its deck is final
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
                 self.journal.write_verdict(event.verdict.to_wire())
@@ -856,52 +721,13 @@ class PeerSession:
                     for seat in event.outcome.winners]})
             self.on_event(event)
 
-    def _prepare_next_shuffle(self) -> None:
-        """While the players think, compute the next deal's first shuffle in a
-        worker thread (only seat 0 has one; see :meth:`Table.next_shuffle_job`)."""
-        table = self.table
-        if table is None:
-            return
-        future = self._ahead(table.next_shuffle_job())
-        if future is not None:
-            def keep(done: asyncio.Future[Prepared]) -> None:
-                if not done.cancelled() and done.exception() is None:
-                    table.offer_shuffle(done.result())
-            future.add_done_callback(keep)
-
-    def _ahead(self, job: Callable[[], Made] | None) -> asyncio.Future[Made] | None:
-        """Run ``job`` (a shuffle or shares made ahead) in a worker thread; a failure
-        (a deck that does not parse: its check will say so) is dropped, never sent."""
-        if job is None:
-            return None
-        future = asyncio.get_running_loop().run_in_executor(None, job)
-        self._background.add(future)
-
-        def done(finished: asyncio.Future[Made]) -> None:
-            self._background.discard(finished)
-            if not finished.cancelled() and finished.exception() is not None:
-                log.debug("a shuffle made ahead was dropped: %r", finished.exception())
-
-        future.add_done_callback(done)
-        return future
-
     def paths(self) -> dict[int, str]:
         """How each other player's messages reach this one (see :class:`Paths`)."""
         table = self.table
         if table is None or table.me_player is None:
             return {}
-        linked = self.mesh.linked() if self.mesh is not None else set()
-        out = {}
-        for player, info in enumerate(table.players):
-            if player == table.me_player:
-                continue
-            if player in linked:
-                out[player] = DIRECT
-            elif info.public_key == self._host_key:
-                out[player] = HOST
-            else:
-                out[player] = VIA_HOST
-        return out
+        return paths_of([p.public_key for p in table.players], table.me_player,
+                        self.mesh.linked() if self.mesh is not None else set(), self._host_key)
 
     def _on_mesh_change(self) -> None:
         """A direct link came up or went down. Each end of a new link asks the other
@@ -909,12 +735,9 @@ class PeerSession:
         (and withheld by the host) must not wait for a deadline."""
         if self.mesh is None:
             return
-        linked = self.mesh.linked()
-        if self.table is not None:
-            ask = frames.encode("sync", {"have": self.table.next_position})
-            for player in linked - self._linked:
-                self.mesh.send(player, ask)
-        self._linked = linked
+        for out in self.rules.direct_links(self.mesh.linked()):
+            if out.path is not HOST_PATH:
+                self.mesh.send(out.path, out.frame)
         self._emit_paths()
         self._emit_presence()
 
@@ -923,20 +746,13 @@ class PeerSession:
             self.on_event(Paths(self.paths()))
 
     def presence(self) -> dict[int, str]:
-        """Each other player's presence (see :class:`Presence`); a player the host
-        has said nothing about and no direct link covers counts as connected."""
+        """Each other player's presence (see :class:`Presence`)."""
         table = self.table
         if table is None or table.me_player is None:
             return {}
-        linked = self.mesh.linked() if self.mesh is not None else set()
-        told = self._host_presence
-        out = {}
-        for player in range(len(table.players)):
-            if player == table.me_player:
-                continue
-            via_host = told is None or player >= len(told) or bool(told[player])
-            out[player] = CONNECTED if via_host or player in linked else RECONNECTING
-        return out
+        return presence_of(len(table.players), table.me_player,
+                           self.mesh.linked() if self.mesh is not None else set(),
+                           self._host_presence)
 
     def _emit_presence(self) -> None:
         news = presence_news(self._told_presence, self.presence(), self.reconnect_window)
@@ -947,110 +763,14 @@ class PeerSession:
     def move_time(self) -> float:
         """Seconds a writer has: the table clock its genesis sets (the host's setting,
         the same for every peer; 0 is no limit), else this session's own ``deadline``."""
-        table = self.table
-        chosen = table.move_time if table is not None else None
-        if chosen is None:
-            return self.deadline
-        return math.inf if chosen == 0 else float(chosen)
+        return self.rules.move_time()
 
     def _reset_deadline(self, elapsed: float = 0.0) -> None:
-        """Transcript progress (or the table's start or resume): the next
-        writer's time starts now (``elapsed`` seconds ago, for a turn that began
-        before this process resumed), and earlier link losses are forgiven."""
-        loop = asyncio.get_running_loop()
-        table = self.table
-        paused = table is not None and table.paused is not None and table.paused == table.writer
-        extra = PAUSE_SECONDS if paused else 0  # the writer took a pause for this move
-        self._deadline_at = loop.time() + self.move_time() + extra - max(0.0, elapsed)
-        self._probe = None
-        self._drops = 0
-        writer = self.table.writer if self.table is not None else None
-        self.on_event(Waiting(writer, self._deadline_at))
-
-    async def _on_deadline(self) -> None:
-        """The writer's time is up. Before blaming it, look for another reason:
-
-        * the direct peers are asked for what they hold (``sync``); a directly
-          linked writer is also handed this peer's latest message (if it is behind,
-          it asks for the rest and can still write) and pinged on that link;
-        * if this peer's link to the host was lost during the wait and the writer
-          had no other path to it, the host is named (it dropped the link);
-        * otherwise the host is pinged. Without direct links, a host that answers
-          lets this peer blame the writer at once, and one that does not is itself
-          to blame (it stopped relaying). With direct links, the answers are
-          weighed when the probe's time is up, so the direct peers' replies count:
-          a writer that answered on its own direct link is silent by its own choice.
-        """
-        table = self.table
-        if table is None:
-            self._reset_deadline()
-            return
-        if table.my_turn:
-            # Our own time is up: the others may now end the table naming us. The
-            # clock is not restarted (the screen keeps showing 0:00, as the others
-            # see it); we can still write, and writing restarts it for the next.
-            self._deadline_at = math.inf
-            return
-        writer = table.writer
-        linked = self.mesh.linked() if self.mesh is not None else set()
-        if self._probe is None:
-            if self._drops and not linked:
-                # The host cut our link during this wait and the writer could reach us
-                # only through it: nobody can tell a silent writer from a withholding
-                # host, and the one who broke the link is the host.
-                self._emit(table.declare_deadline_missed(0, self._drops_detail()))
-                return
-            self._probes += 1
-            self._probe = self._probes
-            self._probe_host_answered = self._probe_writer_answered = False
-            self._deadline_at = asyncio.get_running_loop().time() + PROBE_TIMEOUT
-            sync = frames.encode("sync", {"have": table.next_position})
-            ping = frames.encode("ping", {"n": self._probe})
-            if self.mesh is not None:  # else nobody is linked
-                for player in linked:
-                    self.mesh.send(player, sync)
-                if writer in linked:
-                    self.mesh.send(writer, frames.encode("msg", table.transcript()[-1]))
-                    self.mesh.send(writer, ping)
-            if not self._drops:
-                await self._to_host(ping)
-            return
-        self._probe = None
-        if self._probe_writer_answered:
-            self._emit(table.declare_deadline_missed(
-                None, "did not write before the deadline (its direct link is up)"))
-        elif self._drops and writer not in linked:
-            self._emit(table.declare_deadline_missed(0, self._drops_detail()))
-        elif self._probe_host_answered or writer in linked:
-            self._emit(table.declare_deadline_missed())
-        else:
-            self._emit(table.declare_deadline_missed(
-                0, "(the host) stopped relaying: no answer to a ping"))
-
-    def _on_pong(self, n: int, source: int | None) -> None:
-        table = self.table
-        if self._probe != n or table is None or self._table_done():
-            return
-        if source is not None:
-            if source == table.writer:
-                self._probe_writer_answered = True  # weighed when the probe's time is up
-            return
-        if self.mesh is not None and self.mesh.linked():
-            self._probe_host_answered = True  # the direct peers' replies may still come
-            return
-        self._probe = None
-        self._emit(table.declare_deadline_missed())
-
-    def _writer_has_other_path(self) -> bool:
-        """Whether the current writer's messages could reach this peer other than
-        through the host (a live direct link)."""
-        if self.mesh is None or self.table is None:
-            return False
-        return self.mesh.is_linked(self.table.writer)
-
-    def _drops_detail(self) -> str:
-        times = "once" if self._drops == 1 else f"{self._drops} times"
-        return f"(the host) dropped our link {times} without progress"
+        """Transcript progress (or the table's start or resume): the next writer's
+        time starts now (``elapsed`` seconds ago, for a resumed turn)."""
+        for out in self.rules.progress(asyncio.get_running_loop().time(), elapsed):
+            if isinstance(out, Clock):
+                self.on_event(Waiting(out.writer, out.deadline))
 
     def _table_done(self) -> bool:
         return self.table is not None and self.table.stage in (Stage.OVER, Stage.ENDED)
@@ -1070,12 +790,8 @@ class PeerSession:
         return SessionResult(reason=reason)
 
 
-def _key(raw: bytes) -> bytes:
-    """A cheap dedupe key for a signed message or notice (its bytes' digest)."""
-    return hashlib.blake2b(raw, digest_size=16).digest()
-
-
-__all__ = ["Agent", "Decision", "LEFT_IN_LOBBY", "LeaveTable", "TakePause", "PeerSession",
+__all__ = ["PROBE_TIMEOUT", "DIRECT", "HOST", "VIA_HOST", "Agent", "Decision", "LEFT_IN_LOBBY",
+           "LeaveTable", "TakePause", "PeerSession",
            "SessionResult", "LobbyUpdate", "LinkUp", "LinkDown", "Waiting", "Paths", "Presence",
            "CONNECTED", "RECONNECTING", "Rejected", "MatchEnded", "TableEnded", "TalkLine",
            "TalkRefused"]

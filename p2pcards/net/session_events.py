@@ -113,6 +113,29 @@ class Presence:
     window: float
 
 
+def paths_of(keys: list[bytes], me: int, linked: set[int], host_key: bytes | None) -> dict[int, str]:
+    """How each other player's messages reach player ``me`` (see :class:`Paths`)."""
+    out = {}
+    for player, key in enumerate(keys):
+        if player == me:
+            continue
+        out[player] = DIRECT if player in linked else HOST if key == host_key else VIA_HOST
+    return out
+
+
+def presence_of(count: int, me: int, linked: set[int], told: list[int] | None) -> dict[int, str]:
+    """Each other player's presence (see :class:`Presence`): a player the host has
+    said nothing about (``told``, its last ``presence``) and no direct link
+    covers counts as connected."""
+    out = {}
+    for player in range(count):
+        if player == me:
+            continue
+        via_host = told is None or player >= len(told) or bool(told[player])
+        out[player] = CONNECTED if via_host or player in linked else RECONNECTING
+    return out
+
+
 def presence_news(before: dict[int, str], states: dict[int, str], window: float) -> Presence | None:
     """The :class:`Presence` event for ``states`` after ``before`` (a player not in
     ``before`` counts as connected), or None if nothing is new."""

@@ -3,10 +3,12 @@
 The host is a rendezvous, not a referee: it can delay or drop frames, never
 forge one or see a hidden card. Its relay keeps the lobby, signs the genesis
 when four players are in, and from then on stores every correctly signed
-message that extends its chain and forwards it to every other link. It does
-not judge the rules (every peer does that itself); a signed message that does
-not extend the chain (a fork, an equivocation) is forwarded unstored, so
-that every peer sees the evidence. Signed notices (``leave``, ``alert``) are
+message that extends its chain, from whichever player's link it comes (the
+players pass on what they accepted from direct links), and forwards it to
+every other link; copies are dropped by digest before any signature check.
+It does not judge the rules (every peer does that itself); a signed message
+that does not extend the chain (a fork, an equivocation) is forwarded
+unstored, once, so that every peer sees the evidence. Signed notices (``leave``, ``alert``) are
 never part of the chain: the relay keeps the ones it accepted beside it (a
 few per player, deduplicated), saves them, and hands them to a player that
 comes back, so that an alert reaches even a player that was away when it was
@@ -133,6 +135,11 @@ PINGS_PER_MESSAGE = 2
 SPECTATOR_SYNCS_PER_MESSAGE = 1
 
 
+#: Forks (signed messages that do not extend the chain) remembered so that the
+#: copies players pass on are not forwarded again; beyond this, forwarded each time.
+MAX_FORWARDED_FORKS = 4096
+
+
 #: Spectators a table admits unless its host says otherwise.
 DEFAULT_SPECTATORS = 8
 MAX_SPECTATORS = 64
@@ -173,6 +180,8 @@ class Relay:
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
         self._flooders: set[bytes] = set()
+        #: Digests of signed messages forwarded unstored (forks): each is shown once.
+        self._forwarded: set[bytes] = set()
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
@@ -368,16 +377,22 @@ class Relay:
         if not self.started:
             raise MalformedMessage("a transcript message before the table started")
         msg = SignedMessage.parse(raw)
-        self._check_signed(msg)
         n = len(self.messages)
         if msg.position < n and self.messages[msg.position].digest == msg.digest:
-            return []
+            return []  # a copy (players pass on what they accepted): before any signature check
+        if msg.digest in self._forwarded:
+            return []  # a fork already shown to everyone
+        # Whoever's link it came on: a player passes on what it accepted from a
+        # direct link, and the signature says who wrote it.
+        self._check_signed(msg)
         if msg.position > n:
             return [Send(link, frames.encode("sync", {"have": n}))]
         if msg.position == n and msg.prev == self.messages[-1].digest:
             self.messages.append(KeptMessage(msg))
             return [Persist(msg.raw), Broadcast(frames.encode("msg", raw), exclude=link)]
-        # A signed message that does not extend the chain: everyone must see it.
+        # A signed message that does not extend the chain: everyone must see it, once.
+        if len(self._forwarded) < MAX_FORWARDED_FORKS:
+            self._forwarded.add(msg.digest)
         return [Broadcast(frames.encode("msg", raw), exclude=link)]
 
     def _on_alert(self, link: int, raw: bytes) -> list[Output]:

@@ -122,6 +122,10 @@ def move_time_of(value: int | None) -> int | None:
 PAUSES = "away"
 MAX_PAUSES = 9
 PAUSE_SECONDS = 300
+
+#: Evidence messages kept from alerts about positions not reached yet (bounded:
+#: only correctly signed ones count, and an honest table needs one or two).
+MAX_PENDING_EVIDENCE = 16
 #: The transcript message that takes a pause (body ``{}``), in play only.
 AWAY = "away"
 AWAY_SHAPE = Struct({})
@@ -334,6 +338,9 @@ class Table:
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
         self._shares_messages: dict[int, KeptMessage] = {}
         self._notices_seen: set[bytes] = set()
+        #: Evidence of alerts about positions this peer had not reached when they
+        #: came: judged again as each is reached (see :meth:`receive_alert`).
+        self._pending_evidence: list[bytes] = []
         self.stage = Stage.COMMIT
         #: What each player wrote in COMMIT and OPEN, by player index.
         self._commitments: dict[int, tuple[bytes, bytes]] = {}
@@ -533,7 +540,7 @@ class Table:
                 f"wrote a {msg.type!r} message while {who} may write",
                 player=msg.player, position=n), (msg.raw,))
         try:
-            return self._accept(msg, trusted=False)
+            events = self._accept(msg, trusted=False)
         except RemoteProtocolError as error:
             earlier = error.position
             if error.player is not None and error.player != msg.player and earlier is not None:
@@ -542,6 +549,21 @@ class Table:
                 return self._end(error, (self.messages[earlier].raw,))
             error.player, error.position = msg.player, n
             return self._end(error, (msg.raw,))
+        return events + (self._pending_proof() or [])
+
+    def _pending_proof(self) -> list[Any] | None:
+        """Evidence kept from an alert that came before this peer reached its
+        position, judged now that it has: the fault it proves (an equivocation, a
+        message out of turn), or None."""
+        n = self.next_position
+        reached = [raw for raw in self._pending_evidence if SignedMessage.parse(raw).position <= n]
+        if not reached:
+            return None
+        proven = self._proof_in(tuple(reached))
+        if proven is None:  # what is for the next position may still prove something later
+            self._pending_evidence = [raw for raw in self._pending_evidence
+                                      if SignedMessage.parse(raw).position >= n]
+        return proven
 
     def receive_alert(self, raw: bytes) -> list[Any]:
         """A signed notice outside the chain: a ``leave``, or another peer's verdict.
@@ -585,6 +607,7 @@ class Table:
             proven = self._bad_share_in(reported.evidence)
         if proven is not None:
             return proven
+        self._keep_pending(reported.evidence)
         return [Reported(reporter=notice.player, rule=reported.rule, players=reported.players,
                          position=reported.position, detail=reported.detail)]
 
@@ -599,6 +622,25 @@ class Table:
         if 0 < notice.position <= len(held) and notice.prev != held[notice.position - 1].digest:
             raise BrokenChain(f"a leave notice dated at position {notice.position} of another "
                               f"history", position=notice.position)
+
+    def _keep_pending(self, evidence: tuple[bytes, ...]) -> None:
+        """Keep (a few) correctly signed evidence messages for positions this peer
+        has not accepted yet: once it holds that position, another version by the
+        same signer is an equivocation it can prove (a writer that sent one player
+        a bad message and the others a good one is named by all, not only by the
+        player who ended first)."""
+        for raw in evidence:
+            if len(self._pending_evidence) >= MAX_PENDING_EVIDENCE:
+                return
+            try:
+                msg = SignedMessage.parse(raw)
+                if msg.session != self.session or msg.position < self.next_position:
+                    continue
+                msg.verify(self.players[msg.player].public_key)
+            except (RemoteProtocolError, IndexError):
+                continue
+            if raw not in self._pending_evidence:
+                self._pending_evidence.append(raw)
 
     def _proof_in(self, evidence: tuple[bytes, ...]) -> list[Any] | None:
         """The first evidence message that proves, against what this peer holds,
@@ -719,7 +761,9 @@ class Table:
     def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
         """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
         whose acceptance would make this seat the next shuffler: run it while
-        :meth:`receive` checks ``raw`` (the two are independent). The result is
+        :meth:`receive` checks ``raw`` (the two are independent). None unless
+        ``raw`` passes every cheap check: this session, the next position, the
+        head as ``prev``, the current writer's signature. The result is
         used only if that check passes and the table's deck is then exactly the
         one it was made on (:meth:`offer_shuffle`); otherwise it is dropped,
         never sent. The randomness is the position's own, as without it."""
@@ -730,9 +774,14 @@ class Table:
         if index != self.my_seat:
             return None
         try:
+            # The cheap checks first (parse, session, position, prev, writer, then
+            # the writer's signature): a frame anyone can forge starts no work.
             msg = SignedMessage.parse(raw)
-            if msg.type != "shuffle" or msg.position != self.next_position:
+            if (msg.type != "shuffle" or msg.session != self.session
+                    or msg.position != self.next_position or msg.prev != self.head
+                    or msg.player != self.writer):
                 return None
+            msg.verify(self.players[msg.player].public_key)
             body = validate(SHUFFLE_SHAPE, msg.body)
         except ProtocolError:
             return None

@@ -103,18 +103,20 @@ async def test_a_writer_telling_players_different_things_is_proven() -> None:
     await net.start()
     try:
         session = net.seats[hostile].session
-        original_broadcast = session.mesh.broadcast
+        original_send = session.mesh.send
 
-        def two_faced(frame: bytes, exclude: Any = None, **kwargs: Any) -> None:
+        def two_faced(player: int, frame: bytes) -> None:
             msg = message_of(frame)
             if msg is None or msg.position != step.position or msg.player != hostile:
-                original_broadcast(frame, exclude, **kwargs)
+                original_send(player, frame)
                 return
-            other = seal(net.identities[hostile], session=msg.session, position=msg.position,
-                         prev=msg.prev, player=hostile, type="pass", body={})
-            session.mesh.send(victim, frames.encode("msg", other.raw))
-            session.mesh.send(other_player, frame)
-        session.mesh.broadcast = two_faced  # type: ignore[method-assign]
+            if player == victim:
+                other = seal(net.identities[hostile], session=msg.session, position=msg.position,
+                             prev=msg.prev, player=hostile, type="pass", body={})
+                original_send(victim, frames.encode("msg", other.raw))
+            elif player == other_player:
+                original_send(other_player, frame)
+        session.mesh.send = two_faced  # type: ignore[method-assign]
         results = await net.results([1, 2], timeout=90.0)
     finally:
         await net.close()

@@ -2,6 +2,8 @@
 
     python tests/system/hostile_peer.py forge-deadline join --connect 127.0.0.1:PORT ...
     python tests/system/hostile_peer.py echo-notices join --connect 127.0.0.1:PORT ...
+    python tests/system/hostile_peer.py direct-only join --connect 127.0.0.1:PORT ...
+    python tests/system/hostile_peer.py fake-shuffles join --connect 127.0.0.1:PORT ...
 
 The player plays honestly (its own bot, its own saved table) but, right after
 its first game action, signs an ``alert`` saying that the next writer missed
@@ -9,12 +11,16 @@ its deadline, seconds into that writer's turn (issue 10, finding 1). Every
 honest process must take it as an unconfirmed report and play on. With
 ``echo-notices`` it instead hands every notice it receives back to the host
 as a transcript message of the notice's signer (finding 2, against an honest
-relay). Only for tests: it patches the session in this process and nowhere
-else.
+relay). With ``direct-only`` it never sends the host a message it signed,
+only its direct peers (issue 20, finding 1). With ``fake-shuffles`` it sends
+each of its shuffles first as 1000 copies with a broken signature on every
+direct link (issue 20, finding 2). Only for tests: it patches the session in
+this process and nowhere else.
 """
 
 from __future__ import annotations
 
+import asyncio
 import runpy
 import sys
 from typing import Any
@@ -57,12 +63,67 @@ async def _on_alert_then_echo(self: Any, raw: bytes, source: Any) -> None:
         print(f"echoed a notice as a message: {raw.hex()}", file=sys.stderr, flush=True)
 
 
+_original_to_host = peer.PeerSession._to_host
+
+
+def _own_message(self: Any, frame: bytes) -> bool:
+    """Whether ``frame`` carries a transcript message this player signed (not the genesis)."""
+    table = self.table
+    if table is None or table.me_player is None:
+        return False
+    decoded = frames.decode(frame)
+    if decoded.kind != "msg":
+        return False
+    msg = SignedMessage.parse(decoded.body)
+    return msg.position > 0 and msg.player == table.me_player
+
+
+async def _to_host_but_not_mine(self: Any, frame: bytes) -> bool:
+    if _own_message(self, frame):
+        print(f"withheld from the host: {frame.hex()[:16]}", file=sys.stderr, flush=True)
+        return True  # as if it went out
+    return await _original_to_host(self, frame)
+
+
+async def _publish_after_fake_shuffles(self: Any, written: Any) -> None:
+    msg = SignedMessage.parse(written.raw)
+    if msg.type == "shuffle" and self.mesh is not None:
+        # Copies of the real shuffle with a broken signature, on every direct link
+        # first: each costs an honest peer a signature check, and nothing more.
+        for n in range(FAKE_SHUFFLES):
+            fake = bytearray(written.raw)
+            fake[-1 - n % 32] ^= 1 + n // 32 % 255
+            for player in self.mesh.linked():
+                self.mesh.send(player, frames.encode("msg", bytes(fake)))
+        table = self.table
+        seat = table.my_seat
+        # The next shuffler (the one that speculates on this deck), if a shuffle follows.
+        following = (table.match.player_at_seat[seat + 1]
+                     if seat + 1 < len(table.players) else None)
+        linked = sorted(self.mesh.linked())
+        print(f"sent {FAKE_SHUFFLES} fake shuffles at {msg.position} to {linked}, "
+              f"next shuffler {following}", file=sys.stderr, flush=True)
+        await asyncio.sleep(FAKE_LEAD)  # the fakes arrive well before the real one
+    await _original_publish(self, written)
+
+
+#: Broken copies of each of its shuffles the ``fake-shuffles`` player sends first
+#: (each started a speculative shuffle before the cheap checks came first).
+FAKE_SHUFFLES = 1000
+#: Seconds between the fakes and the real shuffle (well within the liar's own deadline).
+FAKE_LEAD = 1.0
+
+
 def main() -> None:
     mode, *args = sys.argv[1:]
     if mode == "forge-deadline":
         peer.PeerSession._publish = _publish_then_lie  # type: ignore[method-assign]
     elif mode == "echo-notices":
         peer.PeerSession._on_alert = _on_alert_then_echo  # type: ignore[method-assign]
+    elif mode == "direct-only":
+        peer.PeerSession._to_host = _to_host_but_not_mine  # type: ignore[method-assign]
+    elif mode == "fake-shuffles":
+        peer.PeerSession._publish = _publish_after_fake_shuffles  # type: ignore[method-assign]
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     sys.argv = ["p2pcards", *args]

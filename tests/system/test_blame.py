@@ -102,3 +102,56 @@ def test_a_leave_echoed_to_an_honest_relay_as_a_message_names_the_leaver_only_fo
     checks = [c for c in table.verify_all([0, 1]) if c.transcript.parent.name != "relay"]
     assert len(checks) == 2 and all(c.ok for c in checks), [c.stdout for c in checks]
     assert all(c.verdict["rule"] == "left" for c in checks), [c.stdout for c in checks]
+
+
+@pytest.mark.slow
+def test_a_writer_that_sends_only_on_direct_links_gets_nobody_named(
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
+) -> None:
+    """Player 3 never sends the host a message it signed, only its direct peers
+    (issue 20, finding 1). Its commit is the message before the host seat's open,
+    and the host's own seat has no direct link: it hears player 3 through the
+    others, which pass on to the host what they accept (before, it named player 3
+    and the others then named the host's seat). The match ends normally for all
+    four, nobody named."""
+    writer = 3
+    table = ProcessTable(standard_plan("topper", deadline=6.0), fresh_homes("direct-only"))
+    tables.append(table)
+    table.start_host()
+    for index in range(1, 4):
+        if index == writer:
+            _spawn_liar(table, index, "direct-only")
+        else:
+            table.add_joiner(index, table.plan.join_args(f"{table.plan.bind}:{table.port}"))
+    table.wait()
+    run = record(table)
+    assert match_problems(run) == []
+    assert all(seat.table_ended is None for seat in run.seats), [s.table_ended for s in run.seats]
+    assert all(seat.summary.startswith("Match over:") for seat in run.seats)
+    assert "withheld from the host" in table.processes[writer].stderr()
+
+
+@pytest.mark.slow
+def test_fake_shuffles_on_direct_links_do_not_make_the_next_shuffler_late(
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
+) -> None:
+    """Every joiner sends each of its shuffles first as 1000 copies with a broken
+    signature on every direct link (issue 20, finding 2; before the cheap checks
+    came first, each copy started a speculative shuffle at the next shuffler,
+    which then missed its deadline). Whatever the seats drawn, some joiner's next
+    shuffler is another joiner, directly linked. No copy starts any work beyond a
+    signature check: every shuffler writes within its deadline and the match ends
+    normally for all four."""
+    table = ProcessTable(standard_plan("topper", deadline=6.0), fresh_homes("fakes"))
+    tables.append(table)
+    table.start_host()
+    for index in range(1, 4):
+        _spawn_liar(table, index, "fake-shuffles")
+    table.wait()
+    run = record(table)
+    assert match_problems(run) == []
+    assert all(seat.table_ended is None for seat in run.seats), [s.table_ended for s in run.seats]
+    sent = [line for index in range(1, 4) for line in table.processes[index].stderr().splitlines()
+            if "fake shuffles" in line]
+    assert any(line.endswith(("next shuffler 1", "next shuffler 2", "next shuffler 3"))
+               for line in sent), sent

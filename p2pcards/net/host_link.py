@@ -1,0 +1,83 @@
+"""A peer's link to the host: dial, say hello, queue what arrives, redial.
+
+The link's task never touches the table: it puts what happens on the session's
+one queue, in order — ``("up", connection, have)`` once the hello went out,
+``("host", connection, frame)`` for each frame, ``("down", connection,
+error)`` when the link is lost, and ``("lost", None, reason)`` when it gives
+up (the reconnect window ran out after a loss, or the very first dial found
+nobody listening). A first dial retries for ``FIRST_DIAL_WINDOW`` seconds a
+host that listens but cut the handshake (its admission budget, a burst of
+strangers may take us a moment later).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from p2pcards.net.errors import NetError
+from p2pcards.protocol import frames
+
+log = logging.getLogger(__name__)
+
+#: Seconds a first dial may retry a host that cut the handshake (not one refusing outright).
+FIRST_DIAL_WINDOW = 3.0
+#: Seconds between two dials.
+REDIAL_DELAY = 0.2
+
+Post = Callable[[tuple[str, Any, Any]], Awaitable[None]]
+
+
+class HostLink:
+    """Keeps one session's link to the host (see the module docstring)."""
+
+    def __init__(self, connector: Callable[[], Awaitable[Any]], post: Post,
+                 reconnect_window: float) -> None:
+        self.connector = connector
+        self.post = post
+        self.reconnect_window = reconnect_window
+        self.connected_once = False
+
+    async def run(self, hello: Callable[[Any], Awaitable[dict]]) -> None:
+        """Until cancelled or given up; ``hello(connection)`` makes the hello's
+        body for a new link. Should it fail unexpectedly, the session hears of it
+        as a host that cannot be reached, instead of waiting for nothing."""
+        try:
+            await self._run(hello)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - reported to the table task
+            log.error("the link to the host failed: %r", error)
+            await self.post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
+
+    async def _run(self, hello: Callable[[Any], Awaitable[dict]]) -> None:
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + self.reconnect_window
+        first_until = loop.time() + FIRST_DIAL_WINDOW
+        while True:
+            try:
+                connection = await self.connector()
+            except (TimeoutError, OSError, NetError) as error:
+                if self.connected_once:
+                    retry = loop.time() <= give_up_at
+                else:
+                    retry = (not isinstance(error, ConnectionRefusedError)
+                             and loop.time() <= first_until)
+                if not retry:
+                    await self.post(("lost", None, f"cannot reach the host: {error}"))
+                    return
+                await asyncio.sleep(REDIAL_DELAY)
+                continue
+            self.connected_once = True
+            try:
+                body = await hello(connection)
+                await connection.send(frames.encode("hello", body))
+                await self.post(("up", connection, body["have"]))
+                while True:
+                    await self.post(("host", connection, await connection.recv()))
+            except NetError as error:
+                connection.close()
+                await self.post(("down", connection, error))
+                give_up_at = loop.time() + self.reconnect_window

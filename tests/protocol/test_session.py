@@ -1,0 +1,297 @@
+"""The session rules (``p2pcards.protocol.session``) one event at a time: which
+paths an accepted message goes on, what a deadline hands over before anyone is
+named, whom the window's end names, and the cheap checks that gate speculative
+work (finding 2: forged shuffles start nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import SignedMessage, seal
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.session import (
+    FORWARD_DELAY,
+    HOST,
+    PROBE_TIMEOUT,
+    Check,
+    Emit,
+    Send,
+    SessionRules,
+    Settle,
+    Speculate,
+)
+from p2pcards.protocol.table import Stage, Table
+from tests.hostile.harness import Bench, clone
+
+DEADLINE = 10.0
+
+
+def _run_check(rules: SessionRules, outs: list[Any], now: float = 1.0) -> list[Any]:
+    """Do the heavy work the rules asked for, as a driver would; all outputs."""
+    done: list[Any] = []
+    for out in outs:
+        done.append(out)
+        if isinstance(out, Check):
+            events: list[Any] | None = None
+            error: ProtocolError | None = None
+            try:
+                events = out.job()
+            except ProtocolError as failed:
+                error = failed
+            done += rules.checked(out, events, error, now)
+    return done
+
+
+def _sends(outs: list[Any]) -> list[tuple[Any, str]]:
+    return [(o.path, frames.decode(o.frame).kind) for o in outs if isinstance(o, Send)]
+
+
+def _verdicts(outs: list[Any]) -> list[Any]:
+    return [e.verdict for o in outs if isinstance(o, Emit) for e in o.events
+            if hasattr(e, "verdict")]
+
+
+@pytest.fixture
+def bench() -> Bench:
+    return Bench("topper", seed=5)
+
+
+def _rules_for(bench: Bench, player: int, linked: set[int], now: float = 0.0) -> SessionRules:
+    rules = SessionRules(DEADLINE)
+    rules.start(bench.tables[player], now)
+    rules.host_up = True
+    rules.linked = set(linked)
+    return rules
+
+
+def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_peers(bench):
+    """Player 2 accepts player 0's commit from player 3's direct link: it passes it
+    to player 1 at once and to the host a moment later, never back to 3 nor to
+    its writer."""
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={0, 1, 3})
+    outs = _run_check(rules, rules.message(3, written.raw), now=1.0)
+    assert _sends(outs) == [(1, "msg")]
+    assert rules.table is not None and rules.table.next_position == 2
+    assert rules.wake_at() == 1.0 + FORWARD_DELAY
+    assert _sends(rules.tick(1.0 + FORWARD_DELAY)) == [(HOST, "msg")]
+    assert rules.wake_at() == 1.0 + DEADLINE  # nothing more to pass on
+
+
+def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench):
+    """Past half the writer's time, others' clocks may be about to run out."""
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    late = DEADLINE / 2 + 0.1
+    outs = _run_check(rules, rules.message(3, written.raw), now=late)
+    assert sorted(_sends(outs), key=str) == sorted([(HOST, "msg"), (1, "msg")], key=str)
+    assert rules.wake_at() == late + DEADLINE
+
+
+def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench):
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    _run_check(rules, rules.message(3, written.raw), now=1.0)
+    assert rules.message(HOST, written.raw) == []  # a copy, and the host has it
+    assert rules.tick(1.0 + FORWARD_DELAY) == []
+
+
+def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench):
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    outs = _run_check(rules, rules.message(HOST, written.raw))
+    assert sorted(_sends(outs), key=str) == sorted([(1, "msg"), (3, "msg")], key=str)
+    # A copy from a direct link afterwards: dropped before any work.
+    assert rules.message(1, written.raw) == []
+
+
+def test_a_deadline_hands_the_host_first_and_every_direct_peer_what_we_hold(bench):
+    rules = _rules_for(bench, 2, linked={0, 3})  # player 0 writes first: linked
+    outs = rules.tick(DEADLINE)
+    assert _sends(outs) == [(HOST, "msg"), (HOST, "sync"), (HOST, "ping"),
+                            (0, "msg"), (0, "sync"), (3, "msg"), (3, "sync"), (0, "ping")]
+    assert _verdicts(outs) == []
+    assert rules.wake_at() == DEADLINE + max(PROBE_TIMEOUT, DEADLINE)  # a full deadline more
+
+
+def test_the_window_then_names_the_writer_once_the_host_answered(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    outs = rules.tick(DEADLINE)
+    ping = next(frames.decode(o.frame).body for o in outs
+                if isinstance(o, Send) and frames.decode(o.frame).kind == "ping")
+    assert rules.pong(HOST, ping["n"]) == []  # no verdict before the window is up
+    assert rules.tick(DEADLINE + 1) == []
+    verdicts = _verdicts(rules.tick(rules.wake_at()))
+    assert [(v.rule, v.players) for v in verdicts] == [("deadline", (0,))]
+
+
+def test_a_host_that_answers_nothing_is_named_for_not_relaying(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    rules.tick(DEADLINE)
+    verdicts = _verdicts(rules.tick(rules.wake_at()))
+    assert [v.players for v in verdicts] == [(0,)]
+    assert "stopped relaying" in verdicts[0].detail
+
+
+def test_a_lost_host_link_with_no_other_path_names_the_host_after_the_window(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    rules.host_link_down()
+    assert _verdicts(rules.tick(DEADLINE)) == []  # handed over first
+    verdicts = _verdicts(rules.tick(rules.wake_at()))
+    assert [v.players for v in verdicts] == [(0,)] and "dropped our link" in verdicts[0].detail
+
+
+def test_progress_in_the_window_names_nobody(bench):
+    rules = _rules_for(bench, 2, linked=set())
+    rules.tick(DEADLINE)
+    written = bench.produce(0)
+    _run_check(rules, rules.message(HOST, written.raw), now=DEADLINE + 1)
+    assert rules.probe is None and rules.wake_at() == DEADLINE + 1 + DEADLINE
+    assert _verdicts(rules.tick(DEADLINE + 2)) == []
+
+
+def test_a_sync_is_answered_from_the_transcript_even_once_the_table_ended(bench):
+    rules = _rules_for(bench, 2, linked={1})
+    table = rules.table
+    assert table is not None
+    table.declare_deadline_missed()
+    assert table.stage is Stage.ENDED
+    assert _sends(rules.sync(1, 0)) == [(1, "msg")]  # the genesis
+
+
+# -- cheap checks before any work (finding 2) --------------------------------------------
+
+@pytest.fixture(scope="module")
+def shuffle_stage() -> tuple[Bench, bytes]:
+    """A bench at the first shuffle, and that shuffle as its writer signed it."""
+    bench = Bench("topper", seed=5)
+    bench.run(until=lambda b: b.reference.stage is Stage.SHUFFLE)
+    writer = bench.writer
+    assert writer is not None
+    return bench, clone(bench).produce(writer).raw
+
+
+def _next_shuffler(bench: Bench) -> tuple[int, Table]:
+    player = bench.player_at(1)
+    return player, clone(bench.tables[player])
+
+
+def _forgeries(bench: Bench, real: bytes, me: int) -> dict[str, bytes]:
+    msg = SignedMessage.parse(real)
+    writer = msg.player
+    other = next(p for p in range(4) if p not in (writer, me))
+    signature = bytearray(real)
+    signature[-1] ^= 1
+
+    def sign(**change: Any) -> bytes:
+        fields = {"session": msg.session, "position": msg.position, "prev": msg.prev,
+                  "player": writer, "type": "shuffle", "body": msg.body}
+        identity = bench.identities[change.pop("by", writer)]
+        return seal(identity, **{**fields, **change}).raw
+    return {
+        "bad signature": bytes(signature),
+        "signed by another player's key": sign(by=other),
+        "another player as writer": sign(player=other, by=other),
+        "another prev": sign(prev=bytes(32)),
+        "another position": sign(position=msg.position + 1),
+        "another session": sign(session=bytes(32)),
+    }
+
+
+def test_forged_shuffles_start_no_speculative_work(shuffle_stage):
+    bench, real = shuffle_stage
+    me, table = _next_shuffler(bench)
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    for name, forged in _forgeries(bench, real, me).items():
+        for _ in range(50):
+            outs = rules.message(1, forged)
+            assert not any(isinstance(o, Speculate) for o in outs), name
+
+
+def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage):
+    bench, real = shuffle_stage
+    me, table = _next_shuffler(bench)
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    first = rules.message(1, real)
+    assert [type(o) for o in first] == [Speculate, Check]
+    again = rules.message(2, real)  # the same message on another path, not yet checked
+    assert [type(o) for o in again] == [Check]
+    outs = _run_check(rules, first)
+    assert Settle(first[0].position, True) in outs
+    assert table.next_position == first[0].position + 1
+
+
+def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage):
+    bench, real = shuffle_stage
+    me, table = _next_shuffler(bench)
+    msg = SignedMessage.parse(real)
+    # The writer's own valid signature over a deck that breaks the rules.
+    body = dict(msg.body)
+    body["cards"] = list(reversed(body["cards"]))
+    bad = seal(bench.identities[msg.player], session=msg.session, position=msg.position,
+               prev=msg.prev, player=msg.player, type="shuffle", body=body).raw
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    outs = _run_check(rules, rules.message(1, bad))
+    assert isinstance(outs[0], Speculate)
+    assert Settle(msg.position, False) in outs
+    assert table.stage is Stage.ENDED  # a rule broken under the writer's signature
+
+
+def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench):
+    """Player 3 sends player 1 a malformed commit and player 0 a good one. Player
+    1 ends naming 3; its alert reaches player 0 before the good commit does, when
+    0 cannot judge it yet: once 0 holds the good one, the alert's message proves
+    3's equivocation there too (so 0 does not go on to wait for player 1)."""
+    bench.run(until=lambda b: b.reference.next_position == 4)
+    good = bench.produce(3).raw
+    msg = SignedMessage.parse(good)
+    bad = seal(bench.identities[3], session=msg.session, position=msg.position, prev=msg.prev,
+               player=3, type="commit", body={"key": bytes(32)}).raw
+    assert [v.players for v in _verdicts([Emit(bench.tables[1].receive(bad))])] == [(3,)]
+    alert = bench.tables[1].alert()
+    assert alert is not None
+    early = bench.tables[0].receive_alert(alert)
+    assert _verdicts([Emit(early)]) == [] and bench.tables[0].stage is not Stage.ENDED
+    verdicts = _verdicts([Emit(bench.tables[0].receive(good))])
+    assert [(v.rule, v.players) for v in verdicts] == [("chain.equivocation", (3,))]
+    assert set(verdicts[0].evidence) == {good, bad}
+
+
+def test_an_alert_about_a_message_out_of_turn_is_judged_once_its_position_is_next(bench):
+    """Player 1 signs a message for the position after player 3's commit (player
+    0's to write) and sends it to player 2 only; player 2 names 1 and its alert
+    reaches player 0 before 3's commit does: once 0 holds the commit, the alert's
+    message is out of turn at its next position, and 0 names player 1 too."""
+    bench.run(until=lambda b: b.reference.next_position == 4)
+    good = bench.produce(3).raw
+    head = SignedMessage.parse(good)
+    bad = seal(bench.identities[1], session=head.session, position=5, prev=head.digest,
+               player=1, type="open", body={}).raw
+    bench.tables[2].receive(good)
+    assert [v.players for v in _verdicts([Emit(bench.tables[2].receive(bad))])] == [(1,)]
+    alert = bench.tables[2].alert()
+    assert alert is not None
+    assert _verdicts([Emit(bench.tables[0].receive_alert(alert))]) == []
+    verdicts = _verdicts([Emit(bench.tables[0].receive(good))])
+    assert [(v.rule, v.players) for v in verdicts] == [("turn", (1,))]
+
+
+def test_what_waits_to_go_on_to_the_host_goes_at_once_when_the_table_ends(bench):
+    """A session stops when its table ends: a message still waiting its delay
+    would never reach the host (the host's own seat would then wait for it)."""
+    written = bench.produce(0)
+    rules = _rules_for(bench, 2, linked={1, 3})
+    _run_check(rules, rules.message(3, written.raw), now=1.0)  # waits FORWARD_DELAY
+    table = rules.table
+    assert table is not None
+    bad = seal(bench.identities[3], session=table.session, position=table.next_position,
+               prev=table.head, player=3, type="commit", body={"key": bytes(32)}).raw
+    outs = _run_check(rules, rules.message(3, bad), now=1.1)  # out of turn: the table ends
+    assert _verdicts(outs) and table.stage is Stage.ENDED
+    assert (HOST, "msg") in _sends(outs)

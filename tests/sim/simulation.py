@@ -33,7 +33,10 @@ Two properties are judged (:func:`judge`):
     1) is a failure;
 (b) a player that signs an equivocation or an out-of-turn message is named,
     with evidence, by every honest peer that received both halves of the
-    evidence (for out of turn, the one message) while its table was open.
+    evidence (for out of turn, the one message) while its table was open;
+(c) no honest peer's table meets a message signed with its own key that it did
+    not write (only its own key can sign for it): a coalition member's table
+    that meets its own other version stops, naming nobody, as PeerSession does.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import frames, games
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, seal
-from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Relay
@@ -179,6 +182,9 @@ class Peer:
     #: When this peer accepted the message at each position.
     accepted_at: dict[int, float] = field(default_factory=dict)
     written: dict[int, bytes] = field(default_factory=dict)
+    #: Its table met a message signed with its own key that it did not write (a
+    #: coalition member's other version coming back): it stops, as PeerSession does.
+    stopped: bool = False
 
 
 class Simulation:
@@ -370,6 +376,8 @@ class Simulation:
     # -- a peer ---------------------------------------------------------------------
 
     def _on_frame(self, peer: Peer, path: Path, data: bytes) -> None:
+        if peer.stopped:
+            return
         try:
             frame = frames.decode(data)
         except ProtocolError:
@@ -379,7 +387,12 @@ class Simulation:
             peer.received.append((frame.body, peer.table.next_position, peer.verdict is not None))
             self._run(peer, rules.message(path, frame.body))
         elif frame.kind == "alert":
-            self._run(peer, rules.alert(path, frame.body))
+            try:
+                outputs = rules.alert(path, frame.body)
+            except SeatPlayedElsewhere:
+                peer.stopped = True
+                return
+            self._run(peer, outputs)
         elif frame.kind == "sync":
             self._run(peer, rules.sync(path, frame.body["have"]))
         elif frame.kind == "ping":
@@ -398,6 +411,9 @@ class Simulation:
                 error: ProtocolError | None = None
                 try:
                     events = out.job()
+                except SeatPlayedElsewhere:
+                    peer.stopped = True
+                    return
                 except ProtocolError as failed:
                     error = failed
                 if peer.table.next_position > out.before:
@@ -424,13 +440,15 @@ class Simulation:
 
     def _wake(self, peer: Peer, when: float) -> None:
         peer.wakes.discard(when)
-        if peer.verdict is not None:
+        if peer.verdict is not None or peer.stopped:
             return
         if peer.table.next_position >= STOP_AT:
             peer.rules.deadline_at = math.inf  # the simulated stage is over: nobody is waited for
         self._run(peer, peer.rules.tick(self.now))
 
     def _write(self, peer: Peer) -> None:
+        if peer.stopped:
+            return
         table = peer.table
         while (table.my_turn and peer.verdict is None and table.next_position < STOP_AT
                and table.next_position not in peer.written):
@@ -583,6 +601,10 @@ def judge(sim: Simulation) -> Outcome:
             if verdict is None or player not in verdict.players or not verdict.evidence:
                 failures.append(f"(b) player {peer.player} received the {kind} of player "
                                 f"{player} at {position} and named {verdict and verdict.players}")
+    for peer in honest:
+        if peer.stopped:  # only its own key can sign for it: the coalition cannot stop it
+            failures.append(f"(c) honest player {peer.player}'s table met a message signed "
+                            f"with its own key that it did not write")
     return Outcome(sim.schedule, failures, cascades, churn, races,
                    {p.player: p.verdict for p in sim.peers}, sim.events)
 

@@ -165,6 +165,8 @@ class PeerSession:
         self._told_presence: dict[int, str] = {}
         #: Wall time the resumed table's transcript was last written (resume_from).
         self._saved_at: float | None = None
+        #: How many of the table's messages its record holds (see _save_held).
+        self._journaled = 0
         self._connection: Any = None
         self._host_link: HostLink | None = None
         self._links_up = 0
@@ -203,6 +205,7 @@ class PeerSession:
         (raises :class:`~p2pcards.net.journal.JournalInUse` if another process plays it)."""
         resumed = rebuild(journal, self.identity, self.randomness_for)
         self.table, self.journal, self._saved_at = resumed.table, journal, resumed.saved_at
+        self._journaled = len(resumed.table.transcript())  # the rebuild rewrote exactly these
         self._resumed = True
         self.meta.update(resumed.meta)
         return resumed.table
@@ -290,6 +293,7 @@ class PeerSession:
             return
         notice = self.table.leave()
         if await self._send_notice(notice) and self.journal is not None and self.table.verdict:
+            self._save_held(sync=True)
             # Your own record ends as the others' do: with your signed leave as its verdict.
             # (Nobody heard it, as in a crash with the links dead first: still resumable.)
             self.journal.write_verdict(self.table.verdict.to_wire())
@@ -511,7 +515,7 @@ class PeerSession:
             elif isinstance(out, Emit):
                 self._emit(out.events)
             elif isinstance(out, Save):
-                self.journal_append(out.raw, sync=False)
+                self._save_held(sync=False)
             elif isinstance(out, Clock):
                 self.on_event(Waiting(out.writer, out.deadline))
             elif isinstance(out, Check):
@@ -604,6 +608,7 @@ class PeerSession:
                                      "name": self.identity.name, "bots": bots,
                                      "secrets": table.member.secrets.to_wire()})
             self.journal.append(genesis, sync=True)
+            self._journaled = 1
         self._start_rules(table)
         self._table_known()
 
@@ -662,7 +667,7 @@ class PeerSession:
 
         The next writer's time starts once the message is sent: a send that
         stalls (a full socket, this process suspended) is not their delay."""
-        self.journal_append(written.raw, sync=True)
+        self._save_held(sync=True)
         self._emit(written.events)
         await self._apply(self.rules.published(written.raw))
         self._reset_deadline()
@@ -696,9 +701,18 @@ class PeerSession:
 
     # -- helpers ------------------------------------------------------------------
 
-    def journal_append(self, raw: bytes, sync: bool) -> None:
-        if self.journal is not None:
+    def _save_held(self, sync: bool) -> None:
+        """Save, in order and once each, every message the table holds beyond what
+        its record has. A message accepted just as this task was cancelled (Ctrl-C
+        while its check ran in a worker thread) would otherwise be missing from a
+        record whose verdict, signed next, is dated after it (``verify`` refuses a
+        leave dated past the record's end)."""
+        if self.journal is None or self.table is None:
+            return
+        held = self.table.transcript()
+        for raw in held[self._journaled:]:
             self.journal.append(raw, sync=sync)
+        self._journaled = len(held)
 
     def _decision(self) -> Decision:
         table = self._known_table
@@ -713,6 +727,7 @@ class PeerSession:
             self.ahead.our_shares(self.table)  # the last shuffle passed: its deck is final
         for event in events:
             if isinstance(event, TableEnded) and self.journal is not None:
+                self._save_held(sync=True)  # the record reaches the verdict's position
                 self.journal.write_verdict(event.verdict.to_wire())
             if isinstance(event, MatchEnded) and self.journal is not None and self.table:
                 table = self.table

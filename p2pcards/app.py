@@ -35,6 +35,7 @@ from p2pcards.net.peer import PROBE_TIMEOUT, Agent, PeerSession, SessionResult
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
+from p2pcards.protocol.table import MOVE_TIME
 
 log = logging.getLogger(__name__)
 
@@ -181,7 +182,8 @@ async def start_hosted_table(
             fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
             bind=hosted.host.tcp_host, public_key=identity.public_key,
-            host_name=identity.name, spectators=options.spectators)
+            host_name=identity.name, spectators=options.spectators,
+            clock=options.config.get(MOVE_TIME))
         await hosted.advertiser.start()
     # Each seat: its identity, its agent, that agent again if it is a bot, its events.
     seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[Any], None] | None]] = [

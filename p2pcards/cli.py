@@ -531,8 +531,12 @@ async def _find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str |
     watching = args.command == "watch"
     table = _pick_table(found, args.table, watching=watching)
     verb = "Watching" if watching else "Joining"
-    print(f"{verb} {quoted(table.name)} ({table.game}) hosted by {table.host_name or '?'} "
+    clock = table.clock
+    timed = "" if clock is None else ", no clock" if clock == 0 else f", {clock} s per move"
+    print(f"{verb} {quoted(table.name)} ({table.game}{timed}) hosted by {table.host_name or '?'} "
           f"at {_address(table.host, table.port)}, host key {table.fingerprint}", flush=True)
+    if clock == 0 and not watching:
+        print(NO_CLOCK_WARNING, flush=True)
     return table.host, table.port, table.public_key or table.fingerprint
 
 
@@ -676,22 +680,37 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
             print(json.dumps({"number": number, "name": t.name, "game": t.game,
                               "host": t.host_name, "address": t.host, "port": t.port,
                               "free": t.free_seats, "spectators": t.spectators,
-                              "version": t.version, "fp": t.fingerprint}))
+                              "clock": t.clock, "version": t.version, "fp": t.fingerprint}))
         return 0
     if not found:
         print("No tables found on the LAN (a friend's host shows an address for "
               "p2pcards join --connect HOST:PORT).")
         return 0
-    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'WATCH':<5}  {'HOST':<16}  "
-          f"{'ADDRESS':<21}  KEY")
+    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'WATCH':<5}  {'CLOCK':<8}  "
+          f"{'HOST':<16}  {'ADDRESS':<21}  KEY")
     for number, t in enumerate(found, start=1):
         free = "full" if t.free_seats == 0 else str(t.free_seats)
         watch = str(t.spectators) if t.spectators else "no"
-        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  {watch:<5}  "
+        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  {watch:<5}  {_clock_word(t.clock):<8}  "
               f"{(t.host_name or '?')[:16]:<16}  {_address(t.host, t.port):<21}  {t.fingerprint}")
+    if any(t.clock == 0 for t in found):
+        print(NO_CLOCK_WARNING)
     print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash); "
           "watch one with: p2pcards watch NAME")
     return 0
+
+
+#: What ``tables`` and ``join`` say of a table whose host set no clock.
+NO_CLOCK_WARNING = ("Warning: a table with no clock has no time limit per move: "
+                    "anyone at it can stall it for ever.")
+
+
+def _clock_word(clock: int | None) -> str:
+    """A table's clock as ``tables`` shows it: seconds per move, "none", or "?"
+    (a host too old to announce it)."""
+    if clock is None:
+        return "?"
+    return "none" if clock == 0 else f"{clock}s"
 
 
 def _address(host: str, port: int) -> str:

@@ -2,8 +2,10 @@
 
 A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
 ``name``, ``free``, ``v``, ``fp``, ``pk``, ``port``, ``hn`` (the hosting
-player's display name) and ``watch`` (how many spectators it admits; absent:
-none); browsers list what answers.
+player's display name), ``watch`` (how many spectators it admits; absent:
+none) and ``clock`` (the table clock's seconds per move, 0: no clock, so
+anyone can stall the table for ever; absent: unknown, an older host);
+browsers list what answers.
 What arrives is untrusted: TXT values are decoded defensively (a table with
 a bad field is skipped, never a crash), control characters are stripped from
 names shown to people, and a table is listed only if its TCP port accepts a
@@ -65,6 +67,8 @@ _INSTANCE_LABEL_BYTES = 63
 _TXT_ENTRY_BYTES = 255
 #: The most spectators a record may claim (more is read as a bad field).
 MAX_SPECTATORS_SHOWN = 1000
+#: The longest table clock a record may claim (``protocol.table.MAX_MOVE_TIME``).
+MAX_CLOCK_SHOWN = 3600
 _GAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _FINGERPRINT_PATTERN = re.compile(r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}")
 _PUBLIC_KEY_PATTERN = re.compile(r"[0-9a-f]{64}")
@@ -89,6 +93,9 @@ class TableInfo:
     """The hosting player's display name, cleaned (may be empty)."""
     spectators: int = 0
     """How many spectators the host admits (``p2pcards watch``); 0: none."""
+    clock: int | None = None
+    """The table clock, seconds per move: 0 is no clock (anyone can stall the
+    table for ever), None that the record does not say (or says it badly)."""
 
 
 # --- names and TXT records -------------------------------------------------------------
@@ -113,6 +120,7 @@ def instance_name(table_name: str, fingerprint: str) -> str:
 def table_properties(
     *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
     public_key: bytes | None = None, host_name: str = "", spectators: int = 0,
+    clock: int | None = None,
 ) -> dict[bytes, bytes]:
     """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
     fields = {
@@ -129,6 +137,8 @@ def table_properties(
         fields["hn"] = clean_text(host_name)
     if spectators:
         fields["watch"] = str(spectators)
+    if clock is not None:  # 0 too: a table without a clock says so
+        fields["clock"] = str(clock)
     properties: dict[bytes, bytes] = {}
     for key, value in fields.items():
         room = _TXT_ENTRY_BYTES - len(key) - 1
@@ -197,6 +207,8 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         public_key=public_key,
         host_name=clean_text(_text_field(properties, b"hn") or ""),
         spectators=_int_field(properties, b"watch", 0, MAX_SPECTATORS_SHOWN) or 0,
+        # Advisory, like ``watch``: the genesis the joiner checks is what binds.
+        clock=_int_field(properties, b"clock", 0, MAX_CLOCK_SHOWN),
     )
 
 
@@ -244,6 +256,8 @@ class TableAdvertiser:
     ``interfaces`` (addresses or interface names) limits where it is
     announced, e.g. ``["127.0.0.1"]`` in tests. ``addresses``, if given,
     are announced as they are on ``interfaces`` (or every interface).
+    ``clock`` is the genesis's table clock (0: none), so a joiner sees a table
+    that can be stalled for ever before it sits down.
     """
 
     def __init__(
@@ -261,6 +275,7 @@ class TableAdvertiser:
         public_key: bytes,
         host_name: str = "",
         spectators: int = 0,
+        clock: int | None = None,
     ) -> None:
         if not _GAME_PATTERN.fullmatch(game):
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
@@ -271,6 +286,7 @@ class TableAdvertiser:
         self.public_key = public_key
         self.host_name = host_name
         self.spectators = spectators
+        self.clock = clock
         self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
@@ -312,6 +328,7 @@ class TableAdvertiser:
                 public_key=self.public_key,
                 host_name=self.host_name,
                 spectators=self.spectators,
+                clock=self.clock,
             ),
             server=self._server,
             host_ttl=HOST_TTL,

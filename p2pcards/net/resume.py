@@ -21,7 +21,7 @@ from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol.errors import RemoteProtocolError
 from p2pcards.protocol.events import MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import SessionSecrets, Stage, Table
+from p2pcards.protocol.table import MOVE_TIME, SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 
 #: Seconds of the clock a resumed turn keeps however long ago it began.
@@ -79,7 +79,9 @@ def resumed_events(table: Table, meta: dict[str, Any]) -> list[Any]:
     bots = meta.get("bots") or []
     players = tuple((p.public_key, p.name, bool(bots[i]) if i < len(bots) else False)
                     for i, p in enumerate(table.players))
-    events: list[Any] = [LobbyUpdate(table.game.name, table.table_name, {}, players)]
+    # The table clock, so a resumed seat shows a table without one as such.
+    clock = {} if table.move_time is None else {MOVE_TIME: table.move_time}
+    events: list[Any] = [LobbyUpdate(table.game.name, table.table_name, clock, players)]
     if table.player_at_seat is not None and table.first_seat is not None:
         events.append(PlayersSeated(table.player_at_seat, table.first_seat))
     if table.stage is Stage.OVER:

@@ -36,7 +36,7 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import PAUSE_SECONDS, Gap, Stage, Table
+from p2pcards.protocol.table import MOVE_TIME, PAUSE_SECONDS, Gap, Stage, Table
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.protocol.verdict import Verdict
 
@@ -196,8 +196,9 @@ class WatchSession:
                 log.warning("the host's first message is not a genesis: %s", error)
                 return
             self.talk = TalkBook(self.table.session, [p.public_key for p in self.table.players])
+            clock = {} if self.table.move_time is None else {MOVE_TIME: self.table.move_time}
             self.on_event(LobbyUpdate(self.table.game.name, self.table.table_name,
-                                      {}, tuple((p.public_key, p.name,
+                                      clock, tuple((p.public_key, p.name,
                                                  self._bots.get(p.public_key, False))
                                                 for p in self.table.players)))
             self._tell_clock()

@@ -19,6 +19,7 @@ from p2pcards.cards import Card, Rank
 from p2pcards.net import session_events as peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
+from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
@@ -363,7 +364,8 @@ def _session_line(e: Any, s: Speaker) -> str | None:
                            for _, name, bot in e.players) or "nobody yet"
         missing = 4 - len(e.players)
         wait = f"; waiting for {missing} more" if missing > 0 else "; the table is full"
-        return (f"Table {quoted(e.table)} ({clean(e.game, 10)}): "
+        untimed = ", no clock: anyone can stall it for ever" if e.config.get(MOVE_TIME) == 0 else ""
+        return (f"Table {quoted(e.table)} ({clean(e.game, 10)}{untimed}): "
                 f"{plural(len(e.players), 'player')} joined: {people}{wait}.")
     if isinstance(e, peer.LinkUp):
         if e.own_host:

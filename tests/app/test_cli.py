@@ -195,7 +195,8 @@ def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(finish
     assert shown.returncode == 0, shown.stderr
     text = shown.stdout
     assert text.startswith('Your table "Ona\'s table" is over')
-    assert 'Table "Ona\'s table" (topper): 4 players joined: Ona' in text
+    # A table of ``play`` has no clock, and the resumed seat says so as the lobby did.
+    assert 'Table "Ona\'s table" (topper, no clock: anyone can stall it for ever): 4 players joined: Ona' in text
     assert text.count("(bot)") == 3 and "Seats drawn (Seat 0:" in text
     assert "Match over:" in text and "connecting" not in text.lower()
 
@@ -263,9 +264,10 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
                 break
             time.sleep(0.2)
         lines = listed.splitlines()
-        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "WATCH", "HOST", "ADDRESS", "KEY"]
+        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "WATCH", "CLOCK", "HOST", "ADDRESS", "KEY"]
         rows = {name: next(line for line in lines[1:] if f" {name} " in line)
                 for name in ("Hedda", "Hugo", "Hanna")}
+        assert all(row.split()[6] == "120s" for row in rows.values())  # host's default clock
         assert rows["Hanna"].split()[0] == "1" and " full " in rows["Hanna"]
         assert f"127.0.0.1:{ports[0]}" in rows["Hedda"] and f"127.0.0.1:{ports[1]}" in rows["Hugo"]
 
@@ -314,3 +316,56 @@ def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_p
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert "--seed makes every key and shuffle predictable" in refused.stderr
     assert "P2PCARDS_INSECURE_SEED=1" in refused.stderr
+
+
+@pytest.mark.asyncio
+async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_down(capsys):
+    """Two tables announced on loopback, one with a 90 s clock and one with none:
+    `tables` (plain and --json) shows each clock and warns of the unclocked one,
+    and `join` says so, with the warning, before the joiner sits down."""
+    import asyncio
+
+    from p2pcards.cli import NO_CLOCK_WARNING, _cmd_tables, _find_table, build_parser
+    from p2pcards.net.connection import serve
+    from p2pcards.net.discovery import TableAdvertiser
+    from p2pcards.protocol.identity import Identity
+
+    hosts = {"Timed den": (Identity.generate("Tess"), 90), "Slow den": (Identity.generate("Sam"), 0)}
+    servers = [await serve("127.0.0.1", 0, identity, lambda conn: conn.close())
+               for identity, _ in hosts.values()]
+    advertisers = [TableAdvertiser(table_name=name, game="bluff", port=server.port,
+                                   fingerprint=identity.fingerprint, free_seats=2, version=1,
+                                   interfaces=["127.0.0.1"], public_key=identity.public_key,
+                                   host_name=identity.name, clock=clock)
+                   for (name, (identity, clock)), server in zip(hosts.items(), servers, strict=True)]
+    browse = ["--interface", "127.0.0.1", "--timeout", "1.5"]
+    try:
+        for advertiser in advertisers:
+            await advertiser.start()
+        await asyncio.sleep(1.0)  # a just-announced record is not multicast again for 1 s
+        listed = ""
+        for _ in range(5):  # bounded: each browse is one-shot
+            await _cmd_tables(build_parser().parse_args(["tables", *browse]))
+            listed = capsys.readouterr().out
+            if listed.count(" den ") == 2:
+                break
+        lines = listed.splitlines()
+        assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "WATCH", "CLOCK", "HOST", "ADDRESS", "KEY"]
+        rows = {name: next(line for line in lines[1:] if f" {name} " in line) for name in hosts}
+        assert rows["Timed den"].split()[6] == "90s" and rows["Slow den"].split()[6] == "none"
+        assert NO_CLOCK_WARNING in lines
+
+        await _cmd_tables(build_parser().parse_args(["tables", "--json", *browse]))
+        found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert {t["name"]: t["clock"] for t in found if t["name"] in hosts} == {"Timed den": 90, "Slow den": 0}
+
+        for name, said in (("Slow den", "(bluff, no clock)"), ("Timed den", "(bluff, 90 s per move)")):
+            await _find_table(build_parser().parse_args(["join", *browse, name]))
+            joining = capsys.readouterr().out
+            assert joining.startswith(f'Joining "{name}" {said} hosted by ')
+            assert (NO_CLOCK_WARNING in joining) == (name == "Slow den")
+    finally:
+        for advertiser in advertisers:
+            await advertiser.stop()
+        for server in servers:
+            server.close()

@@ -25,6 +25,7 @@ from p2pcards.net.discovery import (
     browse_tables,
     instance_name,
     parse_table,
+    table_properties,
 )
 from p2pcards.protocol.identity import Identity
 
@@ -207,6 +208,24 @@ def test_missing_fields_skip_the_table() -> None:
     # pk too: with only the 48-bit fingerprint a joiner could not pin the host's key.
     for key in (b"game", b"free", b"v", b"fp", b"pk"):
         assert parse_table(service({k: v for k, v in GOOD.items() if k != key}), "10.0.0.5") is None
+
+
+def test_the_table_clock_round_trips_through_the_txt_record_and_no_clock_is_zero() -> None:
+    """A host's clock (0: none) is announced and read back; an older host's record
+    without the key, or a value no genesis could set, reads as unknown (None)."""
+    for clock in (120, 1, 3600, 0):
+        announced = table_properties(table_name="Den", game="bluff", free_seats=2, version=1,
+                                     fingerprint=DEN_HOST.fingerprint, port=4000,
+                                     public_key=DEN_HOST.public_key, clock=clock)
+        assert announced[b"clock"] == str(clock).encode()
+        table = parse_table(service(announced), "10.0.0.5")
+        assert table is not None and table.clock == clock
+    unsaid = table_properties(table_name="Den", game="bluff", free_seats=2, version=1,
+                              fingerprint=DEN_HOST.fingerprint, port=4000, public_key=DEN_HOST.public_key)
+    assert b"clock" not in unsaid
+    for record in (GOOD, {**GOOD, b"clock": b"3601"}, {**GOOD, b"clock": b"-1"}, {**GOOD, b"clock": b"soon"}):
+        table = parse_table(service(record), "10.0.0.5")
+        assert table is not None and table.clock is None
 
 
 def test_control_characters_are_stripped_from_names() -> None:

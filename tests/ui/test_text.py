@@ -607,6 +607,14 @@ def test_describe_session_events():
         "The host refused this player: table full."
 
 
+def test_the_lobby_line_says_when_the_table_has_no_clock_and_only_then():
+    players = ((b"k1", "Alice", False),)
+    untimed = describe(LobbyUpdate("bluff", "Friday", {"move_time": 0}, players), NAMES, None)
+    assert untimed.startswith('Table "Friday" (bluff, no clock: anyone can stall it for ever): ')
+    for config in ({"move_time": 120}, {}):  # a clock, or a lobby that does not say
+        assert "clock" not in describe(LobbyUpdate("bluff", "Friday", config, players), NAMES, None)
+
+
 def test_describe_own_refused_action_and_unknown_events():
     refused = IllegalAction(StakeTooLow(0, "stake at least 20, not 10"))
     assert describe(refused, NAMES, 0).startswith("Your action was refused: seat 0: stake at")

@@ -651,6 +651,19 @@ def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_d
     assert "over after 6 deals (cap 20)" in title and "deal 7" not in title
 
 
+def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none():
+    from p2pcards.ui.tui.bars import title_line
+
+    def title(config: dict) -> str:
+        from p2pcards.ui.tui.model import ScreenModel
+        model = ScreenModel()
+        model.apply(LobbyUpdate("bluff", "Friday", config, ((KEYS[0], "Ann", False),)))
+        return "".join(text for _, text in title_line(model, 100))
+
+    assert "no clock" in title({"move_time": 0})
+    assert "no clock" not in title({"move_time": 120}) and "no clock" not in title({})
+
+
 @pytest.mark.parametrize("ascii_look", [False, True])
 def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look):
     from ui_scenes import faces_in

@@ -45,6 +45,10 @@ _TITLE_PARTS: dict[str, Callable[[Any], list[str]]] = {
 def title_line(model: ScreenModel, width: int) -> Line:
     view = model.view
     parts = [" p2pcards", (model.game or "").upper()]
+    if model.clock == 0 and model.ending is None:
+        # Nobody is timed: any seat can stall the table for ever. Early, so a
+        # narrow title cuts the match's details, not this.
+        parts.append("no clock")
     about = _TITLE_PARTS.get(game_name(view) or "")
     if about is not None:
         parts.extend(about(view))

@@ -19,6 +19,7 @@ from p2pcards.net import session_events as peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
@@ -109,6 +110,9 @@ class ScreenModel:
         self.last_move: LastMove | None = None
         self.waiting_player: int | None = None
         self.deadline: float | None = None
+        #: The table clock, seconds per move: 0 is none (anyone can stall the table
+        #: for ever, and the title says so), None not known yet.
+        self.clock: int | None = None
         self.progress: str | None = None
         self.result_line: str | None = None
         self.ending: Ending | None = None
@@ -247,6 +251,9 @@ class ScreenModel:
             self.table_name = clean(event.table, 40)
             self.lobby = tuple(SeatInfo(clean(name, 32), fingerprint(pk), bool(bot))
                                for pk, name, bot in event.players)
+            clock = event.config.get(MOVE_TIME)
+            if isinstance(clock, int):
+                self.clock = clock
         elif isinstance(event, peer.LinkUp):
             self.link = "connected"
         elif isinstance(event, peer.LinkDown):

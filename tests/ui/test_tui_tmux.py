@@ -169,7 +169,7 @@ def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
     tmux.keys("n")
     again = tmux.wait_for(lambda t: "YOUR TURN" in t and "MATCH OVER" not in t,
                           "a decision at the new table", timeout=30)
-    assert "TOPPER · hand 1 " in again and "score 0/1" in again
+    assert "TOPPER · no clock · hand 1 " in again and "score 0/1" in again  # a solo table: no clock
     tmux.keys("C-c")
     done = tmux.wait_for(lambda t: "EXITED" in t, "the program to exit", timeout=30,
                          joined=True)

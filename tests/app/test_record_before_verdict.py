@@ -7,31 +7,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
-from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
-from p2pcards.protocol import games
 from p2pcards.protocol.errors import PlayerLeft
-from p2pcards.rules.topper import TopperConfig
 
+from .hosted import hosted_topper, topper_bot
 from .polling import until
 
 #: From this position on, the first message checked is "cancelled" as its check finishes.
 CUT_FROM = 10
 
 
-def _bot(seed: int) -> BotAgent:
-    return BotAgent(make_bot_factory("topper", "heuristic"), seed)
-
-
 async def _cancelled_as_a_check_finished(tmp_path):
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
-    options = TableOptions(game="topper", config=config, seed=7, deadline=30,
-                           journal_root=tmp_path / "host")
-    hosted = await start_hosted_table(seeded_identity(7, "me", "Me"), _bot(1), options, bots=2)
-    try:
+    async with hosted_topper(tmp_path, 7) as hosted:
         seat = seeded_identity(7, "x", "Xan")
-        session = PeerSession(seat, _bot(2), hosted.host.local_connector(seat),
+        session = PeerSession(seat, topper_bot(2), hosted.host.local_connector(seat),
                               journal_root=tmp_path / "seat")
         checked = session._check
 
@@ -51,8 +41,6 @@ async def _cancelled_as_a_check_finished(tmp_path):
         with contextlib.suppress(asyncio.CancelledError):
             await playing
         return session
-    finally:
-        await hosted.close(grace=0, linger=0)
 
 
 def test_a_leave_signed_as_a_check_finished_is_dated_where_the_record_ends(tmp_path):

@@ -65,7 +65,9 @@ class FrontEnd:
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
                                         players_provider=self.players, view_provider=self.view)
-            self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell)
+            # The coach (``hint``) only against bots: a LAN table could not tell the others.
+            self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell,
+                                    hints=again)
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
@@ -73,7 +75,7 @@ class FrontEnd:
             # Against bots a deal's summary waits for a key; at a LAN table it counts down.
             self.screen = TableScreen(lambda: self.session, offer_again=again,
                                       summary_seconds=None if again else LAN_SUMMARY_SECONDS,
-                                      bell=args.bell)
+                                      bell=args.bell, hints=again)
             self.agent = self.screen
             self.plain = False
 

@@ -50,9 +50,13 @@ _HISTORY = {"history", "scores", "record"}
 _AWAY = {"away", "pause"}
 PAUSE_MINUTES = PAUSE_SECONDS // 60
 _SAY = "say"
+_HINT = {"hint", "coach"}
 #: What ``help`` adds about table talk.
 TALK_HELP = ("At any moment: say TEXT talks to the table; say 1-6 sends a quick reaction ("
              + ", ".join(f"{i} {word}" for i, word in enumerate(REACTIONS, start=1)) + ").")
+
+#: The ``hint`` line of the choices, where the table allows hints.
+HINT_HELP = "  hint                     what the coach (the normal bot) would do here, and why"
 
 
 class PlayerQuit(LeaveTable):
@@ -137,7 +141,8 @@ class PlainAgent:
     def __init__(self, read_line: ReadLine | None = None, write: Write | None = None,
                  *, names: NamesSource = None, symbols: bool = False,
                  history: Callable[[Any, Sequence[str], int], list[str]] | None = None,
-                 bell: bool = False, talk: Callable[[str], Any] | None = None) -> None:
+                 bell: bool = False, talk: Callable[[str], Any] | None = None,
+                 hints: bool = False) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
@@ -148,6 +153,8 @@ class PlainAgent:
         self.bell = bell
         #: Sends a chat line to the table (the session's ``say``); None: no table talk.
         self.talk = talk
+        #: Whether ``hint`` asks the coach (a table against bots); else it is refused.
+        self.hints = hints
         self._lines: asyncio.Queue | None = None
         self._pump: asyncio.Task | None = None
         self._ended = False
@@ -235,6 +242,8 @@ class PlainAgent:
         pauses = decision.pauses_left if decision is not None else 0
         self.write(render(view, names, me, self.symbols))
         self.write(options_help(view, pauses))
+        if self.hints:
+            self.write(HINT_HELP)
         warner: asyncio.Task | None = None
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
@@ -246,10 +255,19 @@ class PlainAgent:
                 warner = asyncio.ensure_future(self._warn(decision.deadline))
         try:
             return await self._read_command(view, names, me, pauses,
-                                            decision.deadline if decision is not None else None)
+                                            decision.deadline if decision is not None else None,
+                                            decision.position if decision is not None else 0)
         finally:
             if warner is not None:
                 warner.cancel()
+
+    async def _hint(self, view: Any, names: Sequence[str], position: int) -> str:
+        """``hint``: the coach's move and why, where the table allows hints."""
+        if not self.hints:
+            from p2pcards.bots.coach import HINTS_OFF
+            return f"Not accepted: {HINTS_OFF}."
+        from p2pcards.ui.coaching import coach_line
+        return await coach_line(view, names, position, self.symbols)
 
     async def _warn(self, deadline: float) -> None:
         """At 30 and at 10 seconds left, say so (and ring the bell) while the person types."""
@@ -263,8 +281,9 @@ class PlainAgent:
                        f"the others end the table naming you.")
 
     async def _read_command(self, view: Any, names: Sequence[str], me: int,
-                            pauses: int = 0, deadline: float | None = None) -> Any:
-        """Commands until one is legal (or help, the table, the history, away, quit)."""
+                            pauses: int = 0, deadline: float | None = None,
+                            decision_position: int = 0) -> Any:
+        """Commands until one is legal (or help, the table, the history, hint, away, quit)."""
         while True:
             self.write("Your command (help lists them):")
             try:
@@ -280,6 +299,8 @@ class PlainAgent:
                 self.write(rules_summary(view))
                 self.write(options_help(view, pauses))
                 self.write(TALK_HELP)
+                if self.hints:
+                    self.write(HINT_HELP)
                 continue
             if word in _TABLE:
                 self.write(render(view, names, me, self.symbols))
@@ -288,6 +309,9 @@ class PlainAgent:
                 if pauses > 0:
                     raise TakePause("the player stepped away")
                 self.write(f"Not accepted: {no_pause(deadline)}.")
+                continue
+            if word in _HINT:
+                self.write(await self._hint(view, names, decision_position))
                 continue
             if word in _HISTORY:
                 self.write("\n".join(self.history(view, names, me)) if self.history

@@ -134,6 +134,10 @@ def table_bindings(screen: Any) -> KeyBindings:
     def _talk(event: Any) -> None:
         screen.open_talk()
 
+    @kb.add("w", filter=at_table)
+    def _coach(event: Any) -> None:
+        screen.ask_coach()
+
     @kb.add("v", filter=at_table)
     def _details(event: Any) -> None:
         screen.toggle_details()

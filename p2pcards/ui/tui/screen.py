@@ -6,7 +6,8 @@
 application that shows them (a :class:`~p2pcards.ui.tui.app.TableApp`).
 What it adds is the seat's side of the keys: a game key completes the
 pending decision's action (or asks a Bluff discard's rank and stake), ``a``
-takes a pause, ``t`` talks to the table, ``q`` leaves; and :meth:`play`,
+takes a pause, ``w`` asks the coach (at a table against bots), ``t`` talks to the
+table, ``q`` leaves; and :meth:`play`,
 which runs one table's session to its end and waits for the person's choice
 in the end box (a :class:`~p2pcards.ui.tui.run.TableRun`). Everything runs on the one asyncio loop beside the
 sessions: the cryptography in the sessions' worker threads, the bots in
@@ -19,14 +20,17 @@ pending decision, or else asks the session to send its signed leave notice.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from p2pcards.bots.coach import HINTS_OFF
 from p2pcards.net.session_events import Decision
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
+from p2pcards.ui.coaching import coach_line
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.text_common import no_pause
 from p2pcards.ui.tui import keymap
@@ -56,14 +60,15 @@ class TableScreen(TableApp):
 
     ``session`` returns this seat's peer session (it may not exist yet when
     the screen is made); ``offer_again`` offers a new table at the end (for
-    ``p2pcards play``); ``bell`` rings the terminal's bell with a clock
+    ``p2pcards play``); ``hints`` lets ``w`` ask the coach (a table against bots);
+    ``bell`` rings the terminal's bell with a clock
     warning. ``input``/``output`` default to the terminal; tests pass a pipe
     and a virtual terminal.
     """
 
     def __init__(self, session: SessionGetter | None = None, *, offer_again: bool = False,
                  summary_seconds: float | None = None, bell: bool = True,
-                 input: Any = None, output: Any = None,
+                 hints: bool = False, input: Any = None, output: Any = None,
                  clock: Callable[[], float] | None = None) -> None:
         super().__init__(table_bindings, offer_again=offer_again, summary_seconds=summary_seconds,
                          input=input, output=output, clock=clock)
@@ -74,6 +79,9 @@ class TableScreen(TableApp):
         self.bell = bell
         self.warnings = ClockWarnings()
         self.runner = TableRun(self)
+        #: Whether ``w`` asks the coach (a table against bots); else it is refused.
+        self.coach_on = hints
+        self._coaching: asyncio.Task | None = None
 
     # -- what the session calls --------------------------------------------------------
 
@@ -157,6 +165,8 @@ class TableScreen(TableApp):
         hints = keymap.hints(pending.view)
         if pending.pauses_left and self.model.seconds_left(self.now()) is not None:
             hints.append(KeyHint("a", f"away ({pending.pauses_left})"))
+        if self.coach_on and self.flow is None:
+            hints.append(KeyHint("w", "coach", "w"))
         return hints
 
     # -- the seat's keys -------------------------------------------------------------------
@@ -221,6 +231,47 @@ class TableScreen(TableApp):
                                 f"for every player's clock.")
         self.agent.step_away()
         self._invalidate()
+
+    def ask_coach(self) -> None:
+        """``w``: the coach's move for this turn and why (the normal bot's choice, searched
+        off the event loop), at a table that allows hints; refused elsewhere."""
+        if self.model.ending is not None:
+            self._end_key("w")
+            return
+        if not self.coach_on:
+            self._refuse(HINTS_OFF)
+            return
+        pending = self.agent.pending
+        if pending is None:
+            self._refuse("the coach advises on your own turn")
+            return
+        if self._coaching is not None and not self._coaching.done():
+            self.message = ("info", "The coach is still thinking…")
+            self._invalidate()
+            return
+        self.message = ("info", "The coach is thinking…")
+        self._coaching = asyncio.ensure_future(self._coach(pending))
+        self._invalidate()
+
+    async def _coach(self, pending: PendingDecision) -> None:
+        position = pending.decision.position if pending.decision is not None else 0
+        line = await coach_line(pending.view, self.model.names(), position, symbols=True)
+        if self.agent.pending is not pending:
+            return  # the turn is over: its advice is moot
+        if line.startswith("Not accepted: "):
+            self._refuse(line.removeprefix("Not accepted: ").rstrip("."))
+            return
+        self.message = ("info", line)
+        self.model.note(line, "info")
+        self._invalidate()
+
+    async def stop(self) -> None:
+        coaching, self._coaching = self._coaching, None
+        if coaching is not None and not coaching.done():
+            coaching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await coaching
+        await super().stop()
 
     def _resolve(self, action: Any) -> None:
         self.close_question()

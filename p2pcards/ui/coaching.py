@@ -1,0 +1,30 @@
+"""The coach's advice as a front end shows it: one line, searched off the event loop.
+
+Both front ends (plain ``hint``, the full screen's ``w``) ask here; the
+advice itself is :mod:`p2pcards.bots.coach`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from p2pcards.bots.coach import NoAdvice, advise
+from p2pcards.ui.text_common import faces_as_symbols
+
+
+async def coach_line(view: Any, names: Sequence[str], position: int, symbols: bool = False) -> str:
+    """The coach's advice for ``view`` (seeded by the decision's ``position``: asked twice,
+    it says the same), or ``Not accepted: why`` when there is none; cards as the board
+    writes them with ``symbols``."""
+    try:
+        advice = await asyncio.to_thread(advise, view, random.Random(f"coach:{position}"), names)
+    except NoAdvice as none:
+        return f"Not accepted: {none}."
+    text = advice.text()
+    return faces_as_symbols(text) if symbols else text
+
+
+__all__ = ["coach_line"]

@@ -65,9 +65,8 @@ class FrontEnd:
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
                                         players_provider=self.players, view_provider=self.view)
-            # The coach (``hint``) only against bots: a LAN table could not tell the others.
             self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell,
-                                    hints=again)
+                                    coach=_coach(again))
             self.plain = True
         else:
             from p2pcards.ui.tui import TableScreen
@@ -75,7 +74,7 @@ class FrontEnd:
             # Against bots a deal's summary waits for a key; at a LAN table it counts down.
             self.screen = TableScreen(lambda: self.session, offer_again=again,
                                       summary_seconds=None if again else LAN_SUMMARY_SECONDS,
-                                      bell=args.bell, hints=again)
+                                      bell=args.bell, coach=_coach(again))
             self.agent = self.screen
             self.plain = False
 
@@ -167,6 +166,15 @@ class FrontEnd:
         """Give the terminal back (before the result is printed)."""
         if self.screen is not None:
             await self.screen.stop()
+
+
+def _coach(against_bots: bool) -> Any:
+    """The coach for a table against bots (``play``); none at a LAN table, where the
+    others could not be told that a seat used one."""
+    if not against_bots:
+        return None
+    from p2pcards.coaching import coach_line
+    return coach_line
 
 
 class LazyBotAgent:

@@ -19,7 +19,8 @@ can check on the board:
 
 Hints belong to a table against bots (``p2pcards play``). At a LAN table the
 other players would have to be told that a seat used one, which the protocol
-cannot say yet: there hints are refused (:data:`HINTS_OFF`).
+cannot say yet: there the screens refuse them (``HINTS_OFF`` of
+:mod:`p2pcards.ui.text_common`).
 """
 
 from __future__ import annotations
@@ -42,12 +43,6 @@ from p2pcards.rules.topper_order import effective_suit, is_trump, trick_power
 
 #: The level of the bot whose choice the coach shows.
 COACH_LEVEL = "normal"
-
-#: Why a LAN table gives no hints (the plain and full-screen refusals say it).
-HINTS_OFF = ("hints are off at this table: the coach helps only at a table against bots "
-             "(p2pcards play); at a LAN table every player would have to be told that you "
-             "used one, and this version cannot tell them")
-
 
 class NoAdvice(P2PCardsError, LookupError):
     """The coach was asked when this seat has nothing to decide (not its turn, or the
@@ -287,5 +282,5 @@ def _play_reasons(view: TopperState, card: Card, me: int, cards: Sequence[Card],
     return parts
 
 
-__all__ = ["Advice", "COACH_LEVEL", "HINTS_OFF", "NoAdvice", "RankCount", "advise",
+__all__ = ["Advice", "COACH_LEVEL", "NoAdvice", "RankCount", "advise",
            "bluff_advice", "claim_chance", "rank_count", "topper_advice", "trump_count"]

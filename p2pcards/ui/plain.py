@@ -36,12 +36,15 @@ from p2pcards.ui.text import (
     rules_summary,
 )
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
-from p2pcards.ui.text_common import CLOCK_WARNINGS, clean, no_pause, plural
+from p2pcards.ui.text_common import CLOCK_WARNINGS, HINTS_OFF, clean, no_pause, plural
 from p2pcards.ui.text_summary import History
 
 ReadLine = Callable[[], Awaitable[str]]
 Write = Callable[[str], None]
 NamesSource = Sequence[str] | Callable[[], Sequence[str] | None] | None
+#: The coach a seat may ask: (view, names by seat, the decision's position, symbols) -> one
+#: line, its advice or ``Not accepted: why`` (see :mod:`p2pcards.coaching`).
+Coach = Callable[[Any, Sequence[str], int, bool], Awaitable[str]]
 
 _HELP = {"help", "?"}
 _QUIT = {"quit", "q", "exit"}
@@ -142,7 +145,7 @@ class PlainAgent:
                  *, names: NamesSource = None, symbols: bool = False,
                  history: Callable[[Any, Sequence[str], int], list[str]] | None = None,
                  bell: bool = False, talk: Callable[[str], Any] | None = None,
-                 hints: bool = False) -> None:
+                 coach: Coach | None = None) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
         self.names = names
@@ -153,8 +156,8 @@ class PlainAgent:
         self.bell = bell
         #: Sends a chat line to the table (the session's ``say``); None: no table talk.
         self.talk = talk
-        #: Whether ``hint`` asks the coach (a table against bots); else it is refused.
-        self.hints = hints
+        #: The coach ``hint`` asks (a table against bots); None: hints are refused.
+        self.coach = coach
         self._lines: asyncio.Queue | None = None
         self._pump: asyncio.Task | None = None
         self._ended = False
@@ -242,7 +245,7 @@ class PlainAgent:
         pauses = decision.pauses_left if decision is not None else 0
         self.write(render(view, names, me, self.symbols))
         self.write(options_help(view, pauses))
-        if self.hints:
+        if self.coach is not None:
             self.write(HINT_HELP)
         warner: asyncio.Task | None = None
         if decision is not None:
@@ -263,11 +266,9 @@ class PlainAgent:
 
     async def _hint(self, view: Any, names: Sequence[str], position: int) -> str:
         """``hint``: the coach's move and why, where the table allows hints."""
-        if not self.hints:
-            from p2pcards.bots.coach import HINTS_OFF
+        if self.coach is None:
             return f"Not accepted: {HINTS_OFF}."
-        from p2pcards.ui.coaching import coach_line
-        return await coach_line(view, names, position, self.symbols)
+        return await self.coach(view, names, position, self.symbols)
 
     async def _warn(self, deadline: float) -> None:
         """At 30 and at 10 seconds left, say so (and ring the bell) while the person types."""
@@ -299,7 +300,7 @@ class PlainAgent:
                 self.write(rules_summary(view))
                 self.write(options_help(view, pauses))
                 self.write(TALK_HELP)
-                if self.hints:
+                if self.coach is not None:
                     self.write(HINT_HELP)
                 continue
             if word in _TABLE:

@@ -8,20 +8,22 @@ import random
 from test_plain import Typist
 from ui_scenes import NAMES, bluff_respond, topper_bidding
 
-from p2pcards.bots.coach import HINTS_OFF, advise
+from p2pcards.bots.coach import advise
 from p2pcards.cli import build_parser
+from p2pcards.coaching import coach_line
 from p2pcards.front import FrontEnd
 from p2pcards.rules.bluff import Pass
 from p2pcards.rules.topper import PassBid
 from p2pcards.ui.plain import HINT_HELP, PlainAgent
-from p2pcards.ui.text_common import faces_as_symbols
+from p2pcards.ui.text_common import HINTS_OFF, faces_as_symbols
 
 
 def _agent(lines: list[str], hints: bool) -> tuple[PlainAgent, list[str]]:
     typist = Typist()
     typist.lines = list(lines)
     out: list[str] = []
-    return PlainAgent(typist.read_line, out.append, names=NAMES, hints=hints), out
+    return PlainAgent(typist.read_line, out.append, names=NAMES,
+                      coach=coach_line if hints else None), out
 
 
 def test_hint_at_a_table_against_bots_prints_the_coachs_move_and_why_then_asks_again():
@@ -51,7 +53,7 @@ def test_the_front_end_of_play_gives_hints_and_that_of_a_lan_seat_does_not():
                             (["join", "--plain"], None, False)):
         args = build_parser().parse_args(words)
         front = FrontEnd(args, game, again=words[0] == "play")
-        assert front.agent.hints is on, words
+        assert (front.agent.coach is coach_line) is on, words
 
 
 # --- the full screen: w ---------------------------------------------------------------------
@@ -61,7 +63,7 @@ def _screen_after_w(hints: bool) -> tuple[str, object, list[str]]:
     from test_tui_screen import deciding, run, seat_everyone
 
     async def scene() -> tuple[str, object, list[str]]:
-        async with headless(100, 30, hints=hints) as (screen, keys, term):
+        async with headless(100, 30, coach=coach_line if hints else None) as (screen, keys, term):
             seat_everyone(screen, 1)
             task = await deciding(screen, bluff_respond().view(1), term)
             bar = [h.shown for h in screen.hints()]

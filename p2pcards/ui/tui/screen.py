@@ -25,14 +25,13 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from p2pcards.bots.coach import HINTS_OFF
 from p2pcards.net.session_events import Decision
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
-from p2pcards.ui.coaching import coach_line
+from p2pcards.ui.plain import Coach
 from p2pcards.ui.text import turn_line
-from p2pcards.ui.text_common import no_pause
+from p2pcards.ui.text_common import HINTS_OFF, no_pause
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent
 from p2pcards.ui.tui.app import CONFIRM, SUMMARY, Question, TableApp
@@ -60,7 +59,7 @@ class TableScreen(TableApp):
 
     ``session`` returns this seat's peer session (it may not exist yet when
     the screen is made); ``offer_again`` offers a new table at the end (for
-    ``p2pcards play``); ``hints`` lets ``w`` ask the coach (a table against bots);
+    ``p2pcards play``); ``coach`` is what ``w`` asks (a table against bots; None: refused);
     ``bell`` rings the terminal's bell with a clock
     warning. ``input``/``output`` default to the terminal; tests pass a pipe
     and a virtual terminal.
@@ -68,7 +67,7 @@ class TableScreen(TableApp):
 
     def __init__(self, session: SessionGetter | None = None, *, offer_again: bool = False,
                  summary_seconds: float | None = None, bell: bool = True,
-                 hints: bool = False, input: Any = None, output: Any = None,
+                 coach: Coach | None = None, input: Any = None, output: Any = None,
                  clock: Callable[[], float] | None = None) -> None:
         super().__init__(table_bindings, offer_again=offer_again, summary_seconds=summary_seconds,
                          input=input, output=output, clock=clock)
@@ -79,8 +78,8 @@ class TableScreen(TableApp):
         self.bell = bell
         self.warnings = ClockWarnings()
         self.runner = TableRun(self)
-        #: Whether ``w`` asks the coach (a table against bots); else it is refused.
-        self.coach_on = hints
+        #: The coach ``w`` asks (a table against bots); None: hints are refused.
+        self.coach = coach
         self._coaching: asyncio.Task | None = None
 
     # -- what the session calls --------------------------------------------------------
@@ -165,7 +164,7 @@ class TableScreen(TableApp):
         hints = keymap.hints(pending.view)
         if pending.pauses_left and self.model.seconds_left(self.now()) is not None:
             hints.append(KeyHint("a", f"away ({pending.pauses_left})"))
-        if self.coach_on and self.flow is None:
+        if self.coach is not None and self.flow is None:
             hints.append(KeyHint("w", "coach", "w"))
         return hints
 
@@ -238,7 +237,7 @@ class TableScreen(TableApp):
         if self.model.ending is not None:
             self._end_key("w")
             return
-        if not self.coach_on:
+        if self.coach is None:
             self._refuse(HINTS_OFF)
             return
         pending = self.agent.pending
@@ -250,12 +249,12 @@ class TableScreen(TableApp):
             self._invalidate()
             return
         self.message = ("info", "The coach is thinking…")
-        self._coaching = asyncio.ensure_future(self._coach(pending))
+        self._coaching = asyncio.ensure_future(self._ask(self.coach, pending))
         self._invalidate()
 
-    async def _coach(self, pending: PendingDecision) -> None:
+    async def _ask(self, coach: Coach, pending: PendingDecision) -> None:
         position = pending.decision.position if pending.decision is not None else 0
-        line = await coach_line(pending.view, self.model.names(), position, symbols=True)
+        line = await coach(pending.view, self.model.names(), position, True)
         if self.agent.pending is not pending:
             return  # the turn is over: its advice is moot
         if line.startswith("Not accepted: "):

@@ -1,7 +1,9 @@
 """The coach's advice as a front end shows it: one line, searched off the event loop.
 
-Both front ends (plain ``hint``, the full screen's ``w``) ask here; the
-advice itself is :mod:`p2pcards.bots.coach`'s.
+The front end of a table against bots (:mod:`p2pcards.front`) hands this to
+both screens (plain ``hint``, the full screen's ``w``); the screens know no
+bot (the layers), and a seat without it refuses hints. The advice itself is
+:mod:`p2pcards.bots.coach`'s.
 """
 
 from __future__ import annotations

@@ -301,6 +301,15 @@ def build_parser() -> argparse.ArgumentParser:
     saved = sub.add_parser("saved", help="list your saved tables, newest first (to verify or resume)")
     saved.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
+    standings = sub.add_parser("standings", help="the evening's standings: matches, wins and "
+                                                 "totals, from saved records that verify")
+    standings.add_argument("records", nargs="*", metavar="FOLDER",
+                           help="more saved records to count (a table's folder, a transcript, or a "
+                                "folder holding them, e.g. a friend's); yours are always counted")
+    standings.add_argument("--evening", default=None, metavar="ID",
+                           help="only the evening with this id (or a prefix of it)")
+    standings.add_argument("--json", action="store_true", help="one JSON object, for scripts")
+
     resume = sub.add_parser("resume", help="rejoin a table this machine was playing")
     resume.add_argument("session", nargs="?", default=None,
                         help="session id (or a prefix of it) from `p2pcards saved`; "
@@ -911,18 +920,50 @@ def _cmd_saved(args: argparse.Namespace) -> int:
             print(json.dumps({"session": row.session, "game": row.game, "table": row.table,
                               "players": list(row.players), "saved": row.saved_at,
                               "status": row.status, "in_play": row.in_play,
-                              "path": str(row.directory)}))
+                              "path": str(row.directory), "evening": _evening_id(row.directory)}))
         return 0
     if not rows:
         print("No saved tables.")
         return 0
+    # An evening's tables together (p2pcards.standings says how tables are grouped),
+    # the evening of the newest table first; each table names its evening.
+    evenings = {row.directory: _evening_id(row.directory) for row in rows}
+    order = list(dict.fromkeys(evenings[row.directory] for row in rows))
     print(f"{'SESSION':<12}  {'GAME':<6}  {'TABLE':<24}  {'SAVED':<16}  STATUS")
-    for row in rows:
+    for row in sorted(rows, key=lambda r: order.index(evenings[r.directory])):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.saved_at))
         print(f"{row.session[:12]:<12}  {row.game:<6}  {row.table[:24]:<24}  {when:<16}  "
               f"{row.status}")
-        print(f"{'':<12}  players: {', '.join(row.players)}")
+        evening = evenings[row.directory]
+        print(f"{'':<12}  players: {', '.join(row.players)}"
+              + (f"; evening {evening}" if evening is not None else ""))
     return 0
+
+
+def _evening_id(directory: Path) -> str | None:
+    from p2pcards.standings import evening_of
+    evening = evening_of(directory)
+    return None if evening is None else evening[0]
+
+
+def _cmd_standings(args: argparse.Namespace) -> int:
+    from p2pcards import standings
+    identity = _identity(args)
+    records = standings.own_records(_journal_root(), identity.fingerprint)
+    for given in args.records:
+        found = standings.records_under(Path(given))
+        if not found:
+            raise UserError(f"no saved table at {given} (a table's folder holds a transcript; "
+                            f"see p2pcards saved)")
+        records += found
+    result = standings.pick(standings.collect(records), args.evening)
+    if args.evening and not result.evenings:
+        raise UserError(f"no evening {args.evening!r} in the records that verify")
+    if args.json:
+        print(json.dumps(standings.standings_json(result)))
+    else:
+        print("\n".join(standings.standings_lines(result)))
+    return 1 if any(n.failed for n in result.not_counted) else 0
 
 
 def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
@@ -1107,7 +1148,7 @@ def _run_command(args: argparse.Namespace) -> int:
     if args.command in commands:
         return asyncio.run(commands[args.command](args))
     return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,
-            "whoami": _cmd_whoami}[args.command](args)
+            "standings": _cmd_standings, "whoami": _cmd_whoami}[args.command](args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,7 @@ import contextlib
 import hashlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import Journal, NoTranscript, read_saved_transcript
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, tail_problem, verify_transcript
 from p2pcards.ui.text_common import clean, plural
@@ -45,6 +46,8 @@ class Seat:
 
     who: str
     """``key:`` + fingerprint for a person, ``bot:`` + name for a bot."""
+    player: int
+    """Join order (the genesis's list)."""
     name: str
     fingerprint: str
     bot: bool
@@ -64,6 +67,15 @@ class Match:
     seats: tuple[Seat, ...]
     ending: str
     path: Path
+    #: Whether a record's meta said which players are bots.
+    bots_known: bool = False
+
+    def with_bots(self, bots: list[bool]) -> Match:
+        """The same match with its bots known (from another copy's meta)."""
+        seats = tuple(replace(s, bot=bots[s.player],
+                              who=f"bot:{s.name}" if bots[s.player] else f"key:{s.fingerprint}")
+                      for s in self.seats)
+        return replace(self, seats=seats, bots_known=True)
 
     @property
     def day(self) -> str:
@@ -106,8 +118,7 @@ class Evening:
 
     @property
     def id(self) -> str:
-        key = self.day + "\n" + "\n".join(sorted(self.players))
-        return hashlib.sha256(key.encode()).hexdigest()[:10]
+        return evening_id(self.day, self.players)
 
     @property
     def last(self) -> Match:
@@ -132,6 +143,27 @@ class Standings:
 
     evenings: list[Evening]
     not_counted: list[NotCounted]
+
+
+def evening_id(day: str, players: Iterable[str]) -> str:
+    """The short id of the evening of ``players`` (``who`` strings) on local ``day``."""
+    key = day + "\n" + "\n".join(sorted(players))
+    return hashlib.sha256(key.encode()).hexdigest()[:10]
+
+
+def evening_of(directory: Path) -> tuple[str, str] | None:
+    """The evening a saved table belongs to, as ``(id, day)``, by the rule of this module,
+    read without verifying (``saved`` groups by it; ``standings`` counts only what verifies)."""
+    try:
+        _journal, transcript, messages = read_saved_transcript(directory)
+        body = SignedMessage.parse(messages[0]).body
+        players = [(str(name), fingerprint(bytes(key))) for key, name in body["players"]]
+        day = time.strftime("%Y-%m-%d", time.localtime(transcript.stat().st_mtime))
+    except (NoTranscript, OSError, ProtocolError, ValueError, KeyError, TypeError):
+        return None
+    bots = _bots_of(_journal_of(directory)) or [False] * len(players)
+    who = [f"bot:{name}" if bot else f"key:{fp}" for (name, fp), bot in zip(players, bots, strict=False)]
+    return evening_id(day, who), day
 
 
 # --- finding and checking records ---------------------------------------------------------
@@ -198,17 +230,17 @@ def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match |
     if report.outcome is None or report.seating is None:
         return session, NotCounted(Path(path), "verifies, but the match did not finish "
                                                "(it ended with a verdict)", False)
-    bots = _bots_of(journal) or [False] * 4
     outcome = report.outcome
     seats = []
     for seat, player in enumerate(report.seating):
         name, fp = report.players[player]
-        bot = bots[player]
-        seats.append(Seat(f"bot:{name}" if bot else f"key:{fp}", name, fp, bot,
+        seats.append(Seat(f"key:{fp}", player, name, fp, False,
                           int(outcome.standings[seat]), seat in outcome.winners))
     ending = outcome.termination.name.lower().replace("_", "-")
-    return session, Match(session, report.game, report.table, transcript.stat().st_mtime,
-                          tuple(seats), ending, Path(path))
+    match = Match(session, report.game, report.table, transcript.stat().st_mtime,
+                  tuple(seats), ending, Path(path))
+    bots = _bots_of(journal)
+    return session, match.with_bots(bots) if bots is not None else match
 
 
 def collect(records: Iterable[Path], verifier: Verifier = _verify) -> Standings:
@@ -221,10 +253,16 @@ def collect(records: Iterable[Path], verifier: Verifier = _verify) -> Standings:
         if real in seen:
             continue
         seen.add(real)
-        session, found = check_record(path, verifier) if not _known(path, counted) else ("", None)
+        known = counted.get(_session_of(path) or "")
+        if known is not None:  # another copy of a match counted: no need to check it again
+            bots = None if known.bots_known else _bots_of(_journal_of(path))
+            if bots is not None:
+                counted[known.session] = known.with_bots(bots)
+            continue
+        session, found = check_record(path, verifier)
         if isinstance(found, Match):
-            counted.setdefault(session, found)
-        elif isinstance(found, NotCounted):
+            counted[session] = found
+        else:
             left_out.append(found)
     evenings: dict[tuple[str, frozenset[str]], Evening] = {}
     for match in sorted(counted.values(), key=lambda m: (m.when, m.session)):
@@ -233,21 +271,27 @@ def collect(records: Iterable[Path], verifier: Verifier = _verify) -> Standings:
     return Standings(sorted(evenings.values(), key=lambda e: e.last.when), left_out)
 
 
-def _known(path: Path, counted: dict[str, Match]) -> bool:
-    """Whether ``path`` is a copy of a match already counted (its genesis names the session)."""
-    if not counted:
-        return False
+def _journal_of(path: Path) -> Journal:
+    path = Path(path)
+    return Journal(path if path.is_dir() else path.parent)
+
+
+def _session_of(path: Path) -> str | None:
+    """The session id the record's genesis names (read, not verified), if it has one."""
     try:
         _journal, _transcript, messages = read_saved_transcript(path)
-        session = session_id_of(SignedMessage.parse(messages[0]).payload).hex()
+        return session_id_of(SignedMessage.parse(messages[0]).payload).hex()
     except (NoTranscript, OSError, ProtocolError, ValueError):
-        return False
-    return session in counted
+        return None
 
 
 # --- words and JSON ------------------------------------------------------------------------
 
 _UNITS = {"bluff": "chips", "topper": "points"}
+
+
+def _matches(count: int) -> str:
+    return f"{count} match" if count == 1 else f"{count} matches"
 
 
 def _winners(match: Match) -> str:
@@ -268,8 +312,7 @@ def last_result(match: Match) -> str:
 def evening_lines(evening: Evening) -> list[str]:
     """One evening as ``standings`` prints it."""
     games = sorted({m.game for m in evening.matches})
-    lines = [f"Evening {evening.id} ({evening.day}): {plural(len(evening.matches), 'match')} played"
-             .replace("matchs", "matches")]
+    lines = [f"Evening {evening.id} ({evening.day}): {_matches(len(evening.matches))} played"]
     header = f"  {'PLAYER':<24} {'WINS':>4}" + "".join(
         f" {g.upper() + ' ' + _UNITS.get(g, 'score'):>14}" for g in games)
     lines.append(header)
@@ -294,12 +337,12 @@ def standings_lines(standings: Standings) -> list[str]:
     unfinished = [n for n in standings.not_counted if not n.failed]
     if failed:
         lines.append("")
-        lines.append(f"Not counted: {plural(len(failed), 'record')} that fail verify:")
+        lines.append(f"Not counted: {plural(len(failed), 'record')} that "
+                     f"{'fails' if len(failed) == 1 else 'fail'} verify:")
         lines.extend(f"  {n.path}: {clean(n.why, 300)}" for n in failed)
     if unfinished:
         lines.append("")
-        lines.append(f"Not counted: {plural(len(unfinished), 'match', )} that did not finish:"
-                     .replace("matchs", "matches"))
+        lines.append(f"Not counted: {_matches(len(unfinished))} that did not finish:")
         lines.extend(f"  {n.path}" for n in unfinished)
     return lines
 
@@ -337,6 +380,6 @@ def pick(standings: Standings, prefix: str | None) -> Standings:
 
 
 __all__ = ["Evening", "Match", "NotCounted", "PlayerLine", "Seat", "Standings", "check_record",
-           "collect", "evening_json", "evening_lines", "last_result", "own_records", "pick",
+           "collect", "evening_id", "evening_json", "evening_lines", "evening_of", "last_result", "own_records", "pick",
            "records_under", "standings_json", "standings_lines"]
 

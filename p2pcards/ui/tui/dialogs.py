@@ -119,6 +119,10 @@ def ending_lines(model: ScreenModel, offer_again: bool, ready: bool,
     if results:
         lines.append([])
         lines.extend(line for row in results for line in pack([row], width))
+    if model.evening:
+        lines.append([])
+        for text in model.evening:
+            lines.extend(wrapped(text, width))
     lines.append([])
     if not ready:
         lines.append([("class:dim", "Closing the table…")])
@@ -137,4 +141,5 @@ def ending_height(model: ScreenModel, width: int) -> int:
         return 1
     rows = len(wrapped(model.ending.text, width)) + 2
     results = _seat_results(model)
-    return rows + (len(results) + 1 if results else 0)
+    evening = sum(len(wrapped(text, width)) for text in model.evening)
+    return rows + (len(results) + 1 if results else 0) + (evening + 1 if evening else 0)

@@ -117,6 +117,8 @@ class ScreenModel:
         self.result_line: str | None = None
         self.ending: Ending | None = None
         self.outcome: Any = None
+        #: The evening so far (``p2pcards play``, table after table), for the end box.
+        self.evening: list[str] = []
         self.log: list[LogLine] = []
         """The log people read: each cryptographic stage folded into one line."""
         self.details: list[LogLine] = []

@@ -29,6 +29,7 @@ from p2pcards.net.session_events import Decision
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
+from p2pcards.ui.evening import EveningTally
 from p2pcards.ui.plain import Coach
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.text_common import HINTS_OFF, no_pause
@@ -81,6 +82,8 @@ class TableScreen(TableApp):
         #: The coach ``w`` asks (a table against bots); None: hints are refused.
         self.coach = coach
         self._coaching: asyncio.Task | None = None
+        #: The evening so far at this screen (shown where a new table is offered: ``play``).
+        self.evening = EveningTally()
 
     # -- what the session calls --------------------------------------------------------
 
@@ -124,6 +127,9 @@ class TableScreen(TableApp):
         self.picker.sync(self.hand())
 
     def event_shown(self, event: Any, at_rest: bool) -> None:
+        if isinstance(event, MatchEnded) and self.offer_again:
+            self.evening.take(event.outcome, self.model.names())
+            self.model.evening = self.evening.lines()
         if at_rest:
             self.show_summary()
         if isinstance(event, (MatchEnded, TableEnded)) and (
@@ -167,6 +173,12 @@ class TableScreen(TableApp):
         if self.coach is not None and self.flow is None:
             hints.append(KeyHint("w", "coach", "w"))
         return hints
+
+    def history_text(self) -> list[str]:
+        """The scoreboard and this deal's record, then the evening so far (``play``)."""
+        lines = super().history_text()
+        evening = self.evening.lines()
+        return lines + ([""] + evening if evening else [])
 
     # -- the seat's keys -------------------------------------------------------------------
 

@@ -151,7 +151,7 @@ def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
 
 def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
     home, _, transcript = finished_home
-    checked = run_cli(["verify", str(transcript)], home)
+    checked = run_cli(["verify", str(transcript.parent)], home)
     assert checked.returncode == 0, checked.stdout
     lines = checked.stdout.splitlines()
     assert lines[0] == 'Topper at table "Ona\'s table", 4 players:'
@@ -168,7 +168,7 @@ def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
 
 def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home):
     home, _, transcript = finished_home
-    report = json.loads(run_cli(["verify", "--json", str(transcript)], home).stdout)
+    report = json.loads(run_cli(["verify", "--json", str(transcript.parent)], home).stdout)
     assert report["ok"] is True and report["game"] == "topper" and report["verdict"] is None
     assert sorted(p["seat"] for p in report["players"]) == [0, 1, 2, 3]
     assert [p["player"] for p in report["players"]] == [0, 1, 2, 3]

@@ -114,3 +114,25 @@ def test_a_transcript_with_bytes_after_its_last_whole_record_fails_with_that_rea
     checked = _cli(["verify", str(_copy(played, tmp_path, meta=None, cut=cut, tail=tail))], home)
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert says in checked.stdout and "FAILED" in checked.stdout and "Traceback" not in checked.stderr
+
+
+@pytest.mark.parametrize("meta", [b"\xc1 not msgpack", wire.pack({"player": 9})], ids=["garbage", "another shape"])
+def test_verify_of_a_transcript_file_never_reads_the_meta_beside_it(played, tmp_path, meta):
+    home, _ = played
+    with_meta = _copy(played, tmp_path / "with", meta=meta)
+    without = _copy(played, tmp_path / "without", meta=None)
+    results = [_cli(["verify", "--json", str(folder / "transcript")], home) for folder in (with_meta, without)]
+    assert [r.returncode for r in results] == [0, 0] and "Traceback" not in results[0].stderr + results[1].stderr
+    assert results[0].stdout == results[1].stdout and results[0].stderr == results[1].stderr
+
+
+def test_verify_of_your_folder_names_you_from_its_meta(played, tmp_path):
+    home, _ = played
+    folder = _copy(played, tmp_path, meta=None)
+    _, table = played
+    for seat in table.iterdir():
+        if (seat / "transcript").read_bytes() == (folder / "transcript").read_bytes() and seat.name != "relay":
+            (folder / "meta").write_bytes((seat / "meta").read_bytes())
+            break
+    assert "(you)" in _cli(["verify", str(folder)], home).stdout
+    assert "(you)" not in _cli(["verify", str(folder / "transcript")], home).stdout

@@ -8,7 +8,8 @@ verdict shape of an ``alert``), ``meta`` (msgpack: who this participant is),
 ``protocol/schemas.json`` beside the message shapes, and a test holds every
 file the program writes to them. ``verify`` reads only ``transcript`` and
 ``verdict``, and, given the folder, ``meta`` for nothing but which player "you"
-are (ignored when absent or unreadable; never read given a transcript file); ``replay`` reads ``meta`` for your own hand.
+are (ignored when absent or unreadable; never read given a transcript file);
+``replay`` reads ``meta`` for your own hand.
 """
 
 from __future__ import annotations

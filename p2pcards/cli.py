@@ -434,8 +434,10 @@ def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
         print(f"Table closed: {result.reason}", file=out)
         code = 2
     if front.session is not None and front.session.journal is not None:
+        # The folder, not its transcript file: ``verify`` reads ``meta`` (to mark
+        # your own seat) only when asked about your table's folder (PROTOCOL.md §10).
         print(f"Transcript saved in {front.session.journal.directory}; "
-              f"check it with: {command_line('verify', str(front.session.journal.transcript_path))}",
+              f"check it with: {command_line('verify', str(front.session.journal.directory))}",
               file=out)
     return code
 

@@ -41,7 +41,8 @@ def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_pat
 
 def test_verify_reports_a_damaged_transcript(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
-    transcript = Path(played.stdout.split("p2pcards verify ")[1].strip())
+    # The exit hint names the table's folder; the damage goes into its transcript file.
+    transcript = Path(played.stdout.split("p2pcards verify ")[1].strip()) / "transcript"
     data = bytearray(transcript.read_bytes())
     data[len(data) // 2] ^= 0xFF
     transcript.write_bytes(bytes(data))
@@ -144,7 +145,7 @@ def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
     home = tmp_path_factory.mktemp("finished")
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
     assert played.returncode == 0, played.stderr
-    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1])
+    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1]) / "transcript"
     session = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])["session"]
     return home, session, transcript
 

@@ -3,10 +3,12 @@ judges every file beside a transcript without a traceback (issue 25).
 
 One real ``p2pcards play`` match writes a seat's folder for you and for each
 bot, and the relay's; every ``meta``, ``result`` and record must fit its
-written shape. Then ``verify`` is given damaged neighbours: a ``meta`` that is
-missing or not msgpack is ignored, a ``verdict`` that is not one is refused in
-one sentence, and a transcript cut inside its last record or with bytes after
-it fails with that reason.
+written shape, read from schemas.json itself (``spec_shapes``; the tables
+ended by each kind of verdict are in ``test_saved_tables``). Then ``verify``
+is given damaged neighbours: a ``meta`` that is missing or not msgpack is
+ignored, a ``verdict`` that is not one is refused in one sentence, and a
+transcript cut inside its last record or with bytes after it fails with that
+reason.
 """
 
 from __future__ import annotations
@@ -18,12 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.net.journal import read_records
 from p2pcards.protocol import wire
-from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.saved import RELAY_META_SHAPE, RESULT_SHAPE, SEAT_META_SHAPE
+from p2pcards.protocol.saved import SEAT_META_SHAPE
 from p2pcards.protocol.schema import validate
-from p2pcards.protocol.verdict import VERDICT_SHAPE
+
+from . import spec_shapes
 
 
 def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -50,20 +51,16 @@ def played(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize("game", ["topper", "bluff"])
 def test_every_file_a_match_writes_fits_its_written_shape(played, tmp_path, game):
+    """Read as another implementation reads protocol/schemas.json (``spec_shapes``):
+    the folders ``play`` writes for your seat, the bots' and the relay's."""
     _, table = played if game == "topper" else _play(tmp_path, game)
     folders = sorted(p for p in table.iterdir() if p.is_dir())
     assert len(folders) == 5 and sum(f.name == "relay" for f in folders) == 1
     for folder in folders:
-        meta = wire.unpack((folder / "meta").read_bytes(), max_bytes=1 << 20)
-        validate(RELAY_META_SHAPE if folder.name == "relay" else SEAT_META_SHAPE, meta, "meta")
-        if folder.name != "relay":
-            validate(RESULT_SHAPE, wire.unpack((folder / "result").read_bytes()), "result")
-        records = read_records(folder / "transcript")
-        assert records and sum(4 + len(r) for r in records) == (folder / "transcript").stat().st_size
-        for position, raw in enumerate(records):
-            assert SignedMessage.parse(raw).position == position
-        if (folder / "verdict").exists():
-            validate(VERDICT_SHAPE, wire.unpack((folder / "verdict").read_bytes()), "verdict")
+        read = spec_shapes.folder(folder)
+        assert read["relay"] is (folder.name == "relay") and read["game"] == game
+        assert (folder / "result").exists() is (folder.name != "relay")
+        assert read["verdict"] is None and len(read["messages"]) > 10
 
 
 def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",

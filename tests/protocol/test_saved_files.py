@@ -133,3 +133,18 @@ def test_verify_of_your_folder_names_you_from_its_meta(played, tmp_path):
             break
     assert "(you)" in _cli(["verify", str(folder)], home).stdout
     assert "(you)" not in _cli(["verify", str(folder / "transcript")], home).stdout
+
+
+@pytest.mark.parametrize("pin, pinned", [(None, False), (bytes(range(32)), True)],
+                         ids=["--connect: no key to pin", "found on the LAN: its host key"])
+def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin, pinned):
+    """SECURITY.md, "The first dial with --connect" (issue 25 point 9): an address typed
+    by hand comes with no key, so the saved meta holds ``pin: ""`` and neither a
+    reconnect nor ``resume`` pins one; a table found by discovery keeps its host key."""
+    from p2pcards.app import joining_session
+    from p2pcards.protocol.identity import Identity
+    session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711, expected_peer=pin)
+    assert session.meta == {"host": "127.0.0.1", "port": 4711, "pin": pin if pinned else ""}
+    meta = {**session.meta, "v": 1, "player": 1, "name": "Jo", "bots": [0, 0, 0, 0],
+            "secrets": {"key": bytes(32), "draw": bytes(32)}}
+    spec_shapes.check(spec_shapes.SAVED["meta (a seat)"]["shape"], meta, "meta")

@@ -208,6 +208,8 @@ async def test_a_whole_match_writes_only_what_the_spec_describes(tmp_path, game)
     for player in range(4):
         assert read[player]["verdict"] is None
         assert (ended.folders[player] / "result").exists()
+    # After a normal end a player signs nothing more: no leave, no alert (§5).
+    assert read[None]["notices"] == []
     _verify_folders(ended, read, {})
     relay = verify_transcript(spec_shapes.records(ended.folders[None] / "transcript"), workers=1)
     assert relay.ok and relay.outcome is not None
@@ -255,5 +257,14 @@ async def test_a_provable_verdict_is_saved_with_its_evidence_and_confirmed(tmp_p
     assert all(read[p]["verdict"]["evidence"] for p in honest)
     # The honest seats' alerts reached the relay, signed in the notices' domain.
     assert any(n["type"] == "alert" and n["body"]["rule"] == rule for n in read[None]["notices"])
+    # The relay judges no rule: it stored the overbid, one message past the seats'
+    # records, and verify of its record (no verdict beside it) says so (§9). Of two
+    # versions it stored the first, as the seats did.
+    seats = {len(read[p]["messages"]) for p in honest}
+    relay = read[None]["messages"]
+    assert len(seats) == 1 and len(relay) == seats.pop() + (1 if cheat is _overbid else 0)
+    if cheat is _overbid:
+        report = verify_transcript(spec_shapes.records(ended.folders[None] / "transcript"), workers=1)
+        assert not report.ok and f"message {len(relay)} breaks the rules: {rule}" == report.problem
     report = _cli_verify(ended.folders[honest[-1]])
     assert report["ok"] and report["verdict"]["rule"] == rule and report["verdict"]["confirmed"] is True

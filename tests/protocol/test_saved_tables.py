@@ -219,6 +219,13 @@ async def test_a_whole_match_writes_only_what_the_spec_describes(tmp_path, game)
         assert (ended.folders[player] / "result").exists()
     # After a normal end a player signs nothing more: no leave, no alert (§5).
     assert read[None]["notices"] == []
+    # Players 1..3 said hello with bot 1: the host copied it into its lobby frames and
+    # each seat saved it in its meta (§3, hello.bot), though the genesis does not carry
+    # it. The host's own entry is the host's word (its table's own seat: no bot here).
+    lobbies = [spec_shapes.unpack(f)[1] for _, f in ended.frames if spec_shapes.unpack(f)[0] == "lobby"]
+    assert lobbies and all([bot for _, _, bot in lobby["players"]] == [0, 1, 1, 1][:len(lobby["players"])]
+                           for lobby in lobbies)
+    assert all(read[p]["meta"]["bots"] == [0, 1, 1, 1] for p in range(4))
     _verify_folders(ended, read, {})
     relay = verify_transcript(spec_shapes.records(ended.folders[None] / "transcript"), workers=1)
     assert relay.ok and relay.outcome is not None

@@ -10,7 +10,8 @@ seed), with a spectator watching, and one player's link made hostile as
 tests/hostile does. Then every saved folder (each seat's and the relay's) is
 read by :mod:`spec_shapes` — plain msgpack and the JSON shapes, not the
 program's own — as is every frame the relay, the seats and the spectator
-received; the spectator leaves no folder; and every verdict a seat saved is
+received (a line of table talk included, in the whole matches); the
+spectator leaves no folder; and every verdict a seat saved is
 confirmed by ``verify`` (in this process for each folder, and once per table
 by the ``p2pcards verify`` command itself).
 """
@@ -78,9 +79,10 @@ class _Recording:
 
 
 async def _table(root: Path, game: str, hostile: Callable[[NetTable, list[int]], Any] | None = None,
-                 **options: Any) -> Ended:
+                 *, talk: bool = False, **options: Any) -> Ended:
     """Play one table to its end, with a spectator; ``hostile(net, chosen)`` sets the
-    policies of players 1..3 (the first to act becomes ``chosen[0]``)."""
+    policies of players 1..3 (the first to act becomes ``chosen[0]``); with ``talk``
+    player 1 says a line of table talk once the table is known."""
     net = NetTable(game, journal_root=root, **options)
     chosen: list[int] = []
     if hostile is not None:
@@ -96,6 +98,9 @@ async def _table(root: Path, game: str, hostile: Callable[[NetTable, list[int]],
     watcher = WatchSession(sam, recording_dial, reconnect_window=1.0)
     watching = asyncio.get_running_loop().create_task(watcher.run())
     try:
+        if talk:
+            await net._until(lambda: net.seats[1].session.talk is not None, 30)
+            net.seats[1].session.say("good luck")
         await net.results(timeout=120)
         # It ends by itself at a match's end or a provable verdict; a deadline it
         # cannot judge, so it is stopped once it holds what the relay stored.
@@ -212,8 +217,9 @@ def _cli_verify(folder: Path) -> dict[str, Any]:
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
 async def test_a_whole_match_writes_only_what_the_spec_describes(tmp_path, game):
-    ended = await _table(tmp_path, game)
+    ended = await _table(tmp_path, game, talk=True)
     read = _check_files_and_frames(ended)
+    assert any(spec_shapes.unpack(f)[0] == "talk" for who, f in ended.frames if who != "player 1")
     for player in range(4):
         assert read[player]["verdict"] is None
         assert (ended.folders[player] / "result").exists()

@@ -275,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
-    verify.add_argument("file", help="a saved transcript (or the folder holding it)")
+    verify.add_argument("file", help="a saved transcript, or its folder (which also names you)")
     verify.add_argument("--json", action="store_true",
                         help="print one JSON object (seats, join order, rule ids) for scripts")
     verify.add_argument("-v", "--verbose", dest="details", action="store_true",
@@ -443,8 +443,10 @@ def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
         print(f"Table closed: {result.reason}", file=out)
         code = 2
     if front.session is not None and front.session.journal is not None:
+        # The folder, not its transcript file: ``verify`` reads ``meta`` (to mark
+        # your own seat) only when asked about your table's folder (PROTOCOL.md §10).
         print(f"Transcript saved in {front.session.journal.directory}; "
-              f"check it with: {command_line('verify', str(front.session.journal.transcript_path))}",
+              f"check it with: {command_line('verify', str(front.session.journal.directory))}",
               file=out)
     return code
 
@@ -798,11 +800,14 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                         f"(its first record is no table's genesis: {report.problem})")
     if report.problem is None:
         report.problem = tail_problem(transcript.stat().st_size, messages)
-    # ``meta`` only says which player "you" are: absent, unreadable or of another
-    # shape (a relay's, a damaged file), it is ignored; nothing else is read from it.
+    # ``meta`` is read only when a saved table's folder is given (asking for your
+    # own table), and only to say which player "you" are: absent, unreadable or of
+    # another shape (a relay's, a damaged file), it is ignored. Given a transcript
+    # file, ``verify`` never opens the ``meta`` beside it.
     me_player = None
-    with contextlib.suppress(OSError, ValueError, ProtocolError):
-        me_player = validate(SEAT_META_SHAPE, journal.read_meta(), "meta")["player"]
+    if Path(args.file).is_dir():
+        with contextlib.suppress(OSError, ValueError, ProtocolError):
+            me_player = validate(SEAT_META_SHAPE, journal.read_meta(), "meta")["player"]
     if args.json:
         print(json.dumps(report_json(report, me_player)))
     else:

@@ -7,8 +7,9 @@ verdict shape of an ``alert``), ``meta`` (msgpack: who this participant is),
 (records, like the transcript). These shapes are written out in
 ``protocol/schemas.json`` beside the message shapes, and a test holds every
 file the program writes to them. ``verify`` reads only ``transcript`` and
-``verdict``, and ``meta`` for nothing but which player "you" are (ignored when
-absent or unreadable); ``replay`` reads ``meta`` for your own hand.
+``verdict``, and, given the folder, ``meta`` for nothing but which player "you"
+are (ignored when absent or unreadable; never read given a transcript file);
+``replay`` reads ``meta`` for your own hand.
 """
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_pat
 
 def test_verify_reports_a_damaged_transcript(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
-    transcript = Path(played.stdout.split("p2pcards verify ")[1].strip())
+    # The exit hint names the table's folder; the damage goes into its transcript file.
+    transcript = Path(played.stdout.split("p2pcards verify ")[1].strip()) / "transcript"
     data = bytearray(transcript.read_bytes())
     data[len(data) // 2] ^= 0xFF
     transcript.write_bytes(bytes(data))
@@ -144,14 +145,14 @@ def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
     home = tmp_path_factory.mktemp("finished")
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
     assert played.returncode == 0, played.stderr
-    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1])
+    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1]) / "transcript"
     session = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])["session"]
     return home, session, transcript
 
 
 def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
     home, _, transcript = finished_home
-    checked = run_cli(["verify", str(transcript)], home)
+    checked = run_cli(["verify", str(transcript.parent)], home)
     assert checked.returncode == 0, checked.stdout
     lines = checked.stdout.splitlines()
     assert lines[0] == 'Topper at table "Ona\'s table", 4 players:'
@@ -168,7 +169,7 @@ def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
 
 def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home):
     home, _, transcript = finished_home
-    report = json.loads(run_cli(["verify", "--json", str(transcript)], home).stdout)
+    report = json.loads(run_cli(["verify", "--json", str(transcript.parent)], home).stdout)
     assert report["ok"] is True and report["game"] == "topper" and report["verdict"] is None
     assert sorted(p["seat"] for p in report["players"]) == [0, 1, 2, 3]
     assert [p["player"] for p in report["players"]] == [0, 1, 2, 3]

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
@@ -161,13 +162,16 @@ class NetTable:
     def __init__(self, game: str, seed: int = 1, config: Any = None, *, deadline: float = 30.0,
                  reconnect_window: float = 10.0, limits: Limits = Limits(),
                  deadlines: dict[int, float] | None = None, direct: Iterable[int] = (),
-                 listen: dict[int, bool] | None = None) -> None:
+                 listen: dict[int, bool] | None = None, journal_root: Path | None = None) -> None:
         self.game, self.seed = game, seed
+        #: Where the relay and every seat save their folders (None: nothing is saved).
+        self.journal_root = journal_root
         rules = games.by_name(game)
         self.config = SHORT_CONFIGS[game] if config is None else config
         self.identities = [seeded_identity(seed, f"p{i}", f"p{i}") for i in range(PLAYERS)]
         self.host = TableHost(self.identities[0], game, rules.config_to_wire(self.config),
-                              "hostile", genesis_nonce=genesis_nonce_for(seed), limits=limits)
+                              "hostile", genesis_nonce=genesis_nonce_for(seed), limits=limits,
+                              journal_root=journal_root)
         self.deadline = deadline
         self.deadlines = deadlines or {}
         self.reconnect_window = reconnect_window
@@ -227,7 +231,7 @@ class NetTable:
             seat.session = PeerSession(
                 self.identities[player], BotAgent(factory, self.seed), self._connector(player),
                 bot=True, deadline=self.deadlines.get(player, self.deadline),
-                reconnect_window=self.reconnect_window,
+                reconnect_window=self.reconnect_window, journal_root=self.journal_root,
                 randomness_for=randomness_for(self.seed, f"seat{player}"),
                 on_event=seat.events.append, direct=player in self.direct,
                 listen=self.listen.get(player, True), listen_host=LOOPBACK)

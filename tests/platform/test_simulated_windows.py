@@ -32,6 +32,7 @@ def run(args: list[str], home: Path, *, windows: bool = False, encoding: str | N
 
 
 def transcript_of(played: subprocess.CompletedProcess[str]) -> str:
+    """The saved table's folder the exit hint names (``verify FOLDER``)."""
     assert played.returncode == 0, played.stdout + played.stderr
     assert "Match over:" in played.stdout
     return played.stdout.split(" verify ")[1].strip()
@@ -55,7 +56,7 @@ def test_a_whole_table_plays_verifies_replays_and_is_listed_on_simulated_windows
     checked = run(["verify", transcript], tmp_path, windows=True, encoding="cp1252")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "OK: every signature, proof and rule checks." in checked.stdout
-    replayed = run(["replay", "--plain", str(Path(transcript).parent)], tmp_path, windows=True,
+    replayed = run(["replay", "--plain", transcript], tmp_path, windows=True,
                    encoding="cp1252")
     assert replayed.returncode == 0, replayed.stderr
     assert "Outcome: the match is over" in replayed.stdout and "with Ann Lee's own hand" in replayed.stdout

@@ -204,6 +204,27 @@ def test_equivocation_evidence_gives_this_peer_its_own_provable_verdict() -> Non
         assert ended.verdict.players == (held.player,) and ended.verdict.provable
 
 
+def test_a_report_naming_the_receiver_with_proof_of_anothers_equivocation_names_the_other() -> None:
+    """Evidence wins over who is named (PROTOCOL.md §8, issue 25 point 8): the claim
+    against the receiver itself is advisory, the equivocation it checked is not."""
+    table = _table_in_play()
+    ref = table.observer
+    held = ref.messages[3]
+    other = seal(table.identities[held.player], session=ref.session, position=3, prev=held.prev,
+                 player=held.player, type=held.type, body=dict(held.body, draw=bytes(32))).raw
+    reporter = (held.player + 1) % 4
+    receiver = (held.player + 2) % 4
+    notice = _alert(table, reporter, Verdict("chain.equivocation", (receiver,), 3, "you", (other,)))
+    (ended,) = table.tables[receiver].receive_alert(notice)
+    assert ended.verdict.rule == "chain.equivocation" and ended.verdict.provable
+    assert ended.verdict.players == (held.player,)  # the signer of both, never the receiver
+    # The same claim with nothing this peer can check is only shown.
+    bare = _alert(table, reporter, Verdict("chain.equivocation", (receiver,), 3, "you", ()))
+    fresh = _table_in_play()
+    assert [type(e) for e in fresh.tables[receiver].receive_alert(bare)] == [Reported]
+    assert fresh.tables[receiver].verdict is None
+
+
 def test_a_message_signed_for_another_writers_position_in_this_history_is_proof() -> None:
     table = _table_in_play()
     ref = table.observer

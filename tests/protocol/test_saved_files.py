@@ -3,10 +3,12 @@ judges every file beside a transcript without a traceback (issue 25).
 
 One real ``p2pcards play`` match writes a seat's folder for you and for each
 bot, and the relay's; every ``meta``, ``result`` and record must fit its
-written shape. Then ``verify`` is given damaged neighbours: a ``meta`` that is
-missing or not msgpack is ignored, a ``verdict`` that is not one is refused in
-one sentence, and a transcript cut inside its last record or with bytes after
-it fails with that reason.
+written shape, read from schemas.json itself (``spec_shapes``; the tables
+ended by each kind of verdict are in ``test_saved_tables``). Then ``verify``
+is given damaged neighbours: a ``meta`` that is missing or not msgpack is
+ignored, a ``verdict`` that is not one is refused in one sentence, and a
+transcript cut inside its last record or with bytes after it fails with that
+reason.
 """
 
 from __future__ import annotations
@@ -18,12 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.net.journal import read_records
 from p2pcards.protocol import wire
-from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.saved import RELAY_META_SHAPE, RESULT_SHAPE, SEAT_META_SHAPE
+from p2pcards.protocol.saved import SEAT_META_SHAPE
 from p2pcards.protocol.schema import validate
-from p2pcards.protocol.verdict import VERDICT_SHAPE
+
+from . import spec_shapes
 
 
 def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -50,20 +51,16 @@ def played(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize("game", ["topper", "bluff"])
 def test_every_file_a_match_writes_fits_its_written_shape(played, tmp_path, game):
+    """Read as another implementation reads protocol/schemas.json (``spec_shapes``):
+    the folders ``play`` writes for your seat, the bots' and the relay's."""
     _, table = played if game == "topper" else _play(tmp_path, game)
     folders = sorted(p for p in table.iterdir() if p.is_dir())
     assert len(folders) == 5 and sum(f.name == "relay" for f in folders) == 1
     for folder in folders:
-        meta = wire.unpack((folder / "meta").read_bytes(), max_bytes=1 << 20)
-        validate(RELAY_META_SHAPE if folder.name == "relay" else SEAT_META_SHAPE, meta, "meta")
-        if folder.name != "relay":
-            validate(RESULT_SHAPE, wire.unpack((folder / "result").read_bytes()), "result")
-        records = read_records(folder / "transcript")
-        assert records and sum(4 + len(r) for r in records) == (folder / "transcript").stat().st_size
-        for position, raw in enumerate(records):
-            assert SignedMessage.parse(raw).position == position
-        if (folder / "verdict").exists():
-            validate(VERDICT_SHAPE, wire.unpack((folder / "verdict").read_bytes()), "verdict")
+        read = spec_shapes.folder(folder)
+        assert read["relay"] is (folder.name == "relay") and read["game"] == game
+        assert (folder / "result").exists() is (folder.name != "relay")
+        assert read["verdict"] is None and len(read["messages"]) > 10
 
 
 def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
@@ -114,3 +111,40 @@ def test_a_transcript_with_bytes_after_its_last_whole_record_fails_with_that_rea
     checked = _cli(["verify", str(_copy(played, tmp_path, meta=None, cut=cut, tail=tail))], home)
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert says in checked.stdout and "FAILED" in checked.stdout and "Traceback" not in checked.stderr
+
+
+@pytest.mark.parametrize("meta", [b"\xc1 not msgpack", wire.pack({"player": 9})], ids=["garbage", "another shape"])
+def test_verify_of_a_transcript_file_never_reads_the_meta_beside_it(played, tmp_path, meta):
+    home, _ = played
+    with_meta = _copy(played, tmp_path / "with", meta=meta)
+    without = _copy(played, tmp_path / "without", meta=None)
+    results = [_cli(["verify", "--json", str(folder / "transcript")], home) for folder in (with_meta, without)]
+    assert [r.returncode for r in results] == [0, 0] and "Traceback" not in results[0].stderr + results[1].stderr
+    assert results[0].stdout == results[1].stdout and results[0].stderr == results[1].stderr
+
+
+def test_verify_of_your_folder_names_you_from_its_meta(played, tmp_path):
+    home, _ = played
+    folder = _copy(played, tmp_path, meta=None)
+    _, table = played
+    for seat in table.iterdir():
+        if (seat / "transcript").read_bytes() == (folder / "transcript").read_bytes() and seat.name != "relay":
+            (folder / "meta").write_bytes((seat / "meta").read_bytes())
+            break
+    assert "(you)" in _cli(["verify", str(folder)], home).stdout
+    assert "(you)" not in _cli(["verify", str(folder / "transcript")], home).stdout
+
+
+@pytest.mark.parametrize("pin, pinned", [(None, False), (bytes(range(32)), True)],
+                         ids=["--connect: no key to pin", "found on the LAN: its host key"])
+def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin, pinned):
+    """SECURITY.md, "The first dial with --connect" (issue 25 point 9): an address typed
+    by hand comes with no key, so the saved meta holds ``pin: ""`` and neither a
+    reconnect nor ``resume`` pins one; a table found by discovery keeps its host key."""
+    from p2pcards.app import joining_session
+    from p2pcards.protocol.identity import Identity
+    session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711, expected_peer=pin)
+    assert session.meta == {"host": "127.0.0.1", "port": 4711, "pin": pin if pinned else ""}
+    meta = {**session.meta, "v": 1, "player": 1, "name": "Jo", "bots": [0, 0, 0, 0],
+            "secrets": {"key": bytes(32), "draw": bytes(32)}}
+    spec_shapes.check(spec_shapes.SAVED["meta (a seat)"]["shape"], meta, "meta")

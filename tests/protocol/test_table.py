@@ -256,3 +256,28 @@ def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck():
     first = table.tables[0]
     sent = {first.seat_of(m.player): m.body for m in first.messages if m.type == "shares"}
     assert sent[3] == body and sent[2] != stale[1] and not table.ended()
+
+
+@pytest.mark.parametrize("wire_rank", ["none", "the round's"])
+def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wire(wire_rank):
+    """PROTOCOL.md §7 and RULES.md (issue 25 point 7): a responder's signed discard
+    naming no rank (0) or the round's own rank is accepted by every peer, and both
+    mean the round's rank."""
+    table = direct_table("bluff", seed=21)
+    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    leader = table.tables[table.writer]
+    slot = sorted(leader.hand)[0]
+    named = leader.hand[slot].rank
+    lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, named))
+    table.deliver(lead.raw, exclude=leader.me_player)
+    after_lead = table.observer.next_position
+    responder = table.tables[table.writer]
+    own = sorted(responder.hand)[0]
+    body = {"slots": [own], "stake": 10, "rank": 0 if wire_rank == "none" else int(named)}
+    raw = seal(table.identities[responder.me_player], session=responder.session,
+               position=responder.next_position, prev=responder.head,
+               player=responder.me_player, type="discard", body=body).raw
+    for peer in [t for t in table.tables if t is not responder] + [table.observer]:
+        peer.receive(raw)
+        assert peer.verdict is None and peer.next_position == after_lead + 1
+        assert [c.rank for c in peer.engine.claims] == [named, named]

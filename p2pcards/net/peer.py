@@ -138,6 +138,7 @@ class PeerSession:
         direct: bool = False,
         listen: bool = True,
         listen_host: str | None = None,
+        announce: bool = False,
     ) -> None:
         self.identity = identity
         self.agent = agent
@@ -155,6 +156,8 @@ class PeerSession:
         """Accept direct links (off: this player only dials, e.g. behind a firewall)."""
         self.listen_host = listen_host
         """Where to listen; default: this end's address of the link to the host."""
+        self.announce = announce
+        """Also announce the listener, signed, on the LAN, and dial the others' (zeroconf)."""
         #: The session's rules (clock, paths, echo, sync, blame): this class drives them.
         self.rules = SessionRules(deadline)
         self.journal: Journal | None = None
@@ -227,7 +230,7 @@ class PeerSession:
         self._inbox = asyncio.Queue(INBOX_SIZE)
         if self.direct:
             self.mesh = Mesh(self.identity, self._deliver_direct, self._direct_hello,
-                             on_change=self._on_mesh_change)
+                             on_change=self._on_mesh_change, announce=self.announce)
         if self.table is not None:
             # Resumed from a journal: the writer's turn began when its predecessor's
             # message was saved (the transcript's last write), not now; no fresh time.

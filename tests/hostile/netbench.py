@@ -161,7 +161,7 @@ class NetTable:
     def __init__(self, game: str, seed: int = 1, config: Any = None, *, deadline: float = 30.0,
                  reconnect_window: float = 10.0, limits: Limits = Limits(),
                  deadlines: dict[int, float] | None = None, direct: Iterable[int] = (),
-                 listen: dict[int, bool] | None = None) -> None:
+                 listen: dict[int, bool] | None = None, announce: Iterable[int] = ()) -> None:
         self.game, self.seed = game, seed
         rules = games.by_name(game)
         self.config = SHORT_CONFIGS[game] if config is None else config
@@ -177,6 +177,8 @@ class NetTable:
         self.inbound: dict[int, Callable[[bytes], Any]] = {}
         self.direct = set(direct)
         self.listen = listen or {}
+        #: Seats that also announce their listener on loopback zeroconf (issue 20, finding 6).
+        self.announce = set(announce)
         self.connectors: dict[int, Callable[[], Awaitable[Any]]] = {}
         #: Sealed-frame interceptors for a player's first link (see ``MemoryWire.intercept``).
         self.wire_interceptors: dict[int, Callable[[bytes], list[bytes]]] = {}
@@ -230,7 +232,8 @@ class NetTable:
                 reconnect_window=self.reconnect_window,
                 randomness_for=randomness_for(self.seed, f"seat{player}"),
                 on_event=seat.events.append, direct=player in self.direct,
-                listen=self.listen.get(player, True), listen_host=LOOPBACK)
+                listen=self.listen.get(player, True), listen_host=LOOPBACK,
+                announce=player in self.announce)
             seat.task = asyncio.get_running_loop().create_task(seat.session.run())
             await self._until(lambda p=player: len(self.host.lobby.players) > p
                               or self.host.relay.started, 10.0)

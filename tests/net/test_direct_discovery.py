@@ -1,0 +1,149 @@
+"""Players' signed direct-link announcements over zeroconf on loopback (issue 20,
+finding 6): found, checked and handed on; forged, foreign and stale ones ignored
+with their reason, never a crash."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+from zeroconf import ServiceInfo
+from zeroconf.asyncio import AsyncZeroconf
+
+from p2pcards.net.direct_discovery import (
+    CHUNK,
+    DIRECT_SERVICE_TYPE,
+    DirectAnnouncer,
+    announcement_from,
+    announcement_instance,
+    announcement_properties,
+)
+from p2pcards.protocol import wire
+from p2pcards.protocol.announce import (
+    AnnouncementForged,
+    AnnouncementIgnored,
+    AnnouncementMalformed,
+    AnnouncementOtherTable,
+    AnnouncementUnseated,
+    seal_announcement,
+)
+from p2pcards.protocol.identity import Identity
+
+LOOPBACK = ["127.0.0.1"]
+BOUND = 10.0
+SESSION = bytes(range(32))
+PLAYERS = [Identity.generate(f"p{i}") for i in range(4)]
+KEYS = [p.public_key for p in PLAYERS]
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.found: list[tuple[int, list[list]]] = []
+
+    def __call__(self, player: int, addrs: list[list]) -> None:
+        self.found.append((player, addrs))
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    async with asyncio.timeout(BOUND):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+def test_the_txt_record_carries_the_announcement_exactly() -> None:
+    raw = seal_announcement(PLAYERS[1], session=SESSION, counter=7,
+                            addrs=[["fd00::1234:5678:9abc:def0", 40000]] * 4).raw
+    properties = announcement_properties(raw)
+    assert len(properties) > 2  # cut into several pieces
+    assert all(len(key) + 1 + len(value) <= 255 for key, value in properties.items())
+    assert all(len(value) <= CHUNK for key, value in properties.items())
+    assert announcement_from(properties) == raw
+
+
+@pytest.mark.parametrize("properties", [
+    None, {}, {b"v": b"1", b"d0": b"00"}, {b"v": b"2"}, {b"v": b"2", b"d0": b"zz"},
+    {b"v": b"2", b"d0": "é".encode()}, {b"v": b"2", **{f"d{i}".encode(): b"00" for i in range(9)}},
+])
+def test_a_txt_record_that_is_no_announcement_is_malformed(properties: object) -> None:
+    with pytest.raises(AnnouncementMalformed):
+        DirectAnnouncer(PLAYERS[0], SESSION, KEYS, 0, Heard()).book.check(
+            announcement_from(properties))
+
+
+@pytest.mark.asyncio
+async def test_two_players_find_each_others_signed_addresses() -> None:
+    one_heard, two_heard = Heard(), Heard()
+    one = DirectAnnouncer(PLAYERS[1], SESSION, KEYS, 1, one_heard, interfaces=LOOPBACK)
+    two = DirectAnnouncer(PLAYERS[2], SESSION, KEYS, 2, two_heard, interfaces=LOOPBACK)
+    try:
+        await asyncio.gather(one.start([["127.0.0.1", 41001]]), two.start([["127.0.0.1", 41002]]))
+        await _until(lambda: bool(one_heard.found) and bool(two_heard.found))
+    finally:
+        await asyncio.gather(one.stop(), two.stop())
+    assert one_heard.found[0] == (2, [["127.0.0.1", 41002]])
+    assert two_heard.found[0] == (1, [["127.0.0.1", 41001]])
+    assert not any(isinstance(i, AnnouncementUnseated) and "own" not in i.reason
+                   for i in one.ignored + two.ignored)
+
+
+@pytest.mark.asyncio
+async def test_a_player_that_does_not_listen_still_finds_the_others() -> None:
+    heard = Heard()
+    listener = DirectAnnouncer(PLAYERS[1], SESSION, KEYS, 1, Heard(), interfaces=LOOPBACK)
+    quiet = DirectAnnouncer(PLAYERS[3], SESSION, KEYS, 3, heard, interfaces=LOOPBACK)
+    try:
+        await quiet.start([])
+        await listener.start([["127.0.0.1", 41003]])
+        await _until(lambda: bool(heard.found))
+    finally:
+        await asyncio.gather(listener.stop(), quiet.stop())
+    assert heard.found[0] == (1, [["127.0.0.1", 41003]])
+    assert quiet.info is None  # announces nothing
+
+
+async def _register(name: str, properties: dict[bytes, bytes]) -> AsyncZeroconf:
+    """An mDNS record made by hand, as anyone on the LAN (the host too) can make one."""
+    azc = AsyncZeroconf(interfaces=LOOPBACK)
+    info = ServiceInfo(DIRECT_SERVICE_TYPE, name, port=41999, properties=properties,
+                       server="forger.local.", parsed_addresses=["127.0.0.1"])
+    await (await azc.async_register_service(info, cooperating_responders=True))
+    return azc
+
+
+@pytest.mark.asyncio
+async def test_forged_foreign_and_broken_announcements_are_ignored_with_a_reason() -> None:
+    """A stranger's key, another player's key with a stranger's signature, another
+    table's session (under this table's name prefix) and garbage: each is logged
+    with its reason; only the genuine one is handed on."""
+    stranger = Identity.generate("stranger")
+    target = ["127.0.0.1", 41666]
+    genuine = seal_announcement(PLAYERS[2], session=SESSION, addrs=[["127.0.0.1", 41002]], counter=9)
+    forged = wire.pack([genuine.payload, stranger.sign(b"x")])  # player 2's words, not its signature
+    records = {
+        "unseated": seal_announcement(stranger, session=SESSION, addrs=[target], counter=1).raw,
+        "forged": forged,
+        "other table": seal_announcement(PLAYERS[3], session=bytes(32), addrs=[target], counter=1).raw,
+    }
+    heard = Heard()
+    me = DirectAnnouncer(PLAYERS[1], SESSION, KEYS, 1, heard, interfaces=LOOPBACK)
+    fakes: list[AsyncZeroconf] = []
+    try:
+        await me.start([])
+        for number, raw in enumerate(records.values()):
+            name = announcement_instance(SESSION, stranger.fingerprint, 42000 + number)
+            fakes.append(await _register(name, announcement_properties(raw)))
+        fakes.append(await _register(announcement_instance(SESSION, "0000-0000-0000", 1),
+                                     {b"v": b"2", b"d0": b"not hex"}))
+        fakes.append(await _register(announcement_instance(SESSION, PLAYERS[2].fingerprint, 41002),
+                                     announcement_properties(genuine.raw)))
+        await _until(lambda: len(me.ignored) >= 4 and bool(heard.found))
+    finally:
+        await me.stop()
+        for azc in fakes:
+            await azc.async_close()
+    kinds = {type(i) for i in me.ignored}
+    assert {AnnouncementUnseated, AnnouncementForged, AnnouncementOtherTable,
+            AnnouncementMalformed} <= kinds
+    assert all(isinstance(i, AnnouncementIgnored) and i.reason for i in me.ignored)
+    assert heard.found == [(2, [["127.0.0.1", 41002]])]

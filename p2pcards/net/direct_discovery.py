@@ -31,7 +31,6 @@ from typing import Any
 from zeroconf import DNSQuestionType, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2pcards.net.addresses import AnnouncedLink
 from p2pcards.net.discovery import HOST_TTL, OTHER_TTL, open_mdns
 from p2pcards.protocol.announce import (
     MAX_ANNOUNCEMENT,
@@ -103,9 +102,8 @@ class DirectAnnouncer:
     for the other players' (``browse``); each checked announcement goes to
     ``on_found(player, addrs)``.
 
-    ``interfaces`` (addresses, as zeroconf takes them) is where mDNS runs:
-    by default the interfaces of the addresses announced, or every interface
-    for a player that does not listen."""
+    ``interfaces`` (addresses, as zeroconf takes them) is where mDNS runs
+    (None: every interface)."""
 
     def __init__(self, identity: Identity, session: bytes, keys: list[bytes], me: int,
                  on_found: Found, *, interfaces: list[str] | None = None) -> None:
@@ -130,11 +128,7 @@ class DirectAnnouncer:
             if self._closed:
                 return
             if self._azc is None:
-                interfaces = self.interfaces
-                if interfaces is None and addrs:
-                    interfaces = AnnouncedLink("", tuple(dict.fromkeys(_plain(a[0]) for a in addrs))
-                                               ).zeroconf_interfaces
-                self._azc = open_mdns(interfaces)
+                self._azc = open_mdns(self.interfaces)
                 self._browser = AsyncServiceBrowser(
                     self._azc.zeroconf, [DIRECT_SERVICE_TYPE], handlers=[self._on_change],
                     question_type=DNSQuestionType.QM)

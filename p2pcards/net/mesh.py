@@ -31,7 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from p2pcards.net.addresses import LocalAddress, local_addresses, race
+from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
 from p2pcards.net.connection import Limits, connect, serve
 from p2pcards.net.direct_discovery import DirectAnnouncer
 from p2pcards.net.errors import NetError
@@ -141,6 +141,7 @@ class Mesh:
         """Announce this listener and browse for the others' with zeroconf."""
         self.announce_interfaces = announce_interfaces
         self.announcer: DirectAnnouncer | None = None
+        self._where: str | None = None
         self._dialers: dict[int, asyncio.Task] = {}
         self._last_dial: dict[int, float] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -161,10 +162,12 @@ class Mesh:
         Why the others: a player that reached the host over IPv4 is then also
         reachable over IPv6 and link-local, so a pair links on whichever family
         both have. A link-local ``host`` keeps its zone (``fe80::1%eth0``)."""
+        self._where = host
         try:
             self._server = await serve(host, 0, self.identity, self._accept, self.limits)
         except OSError as error:
             log.info("cannot listen for direct links on %s: %s", host, error)
+            self._discover()
             return []
         self._servers = [self._server]
         port = self._server.port
@@ -183,6 +186,13 @@ class Mesh:
                 self.addrs.append([other, server.port])
         self._discover()
         return self.addrs
+
+    def reached_from(self, host: str) -> None:
+        """This player's address of its link to the host, where it does not listen:
+        the interface on which to look for the others' announcements."""
+        if self._where is None:
+            self._where = host
+            self._discover()
 
     def set_table(self, session: bytes, keys: list[bytes], me: int) -> None:
         """The table is known (genesis accepted): from now on links may form."""
@@ -236,11 +246,31 @@ class Mesh:
         announcements, and announce this listener once it listens."""
         if not self.announce or self._closed or self.session is None or self.me is None:
             return
+        interfaces = self._mdns_interfaces()
+        if interfaces is None:
+            return  # not yet known where this player meets the table
         if self.announcer is None:
             self.announcer = DirectAnnouncer(self.identity, self.session, self.keys, self.me,
-                                             self.set_announced,
-                                             interfaces=self.announce_interfaces)
+                                             self.set_announced, interfaces=interfaces)
         self._spawn(self._announce(list(self.addrs)))
+
+    def _mdns_interfaces(self) -> list[str] | None:
+        """Where to announce and browse: the given interfaces, else the interface of
+        this player's address towards the host (loopback stays on loopback); None
+        while that is unknown."""
+        if self.announce_interfaces is not None:
+            return self.announce_interfaces
+        if self._where is None:
+            return None
+        try:
+            where = ipaddress.ip_address(self._where.split("%", 1)[0])
+        except ValueError:
+            return None
+        if where.is_unspecified:
+            return None
+        ips = [str(where), *(str(ipaddress.ip_address(a.split("%", 1)[0]))
+                             for a in _same_link(self._where, local_addresses()))]
+        return AnnouncedLink("", tuple(dict.fromkeys(ips))).zeroconf_interfaces
 
     async def _announce(self, addrs: list[list]) -> None:
         assert self.announcer is not None

@@ -327,13 +327,15 @@ class PeerSession:
         (the interface that reaches the table: the LAN's, a namespace's, loopback)."""
         if self._host_key is None:
             self._host_key = getattr(connection, "peer_public_key", None)
-        if self.mesh is None or not self.listen or self._addrs:
+        if self.mesh is None:
             return
         host = self.listen_host
         if host is None:
             local = getattr(connection, "local_address", None)
             host = str(local[0]) if local else None
-        if host:
+        if host and (not self.listen or self._addrs):
+            self.mesh.reached_from(host)  # where to look for the others' announcements
+        elif host:
             self._addrs = await self.mesh.listen(host)
 
     @property

@@ -19,6 +19,7 @@ from p2pcards.net.direct_discovery import (
     announcement_instance,
     announcement_properties,
 )
+from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import wire
 from p2pcards.protocol.announce import (
     AnnouncementForged,
@@ -28,6 +29,7 @@ from p2pcards.protocol.announce import (
     AnnouncementUnseated,
     seal_announcement,
 )
+from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 
 LOOPBACK = ["127.0.0.1"]
@@ -147,3 +149,58 @@ async def test_forged_foreign_and_broken_announcements_are_ignored_with_a_reason
             AnnouncementMalformed} <= kinds
     assert all(isinstance(i, AnnouncementIgnored) and i.reason for i in me.ignored)
     assert heard.found == [(2, [["127.0.0.1", 41002]])]
+
+
+# -- the mesh dials announced addresses as it dials the host's hints ---------------------
+
+
+def _mesh(identity: Identity, **options: object) -> Mesh:
+    async def deliver(player: int, data: bytes) -> None:
+        return None
+
+    def hello() -> dict:
+        return {"v": PROTOCOL_VERSION, "name": identity.name, "sid": SESSION, "have": 1, "bot": 0}
+    return Mesh(identity, deliver, hello, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_a_mesh_links_to_an_announced_address_without_any_hint() -> None:
+    one, two = _mesh(PLAYERS[1]), _mesh(PLAYERS[2])
+    try:
+        await two.listen("127.0.0.1")
+        for index, mesh in ((1, one), (2, two)):
+            mesh.set_table(SESSION, KEYS, index)
+        one.set_announced(2, two.addrs)
+        await _until(lambda: one.is_linked(2) and two.is_linked(1))
+    finally:
+        await asyncio.gather(one.close(), two.close())
+
+
+@pytest.mark.asyncio
+async def test_signed_addresses_come_before_the_hosts_hints_and_both_are_filtered() -> None:
+    one = _mesh(PLAYERS[1])
+    try:
+        await one.listen("127.0.0.1")
+        one.set_table(SESSION, KEYS, 1)
+        one.set_peers([[KEYS[2], [["127.0.0.1", 1], ["8.8.8.8", 53]]]])  # a public hint: never
+        one.set_announced(2, [["127.0.0.1", 2], ["127.0.0.1", 1]])
+        assert one._addresses[2] == [["127.0.0.1", 2], ["127.0.0.1", 1]]
+        one.set_peers([[KEYS[2], []]])  # the host takes its hints back: the signed ones stay
+        assert one._addresses[2] == [["127.0.0.1", 2], ["127.0.0.1", 1]]
+    finally:
+        await one.close()
+
+
+@pytest.mark.asyncio
+async def test_a_mesh_with_announce_announces_on_the_interface_it_meets_the_table_on() -> None:
+    """Two meshes listening on loopback find each other by their announcements alone."""
+    one, two = _mesh(PLAYERS[1], announce=True), _mesh(PLAYERS[2], announce=True)
+    try:
+        for index, mesh in ((1, one), (2, two)):
+            mesh.set_table(SESSION, KEYS, index)
+            assert mesh.announcer is None  # nowhere to look yet
+            await mesh.listen("127.0.0.1")
+        await _until(lambda: one.is_linked(2) and two.is_linked(1))
+        assert one.announcer is not None and one.announcer.interfaces == LOOPBACK
+    finally:
+        await asyncio.gather(one.close(), two.close())

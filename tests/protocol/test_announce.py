@@ -3,7 +3,11 @@ player's own word on where it listens, and what it ignores, with which reason.""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from nacl.signing import VerifyKey
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.announce import (
@@ -11,6 +15,7 @@ from p2pcards.protocol.announce import (
     AnnouncementBadAddress,
     AnnouncementBook,
     AnnouncementForged,
+    AnnouncementIgnored,
     AnnouncementMalformed,
     AnnouncementOtherTable,
     AnnouncementStale,
@@ -166,3 +171,26 @@ def test_a_bad_announcement_changes_nothing_accepted_before() -> None:
 def test_the_counter_only_goes_up() -> None:
     assert announce_counter(0, wall_ms=5000) == 5000
     assert announce_counter(7000, wall_ms=5000) == 7001
+
+
+def test_the_announcement_vector_is_what_the_code_accepts_and_ignores() -> None:
+    """protocol/vectors/announcement.json, read as another implementation would."""
+    root = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+    vector = json.loads((root / "announcement.json").read_text())
+    keys = [bytes.fromhex(k) for k in json.loads((root / "table-bluff.json").read_text())
+            ["player_public_keys"]]
+    session = bytes.fromhex(vector["session_id"])
+    assert keys[vector["player"]].hex() == vector["public_key"]
+    raw = bytes.fromhex(vector["announcement"])
+    signed = SignedAnnouncement.parse(raw)
+    VerifyKey(keys[1]).verify(ANNOUNCE_TAG + signed.payload, signed.signature)
+    found = AnnouncementBook(session, keys, 0).check(raw)
+    assert found is not None and (found.player, found.addrs) == (vector["player"], vector["addrs"])
+    assert bytes.fromhex("".join(vector["txt"][f"d{i}"] for i in range(len(vector["txt"]) - 1))) == raw
+    for case in vector["ignored"]:
+        book = AnnouncementBook(session, keys, 0)
+        if "older" in case["case"]:
+            book.check(raw)
+        with pytest.raises(AnnouncementIgnored) as ignored:
+            book.check(bytes.fromhex(case["announcement"]))
+        assert ignored.value.rule == case["rule"], case["case"]

@@ -41,7 +41,7 @@ from p2pcards.protocol.announce import (
     seal_announcement,
 )
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Identity, fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ MAX_CHUNKS = -(-2 * MAX_ANNOUNCEMENT // CHUNK)
 #: Seconds one resolve of a heard-of announcement may take, and how often to try.
 RESOLVE_TIMEOUT = 1.0
 RESOLVE_TRIES = 3
+#: Resolves at once (a flood of records costs queued work, never the loop).
+MAX_RESOLVING = 8
 
 Found = Callable[[int, list[list]], None]
 
@@ -121,6 +123,10 @@ class DirectAnnouncer:
         self._lock = asyncio.Lock()
         self._closed = False
         self._counter = 0
+        #: The instance names' middle part that may be worth resolving: the others' fingerprints.
+        self._wanted = {fingerprint(key) for number, key in enumerate(keys) if number != me}
+        self._resolving: set[str] = set()
+        self._slots = asyncio.Semaphore(MAX_RESOLVING)
 
     async def start(self, addrs: list[list]) -> None:
         """Browse (once), and announce ``addrs`` if there are any (once). Idempotent."""
@@ -153,28 +159,35 @@ class DirectAnnouncer:
                    state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed or self._closed:
             return
-        if not name.startswith(self.session.hex()[:16] + " "):
-            return  # another table's players
-        loop = asyncio.get_running_loop()
-        task = loop.create_task(self._resolve(name))
+        parts = name.removesuffix("." + DIRECT_SERVICE_TYPE).split(" ")
+        if len(parts) != 3 or parts[0] != self.session.hex()[:16] or parts[1] not in self._wanted:
+            return  # another table's, this player's own, or nobody's at this table
+        if name in self._resolving:
+            return
+        self._resolving.add(name)
+        task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _resolve(self, name: str) -> None:
-        azc = self._azc
-        if azc is None:
-            return
-        for _ in range(RESOLVE_TRIES):
-            info = AsyncServiceInfo(DIRECT_SERVICE_TYPE, name)
-            try:
-                resolved = await info.async_request(azc.zeroconf, RESOLVE_TIMEOUT * 1000,
-                                                    question_type=DNSQuestionType.QM)
-            except Exception as error:  # a malformed record must not escape
-                log.debug("cannot resolve %r: %s", name, error)
-                return
-            if resolved:
-                self.heard(info.properties)
-                return
+        try:
+            async with self._slots:
+                for _ in range(RESOLVE_TRIES):
+                    azc = self._azc
+                    if azc is None:
+                        return
+                    info = AsyncServiceInfo(DIRECT_SERVICE_TYPE, name)
+                    try:
+                        resolved = await info.async_request(azc.zeroconf, RESOLVE_TIMEOUT * 1000,
+                                                            question_type=DNSQuestionType.QM)
+                    except Exception as error:  # a malformed record must not escape
+                        log.debug("cannot resolve %r: %s", name, error)
+                        return
+                    if resolved:
+                        self.heard(info.properties)
+                        return
+        finally:
+            self._resolving.discard(name)  # a later change to its records is looked at again
 
     def heard(self, properties: Any) -> None:
         """Check one announcement's TXT record and pass its addresses on, or log

@@ -115,9 +115,10 @@ async def _register(name: str, properties: dict[bytes, bytes]) -> AsyncZeroconf:
 
 @pytest.mark.asyncio
 async def test_forged_foreign_and_broken_announcements_are_ignored_with_a_reason() -> None:
-    """A stranger's key, another player's key with a stranger's signature, another
-    table's session (under this table's name prefix) and garbage: each is logged
-    with its reason; only the genuine one is handed on."""
+    """Records named for this table's players (as anyone can name one): a stranger's
+    key, another player's words with a stranger's signature, another table's
+    session and garbage are each logged with their reason; only the genuine one
+    is handed on. A record named for nobody at the table is not even resolved."""
     stranger = Identity.generate("stranger")
     target = ["127.0.0.1", 41666]
     genuine = seal_announcement(PLAYERS[2], session=SESSION, addrs=[["127.0.0.1", 41002]], counter=9)
@@ -133,10 +134,12 @@ async def test_forged_foreign_and_broken_announcements_are_ignored_with_a_reason
     try:
         await me.start([])
         for number, raw in enumerate(records.values()):
-            name = announcement_instance(SESSION, stranger.fingerprint, 42000 + number)
+            name = announcement_instance(SESSION, PLAYERS[3].fingerprint, 42000 + number)
             fakes.append(await _register(name, announcement_properties(raw)))
-        fakes.append(await _register(announcement_instance(SESSION, "0000-0000-0000", 1),
+        fakes.append(await _register(announcement_instance(SESSION, PLAYERS[2].fingerprint, 1),
                                      {b"v": b"2", b"d0": b"not hex"}))
+        fakes.append(await _register(announcement_instance(SESSION, stranger.fingerprint, 2),
+                                     {b"v": b"1", b"d0": b"00"}))
         fakes.append(await _register(announcement_instance(SESSION, PLAYERS[2].fingerprint, 41002),
                                      announcement_properties(genuine.raw)))
         await _until(lambda: len(me.ignored) >= 4 and bool(heard.found))
@@ -149,6 +152,7 @@ async def test_forged_foreign_and_broken_announcements_are_ignored_with_a_reason
             AnnouncementMalformed} <= kinds
     assert all(isinstance(i, AnnouncementIgnored) and i.reason for i in me.ignored)
     assert heard.found == [(2, [["127.0.0.1", 41002]])]
+    assert not any("version" in i.reason for i in me.ignored)  # the stranger's: never resolved
 
 
 # -- the mesh dials announced addresses as it dials the host's hints ---------------------
@@ -204,3 +208,24 @@ async def test_a_mesh_with_announce_announces_on_the_interface_it_meets_the_tabl
         assert one.announcer is not None and one.announcer.interfaces == LOOPBACK
     finally:
         await asyncio.gather(one.close(), two.close())
+
+
+@pytest.mark.asyncio
+async def test_only_records_named_for_another_player_of_this_table_are_resolved() -> None:
+    from zeroconf import ServiceStateChange
+
+    me = DirectAnnouncer(PLAYERS[1], SESSION, KEYS, 1, Heard())
+    stranger = Identity.generate("stranger")
+    names = {
+        "another table": announcement_instance(bytes(32), PLAYERS[2].fingerprint, 1),
+        "a stranger": announcement_instance(SESSION, stranger.fingerprint, 1),
+        "this player": announcement_instance(SESSION, PLAYERS[1].fingerprint, 1),
+        "not ours at all": f"Kitchen [{PLAYERS[2].fingerprint}].{DIRECT_SERVICE_TYPE}",
+    }
+    for name in names.values():
+        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)  # type: ignore[arg-type]
+    assert me._resolving == set()
+    wanted = announcement_instance(SESSION, PLAYERS[3].fingerprint, 1)
+    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)  # type: ignore[arg-type]
+    assert me._resolving == {wanted}
+    await me.stop()

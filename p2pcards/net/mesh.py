@@ -29,17 +29,19 @@ import asyncio
 import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
 from p2pcards.net.connection import Limits, connect, serve
-from p2pcards.net.direct_discovery import DirectAnnouncer
 from p2pcards.net.errors import NetError
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.frames import MAX_ADDRS
 from p2pcards.protocol.identity import Identity, fingerprint
+
+if TYPE_CHECKING:
+    from p2pcards.net.direct_discovery import DirectAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +252,8 @@ class Mesh:
         if interfaces is None:
             return  # not yet known where this player meets the table
         if self.announcer is None:
+            # Imported here: zeroconf costs every process that never announces ~4 MiB.
+            from p2pcards.net.direct_discovery import DirectAnnouncer
             self.announcer = DirectAnnouncer(self.identity, self.session, self.keys, self.me,
                                              self.set_announced, interfaces=interfaces)
         self._spawn(self._announce(list(self.addrs)))

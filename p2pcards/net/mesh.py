@@ -280,7 +280,7 @@ class Mesh:
         assert self.announcer is not None
         try:
             await self.announcer.start(addrs)
-        except (OSError, RuntimeError, ValueError) as error:  # zeroconf could not start here
+        except Exception as error:  # zeroconf could not start here: the host's hints remain
             log.warning("cannot announce direct links on the LAN: %s", error)
 
     async def close(self, grace: float = 1.0) -> None:

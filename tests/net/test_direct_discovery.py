@@ -229,3 +229,48 @@ async def test_only_records_named_for_another_player_of_this_table_are_resolved(
     me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)  # type: ignore[arg-type]
     assert me._resolving == {wanted}
     await me.stop()
+
+
+@pytest.mark.asyncio
+async def test_without_ipv6_mdns_the_announcer_falls_back_to_ipv4(monkeypatch: pytest.MonkeyPatch) -> None:
+    from p2pcards.net import direct_discovery
+
+    opened: list[list[str] | None] = []
+    real = direct_discovery.open_mdns
+
+    def no_ipv6(interfaces: list[str] | None) -> AsyncZeroconf:
+        opened.append(interfaces)
+        if interfaces and any(":" in i for i in interfaces):
+            raise OSError("IPv6 multicast: network unreachable")
+        return real(interfaces)
+
+    monkeypatch.setattr(direct_discovery, "open_mdns", no_ipv6)
+    me = DirectAnnouncer(PLAYERS[1], SESSION, KEYS, 1, Heard(), interfaces=["127.0.0.1", "::1"])
+    try:
+        await me.start([["127.0.0.1", 41010]])
+        assert opened == [["127.0.0.1", "::1"], ["127.0.0.1"]]
+        assert me.info is not None
+    finally:
+        await me.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_mesh_whose_mdns_cannot_start_says_so_and_still_dials(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from p2pcards.net import direct_discovery
+
+    def broken(interfaces: list[str] | None) -> AsyncZeroconf:
+        raise OSError("no multicast here")
+
+    monkeypatch.setattr(direct_discovery, "open_mdns", broken)
+    one, two = _mesh(PLAYERS[1], announce=True), _mesh(PLAYERS[2])
+    try:
+        await two.listen("127.0.0.1")
+        await one.listen("127.0.0.1")
+        for index, mesh in ((1, one), (2, two)):
+            mesh.set_table(SESSION, KEYS, index)
+        await _until(lambda: "cannot announce direct links" in caplog.text)
+        one.set_peers([[KEYS[2], two.addrs]])  # the host's hints still work
+        await _until(lambda: one.is_linked(2))
+    finally:
+        await asyncio.gather(one.close(), two.close())

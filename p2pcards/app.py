@@ -320,15 +320,18 @@ def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
                     reconnect_window: float = 60.0, journal_root: Path | None = None,
                     bot: bool = False, seed: int | None = None, label: str = "joiner",
                     on_event: Callable[[Any], None] | None = None, direct: bool = True,
-                    listen: bool = True) -> PeerSession:
+                    listen: bool = True, announce: bool = True) -> PeerSession:
     """A session that joins the table at ``host:port`` (call ``run()`` to play it).
 
     A joiner runs in its own process, so it links directly to the other players
     (``direct``; it listens on its address of the link to the host unless
-    ``listen`` is off): then the host alone can no longer decide what it hears."""
+    ``listen`` is off): then the host alone can no longer decide what it hears.
+    With ``announce`` it also announces its listener on the LAN, signed, and
+    dials the others' announcements, so a host cannot keep a pair apart by
+    never handing out their addresses."""
     return PeerSession(identity, agent, tcp_connector(host, port, identity, expected_peer),
                        bot=bot, deadline=deadline, reconnect_window=reconnect_window,
                        journal_root=journal_root, on_event=on_event,
                        randomness_for=randomness_for(seed, label),
                        meta={"host": host, "port": port, "pin": expected_peer or ""},
-                       direct=direct, listen=listen)
+                       direct=direct, listen=listen, announce=announce and direct)

@@ -1013,7 +1013,7 @@ async def _resume_joined(args: argparse.Namespace, identity: Any, directory: Pat
                           reconnect_window=args.reconnect_window, journal_root=_journal_root(),
                           randomness_for=randomness_for(args.seed, _joiner_label(identity)),
                           on_event=front.on_event, direct=not args.no_direct,
-                          listen=not args.no_listen)
+                          listen=not args.no_listen, announce=not args.no_direct)
     try:
         session.resume_from(Journal(directory))
     except JournalInUse:

@@ -15,7 +15,8 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     │   ├── LocalProtocolError             this peer tried what the protocol does not allow now
     │   │   └── SeatPlayedElsewhere        another process signs for this seat: stop, naming nobody
     │   ├── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
-    │   └── VerdictRefused                 a saved verdict its evidence does not support (verify)
+    │   ├── VerdictRefused                 a saved verdict its evidence does not support (verify)
+    │   └── AnnouncementIgnored            a direct-link announcement not dialled, and why (protocol.announce)
     ├── TalkDropped, TalkRefused           a chat line dropped or not sent (protocol.talk)
     ├── NetError                           a link, handshake or transport failure (net)
     ├── StorageError, JournalInUse         saved state that cannot be used (net)

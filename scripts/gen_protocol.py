@@ -22,7 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from p2pcards._direct import direct_table  # noqa: E402
+from p2pcards.app import seeded_identity  # noqa: E402
+from p2pcards.net.direct_discovery import (  # noqa: E402
+    announcement_instance,
+    announcement_properties,
+)
 from p2pcards.protocol import wire  # noqa: E402
+from p2pcards.protocol.announce import (  # noqa: E402
+    AnnouncementBook,
+    AnnouncementIgnored,
+    seal_announcement,
+)
 from p2pcards.protocol.catalogue import catalogue  # noqa: E402
 from p2pcards.protocol.envelope import SignedMessage, seal  # noqa: E402
 from p2pcards.protocol.table import Stage  # noqa: E402
@@ -179,11 +189,66 @@ def verdict_vector() -> dict:
     }
 
 
+def announcement_vector() -> dict:
+    """A player's signed direct-link announcement at table-bluff.json's table, its
+    TXT record, and the rule id each altered or replayed copy is ignored with."""
+    game, seed, config = VERDICT_TABLE
+    table = direct_table(game, seed=seed, config=config)
+    session, me, keys = table.tables[0].session, table.identities[1], [
+        identity.public_key for identity in table.identities]
+    addrs = [["192.168.1.7", 40123], ["fd00::7", 40123], ["fe80::7%eth0", 40123]]
+    signed = seal_announcement(me, session=session, addrs=addrs, counter=1_764_633_600_000)
+    stranger = seeded_identity(seed, "stranger", "Stranger")
+
+    def ignored(raw: bytes, after: bytes | None = None) -> str:
+        book = AnnouncementBook(session, keys, 0)
+        if after is not None:
+            book.check(after)
+        try:
+            book.check(raw)
+        except AnnouncementIgnored as error:
+            return error.rule
+        return "accepted"
+
+    altered = wire.pack([signed.payload.replace(b"192.168.1.7", b"192.168.1.9"), signed.signature])
+    cases = {
+        "an address altered after signing": altered,
+        "another session": seal_announcement(me, session=bytes(32), addrs=addrs, counter=1).raw,
+        "a key not seated at the table": seal_announcement(stranger, session=session, addrs=addrs,
+                                                           counter=1).raw,
+        "a multicast address": seal_announcement(me, session=session, addrs=[["224.0.0.251", 1]],
+                                                 counter=2_000_000_000_000).raw,
+        "a host name for an address": wire.pack([wire.pack({
+            "v": 2, "sid": session, "pk": me.public_key, "n": 1, "addrs": [["table.local", 1]]}),
+            bytes(64)]),
+    }
+    older = seal_announcement(me, session=session, addrs=addrs[:1], counter=1_764_633_599_999).raw
+    return {
+        "description": "A direct-link announcement (PROTOCOL.md §12) by player 1 of table-bluff.json "
+                       "(same seeds), checked by player 0: its bytes, its zeroconf TXT record and "
+                       "instance name, and the rule id each bad copy is ignored with (Ed25519 is "
+                       "deterministic).",
+        "session_id": session.hex(),
+        "player": 1,
+        "public_key": me.public_key.hex(),
+        "counter": signed.counter,
+        "addrs": addrs,
+        "announcement": signed.raw.hex(),
+        "txt": {key.decode(): value.decode() for key, value in announcement_properties(signed.raw).items()},
+        "instance": announcement_instance(session, me.fingerprint, 40123),
+        "ignored": [{"case": case, "announcement": raw.hex(), "rule": ignored(raw)}
+                    for case, raw in cases.items()]
+                   + [{"case": "an older counter after this announcement", "announcement": older.hex(),
+                       "rule": ignored(older, after=signed.raw)}],
+    }
+
+
 def render() -> dict[str, str]:
     files = {"schemas.json": json.dumps(catalogue(), indent=1, sort_keys=True) + "\n"}
     for name, (game, seed, config) in VECTORS.items():
         files[f"vectors/{name}"] = json.dumps(table_vector(game, seed, config), indent=1) + "\n"
     files["vectors/verdicts.json"] = json.dumps(verdict_vector(), indent=1) + "\n"
+    files["vectors/announcement.json"] = json.dumps(announcement_vector(), indent=1) + "\n"
     return files
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "TableBrowser",
     "TableInfo",
     "browse_tables",
+    "open_mdns",
     "parse_table",
 ]
 
@@ -219,7 +220,7 @@ def _ip_version(interfaces: list[str]) -> IPVersion:
     return IPVersion.V6Only if versions == {6} else IPVersion.All
 
 
-def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
+def open_mdns(interfaces: list[str] | None) -> AsyncZeroconf:
     """mDNS on ``interfaces`` (addresses or interface names), or on every
     interface in both families (``addresses.browse_interfaces``; IPv4 alone
     where this machine has no IPv6)."""
@@ -310,8 +311,8 @@ class TableAdvertiser:
 
     def _zeroconf_for(self, link: AnnouncedLink) -> AsyncZeroconf:
         if link.interface == "":  # addresses given as they are, or bound to one not found here
-            return _zeroconf(self._interfaces)
-        return _zeroconf(link.zeroconf_interfaces)
+            return open_mdns(self._interfaces)
+        return open_mdns(link.zeroconf_interfaces)
 
     def _service_info(self, addresses: tuple[str, ...]) -> ServiceInfo:
         return ServiceInfo(
@@ -442,7 +443,7 @@ class TableBrowser:
     async def start(self) -> None:
         if self._azc is not None:
             return
-        self._azc = _zeroconf(self._interfaces)
+        self._azc = open_mdns(self._interfaces)
         self._browser = AsyncServiceBrowser(
             self._azc.zeroconf,
             [SERVICE_TYPE],

@@ -9,7 +9,10 @@ things provable (``chain.equivocation``).
 
 A :class:`Mesh` keeps at most one live link to every other player of the
 table. It listens (same link handshake, sealing and framing as the host's)
-and dials the players whose addresses the host handed out (``peers``); it
+and dials the players whose addresses it knows from two sources: the host's
+unsigned hints (``peers``) and, with ``announce``, the players' own signed
+announcements on the LAN (:mod:`p2pcards.net.direct_discovery`), which a host
+cannot suppress; the signed addresses are tried first. It
 accepts only the table's other player keys (a stranger is closed at once),
 and if a pair ends up with two links it keeps the one dialled by the lower
 player index (both ends apply the same rule). A pair links in whichever
@@ -26,9 +29,9 @@ import asyncio
 import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from p2pcards.net.addresses import LocalAddress, local_addresses, race
+from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
 from p2pcards.net.connection import Limits, connect, serve
 from p2pcards.net.errors import NetError
 from p2pcards.protocol import frames
@@ -36,6 +39,9 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.frames import MAX_ADDRS
 from p2pcards.protocol.identity import Identity, fingerprint
+
+if TYPE_CHECKING:
+    from p2pcards.net.direct_discovery import DirectAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +120,8 @@ class Mesh:
         limits: Limits = MESH_LIMITS,
         dial_timeout: float = DIAL_TIMEOUT,
         max_dials: int = MAX_DIALS,
+        announce: bool = False,
+        announce_interfaces: list[str] | None = None,
     ) -> None:
         self.identity = identity
         self.deliver = deliver
@@ -128,6 +136,14 @@ class Mesh:
         self.addrs: list[list] = []
         self._links: dict[int, _Direct] = {}
         self._addresses: dict[int, list[list]] = {}
+        #: Where each player listens, by source: the host's hints, its own signed word.
+        self._hints: dict[int, list[list]] = {}
+        self._signed: dict[int, list[list]] = {}
+        self.announce = announce
+        """Announce this listener and browse for the others' with zeroconf."""
+        self.announce_interfaces = announce_interfaces
+        self.announcer: DirectAnnouncer | None = None
+        self._where: str | None = None
         self._dialers: dict[int, asyncio.Task] = {}
         self._last_dial: dict[int, float] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -148,10 +164,12 @@ class Mesh:
         Why the others: a player that reached the host over IPv4 is then also
         reachable over IPv6 and link-local, so a pair links on whichever family
         both have. A link-local ``host`` keeps its zone (``fe80::1%eth0``)."""
+        self._where = host
         try:
             self._server = await serve(host, 0, self.identity, self._accept, self.limits)
         except OSError as error:
             log.info("cannot listen for direct links on %s: %s", host, error)
+            self._discover()
             return []
         self._servers = [self._server]
         port = self._server.port
@@ -168,11 +186,20 @@ class Mesh:
             if server is not None:
                 self._servers.append(server)
                 self.addrs.append([other, server.port])
+        self._discover()
         return self.addrs
+
+    def reached_from(self, host: str) -> None:
+        """This player's address of its link to the host, where it does not listen:
+        the interface on which to look for the others' announcements."""
+        if self._where is None:
+            self._where = host
+            self._discover()
 
     def set_table(self, session: bytes, keys: list[bytes], me: int) -> None:
         """The table is known (genesis accepted): from now on links may form."""
         self.session, self.keys, self.me = session, list(keys), me
+        self._discover()
 
     def set_peers(self, players: list[list]) -> None:
         """Addresses from the host's ``peers`` frame: (re)start dialling whoever has
@@ -185,18 +212,76 @@ class Mesh:
             player = self.keys.index(key)
             if player == self.me:
                 continue
-            owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
-            zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
-            usable = [[_in_own_zone(a[0], zoned), a[1]] for a in addrs
-                      if any(_dialable(a[0], own) for own in owns)]
-            if usable == self._addresses.get(player) and player in self._dialers:
-                continue
-            self._addresses[player] = usable
-            old = self._dialers.pop(player, None)
-            if old is not None:
-                old.cancel()
-            if usable:
-                self._dialers[player] = self._spawn(self._dial_loop(player))
+            self._hints[player] = addrs
+            self._redial(player)
+
+    def set_announced(self, player: int, addrs: list[list]) -> None:
+        """Addresses ``player`` announced itself, signed (checked by the announcer):
+        dialled as the host's hints are, before them."""
+        if self._closed or self.session is None or player == self.me:
+            return
+        self._signed[player] = addrs
+        self._redial(player)
+
+    def _redial(self, player: int) -> None:
+        """Dial ``player`` at every address known for it, if that changed (the signed
+        ones first, then the host's hints; only the ones :func:`_dialable`)."""
+        owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
+        zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
+        usable: list[list] = []
+        for a in [*self._signed.get(player, []), *self._hints.get(player, [])]:
+            if any(_dialable(a[0], own) for own in owns):
+                here = [_in_own_zone(a[0], zoned), a[1]]
+                if here not in usable:
+                    usable.append(here)
+        if usable == self._addresses.get(player) and player in self._dialers:
+            return
+        self._addresses[player] = usable
+        old = self._dialers.pop(player, None)
+        if old is not None:
+            old.cancel()
+        if usable:
+            self._dialers[player] = self._spawn(self._dial_loop(player))
+
+    def _discover(self) -> None:
+        """With ``announce``, once the table is known: browse for the others'
+        announcements, and announce this listener once it listens."""
+        if not self.announce or self._closed or self.session is None or self.me is None:
+            return
+        interfaces = self._mdns_interfaces()
+        if interfaces is None:
+            return  # not yet known where this player meets the table
+        if self.announcer is None:
+            # Imported here: zeroconf costs every process that never announces ~4 MiB.
+            from p2pcards.net.direct_discovery import DirectAnnouncer
+            self.announcer = DirectAnnouncer(self.identity, self.session, self.keys, self.me,
+                                             self.set_announced, interfaces=interfaces)
+        self._spawn(self._announce(list(self.addrs)))
+
+    def _mdns_interfaces(self) -> list[str] | None:
+        """Where to announce and browse: the given interfaces, else the interface of
+        this player's address towards the host (loopback stays on loopback); None
+        while that is unknown."""
+        if self.announce_interfaces is not None:
+            return self.announce_interfaces
+        if self._where is None:
+            return None
+        try:
+            where = ipaddress.ip_address(self._where.split("%", 1)[0])
+        except ValueError:
+            return None
+        if where.is_unspecified:
+            return None
+        ips = [str(where), *(str(ipaddress.ip_address(a.split("%", 1)[0]))
+                             for a in _same_link(self._where, local_addresses()))]
+        return AnnouncedLink("", tuple(dict.fromkeys(ips))).zeroconf_interfaces
+
+    async def _announce(self, addrs: list[list]) -> None:
+        assert self.announcer is not None
+        try:
+            await self.announcer.start(addrs)
+        except Exception as error:  # zeroconf could not start here: the host's hints remain
+            log.warning("cannot announce direct links on the LAN: %s", error)
 
     async def close(self, grace: float = 1.0) -> None:
         """Stop listening and dialling; what is queued on a live link (a final alert,
@@ -217,6 +302,8 @@ class Mesh:
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=2)
+        if self.announcer is not None:
+            await self.announcer.stop()
         self._links.clear()
 
     # -- using links ----------------------------------------------------------------
@@ -288,7 +375,7 @@ class Mesh:
             failures += 1
             await asyncio.sleep(min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (failures - 1)))
         if self._dialers.get(player) is asyncio.current_task():
-            del self._dialers[player]  # given up until the host hands out new addresses
+            del self._dialers[player]  # given up until new addresses arrive
 
     async def _dial_once(self, player: int) -> bool:
         """Dial every known address of ``player`` at once, staggered (Happy Eyeballs:

@@ -138,6 +138,7 @@ class PeerSession:
         direct: bool = False,
         listen: bool = True,
         listen_host: str | None = None,
+        announce: bool = False,
     ) -> None:
         self.identity = identity
         self.agent = agent
@@ -155,6 +156,8 @@ class PeerSession:
         """Accept direct links (off: this player only dials, e.g. behind a firewall)."""
         self.listen_host = listen_host
         """Where to listen; default: this end's address of the link to the host."""
+        self.announce = announce
+        """Also announce the listener, signed, on the LAN, and dial the others' (zeroconf)."""
         #: The session's rules (clock, paths, echo, sync, blame): this class drives them.
         self.rules = SessionRules(deadline)
         self.journal: Journal | None = None
@@ -227,7 +230,7 @@ class PeerSession:
         self._inbox = asyncio.Queue(INBOX_SIZE)
         if self.direct:
             self.mesh = Mesh(self.identity, self._deliver_direct, self._direct_hello,
-                             on_change=self._on_mesh_change)
+                             on_change=self._on_mesh_change, announce=self.announce)
         if self.table is not None:
             # Resumed from a journal: the writer's turn began when its predecessor's
             # message was saved (the transcript's last write), not now; no fresh time.
@@ -324,13 +327,15 @@ class PeerSession:
         (the interface that reaches the table: the LAN's, a namespace's, loopback)."""
         if self._host_key is None:
             self._host_key = getattr(connection, "peer_public_key", None)
-        if self.mesh is None or not self.listen or self._addrs:
+        if self.mesh is None:
             return
         host = self.listen_host
         if host is None:
             local = getattr(connection, "local_address", None)
             host = str(local[0]) if local else None
-        if host:
+        if host and (not self.listen or self._addrs):
+            self.mesh.reached_from(host)  # where to look for the others' announcements
+        elif host:
             self._addrs = await self.mesh.listen(host)
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pcards.protocol import envelope, frames, games, lobby, saved, table, talk, verdict
+from p2pcards.protocol import announce, envelope, frames, games, lobby, saved, table, talk, verdict
 from p2pcards.protocol.schema import Bin, Struct
 
 
@@ -53,6 +53,14 @@ def catalogue() -> dict[str, Any]:
             "limits": {"characters": talk.MAX_TALK_CHARS, "utf-8 bytes": talk.MAX_TALK_BYTES,
                        "lines per sender": talk.RATE_LINES, "per seconds": talk.RATE_WINDOW},
             "never": "part of the transcript or of a verdict's evidence",
+        },
+        "direct announcement": {
+            "encoding": "msgpack [payload: bin, signature: bin(64)], in a zeroconf TXT record "
+                        "as lower-case hex cut into 'd0', 'd1', ... (PROTOCOL.md §12)",
+            "payload": announce.PAYLOAD_SHAPE.describe(),
+            "signed bytes": announce.ANNOUNCE_TAG.decode("ascii").replace("\x00", "\\0")
+                            + " || payload",
+            "never": "a transcript message, a notice or a chat line; never blames anyone",
         },
         "saved files": saved.describe(),
         "game configuration defaults": {g.name: g.config_to_wire(g.default_config())

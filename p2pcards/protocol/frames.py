@@ -11,8 +11,10 @@ Players also link to each other directly (``p2pcards.net.mesh``): a player
 lists where it listens in its ``hello`` (``addrs``), and the host hands the
 table's addresses to every seated player in a ``peers`` frame. Addresses are
 unsigned hints: the link handshake pins the dialled player's key, so a wrong
-address only fails to link. A ``presence`` frame tells the seated players
-which of them the host has a link to (advisory: it never blames anyone).
+address only fails to link. The host is not their only source: each player
+also announces its own, signed, on the LAN (``p2pcards.protocol.announce``).
+A ``presence`` frame tells the seated players which of them the host has a
+link to (advisory: it never blames anyone).
 On a direct link only ``hello`` (first), ``msg``, ``alert``, ``sync``,
 ``ping``, ``pong`` and ``talk`` are used.
 

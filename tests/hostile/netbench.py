@@ -162,7 +162,8 @@ class NetTable:
     def __init__(self, game: str, seed: int = 1, config: Any = None, *, deadline: float = 30.0,
                  reconnect_window: float = 10.0, limits: Limits = Limits(),
                  deadlines: dict[int, float] | None = None, direct: Iterable[int] = (),
-                 listen: dict[int, bool] | None = None, journal_root: Path | None = None) -> None:
+                 listen: dict[int, bool] | None = None, journal_root: Path | None = None,
+                 announce: Iterable[int] = ()) -> None:
         self.game, self.seed = game, seed
         #: Where the relay and every seat save their folders (None: nothing is saved).
         self.journal_root = journal_root
@@ -181,6 +182,8 @@ class NetTable:
         self.inbound: dict[int, Callable[[bytes], Any]] = {}
         self.direct = set(direct)
         self.listen = listen or {}
+        #: Seats that also announce their listener on loopback zeroconf (issue 20, finding 6).
+        self.announce = set(announce)
         self.connectors: dict[int, Callable[[], Awaitable[Any]]] = {}
         #: Sealed-frame interceptors for a player's first link (see ``MemoryWire.intercept``).
         self.wire_interceptors: dict[int, Callable[[bytes], list[bytes]]] = {}
@@ -234,7 +237,8 @@ class NetTable:
                 reconnect_window=self.reconnect_window, journal_root=self.journal_root,
                 randomness_for=randomness_for(self.seed, f"seat{player}"),
                 on_event=seat.events.append, direct=player in self.direct,
-                listen=self.listen.get(player, True), listen_host=LOOPBACK)
+                listen=self.listen.get(player, True), listen_host=LOOPBACK,
+                announce=player in self.announce)
             seat.task = asyncio.get_running_loop().create_task(seat.session.run())
             await self._until(lambda p=player: len(self.host.lobby.players) > p
                               or self.host.relay.started, 10.0)

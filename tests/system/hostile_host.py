@@ -15,6 +15,10 @@ misbehaves in one of these ways (``--mode``):
   the victim's alert must get the host named, never the reporter;
 - ``honest``: it relays faithfully.
 
+With ``--no-peers`` (beside any mode) it also never hands out the players'
+addresses (no ``peers`` frame), as a host that wants every pair on its star
+would (issue 20, finding 6).
+
 Run inside a namespace by a test: it prints ``{"listening": PORT}`` once it
 listens, and ``{"result": ..., "withheld": N}`` when its own seat's table ends.
 """
@@ -123,6 +127,21 @@ def bad_share(host: TableHost, seat_table: Callable[[], Any], counter: list[int]
     host._apply = cheating  # type: ignore[method-assign]
 
 
+def no_peers(host: TableHost, counter: list[int]) -> None:
+    """Make ``host`` drop every ``peers`` frame it would send."""
+    apply = host._apply
+
+    def suppressing(outputs: list[Any]) -> None:
+        kept = []
+        for out in outputs:
+            if isinstance(out, (Broadcast, Send)) and frames.decode(out.frame).kind == "peers":
+                counter[0] += 1
+                continue
+            kept.append(out)
+        apply(kept)
+    host._apply = suppressing  # type: ignore[method-assign]
+
+
 async def churn(host: TableHost, every: float, counter: list[int]) -> None:
     """Close every link but the host's own seat's, every ``every`` seconds."""
     while True:
@@ -144,6 +163,7 @@ async def main(argv: list[str] | None = None) -> None:
                         default="withhold")
     parser.add_argument("--honest", action="store_true", help="relay faithfully (--mode honest)")
     parser.add_argument("--churn", type=float, default=2.0, help="seconds between link cuts")
+    parser.add_argument("--no-peers", action="store_true", help="never hand out the players' addresses")
     parser.add_argument("--reconnect-window", type=float, default=60.0)
     args = parser.parse_args(argv)
     mode = "honest" if args.honest else args.mode
@@ -154,6 +174,9 @@ async def main(argv: list[str] | None = None) -> None:
     agent = BotAgent(make_bot_factory(args.game, "heuristic"), None)
     hosted = await start_hosted_table(Identity.generate("Host"), agent, options, bots=0)
     counter = [0]
+    suppressed = [0]
+    if args.no_peers:
+        no_peers(hosted.host, suppressed)
     cutter = None
     if mode == "withhold":
         withhold(hosted.host, args.writer, args.victim, counter)
@@ -170,7 +193,8 @@ async def main(argv: list[str] | None = None) -> None:
         verdict = result.verdict
         print(json.dumps({"result": "verdict" if verdict else "over",
                           "blamed": list(verdict.players) if verdict else [],
-                          "withheld": counter[0], "mode": mode}), flush=True)
+                          "withheld": counter[0], "mode": mode,
+                          "peers_suppressed": suppressed[0]}), flush=True)
     finally:
         if cutter is not None:
             cutter.cancel()

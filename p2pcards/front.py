@@ -84,7 +84,11 @@ class FrontEnd:
         return [table.players[p].name for p in table.player_at_seat]
 
     def view(self) -> Any:
-        """This seat's view between the session's steps (public facts and its own cards)."""
+        """This seat's view between the session's steps (public facts and its own cards);
+        while a resumed session tells its record again, the view of that moment."""
+        replaying = getattr(self.session, "replaying", None)
+        if replaying is not None:
+            return replaying.view
         table = self.session.table if self.session is not None else None
         if table is None or table.engine is None or table.my_seat is None:
             return None

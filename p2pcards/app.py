@@ -35,7 +35,7 @@ from p2pcards.net.peer import PROBE_TIMEOUT, Agent, PeerSession, SessionResult
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
-from p2pcards.protocol.table import MOVE_TIME
+from p2pcards.protocol.table import MOVE_TIME, Stage
 
 log = logging.getLogger(__name__)
 
@@ -275,8 +275,26 @@ async def resume_hosted_table(
         session.leave_when_stopped = not is_bot
         session.resume_from(journal)
         hosted.sessions.append(session)
-        hosted.tasks.append(asyncio.create_task(session.run()))
+    # The bots sit down again first: the host's own seat, linking after them, hears them
+    # linked from the start, not "dropped; reconnecting" and then "back" (they never left).
+    bots = [asyncio.create_task(session.run()) for session in hosted.sessions[1:]]
+    with contextlib.suppress(LocalSeatLate):
+        await _wait_for(lambda: _linked(hosted, hosted.sessions[1:]), timeout=10)
+    hosted.tasks[:] = [asyncio.create_task(hosted.sessions[0].run()), *bots]
     return hosted
+
+
+def _linked(hosted: HostedTable, sessions: list[PeerSession]) -> bool:
+    """Whether every one of ``sessions`` (this process's seats) has its link to the
+    relay seated (or has already ended: a seat whose table is over never links)."""
+    linked = hosted.host.relay.presence()
+    for session in sessions:
+        table = session.table
+        if table is None or table.me_player is None or table.stage in (Stage.OVER, Stage.ENDED):
+            continue
+        if not (table.me_player < len(linked) and linked[table.me_player]):
+            return False
+    return True
 
 
 def _host_event(hosted: HostedTable, event: Any, forward: Callable[[Any], None] | None) -> None:

@@ -15,11 +15,13 @@ board's stage come back as they were before the crash, not from the lobby.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from p2pcards.net.journal import Journal
@@ -32,6 +34,10 @@ from p2pcards.protocol.verdict import Verdict
 
 #: Seconds of the clock a resumed turn keeps however long ago it began.
 RESUME_GRACE = 30.0
+#: Seconds between a running host's heartbeats (how stale its "last up" may be).
+ALIVE_EVERY = 5.0
+#: The heartbeat's file in the relay's record folder (only its time counts).
+ALIVE_FILE = "alive"
 
 
 #: What a front end reads for a step that comes before this seat has a view.
@@ -158,3 +164,27 @@ def show_record(session: Any, steps: Sequence[Step]) -> None:
                 session.on_event(event)
     finally:
         session.replaying = None
+
+
+async def keep_alive(folder: Callable[[], Path | None], every: float = ALIVE_EVERY) -> None:
+    """While a host runs, touch :data:`ALIVE_FILE` in its relay's record folder
+    (``folder()``, None until the table starts) every ``every`` seconds: after a
+    crash, the file's time says when the host was last up, which a resumed host
+    needs to know whether the players gave up on it meanwhile
+    (:func:`p2pcards.protocol.away.ended_while_away`). Runs until cancelled."""
+    while True:
+        directory = folder()
+        if directory is not None:
+            with contextlib.suppress(OSError):
+                (directory / ALIVE_FILE).touch()
+        await asyncio.sleep(every)
+
+
+def last_up(relay_dir: Path) -> float | None:
+    """When a crashed host was last known to be up (wall time): its heartbeat or
+    its relay transcript's last write, whichever is later; None if neither exists."""
+    times = []
+    for name in (ALIVE_FILE, "transcript"):
+        with contextlib.suppress(OSError):
+            times.append((Path(relay_dir) / name).stat().st_mtime)
+    return max(times) if times else None

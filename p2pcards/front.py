@@ -117,9 +117,12 @@ class FrontEnd:
 
     def _show(self, event: Any) -> None:
         if self.trace:
+            # A resumed seat's record told again is marked: it happened before the crash.
+            replayed = ({"replayed": True} if getattr(self.session, "replaying", None) is not None
+                        else {})
             print(json.dumps({"t": time.time(), "mono": time.monotonic(),
                               "event": type(event).__name__,
-                              **trace_fields(event)}), flush=True)
+                              **trace_fields(event), **replayed}), flush=True)
         elif self.screen is not None:
             self.screen.on_event(event)
         elif self.printer is not None:

@@ -167,3 +167,31 @@ def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path):
     dropped = [e for e in events if isinstance(e, Presence)
                and any(state != "connected" for state in e.changed.values())]
     assert dropped == []
+
+
+def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path, capsys):
+    """``--trace`` is for scripts: the record told again is not news."""
+    import json
+
+    async def run() -> None:
+        _, table_dir = await _crash_mid_deal(tmp_path)
+        me = seeded_identity(SEED, "me", "Me")
+        args = argparse.Namespace(bot=None, plain=True, trace=True, bell=False, seed=None)
+        front = FrontEnd(args, "bluff")
+
+        async def no_dial() -> Any:
+            raise ConnectionError("this test dials nobody")
+
+        session = PeerSession(me, _bot(), no_dial, on_event=front.on_event)
+        session.resume_from(Journal(table_dir / me.fingerprint))
+        front.session = session
+        capsys.readouterr()
+        show_record(session, resumed_steps(session.table, session.meta, session._record))
+        front.on_event(LobbyUpdate("bluff", "t", {}, ()))  # anything new: not marked
+        session.journal.release()
+
+    asyncio.run(run())
+    traced = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(traced) > 20 and all(t.get("replayed") for t in traced[:-1])
+    assert "replayed" not in traced[-1]
+    assert any(t["event"] == "ActionApplied" for t in traced)

@@ -148,11 +148,6 @@ def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()
     return out
 
 
-def resumed_events(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()) -> list[Any]:
-    """The events of :func:`resumed_steps`, without their views."""
-    return [event for step in resumed_steps(table, meta, steps) for event in step.events]
-
-
 def show_record(session: Any, steps: Sequence[Step]) -> None:
     """Tell ``session``'s front end (``on_event``) every step again, with the
     session's ``replaying`` set to the step while its events are told (front

@@ -35,7 +35,7 @@ from p2pcards.protocol.verdict import Verdict
 #: Seconds of the clock a resumed turn keeps however long ago it began.
 RESUME_GRACE = 30.0
 #: Seconds between a running host's heartbeats (how stale its "last up" may be).
-ALIVE_EVERY = 5.0
+ALIVE_EVERY = 1.0
 #: The heartbeat's file in the relay's record folder (only its time counts).
 ALIVE_FILE = "alive"
 

@@ -240,10 +240,9 @@ def test_resume_after_kill_9_shows_the_screen_as_it_was(tmp_path):
     before_terminal = Tmux(tmp_path, 120, 40)
     try:
         before_terminal.start(["play", "bluff", "--pace", "0", "--seed", "7", "--name", "Me"])
-        _at_rest(before_terminal, "the first turn")
-        before_terminal.keys("p")
-        time.sleep(1.0)
-        before = _at_rest(before_terminal, "the next turn")
+        # The person's first turn, as the bots left it (where it falls depends on the
+        # seats drawn, and so on this home's fresh key: any turn will do).
+        before = _at_rest(before_terminal, "the first turn")
         _kill_9(before_terminal)
     finally:
         before_terminal.kill()
@@ -262,4 +261,4 @@ def test_resume_after_kill_9_shows_the_screen_as_it_was(tmp_path):
         return table, lines[first:]
 
     assert parts(after) == parts(before)
-    assert "Shuffling: 0" not in after and "passed and paid" in after
+    assert "Shuffling: 0" not in after and "dealt. Your hand:" in after

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +33,13 @@ from p2pcards.net.connection import connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PROBE_TIMEOUT, Agent, PeerSession, SessionResult
+from p2pcards.net.resume import ALIVE_EVERY, keep_alive, last_up
+from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
-from p2pcards.protocol.table import MOVE_TIME
+from p2pcards.protocol.table import MOVE_TIME, Stage
+from p2pcards.rules.seats import SEATS
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +49,15 @@ _SEED_TAG = b"p2pcards/test-seed/v1"
 class LocalSeatLate(P2PCardsError, TimeoutError):
     """A seat of this very process (the host's own, or a bot) did not sit down in
     time: the table cannot start as asked (a TimeoutError, not a network fault)."""
+
+
+class TableEndedWhileAway(P2PCardsError):
+    """A host resumed after the other players gave up on it: nothing is hosted
+    again and nobody is named (see :mod:`p2pcards.protocol.away`)."""
+
+    def __init__(self, ended: EndedWhileAway) -> None:
+        super().__init__(ended.sentence())
+        self.ended = ended
 
 
 @dataclass(frozen=True)
@@ -103,6 +116,8 @@ class HostedTable:
     tasks: list[asyncio.Task] = field(default_factory=list)
     advertiser: Any = None
     background: set = field(default_factory=set)
+    alive: asyncio.Task | None = None
+    """The host's heartbeat (see :func:`p2pcards.net.resume.keep_alive`)."""
     linger: float = 0.0
     """How long ``close`` keeps relaying for players whose tables are still in play."""
 
@@ -133,6 +148,10 @@ class HostedTable:
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
                 await self.advertiser.stop()
+        if self.alive is not None:
+            self.alive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.alive
         self._keep_verdict_with_relay()
         await self.host.close()
 
@@ -175,6 +194,7 @@ async def start_hosted_table(
                                    max_spectators=options.spectators),
                          linger=_linger(options.deadline))
     await hosted.host.start(options.tcp_host, options.tcp_port)
+    hosted.alive = _heartbeat(hosted)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
         hosted.advertiser = TableAdvertiser(
@@ -260,11 +280,18 @@ async def resume_hosted_table(
                           True, None))
     if not local or local[0][1] is not identity:
         raise FileNotFoundError(f"no seat of {identity.fingerprint} at the table saved in {table_dir}")
+    # Before anything touches the record: when was this host last up?
+    gone = ended_while_away(time.time(), last_up(relay_journal.directory), reconnect_window,
+                            SEATS - len(local), precision=ALIVE_EVERY)
+    if gone is not None:
+        relay_journal.release()
+        raise TableEndedWhileAway(gone)
     hosted: HostedTable  # named by its own host's event callback
     hosted = HostedTable(TableHost.resume(identity, relay_journal,
                                           on_event=lambda e: _host_event(hosted, e, on_host_event)),
                          linger=_linger(deadline))
     await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
+    hosted.alive = _heartbeat(hosted)
     for journal, seat_identity, seat_agent, is_bot, callback in local:
         label = journal.read_meta().get("rng_label", "")
         session = PeerSession(
@@ -275,8 +302,32 @@ async def resume_hosted_table(
         session.leave_when_stopped = not is_bot
         session.resume_from(journal)
         hosted.sessions.append(session)
-        hosted.tasks.append(asyncio.create_task(session.run()))
+    # The bots sit down again first: the host's own seat, linking after them, hears them
+    # linked from the start, not "dropped; reconnecting" and then "back" (they never left).
+    bots = [asyncio.create_task(session.run()) for session in hosted.sessions[1:]]
+    with contextlib.suppress(LocalSeatLate):
+        await _wait_for(lambda: _linked(hosted, hosted.sessions[1:]), timeout=10)
+    hosted.tasks[:] = [asyncio.create_task(hosted.sessions[0].run()), *bots]
     return hosted
+
+
+def _heartbeat(hosted: HostedTable) -> asyncio.Task:
+    """The host's heartbeat in its relay's record folder, from the table's start."""
+    return asyncio.create_task(keep_alive(
+        lambda: hosted.host.journal.directory if hosted.host.journal is not None else None))
+
+
+def _linked(hosted: HostedTable, sessions: list[PeerSession]) -> bool:
+    """Whether every one of ``sessions`` (this process's seats) has its link to the
+    relay seated (or has already ended: a seat whose table is over never links)."""
+    linked = hosted.host.relay.presence()
+    for session in sessions:
+        table = session.table
+        if table is None or table.me_player is None or table.stage in (Stage.OVER, Stage.ENDED):
+            continue
+        if not (table.me_player < len(linked) and linked[table.me_player]):
+            return False
+    return True
 
 
 def _host_event(hosted: HostedTable, event: Any, forward: Callable[[Any], None] | None) -> None:

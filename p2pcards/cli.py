@@ -1058,7 +1058,7 @@ async def _show_finished(args: argparse.Namespace, identity: Any, directory: Pat
 async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Path) -> int:
     """Host again a table this machine hosted: the relay on its old port, its own
     seat and its bots from their journals; the remote players reconnect."""
-    from p2pcards.app import resume_hosted_table
+    from p2pcards.app import TableEndedWhileAway, resume_hosted_table
     from p2pcards.net.journal import JournalInUse
     front = FrontEnd(args, None)
     _sit_down()
@@ -1072,6 +1072,11 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
         except JournalInUse:
             raise UserError("that table is in use by another p2pcards process of yours; "
                             "end it first (two hosts for one table would sign twice)") from None
+        except TableEndedWhileAway as away:
+            # Nothing to host again and nobody to name: one sentence, as a table that ended.
+            await front.stop()
+            print(f"Table ended: {away}.")
+            return 3
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,

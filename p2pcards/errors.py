@@ -26,6 +26,7 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── LeaveTable, TakePause              an agent's request to the session: leave; step away (net)
     ├── StepLimitExceeded, UnknownBot      a bot's search bound; no such bot (bots)
     ├── NoAdvice (LookupError)             nothing for the coach to advise: not your turn (bots.coach)
+    ├── LocalSeatLate, TableEndedWhileAway a seat of this process late; a host back too late (app)
     └── CommandError, ...                  a player's typed command or the UI's input (ui)
 
 This module imports nothing, so every layer may import it.

@@ -85,7 +85,11 @@ class FrontEnd:
         return [table.players[p].name for p in table.player_at_seat]
 
     def view(self) -> Any:
-        """This seat's view between the session's steps (public facts and its own cards)."""
+        """This seat's view between the session's steps (public facts and its own cards);
+        while a resumed session tells its record again, the view of that moment."""
+        replaying = getattr(self.session, "replaying", None)
+        if replaying is not None:
+            return replaying.view
         table = self.session.table if self.session is not None else None
         if table is None or table.engine is None or table.my_seat is None:
             return None
@@ -114,9 +118,12 @@ class FrontEnd:
 
     def _show(self, event: Any) -> None:
         if self.trace:
+            # A resumed seat's record told again is marked: it happened before the crash.
+            replayed = ({"replayed": True} if getattr(self.session, "replaying", None) is not None
+                        else {})
             print(json.dumps({"t": time.time(), "mono": time.monotonic(),
                               "event": type(event).__name__,
-                              **trace_fields(event)}), flush=True)
+                              **trace_fields(event), **replayed}), flush=True)
         elif self.screen is not None:
             self.screen.on_event(event)
         elif self.printer is not None:

@@ -42,7 +42,7 @@ from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.host_link import HostLink
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
-from p2pcards.net.resume import rebuild, resumed_events, turn_age
+from p2pcards.net.resume import Step, rebuild, resumed_steps, show_record, turn_age
 from p2pcards.net.session_events import (
     CONNECTED,
     DIRECT,
@@ -174,6 +174,10 @@ class PeerSession:
         self._host_link: HostLink | None = None
         self._links_up = 0
         self._resumed = False
+        #: The saved messages' events a resumed session tells its front end first.
+        self._record: list[Step] = []
+        #: The step of the record being told again (its view is that moment's), else None.
+        self.replaying: Step | None = None
         #: The latest lobby's bot marks by public key (saved with the table's meta).
         self._bots: dict[bytes, bool] = {}
         #: The one queue the table task reads (made when :meth:`run` starts).
@@ -209,7 +213,7 @@ class PeerSession:
         resumed = rebuild(journal, self.identity, self.randomness_for)
         self.table, self.journal, self._saved_at = resumed.table, journal, resumed.saved_at
         self._journaled = len(resumed.table.transcript())  # the rebuild rewrote exactly these
-        self._resumed = True
+        self._resumed, self._record = True, resumed.steps
         self.meta.update(resumed.meta)
         return resumed.table
 
@@ -223,8 +227,7 @@ class PeerSession:
 
     async def _run(self) -> SessionResult:
         if self._resumed and self.table is not None:
-            for event in resumed_events(self.table, self.meta):
-                self.on_event(event)
+            show_record(self, resumed_steps(self.table, self.meta, self._record))
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
         self._inbox = asyncio.Queue(INBOX_SIZE)

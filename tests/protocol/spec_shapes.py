@@ -27,8 +27,8 @@ MESSAGE = SPEC["message"]
 INT_MAP = "map of str(1..24) to int[0, 2^31-1]"
 
 #: The files a saved folder may hold: the spec's saved files and the lock that keeps
-#: a second process off a seat (PROTOCOL.md §10).
-FOLDER_FILES = {"transcript", "meta", "verdict", "result", "notices", "lock"}
+#: a second process off a seat, and the relay's heartbeat `alive` (PROTOCOL.md §10).
+FOLDER_FILES = {"transcript", "meta", "verdict", "result", "notices", "lock", "alive"}
 
 
 class Misfit(AssertionError):

@@ -209,3 +209,56 @@ def test_leaving_a_host_lobby_is_quick_and_exits_0(tmux):
                          joined=True)
     assert "You left before the table started; nothing was played." in done
     assert "EXITED 0" in done
+
+
+def _at_rest(tmux: Tmux, what: str, timeout: float = 60.0) -> str:
+    """The screen once it is this person's turn and two captures a moment apart agree."""
+    end = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < end:
+        text = tmux.screen()
+        if "YOUR TURN" in text and text == last:
+            return text
+        last = text
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}:\n{last}")
+
+
+def _kill_9(tmux: Tmux) -> None:
+    """SIGKILL the p2pcards process in the pane (a crash: no goodbye, no clean-up)."""
+    shell = tmux._tmux("list-panes", "-F", "#{pane_pid}").stdout.split()[0]
+    children = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True,
+                              timeout=10).stdout.split()
+    for pid in children:
+        os.kill(int(pid), 9)
+    tmux.wait_for(lambda t: "EXITED 137" in t, "the killed program's exit", timeout=30)
+
+
+def test_resume_after_kill_9_shows_the_screen_as_it_was(tmp_path):
+    """Board, hand, status line and the log's last lines after ``resume`` are those
+    the person saw before the crash (issue 22: not the lobby, not "Shuffling: 0 of 4")."""
+    before_terminal = Tmux(tmp_path, 120, 40)
+    try:
+        before_terminal.start(["play", "bluff", "--pace", "0", "--seed", "7", "--name", "Me"])
+        # The person's first turn, as the bots left it (where it falls depends on the
+        # seats drawn, and so on this home's fresh key: any turn will do).
+        before = _at_rest(before_terminal, "the first turn")
+        _kill_9(before_terminal)
+    finally:
+        before_terminal.kill()
+    after_terminal = Tmux(tmp_path, 120, 40)
+    try:
+        after_terminal.start(["resume", "--pace", "0", "--seed", "7"])
+        after = _at_rest(after_terminal, "the resumed turn")
+    finally:
+        after_terminal.kill()
+    def parts(screen: str) -> tuple[str, list[str]]:
+        """The table (board, hand, status line) and the log from the key commitments on
+        (the log's lobby lines before them say who joined when: not in a record)."""
+        table, _, log = screen.partition("─" * 20)
+        lines = [line.strip() for line in log.split("\n") if line.strip()]
+        first = next((i for i, line in enumerate(lines) if line.startswith("✓ All four")), 0)
+        return table, lines[first:]
+
+    assert parts(after) == parts(before)
+    assert "Shuffling: 0" not in after and "dealt. Your hand:" in after

@@ -82,6 +82,11 @@ class ScreenEvents:
         at_rest = isinstance(event, SESSION_EVENTS)
         if at_rest:
             self._read_session()
+        if self.source.replaying() is not None:
+            # A resumed seat's record told again: its deals' summaries were read before
+            # the crash (the history keeps them); none pops up over the table now.
+            self.screen.model.summary = None
+            at_rest = False
         self.screen.event_shown(event, at_rest)
 
     __call__ = on_event

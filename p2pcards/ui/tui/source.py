@@ -36,7 +36,11 @@ class SessionSource:
         return getattr(session, "table", None) if session is not None else None
 
     def view(self) -> Any:
-        """This seat's view, or None before the seats are drawn and a game is on."""
+        """This seat's view, or None before the seats are drawn and a game is on; while
+        a resumed session tells its saved record again, the view of that moment."""
+        replaying = self.replaying()
+        if replaying is not None:
+            return replaying.view
         table = self._table()
         if table is None or table.engine is None:
             return None
@@ -47,6 +51,11 @@ class SessionSource:
             return table.view()
         except LocalProtocolError:
             return None
+
+    def replaying(self) -> Any:
+        """The step of its saved record a resumed session is telling again, else None
+        (see :func:`p2pcards.net.resume.show_record`)."""
+        return getattr(self.session, "replaying", None)
 
     def spectating(self) -> bool:
         """The session is a spectator's (no seat, no hand): known as soon as it exists."""

@@ -18,7 +18,6 @@ import sys
 import sysconfig
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,15 @@ from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
 from p2pcards.front import EXIT_PIPE, FrontEnd, quiet_stdout
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
+from p2pcards.records import (
+    SHORT,
+    RecordNotFound,
+    SavedTable,
+    find_record,
+    my_saved_tables,
+    others_in,
+    pick_mine,
+)
 from p2pcards.rules import games as rules_games
 from p2pcards.ui import commandline, console
 from p2pcards.ui.text_common import plural, quoted
@@ -434,8 +442,8 @@ def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
         print(f"Table closed: {result.reason}", file=out)
         code = 2
     if front.session is not None and front.session.journal is not None:
-        print(f"Transcript saved in {front.session.journal.directory}; "
-              f"check it with: {command_line('verify', str(front.session.journal.transcript_path))}",
+        session = front.session.journal.directory.parent.name[:SHORT]
+        print(f"Saved as session {session}; check it with: {command_line('verify', session)}",
               file=out)
     return code
 
@@ -774,7 +782,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
     try:
-        journal, transcript, messages = read_saved_transcript(Path(args.file))
+        journal, transcript, messages = read_saved_transcript(_record_path(args.file))
     except NoTranscript as missing:
         raise UserError(str(missing)) from None
     try:
@@ -805,7 +813,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from p2pcards.ui.replay import ReplayError, load_saved, print_plain, replay_saved
     if not 0.1 <= args.speed <= 50:
         raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
-    path = Path(args.file)
+    path = _record_path(args.file)
     try:
         saved = load_saved(path)
     except ReplayError as error:
@@ -834,84 +842,37 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _saved_tables() -> list[tuple[Path, dict]]:
-    from p2pcards.net.journal import Journal
-    root = _journal_root()
-    out = []
-    if root.is_dir():
-        for meta in sorted(root.glob("*/*/meta")):
-            try:
-                out.append((meta.parent, Journal(meta.parent).read_meta()))
-            except (OSError, ValueError, P2PCardsError):  # a damaged record lists as nothing
-                continue
-    return out
-
-
-@dataclass(frozen=True)
-class SavedTable:
-    """One of this person's saved tables, as ``saved`` lists it and ``resume`` picks it."""
-
-    directory: Path
-    meta: dict
-    game: str
-    table: str
-    players: tuple[str, ...]
-    saved_at: float
-    status: str
-    in_play: bool
-
-    @property
-    def session(self) -> str:
-        return self.directory.parent.name
-
-
-def _describe_saved(directory: Path, meta: dict) -> SavedTable | None:
-    """What a person wants to know of a saved table, read without replaying its proofs."""
-    from p2pcards.net.journal import Journal, read_records
-    from p2pcards.protocol.envelope import SignedMessage
-    from p2pcards.protocol.errors import ProtocolError
-    journal = Journal(directory)
-    try:
-        records = read_records(journal.transcript_path)
-        genesis = SignedMessage.parse(records[0]).body
-        game, table = str(genesis["game"]), str(genesis["table"])
-        players = tuple(str(name) for _key, name in genesis["players"])
-        saved_at = journal.transcript_path.stat().st_mtime
-        result, verdict = journal.read_result(), journal.read_verdict()
-    except (OSError, IndexError, KeyError, TypeError, ValueError, ProtocolError):
-        return None
-    me = meta.get("player")
-    if result is not None:
-        winners = [str(w) for w in result.get("winners", [])]
-        status = "over: won by " + (" and ".join(winners) or "nobody")
-    elif verdict is not None:
-        from p2pcards.ui.text_events import offence
-        named = [p for p in verdict.get("players", ()) if isinstance(p, int)
-                 and 0 <= p < len(players)]
-        mine = named == [me]
-        who = "you" if mine else " and ".join(players[p] for p in named) or "nobody"
-        status = (f"ended: {who} "
-                  f"{offence(str(verdict.get('rule')), str(verdict.get('detail', '')), mine)}")
-    else:
-        status = "in play"
-    return SavedTable(directory, meta, game, table, players, saved_at, status,
-                      in_play=result is None and verdict is None)
-
-
 def _my_saved_tables(identity: Any) -> list[SavedTable]:
     """This person's own seats only (not its bots' nor its relay's), newest first."""
-    rows = [_describe_saved(d, m) for d, m in _saved_tables() if d.name == identity.fingerprint]
-    return sorted((r for r in rows if r is not None), key=lambda r: r.saved_at, reverse=True)
+    return my_saved_tables(_journal_root(), identity.fingerprint)
+
+
+def _shown_path(path: Path) -> str:
+    """A folder as ``saved`` prints it: under the home folder as ``~/…``."""
+    with contextlib.suppress(ValueError, RuntimeError):
+        return str(Path("~") / path.relative_to(Path.home()))
+    return str(path)
+
+
+def _commands_for(row: SavedTable) -> dict[str, str]:
+    """The commands that take up a saved table, by what they do."""
+    commands = {"verify": command_line("verify", row.short), "replay": command_line("replay", row.short)}
+    if row.in_play:
+        commands["resume"] = command_line("resume", row.short)
+    return commands
 
 
 def _cmd_saved(args: argparse.Namespace) -> int:
-    rows = _my_saved_tables(_identity(args))
+    identity = _identity(args)
+    rows = _my_saved_tables(identity)
     if args.json:
         for row in rows:
             print(json.dumps({"session": row.session, "game": row.game, "table": row.table,
                               "players": list(row.players), "saved": row.saved_at,
                               "status": row.status, "in_play": row.in_play,
-                              "path": str(row.directory)}))
+                              "path": str(row.directory),
+                              "others": others_in(row.directory.parent, identity.fingerprint),
+                              "commands": _commands_for(row)}))
         return 0
     if not rows:
         print("No saved tables.")
@@ -919,9 +880,13 @@ def _cmd_saved(args: argparse.Namespace) -> int:
     print(f"{'SESSION':<12}  {'GAME':<6}  {'TABLE':<24}  {'SAVED':<16}  STATUS")
     for row in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.saved_at))
-        print(f"{row.session[:12]:<12}  {row.game:<6}  {row.table[:24]:<24}  {when:<16}  "
+        print(f"{row.short:<12}  {row.game:<6}  {row.table[:24]:<24}  {when:<16}  "
               f"{row.status}")
         print(f"{'':<12}  players: {', '.join(row.players)}")
+        others = others_in(row.directory.parent, identity.fingerprint)
+        print(f"{'':<12}  your record: {_shown_path(row.directory)}"
+              + (f" (its folder also holds: {', '.join(others)})" if others else ""))
+        print(f"{'':<12}  " + "; ".join(f"{what}: {line}" for what, line in _commands_for(row).items()))
     return 0
 
 
@@ -930,17 +895,37 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
     the only table of yours still in play."""
     rows = _my_saved_tables(identity)
     if prefix:
-        matches = [r for r in rows if r.session.startswith(prefix.lower())]
-        if len(matches) != 1:
-            raise UserError(f"{len(matches)} saved tables of yours match {prefix!r} "
-                            f"(see p2pcards saved)")
-        return matches[0]
+        try:
+            return pick_mine(rows, prefix)
+        except RecordNotFound as error:
+            raise UserError(str(error)) from None
     in_play = [r for r in rows if r.in_play]
     if len(in_play) != 1:
-        raise UserError(f"{len(in_play) or 'no'} saved tables of yours are in play; "
-                        f"name one by its session (see p2pcards saved)" if in_play else
+        named = ", ".join(f"{r.short} ({r.game}, {quoted(r.table)})" for r in in_play)
+        raise UserError(f"{len(in_play)} saved tables of yours are in play: {named}; "
+                        f"name one by its session (p2pcards resume {in_play[0].short})"
+                        if in_play else
                         "no saved table of yours is in play (see p2pcards saved)")
     return in_play[0]
+
+
+def _record_path(text: str) -> Path:
+    """What ``verify`` and ``replay`` read: a file or folder as typed, else a session
+    id (or its unique start) from ``p2pcards saved``, standing for your own record."""
+    path = Path(text)
+    if path.exists():
+        return path
+    try:
+        return find_record(_journal_root(), text, _known_fingerprint())
+    except RecordNotFound as error:
+        raise UserError(str(error)) from None
+
+
+def _known_fingerprint() -> str | None:
+    """This person's fingerprint if an identity exists; reading a record makes none."""
+    if not _identity_path().exists():
+        return None
+    return _named_identity(None).fingerprint
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
@@ -1044,19 +1029,29 @@ def _cmd_whoami(args: argparse.Namespace) -> int:
 
 
 def command_line(*args: str) -> str:
-    """A ``p2pcards`` command line that runs as printed, from any directory: the
-    plain name when it is on PATH, else this installation's own script or
-    interpreter (after ``scripts/play`` the command lives only in the repo's venv)."""
+    """A short ``p2pcards`` command line that runs as printed from where it was
+    printed: the plain name when it is on PATH, else this installation's own script
+    (relative to the current folder when it lies below it, as after ``scripts/play``
+    the command lives only in the repo's venv), else the interpreter with ``-m``."""
     # The venv's scripts folder: bin/p2pcards, or Scripts\p2pcards.exe on Windows.
     script = Path(sysconfig.get_path("scripts")) / ("p2pcards.exe" if os.name == "nt" else "p2pcards")
     on_path = shutil.which("p2pcards")
     if on_path and script.exists() and Path(on_path).resolve() == script.resolve():
         head = "p2pcards"
     elif script.exists():
-        head = commandline.quote(str(script))
+        head = commandline.quote(_below_here(script))
     else:
         head = f"{commandline.quote(sys.executable)} -m p2pcards"
     return " ".join([head, *(commandline.quote(a) for a in args)])
+
+
+def _below_here(path: Path) -> str:
+    """``path`` relative to the current folder when it lies below it, else whole."""
+    with contextlib.suppress(ValueError, OSError):
+        relative = path.resolve().relative_to(Path.cwd().resolve())
+        # A bare name would be looked up on PATH: ./p2pcards names this one.
+        return str(relative) if len(relative.parts) > 1 else os.path.join(os.curdir, relative)
+    return str(path)
 
 
 def _listen_failure(address: str, port: int, error: OSError) -> str:

@@ -24,7 +24,9 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── SessionRejected, WatchRefused      the host refused this peer or spectator (net)
     ├── LeaveTable, TakePause              an agent's request to the session: leave; step away (net)
     ├── StepLimitExceeded, UnknownBot      a bot's search bound; no such bot (bots)
-    └── CommandError, ...                  a player's typed command or the UI's input (ui)
+    ├── CommandError, ...                  a player's typed command or the UI's input (ui)
+    ├── RecordNotFound                     no saved record, or several, for a session id typed (records)
+    └── UserError                          a command that cannot run as given (cli)
 
 This module imports nothing, so every layer may import it.
 """

@@ -41,7 +41,9 @@ def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_pat
 
 def test_verify_reports_a_damaged_transcript(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
-    transcript = Path(played.stdout.split("p2pcards verify ")[1].strip())
+    assert played.returncode == 0, played.stderr
+    row = json.loads(run_cli(["saved", "--json"], tmp_path).stdout.splitlines()[0])
+    transcript = Path(row["path"]) / "transcript"
     data = bytearray(transcript.read_bytes())
     data[len(data) // 2] ^= 0xFF
     transcript.write_bytes(bytes(data))
@@ -120,12 +122,15 @@ def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
     assert "192.0.2.1 is not an address of this machine" in result.stderr
 
 
-def test_the_exit_hint_runs_as_printed_from_any_directory(tmp_path):
+def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
-    hint = played.stdout.split("check it with: ")[1].strip()
+    line = next(line for line in played.stdout.splitlines() if "check it with: " in line)
+    hint = line.split("check it with: ")[1].strip()
+    # A session id's start, not a 64-hex folder, and no absolute path to the venv.
+    assert len(line) < 100 and str(tmp_path) not in line and os.getcwd() not in line, line
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
-    checked = subprocess.run(shlex.split(hint), cwd="/", env=env, capture_output=True, text=True,
+    checked = subprocess.run(shlex.split(hint), env=env, capture_output=True, text=True,
                              timeout=BOUND)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "OK: every signature, proof and rule checks." in checked.stdout
@@ -144,9 +149,8 @@ def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
     home = tmp_path_factory.mktemp("finished")
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
     assert played.returncode == 0, played.stderr
-    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1])
-    session = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])["session"]
-    return home, session, transcript
+    row = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])
+    return home, row["session"], Path(row["path"]) / "transcript"
 
 
 def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):

@@ -151,7 +151,7 @@ def _pace(text: str) -> float:
 def _pace_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=_pace, default=None, metavar="S",
                         help="seconds each bot takes per move, so you can follow them "
-                             "(default 1 when a person plays this seat, 0 with --bot)")
+                             "(default 1 when a person plays this seat, 0 with --autoplay)")
 
 
 def pace_of(args: argparse.Namespace) -> float:
@@ -169,17 +169,29 @@ def _ascii_arg(parser: argparse.ArgumentParser) -> None:
                              "terminal's encoding cannot hold them)")
 
 
-def _seat_args(parser: argparse.ArgumentParser) -> None:
+def _seat_args(parser: argparse.ArgumentParser, *, clock: bool = True) -> None:
+    """A seat's options; ``clock``: this command sets the table clock (``play``,
+    ``host``), else ``--deadline`` is refused (every seat keeps the host's clock)."""
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
     _ascii_arg(parser)
-    parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
-                        help=f"let a bot play this seat ({', '.join(BOT_KINDS)})")
-    parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
-                        help="the table clock: seconds each player has per move before the "
-                             "table ends naming them; a setting of play (default: no limit) "
-                             "and host (default 120), the host's for everyone at join and resume")
+    parser.add_argument("--autoplay", dest="bot", metavar="KIND", default=None, choices=BOT_KINDS,
+                        help=f"let a bot play your own seat ({', '.join(BOT_KINDS)}); play and "
+                             f"host choose the other seats' bots with --bot-kind")
+    # The old spelling, which read like --bot-kind (the other seats' bots): still taken.
+    parser.add_argument("--bot", dest="bot", choices=BOT_KINDS, help=argparse.SUPPRESS)
+    if clock:
+        parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
+                            help="the table clock: seconds each player has per move before the "
+                                 "table ends naming them (play: default no limit; host: default "
+                                 "120); every seat keeps the host's")
+    else:
+        # Accepted only to be refused with a sentence: ignoring it would let a person
+        # believe the table runs on a clock it does not.
+        parser.add_argument("--deadline", dest="refused_deadline", default=None,
+                            help=argparse.SUPPRESS)
+        parser.set_defaults(deadline=None)
     parser.add_argument("--no-bell", dest="bell", action="store_false",
                         help="no terminal bell with the 30 and 10 seconds warnings")
     parser.add_argument("--reconnect-window", type=_seconds, default=60.0, metavar="S",
@@ -227,8 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
                            "the same option as host's")
     # The old spelling, which read like host's "--bots N" (a count): still accepted, not shown.
     play.add_argument("--bots", dest="bot_kind", choices=BOT_KINDS, help=argparse.SUPPRESS)
-    play.add_argument("--level", dest="bot_level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
-                      help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
+    play.add_argument("--bot-level", dest="bot_level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
+                      help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL}); "
+                           "the same option as host's")
+    # The old spelling, unlike host's: still accepted, not shown.
+    play.add_argument("--level", dest="bot_level", choices=BOT_LEVELS, help=argparse.SUPPRESS)
     _seat_args(play)
     _pace_arg(play)
     _config_args(play)
@@ -259,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
     _finding_args(join, "the only open table")
-    _seat_args(join)
+    _seat_args(join, clock=False)
     _direct_args(join)
 
     watch = sub.add_parser("watch", help="watch a table on the LAN as a spectator (every move "
@@ -313,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("session", nargs="?", default=None,
                         help="session id (or a prefix of it) from `p2pcards saved`; "
                              "default: your one table still in play")
-    _seat_args(resume)
+    _seat_args(resume, clock=False)
     _pace_arg(resume)
     _direct_args(resume)
 
@@ -556,12 +571,13 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
+    heard = _Heard(front.on_event)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
                                     deadline=_session_deadline(args),
                                     reconnect_window=args.reconnect_window,
                                     journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
-                                    on_event=front.on_event, direct=not args.no_direct,
+                                    on_event=heard.hear, direct=not args.no_direct,
                                     listen=not args.no_listen)
     _sit_down()
     await front.start()
@@ -576,6 +592,9 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     finally:
         await front.stop()
     if held is None:
+        if front.session.table is None and result.outcome is None and result.verdict is None \
+                and not result.left_in_lobby:
+            return _not_joined(result.reason, heard, front, _address(host, port))
         return _print_result(result, front)
     meta = Journal(held).read_meta()
     if meta.get("hosted"):
@@ -584,6 +603,40 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     print(f"You already hold a seat at this table (saved in {held}): "
           f"going on from it, as p2pcards resume does.", flush=True)
     return await _resume_joined(args, identity, held, meta)
+
+
+class _Heard:
+    """What a joining session told its front end before any table: whether it ever
+    reached the host, and the host's refusal."""
+
+    def __init__(self, on_event: Callable[[Any], None]) -> None:
+        self.on_event = on_event
+        self.linked = False
+        self.refused: str | None = None
+
+    def hear(self, event: Any) -> None:
+        from p2pcards.net.session_events import LinkUp, Rejected
+        if isinstance(event, LinkUp):
+            self.linked = True
+        elif isinstance(event, Rejected):
+            self.refused = event.reason
+        self.on_event(event)
+
+
+def _not_joined(reason: str, heard: _Heard, front: FrontEnd, address: str) -> int:
+    """A join that never sat down, in one sentence: no table answered at that address,
+    or the host refused this player (said once: plain mode has printed it already)."""
+    if heard.refused is not None:
+        if front.printer is None or front.trace:  # no line of plain mode said it
+            print(f"Table closed: {reason}")
+        return 2
+    if not heard.linked:
+        why = ("nothing accepts connections there" if "refused" in reason.lower()
+               or f"Errno {errno.ECONNREFUSED}" in reason else "no answer")
+        raise UserError(f"no table answered at {address} ({why}): check the address and port "
+                        f"the host's screen shows, and that its firewall lets them in")
+    print(f"Table closed: the host went away before the table started ({reason})")
+    return 2
 
 
 async def _cmd_watch(args: argparse.Namespace) -> int:
@@ -743,8 +796,15 @@ def _pick_table(found: Sequence[Any], wanted: str | None, *, watching: bool = Fa
             matches = [listed[int(key) - 1]]
     open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0]
     if not matches:
+        if wanted is not None and key.isdigit() and listed:
+            raise UserError(f"no table number {key}: {plural(len(listed), 'table')} found, "
+                            f"numbered 1 to {len(listed)} as p2pcards tables lists them (a "
+                            f"table is named by its number, its name or its host key)")
         named = f" named {quoted(wanted)}" if wanted is not None else ""
-        raise UserError(f"no table{named} found on the LAN ({hint})")
+        accepted = (" (a table is named by its number in p2pcards tables, its name or its "
+                    "host key; or use --connect HOST:PORT)") if wanted is not None and listed \
+            else f" ({hint})"
+        raise UserError(f"no table{named} found on the LAN{accepted}")
     if not open_ones and watching:
         if len(matches) == 1:
             raise UserError(f"table {quoted(matches[0].name)} admits no spectators")
@@ -1079,6 +1139,15 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
                         f"know every hand: it is for tests and benchmarks only ({SEED_ENV}=1)")
 
 
+def _refuse_a_clock_of_ones_own(args: argparse.Namespace) -> None:
+    """``join`` and ``resume`` take no ``--deadline``: the table clock is a setting of
+    the table's genesis, chosen by its host and the same on every seat."""
+    if getattr(args, "refused_deadline", None) is not None:
+        raise UserError(f"{args.command} takes no --deadline: the table clock is its host's "
+                        f"setting and every seat keeps it (p2pcards tables shows each "
+                        f"table's; p2pcards host --deadline S sets it)")
+
+
 #: Exit statuses besides a command's own: a project error; Ctrl-C (128 + SIGINT).
 #: A reader that stopped reading (``| head``) is ``EXIT_PIPE`` (128 + SIGPIPE).
 EXIT_ERROR, EXIT_INTERRUPTED = 1, 130
@@ -1099,6 +1168,7 @@ def _run_command(args: argparse.Namespace) -> int:
                 "tables": _cmd_tables,
                 "resume": _cmd_resume}
     _refuse_a_seed_outside_tests(args)
+    _refuse_a_clock_of_ones_own(args)
     if args.command in commands:
         return asyncio.run(commands[args.command](args))
     return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,

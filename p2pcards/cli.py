@@ -33,6 +33,7 @@ from p2pcards.records import (
     RecordNotFound,
     SavedTable,
     find_record,
+    is_session_text,
     my_saved_tables,
     others_in,
     pick_mine,
@@ -973,8 +974,8 @@ def _record_path(text: str) -> Path:
     """What ``verify`` and ``replay`` read: a file or folder as typed, else a session
     id (or its unique start) from ``p2pcards saved``, standing for your own record."""
     path = Path(text)
-    if path.exists():
-        return path
+    if path.exists() or not is_session_text(text):
+        return path  # a path (or no id): read as typed, a missing one said so there
     try:
         return find_record(_journal_root(), text, _known_fingerprint())
     except RecordNotFound as error:

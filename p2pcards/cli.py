@@ -600,8 +600,8 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     meta = Journal(held).read_meta()
     if meta.get("hosted"):
         raise UserError(f"you host this table yourself: bring it back with "
-                        f"{command_line('resume', held.parent.name[:12])}")
-    print(f"You already hold a seat at this table (saved in {held}): "
+                        f"{command_line('resume', held.parent.name[:SHORT])}")
+    print(f"You already hold a seat at this table (saved as session {held.parent.name[:SHORT]}): "
           f"going on from it, as p2pcards resume does.", flush=True)
     return await _resume_joined(args, identity, held, meta)
 

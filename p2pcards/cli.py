@@ -36,7 +36,9 @@ from p2pcards.records import (
     is_session_text,
     my_saved_tables,
     others_in,
+    own_record,
     pick_mine,
+    records_in,
 )
 from p2pcards.rules import games as rules_games
 from p2pcards.ui import commandline, console
@@ -971,12 +973,15 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
 
 
 def _record_path(text: str) -> Path:
-    """What ``verify`` and ``replay`` read: a file or folder as typed, else a session
-    id (or its unique start) from ``p2pcards saved``, standing for your own record."""
+    """What ``verify`` and ``replay`` read: a file or a record's folder as typed; a
+    session's folder, or a session id (or its unique start) from ``p2pcards saved``,
+    standing for your own record in it."""
     path = Path(text)
-    if path.exists() or not is_session_text(text):
-        return path  # a path (or no id): read as typed, a missing one said so there
     try:
+        if path.is_dir() and not (path / "transcript").exists() and records_in(path):
+            return own_record(path, _known_fingerprint())  # a whole session's folder
+        if path.exists() or not is_session_text(text):
+            return path  # a path (or no id): read as typed, a missing one said so there
         return find_record(_journal_root(), text, _known_fingerprint())
     except RecordNotFound as error:
         raise UserError(str(error)) from None

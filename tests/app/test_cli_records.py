@@ -69,6 +69,9 @@ def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_reco
     assert "OK: every signature, proof and rule checks." in checked.stdout
     # Your own record, not a bot's nor the relay's: it knows which seat is you.
     assert any("Ida" in line and "(you)" in line for line in checked.stdout.splitlines())
+    # A whole session's folder (several records, no transcript of its own) means yours too.
+    whole = run_cli(["verify", str(Path(row["path"]).parent)], home)
+    assert whole.returncode == 0 and "(you)" in whole.stdout, whole.stdout + whole.stderr
     replayed = run_cli(["replay", "--plain", prefix.upper()], home)
     assert replayed.returncode == 0, replayed.stderr
     assert "with Ida's own hand" in replayed.stdout.splitlines()[0]

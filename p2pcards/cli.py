@@ -947,9 +947,11 @@ def _cmd_saved(args: argparse.Namespace) -> int:
               f"{row.status}")
         print(f"{'':<12}  players: {', '.join(row.players)}")
         others = others_in(row.directory.parent, identity.fingerprint)
-        print(f"{'':<12}  your record: {_shown_path(row.directory)}"
-              + (f" (its folder also holds: {', '.join(others)})" if others else ""))
-        print(f"{'':<12}  " + "; ".join(f"{what}: {line}" for what, line in _commands_for(row).items()))
+        print(f"{'':<12}  record: {_shown_path(row.directory)}")
+        print(f"{'':<12}  (yours" + (f"; its session's folder also holds: {', '.join(others)})"
+                                     if others else ")"))
+        also = "replay and resume take the same id" if row.in_play else "replay takes the same id"
+        print(f"{'':<12}  check it: {_commands_for(row)['verify']} ({also})")
     return 0
 
 

@@ -90,8 +90,8 @@ def _read_meta(directory: Path) -> dict | None:
 
 def others_in(session_dir: Path, fingerprint: str | None) -> list[str]:
     """Whose the session's other records are (``relay``, ``bot Ada``…), yours left out."""
-    return [whose(d, _read_meta(d), fingerprint) for d in records_in(session_dir)
-            if fingerprint is None or d.name != fingerprint]
+    return sorted(whose(d, _read_meta(d), fingerprint) for d in records_in(session_dir)
+                  if fingerprint is None or d.name != fingerprint)
 
 
 def is_session_text(text: str) -> bool:

@@ -71,10 +71,11 @@ def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
     assert lines[0].split() == ["SESSION", "GAME", "TABLE", "SAVED", "STATUS"]
     # One table: your seat only, not the three bots' seats nor the host's relay
     # (those are named as what else its folder holds).
-    assert len(lines) == 5 and sum(line[:1] != " " for line in lines) == 2
+    assert len(lines) == 6 and sum(line[:1] != " " for line in lines) == 2
     assert "topper" in lines[1] and "Pia's table" in lines[1] and "over:" in lines[1]
     assert " won" in lines[1] and "players:" in lines[2] and "Pia" in lines[2]
-    assert "your record:" in lines[3] and "also holds: " in lines[3] and "verify: " in lines[4]
+    assert "record: " in lines[3] and "(yours; its session's folder also holds: " in lines[4]
+    assert "check it: " in lines[5] and " verify " in lines[5]
     rows = [json.loads(line) for line in run_cli(["saved", "--json"], tmp_path).stdout.splitlines()]
     assert len(rows) == 1 and rows[0]["game"] == "topper" and rows[0]["in_play"] is False
 

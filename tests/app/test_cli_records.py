@@ -39,14 +39,17 @@ def test_saved_shows_your_record_its_neighbours_and_the_commands_that_take_it_up
     home, row = played
     listed = run_cli(["saved"], home).stdout.splitlines()
     short = row["session"][:12]
-    record = next(line for line in listed if "your record:" in line)
+    at = next(index for index, line in enumerate(listed) if "record: " in line)
     # Which of the session folder's records is yours, and what else it holds.
-    assert record.split("your record: ")[1].startswith(str(Path(row["path"]))) or "~" in record
-    assert "its folder also holds: " in record and "relay" in record
-    assert record.count("bot ") == 3
-    commands = next(line for line in listed if "verify: " in line)
-    assert f"p2pcards verify {short}" in commands and f"p2pcards replay {short}" in commands
-    assert "resume:" not in commands  # a finished table is not resumed
+    shown = listed[at].split("record: ")[1]
+    assert shown == row["path"] or (shown.startswith("~") and row["path"].endswith(shown[1:]))
+    whose = listed[at + 1].strip()
+    assert whose.startswith("(yours; its session's folder also holds: ") and "relay" in whose
+    assert whose.count("bot ") == 3
+    check = listed[at + 2]
+    assert check.strip().startswith("check it: ") and check.endswith(f"p2pcards verify {short} "
+                                                                      f"(replay takes the same id)")
+    assert "resume" not in check  # a finished table is not resumed
     assert row["others"].count("relay") == 1 and len(row["others"]) == 4
     assert row["commands"]["verify"].endswith(f"p2pcards verify {short}")
     # The command ``saved`` prints runs as printed.

@@ -984,7 +984,8 @@ def _record_path(text: str) -> Path:
             return own_record(path, _known_fingerprint())  # a whole session's folder
         if path.exists() or not is_session_text(text):
             return path  # a path (or no id): read as typed, a missing one said so there
-        return find_record(_journal_root(), text, _known_fingerprint())
+        from p2pcards.net.storage import tables_dir
+        return find_record(tables_dir(), text, _known_fingerprint())  # made by nothing here
     except RecordNotFound as error:
         raise UserError(str(error)) from None
 
@@ -993,7 +994,10 @@ def _known_fingerprint() -> str | None:
     """This person's fingerprint if an identity exists; reading a record makes none."""
     if not _identity_path().exists():
         return None
-    return _named_identity(None).fingerprint
+    try:
+        return _named_identity(None).fingerprint
+    except P2PCardsError:  # an unusable identity file: verify still reads the record
+        return None
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:

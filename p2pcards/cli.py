@@ -301,7 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
-    verify.add_argument("file", help="a saved transcript (or the folder holding it)")
+    verify.add_argument("file", metavar="FILE|SESSION",
+                        help="a saved transcript (or the folder holding it), or a session id "
+                             "from p2pcards saved, or its start: your own record of that table")
     verify.add_argument("--json", action="store_true",
                         help="print one JSON object (seats, join order, rule ids) for scripts")
     verify.add_argument("-v", "--verbose", dest="details", action="store_true",
@@ -309,8 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="step through a saved table, move by move (checked "
                                            "as verify does)")
-    replay.add_argument("file", help="a saved transcript (or the folder holding it; your own "
-                                     "table's folder also shows your hand)")
+    replay.add_argument("file", metavar="FILE|SESSION",
+                        help="a saved transcript (or the folder holding it; your own table's "
+                             "folder also shows your hand), or a session id as verify takes it")
     replay.add_argument("--plain", action="store_true",
                         help="print every public event in order, a line per deal's summary and "
                              "the outcome, instead of the full screen (also when not a terminal)")

@@ -637,12 +637,17 @@ def _not_joined(reason: str, heard: _Heard, front: FrontEnd, address: str) -> in
             print(f"Table closed: {reason}")
         return 2
     if not heard.linked:
-        why = ("nothing accepts connections there" if "refused" in reason.lower()
-               or f"Errno {errno.ECONNREFUSED}" in reason else "no answer")
-        raise UserError(f"no table answered at {address} ({why}): check the address and port "
-                        f"the host's screen shows, and that its firewall lets them in")
+        raise UserError(_nobody_answered(address, reason))
     print(f"Table closed: the host went away before the table started ({reason})")
     return 2
+
+
+def _nobody_answered(address: str, reason: str) -> str:
+    """A dial that never reached a host, said as what the person can check."""
+    why = ("nothing accepts connections there" if "refused" in reason.lower()
+           or f"Errno {errno.ECONNREFUSED}" in reason else "no answer")
+    return (f"no table answered at {address} ({why}): check the address and port the "
+            f"host's screen shows, and that its firewall lets them in")
 
 
 async def _cmd_watch(args: argparse.Namespace) -> int:
@@ -651,8 +656,9 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
+    heard = _Heard(front.on_event)
     front.session = WatchSession(identity, tcp_connector(host, port, identity, fingerprint),
-                                 on_event=front.on_event, reconnect_window=args.reconnect_window)
+                                 on_event=heard.hear, reconnect_window=args.reconnect_window)
     _sit_down("Stopped watching.")
     await front.start()
     try:
@@ -663,6 +669,8 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
         print("You stopped watching.")
         return 0
     if result.outcome is None and result.verdict is None and front.session.table is None:
+        if not heard.linked:
+            raise UserError(_nobody_answered(_address(host, port), result.reason))
         raise UserError(f"could not watch: {result.reason}")
     return _print_result(result, front)
 

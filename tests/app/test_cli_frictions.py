@@ -36,9 +36,10 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_connect_to_nothing_says_no_table_answered_there(tmp_path):
+@pytest.mark.parametrize("command", ["join", "watch"])
+def test_connect_to_nothing_says_no_table_answered_there(tmp_path, command):
     port = _free_port()
-    done = run_cli(["join", "--connect", f"127.0.0.1:{port}", "--plain"], tmp_path, timeout=60)
+    done = run_cli([command, "--connect", f"127.0.0.1:{port}", "--plain"], tmp_path, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip() == (
         f"p2pcards: no table answered at 127.0.0.1:{port} (nothing accepts connections there): "

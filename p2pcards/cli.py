@@ -18,7 +18,6 @@ import sys
 import sysconfig
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,18 @@ from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
 from p2pcards.front import EXIT_PIPE, FrontEnd, quiet_stdout
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
+from p2pcards.records import (
+    SHORT,
+    RecordNotFound,
+    SavedTable,
+    find_record,
+    is_session_text,
+    my_saved_tables,
+    others_in,
+    own_record,
+    pick_mine,
+    records_in,
+)
 from p2pcards.rules import games as rules_games
 from p2pcards.ui import commandline, console
 from p2pcards.ui.text_common import plural, quoted
@@ -143,7 +154,7 @@ def _pace(text: str) -> float:
 def _pace_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=_pace, default=None, metavar="S",
                         help="seconds each bot takes per move, so you can follow them "
-                             "(default 1 when a person plays this seat, 0 with --bot)")
+                             "(default 1 when a person plays this seat, 0 with --autoplay)")
 
 
 def pace_of(args: argparse.Namespace) -> float:
@@ -161,17 +172,29 @@ def _ascii_arg(parser: argparse.ArgumentParser) -> None:
                              "terminal's encoding cannot hold them)")
 
 
-def _seat_args(parser: argparse.ArgumentParser) -> None:
+def _seat_args(parser: argparse.ArgumentParser, *, clock: bool = True) -> None:
+    """A seat's options; ``clock``: this command sets the table clock (``play``,
+    ``host``), else ``--deadline`` is refused (every seat keeps the host's clock)."""
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
     _ascii_arg(parser)
-    parser.add_argument("--bot", metavar="KIND", default=None, choices=BOT_KINDS,
-                        help=f"let a bot play this seat ({', '.join(BOT_KINDS)})")
-    parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
-                        help="the table clock: seconds each player has per move before the "
-                             "table ends naming them; a setting of play (default: no limit) "
-                             "and host (default 120), the host's for everyone at join and resume")
+    parser.add_argument("--autoplay", dest="bot", metavar="KIND", default=None, choices=BOT_KINDS,
+                        help=f"let a bot play your own seat ({', '.join(BOT_KINDS)}); play and "
+                             f"host choose the other seats' bots with --bot-kind")
+    # The old spelling, which read like --bot-kind (the other seats' bots): still taken.
+    parser.add_argument("--bot", dest="bot", choices=BOT_KINDS, help=argparse.SUPPRESS)
+    if clock:
+        parser.add_argument("--deadline", type=_seconds, default=None, metavar="S",
+                            help="the table clock: seconds each player has per move before the "
+                                 "table ends naming them (play: default no limit; host: default "
+                                 "120); every seat keeps the host's")
+    else:
+        # Accepted only to be refused with a sentence: ignoring it would let a person
+        # believe the table runs on a clock it does not.
+        parser.add_argument("--deadline", dest="refused_deadline", default=None,
+                            help=argparse.SUPPRESS)
+        parser.set_defaults(deadline=None)
     parser.add_argument("--no-bell", dest="bell", action="store_false",
                         help="no terminal bell with the 30 and 10 seconds warnings")
     parser.add_argument("--reconnect-window", type=_seconds, default=60.0, metavar="S",
@@ -219,8 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
                            "the same option as host's")
     # The old spelling, which read like host's "--bots N" (a count): still accepted, not shown.
     play.add_argument("--bots", dest="bot_kind", choices=BOT_KINDS, help=argparse.SUPPRESS)
-    play.add_argument("--level", dest="bot_level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
-                      help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL})")
+    play.add_argument("--bot-level", dest="bot_level", default=DEFAULT_LEVEL, choices=BOT_LEVELS,
+                      help=f"strength of search bots: {', '.join(BOT_LEVELS)} (default {DEFAULT_LEVEL}); "
+                           "the same option as host's")
+    # The old spelling, unlike host's: still accepted, not shown.
+    play.add_argument("--level", dest="bot_level", choices=BOT_LEVELS, help=argparse.SUPPRESS)
     _seat_args(play)
     _pace_arg(play)
     _config_args(play)
@@ -251,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
     _finding_args(join, "the only open table")
-    _seat_args(join)
+    _seat_args(join, clock=False)
     _direct_args(join)
 
     watch = sub.add_parser("watch", help="watch a table on the LAN as a spectator (every move "
@@ -275,7 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--json", action="store_true", help="one JSON object per table, for scripts")
 
     verify = sub.add_parser("verify", help="re-check a saved transcript offline")
-    verify.add_argument("file", help="a saved transcript, or its folder (which also names you)")
+    verify.add_argument("file", metavar="FILE|SESSION",
+                        help="a saved transcript (or the folder holding it), or a session id "
+                             "from p2pcards saved, or its start: your own record of that table")
     verify.add_argument("--json", action="store_true",
                         help="print one JSON object (seats, join order, rule ids) for scripts")
     verify.add_argument("-v", "--verbose", dest="details", action="store_true",
@@ -283,8 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="step through a saved table, move by move (checked "
                                            "as verify does)")
-    replay.add_argument("file", help="a saved transcript (or the folder holding it; your own "
-                                     "table's folder also shows your hand)")
+    replay.add_argument("file", metavar="FILE|SESSION",
+                        help="a saved transcript (or the folder holding it; your own table's "
+                             "folder also shows your hand), or a session id as verify takes it")
     replay.add_argument("--plain", action="store_true",
                         help="print every public event in order, a line per deal's summary and "
                              "the outcome, instead of the full screen (also when not a terminal)")
@@ -314,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("session", nargs="?", default=None,
                         help="session id (or a prefix of it) from `p2pcards saved`; "
                              "default: your one table still in play")
-    _seat_args(resume)
+    _seat_args(resume, clock=False)
     _pace_arg(resume)
     _direct_args(resume)
 
@@ -443,10 +472,8 @@ def _print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
         print(f"Table closed: {result.reason}", file=out)
         code = 2
     if front.session is not None and front.session.journal is not None:
-        # The folder, not its transcript file: ``verify`` reads ``meta`` (to mark
-        # your own seat) only when asked about your table's folder (PROTOCOL.md §10).
-        print(f"Transcript saved in {front.session.journal.directory}; "
-              f"check it with: {command_line('verify', str(front.session.journal.directory))}",
+        session = front.session.journal.directory.parent.name[:SHORT]
+        print(f"Saved as session {session}; check it with: {command_line('verify', session)}",
               file=out)
     return code
 
@@ -559,12 +586,13 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
+    heard = _Heard(front.on_event)
     front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
                                     deadline=_session_deadline(args),
                                     reconnect_window=args.reconnect_window,
                                     journal_root=_journal_root(),
                                     bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
-                                    on_event=front.on_event, direct=not args.no_direct,
+                                    on_event=heard.hear, direct=not args.no_direct,
                                     listen=not args.no_listen)
     _sit_down()
     await front.start()
@@ -579,14 +607,56 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     finally:
         await front.stop()
     if held is None:
+        if front.session.table is None and result.outcome is None and result.verdict is None \
+                and not result.left_in_lobby:
+            return _not_joined(result.reason, heard, front, _address(host, port))
         return _print_result(result, front)
     meta = Journal(held).read_meta()
     if meta.get("hosted"):
         raise UserError(f"you host this table yourself: bring it back with "
-                        f"{command_line('resume', held.parent.name[:12])}")
-    print(f"You already hold a seat at this table (saved in {held}): "
+                        f"{command_line('resume', held.parent.name[:SHORT])}")
+    print(f"You already hold a seat at this table (saved as session {held.parent.name[:SHORT]}): "
           f"going on from it, as p2pcards resume does.", flush=True)
     return await _resume_joined(args, identity, held, meta)
+
+
+class _Heard:
+    """What a joining session told its front end before any table: whether it ever
+    reached the host, and the host's refusal."""
+
+    def __init__(self, on_event: Callable[[Any], None]) -> None:
+        self.on_event = on_event
+        self.linked = False
+        self.refused: str | None = None
+
+    def hear(self, event: Any) -> None:
+        from p2pcards.net.session_events import LinkUp, Rejected
+        if isinstance(event, LinkUp):
+            self.linked = True
+        elif isinstance(event, Rejected):
+            self.refused = event.reason
+        self.on_event(event)
+
+
+def _not_joined(reason: str, heard: _Heard, front: FrontEnd, address: str) -> int:
+    """A join that never sat down, in one sentence: no table answered at that address,
+    or the host refused this player (said once: plain mode has printed it already)."""
+    if heard.refused is not None:
+        if front.printer is None or front.trace:  # no line of plain mode said it
+            print(f"Table closed: {reason}")
+        return 2
+    if not heard.linked:
+        raise UserError(_nobody_answered(address, reason))
+    print(f"Table closed: the host went away before the table started ({reason})")
+    return 2
+
+
+def _nobody_answered(address: str, reason: str) -> str:
+    """A dial that never reached a host, said as what the person can check."""
+    why = ("nothing accepts connections there" if "refused" in reason.lower()
+           or f"Errno {errno.ECONNREFUSED}" in reason else "no answer")
+    return (f"no table answered at {address} ({why}): check the address and port the "
+            f"host's screen shows, and that its firewall lets them in")
 
 
 async def _cmd_watch(args: argparse.Namespace) -> int:
@@ -595,8 +665,9 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
+    heard = _Heard(front.on_event)
     front.session = WatchSession(identity, tcp_connector(host, port, identity, fingerprint),
-                                 on_event=front.on_event, reconnect_window=args.reconnect_window)
+                                 on_event=heard.hear, reconnect_window=args.reconnect_window)
     _sit_down("Stopped watching.")
     await front.start()
     try:
@@ -607,6 +678,8 @@ async def _cmd_watch(args: argparse.Namespace) -> int:
         print("You stopped watching.")
         return 0
     if result.outcome is None and result.verdict is None and front.session.table is None:
+        if not heard.linked:
+            raise UserError(_nobody_answered(_address(host, port), result.reason))
         raise UserError(f"could not watch: {result.reason}")
     return _print_result(result, front)
 
@@ -746,8 +819,15 @@ def _pick_table(found: Sequence[Any], wanted: str | None, *, watching: bool = Fa
             matches = [listed[int(key) - 1]]
     open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0]
     if not matches:
+        if wanted is not None and key.isdigit() and listed:
+            raise UserError(f"no table number {key}: {plural(len(listed), 'table')} found, "
+                            f"numbered 1 to {len(listed)} as p2pcards tables lists them (a "
+                            f"table is named by its number, its name or its host key)")
         named = f" named {quoted(wanted)}" if wanted is not None else ""
-        raise UserError(f"no table{named} found on the LAN ({hint})")
+        accepted = (" (a table is named by its number in p2pcards tables, its name or its "
+                    "host key; or use --connect HOST:PORT)") if wanted is not None and listed \
+            else f" ({hint})"
+        raise UserError(f"no table{named} found on the LAN{accepted}")
     if not open_ones and watching:
         if len(matches) == 1:
             raise UserError(f"table {quoted(matches[0].name)} admits no spectators")
@@ -785,7 +865,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
     try:
-        journal, transcript, messages = read_saved_transcript(Path(args.file))
+        journal, transcript, messages = read_saved_transcript(_record_path(args.file))
     except NoTranscript as missing:
         raise UserError(str(missing)) from None
     try:
@@ -819,7 +899,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from p2pcards.ui.replay import ReplayError, load_saved, print_plain, replay_saved
     if not 0.1 <= args.speed <= 50:
         raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
-    path = Path(args.file)
+    path = _record_path(args.file)
     try:
         saved = load_saved(path)
     except ReplayError as error:
@@ -848,84 +928,37 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _saved_tables() -> list[tuple[Path, dict]]:
-    from p2pcards.net.journal import Journal
-    root = _journal_root()
-    out = []
-    if root.is_dir():
-        for meta in sorted(root.glob("*/*/meta")):
-            try:
-                out.append((meta.parent, Journal(meta.parent).read_meta()))
-            except (OSError, ValueError, P2PCardsError):  # a damaged record lists as nothing
-                continue
-    return out
-
-
-@dataclass(frozen=True)
-class SavedTable:
-    """One of this person's saved tables, as ``saved`` lists it and ``resume`` picks it."""
-
-    directory: Path
-    meta: dict
-    game: str
-    table: str
-    players: tuple[str, ...]
-    saved_at: float
-    status: str
-    in_play: bool
-
-    @property
-    def session(self) -> str:
-        return self.directory.parent.name
-
-
-def _describe_saved(directory: Path, meta: dict) -> SavedTable | None:
-    """What a person wants to know of a saved table, read without replaying its proofs."""
-    from p2pcards.net.journal import Journal, read_records
-    from p2pcards.protocol.envelope import SignedMessage
-    from p2pcards.protocol.errors import ProtocolError
-    journal = Journal(directory)
-    try:
-        records = read_records(journal.transcript_path)
-        genesis = SignedMessage.parse(records[0]).body
-        game, table = str(genesis["game"]), str(genesis["table"])
-        players = tuple(str(name) for _key, name in genesis["players"])
-        saved_at = journal.transcript_path.stat().st_mtime
-        result, verdict = journal.read_result(), journal.read_verdict()
-    except (OSError, IndexError, KeyError, TypeError, ValueError, ProtocolError):
-        return None
-    me = meta.get("player")
-    if result is not None:
-        winners = [str(w) for w in result.get("winners", [])]
-        status = "over: won by " + (" and ".join(winners) or "nobody")
-    elif verdict is not None:
-        from p2pcards.ui.text_events import offence
-        named = [p for p in verdict.get("players", ()) if isinstance(p, int)
-                 and 0 <= p < len(players)]
-        mine = named == [me]
-        who = "you" if mine else " and ".join(players[p] for p in named) or "nobody"
-        status = (f"ended: {who} "
-                  f"{offence(str(verdict.get('rule')), str(verdict.get('detail', '')), mine)}")
-    else:
-        status = "in play"
-    return SavedTable(directory, meta, game, table, players, saved_at, status,
-                      in_play=result is None and verdict is None)
-
-
 def _my_saved_tables(identity: Any) -> list[SavedTable]:
     """This person's own seats only (not its bots' nor its relay's), newest first."""
-    rows = [_describe_saved(d, m) for d, m in _saved_tables() if d.name == identity.fingerprint]
-    return sorted((r for r in rows if r is not None), key=lambda r: r.saved_at, reverse=True)
+    return my_saved_tables(_journal_root(), identity.fingerprint)
+
+
+def _shown_path(path: Path) -> str:
+    """A folder as ``saved`` prints it: under the home folder as ``~/…``."""
+    with contextlib.suppress(ValueError, RuntimeError):
+        return str(Path("~") / path.relative_to(Path.home()))
+    return str(path)
+
+
+def _commands_for(row: SavedTable) -> dict[str, str]:
+    """The commands that take up a saved table, by what they do."""
+    commands = {"verify": command_line("verify", row.short), "replay": command_line("replay", row.short)}
+    if row.in_play:
+        commands["resume"] = command_line("resume", row.short)
+    return commands
 
 
 def _cmd_saved(args: argparse.Namespace) -> int:
-    rows = _my_saved_tables(_identity(args))
+    identity = _identity(args)
+    rows = _my_saved_tables(identity)
     if args.json:
         for row in rows:
             print(json.dumps({"session": row.session, "game": row.game, "table": row.table,
                               "players": list(row.players), "saved": row.saved_at,
                               "status": row.status, "in_play": row.in_play,
-                              "path": str(row.directory), "evening": _evening_id(row.directory)}))
+                              "path": str(row.directory), "evening": _evening_id(row.directory),
+                              "others": others_in(row.directory.parent, identity.fingerprint),
+                              "commands": _commands_for(row)}))
         return 0
     if not rows:
         print("No saved tables.")
@@ -937,11 +970,17 @@ def _cmd_saved(args: argparse.Namespace) -> int:
     print(f"{'SESSION':<12}  {'GAME':<6}  {'TABLE':<24}  {'SAVED':<16}  STATUS")
     for row in sorted(rows, key=lambda r: order.index(evenings[r.directory])):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.saved_at))
-        print(f"{row.session[:12]:<12}  {row.game:<6}  {row.table[:24]:<24}  {when:<16}  "
+        print(f"{row.short:<12}  {row.game:<6}  {row.table[:24]:<24}  {when:<16}  "
               f"{row.status}")
         evening = evenings[row.directory]
         print(f"{'':<12}  players: {', '.join(row.players)}"
               + (f"; evening {evening}" if evening is not None else ""))
+        others = others_in(row.directory.parent, identity.fingerprint)
+        print(f"{'':<12}  record: {_shown_path(row.directory)}")
+        print(f"{'':<12}  (yours" + (f"; its session's folder also holds: {', '.join(others)})"
+                                     if others else ")"))
+        also = "replay and resume take the same id" if row.in_play else "replay takes the same id"
+        print(f"{'':<12}  check it: {_commands_for(row)['verify']} ({also})")
     return 0
 
 
@@ -976,17 +1015,44 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
     the only table of yours still in play."""
     rows = _my_saved_tables(identity)
     if prefix:
-        matches = [r for r in rows if r.session.startswith(prefix.lower())]
-        if len(matches) != 1:
-            raise UserError(f"{len(matches)} saved tables of yours match {prefix!r} "
-                            f"(see p2pcards saved)")
-        return matches[0]
+        try:
+            return pick_mine(rows, prefix)
+        except RecordNotFound as error:
+            raise UserError(str(error)) from None
     in_play = [r for r in rows if r.in_play]
     if len(in_play) != 1:
-        raise UserError(f"{len(in_play) or 'no'} saved tables of yours are in play; "
-                        f"name one by its session (see p2pcards saved)" if in_play else
+        named = ", ".join(f"{r.short} ({r.game}, {quoted(r.table)})" for r in in_play)
+        raise UserError(f"{len(in_play)} saved tables of yours are in play: {named}; "
+                        f"name one by its session (p2pcards resume {in_play[0].short})"
+                        if in_play else
                         "no saved table of yours is in play (see p2pcards saved)")
     return in_play[0]
+
+
+def _record_path(text: str) -> Path:
+    """What ``verify`` and ``replay`` read: a file or a record's folder as typed; a
+    session's folder, or a session id (or its unique start) from ``p2pcards saved``,
+    standing for your own record in it."""
+    path = Path(text)
+    try:
+        if path.is_dir() and not (path / "transcript").exists() and records_in(path):
+            return own_record(path, _known_fingerprint())  # a whole session's folder
+        if path.exists() or not is_session_text(text):
+            return path  # a path (or no id): read as typed, a missing one said so there
+        from p2pcards.net.storage import tables_dir
+        return find_record(tables_dir(), text, _known_fingerprint())  # made by nothing here
+    except RecordNotFound as error:
+        raise UserError(str(error)) from None
+
+
+def _known_fingerprint() -> str | None:
+    """This person's fingerprint if an identity exists; reading a record makes none."""
+    if not _identity_path().exists():
+        return None
+    try:
+        return _named_identity(None).fingerprint
+    except P2PCardsError:  # an unusable identity file: verify still reads the record
+        return None
 
 
 async def _cmd_resume(args: argparse.Namespace) -> int:
@@ -1095,19 +1161,29 @@ def _cmd_whoami(args: argparse.Namespace) -> int:
 
 
 def command_line(*args: str) -> str:
-    """A ``p2pcards`` command line that runs as printed, from any directory: the
-    plain name when it is on PATH, else this installation's own script or
-    interpreter (after ``scripts/play`` the command lives only in the repo's venv)."""
+    """A short ``p2pcards`` command line that runs as printed from where it was
+    printed: the plain name when it is on PATH, else this installation's own script
+    (relative to the current folder when it lies below it, as after ``scripts/play``
+    the command lives only in the repo's venv), else the interpreter with ``-m``."""
     # The venv's scripts folder: bin/p2pcards, or Scripts\p2pcards.exe on Windows.
     script = Path(sysconfig.get_path("scripts")) / ("p2pcards.exe" if os.name == "nt" else "p2pcards")
     on_path = shutil.which("p2pcards")
     if on_path and script.exists() and Path(on_path).resolve() == script.resolve():
         head = "p2pcards"
     elif script.exists():
-        head = commandline.quote(str(script))
+        head = commandline.quote(_below_here(script))
     else:
         head = f"{commandline.quote(sys.executable)} -m p2pcards"
     return " ".join([head, *(commandline.quote(a) for a in args)])
+
+
+def _below_here(path: Path) -> str:
+    """``path`` relative to the current folder when it lies below it, else whole."""
+    with contextlib.suppress(ValueError, OSError):
+        relative = path.resolve().relative_to(Path.cwd().resolve())
+        # A bare name would be looked up on PATH: ./p2pcards names this one.
+        return str(relative) if len(relative.parts) > 1 else os.path.join(os.curdir, relative)
+    return str(path)
 
 
 def _listen_failure(address: str, port: int, error: OSError) -> str:
@@ -1135,6 +1211,15 @@ def _refuse_a_seed_outside_tests(args: argparse.Namespace) -> None:
                         f"know every hand: it is for tests and benchmarks only ({SEED_ENV}=1)")
 
 
+def _refuse_a_clock_of_ones_own(args: argparse.Namespace) -> None:
+    """``join`` and ``resume`` take no ``--deadline``: the table clock is a setting of
+    the table's genesis, chosen by its host and the same on every seat."""
+    if getattr(args, "refused_deadline", None) is not None:
+        raise UserError(f"{args.command} takes no --deadline: the table clock is its host's "
+                        f"setting and every seat keeps it (p2pcards tables shows each "
+                        f"table's; p2pcards host --deadline S sets it)")
+
+
 #: Exit statuses besides a command's own: a project error; Ctrl-C (128 + SIGINT).
 #: A reader that stopped reading (``| head``) is ``EXIT_PIPE`` (128 + SIGPIPE).
 EXIT_ERROR, EXIT_INTERRUPTED = 1, 130
@@ -1155,6 +1240,7 @@ def _run_command(args: argparse.Namespace) -> int:
                 "tables": _cmd_tables,
                 "resume": _cmd_resume}
     _refuse_a_seed_outside_tests(args)
+    _refuse_a_clock_of_ones_own(args)
     if args.command in commands:
         return asyncio.run(commands[args.command](args))
     return {"verify": _cmd_verify, "replay": _cmd_replay, "saved": _cmd_saved,

@@ -27,7 +27,9 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── StepLimitExceeded, UnknownBot      a bot's search bound; no such bot (bots)
     ├── NoAdvice (LookupError)             nothing for the coach to advise: not your turn (bots.coach)
     ├── LocalSeatLate, TableEndedWhileAway a seat of this process late; a host back too late (app)
-    └── CommandError, ...                  a player's typed command or the UI's input (ui)
+    ├── CommandError, ...                  a player's typed command or the UI's input (ui)
+    ├── RecordNotFound                     no saved record, or several, for a session id typed (records)
+    └── UserError                          a command that cannot run as given (cli)
 
 This module imports nothing, so every layer may import it.
 """

@@ -181,13 +181,13 @@ def attacker_main(args: argparse.Namespace) -> int:
 
 
 def seat_args(seed: int) -> list[str]:
-    return ["--bot", "heuristic", "--trace", "--deadline", "120", "--reconnect-window", "60",
-            "--seed", str(seed)]
+    """Every seat's options (the host adds the clock: join and resume take none)."""
+    return ["--bot", "heuristic", "--trace", "--reconnect-window", "60", "--seed", str(seed)]
 
 
 def start_host(home: Home, seed: int, bots: int) -> tuple[PeerProcess, int]:
     process = home.spawn("host", "topper", "--target", "500", "--deals", "0", "--no-advertise",
-                         "--bind", HOST, "--port", "0", "--bots", str(bots), *seat_args(seed))
+                         "--bind", HOST, "--port", "0", "--bots", str(bots), *seat_args(seed), "--deadline", "120")
     line = process.wait_for(lambda lines: next((line for line in lines if '"listening"' in line), None),
                             STARTUP, "listening line")
     return process, int(json.loads(line)["listening"])

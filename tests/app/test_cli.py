@@ -41,8 +41,9 @@ def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_pat
 
 def test_verify_reports_a_damaged_transcript(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
-    # The exit hint names the table's folder; the damage goes into its transcript file.
-    transcript = Path(played.stdout.split("p2pcards verify ")[1].strip()) / "transcript"
+    assert played.returncode == 0, played.stderr
+    row = json.loads(run_cli(["saved", "--json"], tmp_path).stdout.splitlines()[0])
+    transcript = Path(row["path"]) / "transcript"
     data = bytearray(transcript.read_bytes())
     data[len(data) // 2] ^= 0xFF
     transcript.write_bytes(bytes(data))
@@ -68,10 +69,13 @@ def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
     assert listed.returncode == 0
     lines = listed.stdout.splitlines()
     assert lines[0].split() == ["SESSION", "GAME", "TABLE", "SAVED", "STATUS"]
-    # One table: your seat only, not the three bots' seats nor the host's relay.
-    assert len(lines) == 3 and "relay" not in listed.stdout
+    # One table: your seat only, not the three bots' seats nor the host's relay
+    # (those are named as what else its folder holds).
+    assert len(lines) == 6 and sum(line[:1] != " " for line in lines) == 2
     assert "topper" in lines[1] and "Pia's table" in lines[1] and "over:" in lines[1]
     assert " won" in lines[1] and "players:" in lines[2] and "Pia" in lines[2]
+    assert "record: " in lines[3] and "(yours; its session's folder also holds: " in lines[4]
+    assert "check it: " in lines[5] and " verify " in lines[5]
     rows = [json.loads(line) for line in run_cli(["saved", "--json"], tmp_path).stdout.splitlines()]
     assert len(rows) == 1 and rows[0]["game"] == "topper" and rows[0]["in_play"] is False
 
@@ -121,12 +125,15 @@ def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
     assert "192.0.2.1 is not an address of this machine" in result.stderr
 
 
-def test_the_exit_hint_runs_as_printed_from_any_directory(tmp_path):
+def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
-    hint = played.stdout.split("check it with: ")[1].strip()
+    line = next(line for line in played.stdout.splitlines() if "check it with: " in line)
+    hint = line.split("check it with: ")[1].strip()
+    # A session id's start, not a 64-hex folder, and no absolute path to the venv.
+    assert len(line) < 100 and str(tmp_path) not in line and os.getcwd() not in line, line
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/bin:/bin"}
-    checked = subprocess.run(shlex.split(hint), cwd="/", env=env, capture_output=True, text=True,
+    checked = subprocess.run(shlex.split(hint), env=env, capture_output=True, text=True,
                              timeout=BOUND)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "OK: every signature, proof and rule checks." in checked.stdout
@@ -145,9 +152,8 @@ def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
     home = tmp_path_factory.mktemp("finished")
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
     assert played.returncode == 0, played.stderr
-    transcript = Path(played.stdout.split("check it with: ")[1].strip().split()[-1]) / "transcript"
-    session = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])["session"]
-    return home, session, transcript
+    row = json.loads(run_cli(["saved", "--json"], home).stdout.splitlines()[0])
+    return home, row["session"], Path(row["path"]) / "transcript"
 
 
 def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):

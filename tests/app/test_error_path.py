@@ -140,7 +140,9 @@ def _bad_files(home: Path) -> dict[str, str]:
     (["replay", "--plain", "{garbage}"], "is not a p2pcards transcript", 2),
     (["replay", "--speed", "0", "{record}"], "--speed is moves per second, 0.1 to 50, not 0", 2),
     (["saved"], "", 0),  # another record's damaged meta lists as nothing, not an error
-    (["resume", "zzz"], "0 saved tables of yours match 'zzz'", 2),
+    (["resume", "zzz"], "no saved table of yours has a session id starting with 'zzz'", 2),
+    (["verify", "abab"], "no transcript at", 2),  # a session id standing for a damaged record
+    (["verify", "cdcd"], "no saved table's session id starts with it", 2),
     (["join", "--connect", "nohost"], "--connect wants HOST:PORT", 2),
     (["tables", "--timeout", "abc"], "expected a number of seconds, not 'abc'", 2),
     (["host", "topper", "--pauses", "-1"], "each player may have 0 to", 2),

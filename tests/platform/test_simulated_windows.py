@@ -56,8 +56,8 @@ def test_a_whole_table_plays_verifies_replays_and_is_listed_on_simulated_windows
     checked = run(["verify", transcript], tmp_path, windows=True, encoding="cp1252")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "OK: every signature, proof and rule checks." in checked.stdout
-    replayed = run(["replay", "--plain", transcript], tmp_path, windows=True,
-                   encoding="cp1252")
+    # The exit text's session id stands for the seat's own folder: the hand is shown.
+    replayed = run(["replay", "--plain", transcript], tmp_path, windows=True, encoding="cp1252")
     assert replayed.returncode == 0, replayed.stderr
     assert "Outcome: the match is over" in replayed.stdout and "with Ann Lee's own hand" in replayed.stdout
     listed = run(["saved"], tmp_path, windows=True)

@@ -333,16 +333,21 @@ class TablePlan:
         return cls(game, settings=settings, **kwargs)
 
     def seat_args(self) -> list[str]:
-        args = ["--bot", self.bot, "--trace", "--deadline", str(self.deadline)]
+        """Every seat's options (join and resume take no clock: the host's is kept)."""
+        args = ["--bot", self.bot, "--trace"]
         if self.seed is not None:
             args += ["--seed", str(self.seed)]
         if self.reconnect_window is not None:
             args += ["--reconnect-window", str(self.reconnect_window)]
         return args
 
+    def clock_args(self) -> list[str]:
+        """The table clock, a setting of the host's alone."""
+        return ["--deadline", str(self.deadline)]
+
     def host_args(self, port: int = 0) -> list[str]:
         return ["host", self.game, *self.settings, "--no-advertise", "--bind", self.bind,
-                "--port", str(port), *self.extra_host, *self.seat_args()]
+                "--port", str(port), *self.extra_host, *self.seat_args(), *self.clock_args()]
 
     def join_args(self, address: str) -> list[str]:
         return ["join", "--connect", address, *self.seat_args()]

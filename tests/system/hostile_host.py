@@ -41,6 +41,7 @@ from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import Broadcast, Send
+from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 
@@ -168,7 +169,9 @@ async def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     mode = "honest" if args.honest else args.mode
     rules = games.by_name(args.game)
-    options = TableOptions(game=args.game, config=rules.config_to_wire(SHORT[args.game]),
+    # The table clock in the genesis, as every p2pcards host sets it (joiners take none).
+    config = {**rules.config_to_wire(SHORT[args.game]), MOVE_TIME: max(1, round(args.deadline))}
+    options = TableOptions(game=args.game, config=config,
                            name="mesh night", deadline=args.deadline, tcp_host=args.bind,
                            reconnect_window=args.reconnect_window)
     agent = BotAgent(make_bot_factory(args.game, "heuristic"), None)

@@ -1,7 +1,7 @@
 """One table clock and presence on a simulated LAN (four network namespaces, real mDNS).
 
-The host sets a 40-second table clock; the joiners ask for 500 seconds each and
-still keep the host's 40 for every writer (the clock is in the genesis). A
+The host sets a 40-second table clock; the joiners keep the host's 40 for every
+writer (the clock is in the genesis; join takes no --deadline of its own). A
 joiner killed mid-match shows as reconnecting to every other player, then as
 back once it resumes, and the match ends with no verdict: presence blames nobody.
 """
@@ -32,14 +32,14 @@ def test_every_peer_keeps_the_hosts_clock_and_sees_a_killed_player_drop_and_come
     tables: list[ProcessTable],
 ) -> None:
     lan = simulated_lan_factory(4)
-    plan = TablePlan("topper", seed=None, deadline=500, settings=("--target", "4"))
+    plan = TablePlan("topper", seed=None, settings=("--target", "4"))
     host_plan = TablePlan("topper", seed=None, deadline=HOST_CLOCK, settings=plan.settings)
     table = ProcessTable(plan, fresh_homes("clock"))
     tables.append(table)
     address = lan.addresses[0]
     table.start_host(prefix=lan.command(0, []), args=[
         "host", "topper", *plan.settings, "--bind", address, "--interface", address,
-        "--table", "Clock night", *host_plan.seat_args()])
+        "--table", "Clock night", *host_plan.seat_args(), *host_plan.clock_args()])
     for index in range(1, 4):
         table.add_joiner(index, ["join", "Clock night", "--interface", lan.addresses[index],
                                  "--timeout", "2", *plan.seat_args()],
@@ -67,7 +67,7 @@ def test_every_peer_keeps_the_hosts_clock_and_sees_a_killed_player_drop_and_come
         ended = _events(process, "TableEnded")
         assert not ended, ended  # a drop and a return blame nobody
     assert codes == [0, 0, 0, 0], [p.stderr() for p in table.processes]
-    # Every joiner asked for 500 s; each gives every writer the host's 40 s.
+    # Each joiner gives every writer the host's 40 s.
     for index in (1, 3):
         lefts = [e["deadline"] - e["mono"] for e in _events(table.processes[index], "Waiting")
                  if "deadline" in e and "player" in e]  # a writer (not the lobby)

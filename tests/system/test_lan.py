@@ -32,7 +32,7 @@ def test_peers_in_three_namespaces_discover_the_host_and_play_a_whole_match(
     host_address = lan.addresses[0]
     table.start_host(prefix=lan.command(0, []), args=[
         "host", "bluff", *plan.settings, "--bind", host_address, "--interface", host_address,
-        "--table", "LAN night", *plan.seat_args()])
+        "--table", "LAN night", *plan.seat_args(), *plan.clock_args()])
     joined = []
     for index in range(1, 4):
         joiner = table.add_joiner(index, ["join", "LAN night", "--interface", lan.addresses[index],

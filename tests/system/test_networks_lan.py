@@ -49,7 +49,7 @@ def _host(home: Home, lan: SimulatedLan, table: str, started: list[PeerProcess])
     """``p2pcards host`` with the default bind in namespace 0; its port."""
     plan = _plan()
     host = home.spawn("host", "bluff", *plan.settings, "--bots", "1", "--table", table, *plan.seat_args(),
-                      prefix=lan.command(0, []))
+                      *plan.clock_args(), prefix=lan.command(0, []))
     started.append(host)
     line = host.wait_for(lambda lines: next((x for x in lines if '"listening"' in x), None),
                          STARTUP_TIMEOUT, "listening line")

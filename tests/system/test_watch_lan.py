@@ -34,7 +34,7 @@ def test_a_spectator_in_its_own_namespace_sees_every_move_and_the_outcome(
     address = lan.addresses[0]
     table.start_host(prefix=lan.command(0, []), args=[
         "host", "topper", *plan.settings, "--bind", address, "--interface", address,
-        "--table", "Watch night", *plan.seat_args()])
+        "--table", "Watch night", *plan.seat_args(), *plan.clock_args()])
     # The spectator comes first: it watches the lobby fill, then the whole match.
     sam = make_homes(tmp_path / "spectator", ("Sam",))[0]  # not one of the players
     spectator = sam.spawn("watch", "Watch night", "--interface", lan.addresses[4],

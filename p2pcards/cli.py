@@ -865,7 +865,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
     try:
-        journal, transcript, messages = read_saved_transcript(_record_path(args.file))
+        record = _record_path(args.file)
+        journal, transcript, messages = read_saved_transcript(record)
     except NoTranscript as missing:
         raise UserError(str(missing)) from None
     try:
@@ -881,11 +882,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if report.problem is None:
         report.problem = tail_problem(transcript.stat().st_size, messages)
     # ``meta`` is read only when a saved table's folder is given (asking for your
-    # own table), and only to say which player "you" are: absent, unreadable or of
-    # another shape (a relay's, a damaged file), it is ignored. Given a transcript
-    # file, ``verify`` never opens the ``meta`` beside it.
+    # own table; a session id stands for that folder), and only to say which player
+    # "you" are: absent, unreadable or of another shape (a relay's, a damaged file),
+    # it is ignored. Given a transcript file, ``verify`` never opens the ``meta`` beside it.
     me_player = None
-    if Path(args.file).is_dir():
+    if record.is_dir():
         with contextlib.suppress(OSError, ValueError, ProtocolError):
             me_player = validate(SEAT_META_SHAPE, journal.read_meta(), "meta")["player"]
     if args.json:

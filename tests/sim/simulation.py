@@ -346,6 +346,8 @@ class Peer:
     #: Speculative shuffles started, by position, and those kept.
     speculated: dict[int, int] = field(default_factory=dict)
     kept: set[int] = field(default_factory=set)
+    #: Its own messages it never sends (a rule-breaking one went out instead).
+    withheld: set[bytes] = field(default_factory=set)
     #: When its table saw the match's end.
     over_at: float | None = None
 
@@ -594,6 +596,9 @@ class Simulation:
         dst: Node = RELAY if path is HOST else path  # type: ignore[assignment]
         if not peer.honest and not self._may_use(peer, path, frame):
             return
+        decoded = frames.decode(frame)
+        if peer.withheld and decoded.kind == "msg" and decoded.body in peer.withheld:
+            return  # the message a rule-breaking one replaced: never sent, nor synced
         self.send(peer.player, dst, frame)
 
     def _may_use(self, peer: Peer, path: Path, frame: bytes) -> bool:
@@ -716,7 +721,7 @@ class Simulation:
                 for out in peer.rules.published(written.raw):
                     self._send_path(peer, out.path, out.frame)
             else:  # the rule-breaking message goes out instead of its own
-                peer.rules.seen.add(hashlib.blake2b(written.raw, digest_size=16).digest())
+                peer.withheld.add(written.raw)
                 for path in self._targets(peer):
                     self._send_raw(peer, path, bad)
             self._run(peer, peer.rules.progress(self.now))

@@ -53,7 +53,8 @@ Three properties are judged (:func:`judge`):
 (b) a player that signs an equivocation, an out-of-turn or a rule-breaking
     message is named, with evidence, by every honest peer that received both
     halves of the evidence (for a single bad message, that message when its
-    position was next on the history it extends) while its table was open; and
+    position was next on the history it extends) while its table was open, in
+    a ``msg`` frame or in another peer's alert; and
     every verdict with evidence that an honest peer reaches is confirmed by
     :func:`p2pcards.protocol.evidence.check_verdict` on that peer's record
     (replayed as an observer, as ``p2pcards verify`` does);
@@ -83,7 +84,7 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import evidence, frames, games
 from p2pcards.protocol.dealing import DeckDeal, deck_key
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, seal
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.lobby import Lobby
@@ -332,7 +333,8 @@ class Peer:
     table: Table
     verdict: Verdict | None = None
     verdict_at: float | None = None
-    #: Each message given to the rules: (raw, the table's next position then, ended then).
+    #: Each message given to the rules, or in an alert's evidence: (raw, the
+    #: table's next position then, ended then).
     received: list[tuple[bytes, int, bool]] = field(default_factory=list)
     wakes: set[float] = field(default_factory=set)
     #: When this peer accepted the message at each position.
@@ -625,6 +627,8 @@ class Simulation:
             peer.received.append((frame.body, peer.table.next_position, peer.verdict is not None))
             self._run(peer, rules.message(path, frame.body))
         elif frame.kind == "alert":
+            for raw in _evidence_of(frame.body):  # evidence comes in alerts too
+                peer.received.append((raw, peer.table.next_position, peer.verdict is not None))
             try:
                 outputs = rules.alert(path, frame.body)
             except SeatPlayedElsewhere:
@@ -836,6 +840,15 @@ class Simulation:
         """Whether ``player``'s host link was cut in the last three deadlines before ``until``."""
         return any(link == ("host", player) and s <= until and e >= until - 3 * DEADLINE
                    for s, e, link in self.cuts)
+
+
+def _evidence_of(raw: bytes) -> tuple[bytes, ...]:
+    """The evidence messages of a signed alert (none for a leave or junk)."""
+    try:
+        notice = SignedNotice.parse(raw)
+        return Verdict.from_wire(notice.body).evidence if notice.type == "alert" else ()
+    except ProtocolError:
+        return ()
 
 
 def _other_body(msg: SignedMessage) -> dict[str, Any]:

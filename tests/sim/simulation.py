@@ -63,7 +63,8 @@ Three properties are judged (:func:`judge`):
     that meets its own other version stops, naming nobody, as PeerSession does.
 
 A schedule may also kill one player's process and start it again from its
-record (:attr:`Schedule.crash`, finding 3: ``join`` again resumes), send a
+record (:attr:`Schedule.crash`, finding 3: ``join`` again resumes; one seeded
+schedule in seven draws one), send a
 next shuffler hundreds of bad-signature shuffles (finding 2), and let
 spectators flood the relay with ``sync`` (finding 5).
 """
@@ -158,7 +159,7 @@ class Schedule:
 
 
 def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
-    """The seeded schedule: a coalition of 0..3 players, cuts, delays and attacks,
+    """The seeded schedule: a coalition of 0..3 players, cuts, delays, attacks, a crash,
     over the match's first ``stop_at`` positions (None: the whole match)."""
     rng = random.Random(seed)
     size = rng.choice([0, 1, 1, 2, 2, 3])
@@ -185,7 +186,7 @@ def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
         else:
             paths[member] = None
     attacks = {a for a in ATTACKS if coalition and rng.random() < 0.3}
-    return Schedule(
+    schedule = Schedule(
         seed=seed, coalition=coalition, no_direct=frozenset(no_direct),
         max_delay=rng.choice([0.01, 0.05, 0.2, 0.5]), cuts=cuts, paths=paths,
         drop=rng.choice([0.0, 0.0, 0.2, 0.6]) if coalition else 0.0,
@@ -196,6 +197,13 @@ def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
         bad_at=rng.randrange(1, last) if "bad" in attacks else None,
         silent_from=rng.randrange(1, last) if "silent" in attacks else 0,
         stop_at=stop_at)
+    # Drawn last: the draws above stay what they were before crashes were drawn.
+    # A player's process (not the host's: its relay would go too) is killed and
+    # started again from its record, sometimes after more than a deadline.
+    if rng.random() < 0.15:
+        down = rng.uniform(0, span)
+        schedule.crash = (rng.randrange(1, PLAYERS), down, down + rng.uniform(0.5, 1.5 * DEADLINE))
+    return schedule
 
 
 # -- the seeded table, made once ------------------------------------------------------

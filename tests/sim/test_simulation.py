@@ -2,8 +2,9 @@
 over seeded schedules — delays, cuts, a coalition of up to three players that
 drops, holds back, duplicates, replays, equivocates, writes out of turn, sends
 rule-breaking shuffles, shares and actions, withholds, and sends on chosen
-paths only — through the seating and through a whole one-deal Topper match
-(shuffles, the private deal, bids, trump, plays revealing cards, the end):
+paths only; a player's process killed and started again from its record —
+through the seating and through a whole one-deal Topper match (shuffles,
+the private deal, bids, trump, plays revealing cards, the end):
 (a) no honest peer names an honest player unless a whole deadline cut that
 player off from it, and (b) a signed equivocation, out-of-turn or
 rule-breaking message gets its signer named, with evidence, by every honest

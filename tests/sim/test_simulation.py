@@ -336,3 +336,17 @@ def test_forged_and_replayed_frames_name_nobody() -> None:
     sim = Simulation(schedule).run()
     assert judge(sim).failures == []
     assert all(p.verdict is None and p.table.stage is Stage.OVER for p in sim.peers if p.honest)
+
+
+def test_without_checking_an_alerts_next_message_the_judge_fails_property_b(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge is not blind to (b) either: with the session rules no longer
+    checking the writer's next message found in an alert's evidence, the peers
+    that got the bad play only in another peer's alert name its writer by their
+    clocks, without evidence, and property (b) fails."""
+    monkeypatch.setattr(SessionRules, "_next_in_evidence", lambda self, source, raw: [])
+    position, cheat = _first_of("play")
+    schedule = Schedule(seed=909, coalition=frozenset({cheat}), attacks=frozenset({"bad"}),
+                        bad_at=position)
+    outcome = run_schedule(schedule)
+    assert any(f.startswith("(b)") and "single" in f for f in outcome.failures), outcome.failures

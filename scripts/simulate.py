@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-"""Run the deterministic simulation of the session rules for many seeds.
+"""Run the deterministic simulation of a whole match for many seeds.
 
-    python scripts/simulate.py --count 20000            # seeds 0..19999
+    python scripts/simulate.py --count 5000             # seeds 0..4999, whole matches
     python scripts/simulate.py --start 50000 --count 5000
+    python scripts/simulate.py --stop-at 9 --count 20000  # the seating only
     python scripts/simulate.py --seed 1161 --verbose    # replay one schedule
 
 Each seed draws a schedule (delays, cuts and restores of links, a coalition of
 up to three players that drops, holds back, duplicates, replays, equivocates,
-writes out of turn, sends on chosen paths only) and runs the four players'
-``SessionRules`` and the host's ``Relay`` over it (``tests/sim/simulation.py``).
-Prints the count, the failing seeds with what failed, how many verdicts the
-link-churn rule explains (the host named after this peer's own host link was
-cut), the time taken and the schedules per second; exits 1 on a failure.
+writes out of turn, sends rule-breaking shuffles, shares or actions, withholds,
+sends on chosen paths only) and runs the four players' ``SessionRules`` and the
+host's ``Relay`` over it, through a one-deal Topper match
+(``tests/sim/simulation.py``). Prints the count, the failing seeds with what
+failed, how many runs reached the match's end, how many verdicts with evidence
+``check_verdict`` confirmed on the naming peer's record, how many verdicts the
+link-churn rule and timed races explain, the time taken and the schedules per
+second; exits 1 on a failure.
 """
 
 from __future__ import annotations
@@ -30,21 +34,25 @@ from tests.sim.simulation import Simulation, judge, schedule_for  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=10000, help="seeds to run")
+    parser.add_argument("--count", type=int, default=2000, help="seeds to run")
     parser.add_argument("--start", type=int, default=0, help="first seed")
     parser.add_argument("--seed", type=int, help="replay this one seed")
+    parser.add_argument("--stop-at", type=int, default=None,
+                        help="stop each schedule at this position (default: the match's end)")
     parser.add_argument("--verbose", action="store_true", help="print each peer's end")
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # the peers log every frame they drop
     seeds = [args.seed] if args.seed is not None else range(args.start, args.start + args.count)
     began = time.perf_counter()
-    failing, churn, races, runs = [], 0, 0, 0
+    failing, churn, races, runs, over, confirmed = [], 0, 0, 0, 0, 0
     for seed in seeds:
-        sim = Simulation(schedule_for(seed)).run()
+        sim = Simulation(schedule_for(seed, args.stop_at)).run()
         outcome = judge(sim)
         runs += 1
         churn += outcome.churn
         races += outcome.races
+        over += outcome.over
+        confirmed += outcome.confirmed
         if outcome.failures:
             failing.append(seed)
             print(f"FAIL {outcome.schedule.describe()}")
@@ -62,9 +70,11 @@ def main() -> int:
     took = time.perf_counter() - began
     print(f"schedules: {runs}, failing: {len(failing)}"
           f"{' ' + str(failing[:50]) if failing else ''}, "
+          f"reached the match's end: {over}, "
+          f"verdicts with evidence confirmed on the record: {confirmed}, "
           f"verdicts by the link-churn rule: {churn}, "
           f"cascades from a message timed to a window's end: {races}, "
-          f"{took:.1f} s ({runs / took:.0f} schedules/s)")
+          f"{took:.1f} s ({runs / took:.1f} schedules/s)")
     return 1 if failing else 0
 
 

@@ -53,8 +53,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pcards.protocol import frames
+from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import BrokenChain, ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.table import PAUSE_SECONDS, Gap, Prepared, Stage, Table
+from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -435,7 +437,33 @@ class SessionRules:
         out: list[Output] = [Send(p, frame) for p in sorted(self.linked) if p != source]
         if source is not HOST:
             out.append(Send(HOST, frame))
-        return out + [Emit(events)]
+        return out + [Emit(events)] + self._next_in_evidence(source, raw)
+
+    def _next_in_evidence(self, source: Path, raw: bytes) -> list[Output]:
+        """An alert's evidence may be the writer's own next message (one that breaks
+        a rule, sent to some players only): the table cannot judge it from the
+        alert without applying it, so it is checked as if it came on ``source``,
+        and this peer names its writer with that evidence rather than by its clock
+        (or, a good message, simply accepts it)."""
+        table = self.table
+        if table is None or self.done:
+            return []
+        notice = SignedNotice.parse(raw)
+        if notice.type != "alert":
+            return []
+        try:
+            evidence = Verdict.from_wire(notice.body).evidence
+        except ProtocolError:
+            return []
+        out: list[Output] = []
+        for item in evidence:
+            try:
+                position = SignedMessage.parse(item).position
+            except ProtocolError:
+                continue
+            if position == table.next_position:
+                out += self.message(source, item)
+        return out
 
     def notice(self, raw: bytes) -> list[Send]:
         """This peer's own notice (a leave, an alert): on every path."""

@@ -1,4 +1,4 @@
-"""Deterministic simulation of four session machines, a relay and an adversary.
+"""Deterministic simulation of a whole match: four session machines, a relay, an adversary.
 
 Four :class:`~p2pcards.protocol.session.SessionRules` (one per player, each with
 its seeded :class:`~p2pcards.protocol.table.Table`) and the host's
@@ -8,16 +8,35 @@ are cut and restored, and what a coalition of up to three players (the host
 included or not) does. Everything is sans-IO, so one schedule is a loop over a
 heap of timed events; nothing sleeps.
 
-The table runs its opening (four commits, four opens: the seating), where every
-step is a signed message and no heavy cryptography runs, so a schedule costs a
-few milliseconds and the same seed gives the same run. Honest links behave like
-TCP (in order, delayed by at most ``max_delay``, lost only when cut); a
-coalition member's frames (and, with a hostile host, the relay's) may be
-dropped, delayed, duplicated and reordered, sent on chosen paths only, and
-joined by anything its members can sign: a second version of a message
-(equivocation), a message out of turn, frames with bad signatures, replays.
+The table plays a whole Topper match of one deal (``target 1, deals 1``): the
+seating (four commits, four opens), four proven shuffles of the 24-card deck,
+four ``shares`` messages (the private deal), the bidding, trump and 24 plays,
+each play revealing its card with a proven share, and the match's end; a
+schedule may stop earlier (:attr:`Schedule.stop_at`). Honest players choose a
+legal action seeded by the position, so an undisturbed run writes the same
+transcript every time.
 
-Two properties are judged (:func:`judge`):
+*How the crypto stays affordable.* Every check is the real one (the table's own
+shuffle, share and key-share checks), but it runs through :func:`memo_check`,
+which remembers each check's result (pass or failure) by the check's key, a
+hash of every byte it reads (``checks.Check.key``): a statement met again in
+another schedule is not recomputed. The seeded tables' proofs are made once
+per distinct input (:class:`_MemoDeal`: keyed on the deck, the key share and
+the position's seed), since a seeded table makes the same shuffle of the same
+deck whatever the delivery order. So a schedule pays only for the session
+logic, signatures and what the coalition made new.
+
+Honest links behave like TCP (in order, delayed by at most ``max_delay``, lost
+only when cut); a coalition member's frames (and, with a hostile host, the
+relay's) may be dropped, delayed, duplicated and reordered, sent on chosen
+paths only, and joined by anything its members can sign: a second version of a
+message at any of its positions (equivocation, a fork), a message out of turn,
+a rule-breaking message sent instead of its own (a shuffle whose proof fails,
+shares for the wrong cards, a bid above the maximum, a play of a card dealt to
+another seat), frames with bad signatures, replays, withholding from some
+position on.
+
+Three properties are judged (:func:`judge`):
 
 (a) no honest peer names an honest player, unless for a whole deadline that
     player's messages could not reach it by any path of honest nodes and up
@@ -31,16 +50,28 @@ Two properties are judged (:func:`judge`):
     honest path up) — the coalition timed it to the window's end. Any other
     *cascade* (an honest player named because its table ended first: finding
     1) is a failure;
-(b) a player that signs an equivocation or an out-of-turn message is named,
-    with evidence, by every honest peer that received both halves of the
-    evidence (for out of turn, the one message) while its table was open;
+(b) a player that signs an equivocation, an out-of-turn or a rule-breaking
+    message is named, with evidence, by every honest peer that received both
+    halves of the evidence (for a single bad message, that message when its
+    position was next on the history it extends) while its table was open, in
+    a ``msg`` frame or in another peer's alert; and
+    every verdict with evidence that an honest peer reaches is confirmed by
+    :func:`p2pcards.protocol.evidence.check_verdict` on that peer's record
+    (replayed as an observer, as ``p2pcards verify`` does);
 (c) no honest peer's table meets a message signed with its own key that it did
     not write (only its own key can sign for it): a coalition member's table
     that meets its own other version stops, naming nobody, as PeerSession does.
+
+A schedule may also kill one player's process and start it again from its
+record (:attr:`Schedule.crash`, finding 3: ``join`` again resumes; one seeded
+schedule in seven draws one), send a
+next shuffler hundreds of bad-signature shuffles (finding 2), and let
+spectators flood the relay with ``sync`` (finding 5).
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import math
 import random
@@ -48,31 +79,39 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.app import seeded_identity
+from p2pcards.crypto import checks
+from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.seeded import SeededRng
-from p2pcards.protocol import frames, games
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, seal
+from p2pcards.protocol import evidence, frames, games
+from p2pcards.protocol.dealing import DeckDeal, deck_key
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Relay
 from p2pcards.protocol.relay import Send as RelaySend
-from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules
-from p2pcards.protocol.table import Table
+from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules, Settle, Speculate
+from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.topper import TopperConfig
 
 PLAYERS = 4
-#: The seating: the genesis, four commits and four opens. The simulated stage ends here.
-STOP_AT = 9
+#: The seating: the genesis, four commits and four opens.
+SEATED = 9
 DEADLINE = 10.0
 #: The most events one schedule may run (every loop is bounded).
-MAX_EVENTS = 200_000
+MAX_EVENTS = 400_000
 #: Simulated seconds after which a schedule stops whatever happens.
-MAX_TIME = 40 * DEADLINE
+MAX_TIME = 80 * DEADLINE
+#: Spectators' relay links are numbered from here (players' are 0..3).
+SPECTATOR_LINK = 100
 
 RELAY = "relay"
 Node = int | str
+
+#: The coalition's attacks (see the module docstring).
+ATTACKS = ("equivocate", "out_of_turn", "junk", "replay", "silent", "bad")
 
 
 @dataclass
@@ -93,23 +132,41 @@ class Schedule:
     duplicate: float = 0.0
     #: The longest a coalition frame may be held back.
     hold: float = 0.0
-    #: Attacks: "equivocate", "out_of_turn", "junk", "replay", "silent".
+    #: Attacks: see ``ATTACKS``.
     attacks: frozenset[str] = frozenset()
-    #: The position a coalition member equivocates at (its own), if any.
+    #: The position a coalition member equivocates at (if its own), and the one
+    #: at which it sends a rule-breaking message instead of its own (if its own).
     equivocate_at: int | None = None
+    bad_at: int | None = None
+    #: A coalition member that withholds (``silent``) writes nothing from here on.
+    silent_from: int = 0
+    #: The position a schedule stops at (None: the match's end).
+    stop_at: int | None = None
+    #: (player, down at, up at): its process is killed (``kill -9``), then started
+    #: again from its record (finding 3).
+    crash: tuple[int, float, float] | None = None
+    #: Spectators asking the relay for the last 200 messages every ``flood`` s.
+    spectators: int = 0
+    flood: float = 0.005
+    #: Bad-signature ``shuffle`` frames sent to the next shuffler (finding 2).
+    fake_shuffles: int = 0
 
     def describe(self) -> str:
         return (f"seed={self.seed} coalition={sorted(self.coalition)} "
                 f"no_direct={sorted(self.no_direct)} attacks={sorted(self.attacks)} "
-                f"cuts={len(self.cuts)} drop={self.drop:.2f} hold={self.hold:.1f}")
+                f"cuts={len(self.cuts)} drop={self.drop:.2f} hold={self.hold:.1f} "
+                f"stop_at={self.stop_at}")
 
 
-def schedule_for(seed: int) -> Schedule:
-    """The seeded schedule: a coalition of 0..3 players, cuts, delays and attacks."""
+def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
+    """The seeded schedule: a coalition of 0..3 players, cuts, delays, attacks, a crash,
+    over the match's first ``stop_at`` positions (None: the whole match)."""
     rng = random.Random(seed)
     size = rng.choice([0, 1, 1, 2, 2, 3])
     coalition = frozenset(rng.sample(range(PLAYERS), size))
     no_direct = {0} | {p for p in range(1, PLAYERS) if rng.random() < 0.2}
+    span = 6 * DEADLINE if stop_at is not None and stop_at <= SEATED else 12 * DEADLINE
+    last = stop_at if stop_at is not None else 45
     cuts = []
     for _ in range(rng.choice([0, 0, 1, 2, 3])):
         if rng.random() < 0.5:
@@ -119,7 +176,7 @@ def schedule_for(seed: int) -> Schedule:
         else:
             p, q = sorted(rng.sample(range(1, PLAYERS), 2))
             link = ("direct", p, q)
-        start = rng.uniform(0, 3 * DEADLINE)
+        start = rng.uniform(0, span)
         cuts.append((start, start + rng.uniform(0.1, DEADLINE / 4), link))
     paths: dict[int, frozenset[Path] | None] = {}
     for member in coalition:
@@ -128,16 +185,25 @@ def schedule_for(seed: int) -> Schedule:
             paths[member] = frozenset(rng.sample(options, rng.randrange(len(options) + 1)))
         else:
             paths[member] = None
-    attacks = {a for a in ("equivocate", "out_of_turn", "junk", "replay", "silent")
-               if coalition and rng.random() < 0.3}
-    return Schedule(
+    attacks = {a for a in ATTACKS if coalition and rng.random() < 0.3}
+    schedule = Schedule(
         seed=seed, coalition=coalition, no_direct=frozenset(no_direct),
         max_delay=rng.choice([0.01, 0.05, 0.2, 0.5]), cuts=cuts, paths=paths,
         drop=rng.choice([0.0, 0.0, 0.2, 0.6]) if coalition else 0.0,
         duplicate=rng.choice([0.0, 0.3]) if coalition else 0.0,
         hold=rng.choice([0.0, 1.0, DEADLINE / 2, 1.5 * DEADLINE]) if coalition else 0.0,
         attacks=frozenset(attacks),
-        equivocate_at=rng.randrange(1, STOP_AT) if "equivocate" in attacks else None)
+        equivocate_at=rng.randrange(1, last) if "equivocate" in attacks else None,
+        bad_at=rng.randrange(1, last) if "bad" in attacks else None,
+        silent_from=rng.randrange(1, last) if "silent" in attacks else 0,
+        stop_at=stop_at)
+    # Drawn last: the draws above stay what they were before crashes were drawn.
+    # A player's process (not the host's: its relay would go too) is killed and
+    # started again from its record, sometimes after more than a deadline.
+    if rng.random() < 0.15:
+        down = rng.uniform(0, span)
+        schedule.crash = (rng.randrange(1, PLAYERS), down, down + rng.uniform(0.5, 1.5 * DEADLINE))
+    return schedule
 
 
 # -- the seeded table, made once ------------------------------------------------------
@@ -157,13 +223,112 @@ def seating() -> Seating:
     global _SEATING
     if _SEATING is None:
         identities = [seeded_identity(20, f"p{i}", f"p{i}") for i in range(PLAYERS)]
-        config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+        config = games.by_name("topper").config_to_wire(
+            TopperConfig(target_score=1, deal_limit=1))
         _SEATING = Seating(identities, config, SeededRng(b"sim genesis")(32))
     return _SEATING
 
 
 def _lobby(identities: list[Any], config: dict[str, int]) -> Lobby:
     return Lobby(identities[0], "topper", {**config, "move_time": int(DEADLINE)}, "sim")
+
+
+class _Rng(SeededRng):
+    """A seeded byte source that says which seed it is (the proofs' memo key)."""
+
+    def __init__(self, seed: bytes) -> None:
+        super().__init__(seed)
+        self.label = seed
+
+
+def randomness(label: str) -> Callable[[int], Callable[[int], bytes]]:
+    """The byte source of each position's message for the seat called ``label``."""
+    return lambda position: _Rng(hashlib.sha256(f"sim/{label}/{position}".encode()).digest())
+
+
+#: Results of the checks met so far (None: passed; else the error it raised).
+_CHECKED: dict[bytes, CryptoError | None] = {}
+#: Proofs made so far, by (kind, session, deck, seat, input, key share, seed).
+_MADE: dict[tuple, Any] = {}
+_MEMO_LIMIT = 200_000
+
+
+def memo_check(check: checks.Check) -> None:
+    """The real check, run once per distinct statement and proof (its key hashes
+    every byte the check reads); a failure is remembered as well as a pass."""
+    key = check.key
+    if key not in _CHECKED:
+        if len(_CHECKED) > _MEMO_LIMIT:
+            _CHECKED.clear()
+        try:
+            check.run()
+        except CryptoError as error:
+            _CHECKED[key] = error
+        else:
+            _CHECKED[key] = None
+    error = _CHECKED[key]
+    if error is not None:
+        raise error.with_traceback(None)
+
+
+def _made(key: tuple, make: Callable[[], Any]) -> Any:
+    if key not in _MADE:
+        if len(_MADE) > _MEMO_LIMIT:
+            _MADE.clear()
+        _MADE[key] = make()
+    return _MADE[key]
+
+
+class _MemoDeal(DeckDeal):
+    """A deck whose seeded proofs are made once per distinct input (module docstring)."""
+
+    def _key(self, kind: str, seat: int, rng: Any, *more: Any) -> tuple | None:
+        if not isinstance(rng, _Rng):
+            return None
+        return (kind, self.session, self.number, seat, deck_key(self.deck),
+                self.joint_key.to_bytes(), rng.label, *more)
+
+    def make_shuffle(self, seat: int, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+        key = self._key("shuffle", seat, rng)
+        make = super().make_shuffle
+        return dict(make(seat, rng) if key is None else _made(key, lambda: make(seat, rng)))
+
+    def make_shares(self, seat: int, key: Any, rng: Callable[[int], bytes] | None = None
+                    ) -> dict[str, Any]:
+        memo = self._key("shares", seat, rng, key.public.to_bytes())
+        make = super().make_shares
+        return dict(make(seat, key, rng) if memo is None
+                    else _made(memo, lambda: make(seat, key, rng)))
+
+    def make_reveal(self, seat: int, key: Any, slots: Any,
+                    rng: Callable[[int], bytes] | None = None) -> list[Any]:
+        memo = self._key("reveal", seat, rng, key.public.to_bytes(), tuple(slots))
+        make = super().make_reveal
+        return list(make(seat, key, slots, rng) if memo is None
+                    else _made(memo, lambda: make(seat, key, slots, rng)))
+
+
+class SimTable(Table):
+    """A table whose decks are :class:`_MemoDeal` (its checks: :func:`memo_check`)."""
+
+    def _new_deck(self, number: int, joint: Any, player_at_seat: tuple[int, ...]) -> DeckDeal:
+        seat_keys = [self._key_publics[p] for p in player_at_seat]
+        return _MemoDeal(number, self.game.deck_codes, self.session, joint, seat_keys,
+                         self.checker)
+
+
+def confirm(transcript: list[bytes], verdict: Verdict) -> str | None:
+    """Why ``verify`` would refuse ``verdict`` on this record (None: confirmed):
+    the record replayed as an observer, then the verdict's evidence re-checked."""
+    observer = SimTable(transcript[0], checker=memo_check)
+    try:
+        for raw in transcript[1:]:
+            observer.receive(raw, saved=True)
+        if evidence.check_verdict(observer, verdict) is not True:
+            return "not confirmed as provable"
+    except ProtocolError as error:
+        return str(error)
+    return None
 
 
 # -- the run --------------------------------------------------------------------------
@@ -176,7 +341,8 @@ class Peer:
     table: Table
     verdict: Verdict | None = None
     verdict_at: float | None = None
-    #: Each message given to the rules: (raw, the table's next position then, ended then).
+    #: Each message given to the rules, or in an alert's evidence: (raw, the
+    #: table's next position then, ended then).
     received: list[tuple[bytes, int, bool]] = field(default_factory=list)
     wakes: set[float] = field(default_factory=set)
     #: When this peer accepted the message at each position.
@@ -185,6 +351,15 @@ class Peer:
     #: Its table met a message signed with its own key that it did not write (a
     #: coalition member's other version coming back): it stops, as PeerSession does.
     stopped: bool = False
+    #: Its process is down (a crash).
+    down: bool = False
+    #: Speculative shuffles started, by position, and those kept.
+    speculated: dict[int, int] = field(default_factory=dict)
+    kept: set[int] = field(default_factory=set)
+    #: Its own messages it never sends (a rule-breaking one went out instead).
+    withheld: set[bytes] = field(default_factory=set)
+    #: When its table saw the match's end.
+    over_at: float | None = None
 
 
 class Simulation:
@@ -192,6 +367,7 @@ class Simulation:
 
     def __init__(self, schedule: Schedule) -> None:
         self.schedule = schedule
+        self.stop_at = math.inf if schedule.stop_at is None else schedule.stop_at
         self.rng = random.Random(schedule.seed * 7919 + 1)
         self.now = 0.0
         self._heap: list[tuple[float, int, Callable[[], None]]] = []
@@ -200,8 +376,11 @@ class Simulation:
         self._epoch: dict[tuple, int] = {}
         self.events = 0
         #: Signed evidence the coalition made: ("equivocation", player, position, a, b)
-        #: and ("out_of_turn", player, position, raw).
+        #: and ("single", player, position, raw) for a message out of turn or breaking a rule.
         self.evidence: list[tuple] = []
+        #: Frames the relay sent each spectator, and the spectators it closed.
+        self.to_spectator: dict[int, int] = {}
+        self.closed_spectators: set[int] = set()
         seat = seating()
         self.identities = seat.identities
         lobby = _lobby(self.identities, seat.config)
@@ -216,10 +395,11 @@ class Simulation:
                     if frame.kind == "msg":
                         genesis = frame.body
         assert genesis is not None, "the relay made no genesis"
+        self.genesis: bytes = genesis
         self.peers: list[Peer] = []
         for player in range(PLAYERS):
-            table = Table(genesis, self.identities[player],
-                          randomness=randomness_for(20, f"sim seat{player}"))
+            table = SimTable(genesis, self.identities[player], checker=memo_check,
+                             randomness=randomness(f"seat{player}"))
             rules = SessionRules(DEADLINE)
             rules.host_up = True
             peer = Peer(player, player not in schedule.coalition, rules, table)
@@ -229,12 +409,21 @@ class Simulation:
             for q in range(p + 1, PLAYERS):
                 if p not in schedule.no_direct and q not in schedule.no_direct:
                     self.up.add(("direct", p, q))
+        self.cuts = list(schedule.cuts)
+        if schedule.crash is not None:
+            player, down, back = schedule.crash
+            self.cuts += [(down, back, link) for link in sorted(self.up, key=repr)
+                          if player in link[1:]]
+            self._at(down, lambda: self._crash(self.peers[player]))
+            self._at(back, lambda: self._start_again(self.peers[player]))
         for peer in self.peers:
             peer.rules.linked = {q for q in range(PLAYERS) if self._direct_up(peer.player, q)}
             self._run(peer, peer.rules.start(peer.table, 0.0))
-        for start, end, link in schedule.cuts:
+        for start, end, link in self.cuts:
             self._at(start, lambda link=link: self._cut(link))
             self._at(end, lambda link=link: self._restore(link))
+        for n in range(schedule.spectators):
+            self._at(0.5 + n * 0.01, lambda link=SPECTATOR_LINK + n: self._watch(link))
 
     # -- the clock ------------------------------------------------------------------
 
@@ -252,15 +441,18 @@ class Simulation:
             action()
         return self
 
+    def _finished(self, peer: Peer) -> bool:
+        return (peer.table.next_position >= self.stop_at or peer.verdict is not None
+                or peer.table.stage is Stage.OVER)
+
     def _settled(self) -> bool:
-        return all(p.table.next_position >= STOP_AT or p.verdict is not None
-                   for p in self.peers if p.honest)
+        return all(self._finished(p) or p.stopped for p in self.peers if p.honest)
 
     # -- links --------------------------------------------------------------------
 
-    def _hello(self, player: int, have: int, sid: bytes) -> bytes:
-        return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": f"p{player}", "sid": sid, "have": have,
-                                       "bot": 0})
+    def _hello(self, player: int, have: int, sid: bytes, watch: int = 0) -> bytes:
+        return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": f"p{player}", "sid": sid,
+                                       "have": have, "bot": 0, "watch": watch})
 
     def _direct_up(self, p: int, q: int) -> bool:
         return p != q and ("direct", min(p, q), max(p, q)) in self.up
@@ -281,7 +473,9 @@ class Simulation:
         if link[0] == "host":
             player = link[1]
             self.relay.disconnected(player)
-            self._run(self.peers[player], self.peers[player].rules.host_link_down())
+            peer = self.peers[player]
+            if not peer.down:
+                self._run(peer, peer.rules.host_link_down())
         else:
             for player in link[1:]:
                 self._relink(self.peers[player])
@@ -297,14 +491,55 @@ class Simulation:
             self.relay.connected(peer.player, self.identities[peer.player].public_key)
             self._relay_out(self.relay.frame(peer.player, self._hello(
                 peer.player, have, peer.table.session)))
-            self._run(peer, peer.rules.host_link_up(have))
+            if not peer.down:
+                self._run(peer, peer.rules.host_link_up(have))
         else:
             for player in link[1:]:
                 self._relink(self.peers[player])
 
     def _relink(self, peer: Peer) -> None:
+        if peer.down:
+            return
         linked = {q for q in range(PLAYERS) if self._direct_up(peer.player, q)}
         self._run(peer, peer.rules.direct_links(linked))
+
+    # -- a crash, and the process started again -------------------------------------
+
+    def _crash(self, peer: Peer) -> None:
+        """``kill -9``: the process stops at once; its links go down (the cuts)."""
+        peer.down = True
+
+    def _start_again(self, peer: Peer) -> None:
+        """The player starts it again: ``p2pcards resume``, or ``p2pcards join``, which
+        for a table its folder holds a record of goes on from that record (cli.py):
+        the transcript it saved (each message saved before it was sent) and its
+        secrets, never fresh ones."""
+        old = peer.table
+        table = SimTable(self.genesis, self.identities[peer.player], secrets=old.secrets,
+                         checker=memo_check, randomness=randomness(f"seat{peer.player}"))
+        for raw in old.transcript()[1:]:
+            table.receive(raw, saved=True)
+        peer.table, peer.down, peer.wakes = table, False, set()
+        peer.written = {k: v for k, v in peer.written.items() if k < table.next_position}
+        peer.rules = SessionRules(DEADLINE)
+        self._run(peer, peer.rules.start(table, self.now))
+        # Its links come back at this same instant (the cuts end now): hello, syncs.
+
+    # -- spectators -------------------------------------------------------------------
+
+    def _watch(self, link: int) -> None:
+        key = seeded_identity(21, f"spectator{link}", "s").public_key
+        self._relay_out(self.relay.connected(link, key))
+        self._relay_out(self.relay.frame(link, self._hello(link, 0, b"", watch=1)))
+        self._at(self.now + self.schedule.flood, lambda: self._flood(link))
+
+    def _flood(self, link: int) -> None:
+        """Ask for the last 200 messages again, as finding 5's spectators did."""
+        if link in self.closed_spectators or self._settled():
+            return
+        have = max(0, len(self.relay.messages) - 200)
+        self._relay_out(self.relay.frame(link, frames.encode("sync", {"have": have})))
+        self._at(self.now + self.schedule.flood, lambda: self._flood(link))
 
     # -- sending ------------------------------------------------------------------
 
@@ -349,18 +584,31 @@ class Simulation:
     def _relay_out(self, outputs: list[Any]) -> None:
         for out in outputs:
             if isinstance(out, RelaySend):
-                self.send(RELAY, out.link, out.frame)
+                if out.link >= SPECTATOR_LINK:
+                    self.to_spectator[out.link] = self.to_spectator.get(out.link, 0) + 1
+                else:
+                    self.send(RELAY, out.link, out.frame)
             elif isinstance(out, Broadcast):
                 for player in range(PLAYERS):
                     if player != out.exclude and self.relay.hears(player):
                         self.send(RELAY, player, out.frame)
+                for link in range(SPECTATOR_LINK, SPECTATOR_LINK + self.schedule.spectators):
+                    if link != out.exclude and self.relay.hears(link):
+                        self.to_spectator[link] = self.to_spectator.get(link, 0) + 1
             elif isinstance(out, Close):
-                self._cut(("host", out.link))
+                if out.link >= SPECTATOR_LINK:
+                    self.closed_spectators.add(out.link)
+                    self.relay.disconnected(out.link)
+                else:
+                    self._cut(("host", out.link))
 
     def _send_path(self, peer: Peer, path: Path, frame: bytes) -> None:
         dst: Node = RELAY if path is HOST else path  # type: ignore[assignment]
         if not peer.honest and not self._may_use(peer, path, frame):
             return
+        decoded = frames.decode(frame)
+        if peer.withheld and decoded.kind == "msg" and decoded.body in peer.withheld:
+            return  # the message a rule-breaking one replaced: never sent, nor synced
         self.send(peer.player, dst, frame)
 
     def _may_use(self, peer: Peer, path: Path, frame: bytes) -> bool:
@@ -376,7 +624,7 @@ class Simulation:
     # -- a peer ---------------------------------------------------------------------
 
     def _on_frame(self, peer: Peer, path: Path, data: bytes) -> None:
-        if peer.stopped:
+        if peer.stopped or peer.down:
             return
         try:
             frame = frames.decode(data)
@@ -387,6 +635,8 @@ class Simulation:
             peer.received.append((frame.body, peer.table.next_position, peer.verdict is not None))
             self._run(peer, rules.message(path, frame.body))
         elif frame.kind == "alert":
+            for raw in _evidence_of(frame.body):  # evidence comes in alerts too
+                peer.received.append((raw, peer.table.next_position, peer.verdict is not None))
             try:
                 outputs = rules.alert(path, frame.body)
             except SeatPlayedElsewhere:
@@ -402,10 +652,18 @@ class Simulation:
 
     def _run(self, peer: Peer, outputs: list[Any]) -> None:
         for out in outputs:
+            if peer.stopped:
+                return
             if isinstance(out, Send):
                 self._send_path(peer, out.path, out.frame)
             elif isinstance(out, Emit):
                 self._emit(peer, out.events)
+            elif isinstance(out, Speculate):
+                # Counted, not run: the seeded table's own shuffle is memoized anyway.
+                peer.speculated[out.position] = peer.speculated.get(out.position, 0) + 1
+            elif isinstance(out, Settle):
+                if out.keep:
+                    peer.kept.add(out.position)
             elif isinstance(out, Check):
                 events: list[Any] | None = None
                 error: ProtocolError | None = None
@@ -423,6 +681,8 @@ class Simulation:
         self._schedule_wake(peer)
 
     def _emit(self, peer: Peer, events: list[Any]) -> None:
+        if peer.table.stage is Stage.OVER and peer.over_at is None:
+            peer.over_at = self.now
         for event in events:
             if isinstance(event, TableEnded) and peer.verdict is None:
                 peer.verdict, peer.verdict_at = event.verdict, self.now
@@ -433,59 +693,76 @@ class Simulation:
 
     def _schedule_wake(self, peer: Peer) -> None:
         when = peer.rules.wake_at()
-        if math.isinf(when) or when in peer.wakes or peer.verdict is not None:
+        if math.isinf(when) or when in peer.wakes or peer.verdict is not None or peer.down:
             return
         peer.wakes.add(when)
-        self._at(when, lambda: self._wake(peer, when))
+        rules = peer.rules
+        self._at(when, lambda: self._wake(peer, rules, when))
 
-    def _wake(self, peer: Peer, when: float) -> None:
+    def _wake(self, peer: Peer, rules: SessionRules, when: float) -> None:
+        if rules is not peer.rules:
+            return  # a wake of the process that crashed
         peer.wakes.discard(when)
-        if peer.verdict is not None or peer.stopped:
+        if peer.verdict is not None or peer.stopped or peer.down:
             return
-        if peer.table.next_position >= STOP_AT:
+        if peer.table.next_position >= self.stop_at:
             peer.rules.deadline_at = math.inf  # the simulated stage is over: nobody is waited for
         self._run(peer, peer.rules.tick(self.now))
 
     def _write(self, peer: Peer) -> None:
-        if peer.stopped:
+        if peer.stopped or peer.down:
             return
         table = peer.table
-        while (table.my_turn and peer.verdict is None and table.next_position < STOP_AT
+        while (table.my_turn and peer.verdict is None and table.next_position < self.stop_at
                and table.next_position not in peer.written):
             position = table.next_position
-            if not peer.honest and "silent" in self.schedule.attacks:
+            if (not peer.honest and "silent" in self.schedule.attacks
+                    and position >= self.schedule.silent_from):
                 peer.written[position] = b""
                 return
             written = table.outgoing()
+            if written is None and table.awaiting_my_action:
+                actions = list(table.view().legal_actions())
+                written = table.act(random.Random(position).choice(actions))
             if written is None:
                 return
             peer.written[position] = written.raw
             self._emit(peer, written.events)
-            for out in peer.rules.published(written.raw):
-                self._send_path(peer, out.path, out.frame)
-            if not peer.honest:
-                self._attack(peer, written.raw)
+            bad = None if peer.honest else self._attack(peer, written.raw)
+            if bad is None:
+                for out in peer.rules.published(written.raw):
+                    self._send_path(peer, out.path, out.frame)
+            else:  # the rule-breaking message goes out instead of its own
+                peer.withheld.add(written.raw)
+                for path in self._targets(peer):
+                    self._send_raw(peer, path, bad)
             self._run(peer, peer.rules.progress(self.now))
 
     # -- the coalition's signed mischief ---------------------------------------------
 
-    def _attack(self, peer: Peer, raw: bytes) -> None:
+    def _targets(self, peer: Peer) -> list[Path]:
+        return [HOST, *[q for q in range(PLAYERS) if q != peer.player]]
+
+    def _attack(self, peer: Peer, raw: bytes) -> bytes | None:
+        """What a coalition member adds to its message ``raw``; returns the
+        rule-breaking message to send instead of it, if any."""
         msg = SignedMessage.parse(raw)
         attacks = self.schedule.attacks
         identity = self.identities[peer.player]
-        targets: list[Path] = [HOST, *[q for q in range(PLAYERS) if q != peer.player]]
+        targets = self._targets(peer)
+        if self.schedule.fake_shuffles and msg.type == "shuffle":
+            self._fake_shuffles(peer, msg)
         if "equivocate" in attacks and msg.position == self.schedule.equivocate_at:
-            body = {"key": bytes(32), "draw": SeededRng(b"other %d" % msg.position)(32)}
             other = seal(identity, session=msg.session, position=msg.position, prev=msg.prev,
-                         player=peer.player, type=msg.type, body=body).raw
+                         player=peer.player, type=msg.type, body=_other_body(msg)).raw
             self.evidence.append(("equivocation", peer.player, msg.position, raw, other))
             for path in self.rng.sample(targets, self.rng.randrange(1, len(targets) + 1)):
                 self._send_raw(peer, path, other)
-        if "out_of_turn" in attacks:
+        if "out_of_turn" in attacks and msg.position < 40:
             n = msg.position + 1  # the next position, which someone else writes
             bad = seal(identity, session=msg.session, position=n, prev=msg.digest,
                        player=peer.player, type=msg.type, body=msg.body).raw
-            self.evidence.append(("out_of_turn", peer.player, n, bad))
+            self.evidence.append(("single", peer.player, n, bad))
             at = self.now + self.rng.uniform(0, self.schedule.max_delay)
             for path in targets:
                 self._at(at, lambda path=path: self._send_raw(peer, path, bad))
@@ -498,6 +775,29 @@ class Simulation:
         if "replay" in attacks:
             for old in peer.table.transcript()[: self.rng.randrange(1, msg.position + 1)]:
                 self._send_raw(peer, self.rng.choice(targets), old)
+        if "bad" in attacks and msg.position == self.schedule.bad_at:
+            mtype, body = _broken(msg)
+            bad = seal(identity, session=msg.session, position=msg.position, prev=msg.prev,
+                       player=peer.player, type=mtype, body=body).raw
+            self.evidence.append(("single", peer.player, msg.position, bad))
+            return bad
+        return None
+
+    def _fake_shuffles(self, peer: Peer, msg: SignedMessage) -> None:
+        """Finding 2: many ``shuffle`` frames for this position with a bad signature
+        (signed by a stranger's key), each carrying a deck, sent on every direct
+        link (the next shuffler's included) before the real one."""
+        stranger = seeded_identity(22, "stranger", "x")
+        for k in range(self.schedule.fake_shuffles):
+            body = dict(msg.body)
+            cards = list(body["cards"])
+            cards[k % len(cards)], cards[-1] = cards[-1], cards[k % len(cards)]
+            body["cards"] = cards
+            fake = seal(stranger, session=msg.session, position=msg.position, prev=msg.prev,
+                        player=peer.player, type="shuffle", body=body).raw
+            for path in self._targets(peer):
+                if path is not HOST:
+                    self._send_raw(peer, path, fake)
 
     def _send_raw(self, peer: Peer, path: Path, raw: bytes) -> None:
         dst: Node = RELAY if path is HOST else path  # type: ignore[assignment]
@@ -507,8 +807,8 @@ class Simulation:
 
     def blackout(self, a: int, b: int, until: float) -> float:
         """The longest time before ``until`` that no path of honest nodes and up
-        links (the schedule's cuts) joined players ``a`` and ``b``."""
-        marks = sorted({0.0, until, *(t for s, e, _ in self.schedule.cuts for t in (s, e)
+        links (the schedule's cuts, a crash's) joined players ``a`` and ``b``."""
+        marks = sorted({0.0, until, *(t for s, e, _ in self.cuts for t in (s, e)
                                        if t < until)})
         longest, start = 0.0, None
         for left, right in zip(marks, marks[1:], strict=False):
@@ -520,7 +820,7 @@ class Simulation:
         return longest
 
     def _joined(self, a: int, b: int, t: float) -> bool:
-        down = {link for s, e, link in self.schedule.cuts if s <= t < e}
+        down = {link for s, e, link in self.cuts if s <= t < e}
         base = {("host", p) for p in range(PLAYERS)} | {
             ("direct", p, q) for p in range(PLAYERS) for q in range(p + 1, PLAYERS)
             if p not in self.schedule.no_direct and q not in self.schedule.no_direct}
@@ -545,9 +845,52 @@ class Simulation:
         return (link[1], RELAY) if link[0] == "host" else (link[1], link[2])
 
     def host_link_cut_near(self, player: int, until: float) -> bool:
-        """Whether ``player``'s host link was cut in the last two deadlines before ``until``."""
+        """Whether ``player``'s host link was cut in the last three deadlines before ``until``."""
         return any(link == ("host", player) and s <= until and e >= until - 3 * DEADLINE
-                   for s, e, link in self.schedule.cuts)
+                   for s, e, link in self.cuts)
+
+
+def _evidence_of(raw: bytes) -> tuple[bytes, ...]:
+    """The evidence messages of a signed alert (none for a leave or junk)."""
+    try:
+        notice = SignedNotice.parse(raw)
+        return Verdict.from_wire(notice.body).evidence if notice.type == "alert" else ()
+    except ProtocolError:
+        return ()
+
+
+def _other_body(msg: SignedMessage) -> dict[str, Any]:
+    """A second version's body for ``msg``'s position: the same type, other bytes."""
+    body = dict(msg.body)
+    if msg.type in ("commit", "open"):
+        body["draw"] = SeededRng(b"other %d" % msg.position)(32)
+    elif msg.type == "shuffle":
+        body["cards"] = list(body["cards"])[1:] + list(body["cards"])[:1]
+    elif msg.type == "shares":
+        body["shares"] = list(body["shares"])[1:] + list(body["shares"])[:1]
+    elif msg.type == "play":
+        body["slot"] = (body["slot"] + 1) % 24
+    elif msg.type == "bid":
+        body["tricks"] = body["tricks"] + 100
+    elif msg.type == "trump":
+        body["suit"] = (body["suit"] + 1) % 4
+    else:
+        body["x"] = 1
+    return body
+
+
+def _broken(msg: SignedMessage) -> tuple[str, dict[str, Any]]:
+    """A message for ``msg``'s position that breaks a rule (so its signer is named):
+    a shuffle whose proof fails, shares rotated onto the wrong cards, a key share
+    that does not open its commitment, a play of a card dealt to another seat, a
+    bid above the maximum."""
+    if msg.type == "play":
+        return "play", {**msg.body, "slot": (msg.body["slot"] + 1) % 24}
+    if msg.type in ("bid", "pass", "trump"):
+        return "bid", {"tricks": 200}
+    if msg.type == "commit":
+        return "commit", {"key": b"short", "draw": bytes(32)}  # the wrong shape
+    return msg.type, _other_body(msg)
 
 
 # -- judging ---------------------------------------------------------------------------
@@ -562,12 +905,17 @@ class Outcome:
     races: int
     verdicts: dict[int, Verdict | None]
     events: int
+    #: The longest transcript an honest peer reached, and whether one saw the match end.
+    reached: int = 0
+    over: bool = False
+    #: Verdicts with evidence that ``check_verdict`` confirmed on the peer's record.
+    confirmed: int = 0
 
 
 def judge(sim: Simulation) -> Outcome:
-    """Properties (a) and (b) of the module docstring, over one finished run."""
+    """Properties (a), (b) and (c) of the module docstring, over one finished run."""
     failures: list[str] = []
-    cascades = churn = races = 0
+    cascades = churn = races = confirmed = 0
     honest = [p for p in sim.peers if p.honest]
     churned = {p.player for p in honest if _churn(sim, p)}
     for peer in honest:
@@ -602,11 +950,22 @@ def judge(sim: Simulation) -> Outcome:
                 failures.append(f"(b) player {peer.player} received the {kind} of player "
                                 f"{player} at {position} and named {verdict and verdict.players}")
     for peer in honest:
-        if peer.stopped:  # only its own key can sign for it: the coalition cannot stop it
+        verdict = peer.verdict
+        if verdict is not None and verdict.evidence and verdict.rule != "left":
+            refused = confirm(peer.table.transcript(), verdict)
+            if refused is not None:
+                failures.append(f"(b) player {peer.player}'s verdict {verdict.rule} naming "
+                                f"{verdict.players} is refused on its record: {refused}")
+            else:
+                confirmed += 1
+    for peer in honest:
+        if peer.stopped:  # only its own key can sign for it
             failures.append(f"(c) honest player {peer.player}'s table met a message signed "
                             f"with its own key that it did not write")
     return Outcome(sim.schedule, failures, cascades, churn, races,
-                   {p.player: p.verdict for p in sim.peers}, sim.events)
+                   {p.player: p.verdict for p in sim.peers}, sim.events,
+                   max(p.table.next_position for p in honest) if honest else 0,
+                   any(p.over_at is not None for p in honest), confirmed)
 
 
 def _churn(sim: Simulation, peer: Peer) -> bool:
@@ -641,10 +1000,10 @@ def _raced(sim: Simulation, accuser: Peer, named: Peer) -> bool:
 def _received_all(peer: Peer, halves: list[bytes], position: int, kind: str) -> bool:
     """Whether ``peer``'s open table could judge the evidence: for an equivocation,
     the half it did not keep at ``position`` arrived once it held the other; for
-    out of turn, the message arrived when ``position`` was next and it built on
-    the message this peer holds before it."""
+    a single message (out of turn, or breaking a rule), it arrived when
+    ``position`` was next and it built on the message this peer holds before it."""
     transcript = peer.table.transcript()
-    if kind == "out_of_turn":
+    if kind == "single":
         raw = halves[0]
         if len(transcript) < position:
             return False
@@ -658,8 +1017,8 @@ def _received_all(peer: Peer, halves: list[bytes], position: int, kind: str) -> 
     return any(r == other and at > position and not ended for r, at, ended in peer.received)
 
 
-def run_seed(seed: int) -> Outcome:
-    return judge(Simulation(schedule_for(seed)).run())
+def run_seed(seed: int, stop_at: int | None = None) -> Outcome:
+    return judge(Simulation(schedule_for(seed, stop_at)).run())
 
 
 def run_schedule(schedule: Schedule) -> Outcome:

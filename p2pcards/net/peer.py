@@ -369,6 +369,8 @@ class PeerSession:
                 await self._send_automatic()
                 if self._table_done():
                     await self._send_alert()
+                    if not self._leaving:
+                        await self._linger()
                     return self._result()
                 if self._leaving:
                     return self._result()
@@ -416,6 +418,21 @@ class PeerSession:
                 task.cancel()
             if helpers:
                 await asyncio.wait(helpers, timeout=1)
+
+    async def _linger(self) -> None:
+        """The table ended: keep the links and answer what comes while the rules
+        say a linked player may still lack the end (the grace of
+        :meth:`SessionRules.ended`). Nothing here changes the result."""
+        loop = asyncio.get_running_loop()
+        await self._apply(self.rules.ended(loop.time()))
+        while self.rules.lingering(loop.time()):
+            timeout = max(0.0, self.rules.linger_until() - loop.time())
+            try:
+                item = await asyncio.wait_for(self._queue.get(), timeout)
+            except TimeoutError:
+                return
+            with contextlib.suppress(SessionRejected, SeatPlayedElsewhere):
+                await self._on_item(item)  # a lost host link ends no grace: direct links may be up
 
     async def _on_item(self, item: InboxItem) -> SessionResult | None:
         kind, source, payload = item
@@ -753,6 +770,8 @@ class PeerSession:
         for out in self.rules.direct_links(self.mesh.linked()):
             if out.path is not HOST_PATH:
                 self.mesh.send(out.path, out.frame)
+        if self.rules.ended_at is not None:
+            self._wake()  # an ended table's grace may be over: the links changed
         self._emit_paths()
         self._emit_presence()
 

@@ -29,17 +29,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from p2pcards.errors import P2PCardsError
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.host_link import HostLink
 from p2pcards.net.inbox import Inbox, InboxItem
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.resume import rebuild, resumed_events, turn_age
-from p2pcards.net.seat_links import SeatLinks
+from p2pcards.net.seat_links import SeatLinks, SessionRejected
 from p2pcards.net.seat_record import SeatRecord
 from p2pcards.net.seat_talk import TALK_WARN_WINDOW, TALK_WARNINGS, SeatTalk
-from p2pcards.net.seat_view import bot_marks, closing_notice, decision_of, lobby_update, result_of
+from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_pause
 from p2pcards.net.session_events import (  # the session's vocabulary, re-exported
     CONNECTED,
@@ -88,10 +87,6 @@ Connector = Callable[[], Awaitable[Any]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 
 
-class SessionRejected(P2PCardsError):
-    """The host answered with a ``reject`` frame."""
-
-
 class PeerSession:
     """Runs one player's table over a link to the host (and, with ``direct``,
     direct links to the other players), with saving and reconnecting."""
@@ -120,20 +115,20 @@ class PeerSession:
         self.direct = direct
         #: The session's rules (clock, paths, echo, sync, blame): this class drives them.
         self.rules = SessionRules(deadline)
-        self.links = SeatLinks(identity, self.on_event, bot=bot, direct=direct, listen=listen,
+        # The links and the talk tell whatever on_event is now (a front end may swap it).
+        def tell(event: Any) -> None:
+            self.on_event(event)
+        self.links = SeatLinks(identity, tell, bot=bot, direct=direct, listen=listen,
                                listen_host=listen_host, reconnect_window=reconnect_window)
         self.record = SeatRecord()
-        self.chat = SeatTalk(self.on_event)
+        self.chat = SeatTalk(tell)
         #: Work made while the players think, and speculative shuffles (see ahead.py).
         self.ahead = Ahead()
         self._leaving = False
         #: Wall time the resumed table's transcript was last written (resume_from).
         self._saved_at: float | None = None
         self._host_link: HostLink | None = None
-        self._links_up = 0
         self._resumed = False
-        #: The latest lobby's bot marks by public key (saved with the table's meta).
-        self._bots: dict[bytes, bool] = {}
         #: The one queue the table task reads (opened when :meth:`run` starts).
         self.inbox = Inbox()
 
@@ -373,18 +368,14 @@ class PeerSession:
         elif kind == "direct":
             await self._on_direct_frame(source, payload)
         elif kind == "up":
-            self.links.connection = source
-            self.on_event(LinkUp(reconnect=self._links_up > 0, own_host=bool(self.meta.get("hosted"))))
-            self._links_up += 1
+            self.links.host_up(source, own_host=bool(self.meta.get("hosted")))
             # What this peer wrote after the hello named its count, while the link was
             # not yet this task's, went nowhere: the host would never ask for it. No
             # fresh deadline: a reconnect is not progress (see the module doc).
             await self._apply(self.rules.host_link_up(payload))
         elif kind == "down":
-            if source is self.links.connection:
-                self.links.connection = None
             self.rules.host_link_down()
-            self.on_event(LinkDown(str(payload)))
+            self.links.host_down(source, payload)
             if self._table_done():
                 return self._result()
         elif kind == "lost":
@@ -397,20 +388,8 @@ class PeerSession:
         except ProtocolError as error:
             log.warning("dropped a malformed frame from the host: %s", error)
             return
-        body = frame.body
-        if frame.kind == "lobby":
-            self._bots = bot_marks(body)
-            self.on_event(lobby_update(body))
-        elif frame.kind == "reject":
-            self.on_event(Rejected(body["reason"]))
-            raise SessionRejected(body["reason"])
-        elif frame.kind == "peers":
-            self.links.on_peers(body["players"], self.table)
-        elif frame.kind == "presence":
-            self.links.host_presence = list(body["linked"])
-            self.links.emit_presence(self.table)
-        elif frame.kind in ("msg", "alert", "pong", "sync", "talk"):
-            await self._on_path_frame(frame, HOST_PATH)
+        if not self.links.host_frame(frame, self.table) and frame.kind in ("msg", "alert", "pong", "sync", "talk"):
+            await self._on_path_frame(frame, HOST_PATH)  # the host answers its own pings
 
     async def _on_direct_frame(self, player: int, data: bytes) -> None:
         """A frame on the direct link to ``player`` (only after both said hello)."""
@@ -494,7 +473,7 @@ class PeerSession:
             raise SessionRejected(f"the host sent an unusable genesis: {error}") from None
         self.table = table
         if self.journal_root is not None:
-            self.record.create(self.journal_root, table, self.identity, self.meta, self._bots, genesis)
+            self.record.create(self.journal_root, table, self.identity, self.meta, self.links.bots, genesis)
         self._start_rules(table)
         self._table_known()
 
@@ -580,6 +559,6 @@ class PeerSession:
 
 __all__ = ["PROBE_TIMEOUT", "DIRECT", "HOST", "VIA_HOST", "Agent", "Decision", "LEFT_IN_LOBBY",
            "LeaveTable", "TakePause", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp",
-           "LinkDown", "Waiting", "Paths", "Presence", "CONNECTED", "RECONNECTING", "Rejected",
+           "LinkDown", "Waiting", "Paths", "Presence", "SessionRejected", "CONNECTED", "RECONNECTING", "Rejected",
            "MatchEnded", "TableEnded", "TalkLine", "TalkRefused", "TALK_WARNINGS", "TALK_WARN_WINDOW",
            "presence_news"]

@@ -15,15 +15,21 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
 from p2pcards.net.mesh import Mesh
-from p2pcards.net.session_events import Paths, paths_of, presence_news, presence_of
+from p2pcards.net.seat_view import bot_marks, lobby_update
+from p2pcards.net.session_events import LinkDown, LinkUp, Paths, Rejected, paths_of, presence_news, presence_of
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 
 log = logging.getLogger(__name__)
+
+
+class SessionRejected(P2PCardsError):
+    """The host answered with a ``reject`` frame."""
 
 
 class SeatLinks:
@@ -44,6 +50,9 @@ class SeatLinks:
         #: The host's last word on who is linked to it (player order), if any.
         self.host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
+        #: The latest lobby's bot marks by public key (saved with the table's meta).
+        self.bots: dict[bytes, bool] = {}
+        self._ups = 0
 
     def open_mesh(self, deliver: Callable[[int, bytes], Awaitable[None]],
                   table: Callable[[], Table | None], on_change: Callable[[], None]) -> None:
@@ -69,6 +78,36 @@ class SeatLinks:
         try:
             await connection.send(frame)
         except NetError:
+            return False
+        return True
+
+    def host_up(self, connection: Any, own_host: bool) -> None:
+        """A new link to the host said its hello: sends go on it from now on."""
+        self.connection = connection
+        self.on_event(LinkUp(reconnect=self._ups > 0, own_host=own_host))
+        self._ups += 1
+
+    def host_down(self, connection: Any, error: Any) -> None:
+        if connection is self.connection:
+            self.connection = None
+        self.on_event(LinkDown(str(error)))
+
+    def host_frame(self, frame: Any, table: Table | None) -> bool:
+        """The host's own frames (``lobby``, ``reject``, ``peers``, ``presence``):
+        whether ``frame`` was one (a ``reject`` raises :class:`SessionRejected`)."""
+        body = frame.body
+        if frame.kind == "lobby":
+            self.bots = bot_marks(body)
+            self.on_event(lobby_update(body))
+        elif frame.kind == "reject":
+            self.on_event(Rejected(body["reason"]))
+            raise SessionRejected(body["reason"])
+        elif frame.kind == "peers":
+            self.on_peers(body["players"], table)
+        elif frame.kind == "presence":
+            self.host_presence = list(body["linked"])
+            self.emit_presence(table)
+        else:
             return False
         return True
 
@@ -148,4 +187,4 @@ class SeatLinks:
             self.on_event(news)
 
 
-__all__ = ["SeatLinks"]
+__all__ = ["SeatLinks", "SessionRejected"]

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from p2pcards.protocol.events import HandDealt, ShuffleVerified
 from p2pcards.protocol.table import Prepared, PreparedShares, Table
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,15 @@ class Ahead:
                 log.debug("work made ahead was dropped: %r", finished.exception())
         future.add_done_callback(done)
         return future
+
+    def after(self, table: Table, events: list[Any]) -> None:
+        """What the table's events let us begin: after a deal, the next deal's
+        first shuffle (while the players think); after the last shuffle passed,
+        our shares of its deck (final now)."""
+        if any(isinstance(event, HandDealt) for event in events):
+            self.next_shuffle(table)
+        if any(isinstance(event, ShuffleVerified) for event in events):
+            self.our_shares(table)
 
     def next_shuffle(self, table: Table) -> None:
         """The next deal's first shuffle (only seat 0 has one), kept by the table."""

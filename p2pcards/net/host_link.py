@@ -7,7 +7,9 @@ error)`` when the link is lost, and ``("lost", None, reason)`` when it gives
 up (the reconnect window ran out after a loss, or the very first dial found
 nobody listening). A first dial retries for ``FIRST_DIAL_WINDOW`` seconds a
 host that listens but cut the handshake (its admission budget, a burst of
-strangers may take us a moment later).
+strangers may take us a moment later). Between failed dials it waits as
+:class:`~p2pcards.net.redial.Redial` says (backoff with jitter, bounded by
+the window).
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from p2pcards.net.errors import NetError
+from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
 
 log = logging.getLogger(__name__)
 
 #: Seconds a first dial may retry a host that cut the handshake (not one refusing outright).
 FIRST_DIAL_WINDOW = 3.0
-#: Seconds between two dials.
+#: Seconds after a first failed dial (doubling per failure, at most ``MAX_REDIAL_DELAY``,
+#: with jitter: :class:`~p2pcards.net.redial.Redial`); a lost link is redialled at once.
 REDIAL_DELAY = 0.2
+MAX_REDIAL_DELAY = 1.0
 
 Post = Callable[[tuple[str, Any, Any]], Awaitable[None]]
 
@@ -53,22 +58,16 @@ class HostLink:
             await self.post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
 
     async def _run(self, hello: Callable[[Any], Awaitable[dict]]) -> None:
-        loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.reconnect_window
-        first_until = loop.time() + FIRST_DIAL_WINDOW
+        # The first dial's window, then the reconnect window after each loss.
+        redial = Redial(first=REDIAL_DELAY, most=MAX_REDIAL_DELAY, window=FIRST_DIAL_WINDOW)
         while True:
             try:
                 connection = await self.connector()
             except (TimeoutError, OSError, NetError) as error:
-                if self.connected_once:
-                    retry = loop.time() <= give_up_at
-                else:
-                    retry = (not isinstance(error, ConnectionRefusedError)
-                             and loop.time() <= first_until)
-                if not retry:
+                refused = not self.connected_once and isinstance(error, ConnectionRefusedError)
+                if refused or not await redial.failed():
                     await self.post(("lost", None, f"cannot reach the host: {error}"))
                     return
-                await asyncio.sleep(REDIAL_DELAY)
                 continue
             self.connected_once = True
             try:
@@ -80,4 +79,4 @@ class HostLink:
             except NetError as error:
                 connection.close()
                 await self.post(("down", connection, error))
-                give_up_at = loop.time() + self.reconnect_window
+                redial.restart(self.reconnect_window)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
 from p2pcards.net.connection import Limits, connect, serve
 from p2pcards.net.errors import NetError
+from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
@@ -51,7 +52,8 @@ HELLO_TIMEOUT = 5.0
 DIAL_TIMEOUT = 3.0
 #: Failed dials in a row to one player before the mesh waits for new addresses.
 MAX_DIALS = 6
-#: First pause after a failed dial (doubles each time, up to ``MAX_BACKOFF``).
+#: First pause after a failed dial (doubles each time, up to ``MAX_BACKOFF``, with
+#: jitter: :class:`~p2pcards.net.redial.Redial`).
 FIRST_BACKOFF = 0.3
 MAX_BACKOFF = 5.0
 #: The higher-indexed player of a pair waits this long before dialling, so the
@@ -362,18 +364,18 @@ class Mesh:
         link ends dial again; bounded retries with backoff between failures."""
         if self.me is not None and self.me > player:
             await asyncio.sleep(HIGHER_WAITS)
-        failures = 0
-        while not self._closed and failures < self.max_dials:
+        redial = Redial(first=FIRST_BACKOFF, most=MAX_BACKOFF, attempts=self.max_dials)
+        while not self._closed:
             link = self._links.get(player)
             if link is not None and link.up:
                 await link.ended.wait()
-                failures = 0
+                redial.restart()
                 continue
             if await self._dial_once(player):
-                failures = 0
+                redial.restart()
                 continue
-            failures += 1
-            await asyncio.sleep(min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (failures - 1)))
+            if not await redial.failed():
+                break
         if self._dialers.get(player) is asyncio.current_task():
             del self._dialers[player]  # given up until new addresses arrive
 

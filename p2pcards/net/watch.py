@@ -8,7 +8,8 @@ signature, proof and rule is checked here as at any player's, and only what
 the rules reveal is ever known. It writes nothing: it cannot delay anyone,
 and no clock or verdict counts it; it shows the table clock as the players
 run it (their time starts when a message arrives). A lost link is redialled (with the
-session id and what it holds) until ``reconnect_window`` runs out.
+session id and what it holds), with backoff and jitter
+(:class:`~p2pcards.net.redial.Redial`), until ``reconnect_window`` runs out.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
+from p2pcards.net.redial import Redial
 from p2pcards.net.session_events import (
     CONNECTED,
     RECONNECTING,
@@ -41,6 +43,11 @@ from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)
+
+#: Seconds before redialling a lost link (doubling per failed dial, at most
+#: ``MAX_REDIAL_DELAY``, with jitter: :class:`~p2pcards.net.redial.Redial`).
+REDIAL_DELAY = 0.2
+MAX_REDIAL_DELAY = 2.0
 
 Connector = Callable[[], Awaitable[Any]]
 
@@ -107,17 +114,15 @@ class WatchSession:
 
     async def run(self) -> WatchResult:
         """Watch until the match ends, a verdict ends it, or the host is gone."""
-        loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.reconnect_window
+        redial = Redial(first=REDIAL_DELAY, most=MAX_REDIAL_DELAY, window=self.reconnect_window)
         connected_once = False
         try:
             while True:
                 try:
                     self._connection = await self.connector()
                 except (TimeoutError, OSError, NetError) as error:
-                    if not connected_once or loop.time() > give_up_at:
+                    if not connected_once or not await redial.failed():
                         return self._result(f"could not reach the table's host: {error}")
-                    await asyncio.sleep(0.5)
                     continue
                 self.on_event(LinkUp(reconnect=connected_once, own_host=False))
                 connected_once = True
@@ -133,8 +138,8 @@ class WatchSession:
                     return WatchResult(reason="you stopped watching", stopped=True)
                 if self.done:
                     return self._result()
-                give_up_at = loop.time() + self.reconnect_window
-                await asyncio.sleep(0.2)
+                redial.restart()
+                await redial.failed()  # the first pause (the window has just begun)
         except WatchRefused as refused:
             return WatchResult(reason=str(refused))
         finally:

@@ -41,6 +41,16 @@ The rules, each held on every path:
   is for this session, is the next position, names the head as ``prev``, is
   written by the current writer and carries that writer's valid signature;
   at most one per position, settled (kept or dropped) by the message's check.
+* **An ended table still answers.** A peer whose table ended (a verdict, the
+  match's end) says how many messages it holds (``sync {have}``) on every
+  direct link and keeps its links for up to ``END_GRACE`` seconds, answering
+  ``sync``, while a linked player is not known to hold all of them (known:
+  it said so with a ``sync`` of its own). A player that is late to learn the
+  end asks for it (a ``sync`` whose ``have`` is beyond its own count is
+  answered with a ``sync`` of that count, once per link and count) and gets
+  it from anyone, before any clock of its own runs out: one verdict does not
+  cascade into the next. The host link needs no grace: the relay keeps what
+  this peer passed on to it and answers for itself.
 """
 
 from __future__ import annotations
@@ -70,6 +80,9 @@ PROBE_TIMEOUT = 3.0
 #: before this peer passes it on to the host: an honest writer's copy through the
 #: host usually comes first, so only a withheld one costs the extra bytes.
 FORWARD_DELAY = 0.5
+#: Seconds a peer whose table ended keeps its direct links up and answers
+#: ``sync`` for a linked player not yet known to hold everything it holds.
+END_GRACE = 10.0
 
 
 @dataclass(frozen=True)
@@ -146,10 +159,19 @@ def _msg(raw: bytes) -> bytes:
 class SessionRules:
     """One player's session rules (see the module docstring); sans-IO."""
 
-    def __init__(self, deadline: float = 120.0, probe_timeout: float = PROBE_TIMEOUT) -> None:
+    def __init__(self, deadline: float = 120.0, probe_timeout: float = PROBE_TIMEOUT,
+                 grace: float = END_GRACE) -> None:
         #: Seconds a writer has when the genesis sets no table clock.
         self.default_deadline = deadline
         self.probe_timeout = probe_timeout
+        #: Seconds an ended table keeps answering (see :meth:`ended`).
+        self.grace = grace
+        #: When the table ended here (None: still in play).
+        self.ended_at: float | None = None
+        #: Per direct peer, the most messages it said it holds (its ``sync``'s ``have``).
+        self._held_by: dict[int, int] = {}
+        #: Per direct peer, the count we last told it in a ``sync`` (once per count).
+        self._told: dict[int, int] = {}
         self.table: Table | None = None
         #: When the writer's time (or the probe's) is up; inf: no clock.
         self.deadline_at = math.inf
@@ -249,7 +271,7 @@ class SessionRules:
             # The host first: it relays to every seat without a direct link.
             out += [Send(HOST, latest), Send(HOST, sync), Send(HOST, ping)]
         for player in sorted(linked):
-            out += [Send(player, latest), Send(player, sync)]
+            out += [Send(player, latest), self._tell(player)]
         if writer in linked:
             out.append(Send(writer, ping))
         return out
@@ -311,16 +333,31 @@ class SessionRules:
         new, self.linked = linked - self.linked, set(linked)
         if self.table is None:
             return []
-        ask = frames.encode("sync", {"have": self.table.next_position})
-        return [Send(player, ask) for player in sorted(new)]
+        return [self._tell(player) for player in sorted(new)]
+
+    def _tell(self, player: int) -> Send:
+        """A ``sync`` of our count to a direct peer: asks for what we lack, and
+        says what we hold."""
+        assert self.table is not None
+        have = self.table.next_position
+        self._told[player] = have
+        return Send(player, frames.encode("sync", {"have": have}))
 
     # -- frames ---------------------------------------------------------------------
 
     def sync(self, source: Path, have: int) -> list[Output]:
-        """Answer a ``sync`` from our transcript (also once the table ended)."""
+        """Answer a ``sync`` from our transcript (also once the table ended). A
+        direct peer that holds at least as much as we do is told our count, once
+        per count: it asks for what we lack, or learns we hold what it holds."""
         if self.table is None:
             return []
-        return [Send(source, _msg(raw)) for raw in self.table.transcript()[max(0, have):]]
+        held = self.table.transcript()
+        out: list[Output] = [Send(source, _msg(raw)) for raw in held[max(0, have):]]
+        if source is not HOST:
+            self._held_by[source] = max(have, self._held_by.get(source, 0))
+            if have >= len(held) and self._told.get(source) != len(held):
+                out.append(self._tell(source))
+        return out
 
     def ping(self, source: Path, body: dict) -> list[Output]:
         """A direct peer's ping is answered on its link (the host answers its own)."""
@@ -330,8 +367,8 @@ class SessionRules:
         """A transcript message from ``source``: a copy is dropped at once; else the
         cheap checks gate any speculative work, and the full check is work to run."""
         table = self.table
-        if table is None:
-            return []
+        if table is None or self.ended_at is not None:
+            return []  # an ended table takes nothing more: no work for a late frame
         key = digest(raw)
         if key in self.seen:
             if source is HOST:
@@ -471,6 +508,34 @@ class SessionRules:
         frame = frames.encode("alert", raw)
         return [Send(p, frame) for p in sorted(self.linked)] + [Send(HOST, frame)]
 
+    # -- the end ----------------------------------------------------------------------
+
+    def ended(self, now: float) -> list[Output]:
+        """The table ended here (the driver saw it): no more clock; whatever waits
+        for the host goes now; every direct peer not told our count yet is told it,
+        so one that lacks the end asks for it and one that holds it knows we do
+        (see the module doc)."""
+        if self.table is None or self.ended_at is not None:
+            return []
+        self.ended_at = now
+        self.deadline_at = math.inf
+        self.probe = None
+        count = self.table.next_position
+        out = self._pass_on(math.inf)
+        return out + [self._tell(p) for p in sorted(self.linked) if self._told.get(p) != count]
+
+    def lingering(self, now: float) -> bool:
+        """Whether an ended table keeps its links and answers: within the grace,
+        while a linked player is not known to hold everything we hold."""
+        if self.table is None or self.ended_at is None or now >= self.ended_at + self.grace:
+            return False
+        count = self.table.next_position
+        return any(self._held_by.get(p, 0) < count for p in self.linked)
+
+    def linger_until(self) -> float:
+        """When the grace of an ended table is up (inf: still in play)."""
+        return math.inf if self.ended_at is None else self.ended_at + self.grace
+
     # -- what the driver shows --------------------------------------------------------
 
     def writer_has_other_path(self) -> bool:
@@ -478,5 +543,5 @@ class SessionRules:
         return self.table is not None and self.table.writer in self.linked
 
 
-__all__ = ["FORWARD_DELAY", "HOST", "PROBE_TIMEOUT", "Check", "Clock", "Emit", "Output", "Path", "Save", "Send",
-           "SessionRules", "Settle", "Speculate", "digest"]
+__all__ = ["END_GRACE", "FORWARD_DELAY", "HOST", "PROBE_TIMEOUT", "Check", "Clock", "Emit", "Output",
+           "Path", "Save", "Send", "SessionRules", "Settle", "Speculate", "digest"]

@@ -104,5 +104,6 @@ def test_a_sync_on_a_direct_link_is_answered_from_the_transcript() -> None:
     session = _feed(frames.encode("sync", {"have": 2}))
     assert [f for p, f in session.mesh.sent] == [frames.encode("msg", raw) for raw in _REAL[2:]]
     assert all(p == 1 for p, _ in session.mesh.sent)
+    # Beyond our count: nothing but our count (it asks for what we lack; PROTOCOL.md §3).
     session = _feed(frames.encode("sync", {"have": 2**31 - 1}))
-    assert session.mesh.sent == []
+    assert session.mesh.sent == [(1, frames.encode("sync", {"have": len(_REAL)}))]

@@ -26,7 +26,7 @@ def test_a_flood_of_bad_lines_warns_a_bounded_number_of_times(caplog: pytest.Log
     ids = [Identity.generate(f"p{i}") for i in range(4)]
     events: list = []
     session = session_with_talk(ids, events)
-    caplog.set_level(logging.INFO, logger="p2pcards.net.peer")
+    caplog.set_level(logging.INFO, logger="p2pcards.net.seat_talk")
 
     async def flood() -> None:
         for n in range(1, 31):

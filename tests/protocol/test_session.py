@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from p2pcards._direct import direct_table
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.errors import ProtocolError
@@ -295,3 +296,111 @@ def test_what_waits_to_go_on_to_the_host_goes_at_once_when_the_table_ends(bench)
     outs = _run_check(rules, rules.message(3, bad), now=1.1)  # out of turn: the table ends
     assert _verdicts(outs) and table.stage is Stage.ENDED
     assert (HOST, "msg") in _sends(outs)
+
+
+# -- an ended table still answers (the end does not cascade) ---------------------------
+
+@pytest.fixture(scope="module")
+def match_end_withheld() -> tuple[Any, int, int]:
+    """A whole seeded Topper match whose last message reached every peer but one:
+    (the match, the late player, the last writer)."""
+    match = direct_table("topper", seed=3)
+    for _ in range(5000):
+        writer = match.writer
+        assert writer is not None
+        raw = match.write()
+        if match.tables[writer].stage is Stage.OVER:
+            late = next(p for p in range(1, 4) if p != writer)
+            for player, table in enumerate(match.tables):
+                if player not in (writer, late):
+                    table.receive(raw)
+            return match, late, writer
+        match.deliver(raw, exclude=writer)
+    raise AssertionError("the match did not end")
+
+
+def _exchange(rules: dict[int, SessionRules], first: list[tuple[int, Any]], now: float) -> list[Any]:
+    """Deliver direct-link frames between the players' rules until none is left
+    (bounded); every output, as (player, output)."""
+    queue = [(src, out) for src, outs in first for out in outs]
+    seen: list[Any] = []
+    for _ in range(500):
+        if not queue:
+            return seen
+        src, out = queue.pop(0)
+        seen.append((src, out))
+        if not isinstance(out, Send) or out.path is HOST or out.path not in rules:
+            continue
+        dst, frame = out.path, frames.decode(out.frame)
+        peer = rules[dst]
+        if frame.kind == "sync":
+            outs = peer.sync(src, frame.body["have"])
+        elif frame.kind == "msg":
+            outs = _run_check(peer, peer.message(src, frame.body), now=now)
+        else:
+            outs = []
+        queue += [(dst, o) for o in outs]
+        if peer.table is not None and peer.table.stage is Stage.OVER and peer.ended_at is None:
+            queue += [(dst, o) for o in peer.ended(now)]
+    raise AssertionError("the frames never settled")
+
+
+def test_an_ended_table_tells_its_count_and_the_late_peer_gets_the_end_from_it(match_end_withheld):
+    """Finding 1's cascade: the players whose match ended keep answering, so the
+    one that missed the last message gets it by sync, well before its own clock
+    could name the last writer (or the host); nobody is named."""
+    match, late, writer = match_end_withheld
+    ended = [p for p in range(4) if p != late]
+    rules = {p: SessionRules(DEADLINE) for p in range(4)}
+    for p, r in rules.items():
+        r.start(match.tables[p], 0.0)
+        r.host_up, r.linked = True, set(range(4)) - {p}
+    assert match.tables[late].stage is not Stage.OVER
+    first = [(p, rules[p].ended(1.0)) for p in ended]
+    assert all(_sends(outs) == [(q, "sync") for q in sorted(set(range(4)) - {p})]
+               for p, outs in first)  # each says what it holds
+    seen = _exchange(rules, first, now=1.0)
+    assert match.tables[late].stage is Stage.OVER and rules[late].ended_at == 1.0
+    assert _verdicts([o for _, o in seen]) == [] and match.tables[late].verdict is None
+    # Everyone now knows everyone holds the end: nobody needs to linger.
+    assert not any(r.lingering(1.0) for r in rules.values())
+
+
+def test_an_ended_table_lingers_while_a_linked_player_may_lack_the_end(match_end_withheld):
+    match, late, writer = match_end_withheld
+    ender = next(p for p in range(4) if p not in (late, writer))
+    rules = SessionRules(DEADLINE, grace=5.0)
+    rules.start(match.tables[ender], 0.0)
+    rules.linked = {late}
+    assert not rules.lingering(1.0)  # still in play: no grace yet
+    assert _sends(rules.ended(1.0)) == [(late, "sync")]
+    assert rules.ended(2.0) == []  # once
+    assert rules.lingering(5.9) and not rules.lingering(6.0)  # bounded by the grace
+    assert rules.wake_at() == float("inf")  # no clock runs on an ended table
+    raw_count = match.tables[ender].next_position
+    # The late player says it holds less: it is answered with what it lacks, and
+    # the ended table still lingers; once it says it holds everything, no more.
+    assert _sends(rules.sync(late, raw_count - 1)) == [(late, "msg")]
+    assert rules.lingering(2.0)
+    assert _sends(rules.sync(late, raw_count)) == []  # already told it our count
+    assert not rules.lingering(2.0)
+
+
+def test_an_ended_table_with_no_direct_link_does_not_linger(match_end_withheld):
+    """The host link needs no grace: the relay keeps what we passed on and answers."""
+    match, late, writer = match_end_withheld
+    rules = SessionRules(DEADLINE)
+    rules.start(match.tables[writer], 0.0)
+    rules.host_up = True
+    assert [o for o in rules.ended(1.0) if isinstance(o, Send)] == []
+    assert not rules.lingering(1.0)
+
+
+def test_a_sync_beyond_our_count_is_answered_with_ours_once_per_count(bench):
+    rules = _rules_for(bench, 2, linked={1, 3})
+    have = rules.table.next_position  # type: ignore[union-attr]
+    assert _sends(rules.sync(1, have + 5)) == [(1, "sync")]  # asks for what it lacks
+    assert rules.sync(1, have + 5) == []  # once per count: no sync storm
+    assert _sends(rules.sync(3, have)) == [(3, "sync")]  # the same count: says it holds it
+    assert rules.sync(3, have) == []
+    assert _sends(rules.sync(HOST, have + 5)) == []  # the relay answers for itself

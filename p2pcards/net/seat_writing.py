@@ -1,0 +1,58 @@
+"""What this seat signs, and how each written message goes out.
+
+Its automatic steps (key set-up, shuffles, shares), its agent's actions and
+pauses are written by its table in worker threads; each is handed to
+``publish`` — the session's: save first, then send on every path — so a
+crash can never make this player sign twice. A refused action is shown, not
+sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from p2pcards.net.ahead import Ahead
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.table import Stage, Table, Written
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[Written], Coroutine[Any, Any, None]]
+
+
+async def write_automatic(table: Table, ahead: Ahead, publish: Publish) -> None:
+    """Every step that falls due to this seat and needs no decision, in turn."""
+    while table.my_turn and table.stage not in (Stage.OVER, Stage.ENDED):
+        await ahead.offer_shares(table)  # begun when the last shuffle passed
+        written = await asyncio.to_thread(table.outgoing)
+        if written is None:
+            return
+        await publish(written)
+
+
+async def write_action(table: Table, action: Any, on_event: Callable[[Any], None],
+                       publish: Publish) -> None:
+    """The agent's action, or its refusal shown."""
+    try:
+        written = await asyncio.to_thread(table.act, action)
+    except ProtocolError as error:
+        log.warning("own action refused: %s", error)
+        on_event(error)
+        return
+    await publish(written)
+
+
+async def write_pause(table: Table, on_event: Callable[[Any], None], publish: Publish) -> None:
+    """The agent took a pause (an ``away``), or its refusal shown."""
+    try:
+        written = table.take_pause()
+    except ProtocolError as error:
+        on_event(error)
+        return
+    await publish(written)
+
+
+__all__ = ["Publish", "write_action", "write_automatic", "write_pause"]

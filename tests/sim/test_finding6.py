@@ -9,8 +9,8 @@ sans-IO :class:`~p2pcards.protocol.announce.AnnouncementBook` accepts it. The
 hostile host (coalition {0}) never hands player 2 anything player 1 signed and
 puts forged, foreign and stale announcements beside the genuine ones. With the
 announcements the seating completes and nobody is named; without them player 2
-is cut off from player 1 for good and its clock names someone, which the judge
-excuses only because no path was left open (the harm finding 6 describes).
+is cut off from player 1 for good, cannot write, and the honest others name it
+by their clocks: the judge finds property (a) broken (the harm finding 6 describes).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 
-from .simulation import PLAYERS, RELAY, STOP_AT, Node, Schedule, Simulation, judge
+from .simulation import PLAYERS, RELAY, SEATED, Node, Schedule, Simulation, judge
 
 WRITER, VICTIM = 1, 2
 SEEDS = range(40)
@@ -128,7 +128,8 @@ class AnnouncedLinks(Simulation):
 
 
 def _schedule(seed: int) -> Schedule:
-    return Schedule(seed=seed, coalition=frozenset({0}), no_direct=frozenset({0}), max_delay=0.05)
+    return Schedule(seed=seed, coalition=frozenset({0}), no_direct=frozenset({0}), max_delay=0.05,
+                    stop_at=SEATED)  # the seating: where the links first matter
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -137,7 +138,7 @@ def test_a_host_that_hands_out_no_address_keeps_no_pair_apart(seed: int) -> None
     outcome = judge(sim)
     assert not outcome.failures, outcome.failures
     honest = [p for p in sim.peers if p.honest]
-    assert all(p.verdict is None and p.table.next_position >= STOP_AT for p in honest), \
+    assert all(p.verdict is None and p.table.next_position >= SEATED for p in honest), \
         {p.player: (p.verdict, p.table.next_position) for p in honest}
     # The victim linked to the writer, or to the third player who echoes the writer.
     assert any(VICTIM in link[1:] for link in sim.linked_at), sim.linked_at
@@ -147,13 +148,14 @@ def test_a_host_that_hands_out_no_address_keeps_no_pair_apart(seed: int) -> None
 
 
 @pytest.mark.parametrize("seed", SEEDS[:5])
-def test_without_announcements_the_same_host_cuts_the_victim_off(seed: int) -> None:
+def test_without_announcements_the_same_host_gets_the_victim_named(seed: int) -> None:
     """The contrast: no announcement, no direct link; player 2 never gets player 1's
-    messages and its own clock ends its table (the judge finds no path was open)."""
+    messages, cannot write, and the honest others name it by their clocks: the judge
+    finds property (a) broken, the harm finding 6 describes."""
     sim = AnnouncedLinks(_schedule(seed), announce=False).run()
     outcome = judge(sim)
-    assert not outcome.failures, outcome.failures
     assert sim.linked_at == {}
-    verdict = sim.peers[VICTIM].verdict
-    assert verdict is not None and verdict.players in ((WRITER,), (0,)), verdict
-    assert sim.peers[VICTIM].table.next_position < STOP_AT
+    assert sim.peers[VICTIM].table.next_position < SEATED
+    assert outcome.failures, "the contrast must show the harm"
+    assert all(f.startswith("(a)") for f in outcome.failures), outcome.failures
+    assert any(f"named honest player {VICTIM}" in f for f in outcome.failures), outcome.failures

@@ -1146,6 +1146,8 @@ async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Pat
             return 3
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
+        if port is None:  # a solo table against bots, as play made it: the coach is on
+            front.allow_coach()
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,
                               "resumed": True}) if args.trace
                   else _resumed_line(hosted.host.lobby.table_name, port))

@@ -78,6 +78,14 @@ class FrontEnd:
             self.agent = self.screen
             self.plain = False
 
+    def allow_coach(self) -> None:
+        """Turn the coach on once a resumed table turns out to be against bots (a
+        resumed solo table is known only after its record is read)."""
+        if self.screen is not None:
+            self.screen.coach = _coach(True)
+        elif self.printer is not None:
+            self.agent.coach = _coach(True)
+
     def names(self) -> list[str]:
         table = self.session.table if self.session is not None else None
         if table is None or table.player_at_seat is None:

@@ -225,3 +225,23 @@ def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for(first
         assert counted == pytest.approx(plain * CounterBluffBot.overclaimed)
     else:
         assert counted == pytest.approx(plain)
+
+
+# --- the arena's tally ------------------------------------------------------------------
+
+def test_the_arena_tallies_each_topper_bot_s_contracts_defence_and_points():
+    from tests.bots.test_search_bots import load_arena
+    arena = load_arena()
+    result = arena.run_arena("topper", ["counter", "heuristic", "heuristic", "heuristic"], 3, seed=2)
+    tallies = {name: t.to_json() for name, t in result.tallies.items()}
+    assert set(tallies) == set(result.bots)
+    hands = {t["hands"] for t in tallies.values()}
+    assert len(hands) == 1 and hands.pop() > 0  # every seat scores every hand
+    total = sum(t["contracts"] for t in tallies.values())
+    assert total == tallies["counter#0"]["hands"]  # each scored hand has one bidder
+    for t in tallies.values():
+        assert t["made"] <= t["contracts"] and 0 <= t["set_rate"] <= 1
+    assert result.to_json()["tally"] == tallies
+    assert "named" in arena.report(result)
+    bluff = arena.run_arena("bluff", ["counter", "heuristic", "random", "random"], 1, seed=2)
+    assert bluff.tallies == {} and bluff.to_json()["tally"] == {}

@@ -385,8 +385,11 @@ class SearchTopperBot:
 
     def __init__(self, rng: random.Random, iterations: int = 600, bid_samples: int = 60,
                  exploration: float = 0.7, match_aware: bool = False,
-                 match_bids: bool | None = None, ceiling: float = 1.0) -> None:
+                 match_bids: bool | None = None, ceiling: float = 1.0,
+                 fresh_deals: float = 0.3) -> None:
         self.rng = rng
+        #: Share of a card's iterations that deal a fresh determinisation (the rest reuse them).
+        self.fresh_deals = fresh_deals
         #: Seconds after which a decision stops thinking whatever its budget: a safety net on
         #: slow machines (budgets are counted in work, so below it seeded runs repeat exactly).
         self.ceiling = ceiling
@@ -571,14 +574,23 @@ class SearchTopperBot:
         span = [1.0] * know.n
         seen: list[list[float]] = [[], []]
         deadline = time.perf_counter() + self.ceiling
-        for done in range(self.budget(view, seat)):
+        budget = self.budget(view, seat)
+        # Dealing is the dear part of an iteration (the voids make it a transportation
+        # problem): the first iterations deal afresh, the later ones reuse those deals.
+        pool: list[list[list[int]]] = []
+        fresh = max(1, round(budget * self.fresh_deals))
+        for done in range(budget):
             if done % 32 == 31 and time.perf_counter() > deadline:
                 break
-            try:
-                dealt = know.deal(rng)
-            except InconsistentView:
-                break
-            sim = _Sim([[index[card] for card in h] for h in dealt], list(trick0), seat,
+            if done < fresh:
+                try:
+                    pool.append([[index[card] for card in h] for h in know.deal(rng)])
+                except InconsistentView:
+                    break
+                hands = pool[-1]
+            else:
+                hands = pool[done % len(pool)]
+            sim = _Sim([list(h) for h in hands], list(trick0), seat,
                        list(taken0), tables, know.trump)
             node, path = root, []
             while not sim.over():

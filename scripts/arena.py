@@ -16,11 +16,17 @@ their rates may differ for that reason alone. ``--jobs N`` plays the matches
 in N processes; each match is seeded by its number alone, so the rates are
 those of ``--jobs 1``. The time each bot takes per decision is reported
 too (``decision_ms``: median, 95th percentile and maximum, in milliseconds).
+In Topper each bot's *tally* says where it wins or loses (``tally`` in the
+JSON): hands scored, contracts it named (it was the bidder) and made, its
+mean bid against the mean tricks it took as bidder, the bidders it set
+while defending and its tricks per defended hand, and its points per hand.
 
     .venv/bin/python scripts/arena.py --game topper --matches 500 --bots heuristic,random,random,random
     .venv/bin/python scripts/arena.py --game bluff --json
     .venv/bin/python scripts/arena.py --game topper --bots search,heuristic,heuristic,heuristic \
         --level easy --matches 400 --jobs 2 --json
+    .venv/bin/python scripts/arena.py --game topper --bots search,counter,counter,counter \
+        --matches 400 --jobs 2 --json
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ if importlib.util.find_spec("p2pcards") is None:
 from p2pcards.bots.base import play_local_match  # noqa: E402
 from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS, LEVELS, make_bot_factory  # noqa: E402
 from p2pcards.rules.games import GAMES  # noqa: E402
+from p2pcards.rules.topper_events import HandScored  # noqa: E402
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -65,6 +72,8 @@ class ArenaResult:
     level: str = DEFAULT_LEVEL
     #: Seconds of each of the bot's decisions, by bot name.
     decisions: dict[str, list[float]] = field(default_factory=dict)
+    #: Topper: each bot's counts over every scored hand (see :class:`Tally`), by bot name.
+    tallies: dict[str, Tally] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> dict[str, float]:
@@ -99,6 +108,56 @@ class ArenaResult:
             "seconds": self.seconds,
             "level": self.level,
             "decision_ms": self.decision_ms,
+            "tally": {name: t.to_json() for name, t in self.tallies.items()},
+        }
+
+
+@dataclass
+class Tally:
+    """One bot's Topper hands: what it bid and took, how it defended, what it scored."""
+
+    hands: int = 0
+    contracts: int = 0
+    made: int = 0
+    bid_total: int = 0
+    #: Tricks taken in the hands it named trump.
+    bidder_tricks: int = 0
+    defended: int = 0
+    #: Tricks taken in the hands another seat named trump.
+    defence_tricks: int = 0
+    #: Hands in which it defended and the bidder fell short.
+    sets: int = 0
+    points: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def count(self, scored: HandScored, seat: int) -> None:
+        self.hands += 1
+        self.points += scored.changes[seat]
+        if scored.bidder == seat:
+            self.contracts += 1
+            self.made += scored.made
+            self.bid_total += scored.bid
+            self.bidder_tricks += scored.tricks[seat]
+        else:
+            self.defended += 1
+            self.defence_tricks += scored.tricks[seat]
+            self.sets += not scored.made
+
+    def to_json(self) -> dict[str, float]:
+        def per(a: float, b: int) -> float:
+            return a / b if b else 0.0
+        return {
+            "hands": self.hands, "contracts": self.contracts, "made": self.made,
+            "contract_share": per(self.contracts, self.hands),
+            "made_rate": per(self.made, self.contracts),
+            "mean_bid": per(self.bid_total, self.contracts),
+            "mean_bidder_tricks": per(self.bidder_tricks, self.contracts),
+            "sets": self.sets, "set_rate": per(self.sets, self.defended),
+            "defence_tricks": per(self.defence_tricks, self.defended),
+            "points": self.points, "points_per_hand": per(self.points, self.hands),
         }
 
 
@@ -148,10 +207,13 @@ def kind_and_level(name: str, level: str) -> tuple[str, str]:
     return kind, own or level
 
 
-def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int,
-               i: int) -> tuple[tuple[int, ...], int, list[list[float]]]:
-    """Match ``i``: the winners (as positions in ``kinds``), its steps, and each position's
-    decision times. Seeded by ``seed`` and ``i`` alone, so any process plays it alike."""
+MatchResult = tuple[tuple[int, ...], int, list[list[float]], list[Tally]]
+
+
+def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int, i: int) -> MatchResult:
+    """Match ``i``: the winners (as positions in ``kinds``), its steps, each position's
+    decision times and (Topper) tally. Seeded by ``seed`` and ``i`` alone, so any process
+    plays it alike."""
     game = GAMES[game_name]
     rng = random.Random(f"{seed}/{i}/table")
     # Seat s gets bot (s + i) mod 4 of the list: the list rotated by i.
@@ -159,18 +221,23 @@ def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int,
     times: list[list[float]] = [[] for _ in kinds]
     bots = [_Timed(make_bot_factory(game_name, *kind_and_level(kinds[j], level))(
         random.Random(f"{seed}/{i}/bot{j}")), times[j]) for j in order]
+    tallies = [Tally() for _ in kinds]
     steps = 0
 
     def count(state: Any, action: Any, events: tuple) -> None:
         nonlocal steps
         steps += 1
+        for event in events:
+            if isinstance(event, HandScored):
+                for seat in range(SEATS):
+                    tallies[order[seat]].count(event, seat)
 
     state = play_local_match(game.new(None, rng.randrange(SEATS)), bots, game.deck(), rng,
                              on_step=count)
-    return tuple(order[seat] for seat in state.outcome.winners), steps, times
+    return tuple(order[seat] for seat in state.outcome.winners), steps, times, tallies
 
 
-def _play_match_args(args: tuple) -> tuple[tuple[int, ...], int, list[list[float]]]:
+def _play_match_args(args: tuple) -> MatchResult:
     return play_match(*args)
 
 
@@ -197,22 +264,27 @@ def run_arena(game_name: str, kinds: Sequence[str], matches: int, seed: int,
     names = bot_names(kinds)
     wins = {name: 0.0 for name in names}
     decisions: dict[str, list[float]] = {name: [] for name in names}
+    tallies = {name: Tally() for name in names}
     steps = 0
     work = [(game_name, tuple(kinds), level, seed, i) for i in range(matches)]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Inline() as pool:
-        for done, (winners, match_steps, times) in enumerate(
+        for done, (winners, match_steps, times, tally) in enumerate(
                 pool.map(_play_match_args, work, chunksize=1), start=1):
             steps += match_steps
             for position in winners:
                 wins[names[position]] += 1 / len(winners)
             for position, spent in enumerate(times):
                 decisions[names[position]].extend(spent)
+                tallies[names[position]].add(tally[position])
             if progress is not None:
                 progress(f"{done}/{matches} " + " ".join(
                     f"{name} {wins[name] / done:.3f}" for name in names))
     seconds = time.perf_counter() - start
-    return ArenaResult(game_name, matches, seed, names, wins, seconds, steps, level, decisions)
+    if not any(t.hands for t in tallies.values()):
+        tallies = {}
+    return ArenaResult(game_name, matches, seed, names, wins, seconds, steps, level, decisions,
+                       tallies)
 
 
 def report(result: ArenaResult) -> str:
@@ -226,6 +298,18 @@ def report(result: ArenaResult) -> str:
     for name, timing in result.decision_ms.items():
         lines.append(f"  {name:<14} decisions: median {timing['median']:.1f} ms, "
                      f"p95 {timing['p95']:.1f} ms, max {timing['max']:.1f} ms")
+    if result.tallies:
+        lines.append(f"  {'bot':<14} {'hands':>6} {'named':>6} {'made':>6} {'bid':>5} {'took':>5} "
+                     f"{'set':>6} {'def':>5} {'pts/hand':>8}")
+    for name, tally in result.tallies.items():
+        t = tally.to_json()
+        lines.append(f"  {name:<14} {t['hands']:>6} {t['contract_share']:>6.1%} {t['made_rate']:>6.1%} "
+                     f"{t['mean_bid']:>5.2f} {t['mean_bidder_tricks']:>5.2f} {t['set_rate']:>6.1%} "
+                     f"{t['defence_tricks']:>5.2f} {t['points_per_hand']:>8.3f}")
+    if result.tallies:
+        lines.append("  (named: share of hands it named trump; made: of those; bid, took: mean bid and "
+                     "tricks as bidder; set: share of defended hands whose bidder fell short; "
+                     "def: tricks per defended hand)")
     lines.append(f"  {result.matches_per_s:.1f} matches/s, {result.steps_per_match:.1f} steps "
                  f"per match (deals and actions), {result.seconds:.2f} s")
     return "\n".join(lines)

@@ -206,7 +206,7 @@ class HeuristicBluffBot:
         claim = claim_to_answer(view)
         seat = opts.seat
         about_to_win = view.hand_sizes[claim.seat] == 0
-        honest = chance_honest(view, claim, seat) if opts.can_challenge else 1.0
+        honest = self._honest(view, claim, seat) if opts.can_challenge else 1.0
         believed = belief(honest, claim.count, self.bluff_habit)
         doubted = honest < (self.last_card_doubt if about_to_win else self.doubt)
         if opts.can_challenge and self._worth_calling(view, claim, believed, about_to_win) and doubted:
@@ -224,6 +224,10 @@ class HeuristicBluffBot:
         if opts.can_challenge and honest * claim.stake < pass_price(view):
             return Challenge(seat)
         return Pass(seat)
+
+    def _honest(self, view: BluffState, claim: Claim, seat: int) -> float:
+        """The chance ``claim`` is true as this bot counts (the counter counts more)."""
+        return chance_honest(view, claim, seat)
 
     @staticmethod
     def _worth_calling(view: BluffState, claim: Claim, believed: float, about_to_win: bool) -> bool:

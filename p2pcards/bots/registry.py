@@ -14,16 +14,19 @@ from functools import partial
 from typing import Any
 
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
+from p2pcards.bots.bluff_counter import CounterBluffBot
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
+from p2pcards.bots.topper_counter import CounterTopperBot
 from p2pcards.bots.topper_search import SearchTopperBot
 from p2pcards.errors import P2PCardsError
 from p2pcards.rules.games import GAMES
 
 BotFactory = Callable[[random.Random], Any]
 
-#: Bot kinds, strongest first (the first is the default of ``play``).
-KINDS = ("search", "heuristic", "random")
+#: Bot kinds, strongest first (the first is the default of ``play``). ``counter`` counts
+#: cards without searching: the benchmark of the search (issue 26) and a fast opponent.
+KINDS = ("search", "counter", "heuristic", "random")
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
@@ -37,14 +40,15 @@ _BUDGETS: dict[str, dict[str, dict[str, Any]]] = {
     "topper": {
         "easy": {"iterations": 120, "bid_samples": 24},
         "normal": {"iterations": 1200, "bid_samples": 120, "match_aware": True},
-        "hard": {"iterations": 4000, "bid_samples": 300, "match_aware": True},
+        "hard": {"iterations": 4000, "bid_samples": 300, "match_aware": True, "ceiling": 2.0},
     },
 }
 
 _CLASSES: dict[str, dict[str, Callable[..., Any]]] = {
-    "bluff": {"search": SearchBluffBot, "heuristic": HeuristicBluffBot, "random": RandomBluffBot},
-    "topper": {"search": SearchTopperBot, "heuristic": HeuristicTopperBot,
-               "random": RandomTopperBot},
+    "bluff": {"search": SearchBluffBot, "counter": CounterBluffBot, "heuristic": HeuristicBluffBot,
+              "random": RandomBluffBot},
+    "topper": {"search": SearchTopperBot, "counter": CounterTopperBot,
+               "heuristic": HeuristicTopperBot, "random": RandomTopperBot},
 }
 
 

@@ -3,8 +3,10 @@
 The bot sees only its seat's view. To look ahead it *determinises*: it deals
 the cards it cannot see to the other seats at random, but only in ways
 consistent with what is public (cards played, the suits each seat showed it
-lacks, and softly the bidding: a seat that bid is dealt a hand that could
-make its bid, when a few tries find one). Then:
+lacks, and softly the bidding: by the counter's fitted hand evaluation,
+:mod:`topper_counter`, a seat that bid is dealt a hand that could make its
+bid and a seat that passed one that would not have topped the bid it
+passed, when a few tries find one). Then:
 
 - **Bidding and trump.** For each imagined deal and each trump it plays the
   hand out with a quick policy (itself leading as the bidder) and counts its
@@ -20,21 +22,27 @@ make its bid, when a few tries find one). Then:
   parent was visited) instead of the parent's visits, adds one node, plays
   the rest of the hand with the quick policy, and credits each node with
   the hand's result for the seat that moved into it. The most visited move
-  is played.
+  is played. The quick policy reads the imagined hands: it leads a card no
+  other hand can beat, else its lowest, and follows with the cheapest card
+  no later hand can beat, else its lowest. The first cards get the whole
+  budget; it shrinks as the hand does (:meth:`SearchTopperBot.budget`), and a
+  forced card is played at once.
 
 All randomness comes from the ``random.Random`` the bot is given, and the
 budgets are counts of simulations, not seconds, so a seeded bot repeats
-itself exactly on any machine.
+itself exactly on any machine; a wall-clock ceiling (``ceiling``, 1 s) only
+cuts a decision short on a machine too slow for its budget.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 
-from p2pcards.bots.topper import best_trump, estimate_tricks
-from p2pcards.cards import Card, Suit
+from p2pcards.bots.topper_counter import DEFEND_TRICKS, WEIGHTS, bid_value
+from p2pcards.cards import Card, Rank, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
 from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
 from p2pcards.rules.topper_order import effective_suit, trick_power
@@ -62,6 +70,67 @@ class _Tables:
             self.power[trump] = [[trick_power(c, trump, led) for c in self.deck] for led in Suit]
             # A card's power when it is led: what it is worth as a winner.
             self.own[trump] = [self.power[trump][suits[i]][i] for i in range(len(self.deck))]
+        # The counter's fitted evaluation (topper_counter.features) by card: the weight of
+        # each trump's place (Big Jack, Little Jack, A K Q 10 9), or None for a plain card.
+        order = {Rank.ACE: 2, Rank.KING: 3, Rank.QUEEN: 4, Rank.TEN: 5, Rank.NINE: 6}
+        self.trump_weight: dict[Suit, list[float | None]] = {}
+        for trump in Suit:
+            weights: list[float | None] = []
+            for card in self.deck:
+                if effective_suit(card, trump) != trump:
+                    weights.append(None)
+                elif card.rank == Rank.JACK:
+                    weights.append(WEIGHTS[1] if card.suit == trump else WEIGHTS[2])
+                else:
+                    weights.append(WEIGHTS[1 + order[card.rank]])
+            self.trump_weight[trump] = weights
+        self.ace = [c.rank == Rank.ACE for c in self.deck]
+        self.king = [c.rank == Rank.KING for c in self.deck]
+
+    def evaluate(self, hand: Sequence[int], trump: Suit) -> float:
+        """``topper_counter.evaluate`` on deck indices, fast (it runs inside determinisations)."""
+        w = WEIGHTS
+        value = w[0]
+        weights = self.trump_weight[trump]
+        suits = self.suit[trump]
+        trumps = 0
+        counts = [0, 0, 0, 0]
+        aces = kings = 0
+        for i in hand:
+            tw = weights[i]
+            if tw is not None:
+                value += tw
+                trumps += 1
+                continue
+            g = suits[i]
+            counts[g] += 1
+            if self.ace[i]:
+                aces |= 1 << g
+            elif self.king[i]:
+                kings |= 1 << g
+        if trumps > 3:
+            value += w[8] * (trumps - 3)
+        for g in range(4):
+            if g == trump:
+                continue
+            if not counts[g]:
+                value += w[12]
+            if aces >> g & 1:
+                value += w[9]
+                if kings >> g & 1:
+                    value += w[10]
+            elif kings >> g & 1 and counts[g] >= 2:
+                value += w[11]
+        return value
+
+    def best(self, hand: Sequence[int]) -> tuple[Suit, float]:
+        """The trump of highest evaluation for ``hand`` (deck indices), and its evaluation."""
+        return max(((t, self.evaluate(hand, t)) for t in Suit), key=lambda pair: (pair[1], -pair[0]))
+
+
+#: The least evaluation at which a careful player (the counter) bids each number of tricks.
+_BID_AT = {b: next(e / 20 for e in range(200) if bid_value(e / 20, b) > DEFEND_TRICKS)
+           for b in range(1, 7)}
 
 
 _TABLES: dict[tuple[Card, ...], _Tables] = {}
@@ -115,21 +184,50 @@ class _Sim:
         self.trick = []
         self.to_act = winner
 
-    def policy(self, rng: random.Random, explore: float = 0.1) -> int:
-        """A quick, sensible move: lead high, win as cheaply as possible, else throw low."""
+    def policy(self, rng: random.Random, explore: float = 0.05) -> int:
+        """A quick, sensible move that reads the imagined hands: lead a card no other hand can
+        beat (the highest such), else the lowest; follow with the cheapest card that no later
+        hand can beat, else throw the lowest. Now and then (``explore``) a random legal card."""
         legal = self.legal()
         if len(legal) == 1:
             return legal[0]
         if rng.random() < explore:
             return rng.choice(legal)
-        own = self.own
-        if not self.trick:
-            return max(legal, key=own.__getitem__) if rng.random() < 0.6 else rng.choice(legal)
-        power = self.power[self.suit[self.trick[0][1]]]
-        best = max(power[c] for _, c in self.trick)
-        winners = [c for c in legal if power[c] > best]
+        own, suit, hands, me, n = self.own, self.suit, self.hands, self.to_act, self.n
+        trick = self.trick
+        if not trick:
+            best = -1
+            for c in legal:
+                g = suit[c]
+                power = self.power[g]
+                pc = power[c]
+                safe = True
+                for s in range(n):
+                    if s == me:
+                        continue
+                    hand = hands[s]
+                    follow = [x for x in hand if suit[x] == g]
+                    if any(power[x] > pc for x in (follow or hand)):
+                        safe = False
+                        break
+                if safe and (best < 0 or own[c] > own[best]):
+                    best = c
+            return best if best >= 0 else min(legal, key=own.__getitem__)
+        led = suit[trick[0][1]]
+        power = self.power[led]
+        top = max(power[c] for _, c in trick)
+        winners = [c for c in legal if power[c] > top]
         if winners:
-            return min(winners, key=power.__getitem__)
+            threat = 0
+            for k in range(1, n - len(trick)):
+                hand = hands[(me + k) % n]
+                follow = [x for x in hand if suit[x] == led]
+                for x in follow or hand:
+                    if power[x] > threat:
+                        threat = power[x]
+            sure = [c for c in winners if power[c] > threat]
+            if sure:
+                return min(sure, key=power.__getitem__)
         return min(legal, key=own.__getitem__)
 
     def play_out(self, rng: random.Random) -> list[int]:
@@ -233,8 +331,20 @@ class _Knowledge:
         for s, card in view.current_trick:
             played[s].append(card)
         self.played = played
-        # Seats whose bid says their hand was strong: (seat, bid).
-        self.bidders = [(s, b) for s, b in view.bids if b is not None and s != seat]
+        # What each other seat's bidding says of its hand, as (seat, low, high) bounds on its
+        # fitted evaluation: a bid of b says at least about what a careful bidder needs for b
+        # (less a margin: players bid boldly too), a pass facing b says below what b + 1 needs
+        # (plus a margin: players pass good hands too).
+        self.bounds: list[tuple[int, float, float]] = []
+        high = 0
+        for s, b in view.bids:
+            if b is not None:
+                if s != seat:
+                    self.bounds.append((s, _BID_AT[min(6, b)] - 1.0, math.inf))
+                high = b
+            elif s != seat and high < 6:
+                self.bounds.append((s, -math.inf, _BID_AT[high + 1] + 1.0))
+        self.played_index = {s: [self.tables.index[c] for c in cards] for s, cards in played.items()}
 
     def deal(self, rng: random.Random, tries: int = 4) -> list[list[Card]]:
         """Every seat's unplayed cards in one determinisation, bids believed when a few tries allow."""
@@ -242,24 +352,28 @@ class _Knowledge:
         for _attempt in range(tries):
             placed = assign_hidden(self.hidden, self.unseen, self.voids, self.trump, rng)
             hands = [self.known[s] + [placed[p] for p in self.hidden[s]] for s in range(self.n)]
-            if all(self._could_bid(hands[s] + self.played[s], b) for s, b in self.bidders):
+            if all(low <= self._strength(hands[s], s) <= high for s, low, high in self.bounds):
                 break
         return hands
 
-    def _could_bid(self, dealt: list[Card], bid: int) -> bool:
+    def _strength(self, held: list[Card], seat: int) -> float:
+        """The fitted evaluation of ``seat``'s hand as dealt (what it holds and has played),
+        under the named trump, else its best suit."""
+        index = self.tables.index
+        dealt = [index[c] for c in held] + self.played_index[seat]
         if self.trump is not None:
-            return estimate_tricks(dealt, self.trump) >= bid - 1.5
-        return max(estimate_tricks(dealt, s) for s in Suit) >= bid - 1.5
+            return self.tables.evaluate(dealt, self.trump)
+        return self.tables.best(dealt)[1]
 
 
 def _outbid(strength: dict[int, float], later: Sequence[int], holder: int | None, high: int,
             min_bid: int, max_bid: int) -> tuple[int | None, int]:
     """Who holds the bid, and at what, once ``later`` seats have spoken like careful players:
-    each bids one more than the table when its best suit's trick estimate (``strength``)
-    reaches that."""
+    each bids one more than the table when its best suit's fitted evaluation (``strength``)
+    is enough for that bid (:data:`_BID_AT`)."""
     for s in later:
         ask = max(high + 1, min_bid)
-        if ask <= max_bid and strength[s] >= ask:
+        if ask <= max_bid and strength[s] >= _BID_AT[ask]:
             holder, high = s, ask
     return holder, high
 
@@ -271,8 +385,14 @@ class SearchTopperBot:
 
     def __init__(self, rng: random.Random, iterations: int = 600, bid_samples: int = 60,
                  exploration: float = 0.7, match_aware: bool = False,
-                 match_bids: bool | None = None) -> None:
+                 match_bids: bool | None = None, ceiling: float = 1.0,
+                 fresh_deals: float = 0.3) -> None:
         self.rng = rng
+        #: Share of a card's iterations that deal a fresh determinisation (the rest reuse them).
+        self.fresh_deals = fresh_deals
+        #: Seconds after which a decision stops thinking whatever its budget: a safety net on
+        #: slow machines (budgets are counted in work, so below it seeded runs repeat exactly).
+        self.ceiling = ceiling
         #: Judge a hand by the chances of winning the match it leaves (:class:`MatchOdds`)
         #: rather than by its score alone, and bid against a model of the later bidders.
         self.match_aware = match_aware
@@ -313,7 +433,10 @@ class SearchTopperBot:
         know = _Knowledge(view, seat)
         tables = know.tables
         tricks: dict[Suit, list[int]] = {s: [] for s in Suit}
-        for _ in range(self.bid_samples):
+        deadline = time.perf_counter() + self.ceiling
+        for done in range(self.bid_samples):
+            if done and time.perf_counter() > deadline:
+                break
             dealt = know.deal(self.rng)
             for trump in Suit:
                 hands = [[tables.index[c] for c in h] for h in dealt]
@@ -371,12 +494,16 @@ class SearchTopperBot:
         mine = {(t, b): 0.0 for t in Suit for b in levels}
         topped = dict.fromkeys(levels, 0.0)
         passed = 0.0
-        samples = max(1, self.bid_samples)
-        for _ in range(samples):
+        samples = 0
+        deadline = time.perf_counter() + self.ceiling
+        for _ in range(max(1, self.bid_samples)):
+            if samples and time.perf_counter() > deadline:
+                break
+            samples += 1
             dealt = know.deal(self.rng)
             others: dict[tuple[int, int], float] = {}
             kept = []  # the bids no later seat tops in this deal
-            strength = {s: best_trump(dealt[s])[1] for s in later}
+            strength = {s: tables.best([tables.index[c] for c in dealt[s]])[1] for s in later}
             for b in levels:
                 holder, high = _outbid(strength, later, seat, b, cfg.min_bid, cfg.max_bid)
                 if holder == seat:
@@ -414,7 +541,7 @@ class SearchTopperBot:
             if holder is None:
                 cache[key] = odds.after([0] * n, None)[seat]
             else:
-                trump = best_trump(dealt[holder])[0]
+                trump = tables.best([tables.index[c] for c in dealt[holder]])[0]
                 hands = [[tables.index[c] for c in h] for h in dealt]
                 sim = _Sim(hands, [], holder, [0] * n, tables, trump)
                 changes = hand_score(sim.play_out(self.rng), holder, high)
@@ -422,6 +549,13 @@ class SearchTopperBot:
         return cache[key]
 
     # --- play -------------------------------------------------------------------
+
+    def budget(self, view: TopperState, seat: int) -> int:
+        """Iterations for this card: the full budget while the hand is long (the first tricks
+        decide it), less as it shortens and the tree of what is left shrinks."""
+        cards = len(view.hand(seat))
+        size = view.config.hand_size
+        return max(1, round(self.iterations * min(1.0, (cards + 1) / size)))
 
     def _search(self, view: TopperState, seat: int) -> Card:
         know = _Knowledge(view, seat)
@@ -439,12 +573,24 @@ class SearchTopperBot:
         low = [0.0] * know.n
         span = [1.0] * know.n
         seen: list[list[float]] = [[], []]
-        for _ in range(self.iterations):
-            try:
-                dealt = know.deal(rng)
-            except InconsistentView:
+        deadline = time.perf_counter() + self.ceiling
+        budget = self.budget(view, seat)
+        # Dealing is the dear part of an iteration (the voids make it a transportation
+        # problem): the first iterations deal afresh, the later ones reuse those deals.
+        pool: list[list[list[int]]] = []
+        fresh = max(1, round(budget * self.fresh_deals))
+        for done in range(budget):
+            if done % 32 == 31 and time.perf_counter() > deadline:
                 break
-            sim = _Sim([[index[card] for card in h] for h in dealt], list(trick0), seat,
+            if done < fresh:
+                try:
+                    pool.append([[index[card] for card in h] for h in know.deal(rng)])
+                except InconsistentView:
+                    break
+                hands = pool[-1]
+            else:
+                hands = pool[done % len(pool)]
+            sim = _Sim([list(h) for h in hands], list(trick0), seat,
                        list(taken0), tables, know.trump)
             node, path = root, []
             while not sim.over():

@@ -332,3 +332,51 @@ def test_arena_progress_reports_the_running_rates_after_every_match():
     last = lines[-1].split()
     assert float(last[last.index("heuristic#0") + 1]) == pytest.approx(
         result.win_rate["heuristic#0"], abs=5e-4)
+
+
+# --- issue 26: the counter's evaluation inside the search, budgets in work ------------------
+
+def test_the_search_evaluates_hands_exactly_as_the_counter_does():
+    from p2pcards.bots.topper_counter import evaluate
+    from p2pcards.bots.topper_search import _tables
+    tables = _tables(TOPPER_DECK)
+    rng = random.Random(26)
+    for _ in range(300):
+        hand = rng.sample(TOPPER_DECK, 6)
+        for trump in Suit:
+            assert tables.evaluate([tables.index[c] for c in hand], trump) == pytest.approx(
+                evaluate(hand, trump))
+
+
+def test_determinisations_believe_the_bids_and_the_passes():
+    """Seat 1 bid 4 and seats 2, 3 passed: in the imagined deals seat 1's hand is mostly
+    strong enough for 4 and the passers' mostly too weak to have topped it."""
+    from p2pcards.bots.topper_search import _BID_AT, _tables
+    tables = _tables(TOPPER_DECK)
+    state = TopperState.position(first=0, hands={0: [Card(Rank.NINE, Suit.SPADES), Card(Rank.TEN, Suit.SPADES),
+                                                    Card(Rank.NINE, Suit.HEARTS), Card(Rank.TEN, Suit.HEARTS),
+                                                    Card(Rank.NINE, Suit.CLUBS), Card(Rank.TEN, Suit.CLUBS)]})
+    state.apply(Bid(1, 4))
+    state.apply(PassBid(2))
+    state.apply(PassBid(3))
+    assert state.to_act == 0
+    know = _Knowledge(state.view(0), 0)
+    strong = weak = 0
+    for draw in range(40):
+        hands = know.deal(random.Random(draw))
+        best = {s: tables.best([tables.index[c] for c in hands[s]])[1] for s in (1, 2, 3)}
+        strong += best[1] >= _BID_AT[4] - 1.0
+        weak += best[2] <= _BID_AT[5] + 1.0 and best[3] <= _BID_AT[5] + 1.0
+    assert strong >= 30 and weak >= 30
+
+
+def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally():
+    bot = SearchTopperBot(random.Random(0), iterations=600, bid_samples=10, ceiling=0.0)
+    budgets = {}
+    for state in topper_states(1, 200):
+        if state.phase is not Phase.PLAY:
+            continue
+        view = state.view(state.to_act)
+        budgets[len(view.hand(state.to_act))] = bot.budget(view, state.to_act)
+        assert bot.choose(view) in tuple(view.legal_actions())
+    assert budgets[6] == 600 and budgets[1] < budgets[3] < budgets[6]

@@ -1,0 +1,247 @@
+"""The counter bots (issue 26's benchmark): legal, seeded, blind to other seats' hidden cards;
+the Topper counter's fitted evaluation, bidding and counted play; the Bluff counter's full count."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2pcards.bots.base import play_local_match, shuffled_faces
+from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
+from p2pcards.bots.bluff_counter import CounterBluffBot, accounted_honest
+from p2pcards.bots.registry import KINDS, make_bot_factory
+from p2pcards.bots.topper import HeuristicTopperBot
+from p2pcards.bots.topper_counter import (
+    Count,
+    CounterTopperBot,
+    best_suit,
+    bid_value,
+    evaluate,
+)
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
+from p2pcards.rules.bluff import BluffConfig, BluffState, Discard
+from p2pcards.rules.topper import (
+    Bid,
+    NameTrump,
+    PassBid,
+    TopperConfig,
+    TopperState,
+    faces_for_hands,
+)
+from p2pcards.rules.topper_order import effective_suit
+from tests.bots.test_search_bots import _other_hands_shuffled, topper_states
+from tests.bots.test_topper_bots import Watched, bidding_with, cards, table
+
+
+def C(text: str) -> Card:
+    return Card.parse(text)
+
+
+def counter_choice(state: TopperState):
+    return CounterTopperBot(random.Random(0)).choose(state.view(state.to_act))
+
+
+# --- a kind of the registry, at every table ------------------------------------------
+
+@pytest.mark.parametrize("game", ["bluff", "topper"])
+def test_counter_is_a_kind_of_both_games(game):
+    assert "counter" in KINDS
+    bot = make_bot_factory(game, "counter", "hard")(random.Random(0))
+    assert bot.name == "counter"
+
+
+def test_topper_counters_play_whole_matches_legally_from_their_own_views():
+    for seed in range(3):
+        bots = [Watched(CounterTopperBot(random.Random(seed * 4 + s))) for s in range(4)]
+        state = TopperState.new(TopperConfig(), seed)
+        play_local_match(state, bots, TOPPER_DECK, random.Random(seed))
+        assert state.outcome is not None
+
+
+def test_a_seeded_topper_counter_match_repeats_exactly():
+    def run() -> list:
+        chosen: list = []
+        bots = [CounterTopperBot(random.Random(s)) for s in range(4)]
+        play_local_match(TopperState.new(TopperConfig(), 1), bots, TOPPER_DECK, random.Random(9),
+                         on_step=lambda state, action, events: chosen.append(action))
+        return chosen
+    assert run() == run()
+
+
+def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold():
+    """Tables that differ only in the other seats' hidden cards give one view and one choice."""
+    rng = random.Random(4)
+    compared = 0
+    for seed in range(3):
+        for state in topper_states(seed, 90):
+            seat = state.to_act
+            twin = _other_hands_shuffled(state, seat, rng)
+            assert twin.view(seat) == state.view(seat)
+            first = CounterTopperBot(random.Random(1)).choose(state.view(seat))
+            assert CounterTopperBot(random.Random(1)).choose(twin.view(seat)) == first
+            compared += 1
+    assert compared > 60
+
+
+def test_bluff_counter_chooses_from_its_view_alone_and_legally():
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        bots = [RandomBluffBot(random.Random(seed * 7 + s)) for s in range(4)]
+        state = BluffState.new(BluffConfig(), seed % 4)
+        for _ in range(250):
+            if state.outcome is not None:
+                break
+            if state.awaiting_deal:
+                state.deal(shuffled_faces(FULL_DECK, rng))
+                continue
+            view = state.view(state.to_act)
+            before = view.copy()
+            action = CounterBluffBot(random.Random(seed)).choose(view)
+            assert view == before
+            state.check(action)
+            checked += 1
+            state.apply(bots[state.to_act].choose(view))
+    assert checked > 200
+
+
+# --- the fitted evaluation and the bidding --------------------------------------------
+
+def test_the_evaluation_ranks_jacks_trumps_and_aces():
+    assert evaluate(cards("JS JC AS KS AH AD"), Suit.SPADES) > evaluate(
+        cards("JS JC AS KS 9H 9D"), Suit.SPADES) > evaluate(
+        cards("JS 10C AS KS 9H 9D"), Suit.SPADES) > evaluate(cards("9C 10D 9H 10S QC 9S"), Suit.SPADES)
+
+
+def test_the_little_jack_counts_as_a_trump_of_its_colour():
+    hand = cards("JC 9S 10S QH 9D 10D")
+    assert evaluate(hand, Suit.SPADES) > evaluate(hand, Suit.CLUBS) - 0.5  # JC is spades' Little Jack
+    assert best_suit(cards("JH JD AH KH 9C 10S"))[0] is Suit.HEARTS
+
+
+def test_a_bid_is_worth_less_the_further_it_is_above_the_estimate():
+    assert bid_value(4.0, 1) > bid_value(4.0, 5) and bid_value(1.0, 4) < 0
+
+
+def test_counter_bids_a_strong_hand_and_passes_a_weak_one():
+    assert isinstance(counter_choice(bidding_with("JS JC AS KS AH AD")), Bid)
+    assert counter_choice(bidding_with("9C 10D 9H 10S QC 9S")) == PassBid(0)
+
+
+def test_counter_names_its_strongest_suit():
+    mine = cards("JH JD AH KH 9C 10S")
+    rest = [c for c in TOPPER_DECK if c not in mine]
+    state = TopperState.new(TopperConfig(), 3)
+    state.deal(faces_for_hands([mine, rest[0:6], rest[6:12], rest[12:18]]))
+    state.apply(Bid(0, 2))
+    for seat in (1, 2, 3):
+        state.apply(PassBid(seat))
+    assert counter_choice(state) == NameTrump(0, Suit.HEARTS)
+
+
+# --- counted play -----------------------------------------------------------------------
+
+COUNTING = ("JS 9H 9S QD 9D 10D", "JC 10S AH AD KC 10H",
+            "AS KS QH QC 9C JD", "QS KH JH AC 10C KD")
+
+
+def test_counter_leads_the_top_trump_to_draw_trumps():
+    state, _ = table(COUNTING)
+    assert counter_choice(state).card == C("JS")
+
+
+def test_counter_leads_the_little_jack_once_the_big_jack_is_played():
+    state, _ = table(COUNTING, [(0, "JS"), (1, "10S"), (2, "KS"), (3, "QS"),
+                                (0, "9H"), (1, "AH"), (2, "QH"), (3, "KH")])
+    assert counter_choice(state).card == C("JC")
+
+
+FOLLOWING = ("9H AS KS QS 10S 9S", "QH 9C 10C 9D 10D JD",
+             "10H QC KC AC QD KD", "AH KH JS JC AD JH")
+
+
+def test_counter_last_to_play_wins_as_cheaply_as_it_can():
+    state, _ = table(FOLLOWING, [(0, "9H"), (1, "QH"), (2, "10H")])
+    assert counter_choice(state).card == C("KH")
+
+
+def test_counter_throws_its_cheapest_card_when_it_cannot_win():
+    state, _ = table(FOLLOWING, [(0, "AS")])
+    assert counter_choice(state).card == C("9C")
+
+
+def test_a_seat_void_in_a_suit_is_counted_as_holding_none_of_it():
+    # Seat 1 shows it has no hearts (it discards on the 9 of hearts): it may hold none.
+    state, _ = table(("9H AS KS QS 10S 9S", "9C 10C 9D 10D JD QC",
+                      "QH 10H KC AC QD KD", "AH KH JS JC AD JH"), [(0, "9H"), (1, "9C")])
+    count = Count(state.view(2), 2)
+    assert not any(c.suit is Suit.HEARTS for c in count.possible[1])
+    # Void in hearts, it beats the Queen only by trumping it.
+    trumps = [c for c in count.possible[1] if effective_suit(c, Suit.SPADES) is Suit.SPADES]
+    assert count.beaten_by(1, C("QH"), Suit.HEARTS) == pytest.approx(count.holds_any(1, trumps))
+    assert count.beaten_by(1, C("QH"), Suit.HEARTS) > count.holds_any(1, [C("AH"), C("KH")]) == 0.0
+
+
+def test_counter_beats_three_heuristic_bots_more_than_its_share():
+    """A fixed seeded sample (the arena measures the rate with an interval)."""
+    wins = 0.0
+    matches = 40
+    for i in range(matches):
+        seat = i % 4
+        bots = [CounterTopperBot(random.Random(i)) if s == seat
+                else HeuristicTopperBot(random.Random(100 + 4 * i + s)) for s in range(4)]
+        state = TopperState.new(TopperConfig(), (i // 4) % 4)
+        play_local_match(state, bots, TOPPER_DECK, random.Random(5_000 + i))
+        if seat in state.outcome.winners:
+            wins += 1 / len(state.outcome.winners)
+    assert wins / matches > 0.4
+
+
+# --- the Bluff counter's full count -----------------------------------------------------
+
+def _claims_of_one_rank(first: int, second: int) -> tuple[BluffState, int]:
+    """Seat 0 claims ``first`` cards of a rank seat 2 holds none of, seat 1 ``second`` more:
+    the view of seat 2, to answer seat 1."""
+    state = BluffState.new(BluffConfig(), 0)
+    state.deal(shuffled_faces(FULL_DECK, random.Random(3)))
+    judge = 2
+    mine = {state.face(p).rank for p in range(52) if p % 4 == judge}
+    rank = next(r for r in sorted({c.rank for c in FULL_DECK}) if r not in mine)
+    state.apply(Discard(0, tuple(p for p in range(0, 52, 4))[:first], 10, rank))
+    state.apply(Discard(1, tuple(p for p in range(1, 52, 4))[:second], 10, rank))
+    assert state.to_act == judge
+    return state.view(judge), judge
+
+
+@pytest.mark.parametrize(("first", "second", "cut"), [(2, 2, False), (3, 2, True)])
+def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for(first, second, cut):
+    view, judge = _claims_of_one_rank(first, second)
+    claim = view.claims[-1]
+    plain = HeuristicBluffBot(random.Random(0))._honest(view, claim, judge)
+    counted = accounted_honest(view, claim, judge, CounterBluffBot.overclaimed)
+    assert 0 < plain < 1
+    if cut:  # 3 + 2 cards claimed of a rank with four: one of them lied
+        assert counted == pytest.approx(plain * CounterBluffBot.overclaimed)
+    else:
+        assert counted == pytest.approx(plain)
+
+
+# --- the arena's tally ------------------------------------------------------------------
+
+def test_the_arena_tallies_each_topper_bot_s_contracts_defence_and_points():
+    from tests.bots.test_search_bots import load_arena
+    arena = load_arena()
+    result = arena.run_arena("topper", ["counter", "heuristic", "heuristic", "heuristic"], 3, seed=2)
+    tallies = {name: t.to_json() for name, t in result.tallies.items()}
+    assert set(tallies) == set(result.bots)
+    hands = {t["hands"] for t in tallies.values()}
+    assert len(hands) == 1 and hands.pop() > 0  # every seat scores every hand
+    total = sum(t["contracts"] for t in tallies.values())
+    assert total == tallies["counter#0"]["hands"]  # each scored hand has one bidder
+    for t in tallies.values():
+        assert t["made"] <= t["contracts"] and 0 <= t["set_rate"] <= 1
+    assert result.to_json()["tally"] == tallies
+    assert "named" in arena.report(result)
+    bluff = arena.run_arena("bluff", ["counter", "heuristic", "random", "random"], 1, seed=2)
+    assert bluff.tallies == {} and bluff.to_json()["tally"] == {}

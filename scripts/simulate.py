@@ -5,13 +5,16 @@
     python scripts/simulate.py --start 50000 --count 5000
     python scripts/simulate.py --stop-at 9 --count 20000  # the seating only
     python scripts/simulate.py --seed 1161 --verbose    # replay one schedule
+    python scripts/simulate.py --game bluff --count 500  # one-deal Bluff matches
 
 Each seed draws a schedule (delays, cuts and restores of links, a coalition of
 up to three players that drops, holds back, duplicates, replays, equivocates,
 writes out of turn, sends rule-breaking shuffles, shares or actions, withholds,
 sends on chosen paths only) and runs the four players' ``SessionRules`` and the
-host's ``Relay`` over it, through a one-deal Topper match
-(``tests/sim/simulation.py``). Prints the count, the failing seeds with what
+host's ``Relay`` over it, through a one-deal Topper match or (``--game bluff``) a
+one-deal Bluff match of two chips a seat, whose challenges show face-down
+discards and whose coalition also sends shows with wrong or too few shares and
+rule-breaking discards (``tests/sim/simulation.py``). Prints the count, the failing seeds with what
 failed, how many runs reached the match's end, how many verdicts with evidence
 ``check_verdict`` confirmed on the naming peer's record, how many verdicts the
 link-churn rule and timed races explain, the time taken and the schedules per
@@ -29,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.sim.simulation import Simulation, judge, schedule_for  # noqa: E402
+from tests.sim.simulation import GAMES, Simulation, judge, schedule_for  # noqa: E402
 
 
 def main() -> int:
@@ -39,6 +42,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, help="replay this one seed")
     parser.add_argument("--stop-at", type=int, default=None,
                         help="stop each schedule at this position (default: the match's end)")
+    parser.add_argument("--game", choices=GAMES, default="topper", help="the game played")
     parser.add_argument("--verbose", action="store_true", help="print each peer's end")
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # the peers log every frame they drop
@@ -46,7 +50,7 @@ def main() -> int:
     began = time.perf_counter()
     failing, churn, races, runs, over, confirmed = [], 0, 0, 0, 0, 0
     for seed in seeds:
-        sim = Simulation(schedule_for(seed, args.stop_at)).run()
+        sim = Simulation(schedule_for(seed, args.stop_at, args.game)).run()
         outcome = judge(sim)
         runs += 1
         churn += outcome.churn
@@ -68,7 +72,7 @@ def main() -> int:
                 print(f"    player {peer.player} ({'honest' if peer.honest else 'coalition'}): "
                       f"position {peer.table.next_position}, {said}")
     took = time.perf_counter() - began
-    print(f"schedules: {runs}, failing: {len(failing)}"
+    print(f"game: {args.game}, schedules: {runs}, failing: {len(failing)}"
           f"{' ' + str(failing[:50]) if failing else ''}, "
           f"reached the match's end: {over}, "
           f"verdicts with evidence confirmed on the record: {confirmed}, "

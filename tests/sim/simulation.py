@@ -16,6 +16,19 @@ schedule may stop earlier (:attr:`Schedule.stop_at`). Honest players choose a
 legal action seeded by the position, so an undisturbed run writes the same
 transcript every time.
 
+With ``Schedule.game = "bluff"`` the table plays a short Bluff match instead
+(:data:`BLUFF_CONFIG`: one deal, two chips a seat, a chip a pass, discards of
+at most two cards; Bluff's deck is always the 52 cards): the seating, four
+shuffles of the 52 cards, four ``shares``, then discards, passes and
+challenges, each challenge answered by the discarder's ``show`` (the shares
+that turn its face-down cards up), about 32 positions. Honest players choose a
+kind of action first, then one of it, so challenges and shows happen. The
+coalition's rule-breaking messages then include Bluff's own: a show whose
+shares are on the wrong cards (or whose one share's proof fails), a show with
+too few shares, and a discard of rank 1, with a stake above the stack or
+naming a slot twice (``_broken``); ``Schedule.bad_type`` aims one at the
+member's next message of a type.
+
 *How the crypto stays affordable.* Every check is the real one (the table's own
 shuffle, share and key-share checks), but it runs through :func:`memo_check`,
 which remembers each check's result (pass or failure) by the check's key, a
@@ -94,6 +107,7 @@ from p2pcards.protocol.relay import Send as RelaySend
 from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules, Settle, Speculate
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 
 PLAYERS = 4
@@ -113,6 +127,14 @@ Node = int | str
 #: The coalition's attacks (see the module docstring).
 ATTACKS = ("equivocate", "out_of_turn", "junk", "replay", "silent", "bad")
 
+#: The games a schedule may play.
+GAMES = ("topper", "bluff")
+#: The short Bluff match: one deal, two chips each, a chip a pass, at most two
+#: cards a discard (the deck is always the 52 cards: Bluff has no smaller one).
+BLUFF_CONFIG = BluffConfig(table_price=1, starting_chips=2, deal_cap=1, max_discard=2)
+#: Bluff messages a coalition member may replace with a rule-breaking one.
+BLUFF_BAD_TYPES = ("show", "discard", "pass", "challenge")
+
 
 @dataclass
 class Schedule:
@@ -120,6 +142,8 @@ class Schedule:
 
     seed: int
     coalition: frozenset[int] = frozenset()
+    #: The game played (``GAMES``).
+    game: str = "topper"
     #: Players without direct links (seat 0, the host's own seat, never has any).
     no_direct: frozenset[int] = frozenset({0})
     max_delay: float = 0.2
@@ -150,23 +174,26 @@ class Schedule:
     flood: float = 0.005
     #: Bad-signature ``shuffle`` frames sent to the next shuffler (finding 2).
     fake_shuffles: int = 0
+    #: With ``bad``: the rule-breaking message replaces the member's first message
+    #: of this type at or after ``bad_at`` (None: the one at ``bad_at``, if its own).
+    bad_type: str | None = None
 
     def describe(self) -> str:
-        return (f"seed={self.seed} coalition={sorted(self.coalition)} "
+        return (f"game={self.game} seed={self.seed} coalition={sorted(self.coalition)} "
                 f"no_direct={sorted(self.no_direct)} attacks={sorted(self.attacks)} "
                 f"cuts={len(self.cuts)} drop={self.drop:.2f} hold={self.hold:.1f} "
-                f"stop_at={self.stop_at}")
+                f"stop_at={self.stop_at} bad_at={self.bad_at} bad_type={self.bad_type}")
 
 
-def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
+def schedule_for(seed: int, stop_at: int | None = None, game: str = "topper") -> Schedule:
     """The seeded schedule: a coalition of 0..3 players, cuts, delays, attacks, a crash,
-    over the match's first ``stop_at`` positions (None: the whole match)."""
-    rng = random.Random(seed)
+    over the match's first ``stop_at`` positions (None: the whole match) of ``game``."""
+    rng = random.Random(seed if game == "topper" else f"{game}/{seed}")
     size = rng.choice([0, 1, 1, 2, 2, 3])
     coalition = frozenset(rng.sample(range(PLAYERS), size))
     no_direct = {0} | {p for p in range(1, PLAYERS) if rng.random() < 0.2}
     span = 6 * DEADLINE if stop_at is not None and stop_at <= SEATED else 12 * DEADLINE
-    last = stop_at if stop_at is not None else 45
+    last = stop_at if stop_at is not None else (45 if game == "topper" else 32)
     cuts = []
     for _ in range(rng.choice([0, 0, 1, 2, 3])):
         if rng.random() < 0.5:
@@ -196,13 +223,18 @@ def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
         equivocate_at=rng.randrange(1, last) if "equivocate" in attacks else None,
         bad_at=rng.randrange(1, last) if "bad" in attacks else None,
         silent_from=rng.randrange(1, last) if "silent" in attacks else 0,
-        stop_at=stop_at)
+        stop_at=stop_at, game=game)
     # Drawn last: the draws above stay what they were before crashes were drawn.
     # A player's process (not the host's: its relay would go too) is killed and
     # started again from its record, sometimes after more than a deadline.
     if rng.random() < 0.15:
         down = rng.uniform(0, span)
         schedule.crash = (rng.randrange(1, PLAYERS), down, down + rng.uniform(0.5, 1.5 * DEADLINE))
+    # Bluff's own cheats (a show with wrong or too few shares, a rule-breaking
+    # discard): half of them aimed at the member's next message of that type.
+    if game == "bluff" and schedule.bad_at is not None and rng.random() < 0.5:
+        schedule.bad_type = rng.choice(BLUFF_BAD_TYPES)
+        schedule.bad_at = rng.randrange(1, SEATED + 8)
     return schedule
 
 
@@ -211,26 +243,29 @@ def schedule_for(seed: int, stop_at: int | None = None) -> Schedule:
 @dataclass(frozen=True)
 class Seating:
     identities: list[Any]
+    game: str
     config: dict[str, int]
     nonce: bytes
 
 
-_SEATING: Seating | None = None
+_SEATING: dict[str, Seating] = {}
 
 
-def seating() -> Seating:
-    """The four seeded identities and the lobby's settings (the same every run)."""
-    global _SEATING
-    if _SEATING is None:
+def seating(game: str = "topper") -> Seating:
+    """The four seeded identities and the lobby's settings of ``game`` (the same every run)."""
+    if game not in _SEATING:
         identities = [seeded_identity(20, f"p{i}", f"p{i}") for i in range(PLAYERS)]
-        config = games.by_name("topper").config_to_wire(
-            TopperConfig(target_score=1, deal_limit=1))
-        _SEATING = Seating(identities, config, SeededRng(b"sim genesis")(32))
-    return _SEATING
+        settings = (TopperConfig(target_score=1, deal_limit=1) if game == "topper"
+                    else BLUFF_CONFIG)
+        config = games.by_name(game).config_to_wire(settings)
+        nonce = SeededRng(b"sim genesis" if game == "topper" else f"sim {game}".encode())(32)
+        _SEATING[game] = Seating(identities, game, config, nonce)
+    return _SEATING[game]
 
 
-def _lobby(identities: list[Any], config: dict[str, int]) -> Lobby:
-    return Lobby(identities[0], "topper", {**config, "move_time": int(DEADLINE)}, "sim")
+def _lobby(seat: Seating) -> Lobby:
+    return Lobby(seat.identities[0], seat.game, {**seat.config, "move_time": int(DEADLINE)},
+                 "sim")
 
 
 class _Rng(SeededRng):
@@ -381,9 +416,10 @@ class Simulation:
         #: Frames the relay sent each spectator, and the spectators it closed.
         self.to_spectator: dict[int, int] = {}
         self.closed_spectators: set[int] = set()
-        seat = seating()
+        self._bad_sent = False
+        seat = seating(schedule.game)
         self.identities = seat.identities
-        lobby = _lobby(self.identities, seat.config)
+        lobby = _lobby(seat)
         self.relay = Relay(lobby, seat.nonce, clock=lambda: self.now)
         for player in range(PLAYERS):
             self.relay.connected(player, self.identities[player].public_key)
@@ -722,8 +758,8 @@ class Simulation:
                 return
             written = table.outgoing()
             if written is None and table.awaiting_my_action:
-                actions = list(table.view().legal_actions())
-                written = table.act(random.Random(position).choice(actions))
+                written = table.act(_choose(list(table.view().legal_actions()), position,
+                                            self.schedule.game))
             if written is None:
                 return
             peer.written[position] = written.raw
@@ -775,13 +811,23 @@ class Simulation:
         if "replay" in attacks:
             for old in peer.table.transcript()[: self.rng.randrange(1, msg.position + 1)]:
                 self._send_raw(peer, self.rng.choice(targets), old)
-        if "bad" in attacks and msg.position == self.schedule.bad_at:
-            mtype, body = _broken(msg)
+        if "bad" in attacks and self._bad_now(msg):
+            mtype, body = _broken(msg, self.schedule.game)
             bad = seal(identity, session=msg.session, position=msg.position, prev=msg.prev,
                        player=peer.player, type=mtype, body=body).raw
             self.evidence.append(("single", peer.player, msg.position, bad))
             return bad
         return None
+
+    def _bad_now(self, msg: SignedMessage) -> bool:
+        """Whether the rule-breaking message replaces ``msg`` (once a schedule)."""
+        schedule, at = self.schedule, self.schedule.bad_at
+        if self._bad_sent or at is None:
+            return False
+        fire = (msg.position == at if schedule.bad_type is None
+                else msg.type == schedule.bad_type and msg.position >= at)
+        self._bad_sent = fire
+        return fire
 
     def _fake_shuffles(self, peer: Peer, msg: SignedMessage) -> None:
         """Finding 2: many ``shuffle`` frames for this position with a bad signature
@@ -850,6 +896,18 @@ class Simulation:
                    for s, e, link in self.cuts)
 
 
+def _choose(actions: list[Any], position: int, game: str) -> Any:
+    """An honest player's legal action, seeded by the position; in Bluff first the
+    kind (dozens of discards beside one pass and one challenge: a choice among
+    actions alone would hardly ever challenge, so hardly ever show), then one."""
+    rng = random.Random(position)
+    if game == "topper":
+        return rng.choice(actions)
+    kinds = sorted({type(a).__name__ for a in actions})
+    kind = rng.choice(kinds)
+    return rng.choice([a for a in actions if type(a).__name__ == kind])
+
+
 def _evidence_of(raw: bytes) -> tuple[bytes, ...]:
     """The evidence messages of a signed alert (none for a leave or junk)."""
     try:
@@ -868,6 +926,11 @@ def _other_body(msg: SignedMessage) -> dict[str, Any]:
         body["cards"] = list(body["cards"])[1:] + list(body["cards"])[:1]
     elif msg.type == "shares":
         body["shares"] = list(body["shares"])[1:] + list(body["shares"])[:1]
+    elif msg.type == "show":  # Bluff: the shares of a challenged discard
+        shown = list(body["shares"])
+        body["shares"] = shown[::-1] if len(shown) > 1 else shown * 2
+    elif msg.type == "discard":
+        body["stake"] = body["stake"] + 1
     elif msg.type == "play":
         body["slot"] = (body["slot"] + 1) % 24
     elif msg.type == "bid":
@@ -879,11 +942,29 @@ def _other_body(msg: SignedMessage) -> dict[str, Any]:
     return body
 
 
-def _broken(msg: SignedMessage) -> tuple[str, dict[str, Any]]:
+def _broken(msg: SignedMessage, game: str) -> tuple[str, dict[str, Any]]:
     """A message for ``msg``'s position that breaks a rule (so its signer is named):
     a shuffle whose proof fails, shares rotated onto the wrong cards, a key share
     that does not open its commitment, a play of a card dealt to another seat, a
-    bid above the maximum."""
+    bid above the maximum; in Bluff, a show with its shares on the wrong cards (or
+    a share whose proof fails) or with too few, and a discard that breaks a rule
+    (rank 1, a stake above the stack, one slot twice)."""
+    if msg.type == "show":
+        shown = list(msg.body["shares"])
+        if msg.position % 2:  # too few shares
+            return "show", {"shares": shown[:-1]}
+        if len(shown) > 1:  # each share on the other card
+            return "show", {"shares": shown[::-1]}
+        d, c, r = shown[0]
+        return "show", {"shares": [[d, r, c]]}  # its proof fails
+    if game == "bluff" and msg.type in ("discard", "pass", "challenge"):
+        slots = list(msg.body.get("slots", [0]))
+        variant = msg.position % 3
+        if variant == 0:
+            return "discard", {"slots": slots, "stake": 1, "rank": 1}  # malformed
+        if variant == 1:
+            return "discard", {"slots": slots, "stake": 2**31 - 1, "rank": 2}
+        return "discard", {"slots": [slots[0], slots[0]], "stake": 1, "rank": 2}
     if msg.type == "play":
         return "play", {**msg.body, "slot": (msg.body["slot"] + 1) % 24}
     if msg.type in ("bid", "pass", "trump"):

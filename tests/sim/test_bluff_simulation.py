@@ -33,7 +33,7 @@ from .simulation import SEATED, Outcome, Schedule, Simulation, judge, run_schedu
 BLUFF_SEEDS = 60
 CHUNKS = 2
 #: Marked slow: many more.
-SLOW_BLUFF_SEEDS = 600
+SLOW_BLUFF_SEEDS = 200
 
 
 @pytest.fixture(autouse=True)

@@ -37,37 +37,15 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.net.resume import Step, rebuild, resumed_steps, show_record, turn_age
 from p2pcards.net.seat_links import SeatLinks, SessionRejected
 from p2pcards.net.seat_record import SeatRecord
-from p2pcards.net.seat_talk import TALK_WARN_WINDOW, TALK_WARNINGS, SeatTalk
+from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_pause
-from p2pcards.net.session_events import (  # the session's vocabulary, re-exported
-    CONNECTED,
-    DIRECT,
-    HOST,
-    LEFT_IN_LOBBY,
-    RECONNECTING,
-    VIA_HOST,
-    Agent,
-    Decision,
-    LeaveTable,
-    LinkDown,
-    LinkUp,
-    LobbyUpdate,
-    Paths,
-    Presence,
-    Rejected,
-    SessionResult,
-    TakePause,
-    Waiting,
-    presence_news,
-)
+from p2pcards.net.session_events import Agent, LeaveTable, SessionResult, TakePause, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
-from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.session import HOST as HOST_PATH
 from p2pcards.protocol.session import (
-    PROBE_TIMEOUT,
     Check,
     Clock,
     Emit,
@@ -79,7 +57,7 @@ from p2pcards.protocol.session import (
     Speculate,
 )
 from p2pcards.protocol.table import Stage, StageNotReached, Table, Written
-from p2pcards.protocol.talk import TalkBook, TalkLine, TalkRefused
+from p2pcards.protocol.talk import TalkBook, TalkLine
 
 log = logging.getLogger(__name__)
 
@@ -561,9 +539,3 @@ class PeerSession:
             return self._result()
         return SessionResult(reason=reason)
 
-
-__all__ = ["PROBE_TIMEOUT", "DIRECT", "HOST", "VIA_HOST", "Agent", "Decision", "LEFT_IN_LOBBY",
-           "LeaveTable", "TakePause", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp",
-           "LinkDown", "Waiting", "Paths", "Presence", "SessionRejected", "CONNECTED", "RECONNECTING", "Rejected",
-           "MatchEnded", "TableEnded", "TalkLine", "TalkRefused", "TALK_WARNINGS", "TALK_WARN_WINDOW",
-           "presence_news"]

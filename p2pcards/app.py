@@ -32,12 +32,14 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
-from p2pcards.net.peer import PROBE_TIMEOUT, Agent, PeerSession, SessionResult
+from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import ALIVE_EVERY, keep_alive, last_up
+from p2pcards.net.session_events import Agent, SessionResult
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
+from p2pcards.protocol.session import PROBE_TIMEOUT
 from p2pcards.protocol.table import MOVE_TIME, Stage
 from p2pcards.rules.seats import SEATS
 

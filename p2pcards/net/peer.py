@@ -10,7 +10,8 @@ module only carries out what they say: it feeds the frames of its links
 (:mod:`~p2pcards.net.seat_links`: the host link, redialled by
 :mod:`~p2pcards.net.host_link`, and with ``direct=True`` the direct links),
 the clock and the agent's decisions to the rules through one queue read by
-the one task that touches the table; sends the cryptographic steps as they
+the one task that touches the table (which rule hears which frame:
+:mod:`~p2pcards.net.seat_routing`); sends the cryptographic steps as they
 fall due; asks its :class:`Agent` (a bot, or a person through a front end)
 for game decisions; and saves every message before it goes out
 (:mod:`~p2pcards.net.seat_record`), so that after a lost link or a crash it
@@ -24,50 +25,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.host_link import HostLink
-from p2pcards.net.inbox import Inbox, InboxItem
+from p2pcards.net.inbox import Inbox
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.resume import Step, rebuild, resumed_steps, show_record, turn_age
 from p2pcards.net.seat_links import SeatLinks, SessionRejected
 from p2pcards.net.seat_record import SeatRecord
-from p2pcards.net.seat_talk import TALK_WARN_WINDOW, TALK_WARNINGS, SeatTalk
+from p2pcards.net.seat_routing import SeatRouting
+from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_pause
-from p2pcards.net.session_events import (  # the session's vocabulary, re-exported
-    CONNECTED,
-    DIRECT,
-    HOST,
-    LEFT_IN_LOBBY,
-    RECONNECTING,
-    VIA_HOST,
-    Agent,
-    Decision,
-    LeaveTable,
-    LinkDown,
-    LinkUp,
-    LobbyUpdate,
-    Paths,
-    Presence,
-    Rejected,
-    SessionResult,
-    TakePause,
-    Waiting,
-    presence_news,
-)
-from p2pcards.protocol import frames
+from p2pcards.net.session_events import Agent, LeaveTable, SessionResult, TakePause, Waiting
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
-from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.session import HOST as HOST_PATH
 from p2pcards.protocol.session import (
-    PROBE_TIMEOUT,
     Check,
     Clock,
     Emit,
@@ -79,9 +57,7 @@ from p2pcards.protocol.session import (
     Speculate,
 )
 from p2pcards.protocol.table import Stage, StageNotReached, Table, Written
-from p2pcards.protocol.talk import TalkBook, TalkLine, TalkRefused
-
-log = logging.getLogger(__name__)
+from p2pcards.protocol.talk import TalkBook, TalkLine
 
 Connector = Callable[[], Awaitable[Any]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
@@ -137,6 +113,8 @@ class PeerSession:
         self.replaying: Step | None = None
         #: The one queue the table task reads (opened when :meth:`run` starts).
         self.inbox = Inbox()
+        #: Which rule, or which part of this seat, each item and frame goes to.
+        self.routing = SeatRouting(self)
 
     # -- public -----------------------------------------------------------------
 
@@ -157,15 +135,6 @@ class PeerSession:
         self.links.mesh = mesh
 
     @property
-    def listen(self) -> bool:
-        """Whether this seat accepts direct links (off: it only dials)."""
-        return self.links.listen
-
-    @property
-    def listen_host(self) -> str | None:
-        return self.links.listen_host
-
-    @property
     def journal(self) -> Journal | None:
         return self.record.journal
 
@@ -177,11 +146,6 @@ class PeerSession:
     @talk.setter
     def talk(self, book: TalkBook | None) -> None:
         self.chat.book = book
-
-    @property
-    def _deadline_at(self) -> float:
-        """When the writer's time (or the probe's) is up, in event-loop time."""
-        return self.rules.deadline_at
 
     def resume_from(self, journal: Journal) -> Table:
         """Rebuild the table from a saved journal before :meth:`run`, and return it
@@ -207,7 +171,7 @@ class PeerSession:
             return self._result()
         self.inbox.open()
         if self.direct:
-            self.links.open_mesh(self._deliver_direct, lambda: self.table, self._on_mesh_change)
+            self.links.open_mesh(self.routing.direct, lambda: self.table, self.routing.mesh_changed)
         if self.table is not None:
             # Resumed from a journal: the writer's turn began when its predecessor's
             # message was saved (the transcript's last write), not now; no fresh time.
@@ -249,7 +213,7 @@ class PeerSession:
         """Tell the others (signed) that this player leaves, and stop."""
         self._leaving = True
         await self._send_leave_notice()
-        self._wake()
+        self.inbox.wake()
 
     async def _send_leave_notice(self) -> None:
         if self.table is None or self.table.stage in (Stage.OVER, Stage.ENDED):
@@ -279,26 +243,6 @@ class PeerSession:
             raise StageNotReached("no table yet: the host has not sent its genesis")
         return self.table
 
-    async def _deliver_direct(self, player: int, data: bytes) -> None:
-        await self.inbox.put(("direct", player, data))
-
-    def _wake(self) -> None:
-        self.inbox.wake()
-
-    def _on_mesh_change(self) -> None:
-        """A direct link came up or went down. Each end of a new link asks the other
-        for what it lacks (``sync``): a message written before the link existed
-        (and withheld by the host) must not wait for a deadline."""
-        if self.mesh is None:
-            return
-        for out in self.rules.direct_links(self.mesh.linked()):
-            if out.path is not HOST_PATH:
-                self.mesh.send(out.path, out.frame)
-        if self.rules.ended_at is not None:
-            self._wake()  # an ended table's grace may be over: the links changed
-        self.links.emit_paths(self.table)
-        self.links.emit_presence(self.table)
-
     def paths(self) -> dict[int, str]:
         """How each other player's messages reach this one (see :class:`Paths`)."""
         return self.links.paths(self.table)
@@ -324,7 +268,7 @@ class PeerSession:
                     return self._result()
                 if decision is None and self.table is not None and self.table.awaiting_my_action:
                     decision = asyncio.create_task(self.agent.decide(
-                        self.table.view(), decision_of(self.table, self._deadline_at)))
+                        self.table.view(), decision_of(self.table, self.rules.deadline_at)))
                 woken = await self.inbox.next(decision, self.rules.wake_at())
                 if decision is not None and woken.decided:
                     finished, decision = decision, None
@@ -338,7 +282,7 @@ class PeerSession:
                     else:
                         await write_action(self._known_table, action, self.on_event, self._publish)
                 if woken.item is not None:  # also when a decision came at once: the item is taken
-                    result = await self._on_item(woken.item)
+                    result = await self.routing.item(woken.item)
                     if result is not None:
                         return result
                 if woken.timed_out:
@@ -364,77 +308,7 @@ class PeerSession:
             except TimeoutError:
                 return
             with contextlib.suppress(SessionRejected, SeatPlayedElsewhere):
-                await self._on_item(item)  # a lost host link ends no grace: direct links may be up
-
-    async def _on_item(self, item: InboxItem) -> SessionResult | None:
-        kind, source, payload = item
-        if kind == "host":
-            await self._on_frame(payload)
-        elif kind == "direct":
-            await self._on_direct_frame(source, payload)
-        elif kind == "up":
-            self.links.host_up(source, own_host=bool(self.meta.get("hosted")))
-            # What this peer wrote after the hello named its count, while the link was
-            # not yet this task's, went nowhere: the host would never ask for it. No
-            # fresh deadline: a reconnect is not progress (see the module doc).
-            await self._apply(self.rules.host_link_up(payload))
-        elif kind == "down":
-            self.rules.host_link_down()
-            self.links.host_down(source, payload)
-            if self._table_done():
-                return self._result()
-        elif kind == "lost":
-            return self._give_up(payload)
-        return None
-
-    async def _on_frame(self, data: bytes) -> None:
-        try:
-            frame = frames.decode(data)
-        except ProtocolError as error:
-            log.warning("dropped a malformed frame from the host: %s", error)
-            return
-        if not self.links.host_frame(frame, self.table) and frame.kind in ("msg", "alert", "pong", "sync", "talk"):
-            await self._on_path_frame(frame, HOST_PATH)  # the host answers its own pings
-
-    async def _on_direct_frame(self, player: int, data: bytes) -> None:
-        """A frame on the direct link to ``player`` (only after both said hello)."""
-        try:
-            frame = frames.decode(data)
-        except ProtocolError as error:
-            log.info("dropped a malformed frame from player %d: %s", player, error)
-            return
-        await self._on_path_frame(frame, player)
-
-    async def _on_path_frame(self, frame: Any, source: int | None) -> None:
-        """A frame any path may carry (a ``ping`` only a direct one: the host answers its own)."""
-        kind, body = frame.kind, frame.body
-        if kind == "msg":
-            await self._on_message(body, source)
-        elif kind == "alert":
-            await self._on_alert(body, source)
-        elif kind == "sync":
-            await self._apply(self.rules.sync(source, body["have"]))
-        elif kind == "ping" and source is not HOST_PATH:
-            await self._apply(self.rules.ping(source, body))
-        elif kind == "pong":
-            await self._apply(self.rules.pong(source, body["n"]))
-        elif kind == "talk":
-            self._on_talk(body, source)
-
-    async def _on_message(self, raw: bytes, source: int | None) -> None:
-        """A transcript message from the host (``source`` None) or a direct link:
-        the rules say what becomes of it (see :mod:`p2pcards.protocol.session`)."""
-        if self.table is None:
-            if source is None:
-                self._start_table(raw)
-            return
-        await self._apply(self.rules.message(source, raw))
-
-    async def _on_alert(self, raw: bytes, source: int | None) -> None:
-        await self._apply(self.rules.alert(source, raw))
-
-    def _on_talk(self, raw: bytes, source: int | None) -> None:
-        self.chat.receive(raw, source, self.mesh)
+                await self.routing.item(item)  # a lost host link ends no grace: direct links may be up
 
     async def _apply(self, outputs: list[Output]) -> None:
         """Carry out what the rules said, in order."""
@@ -561,9 +435,3 @@ class PeerSession:
             return self._result()
         return SessionResult(reason=reason)
 
-
-__all__ = ["PROBE_TIMEOUT", "DIRECT", "HOST", "VIA_HOST", "Agent", "Decision", "LEFT_IN_LOBBY",
-           "LeaveTable", "TakePause", "PeerSession", "SessionResult", "LobbyUpdate", "LinkUp",
-           "LinkDown", "Waiting", "Paths", "Presence", "SessionRejected", "CONNECTED", "RECONNECTING", "Rejected",
-           "MatchEnded", "TableEnded", "TalkLine", "TalkRefused", "TALK_WARNINGS", "TALK_WARN_WINDOW",
-           "presence_news"]

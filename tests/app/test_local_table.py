@@ -9,7 +9,7 @@ import pytest
 from p2pcards.app import TableOptions, play_local, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.journal import Journal, read_records
-from p2pcards.net.peer import LobbyUpdate
+from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import games
 from p2pcards.protocol.events import HandDealt, MatchEnded
 from p2pcards.protocol.verify import verify_transcript

@@ -11,7 +11,7 @@ import pytest
 from p2pcards._direct import direct_table
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.net.peer import TakePause
+from p2pcards.net.session_events import TakePause
 from p2pcards.protocol import games
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.events import ClockPaused, TableEnded
@@ -68,7 +68,7 @@ def _table_with(me_agent, pauses: int, tmp_path):
             loop = asyncio.get_running_loop()
             table = hosted.sessions[0].table
             # Every peer of the table gives the writer the longer time, not only his own.
-            lefts = [s._deadline_at - loop.time() for s in hosted.sessions]
+            lefts = [s.rules.deadline_at - loop.time() for s in hosted.sessions]
             me_agent.back.set()
             result = await asyncio.wait_for(hosted.result(), 60)
             return seen, lefts, table, result

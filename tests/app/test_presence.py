@@ -8,7 +8,8 @@ import asyncio
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.errors import NetError
-from p2pcards.net.peer import CONNECTED, RECONNECTING, PeerSession, Presence
+from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_events import describe

@@ -13,8 +13,9 @@ from p2pcards.app import TableOptions, resume_hosted_table, seeded_identity, sta
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.front import FrontEnd
 from p2pcards.net.journal import Journal
-from p2pcards.net.peer import LobbyUpdate, PeerSession, Presence
+from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import resumed_steps, show_record
+from p2pcards.net.session_events import LobbyUpdate, Presence
 from p2pcards.protocol import games
 from p2pcards.protocol.events import ActionApplied, HandDealt, TableEnded
 from p2pcards.rules import bluff_model

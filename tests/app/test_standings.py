@@ -14,7 +14,7 @@ import pytest
 
 from p2pcards.app import TableOptions, play_local, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.net.peer import LobbyUpdate
+from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import games
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.rules.topper import TopperConfig

@@ -98,7 +98,7 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
         session.resume_from(journal)  # rewrites the transcript: its old age must be kept
         try:
             session._reset_deadline(elapsed=session._saved_turn_age())
-            return session._deadline_at - asyncio.get_running_loop().time()
+            return session.rules.deadline_at - asyncio.get_running_loop().time()
         finally:
             journal.release()
     left = asyncio.run(run())
@@ -129,7 +129,7 @@ def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_
         try:
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
             await asyncio.wait_for(asyncio.gather(*others), 60)
-            return silent.table.my_turn, silent._deadline_at, silent.table.verdict
+            return silent.table.my_turn, silent.rules.deadline_at, silent.table.verdict
         finally:
             await hosted.close(grace=0.1, linger=0)
     my_turn, deadline_at, verdict = asyncio.run(run())

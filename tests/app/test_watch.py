@@ -187,7 +187,7 @@ def _quiet_logs(caplog):
 
 def test_a_spectator_says_who_dropped_and_who_is_back_once_each():
     from p2pcards._direct import direct_table
-    from p2pcards.net.peer import CONNECTED, RECONNECTING, Presence
+    from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 
     seen: list = []
     watcher = WatchSession(Identity.generate("Sam"), None, on_event=seen.append)

@@ -31,7 +31,8 @@ from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.connection import Connection, Limits, connect
 from p2pcards.net.host import TableHost
-from p2pcards.net.peer import PeerSession, SessionResult
+from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import frames, games
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from p2pcards.net.peer import DIRECT, Paths
+from p2pcards.net.session_events import DIRECT, Paths
 from p2pcards.protocol import frames
 from p2pcards.protocol.errors import ProtocolError
 

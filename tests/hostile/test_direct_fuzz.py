@@ -59,7 +59,7 @@ def _feed(data: bytes) -> PeerSession:
     before = session.table.next_position
 
     async def run() -> None:
-        await session._on_direct_frame(1, data)
+        await session.routing.direct_frame(1, data)
     asyncio.run(run())
     assert session.table.stage is not Stage.ENDED
     assert session.table.next_position == before

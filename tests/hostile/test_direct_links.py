@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards.net.peer import DIRECT, HOST, Paths
+from p2pcards.net.session_events import DIRECT, HOST, Paths
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice
 from p2pcards.protocol.table import Stage, Table

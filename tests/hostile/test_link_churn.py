@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards.net.peer import LinkUp, Waiting
+from p2pcards.net.session_events import LinkUp, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
 

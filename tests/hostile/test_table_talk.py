@@ -89,7 +89,7 @@ async def test_a_host_cannot_forge_replay_or_import_a_line(caplog: pytest.LogCap
     """The host signs a line in player 1's name, brings in player 1's line of another
     table, and hands player 0 an old line of player 1 after a newer one: none is shown,
     each drop is logged with its reason, and nobody is blamed."""
-    caplog.set_level(logging.WARNING, logger="p2pcards.net.peer")
+    caplog.set_level(logging.WARNING, logger="p2pcards.net.seat_talk")
     net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
     stash: dict[str, bytes] = {}
 

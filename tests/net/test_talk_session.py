@@ -9,7 +9,8 @@ import logging
 
 import pytest
 
-from p2pcards.net.peer import TALK_WARNINGS, PeerSession
+from p2pcards.net.peer import PeerSession
+from p2pcards.net.seat_talk import TALK_WARNINGS
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.talk import TalkBook, TalkLine, TalkRefused, seal_talk
 
@@ -31,7 +32,7 @@ def test_a_flood_of_bad_lines_warns_a_bounded_number_of_times(caplog: pytest.Log
     async def flood() -> None:
         for n in range(1, 31):
             forged = seal_talk(ids[0], session=SID, player=2, counter=n, text="forged")
-            session._on_talk(forged.raw, None)
+            session.chat.receive(forged.raw, None, session.mesh)
     asyncio.run(flood())
     drops = [r for r in caplog.records if "dropped a chat line" in r.getMessage()]
     assert len(drops) == 30  # every drop is logged, with its reason
@@ -50,7 +51,7 @@ def test_say_before_the_table_and_a_good_line_after() -> None:
             bare.say("hello?")
         session = session_with_talk(ids, events)
         good = seal_talk(ids[3], session=SID, player=3, counter=1, text="hi")
-        session._on_talk(good.raw, None)
-        session._on_talk(good.raw, 2)  # the same line again on a direct link: a copy
+        session.chat.receive(good.raw, None, session.mesh)
+        session.chat.receive(good.raw, 2, session.mesh)  # the same line again on a direct link: a copy
     asyncio.run(scene())
     assert events == [TalkLine(3, "hi")]

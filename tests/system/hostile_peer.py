@@ -25,7 +25,7 @@ import runpy
 import sys
 from typing import Any
 
-from p2pcards.net import peer
+from p2pcards.net import peer, seat_routing
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal_notice
 from p2pcards.protocol.table import Stage
@@ -54,12 +54,12 @@ async def _publish_then_lie(self: Any, written: Any) -> None:
     await self._send_notice(alert)  # to the host and on every direct link
 
 
-_original_on_alert = peer.PeerSession._on_alert
+_original_on_alert = seat_routing.SeatRouting.alert
 
 
 async def _on_alert_then_echo(self: Any, raw: bytes, source: Any) -> None:
     await _original_on_alert(self, raw, source)
-    if await self._to_host(frames.encode("msg", raw)):
+    if await self.seat._to_host(frames.encode("msg", raw)):
         print(f"echoed a notice as a message: {raw.hex()}", file=sys.stderr, flush=True)
 
 
@@ -119,7 +119,7 @@ def main() -> None:
     if mode == "forge-deadline":
         peer.PeerSession._publish = _publish_then_lie  # type: ignore[method-assign]
     elif mode == "echo-notices":
-        peer.PeerSession._on_alert = _on_alert_then_echo  # type: ignore[method-assign]
+        seat_routing.SeatRouting.alert = _on_alert_then_echo  # type: ignore[method-assign]
     elif mode == "direct-only":
         peer.PeerSession._to_host = _to_host_but_not_mine  # type: ignore[method-assign]
     elif mode == "fake-shuffles":

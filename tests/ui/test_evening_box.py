@@ -7,7 +7,7 @@ import asyncio
 from test_tui_harness import drawn, headless, wait_until
 from test_tui_screen import run, seat_everyone
 
-from p2pcards.net.peer import SessionResult
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import events as proto
 from p2pcards.rules.bluff_model import BluffOutcome, Termination
 from p2pcards.rules.topper_events import TopperOutcome

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ui_scenes import panel_text, seated_model
 
-from p2pcards.net.peer import DIRECT, HOST, VIA_HOST, Paths
+from p2pcards.net.session_events import DIRECT, HOST, VIA_HOST, Paths
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.draw import width_of

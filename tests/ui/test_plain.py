@@ -23,7 +23,7 @@ from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
-from p2pcards.net.peer import Decision, TakePause, Waiting
+from p2pcards.net.session_events import Decision, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bm

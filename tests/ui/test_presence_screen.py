@@ -7,7 +7,7 @@ import time
 
 from ui_scenes import panel_text, seated_model, topper_bidding
 
-from p2pcards.net.peer import CONNECTED, DIRECT, RECONNECTING, Paths, Presence
+from p2pcards.net.session_events import CONNECTED, DIRECT, RECONNECTING, Paths, Presence
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.bars import status_line

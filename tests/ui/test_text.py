@@ -31,7 +31,7 @@ from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
-from p2pcards.net.peer import LinkDown, LinkUp, LobbyUpdate, Rejected, Waiting
+from p2pcards.net.session_events import LinkDown, LinkUp, LobbyUpdate, Rejected, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.table import IllegalAction
 from p2pcards.protocol.verdict import Verdict

@@ -14,7 +14,7 @@ from ui_scenes import NAMES, full_deck, known_to, walk_match
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.cards import Card
-from p2pcards.net.peer import LinkDown, LinkUp, LobbyUpdate, Rejected, Waiting
+from p2pcards.net.session_events import LinkDown, LinkUp, LobbyUpdate, Rejected, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bm

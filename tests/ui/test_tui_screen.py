@@ -24,15 +24,7 @@ from test_tui_harness import (
 from ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
 
 from p2pcards.cards import Rank
-from p2pcards.net.peer import (
-    Decision,
-    LinkDown,
-    LinkUp,
-    LobbyUpdate,
-    SessionResult,
-    TakePause,
-    Waiting,
-)
+from p2pcards.net.session_events import Decision, LinkDown, LinkUp, LobbyUpdate, SessionResult, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.verdict import Verdict

@@ -189,6 +189,29 @@ def _logistic(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
+def shown_truth(view: BluffState, claim: Claim) -> float | None:
+    """1 or 0 when the shown cards already settle ``claim`` (all shown, or one shown
+    of another rank); None while some card of it is still face down."""
+    known = [view.face(slot) for slot in claim.slots]
+    if any(face is not None and face.rank != claim.rank for face in known):
+        return 0.0
+    if all(face is not None for face in known):
+        return 1.0
+    return None
+
+
+def claim_could(view: BluffState, claim: Claim) -> float:
+    """The chance, by the card count alone, that its maker could have made ``claim`` honestly."""
+    lead = bool(view.round_claims) and view.round_claims[0] == claim
+    return could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
+
+
+def claim_belief(view: BluffState, claim: Claim, habit: float) -> float:
+    """Belief that ``claim`` is true, its maker bluffing with ``habit`` (Bayes)."""
+    settled = shown_truth(view, claim)
+    return settled if settled is not None else belief(claim_could(view, claim), claim.count, habit)
+
+
 class SearchBluffBot:
     """Expected chips over beliefs and a learned opponent model; see the module docstring."""
 
@@ -252,17 +275,14 @@ class SearchBluffBot:
     def _honest(self, view: BluffState, claim: Claim) -> float:
         """Belief that ``claim`` is true, by Bayes: he could be honest (the card count),
         or could not and discarded anyway (his bluffing habit, learned when ``learn``)."""
-        known = [view.face(slot) for slot in claim.slots]
-        if any(face is not None and face.rank != claim.rank for face in known):
-            return 0.0
-        if all(face is not None for face in known):
-            return 1.0
-        lead = bool(view.round_claims) and view.round_claims[0] == claim
-        could = could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
-        if self.learn:
-            self._prior_bluff = 1 - belief(could, claim.count, self.bluff_habit)
-            return belief(could, claim.count, self.bluff_habit * self.model.bluff_scale(claim.seat))
-        return belief(could, claim.count, self.bluff_habit)
+        if not self.learn:
+            return claim_belief(view, claim, self.bluff_habit)
+        settled = shown_truth(view, claim)
+        if settled is not None:
+            return settled
+        could = claim_could(view, claim)
+        self._prior_bluff = 1 - belief(could, claim.count, self.bluff_habit)
+        return belief(could, claim.count, self.bluff_habit * self.model.bluff_scale(claim.seat))
 
     def _call_value(self, view: BluffState) -> float:
         """Expected chips of calling the claim on the table (see the module docstring)."""

@@ -30,8 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.bots.bluff import belief
-from p2pcards.bots.bluff_search import SearchBluffBot, could_hold
+from p2pcards.bots.bluff_search import SearchBluffBot, claim_belief
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.bots.topper import best_trump, estimate_tricks
 from p2pcards.cards import Card, Rank, Suit
@@ -127,14 +126,7 @@ def rank_count(view: BluffState, rank: Rank) -> RankCount:
 def claim_chance(view: BluffState, claim: Claim) -> float:
     """The chance ``claim`` is true as the coach's bot believes it, judging its maker an
     average player (the search bot's belief before it has learned anything)."""
-    known = [view.face(slot) for slot in claim.slots]
-    if any(face is not None and face.rank != claim.rank for face in known):
-        return 0.0
-    if all(face is not None for face in known):
-        return 1.0
-    lead = bool(view.round_claims) and view.round_claims[0] == claim
-    could = could_hold(view, claim.rank, claim.count, claim.seat, lead, hide=())
-    return belief(could, claim.count, SearchBluffBot.bluff_habit)
+    return claim_belief(view, claim, SearchBluffBot.bluff_habit)
 
 
 def _percent(p: float) -> str:

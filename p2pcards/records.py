@@ -15,9 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2pcards.errors import P2PCardsError
-
-#: The folder of a session's records that is the host's relay, not a seat.
-RELAY = "relay"
+from p2pcards.net.saved_tables import (
+    RELAY,
+    own_seats,
+    records_in,
+    session_id,
+    sessions_matching,
+)
+from p2pcards.net.saved_tables import read_meta as _read_meta
 
 #: How many characters of a session id a printed command carries: unique among
 #: one person's tables in practice, and ``verify``/``replay`` say so if not.
@@ -44,7 +49,7 @@ class SavedTable:
 
     @property
     def session(self) -> str:
-        return self.directory.parent.name
+        return session_id(self.directory)
 
     @property
     def short(self) -> str:
@@ -64,28 +69,10 @@ def whose(directory: Path, meta: dict | None, fingerprint: str | None) -> str:
     return f"seat of key {directory.name}"
 
 
-def records_in(session_dir: Path) -> list[Path]:
-    """The records (folders with a transcript or meta) of one session folder, by name."""
-    if not session_dir.is_dir():
-        return []
-    return sorted(d for d in session_dir.iterdir()
-                  if d.is_dir() and ((d / "transcript").exists() or (d / "meta").exists()))
 
 
-def session_folders(root: Path) -> list[Path]:
-    """Every session folder under the saved tables' root."""
-    if not root.is_dir():
-        return []
-    return sorted(d for d in root.iterdir() if d.is_dir() and records_in(d))
 
 
-def _read_meta(directory: Path) -> dict | None:
-    from p2pcards.net.journal import Journal
-    try:
-        meta = Journal(directory).read_meta()
-    except (OSError, ValueError, P2PCardsError):  # a damaged record reads as nothing
-        return None
-    return meta
 
 
 def others_in(session_dir: Path, fingerprint: str | None) -> list[str]:
@@ -99,10 +86,6 @@ def is_session_text(text: str) -> bool:
     return bool(text) and all(c in string.hexdigits for c in text)
 
 
-def sessions_matching(root: Path, prefix: str) -> list[Path]:
-    """The session folders whose id starts with ``prefix`` (case does not matter)."""
-    prefix = prefix.lower()
-    return [d for d in session_folders(root) if d.name.startswith(prefix)]
 
 
 def own_record(session_dir: Path, fingerprint: str | None) -> Path:
@@ -183,12 +166,7 @@ def describe(directory: Path, meta: dict) -> SavedTable | None:
 
 def my_saved_tables(root: Path, fingerprint: str) -> list[SavedTable]:
     """This person's own seats only (not its bots' nor its relay's), newest first."""
-    rows = []
-    for folder in session_folders(root):
-        directory = folder / fingerprint
-        meta = _read_meta(directory) if directory.is_dir() else None
-        if meta is not None:
-            rows.append(describe(directory, meta))
+    rows = [describe(directory, meta) for directory, meta in own_seats(root, fingerprint)]
     return sorted((r for r in rows if r is not None), key=lambda r: r.saved_at, reverse=True)
 
 

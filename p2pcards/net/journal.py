@@ -6,7 +6,8 @@ are appended and synced to disk *before* they are sent; others' messages are
 appended as they are accepted (a lost tail is fetched again from the host).
 A torn last record, from a crash in the middle of a write, is ignored.
 
-Layout under ``<state dir>/tables/<session hex>/<owner>/``: ``meta`` (msgpack,
+Layout under ``<state dir>/tables/<session hex>/<owner>/`` (read back by
+:mod:`p2pcards.net.saved_tables`, the one index of it): ``meta`` (msgpack,
 mode 0600: who this peer is at the table, its session secrets, where the host
 is) and ``transcript`` (records of a 4-byte big-endian length and the raw
 signed message). The host's relay also keeps ``notices``: the signed notices

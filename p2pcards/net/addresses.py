@@ -121,7 +121,7 @@ def local_addresses(adapters: Iterable[Any] | None = None) -> list[LocalAddress]
 
 def served_families(bind: str | None) -> set[int]:
     """The IP versions a socket bound to ``bind`` serves ("::" and "" both: one
-    dual-stack socket, see ``connection.listening_socket``)."""
+    dual-stack socket, see ``sockets.listening_socket``)."""
     if bind is None or bind in ("", "::"):
         return {4, 6}
     if bind == "0.0.0.0":

@@ -16,11 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import inspect
-import ipaddress
 import logging
-import socket
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -30,6 +27,8 @@ from p2pcards.net.admission import StrangerBudget, Ticket
 from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
 from p2pcards.net.framing import MAX_FRAME, FrameDecoder, FrameTooLarge, encode_frame
 from p2pcards.net.link import HANDSHAKE_MAX_FRAME, SEAL_OVERHEAD, LinkHandshake, Role, SecureChannel
+from p2pcards.net.sockets import Address as Address
+from p2pcards.net.sockets import listening_socket, served_host, socket_address
 from p2pcards.protocol.identity import Identity
 
 __all__ = [
@@ -47,64 +46,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 READ_CHUNK = 64 * 1024
-Address = tuple[Any, ...]
-#: Hosts that mean "every address of this machine": one socket for IPv4 and IPv6.
-WILDCARD_HOSTS = ("", "::")
-
-
-def socket_address(sockaddr: Any, *, keep_zone: bool = True) -> Address | None:
-    """``(host, port)`` of a socket address as people and ``connect`` use it.
-
-    An IPv4 peer of a dual-stack socket shows as its IPv4 address (not
-    ``::ffff:a.b.c.d``), and a link-local IPv6 address keeps its zone
-    (``fe80::1%eth0``): without it a later bind or dial of it fails."""
-    if not isinstance(sockaddr, tuple) or len(sockaddr) < 2:
-        return None
-    host, port = str(sockaddr[0]), int(sockaddr[1])
-    try:
-        ip = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return (host, port)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return (str(ip.ipv4_mapped), port)
-    scope = sockaddr[3] if len(sockaddr) >= 4 else 0
-    if keep_zone and "%" not in host and isinstance(scope, int) and scope and ip.is_link_local:
-        try:
-            zone = socket.if_indextoname(scope)
-        except OSError:
-            zone = str(scope)
-        host = f"{host}%{zone}"
-    elif not keep_zone:
-        host = host.split("%", 1)[0]
-    return (host, port)
-
-
-def listening_socket(host: str, port: int) -> socket.socket | None:
-    """The one socket a wildcard ``host`` ("" or "::") listens on, or None for
-    any other host (bound by asyncio as given).
-
-    Why: asyncio binds "" as one socket per family (each its own port when
-    asked for 0) and sets ``IPV6_V6ONLY`` on "::", so a table would be
-    unreachable over one family or split over two ports. Here both families
-    share one port where the OS can (``has_dualstack_ipv6``), and a machine
-    without IPv6 listens on IPv4 alone."""
-    if host not in WILDCARD_HOSTS:
-        return None
-    if socket.has_dualstack_ipv6():
-        try:
-            return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True)
-        except OSError as error:
-            if error.errno not in (errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL, errno.EPROTONOSUPPORT):
-                raise
-    return socket.create_server(("0.0.0.0", port), family=socket.AF_INET)
-
-
-def served_host(sock: socket.socket) -> str:
-    """What a socket made by :func:`listening_socket` serves: "::" (both
-    families) or "0.0.0.0" (IPv4 alone)."""
-    return "::" if sock.family == socket.AF_INET6 else "0.0.0.0"
-
-
 @dataclass(frozen=True)
 class Limits:
     """Defences of a listening server (and the frame limits of a dialling client).

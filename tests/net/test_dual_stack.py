@@ -7,8 +7,9 @@ import socket
 
 import pytest
 
-from p2pcards.net.connection import Connection, connect, serve, socket_address
+from p2pcards.net.connection import Connection, connect, serve
 from p2pcards.net.host import TableHost
+from p2pcards.net.sockets import socket_address
 from p2pcards.protocol.identity import Identity
 
 BOUND = 10.0

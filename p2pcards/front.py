@@ -8,12 +8,12 @@ module decides who answers for the seat and who hears its events.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
@@ -42,6 +42,25 @@ def output_lost() -> NoReturn:
     os._exit(EXIT_PIPE)
 
 
+@dataclass(frozen=True)
+class FrontOptions:
+    """What a seat's front end takes from the command line's options (built from
+    them in one place, :func:`p2pcards.commands.settings.front_options`)."""
+
+    #: The bot kind that plays this seat (``--autoplay``), or None: a person does.
+    bot: str | None = None
+    #: The line mode (``--plain``) instead of the full screen.
+    plain: bool = False
+    #: Every event as a JSON line (``--trace``), for scripts.
+    trace: bool = False
+    #: The terminal bell with the clock's warnings (``--no-bell`` turns it off).
+    bell: bool = True
+    #: The insecure test seed (``--seed``) a bot's choices derive from.
+    seed: int | None = None
+    #: The strength of a search bot playing this seat.
+    bot_level: str = DEFAULT_LEVEL
+
+
 class FrontEnd:
     """The front end of one seat: an agent (a person or a bot) and an event sink.
 
@@ -50,22 +69,21 @@ class FrontEnd:
     ``again`` (``play``) offers a new table when a match ends.
     """
 
-    def __init__(self, args: argparse.Namespace, game: str | None, again: bool = False) -> None:
-        self.args = args
+    def __init__(self, options: FrontOptions, game: str | None, again: bool = False) -> None:
+        self.options = options
         self.session: Any = None
-        self.trace = args.trace
+        self.trace = options.trace
         self.screen: Any = None
         self.printer: Any = None
         self.again = False
-        if args.bot:
-            self.agent: Any = LazyBotAgent(args.bot, args.seed,
-                                            getattr(args, "bot_level", DEFAULT_LEVEL))
+        if options.bot:
+            self.agent: Any = LazyBotAgent(options.bot, options.seed, options.bot_level)
             self.plain = True
-        elif args.plain or args.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        elif options.plain or options.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
                                         players_provider=self.players, view_provider=self.view)
-            self.agent = PlainAgent(history=self.printer.history_lines, bell=args.bell,
+            self.agent = PlainAgent(history=self.printer.history_lines, bell=options.bell,
                                     coach=_coach(again))
             self.plain = True
         else:
@@ -74,7 +92,7 @@ class FrontEnd:
             # Against bots a deal's summary waits for a key; at a LAN table it counts down.
             self.screen = TableScreen(lambda: self.session, offer_again=again,
                                       summary_seconds=None if again else LAN_SUMMARY_SECONDS,
-                                      bell=args.bell, coach=_coach(again))
+                                      bell=options.bell, coach=_coach(again))
             self.agent = self.screen
             self.plain = False
 

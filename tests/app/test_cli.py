@@ -140,7 +140,7 @@ def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path):
 
 
 def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port():
-    from p2pcards.cli import _resumed_line
+    from p2pcards.commands.resuming import resumed_line as _resumed_line
     solo = _resumed_line("Me's table", None)
     assert "None" not in solo and "port" not in solo and "against the bots" in solo
     assert "on port 4711" in _resumed_line("den", 4711)
@@ -217,7 +217,8 @@ class _Found:
 
 
 def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash():
-    from p2pcards.cli import UserError, _pick_table
+    from p2pcards.cli import UserError
+    from p2pcards.commands.finding import pick_table as _pick_table
     one, two = _Found("dup", "bbbb-0000-0000"), _Found("dup", "aaaa-1111-1111", host_name="Bo")
     other = _Found("quiet", "cccc-2222-2222")
     found = [one, other, two]
@@ -231,7 +232,8 @@ def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash
 
 
 def test_join_of_a_full_table_says_it_is_full():
-    from p2pcards.cli import UserError, _pick_table
+    from p2pcards.cli import UserError
+    from p2pcards.commands.finding import pick_table as _pick_table
     with pytest.raises(UserError, match='table "Friday" is full'):
         _pick_table([_Found("Friday", "aaaa-0000-0000", free=0)], "Friday")
     with pytest.raises(UserError, match='no table named "Nope" found'):
@@ -299,7 +301,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
 def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
     import asyncio
 
-    from p2pcards.cli import _close_hosted
+    from p2pcards.commands.seated import close_hosted as _close_hosted
 
     class Hosted:
         class host:
@@ -332,7 +334,10 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
     and `join` says so, with the warning, before the joiner sits down."""
     import asyncio
 
-    from p2pcards.cli import NO_CLOCK_WARNING, _cmd_tables, _find_table, build_parser
+    from p2pcards.cli import build_parser
+    from p2pcards.commands.finding import NO_CLOCK_WARNING
+    from p2pcards.commands.finding import cmd_tables as _cmd_tables
+    from p2pcards.commands.finding import find_table as _find_table
     from p2pcards.net.connection import serve
     from p2pcards.net.discovery import TableAdvertiser
     from p2pcards.protocol.identity import Identity

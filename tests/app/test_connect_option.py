@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.cli import UserError, _host_port
+from p2pcards.cli import UserError
+from p2pcards.commands.finding import host_port as _host_port
 
 
 def test_connect_takes_ipv6_in_brackets_with_a_zone_and_refuses_it_bare() -> None:

@@ -4,14 +4,13 @@ calls showed), the scoreboard and the board's stage, not the lobby with nothing.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from pathlib import Path
 from typing import Any
 
 from p2pcards.app import TableOptions, resume_hosted_table, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.front import FrontEnd
+from p2pcards.front import FrontEnd, FrontOptions
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import resumed_steps, show_record
@@ -49,8 +48,7 @@ class _Seat:
     """One seat's two front ends, plain lines and the full screen's model, on one session."""
 
     def __init__(self) -> None:
-        args = argparse.Namespace(bot=None, plain=True, trace=False, bell=False, seed=None)
-        self.front = FrontEnd(args, "bluff")
+        self.front = FrontEnd(FrontOptions(plain=True, bell=False), "bluff")
         self.lines: list[str] = []
         self.front.printer.write = self.lines.append
         self.screen = _Screen()
@@ -177,8 +175,7 @@ def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path, capsy
     async def run() -> None:
         _, table_dir = await _crash_mid_deal(tmp_path)
         me = seeded_identity(SEED, "me", "Me")
-        args = argparse.Namespace(bot=None, plain=True, trace=True, bell=False, seed=None)
-        front = FrontEnd(args, "bluff")
+        front = FrontEnd(FrontOptions(plain=True, trace=True, bell=False), "bluff")
 
         async def no_dial() -> Any:
             raise ConnectionError("this test dials nobody")

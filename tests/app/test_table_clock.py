@@ -11,7 +11,8 @@ import pytest
 from p2pcards._direct import direct_table
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.cli import build_parser, table_config
+from p2pcards.cli import build_parser
+from p2pcards.commands.settings import table_config
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games
@@ -114,7 +115,8 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
     (["host", "topper", "--deadline", "30"], 30),
 ])
 def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
-    from p2pcards.cli import HOST_MOVE_TIME, _clock_seconds
+    from p2pcards.commands.settings import HOST_MOVE_TIME
+    from p2pcards.commands.settings import clock_seconds as _clock_seconds
     args = build_parser().parse_args(argv)
     default = 0 if argv[0] == "play" else HOST_MOVE_TIME
     config = table_config(args.game, args, _clock_seconds(args, default))

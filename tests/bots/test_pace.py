@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from p2pcards.bots import pace
-from p2pcards.cli import build_parser, pace_of
+from p2pcards.cli import build_parser
+from p2pcards.commands.settings import pace_of
 
 
 class InstantBot:

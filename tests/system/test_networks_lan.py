@@ -91,7 +91,7 @@ def _tables(home: Home, lan: SimulatedLan, index: int) -> list[dict[str, Any]]:
 
 HINT = textwrap.dedent(
     """
-    from p2pcards.cli import _join_hint
+    from p2pcards.commands.hosting import join_hint as _join_hint
     print(_join_hint("Six", "::", 4000))
     """
 )

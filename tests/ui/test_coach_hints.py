@@ -11,6 +11,7 @@ from ui_scenes import NAMES, bluff_respond, topper_bidding
 from p2pcards.bots.coach import advise
 from p2pcards.cli import build_parser
 from p2pcards.coaching import coach_line
+from p2pcards.commands.settings import front_options
 from p2pcards.front import FrontEnd
 from p2pcards.rules.bluff import Pass
 from p2pcards.rules.topper import PassBid
@@ -52,7 +53,7 @@ def test_the_front_end_of_play_gives_hints_and_that_of_a_lan_seat_does_not():
                             (["host", "topper", "--plain"], "topper", False),
                             (["join", "--plain"], None, False)):
         args = build_parser().parse_args(words)
-        front = FrontEnd(args, game, again=words[0] == "play")
+        front = FrontEnd(front_options(args), game, again=words[0] == "play")
         assert (front.agent.coach is coach_line) is on, words
 
 

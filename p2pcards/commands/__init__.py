@@ -1,0 +1,16 @@
+"""The bodies of the ``p2pcards`` commands, one module per idea.
+
+:mod:`p2pcards.cli` parses the options and hands them to ``cmd_*`` here:
+``hosting`` (play, host), ``finding`` (tables, and how join and watch pick a
+table), ``joining`` (join, watch), ``resuming`` (resume), ``checking`` (verify,
+replay), ``saved`` (saved, standings); ``identity``, ``settings``, ``seated``
+and ``printed`` are what several of them share.
+"""
+
+from __future__ import annotations
+
+from p2pcards.errors import P2PCardsError
+
+
+class UserError(P2PCardsError):
+    """A command that cannot run as given: one sentence for the person, exit 2."""

@@ -1,0 +1,115 @@
+"""``verify`` and ``replay``: a saved record re-checked offline, or stepped through
+move by move; each takes a path or a session id from ``p2pcards saved``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from p2pcards.commands import UserError
+from p2pcards.commands.identity import known_fingerprint
+from p2pcards.net.saved_tables import records_in
+from p2pcards.records import RecordNotFound, find_record, is_session_text, own_record
+
+
+def _progress_bar(stage: str, done: int, total: int) -> None:
+    """One line on a terminal's stderr, redrawn in place, cleared when done."""
+    width = 30
+    filled = width * done // max(1, total)
+    line = f"\rverify: {stage:<6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+    sys.stderr.write("\r" + " " * len(line) + "\r" if stage == "done" else line)
+    sys.stderr.flush()
+
+
+def _record_path(text: str) -> Path:
+    """What ``verify`` and ``replay`` read: a file or a record's folder as typed; a
+    session's folder, or a session id (or its unique start) from ``p2pcards saved``,
+    standing for your own record in it."""
+    path = Path(text)
+    try:
+        if path.is_dir() and not (path / "transcript").exists() and records_in(path):
+            return own_record(path, known_fingerprint())  # a whole session's folder
+        if path.exists() or not is_session_text(text):
+            return path  # a path (or no id): read as typed, a missing one said so there
+        from p2pcards.net.storage import tables_dir
+        return find_record(tables_dir(), text, known_fingerprint())  # made by nothing here
+    except RecordNotFound as error:
+        raise UserError(str(error)) from None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from p2pcards.net.journal import NoTranscript, read_saved_transcript
+    from p2pcards.protocol.errors import ProtocolError
+    from p2pcards.protocol.saved import SEAT_META_SHAPE
+    from p2pcards.protocol.schema import validate
+    from p2pcards.protocol.verdict import Verdict
+    from p2pcards.protocol.verify import tail_problem, verify_transcript
+    from p2pcards.ui.text_verify import report_json, report_lines
+    try:
+        record = _record_path(args.file)
+        journal, transcript, messages = read_saved_transcript(record)
+    except NoTranscript as missing:
+        raise UserError(str(missing)) from None
+    try:
+        saved = journal.read_verdict()
+        verdict = Verdict.from_wire(saved) if saved is not None else None
+    except (OSError, ProtocolError) as error:
+        raise UserError(f"{journal.verdict_path} is not a saved verdict ({error})") from None
+    report = verify_transcript(messages, verdict,
+                               progress=_progress_bar if sys.stderr.isatty() else None)
+    if not report.game:
+        raise UserError(f"{transcript} is not a p2pcards transcript "
+                        f"(its first record is no table's genesis: {report.problem})")
+    if report.problem is None:
+        report.problem = tail_problem(transcript.stat().st_size, messages)
+    # ``meta`` is read only when a saved table's folder is given (asking for your
+    # own table; a session id stands for that folder), and only to say which player
+    # "you" are: absent, unreadable or of another shape (a relay's, a damaged file),
+    # it is ignored. Given a transcript file, ``verify`` never opens the ``meta`` beside it.
+    me_player = None
+    if record.is_dir():
+        with contextlib.suppress(OSError, ValueError, ProtocolError):
+            me_player = validate(SEAT_META_SHAPE, journal.read_meta(), "meta")["player"]
+    if args.json:
+        print(json.dumps(report_json(report, me_player)))
+    else:
+        print("\n".join(report_lines(report, me_player, details=args.details)))
+    return 0 if report.ok else 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from p2pcards.ui.replay import ReplayError, load_saved, print_plain, replay_saved
+    if not 0.1 <= args.speed <= 50:
+        raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
+    path = _record_path(args.file)
+    try:
+        saved = load_saved(path)
+    except ReplayError as error:
+        raise UserError(str(error)) from None
+    bar = sys.stderr.isatty()
+    try:
+        record = replay_saved(saved, own_hand=not args.public, progress=(
+            lambda done, total: _progress_bar("replay", done, total)) if bar else None)
+    except ReplayError as error:
+        if error.position == 0:
+            raise UserError(f"{path} is not a p2pcards transcript (its first record is no "
+                            f"table's genesis: {error})") from None
+        raise UserError(f"{path} cannot be replayed: {error}") from None
+    finally:
+        if bar:
+            _progress_bar("done", 1, 1)
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from p2pcards.ui.plain import print_line
+        try:
+            print_plain(record, print_line)
+        except BrokenPipeError:  # the reader (e.g. head) has read enough
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    from p2pcards.ui.tui.replay import ReplayScreen
+    asyncio.run(ReplayScreen(record, speed=args.speed).run(playing=args.play))
+    return 0

@@ -1,0 +1,147 @@
+"""``resume``: a saved table taken up again, as its joiner, as its host, or, when
+it is over, shown from its record alone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from p2pcards.commands import UserError
+from p2pcards.commands.identity import journal_root, my_identity
+from p2pcards.commands.saved import my_tables
+from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean_up, print_result, sit_down
+from p2pcards.commands.settings import front_options, pace_of, session_deadline
+from p2pcards.front import FrontEnd
+from p2pcards.net.saved_tables import session_folder
+from p2pcards.records import RecordNotFound, SavedTable, pick_mine
+from p2pcards.ui.text_common import quoted
+
+
+async def cmd_resume(args: argparse.Namespace) -> int:
+    identity = my_identity(args)
+    picked = _pick_saved(identity, args.session)
+    directory, meta = picked.directory, picked.meta
+    if not picked.in_play:
+        return await _show_finished(args, identity, directory)
+    if meta.get("hosted"):
+        return await _resume_hosted(args, identity, session_folder(directory))
+    return await resume_joined(args, identity, directory, meta)
+
+
+def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
+    """The saved table ``resume`` means: the one matching ``prefix``, or without one,
+    the only table of yours still in play."""
+    rows = my_tables(identity)
+    if prefix:
+        try:
+            return pick_mine(rows, prefix)
+        except RecordNotFound as error:
+            raise UserError(str(error)) from None
+    in_play = [r for r in rows if r.in_play]
+    if len(in_play) != 1:
+        named = ", ".join(f"{r.short} ({r.game}, {quoted(r.table)})" for r in in_play)
+        raise UserError(f"{len(in_play)} saved tables of yours are in play: {named}; "
+                        f"name one by its session (p2pcards resume {in_play[0].short})"
+                        if in_play else
+                        "no saved table of yours is in play (see p2pcards saved)")
+    return in_play[0]
+
+
+async def resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
+                         meta: dict) -> int:
+    """Rejoin, from its saved record, a table this person joined (not hosted)."""
+    from p2pcards.app import randomness_for, tcp_connector
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
+    front = FrontEnd(front_options(args), None)
+    session = PeerSession(identity, front.agent,
+                          tcp_connector(meta["host"], meta["port"], identity, meta.get("pin") or None),
+                          bot=bool(args.bot), deadline=session_deadline(args),
+                          reconnect_window=args.reconnect_window, journal_root=journal_root(),
+                          randomness_for=randomness_for(args.seed, joiner_label(identity)),
+                          on_event=front.on_event, direct=not args.no_direct,
+                          listen=not args.no_listen, announce=not args.no_direct)
+    try:
+        session.resume_from(Journal(directory))
+    except JournalInUse:
+        raise UserError("that table is in use by another p2pcards process of yours; "
+                        "end it first (two processes for one seat would sign twice)") from None
+    front.session = session
+    sit_down()
+    await front.start()
+    try:
+        result = await play_then_clean_up(front.play(session.run()))
+    finally:
+        await front.stop()
+    return print_result(result, front)
+
+
+async def _show_finished(args: argparse.Namespace, identity: Any, directory: Path) -> int:
+    """A table that already ended: its result screen (or lines), from the saved
+    record alone; nobody is dialled and no port is opened."""
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
+
+    async def no_dial() -> Any:
+        raise ConnectionError("a finished table dials nobody")
+
+    front = FrontEnd(front_options(args), None)
+    session = PeerSession(identity, front.agent, no_dial, journal_root=journal_root(),
+                          on_event=front.on_event, direct=False, listen=False)
+    try:
+        table = session.resume_from(Journal(directory))
+    except JournalInUse:
+        raise UserError("that table is open in another p2pcards process of yours") from None
+    front.session = session
+    front.say(f"Your table {quoted(table.table_name)} is over; this is how it ended.")
+    await front.start()
+    try:
+        result = await front.play(session.run())
+    finally:
+        await front.stop()
+    return print_result(result, front)
+
+
+async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Path) -> int:
+    """Host again a table this machine hosted: the relay on its old port, its own
+    seat and its bots from their journals; the remote players reconnect."""
+    from p2pcards.app import TableEndedWhileAway, resume_hosted_table
+    from p2pcards.net.journal import JournalInUse
+    front = FrontEnd(front_options(args), None)
+    sit_down()
+    await front.start()
+    try:
+        try:
+            hosted = await resume_hosted_table(
+                identity, front.agent, table_dir, deadline=session_deadline(args),
+                reconnect_window=args.reconnect_window, seed=args.seed, pace=pace_of(args),
+                on_event=front.on_event)
+        except JournalInUse:
+            raise UserError("that table is in use by another p2pcards process of yours; "
+                            "end it first (two hosts for one table would sign twice)") from None
+        except TableEndedWhileAway as away:
+            # Nothing to host again and nobody to name: one sentence, as a table that ended.
+            await front.stop()
+            print(f"Table ended: {away}.")
+            return 3
+        front.session = hosted.sessions[0]
+        port = hosted.host.tcp_port
+        if port is None:  # a solo table against bots, as play made it: the coach is on
+            front.allow_coach()
+        front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint,
+                              "resumed": True}) if args.trace
+                  else resumed_line(hosted.host.lobby.table_name, port))
+        result = await play_then_clean_up(front.play(hosted.result()), close_hosted(front, hosted))
+    finally:
+        await front.stop()
+    return print_result(result, front)
+
+
+def resumed_line(table_name: str, port: int | None) -> str:
+    """What a resumed host is doing: a solo table against bots has no port."""
+    if port is None:
+        return f"Resuming your table {quoted(table_name)} against the bots."
+    return (f"Hosting table {quoted(table_name)} again on port {port}; "
+            f"waiting for the players to reconnect.")

@@ -29,7 +29,7 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── LocalSeatLate, TableEndedWhileAway a seat of this process late; a host back too late (app)
     ├── CommandError, ...                  a player's typed command or the UI's input (ui)
     ├── RecordNotFound                     no saved record, or several, for a session id typed (records)
-    └── UserError                          a command that cannot run as given (cli)
+    └── UserError                          a command that cannot run as given (commands)
 
 This module imports nothing, so every layer may import it.
 """

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import known_fingerprint
-from p2pcards.net.saved_tables import records_in
+from p2pcards.net.saved_tables import is_session_folder
 from p2pcards.records import RecordNotFound, find_record, is_session_text, own_record
 
 
@@ -32,7 +32,7 @@ def _record_path(text: str) -> Path:
     standing for your own record in it."""
     path = Path(text)
     try:
-        if path.is_dir() and not (path / "transcript").exists() and records_in(path):
+        if is_session_folder(path):
             return own_record(path, known_fingerprint())  # a whole session's folder
         if path.exists() or not is_session_text(text):
             return path  # a path (or no id): read as typed, a missing one said so there

@@ -39,6 +39,11 @@ def is_record(directory: Path) -> bool:
                                    or (directory / "meta").exists())
 
 
+def is_session_folder(path: Path) -> bool:
+    """Whether a folder is a whole session's (its records below it), not one record."""
+    return path.is_dir() and not (path / "transcript").exists() and bool(records_in(path))
+
+
 def records_in(session_dir: Path) -> list[Path]:
     """The records of one session folder, by name."""
     if not session_dir.is_dir():

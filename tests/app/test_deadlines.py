@@ -9,8 +9,7 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
+from tests.support import until
 
 
 class _Silent:

@@ -15,8 +15,7 @@ from p2pcards.protocol.events import HandDealt, MatchEnded
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
+from tests.support import until
 
 CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
 

@@ -10,9 +10,9 @@ import contextlib
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol.errors import PlayerLeft
+from tests.support import until
 
 from .hosted import hosted_topper, topper_bot
-from .polling import until
 
 #: From this position on, the first message checked is "cancelled" as its check finishes.
 CUT_FROM = 10

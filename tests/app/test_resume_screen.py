@@ -23,8 +23,7 @@ from p2pcards.rules.bluff import BluffConfig
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
-
-from .polling import until
+from tests.support import until
 
 SEED = 11
 

@@ -39,6 +39,7 @@ from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Stage
 from p2pcards.protocol.verify import verify_transcript
+from tests.support import until
 
 from .harness import PLAYERS, SHORT_CONFIGS, genesis_nonce_for
 
@@ -246,9 +247,7 @@ class NetTable:
         return self
 
     async def _until(self, predicate: Callable[[], bool], timeout: float) -> None:
-        async with asyncio.timeout(timeout):
-            while not predicate():
-                await asyncio.sleep(0.005)
+        await until(predicate, timeout, interval=0.005)
 
     async def results(self, players: list[int] | None = None,
                       timeout: float = 60.0) -> dict[int, SessionResult]:

@@ -146,10 +146,7 @@ async def test_a_flood_is_cut_at_the_rate_limit_and_play_goes_on() -> None:
 async def test_a_line_appears_on_another_players_full_screen() -> None:
     """Player 1 says a line; player 2's full-screen table (headless, fed by its real
     session) shows it in the log, the speaker named by seat."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-    from test_tui_harness import headless, shows
+    from tests.ui.test_tui_harness import headless, shows
 
     net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
     await net.start()

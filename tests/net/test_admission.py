@@ -93,7 +93,7 @@ def test_rate_limiter_over_real_ipv6_sockets_counts_a_64_as_one(require_netns) -
     one /64 is refused once the first used the burst; another /64 is not."""
     import json
 
-    from netns import SimulatedLan
+    from tests.support.netns import SimulatedLan
 
     with SimulatedLan(1) as lan:
         for address in ("2001:db8:1::1", "2001:db8:1::a", "2001:db8:1::b", "2001:db8:2::a"):

@@ -36,14 +36,9 @@ from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
+from tests.hostile.netbench import NetTable, Tampered, on_message
 
 from . import spec_shapes
-
-_TESTS = str(Path(__file__).resolve().parents[1])
-if _TESTS not in sys.path:
-    sys.path.insert(0, _TESTS)
-
-from hostile.netbench import NetTable, Tampered, on_message  # noqa: E402
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import Home, ProcessTable, TablePlan
 from .scenarios import record

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import REPO_ROOT, STARTUP_TIMEOUT, Home, PeerProcess, TablePlan, p2pcards_argv
 

@@ -8,16 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from ui_scenes import (
-    NAMES,
-    bluff_lead,
-    bluff_respond,
-    bluff_reveal,
-    c,
-    faces_in,
-    topper_bidding,
-    topper_play,
-)
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
@@ -32,6 +22,16 @@ from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
+from tests.ui.ui_scenes import (
+    NAMES,
+    bluff_lead,
+    bluff_respond,
+    bluff_reveal,
+    c,
+    faces_in,
+    topper_bidding,
+    topper_play,
+)
 
 #: Lines that no state accepts; each must be answered with an error.
 BAD_LINES = ["dance", "d 99 as Q", "bid 99", "", "play 77", "stake 5", "   ", "c c c"]

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from prompt_toolkit.input import DummyInput, create_pipe_input
-from test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
 
 from p2pcards.app import TableOptions, play_local, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -46,6 +45,7 @@ from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.dialogs import ending_lines, summary_lines
 from p2pcards.ui.tui.replay import ReplayScreen, model_at
 from p2pcards.ui.tui.seats import seat_panel
+from tests.ui.test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ["table-topper.json", "table-bluff.json"]
@@ -574,7 +574,7 @@ def test_replay_counts_the_signed_messages_as_verify_does(name):
 
 def test_a_replay_in_a_window_too_small_ignores_its_keys_but_ctrl_c(matches: dict) -> None:
     _, table_dir, me = matches["bluff"]
-    from test_tui_harness import CTRL_C
+    from tests.ui.test_tui_harness import CTRL_C
 
     async def run() -> tuple[str, int, bool]:
         record = replay_saved(load_saved(table_dir / me.fingerprint))

@@ -7,25 +7,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ui_scenes import (
-    NAMES,
-    bluff_after_honest_call,
-    bluff_caught,
-    bluff_lead,
-    bluff_respond,
-    bluff_reveal,
-    c,
-    cards,
-    faces_in,
-    known_to,
-    slots_of,
-    topper_after_bid,
-    topper_bidding,
-    topper_lead,
-    topper_play,
-    topper_trump,
-    walk_match,
-)
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
@@ -48,6 +29,25 @@ from p2pcards.ui.text import (
     options_help,
     parse_command,
     render,
+)
+from tests.ui.ui_scenes import (
+    NAMES,
+    bluff_after_honest_call,
+    bluff_caught,
+    bluff_lead,
+    bluff_respond,
+    bluff_reveal,
+    c,
+    cards,
+    faces_in,
+    known_to,
+    slots_of,
+    topper_after_bid,
+    topper_bidding,
+    topper_lead,
+    topper_play,
+    topper_trump,
+    walk_match,
 )
 
 # --- rendering: Bluff --------------------------------------------------------------------

@@ -12,7 +12,6 @@ import random
 import re
 
 import pytest
-from ui_scenes import NAMES
 
 from p2pcards.bots.bluff import HeuristicBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot
@@ -25,6 +24,7 @@ from p2pcards.ui.text import describe, render
 from p2pcards.ui.text_bluff import turn_line as bluff_turn
 from p2pcards.ui.text_events import _OFFENCES
 from p2pcards.ui.text_topper import turn_line as topper_turn
+from tests.ui.ui_scenes import NAMES
 
 NOUNS = "card|deal|hand|player|trick|chip|proof|message|share"
 SINGULAR_WITH_PLURAL = re.compile(rf"(?<![\d.-])1 ({NOUNS})s\b")

@@ -6,7 +6,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from ui_scenes import (
+
+from p2pcards.bots.bluff import HeuristicBluffBot
+from p2pcards.bots.topper import HeuristicTopperBot
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
+from p2pcards.rules.bluff import Challenge, Discard, Pass
+from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
+from p2pcards.ui.text import labelled_hand
+from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
+from p2pcards.ui.tui.picker import HandPicker
+from tests.ui.ui_scenes import (
     bluff_after_honest_call,
     bluff_lead,
     bluff_respond,
@@ -18,15 +27,6 @@ from ui_scenes import (
     topper_trump,
     walk_match,
 )
-
-from p2pcards.bots.bluff import HeuristicBluffBot
-from p2pcards.bots.topper import HeuristicTopperBot
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
-from p2pcards.rules.bluff import Challenge, Discard, Pass
-from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
-from p2pcards.ui.text import labelled_hand
-from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
-from p2pcards.ui.tui.picker import HandPicker
 
 
 def hand_of(view):

@@ -9,7 +9,6 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ui_scenes import NAMES, full_deck, known_to, walk_match
 
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
@@ -28,6 +27,7 @@ from p2pcards.ui.tui.logview import LogScroll, log_lines
 from p2pcards.ui.tui.model import LogLine, ScreenModel, SeatInfo
 from p2pcards.ui.tui.picker import HandPicker
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
+from tests.ui.ui_scenes import NAMES, full_deck, known_to, walk_match
 
 _SYMBOL_FACE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 

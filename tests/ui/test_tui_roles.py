@@ -7,7 +7,6 @@ import asyncio
 from typing import Any
 
 import pytest
-from ui_scenes import bluff_lead, bluff_reveal, topper_play
 
 from p2pcards.net.session_events import Decision, LinkUp, TakePause
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
@@ -16,6 +15,7 @@ from p2pcards.ui.tui.clockwarn import ClockWarnings
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
+from tests.ui.ui_scenes import bluff_lead, bluff_reveal, topper_play
 
 
 class Display:

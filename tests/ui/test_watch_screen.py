@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import re
 
-from test_tui_harness import headless, wait_until
-
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.watch import WatchSession
@@ -15,6 +13,7 @@ from p2pcards.protocol import games
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.rules.topper import TopperConfig
+from tests.ui.test_tui_harness import headless, wait_until
 
 
 def run(coro):

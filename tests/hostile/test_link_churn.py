@@ -19,6 +19,7 @@ import pytest
 from p2pcards.net.session_events import LinkUp, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
+from tests.support import until
 
 from .harness import recording
 from .netbench import NetTable, dropping
@@ -159,9 +160,12 @@ async def test_a_reconnect_does_not_give_the_writer_a_fresh_deadline() -> None:
     net.set_policy(silent, dropping(lambda m: m.type == "bid"))
 
     async def cut_once() -> None:
-        while len(net.host.relay.messages) < position:
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(DEADLINE / 3)
+        # Cut once the bid is due and the watcher times its silent writer (the deadline
+        # the reconnect must keep is then set).
+        def timing_the_silent() -> bool:
+            waits = [e for e in net.seats[watcher].events if isinstance(e, Waiting)]
+            return bool(waits) and waits[-1].player == silent
+        await until(lambda: len(net.host.relay.messages) >= position and timing_the_silent(), 30.0)
         _drop_links(net, {watcher})
 
     results = await _run(net, cut_once())

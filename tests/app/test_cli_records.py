@@ -35,6 +35,7 @@ def _copy_session(home: Path, row: dict, new_id: str) -> Path:
     return copy
 
 
+@pytest.mark.slow
 def test_saved_shows_your_record_its_neighbours_and_the_commands_that_take_it_up(played):
     home, row = played
     listed = run_cli(["saved"], home).stdout.splitlines()
@@ -64,6 +65,7 @@ def _env(home: Path) -> dict[str, str]:
             "XDG_STATE_HOME": str(home / "state")}
 
 
+@pytest.mark.slow
 def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_record(played):
     home, row = played
     prefix = row["session"][:6]
@@ -83,6 +85,7 @@ def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_reco
     assert resumed.stdout.startswith('Your table "Ida\'s table" is over')
 
 
+@pytest.mark.slow
 def test_an_unknown_or_ambiguous_session_id_is_one_sentence_naming_the_matches(played, tmp_path):
     home, row = played
     unknown = run_cli(["verify", "0" * 9], home, timeout=30)

@@ -112,6 +112,7 @@ def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_pa
     assert all(v is not None and v.rule == "left" and v.players == (0,) for v in verdicts)
 
 
+@pytest.mark.slow
 def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_the_stop(tmp_path):
     """The host process dies (every local task stops at once); a new process brings
     back the relay, the host's seat and its bots from their journals."""

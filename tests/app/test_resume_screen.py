@@ -9,6 +9,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from p2pcards.app import TableOptions, resume_hosted_table, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.front import FrontEnd
@@ -116,6 +118,7 @@ async def _crash_mid_deal(root: Path) -> tuple[_Seat, Path]:
     return before, next(root.glob("*/relay")).parent
 
 
+@pytest.mark.slow
 def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_were(tmp_path):
     async def run() -> tuple[_Seat, _Seat]:
         before, table_dir = await _crash_mid_deal(tmp_path)

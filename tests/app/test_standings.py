@@ -135,6 +135,7 @@ def test_copies_of_one_match_count_once(evening):
         "Me": False, "Ada": True, "Bob": True, "Cy": True}
 
 
+@pytest.mark.slow
 def test_the_standings_command_counts_the_folders_given_and_says_what_it_left_out(evening, tmp_path):
     root, results = evening
     copy = tmp_path / "friend"

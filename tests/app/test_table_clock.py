@@ -38,6 +38,7 @@ async def _hosted(tmp_path, move_time, session_deadline):
         me, BotAgent(make_bot_factory("topper", "heuristic"), 4), options, bots=3)
 
 
+@pytest.mark.slow
 def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path):
     async def run():
         # Every session's own deadline is long; the genesis gives each writer 1 s.
@@ -53,6 +54,7 @@ def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_pat
     assert all(v is not None and v.rule == "deadline" and v.players == (2,) for v in verdicts)
 
 
+@pytest.mark.slow
 def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
     async def run():
         hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
@@ -121,6 +123,7 @@ def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
     assert config[MOVE_TIME] == move_time
 
 
+@pytest.mark.slow
 def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path):
     async def run():
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)

@@ -157,6 +157,7 @@ async def test_copies_from_every_link_are_checked_once(monkeypatch: pytest.Monke
     assert net.table(1).stage is Stage.OVER
 
 
+@pytest.mark.slow
 async def test_a_silent_writer_on_a_live_direct_link_is_named_by_its_own_silence() -> None:
     """Player 3 never makes its bid: the linked players ask it directly (``sync``,
     then ``ping``) and, as it answers without the message, name it; the host's

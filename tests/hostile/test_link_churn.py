@@ -104,6 +104,7 @@ async def _run(net: NetTable, churn: Any, timeout: float = 90.0) -> dict:
         await net.close()
 
 
+@pytest.mark.slow
 async def test_churning_host_with_a_silent_writer_ends_and_names_no_honest_player() -> None:
     """The writer keeps quiet and the host cuts every remote link more often than
     once per deadline: the table ends (bounded) and each honest peer names the host,
@@ -124,6 +125,7 @@ async def test_churning_host_with_a_silent_writer_ends_and_names_no_honest_playe
         assert net.table(p).next_position == position
 
 
+@pytest.mark.slow
 async def test_churning_host_withholding_an_honest_writer_never_gets_it_named() -> None:
     """The host discards an honest writer's bid and keeps cutting every remote link:
     no honest peer names the writer (the host, which broke their links, is named)."""
@@ -150,6 +152,7 @@ async def test_churning_host_withholding_an_honest_writer_never_gets_it_named() 
         assert verdict.players == (0,), f"player {p} named {verdict.players}: {verdict.detail}"
 
 
+@pytest.mark.slow
 async def test_a_reconnect_does_not_give_the_writer_a_fresh_deadline() -> None:
     """One honest peer's link is cut once while the writer is silent: after it
     reconnects its deadline is the one it had, and the lost link is held against

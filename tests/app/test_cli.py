@@ -319,7 +319,7 @@ def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
             self.closed_with = kwargs
 
     hosted = Hosted()
-    asyncio.run(_close_hosted(None, hosted)())
+    asyncio.run(_close_hosted(None, hosted)())  # type: ignore[arg-type]
     assert hosted.closed_with == {"grace": 0, "linger": 0}
 
 

@@ -63,7 +63,7 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
             await asyncio.wait_for(until(lambda: all(
                 s.table is not None and s.table.engine is not None and s.table.hand
                 for s in hosted.sessions)), 30)
-            hosted.host._apply = lambda outputs: None
+            hosted.host._apply = lambda outputs: None  # type: ignore[method-assign]
             return await _verdicts_of_bots(hosted)
         finally:
             await hosted.close(grace=0.1)

@@ -44,8 +44,8 @@ def _play(root: Path, seed: int) -> dict[str, int | bool]:
     lobby = [e for e in events if isinstance(e, LobbyUpdate)][-1]
     seating = next(e for e in events if isinstance(e, PlayersSeated)).player_at_seat
     names = [lobby.players[p][1] for p in seating]
-    return {"points": dict(zip(names, result.outcome.scores, strict=True)),
-            "won": [names[s] for s in result.outcome.winners]}
+    return {"points": dict(zip(names, result.outcome.scores, strict=True)),  # type: ignore[dict-item]
+            "won": [names[s] for s in result.outcome.winners]}  # type: ignore[dict-item]
 
 
 @pytest.fixture(scope="module")

@@ -231,7 +231,7 @@ class NetTable:
         """Start the four sessions, one at a time so that the join order is fixed."""
         factory = make_bot_factory(self.game, "heuristic")
         for player in range(PLAYERS):
-            seat = Seat(player, None)  # type: ignore[arg-type]
+            seat = Seat(player, None)
             self.seats.append(seat)
             seat.session = PeerSession(
                 self.identities[player], BotAgent(factory, self.seed), self._connector(player),
@@ -242,7 +242,7 @@ class NetTable:
                 listen=self.listen.get(player, True), listen_host=LOOPBACK,
                 announce=player in self.announce)
             seat.task = asyncio.get_running_loop().create_task(seat.session.run())
-            await self._until(lambda p=player: len(self.host.lobby.players) > p
+            await self._until(lambda p=player: len(self.host.lobby.players) > p  # type: ignore[misc]
                               or self.host.relay.started, 10.0)
         return self
 

@@ -156,8 +156,8 @@ async def test_a_line_appears_on_another_players_full_screen() -> None:
     async with headless(session=lambda: watcher.session) as (screen, keys, term):
         for event in list(watcher.events):  # what the screen would have been told so far
             screen.on_event(event)
-        watcher.session.on_event = lambda event: (watcher.events.append(event),
-                                                  screen.on_event(event))
+        watcher.session.on_event = lambda event: (watcher.events.append(event),  # type: ignore[assignment, func-returns-value]
+                                                  screen.on_event(event))  # type: ignore[func-returns-value]
         net.seats[1].session.say("nice hand")
         seat = net.table(2).seat_of(1)
         await shows(term, f"Seat {seat} (p1): nice hand", timeout=BOUND)

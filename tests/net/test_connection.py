@@ -70,7 +70,7 @@ async def raw_handshake(
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local_addr)
     handshake = LinkHandshake(identity, Role.INITIATOR)
     writer.write(encode_frame(handshake.start() or b""))
-    decoder, frames = FrameDecoder(), []
+    decoder, frames = FrameDecoder(), list[bytes]()
     while not frames:
         chunk = await asyncio.wait_for(reader.read(4096), BOUND)
         assert chunk, "server closed during the handshake"

@@ -217,10 +217,10 @@ async def test_only_records_named_for_another_player_of_this_table_are_resolved(
         "not ours at all": f"Kitchen [{PLAYERS[2].fingerprint}].{DIRECT_SERVICE_TYPE}",
     }
     for name in names.values():
-        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)  # type: ignore[arg-type]
+        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)
     assert me._resolving == set()
     wanted = announcement_instance(SESSION, PLAYERS[3].fingerprint, 1)
-    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)  # type: ignore[arg-type]
+    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)
     assert me._resolving == {wanted}
     await me.stop()
 

@@ -142,7 +142,7 @@ async def test_killed_advertiser_is_not_listed_as_live() -> None:
     )
     try:
         async with TableBrowser(LOOPBACK) as browser:
-            line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), BOUND)  # type: ignore[union-attr]
+            line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), BOUND)
             fingerprint, _port = line.split()
             live = await wait_for_table(browser, fingerprint, lambda t: t is not None)
             assert live is not None

@@ -242,7 +242,7 @@ async def test_a_vanished_player_is_named_at_the_deadline_and_it_names_the_unrea
     assert gone is not None
     expect = {p: ("deadline", (gone,)) for p in range(4) if p != gone}
     expect[gone] = ("deadline", (0,))  # what it writes when the host is unreachable
-    _verify_folders(ended, read, expect)
+    _verify_folders(ended, read, expect)  # type: ignore[arg-type]
     assert "could not be reached" in read[gone]["verdict"]["detail"]
     for player, says in ((gone, (0,)), ((gone % 3) + 1, (gone,))):
         report = _cli_verify(ended.folders[player])
@@ -284,5 +284,5 @@ async def test_a_provable_verdict_is_saved_with_its_evidence_and_confirmed(tmp_p
     if cheat is _overbid:
         report = verify_transcript(spec_shapes.records(ended.folders[None] / "transcript"), workers=1)
         assert not report.ok and f"message {len(relay)} breaks the rules: {rule}" == report.problem
-    report = _cli_verify(ended.folders[honest[-1]])
-    assert report["ok"] and report["verdict"]["rule"] == rule and report["verdict"]["confirmed"] is True
+    report = _cli_verify(ended.folders[honest[-1]])  # type: ignore[assignment]
+    assert report["ok"] and report["verdict"]["rule"] == rule and report["verdict"]["confirmed"] is True  # type: ignore[index]

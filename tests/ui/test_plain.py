@@ -88,7 +88,7 @@ def play_typed_match(game: str, seed: int) -> tuple[Any, list[str], int, int, in
                 RandomBluffBot(random.Random(3))]
     else:
         state = TopperState.new(None, seed % 4)
-        deck, helper = TOPPER_DECK, HeuristicTopperBot(random.Random(seed))
+        deck, helper = TOPPER_DECK, HeuristicTopperBot(random.Random(seed))  # type: ignore[assignment]
         bots = [None, HeuristicTopperBot(random.Random(1)), RandomTopperBot(random.Random(2)),
                 HeuristicTopperBot(random.Random(3))]
     rng = random.Random(seed)
@@ -345,7 +345,7 @@ def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_type
             return "pass"
 
         agent = PlainAgent(read_line, written.append, names=NAMES, bell=True)
-        decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))
+        decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))  # type: ignore[arg-type]
         deciding = asyncio.ensure_future(agent.decide(topper_bidding().view(0), decision))
         # The 30 s mark is long past; the 10 s mark comes at 0.2 s (bounded wait, not a sleep).
         for _ in range(500):

@@ -504,7 +504,7 @@ def test_describe_every_engine_event_of_whole_matches():
             if state.awaiting_deal:
                 events = state.deal(shuffled_faces(deck, rng))
             else:
-                events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+                events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[arg-type]
             for event in events:
                 line = describe(event, NAMES, 1)
                 assert line and "\n" not in line, event

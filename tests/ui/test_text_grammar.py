@@ -57,9 +57,9 @@ def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game):
         bots = [HeuristicBluffBot(random.Random(i)) for i in range(4)]
         deck, turn = FULL_DECK, bluff_turn
     else:
-        state = TopperState.new(None, 0)
-        bots = [HeuristicTopperBot(random.Random(i)) for i in range(4)]
-        deck, turn = TOPPER_DECK, topper_turn
+        state = TopperState.new(None, 0)  # type: ignore[assignment]
+        bots = [HeuristicTopperBot(random.Random(i)) for i in range(4)]  # type: ignore[misc]
+        deck, turn = TOPPER_DECK, topper_turn  # type: ignore[assignment]
     rng = random.Random(5)
     problems: list[str] = []
     for step in range(20000):

@@ -47,7 +47,7 @@ class VirtualTerminal:
         return Size(rows=self.rows, columns=self.columns)
 
     def output(self) -> Vt100_Output:
-        return Vt100_Output(self, self.size, term="xterm-256color", enable_cpr=False)
+        return Vt100_Output(self, self.size, term="xterm-256color", enable_cpr=False)  # type: ignore[arg-type]
 
     @property
     def lines(self) -> list[str]:

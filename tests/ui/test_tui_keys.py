@@ -4,6 +4,7 @@ are made, every refusal says why, and a refused key changes nothing."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -235,6 +236,8 @@ def _complete(flow, wanted):
 def test_every_action_of_whole_matches_can_be_made_with_keys(game):
     """Each action a good player chooses, pressed as keys through ``press`` and the questions."""
     rng = random.Random(11)
+    state: Any
+    bot: Any
     if game == "bluff":
         from p2pcards.rules.bluff import BluffConfig, BluffState
         state, deck, bot = BluffState.new(BluffConfig(deal_cap=2), 1), FULL_DECK, HeuristicBluffBot

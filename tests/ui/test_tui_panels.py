@@ -76,7 +76,7 @@ def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face():
             bots = [HeuristicBluffBot(random.Random(1)), RandomBluffBot(random.Random(2)),
                     HeuristicBluffBot(random.Random(3)), RandomBluffBot(random.Random(4))]
         else:
-            state = TopperState.new(TopperConfig(target_score=5), seed % 4)
+            state = TopperState.new(TopperConfig(target_score=5), seed % 4)  # type: ignore[assignment]
             bots = [HeuristicTopperBot(random.Random(1)), RandomTopperBot(random.Random(2)),
                     HeuristicTopperBot(random.Random(3)), RandomTopperBot(random.Random(4))]
         checked = 0

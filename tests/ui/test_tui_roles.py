@@ -187,7 +187,7 @@ def test_leaving_outside_a_decision_sends_the_notice_and_returns_the_left_result
     async def scene() -> tuple[Any, bool, list]:
         session = Session()
         screen = RunOn(session)
-        runner = TableRun(screen)
+        runner = TableRun(screen)  # type: ignore[arg-type]
         runner.ready()
         playing = asyncio.ensure_future(runner.play(session.run()))
         await asyncio.sleep(0)
@@ -208,7 +208,7 @@ def test_the_end_box_waits_for_the_choice_of_a_new_table() -> None:
     async def scene() -> tuple[Any, bool, list]:
         shown = asyncio.get_running_loop().create_future()  # the application, still running
         screen = RunOn(Session(), app_task=shown)
-        runner = TableRun(screen)
+        runner = TableRun(screen)  # type: ignore[arg-type]
         playing = asyncio.ensure_future(runner.play(ended()))
         for _ in range(100):
             if "end shown" in screen.said:

@@ -526,7 +526,7 @@ def test_the_hosts_relay_events_never_read_the_table():
 
     async def scene() -> str:
         session = FakeSession()
-        session.table = TableAtWork()
+        session.table = TableAtWork()  # type: ignore[assignment]
         async with headless(session=lambda: session) as (screen, keys, term):
             screen.on_event(LobbyChanged((LobbyPlayer(KEYS[0], "Alice", False),), 3))
             await drawn(screen, term)
@@ -566,7 +566,7 @@ def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
         now = [100.0]
         async with headless(clock=lambda: now[0]) as (screen, keys, term):
             rings = []
-            screen.app.output.bell = lambda: rings.append(now[0])
+            screen.app.output.bell = lambda: rings.append(now[0])  # type: ignore[method-assign]
             seat_everyone(screen, 1)
             view = bluff_respond().view(1)
             deciding = asyncio.ensure_future(screen.decide(view))

@@ -96,7 +96,7 @@ async def play_table(game: str, checks: Any) -> dict:
                 for chunk in keys_for(wanted, screen):
                     keys.send_text(chunk)
                     await asyncio.sleep(0.03)
-                await wait_until(lambda p=pending: p.future.done(), "the action to be taken", term)
+                await wait_until(lambda p=pending: p.future.done(), "the action to be taken", term)  # type: ignore[misc]
                 assert same_action(pending.future.result(), wanted)
                 seen["decisions"] += 1
             raise AssertionError("the match did not end")

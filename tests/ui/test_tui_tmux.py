@@ -131,7 +131,7 @@ def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
         before = text
         tmux.keys(*keys)
         moves.append(" ".join(keys))
-        text = tmux.wait_for(lambda t, b=before: t != b, "the screen to change", timeout=20)
+        text = tmux.wait_for(lambda t, b=before: t != b, "the screen to change", timeout=20)  # type: ignore[misc]
         if keys[-1] == "Enter":
             card = card + 1 if "Not accepted: you must follow" in text else 0
     return screens, moves, text

@@ -59,7 +59,7 @@ def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_
                 await wait_until(lambda: screen.model.ending is not None, "the end", term)
                 await wait_until(lambda: "Match over" in term.text or "won" in term.text,
                                  "the end box", term)
-                return midway + clocks, term.text, result, known
+                return midway + clocks, term.text, result, known  # type: ignore[return-value]
         finally:
             await hosted.close(grace=0.1, linger=0)
 

@@ -8,7 +8,7 @@ way player 2 gets player 1's messages is a direct link, and the only way the
 players learn each other's addresses is their own signed zeroconf
 announcements: the match still ends normally, every pair of laptops links
 directly, and nobody honest is named. Skipped, saying why, where namespaces
-cannot be made (see ``tests/netns.py``).
+cannot be made (see ``tests/support/netns.py``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ with its own bot seat, whose relay never hands player 2 anything player 1
 signed); namespaces 1..3 run real ``p2pcards join`` processes. Player 2 gets
 player 1's messages on their direct link, so the table goes on to its end and
 nobody names the withheld player. Skipped, saying why, where namespaces cannot
-be made (see ``tests/netns.py``).
+be made (see ``tests/support/netns.py``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from p2pcards.protocol import games
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.table import MOVE_TIME, Stage, move_time_of
 from p2pcards.rules.topper import TopperConfig
+from tests.support import until
 
 
 class _Silent:
@@ -54,13 +55,16 @@ def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_pat
     assert all(v is not None and v.rule == "deadline" and v.players == (2,) for v in verdicts)
 
 
-@pytest.mark.slow
 def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
     async def run():
         hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
         hosted.sessions[2].agent = _Silent()
         try:
-            await asyncio.sleep(3)  # six of the sessions' own deadlines: the table sets none
+            # Every peer reaches the silent player's turn and its (sans-IO) rules set that
+            # turn's deadline to never, not to the sessions' own 0.5 s: no tick names him.
+            await until(lambda: all(s.table is not None and s.table.writer == 2
+                                    and s.rules.deadline_at == float("inf")
+                                    for s in hosted.sessions))
             sessions = [s for s in hosted.sessions if s.table is not None]
             return [s.move_time() for s in sessions], [s.table.verdict for s in sessions]
         finally:

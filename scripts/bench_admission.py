@@ -44,10 +44,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from system.harness import Home, PeerProcess, make_homes  # noqa: E402
+from tests.system.harness import Home, PeerProcess, make_homes  # noqa: E402
 
 ATTACKS = ("ping-flood", "silent-links", "half-frames", "handshake-flood")
 ATTACKER_ADDRESSES = tuple(f"127.0.1.{n}" for n in range(1, 9))

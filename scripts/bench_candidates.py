@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark how long a joiner takes to find the address of a table that answers.
 
-A host (namespace 0 of a simulated dual-stack LAN, see ``tests/netns.py``)
+A host (namespace 0 of a simulated dual-stack LAN, see ``tests/support/netns.py``)
 listens on one dual-stack port and announces, besides its real addresses,
 addresses on the LAN that nobody holds (a stale record, a machine that left:
 their connections hang until neighbour discovery gives up). A joiner in
@@ -27,9 +27,9 @@ import textwrap
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path.insert(0, str(REPO_ROOT))
 
-from netns import SimulatedLan, netns_unavailable_reason  # noqa: E402
+from tests.support.netns import SimulatedLan, netns_unavailable_reason  # noqa: E402
 
 HOST = textwrap.dedent(
     """

@@ -33,16 +33,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from system.harness import STARTUP_TIMEOUT, ProcessTable, TablePlan, make_homes  # noqa: E402
-from system.scenarios import SEAT_NAMES  # noqa: E402
 
 from p2pcards.errors import P2PCardsError  # noqa: E402
 from p2pcards.net.connection import connect  # noqa: E402
 from p2pcards.protocol import frames  # noqa: E402
 from p2pcards.protocol.envelope import PROTOCOL_VERSION  # noqa: E402
 from p2pcards.protocol.identity import Identity  # noqa: E402
+from tests.system.harness import STARTUP_TIMEOUT, ProcessTable, TablePlan, make_homes  # noqa: E402
+from tests.system.scenarios import SEAT_NAMES  # noqa: E402
 
 GOAL_RATIO = 0.70
 MATCH_TIMEOUT = 900.0

@@ -58,10 +58,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from system.harness import ProcessTable, TablePlan, make_homes  # noqa: E402
-from system.scenarios import SEAT_NAMES  # noqa: E402
+from tests.system.harness import ProcessTable, TablePlan, make_homes  # noqa: E402
+from tests.system.scenarios import SEAT_NAMES  # noqa: E402
 
 DECK_CARDS = {"bluff": 52, "topper": 24}
 GOAL_DEAL_S = 0.6

@@ -29,9 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
-from hostile.fuzzing import (  # noqa: E402
+from tests.hostile.fuzzing import (  # noqa: E402
     Failure,
     Mutator,
     default_corpus,

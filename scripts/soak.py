@@ -31,10 +31,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from system.harness import HarnessError, ProcessTable, make_homes  # noqa: E402
-from system.scenarios import (  # noqa: E402
+from tests.system.harness import HarnessError, ProcessTable, make_homes  # noqa: E402
+from tests.system.scenarios import (  # noqa: E402
     SEAT_NAMES,
     MatchRecord,
     after_lines,

@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
+#: runs all such tests, so no other test's table shows up in a list.
+pytestmark = pytest.mark.xdist_group("loopback-mdns")
+
 BOUND = 180
 
 
@@ -28,6 +32,7 @@ def test_whoami_creates_one_identity_and_keeps_it(tmp_path):
     assert name == "Zoe" and len(fingerprint) == 14
 
 
+@pytest.mark.slow
 def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_path):
     played = run_cli(["play", "topper", "--bot", "heuristic", "--target", "3", "--name", "Me"], tmp_path)
     assert played.returncode == 0, played.stderr
@@ -39,6 +44,7 @@ def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_pat
     assert "shuffle proofs" in checked.stdout
 
 
+@pytest.mark.slow
 def test_verify_reports_a_damaged_transcript(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
     assert played.returncode == 0, played.stderr
@@ -61,6 +67,7 @@ def test_unknown_game_is_refused_with_usage(tmp_path):
     assert result.returncode == 2 and "invalid choice" in result.stderr
 
 
+@pytest.mark.slow
 def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Pia"],
                      tmp_path)
@@ -80,6 +87,7 @@ def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
     assert len(rows) == 1 and rows[0]["game"] == "topper" and rows[0]["in_play"] is False
 
 
+@pytest.mark.slow
 def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path):
     run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
     result = run_cli(["resume"], tmp_path, timeout=30)
@@ -125,6 +133,7 @@ def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
     assert "192.0.2.1 is not an address of this machine" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path):
     played = run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
     line = next(line for line in played.stdout.splitlines() if "check it with: " in line)
@@ -249,6 +258,7 @@ def _announced_host(home: Path, name: str, table: str, *extra: str) -> subproces
         env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow
 def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tables(tmp_path):
     """Real hosts announced on loopback: two tables named alike and a full one.
     `tables` lists them under headers with host names and addresses; `join` tells
@@ -315,7 +325,7 @@ def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
             self.closed_with = kwargs
 
     hosted = Hosted()
-    asyncio.run(_close_hosted(None, hosted)())
+    asyncio.run(_close_hosted(None, hosted)())  # type: ignore[arg-type]
     assert hosted.closed_with == {"grace": 0, "linger": 0}
 
 
@@ -328,6 +338,7 @@ def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_p
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow
 async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_down(capsys):
     """Two tables announced on loopback, one with a 90 s clock and one with none:
     `tables` (plain and --json) shows each clock and warns of the unclocked one,

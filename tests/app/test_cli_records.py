@@ -15,6 +15,10 @@ import pytest
 
 from tests.app.test_cli import BOUND, run_cli
 
+#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
+#: runs all such tests, so no other test's table shows up in a list.
+pytestmark = pytest.mark.xdist_group("loopback-mdns")
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> tuple[Path, dict]:
@@ -35,6 +39,7 @@ def _copy_session(home: Path, row: dict, new_id: str) -> Path:
     return copy
 
 
+@pytest.mark.slow
 def test_saved_shows_your_record_its_neighbours_and_the_commands_that_take_it_up(played):
     home, row = played
     listed = run_cli(["saved"], home).stdout.splitlines()
@@ -64,6 +69,7 @@ def _env(home: Path) -> dict[str, str]:
             "XDG_STATE_HOME": str(home / "state")}
 
 
+@pytest.mark.slow
 def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_record(played):
     home, row = played
     prefix = row["session"][:6]
@@ -83,6 +89,7 @@ def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_reco
     assert resumed.stdout.startswith('Your table "Ida\'s table" is over')
 
 
+@pytest.mark.slow
 def test_an_unknown_or_ambiguous_session_id_is_one_sentence_naming_the_matches(played, tmp_path):
     home, row = played
     unknown = run_cli(["verify", "0" * 9], home, timeout=30)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
+from tests.support import until
 
 
 class _Silent:
@@ -34,6 +35,7 @@ async def _verdicts_of_bots(hosted, timeout: float = 30):
     return [r.verdict for r in results]
 
 
+@pytest.mark.slow
 def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
     async def run():
         me = seeded_identity(4, "me", "Me")
@@ -50,6 +52,7 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
     assert all(v.rule == "deadline" and v.players == (2,) for v in verdicts)
 
 
+@pytest.mark.slow
 def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
     async def run():
         me = seeded_identity(4, "me", "Me")
@@ -60,7 +63,7 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
             await asyncio.wait_for(until(lambda: all(
                 s.table is not None and s.table.engine is not None and s.table.hand
                 for s in hosted.sessions)), 30)
-            hosted.host._apply = lambda outputs: None
+            hosted.host._apply = lambda outputs: None  # type: ignore[method-assign]
             return await _verdicts_of_bots(hosted)
         finally:
             await hosted.close(grace=0.1)
@@ -99,6 +102,7 @@ def _later_clock_at_a_host_that_closes(tmp_path, linger):
     return asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_path):
     silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=None)
     assert mine.rule == "deadline" and mine.players == (silent,)
@@ -106,6 +110,7 @@ def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_
     assert theirs.rule == "deadline" and theirs.players == (silent,)
 
 
+@pytest.mark.slow
 def test_a_host_that_closed_at_once_would_be_named_by_the_slower_clock(tmp_path):
     """Why the host lingers: without it the other player's own clock names the host."""
     silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=0)

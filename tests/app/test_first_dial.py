@@ -85,7 +85,7 @@ def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_ho
             self.sent.append(frame)
 
     session = PeerSession(table.identities[1], BotAgent(make_bot_factory("topper", "heuristic"), 8),
-                          connector=None)  # type: ignore[arg-type]
+                          connector=None)
     session.table = me
     link = Link()
     said_in_hello = 3

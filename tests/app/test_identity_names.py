@@ -48,6 +48,7 @@ def test_a_table_command_refuses_an_empty_name_before_anything_starts(tmp_path):
     assert not (tmp_path / "state").exists() and not identity_file(tmp_path).exists()
 
 
+@pytest.mark.slow
 def test_a_damaged_name_is_reported_and_whoami_name_repairs_it_keeping_the_key(tmp_path):
     made = run_cli(["whoami", "--name", "Zoe"], tmp_path)
     fingerprint = made.stdout.split()[1]

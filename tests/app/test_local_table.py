@@ -15,8 +15,7 @@ from p2pcards.protocol.events import HandDealt, MatchEnded
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
+from tests.support import until
 
 CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
 
@@ -113,6 +112,7 @@ def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_pa
     assert all(v is not None and v.rule == "left" and v.players == (0,) for v in verdicts)
 
 
+@pytest.mark.slow
 def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_the_stop(tmp_path):
     """The host process dies (every local task stops at once); a new process brings
     back the relay, the host's seat and its bots from their journals."""

@@ -8,9 +8,9 @@ import asyncio
 
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
+from tests.support import until
 
 from .hosted import hosted_topper, topper_bot
-from .polling import until
 
 
 async def _second_process_for_one_seat(tmp_path):

@@ -26,8 +26,7 @@ from p2pcards.protocol.table import (
 )
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
+from tests.support import until
 
 
 class _StepsAway:
@@ -37,12 +36,14 @@ class _StepsAway:
         self.times, self.bot = times, BotAgent(make_bot_factory("topper", "heuristic"), 3)
         self.offered: list[int] = []
         self.back = asyncio.Event()  # set by the test once it has looked at the clocks
+        self.waiting = False  # asked again after its last pause: every pause is settled
 
     async def decide(self, view, decision):
         self.offered.append(decision.pauses_left)
         if self.times > 0:
             self.times -= 1
             raise TakePause("stepping away")
+        self.waiting = True
         await self.back.wait()
         return await self.bot.decide(view, decision)
 
@@ -63,7 +64,7 @@ def _table_with(me_agent, pauses: int, tmp_path):
         hosted = await start_hosted_table(me, me_agent, options, bots=3, on_event=seen.append)
         try:
             await until(lambda: any(isinstance(e, ClockPaused) for e in seen))
-            await asyncio.sleep(0.3)  # a second pause, if any, is asked for meanwhile
+            await until(lambda: me_agent.waiting)  # a second pause, if any, was asked for
             await until(lambda: all(s.table.paused is not None for s in hosted.sessions))
             loop = asyncio.get_running_loop()
             table = hosted.sessions[0].table

@@ -13,8 +13,7 @@ from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 from p2pcards.protocol import games
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_events import describe
-
-from .polling import until
+from tests.support import until
 
 
 class _Blockable:

@@ -10,9 +10,9 @@ import contextlib
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol.errors import PlayerLeft
+from tests.support import until
 
 from .hosted import hosted_topper, topper_bot
-from .polling import until
 
 #: From this position on, the first message checked is "cancelled" as its check finishes.
 CUT_FROM = 10
@@ -27,8 +27,8 @@ async def _cancelled_as_a_check_finished(tmp_path):
 
         async def cancelled_once_accepted(check):
             table = session.table
-            if table is not None and table.next_position >= CUT_FROM and not session.cut_at:
-                session.cut_at.append(table.next_position)
+            if table is not None and table.next_position >= CUT_FROM and not session.cut_at:  # type: ignore[attr-defined]
+                session.cut_at.append(table.next_position)  # type: ignore[attr-defined]
                 check.job()  # the worker thread's receive ran to its end ...
                 raise asyncio.CancelledError  # ... and Ctrl-C came before the rules heard it
             await checked(check)

@@ -8,6 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from p2pcards.app import TableOptions, resume_hosted_table, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.front import FrontEnd, FrontOptions
@@ -22,8 +24,7 @@ from p2pcards.rules.bluff import BluffConfig
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
-
-from .polling import until
+from tests.support import until
 
 SEED = 11
 
@@ -115,6 +116,7 @@ async def _crash_mid_deal(root: Path) -> tuple[_Seat, Path]:
     return before, next(root.glob("*/relay")).parent
 
 
+@pytest.mark.slow
 def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_were(tmp_path):
     async def run() -> tuple[_Seat, _Seat]:
         before, table_dir = await _crash_mid_deal(tmp_path)

@@ -28,6 +28,10 @@ from p2pcards.standings import (
 
 from .test_cli import run_cli
 
+#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
+#: runs all such tests, so no other test's table shows up in a list.
+pytestmark = pytest.mark.xdist_group("loopback-mdns")
+
 ME = seeded_identity(1, "me", "Me")
 #: A short Topper match (the first hand that reaches 3 points ends it): cheap to play and verify.
 CONFIG = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
@@ -44,8 +48,8 @@ def _play(root: Path, seed: int) -> dict[str, int | bool]:
     lobby = [e for e in events if isinstance(e, LobbyUpdate)][-1]
     seating = next(e for e in events if isinstance(e, PlayersSeated)).player_at_seat
     names = [lobby.players[p][1] for p in seating]
-    return {"points": dict(zip(names, result.outcome.scores, strict=True)),
-            "won": [names[s] for s in result.outcome.winners]}
+    return {"points": dict(zip(names, result.outcome.scores, strict=True)),  # type: ignore[dict-item]
+            "won": [names[s] for s in result.outcome.winners]}  # type: ignore[dict-item]
 
 
 @pytest.fixture(scope="module")
@@ -135,6 +139,7 @@ def test_copies_of_one_match_count_once(evening):
         "Me": False, "Ada": True, "Bob": True, "Cy": True}
 
 
+@pytest.mark.slow
 def test_the_standings_command_counts_the_folders_given_and_says_what_it_left_out(evening, tmp_path):
     root, results = evening
     copy = tmp_path / "friend"

@@ -19,6 +19,7 @@ from p2pcards.protocol import games
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.table import MOVE_TIME, Stage, move_time_of
 from p2pcards.rules.topper import TopperConfig
+from tests.support import until
 
 
 class _Silent:
@@ -39,6 +40,7 @@ async def _hosted(tmp_path, move_time, session_deadline):
         me, BotAgent(make_bot_factory("topper", "heuristic"), 4), options, bots=3)
 
 
+@pytest.mark.slow
 def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path):
     async def run():
         # Every session's own deadline is long; the genesis gives each writer 1 s.
@@ -59,7 +61,11 @@ def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
         hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
         hosted.sessions[2].agent = _Silent()
         try:
-            await asyncio.sleep(3)  # six of the sessions' own deadlines: the table sets none
+            # Every peer reaches the silent player's turn and its (sans-IO) rules set that
+            # turn's deadline to never, not to the sessions' own 0.5 s: no tick names him.
+            await until(lambda: all(s.table is not None and s.table.writer == 2
+                                    and s.rules.deadline_at == float("inf")
+                                    for s in hosted.sessions))
             sessions = [s for s in hosted.sessions if s.table is not None]
             return [s.move_time() for s in sessions], [s.table.verdict for s in sessions]
         finally:
@@ -123,6 +129,7 @@ def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
     assert config[MOVE_TIME] == move_time
 
 
+@pytest.mark.slow
 def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path):
     async def run():
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)

@@ -24,8 +24,7 @@ from p2pcards.protocol.events import ActionApplied, CardsRevealed, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
-
-from .polling import until
+from tests.support import until
 
 LOOPBACK = "127.0.0.1"
 

@@ -6,7 +6,6 @@ import random
 from math import comb
 
 import pytest
-from test_search_bots import _other_hands_shuffled, random_states
 
 from p2pcards.bots.coach import NoAdvice, advise, claim_chance, rank_count, trump_count
 from p2pcards.bots.registry import make_bot_factory
@@ -14,6 +13,7 @@ from p2pcards.cards import FULL_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffState, Challenge, Discard
 from p2pcards.rules.contract import faces_for_hands
 from p2pcards.rules.topper import Bid, PassBid, Play, TopperState
+from tests.bots.test_search_bots import _other_hands_shuffled, random_states
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 

@@ -54,13 +54,13 @@ def random_states(game: str, seed: int, steps: int):
     bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
     state = new(seed % 4)
     for _ in range(steps):
-        if state.outcome is not None:
+        if state.outcome is not None:  # type: ignore[attr-defined]
             return
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(deck, rng))
+        if state.awaiting_deal:  # type: ignore[attr-defined]
+            state.deal(shuffled_faces(deck, rng))  # type: ignore[attr-defined]
             continue
         yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+        state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[attr-defined]
 
 
 def topper_states(seed: int, steps: int):
@@ -145,7 +145,7 @@ def test_a_seeded_search_match_repeats_exactly(game):
         def record(state, action, events):
             chosen.append(action)
         config = BluffConfig(deal_cap=2) if game == "bluff" else None
-        play_local_match(new(config, 0), [make(random.Random(seed + s)) for s in range(4)], deck,
+        play_local_match(new(config, 0), [make(random.Random(seed + s)) for s in range(4)], deck,  # type: ignore[arg-type]
                          random.Random(seed), on_step=record)
         return chosen
     assert run(4) == run(4)
@@ -156,7 +156,7 @@ def test_a_seeded_search_match_repeats_exactly(game):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(6, 150), draw=st.integers(0, 2**32))
 def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
-    *_, state = [None, *topper_states(seed, steps)]  # the last state reached
+    *_, state = [None, *topper_states(seed, steps)]  # type: ignore[misc]  # the last state reached
     if state is None or state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
         return
     seat = state.to_act

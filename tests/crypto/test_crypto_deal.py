@@ -48,7 +48,7 @@ def play_hand(codes: list[int], session: bytes, deck_id: int) -> dict:
             wire = shares.make_share(key_shares[seat], ct, ctx[seat], slot).to_wire()
             share = shares.DecryptionShare.from_wire(wire, seat)
             shares.verify_share(publics[seat], ct, share, ctx[seat], slot)
-            published[(slot, seat)] = share.point
+            published[(slot, seat)] = share.point  # type: ignore[assignment]
             points[seat] = share.point
         hands[owner].append(shares.recover_code(ct, points, card_map, slot=slot))
 
@@ -57,7 +57,7 @@ def play_hand(codes: list[int], session: bytes, deck_id: int) -> dict:
     reveal = shares.DecryptionShare.from_wire(
         shares.make_share(key_shares[owner], deck[1], ctx[owner], 1).to_wire(), owner)
     shares.verify_share(publics[owner], deck[1], reveal, ctx[owner], 1)
-    points = {seat: published[(1, seat)] for seat in range(SEATS) if seat != owner}
+    points = {seat: published[(1, seat)] for seat in range(SEATS) if seat != owner}  # type: ignore[misc]
     points[owner] = reveal.point
     revealed = shares.recover_code(deck[1], points, card_map, slot=1)
     return {"hands": hands, "revealed": revealed, "deck": deck, "key_shares": key_shares}

@@ -156,9 +156,9 @@ def test_multiplying_the_base_point_takes_the_fixed_base_path() -> None:
 def test_points_and_scalars_are_immutable_and_built_only_through_their_doors() -> None:
     p, s = some_point(), random_scalar(seeded("x"))
     with pytest.raises(AttributeError):
-        p._b = bytes(32)  # type: ignore[misc]
+        p._b = bytes(32)
     with pytest.raises(AttributeError):
-        s._b = bytes(32)  # type: ignore[misc]
+        s._b = bytes(32)
     with pytest.raises(TypeError):
         Point()
     with pytest.raises(TypeError):

@@ -90,7 +90,7 @@ def test_no_log_record_is_written_during_a_whole_hand(key_shares, joint_key, ctx
 def test_bad_arguments_are_described_by_type_never_by_content(ctxs, key_shares) -> None:
     secret = key_shares[0].secret_bytes()
     with pytest.raises(CryptoError) as err:
-        shares.make_share(key_shares[0], initial_deck([1])[0], ctxs[0], secret)  # type: ignore[arg-type]
+        shares.make_share(key_shares[0], initial_deck([1])[0], ctxs[0], secret)
     assert secret.hex()[:12] not in str(err.value)
     for bad in (secret, secret.hex(), [secret]):
         with pytest.raises(CryptoError) as err:

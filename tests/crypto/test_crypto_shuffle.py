@@ -191,9 +191,9 @@ def test_the_proof_wire_form_refuses_bad_points_scalars_and_shapes(masked) -> No
     for bad, error, reason in cases:
         with pytest.raises(error) as err:
             ShuffleProof.from_wire(bad, seat=1)
-        assert err.value.seat == 1
+        assert err.value.seat == 1  # type: ignore[attr-defined]
         if reason is not None:
-            assert err.value.reason == reason
+            assert err.value.reason == reason  # type: ignore[attr-defined]
 
 
 def test_the_shuffler_refuses_an_identity_joint_key_and_an_empty_deck(ctxs, joint_key) -> None:

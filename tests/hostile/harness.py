@@ -68,7 +68,7 @@ MAX_STEPS = 3000
 
 
 def _rebuild(cls: type, raw: bytes) -> Any:
-    return cls._wrap(raw)
+    return cls._wrap(raw)  # type: ignore[attr-defined]
 
 
 def _immutable_parts(obj: Any) -> list[Any]:
@@ -89,7 +89,7 @@ def clone(obj: Any) -> Any:
     saved = {cls: copyreg.dispatch_table.get(cls) for cls in (Point, Scalar)}
     try:
         for cls in (Point, Scalar):
-            copyreg.dispatch_table[cls] = lambda v, cls=cls: (_rebuild, (cls, v.to_bytes()))
+            copyreg.dispatch_table[cls] = lambda v, cls=cls: (_rebuild, (cls, v.to_bytes()))  # type: ignore[misc]
         return copy.deepcopy(obj, {id(m): m for m in _immutable_parts(obj)})
     finally:
         for cls, previous in saved.items():
@@ -245,7 +245,7 @@ def equivocate(other: Callable[[dict, Outgoing, Bench], dict], to_other: Sequenc
         body = other(copy.deepcopy(out.message.body), out, bench)
         second = bench.forge(out.type, body, position=out.position, prev=out.message.prev)
         rest = tuple(p for p in bench.others(out.player) if p not in to_other)
-        return [Delivery(out.raw, rest + ("observer",)), Delivery(second, tuple(to_other))]
+        return [Delivery(out.raw, rest + ("observer",)), Delivery(second, tuple(to_other))]  # type: ignore[operator]
     return act
 
 
@@ -548,11 +548,11 @@ def mark(table: Table) -> StateMark:
     if deal is None:
         deck = shares = revealed = counters = ()
     else:
-        deck = tuple((c.c1.to_bytes(), c.c2.to_bytes()) for c in deal.deck)
-        shares = tuple(tuple(sorted((s, getattr(v, 'point', v).to_bytes()) for s, v in slot.items()))
+        deck = tuple((c.c1.to_bytes(), c.c2.to_bytes()) for c in deal.deck)  # type: ignore[assignment]
+        shares = tuple(tuple(sorted((s, getattr(v, 'point', v).to_bytes()) for s, v in slot.items()))  # type: ignore[assignment]
                        for slot in deal.public_shares)
-        revealed = tuple(sorted(deal.revealed.items()))
-        counters = (deal.number, deal.shuffles_done, deal.shares_done)
+        revealed = tuple(sorted(deal.revealed.items()))  # type: ignore[assignment]
+        counters = (deal.number, deal.shuffles_done, deal.shares_done)  # type: ignore[assignment]
     return StateMark(tuple(table.transcript()), engine, deck, shares, revealed,
                      tuple(sorted(table.hand.items())), counters)
 

@@ -39,6 +39,7 @@ from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Stage
 from p2pcards.protocol.verify import verify_transcript
+from tests.support import until
 
 from .harness import PLAYERS, SHORT_CONFIGS, genesis_nonce_for
 
@@ -230,7 +231,7 @@ class NetTable:
         """Start the four sessions, one at a time so that the join order is fixed."""
         factory = make_bot_factory(self.game, "heuristic")
         for player in range(PLAYERS):
-            seat = Seat(player, None)  # type: ignore[arg-type]
+            seat = Seat(player, None)
             self.seats.append(seat)
             seat.session = PeerSession(
                 self.identities[player], BotAgent(factory, self.seed), self._connector(player),
@@ -241,14 +242,12 @@ class NetTable:
                 listen=self.listen.get(player, True), listen_host=LOOPBACK,
                 announce=player in self.announce)
             seat.task = asyncio.get_running_loop().create_task(seat.session.run())
-            await self._until(lambda p=player: len(self.host.lobby.players) > p
+            await self._until(lambda p=player: len(self.host.lobby.players) > p  # type: ignore[misc]
                               or self.host.relay.started, 10.0)
         return self
 
     async def _until(self, predicate: Callable[[], bool], timeout: float) -> None:
-        async with asyncio.timeout(timeout):
-            while not predicate():
-                await asyncio.sleep(0.005)
+        await until(predicate, timeout, interval=0.005)
 
     async def results(self, players: list[int] | None = None,
                       timeout: float = 60.0) -> dict[int, SessionResult]:

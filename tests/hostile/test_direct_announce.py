@@ -80,7 +80,7 @@ async def test_players_link_directly_through_their_announcements_when_the_host_h
     pairs = _direct_pairs(net)
     assert (2, 1) in pairs or {(2, 3), (3, 1)} <= pairs, pairs
     for player in REMOTE:
-        announcer = net.seats[player].session.mesh.announcer  # type: ignore[union-attr]
+        announcer = net.seats[player].session.mesh.announcer
         assert announcer is not None and announcer.info is not None
 
 
@@ -104,5 +104,5 @@ async def test_a_player_that_does_not_listen_dials_the_others_announcements() ->
     assert all(results[p].verdict is None for p in range(4)), results
     pairs = _direct_pairs(net)
     assert (1, 2) in pairs or (1, 3) in pairs, pairs
-    quiet = net.seats[1].session.mesh.announcer  # type: ignore[union-attr]
+    quiet = net.seats[1].session.mesh.announcer
     assert quiet is not None and quiet.info is None and quiet.book.last

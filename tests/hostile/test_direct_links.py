@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from p2pcards.net.session_events import DIRECT, HOST, Paths
+from p2pcards.net.session_events import DIRECT, HOST, Paths, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verify import verify_transcript
+from tests.support import until
 
 from .harness import recording
 from .netbench import NetTable, message_of
@@ -156,6 +157,7 @@ async def test_copies_from_every_link_are_checked_once(monkeypatch: pytest.Monke
     assert net.table(1).stage is Stage.OVER
 
 
+@pytest.mark.slow
 async def test_a_silent_writer_on_a_live_direct_link_is_named_by_its_own_silence() -> None:
     """Player 3 never makes its bid: the linked players ask it directly (``sync``,
     then ``ping``) and, as it answers without the message, name it; the host's
@@ -175,10 +177,15 @@ async def test_a_silent_writer_on_a_live_direct_link_is_named_by_its_own_silence
         return await decide(view, decision)
     agent.decide = stall  # type: ignore[method-assign]
 
+    def waiting_for_the_silent(p: int) -> bool:
+        waits = [e for e in net.seats[p].events if isinstance(e, Waiting)]
+        return bool(waits) and waits[-1].player == silent
+
     async def cut_links_once_waiting() -> None:
-        while len(net.host.relay.messages) < step.position:
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(1.0)
+        # Once the bid is due and players 1 and 2 both time its silent writer, the
+        # host's links are cut.
+        await until(lambda: len(net.host.relay.messages) >= step.position
+                    and all(waiting_for_the_silent(p) for p in (1, 2)), 30.0)
         for number, link in list(net.host._links.items()):
             info = net.host.relay.links.get(number)
             if info is not None and info.player in (1, 2):

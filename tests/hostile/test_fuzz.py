@@ -104,7 +104,7 @@ def test_any_value_as_the_body_of_every_frame_kind(value: Any, kind: str) -> Non
 @given(data=st.binary(max_size=2000), alert=st.booleans())
 def test_random_bytes_into_a_table_in_play(data: bytes, alert: bool) -> None:
     target = _targets()["table"]
-    for index in range(len(target.run.__self__.places)):
+    for index in range(len(target.run.__self__.places)):  # type: ignore[attr-defined]
         target.check((index, data, alert))
 
 

@@ -19,6 +19,7 @@ import pytest
 from p2pcards.net.session_events import LinkUp, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
+from tests.support import until
 
 from .harness import recording
 from .netbench import NetTable, dropping
@@ -103,6 +104,7 @@ async def _run(net: NetTable, churn: Any, timeout: float = 90.0) -> dict:
         await net.close()
 
 
+@pytest.mark.slow
 async def test_churning_host_with_a_silent_writer_ends_and_names_no_honest_player() -> None:
     """The writer keeps quiet and the host cuts every remote link more often than
     once per deadline: the table ends (bounded) and each honest peer names the host,
@@ -123,6 +125,7 @@ async def test_churning_host_with_a_silent_writer_ends_and_names_no_honest_playe
         assert net.table(p).next_position == position
 
 
+@pytest.mark.slow
 async def test_churning_host_withholding_an_honest_writer_never_gets_it_named() -> None:
     """The host discards an honest writer's bid and keeps cutting every remote link:
     no honest peer names the writer (the host, which broke their links, is named)."""
@@ -149,6 +152,7 @@ async def test_churning_host_withholding_an_honest_writer_never_gets_it_named() 
         assert verdict.players == (0,), f"player {p} named {verdict.players}: {verdict.detail}"
 
 
+@pytest.mark.slow
 async def test_a_reconnect_does_not_give_the_writer_a_fresh_deadline() -> None:
     """One honest peer's link is cut once while the writer is silent: after it
     reconnects its deadline is the one it had, and the lost link is held against
@@ -159,9 +163,12 @@ async def test_a_reconnect_does_not_give_the_writer_a_fresh_deadline() -> None:
     net.set_policy(silent, dropping(lambda m: m.type == "bid"))
 
     async def cut_once() -> None:
-        while len(net.host.relay.messages) < position:
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(DEADLINE / 3)
+        # Cut once the bid is due and the watcher times its silent writer (the deadline
+        # the reconnect must keep is then set).
+        def timing_the_silent() -> bool:
+            waits = [e for e in net.seats[watcher].events if isinstance(e, Waiting)]
+            return bool(waits) and waits[-1].player == silent
+        await until(lambda: len(net.host.relay.messages) >= position and timing_the_silent(), 30.0)
         _drop_links(net, {watcher})
 
     results = await _run(net, cut_once())

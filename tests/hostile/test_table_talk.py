@@ -146,10 +146,7 @@ async def test_a_flood_is_cut_at_the_rate_limit_and_play_goes_on() -> None:
 async def test_a_line_appears_on_another_players_full_screen() -> None:
     """Player 1 says a line; player 2's full-screen table (headless, fed by its real
     session) shows it in the log, the speaker named by seat."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-    from test_tui_harness import headless, shows
+    from tests.ui.test_tui_harness import headless, shows
 
     net = NetTable("topper", deadline=DEADLINE, direct=REMOTE)
     await net.start()
@@ -159,8 +156,8 @@ async def test_a_line_appears_on_another_players_full_screen() -> None:
     async with headless(session=lambda: watcher.session) as (screen, keys, term):
         for event in list(watcher.events):  # what the screen would have been told so far
             screen.on_event(event)
-        watcher.session.on_event = lambda event: (watcher.events.append(event),
-                                                  screen.on_event(event))
+        watcher.session.on_event = lambda event: (watcher.events.append(event),  # type: ignore[assignment, func-returns-value]
+                                                  screen.on_event(event))  # type: ignore[func-returns-value]
         net.seats[1].session.say("nice hand")
         seat = net.table(2).seat_of(1)
         await shows(term, f"Seat {seat} (p1): nice hand", timeout=BOUND)

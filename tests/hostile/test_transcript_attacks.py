@@ -55,7 +55,7 @@ def test_forged_signature_is_dropped_blaming_nobody() -> None:
     before = marks(bench)
     results = bench.deliver(wire.pack([msg.payload, forged_sig]), sender=step.player)
     assert_dropped(bench, results, BadSignature, before)
-    assert all(results[p].error.player is None for p in bench.honest)
+    assert all(results[p].error.player is None for p in bench.honest)  # type: ignore[attr-defined]
     bench.deliver(honest, sender=step.player)
     _finishes_as_recorded(bench, "topper")
 
@@ -111,7 +111,7 @@ def test_replay_from_another_session_is_dropped() -> None:
         results = bench.deliver(raw)
         for who in (*range(4), "observer"):
             assert isinstance(results[who].error, WrongSession)
-            assert results[who].error.player is None
+            assert results[who].error.player is None  # type: ignore[attr-defined]
         assert_dropped(bench, results, WrongSession, before)
     _finishes_as_recorded(bench, "topper")
 
@@ -245,7 +245,7 @@ def test_host_that_withholds_a_message_from_one_peer_cannot_make_it_accept_anoth
 
     def withhold(out, b):
         held.append(out.raw)
-        return [Delivery(out.raw, (1, 2, "observer"))]
+        return [Delivery(out.raw, (1, 2, "observer"))]  # type: ignore[arg-type]
 
     bench.set_hostile(0, Rule(When(stage=Stage.COMMIT), withhold))
     bench.step()
@@ -345,7 +345,7 @@ def test_signed_header_of_the_wrong_shape_is_dropped() -> None:
         results = bench.deliver(raw, sender=step.player)
         for who in (*bench.honest, "observer"):
             error = results[who].error
-            assert error is not None and error.player is None, (fields, error)
+            assert error is not None and error.player is None, (fields, error)  # type: ignore[attr-defined]
             assert bench.table_of(who).stage is not Stage.ENDED
         assert marks(bench) == before
 
@@ -393,7 +393,7 @@ def test_bit_flips_anywhere_in_a_signed_message_are_dropped() -> None:
         results = bench.deliver(bytes(flipped), sender=step.player)
         for who in (*bench.honest, "observer"):
             error = results[who].error
-            assert error is not None and error.player is None, (offset, error)
+            assert error is not None and error.player is None, (offset, error)  # type: ignore[attr-defined]
     assert marks(bench) == before
     bench.step()  # the hostile player's own table writes it; the rule flips its last bit
     assert marks(bench) == before

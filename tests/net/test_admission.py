@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2pcards.net.admission import AddressBuckets, StrangerBudget, TokenBucket, address_key
+from p2pcards.net.admission import AddressBuckets, StrangerBudget, Ticket, TokenBucket, address_key
 
 
 def test_ipv6_addresses_count_by_their_64_and_ipv4_by_address() -> None:
@@ -40,12 +40,12 @@ def test_bucket_memory_is_bounded() -> None:
 def test_budget_caps_strangers_per_address_and_evicts_the_oldest_when_full() -> None:
     closed: list[str] = []
     budget = StrangerBudget(total=3, per_address=2, rate=100.0, burst=100)
-    tickets = []
+    tickets: list[Ticket] = []
     for address in ("10.0.0.1", "10.0.0.1", "10.0.0.2"):
         ticket = budget.admit(address, 0.0)
         assert ticket is not None
         index = len(tickets)
-        ticket.close = lambda a=address, i=index: closed.append(f"{a}#{i}")
+        ticket.close = lambda a=address, i=index: closed.append(f"{a}#{i}")  # type: ignore[misc]
         tickets.append(ticket)
     assert budget.admit("10.0.0.1", 0.0) is None  # its address holds two already
     assert budget.refused_cap == 1
@@ -93,7 +93,7 @@ def test_rate_limiter_over_real_ipv6_sockets_counts_a_64_as_one(require_netns) -
     one /64 is refused once the first used the burst; another /64 is not."""
     import json
 
-    from netns import SimulatedLan
+    from tests.support.netns import SimulatedLan
 
     with SimulatedLan(1) as lan:
         for address in ("2001:db8:1::1", "2001:db8:1::a", "2001:db8:1::b", "2001:db8:2::a"):

@@ -22,6 +22,7 @@ from p2pcards.net.errors import (
 from p2pcards.net.framing import FrameDecoder, encode_frame
 from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol.identity import Identity
+from tests.support import until
 
 pytestmark = pytest.mark.asyncio
 
@@ -69,7 +70,7 @@ async def raw_handshake(
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local_addr)
     handshake = LinkHandshake(identity, Role.INITIATOR)
     writer.write(encode_frame(handshake.start() or b""))
-    decoder, frames = FrameDecoder(), []
+    decoder, frames = FrameDecoder(), list[bytes]()
     while not frames:
         chunk = await asyncio.wait_for(reader.read(4096), BOUND)
         assert chunk, "server closed during the handshake"
@@ -77,12 +78,6 @@ async def raw_handshake(
     writer.write(encode_frame(handshake.receive(frames[0]) or b""))
     await writer.drain()
     return reader, writer, handshake.channel()
-
-
-async def wait_until(predicate, bound: float = BOUND) -> None:  # type: ignore[no-untyped-def]
-    async with asyncio.timeout(bound):
-        while not predicate():
-            await asyncio.sleep(0.01)
 
 
 async def closed_by_server(reader: asyncio.StreamReader) -> bool:
@@ -288,9 +283,9 @@ async def test_tampered_frame_over_tcp_closes_the_link(alice: Identity, bob: Ide
 async def test_client_that_never_handshakes_is_dropped_at_the_deadline(bob: Identity) -> None:
     async with running_server(bob, Limits(handshake_timeout=0.3)) as (server, _):
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        await wait_until(lambda: server.active_connections == 1)
+        await until(lambda: server.active_connections == 1)
         assert await closed_by_server(reader)
-        await wait_until(lambda: server.active_connections == 0)
+        await until(lambda: server.active_connections == 0)
         await shut(writer)
 
 
@@ -300,7 +295,7 @@ async def test_flood_from_one_address_does_not_starve_another(alice: Identity, b
         flood = []
         for _ in range(3):
             flood.append(await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0)))
-        await wait_until(lambda: server.connections_from("127.0.0.2") == 3)
+        await until(lambda: server.connections_from("127.0.0.2") == 3)
         extra_reader, extra_writer = await asyncio.open_connection(
             "127.0.0.1", server.port, local_addr=("127.0.0.2", 0)
         )
@@ -321,16 +316,16 @@ async def test_full_strangers_budget_evicts_the_oldest_stranger(bob: Identity) -
     limits = Limits(handshake_timeout=BOUND, max_connections=2, max_per_address=10)
     async with running_server(bob, limits) as (server, _):
         held = [await asyncio.open_connection("127.0.0.1", server.port, local_addr=(f"127.0.0.{n}", 0)) for n in (2, 3)]
-        await wait_until(lambda: server.strangers == 2)
+        await until(lambda: server.strangers == 2)
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.4", 0))
         assert await closed_by_server(held[0][0])  # the oldest was evicted
-        await wait_until(lambda: server.connections_from("127.0.0.4") == 1)
+        await until(lambda: server.connections_from("127.0.0.4") == 1)
         assert server.strangers == 2 and server.connections_from("127.0.0.3") == 1
         assert server.budget.evicted == 1
         for _, held_writer in held:
             await shut(held_writer)
         await shut(writer)
-        await wait_until(lambda: server.active_connections == 0)
+        await until(lambda: server.active_connections == 0)
 
 
 async def test_admitted_connection_leaves_the_strangers_budget(alice: Identity, bob: Identity) -> None:
@@ -407,7 +402,7 @@ async def test_failing_on_connection_closes_that_connection_only(alice: Identity
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(first.recv(), BOUND)
         second = await connect("127.0.0.1", server.port, alice)
-        await wait_until(lambda: len(calls) == 2)
+        await until(lambda: len(calls) == 2)
         await second.send(b"hello")
         assert await asyncio.wait_for(calls[1].recv(), BOUND) == b"hello"
         await second.aclose()

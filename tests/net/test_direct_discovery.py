@@ -5,7 +5,6 @@ with their reason, never a crash."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 
 import pytest
 from zeroconf import ServiceInfo
@@ -31,6 +30,11 @@ from p2pcards.protocol.announce import (
 )
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
+from tests.support import until
+
+#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
+#: runs all such tests, so no other test's table shows up in a list.
+pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 LOOPBACK = ["127.0.0.1"]
 BOUND = 10.0
@@ -45,12 +49,6 @@ class Heard:
 
     def __call__(self, player: int, addrs: list[list]) -> None:
         self.found.append((player, addrs))
-
-
-async def _until(condition: Callable[[], bool]) -> None:
-    async with asyncio.timeout(BOUND):
-        while not condition():
-            await asyncio.sleep(0.05)
 
 
 def test_the_txt_record_carries_the_announcement_exactly() -> None:
@@ -80,7 +78,7 @@ async def test_two_players_find_each_others_signed_addresses() -> None:
     two = DirectAnnouncer(PLAYERS[2], SESSION, KEYS, 2, two_heard, interfaces=LOOPBACK)
     try:
         await asyncio.gather(one.start([["127.0.0.1", 41001]]), two.start([["127.0.0.1", 41002]]))
-        await _until(lambda: bool(one_heard.found) and bool(two_heard.found))
+        await until(lambda: bool(one_heard.found) and bool(two_heard.found))
     finally:
         await asyncio.gather(one.stop(), two.stop())
     assert one_heard.found[0] == (2, [["127.0.0.1", 41002]])
@@ -97,7 +95,7 @@ async def test_a_player_that_does_not_listen_still_finds_the_others() -> None:
     try:
         await quiet.start([])
         await listener.start([["127.0.0.1", 41003]])
-        await _until(lambda: bool(heard.found))
+        await until(lambda: bool(heard.found))
     finally:
         await asyncio.gather(listener.stop(), quiet.stop())
     assert heard.found[0] == (1, [["127.0.0.1", 41003]])
@@ -142,7 +140,7 @@ async def test_forged_foreign_and_broken_announcements_are_ignored_with_a_reason
                                      {b"v": b"1", b"d0": b"00"}))
         fakes.append(await _register(announcement_instance(SESSION, PLAYERS[2].fingerprint, 41002),
                                      announcement_properties(genuine.raw)))
-        await _until(lambda: len(me.ignored) >= 4 and bool(heard.found))
+        await until(lambda: len(me.ignored) >= 4 and bool(heard.found))
     finally:
         await me.stop()
         for azc in fakes:
@@ -175,7 +173,7 @@ async def test_a_mesh_links_to_an_announced_address_without_any_hint() -> None:
         for index, mesh in ((1, one), (2, two)):
             mesh.set_table(SESSION, KEYS, index)
         one.set_announced(2, two.addrs)
-        await _until(lambda: one.is_linked(2) and two.is_linked(1))
+        await until(lambda: one.is_linked(2) and two.is_linked(1))
     finally:
         await asyncio.gather(one.close(), two.close())
 
@@ -204,7 +202,7 @@ async def test_a_mesh_with_announce_announces_on_the_interface_it_meets_the_tabl
             mesh.set_table(SESSION, KEYS, index)
             assert mesh.announcer is None  # nowhere to look yet
             await mesh.listen("127.0.0.1")
-        await _until(lambda: one.is_linked(2) and two.is_linked(1))
+        await until(lambda: one.is_linked(2) and two.is_linked(1))
         assert one.announcer is not None and one.announcer.interfaces == LOOPBACK
     finally:
         await asyncio.gather(one.close(), two.close())
@@ -223,10 +221,10 @@ async def test_only_records_named_for_another_player_of_this_table_are_resolved(
         "not ours at all": f"Kitchen [{PLAYERS[2].fingerprint}].{DIRECT_SERVICE_TYPE}",
     }
     for name in names.values():
-        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)  # type: ignore[arg-type]
+        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)
     assert me._resolving == set()
     wanted = announcement_instance(SESSION, PLAYERS[3].fingerprint, 1)
-    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)  # type: ignore[arg-type]
+    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)
     assert me._resolving == {wanted}
     await me.stop()
 
@@ -269,8 +267,8 @@ async def test_a_mesh_whose_mdns_cannot_start_says_so_and_still_dials(
         await one.listen("127.0.0.1")
         for index, mesh in ((1, one), (2, two)):
             mesh.set_table(SESSION, KEYS, index)
-        await _until(lambda: "cannot announce direct links" in caplog.text)
+        await until(lambda: "cannot announce direct links" in caplog.text)
         one.set_peers([[KEYS[2], two.addrs]])  # the host's hints still work
-        await _until(lambda: one.is_linked(2))
+        await until(lambda: one.is_linked(2))
     finally:
         await asyncio.gather(one.close(), two.close())

@@ -29,6 +29,10 @@ from p2pcards.net.discovery import (
 )
 from p2pcards.protocol.identity import Identity
 
+#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
+#: runs all such tests, so no other test's table shows up in a list.
+pytestmark = pytest.mark.xdist_group("loopback-mdns")
+
 LOOPBACK = ["127.0.0.1"]
 BOUND = 10.0
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -142,7 +146,7 @@ async def test_killed_advertiser_is_not_listed_as_live() -> None:
     )
     try:
         async with TableBrowser(LOOPBACK) as browser:
-            line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), BOUND)  # type: ignore[union-attr]
+            line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), BOUND)
             fingerprint, _port = line.split()
             live = await wait_for_table(browser, fingerprint, lambda t: t is not None)
             assert live is not None

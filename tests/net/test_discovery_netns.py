@@ -6,7 +6,7 @@ import json
 import textwrap
 from collections.abc import Callable
 
-from netns import SimulatedLan
+from tests.support.netns import SimulatedLan
 
 ADVERTISE = textwrap.dedent(
     """

@@ -41,7 +41,7 @@ def ended_match() -> Any:
 
 
 def _ended_session(match: Any, grace: float) -> tuple[PeerSession, _FakeMesh]:
-    session = PeerSession(match.identities[1], agent=None, connector=None)  # type: ignore[arg-type]
+    session = PeerSession(match.identities[1], agent=None, connector=None)
     session.table = match.tables[1]
     session.rules.grace = grace
     mesh = _FakeMesh({2})

@@ -48,7 +48,7 @@ async def test_wrong_pinned_identity_fails(alice: Identity, bob: Identity, pinne
     stranger = Identity.generate().fingerprint
     pins = {"expect_b": stranger} if pinned_side == "a" else {"expect_a": stranger}
     with pytest.raises(UnexpectedPeer):
-        await asyncio.wait_for(memory_pair(alice, bob, **pins), BOUND)
+        await asyncio.wait_for(memory_pair(alice, bob, **pins), BOUND)  # type: ignore[arg-type]
 
 
 async def test_closing_one_side_is_seen_by_the_other(alice: Identity, bob: Identity) -> None:

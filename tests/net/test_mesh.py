@@ -17,6 +17,7 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
+from tests.support import until
 
 pytestmark = pytest.mark.asyncio
 
@@ -72,10 +73,17 @@ def introduce(group: list[Player]) -> None:
         player.mesh.set_peers(listing)
 
 
-async def until(predicate: Callable[[], bool]) -> None:
-    async with asyncio.timeout(BOUND):
-        while not predicate():
-            await asyncio.sleep(0.01)
+async def dialled_twice(mesh: Mesh, player: int) -> None:
+    """Wait until ``mesh`` starts a second dial to ``player``: dials run one after the
+    other, so its first attempt (hello and all) has ended without a link."""
+    stamps: set[float] = set()
+
+    def twice() -> bool:
+        stamp = mesh._last_dial.get(player)
+        if stamp is not None:
+            stamps.add(stamp)
+        return len(stamps) >= 2
+    await until(twice, BOUND, what=f"a second dial to player {player}")
 
 
 async def test_two_players_link_once_and_frames_flow_both_ways() -> None:
@@ -93,10 +101,11 @@ async def test_both_directions_dialled_at_once_leave_one_link_dialled_by_the_low
     monkeypatch.setattr(mesh_module, "HIGHER_WAITS", 0.0)  # both dial at the same moment
     async with players(2) as (a, b):
         introduce([a, b])
-        await until(lambda: a.mesh.linked() == {1} and b.mesh.linked() == {0})
-        await asyncio.sleep(0.5)  # let any second link finish its hello and be resolved
-        assert a.mesh._links[1].dialled_by == 0
-        assert b.mesh._links[0].dialled_by == 0
+        # Whichever link came up first, both ends settle on the one player 0 dialled, and
+        # a link dialled by the lower index is never replaced (the mesh's rule).
+        await until(lambda: 1 in a.mesh._links and a.mesh._links[1].dialled_by == 0
+                    and 0 in b.mesh._links and b.mesh._links[0].dialled_by == 0)
+        assert a.mesh.linked() == {1} and b.mesh.linked() == {0}
         # The kept link is the same one at both ends: a frame crosses it.
         a.mesh.send(1, frames.encode("sync", {"have": 3}))
         assert await asyncio.wait_for(b.got.get(), BOUND) == (0, frames.encode("sync", {"have": 3}))
@@ -114,7 +123,8 @@ async def test_a_pair_links_in_whichever_direction_works() -> None:
 async def test_a_pair_where_neither_listens_stays_unlinked() -> None:
     async with players(2, listen=lambda i: False) as (a, b):
         introduce([a, b])
-        await asyncio.sleep(0.3)
+        # Nobody has an address to dial, so no dial loop starts: nothing can link later.
+        assert a.mesh._dialers == {} and b.mesh._dialers == {}
         assert a.mesh.linked() == set() and b.mesh.linked() == set()
 
 
@@ -137,7 +147,9 @@ async def test_a_player_of_another_table_is_closed() -> None:
     """The right key, but a hello for another session: no link."""
     async with players(2, sid_of=lambda i: SID if i == 0 else bytes(32)) as (a, b):
         introduce([a, b])
-        await asyncio.sleep(1.0)
+        # Each side's second dial proves its first (and the other side's answer) ended.
+        await dialled_twice(a.mesh, 1)
+        await dialled_twice(b.mesh, 0)
         assert a.mesh.linked() == set() and b.mesh.linked() == set()
         assert a.got.empty() and b.got.empty()
 

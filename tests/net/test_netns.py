@@ -7,7 +7,8 @@ import textwrap
 from collections.abc import Callable
 
 import pytest
-from netns import NetnsError, SimulatedLan, list_namespaces
+
+from tests.support.netns import NetnsError, SimulatedLan, list_namespaces
 
 
 def host_interfaces() -> list[str]:

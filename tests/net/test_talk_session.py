@@ -18,7 +18,7 @@ SID = bytes(range(32))
 
 
 def session_with_talk(ids: list[Identity], events: list) -> PeerSession:
-    session = PeerSession(ids[1], agent=None, connector=None, on_event=events.append)  # type: ignore[arg-type]
+    session = PeerSession(ids[1], agent=None, connector=None, on_event=events.append)
     session.talk = TalkBook(SID, [i.public_key for i in ids], 1)
     return session
 
@@ -44,7 +44,7 @@ def test_a_flood_of_bad_lines_warns_a_bounded_number_of_times(caplog: pytest.Log
 def test_say_before_the_table_and_a_good_line_after() -> None:
     ids = [Identity.generate(f"p{i}") for i in range(4)]
     events: list = []
-    bare = PeerSession(ids[1], agent=None, connector=None)  # type: ignore[arg-type]
+    bare = PeerSession(ids[1], agent=None, connector=None)
 
     async def scene() -> None:
         with pytest.raises(TalkRefused, match="not started"):

@@ -31,7 +31,7 @@ def fake_msvcrt() -> types.ModuleType:
         else:
             held[key] = fd
 
-    module.LK_UNLCK, module.LK_LOCK, module.LK_NBLCK = 0, 1, 2
+    module.LK_UNLCK, module.LK_LOCK, module.LK_NBLCK = 0, 1, 2  # type: ignore[attr-defined]
     module.locking = locking  # type: ignore[attr-defined]
     return module
 

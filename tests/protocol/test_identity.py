@@ -32,7 +32,7 @@ def test_discovery_accepts_a_key_whose_fingerprint_is_computed_this_way() -> Non
     ident = Identity.generate("host")
     digest = hashlib.blake2b(ident.public_key, digest_size=6, person=b"p2pcards-fp-v2").hexdigest()
     fp = f"{digest[0:4]}-{digest[4:8]}-{digest[8:12]}"
-    Info.properties = {b"game": b"bluff", b"name": b"Den", b"free": b"2", b"v": b"2",
+    Info.properties = {b"game": b"bluff", b"name": b"Den", b"free": b"2", b"v": b"2",  # type: ignore[attr-defined]
                        b"fp": fp.encode(), b"port": b"4000", b"pk": ident.public_key.hex().encode()}
-    table = parse_table(Info(), "127.0.0.1")
+    table = parse_table(Info(), "127.0.0.1")  # type: ignore[arg-type]
     assert table is not None and table.public_key == ident.public_key and table.fingerprint == fp

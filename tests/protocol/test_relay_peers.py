@@ -31,7 +31,7 @@ def _peers_in(outputs: list) -> list[tuple[object, dict]]:
             frame = frames.decode(out.frame)
             if frame.kind == "peers":
                 found.append((out, frame.body))
-    return found
+    return found  # type: ignore[return-value]
 
 
 def _table(ids: list[Identity], addrs: dict[int, list]) -> tuple[Relay, list]:

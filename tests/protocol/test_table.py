@@ -192,7 +192,7 @@ def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
     monkeypatch.setattr(checks, "PROCESS_CHECKS", record)
     ran: list[bytes] = []
     real_run = checks.Check.run
-    monkeypatch.setattr(checks.Check, "run", lambda self: (ran.append(self.key), real_run(self))[1])
+    monkeypatch.setattr(checks.Check, "run", lambda self: (ran.append(self.key), real_run(self))[1])  # type: ignore[func-returns-value]
     table = direct_table("topper", seed=3)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     assert len(ran) == len(set(ran)) == record.runs

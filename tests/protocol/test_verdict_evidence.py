@@ -46,7 +46,7 @@ def _notice(table: DirectTable, transcript: list[bytes], signer: int, **change: 
     fields: dict = {"session": table.tables[0].session, "position": len(transcript),
                     "prev": table.tables[0].head, "player": LEAVER, "type": "leave", "body": {}}
     fields.update(change)
-    return seal_notice(table.identities[signer], **fields).raw  # type: ignore[arg-type]
+    return seal_notice(table.identities[signer], **fields).raw
 
 
 def _in_message_domain(table: DirectTable, transcript: list[bytes]) -> bytes:
@@ -178,7 +178,7 @@ def test_a_deadline_that_cannot_be_a_clock_here_is_refused(midway, change, says)
     if change.get("players") == "not the writer":
         change = {"players": (next(p for p in (1, 2, 3) if p != writer),)}
     fields.update(change)
-    _refused(verify_transcript(transcript, Verdict(**fields), workers=1), says)
+    _refused(verify_transcript(transcript, Verdict(**fields), workers=1), says)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("rule", ["crypto", "chain.equivocation", "turn", "rules.bid", "made.up"])

@@ -135,17 +135,17 @@ CASES = [
     ("not an action", leading, "pass", BadAction, None, "action.malformed"),
     ("no such seat", leading, Pass(4), BadAction, None, "action.malformed"),
     ("a boolean seat", leading, Pass(True), BadAction, None, "action.malformed"),
-    ("slots not a tuple", leading, Discard(0, [0], 10, Rank.ACE), BadAction, 0,
+    ("slots not a tuple", leading, Discard(0, [0], 10, Rank.ACE), BadAction, 0,  # type: ignore[arg-type]
      "action.malformed"),
-    ("a slot that is not a number", leading, Discard(0, ("0",), 10, Rank.ACE), BadAction, 0,
+    ("a slot that is not a number", leading, Discard(0, ("0",), 10, Rank.ACE), BadAction, 0,  # type: ignore[arg-type]
      "action.malformed"),
-    ("a rank that is not a Rank", leading, Discard(0, (0,), 10, 14), BadAction, 0,
+    ("a rank that is not a Rank", leading, Discard(0, (0,), 10, 14), BadAction, 0,  # type: ignore[arg-type]
      "action.malformed"),
-    ("a stake that is not a number", leading, Discard(0, (0,), "10", Rank.ACE), BadAction, 0,
+    ("a stake that is not a number", leading, Discard(0, (0,), "10", Rank.ACE), BadAction, 0,  # type: ignore[arg-type]
      "action.malformed"),
     ("a boolean stake", leading, Discard(0, (0,), True, Rank.ACE), BadAction, 0,
      "action.malformed"),
-    ("faces that are not cards", revealing, Reveal(0, ("AS", "AH")), BadAction, 0,
+    ("faces that are not cards", revealing, Reveal(0, ("AS", "AH")), BadAction, 0,  # type: ignore[arg-type]
      "action.malformed"),
 ]
 
@@ -232,4 +232,4 @@ def test_legal_reveal_cannot_be_named_by_a_referee_blind_to_the_discard():
 
 def test_new_match_refuses_a_config_that_is_not_a_bluff_config():
     with pytest.raises(TypeError):
-        BluffState.new({"table_price": 10}, 0)
+        BluffState.new({"table_price": 10}, 0)  # type: ignore[arg-type]

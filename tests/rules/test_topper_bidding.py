@@ -58,10 +58,10 @@ def refused(state: TopperState, action, cls: type, seat, rule: str) -> RuleError
     with pytest.raises(cls) as applied:
         state.apply(action)
     assert type(applied.value) is cls and type(checked.value) is cls
-    assert applied.value.seat == seat
-    assert applied.value.rule == rule
+    assert applied.value.seat == seat  # type: ignore[attr-defined]
+    assert applied.value.rule == rule  # type: ignore[attr-defined]
     assert state == before
-    return applied.value
+    return applied.value  # type: ignore[return-value]
 
 
 def test_new_match_awaits_first_deal_with_the_drawn_dealer():

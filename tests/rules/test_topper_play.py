@@ -80,9 +80,9 @@ def refused(state: TopperState, action, cls: type, seat, rule: str) -> RuleError
     with pytest.raises(cls) as applied:
         state.apply(action)
     assert type(applied.value) is cls and type(checked.value) is cls
-    assert applied.value.seat == seat and applied.value.rule == rule
+    assert applied.value.seat == seat and applied.value.rule == rule  # type: ignore[attr-defined]
     assert state == before
-    return applied.value
+    return applied.value  # type: ignore[return-value]
 
 
 def cards_of(actions) -> set[Card]:
@@ -112,7 +112,7 @@ def test_little_jack_does_not_follow_its_printed_suit():
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     play(state, slots, 0, "AC")
     err = refused(state, Play(1, slots[C("JC")], C("JC")), FollowSuit, 1, "topper.follow-suit")
-    assert err.led is Suit.CLUBS
+    assert err.led is Suit.CLUBS  # type: ignore[attr-defined]
     assert cards_of(state.legal_actions()) == {C("10C")}
 
 
@@ -267,7 +267,7 @@ def test_referee_proves_the_renege_when_the_void_suit_appears():
     play(referee, slots, 3, "QD")
     play(referee, slots, 0, "AD")
     err = refused(referee, Play(1, slots[C("9S")], C("9S")), Renege, 1, "topper.renege")
-    assert (err.suit, err.trick, err.void_card, err.proof) == (Suit.SPADES, 0, C("QH"), C("9S"))
+    assert (err.suit, err.trick, err.void_card, err.proof) == (Suit.SPADES, 0, C("QH"), C("9S"))  # type: ignore[attr-defined]
 
 
 def test_renege_proven_by_the_little_jack_after_a_trump_void():
@@ -278,7 +278,7 @@ def test_renege_proven_by_the_little_jack_after_a_trump_void():
     play(referee, slots, 3, "QD")
     play(referee, slots, 0, "AD")
     err = refused(referee, Play(1, slots[C("JC")], C("JC")), Renege, 1, "topper.renege")
-    assert err.proof == C("JC") and err.suit is Suit.SPADES
+    assert err.proof == C("JC") and err.suit is Suit.SPADES  # type: ignore[attr-defined]
     message = str(err)
     assert "seat 1" in message and "trick 1" in message and "Q♥" in message and "J♣" in message
 

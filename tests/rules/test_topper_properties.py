@@ -53,7 +53,7 @@ class Chooser:
 def faces_known_to(state: TopperState, seat: int) -> list:
     faces = [None] * len(state.config.deck)
     for slot, face in state.hand(seat):
-        faces[slot] = face
+        faces[slot] = face  # type: ignore[call-overload]
     return faces
 
 
@@ -174,7 +174,7 @@ def faces_known_to_all(state: TopperState) -> list:
     faces = [None] * len(state.config.deck)
     for seat in range(state.config.seats):
         for slot, face in state.hand(seat):
-            faces[slot] = face
+            faces[slot] = face  # type: ignore[call-overload]
     return faces
 
 

@@ -301,7 +301,7 @@ def memo_check(check: checks.Check) -> None:
             _CHECKED[key] = error
         else:
             _CHECKED[key] = None
-    error = _CHECKED[key]
+    error = _CHECKED[key]  # type: ignore[misc]
     if error is not None:
         raise error.with_traceback(None)
 
@@ -456,10 +456,10 @@ class Simulation:
             peer.rules.linked = {q for q in range(PLAYERS) if self._direct_up(peer.player, q)}
             self._run(peer, peer.rules.start(peer.table, 0.0))
         for start, end, link in self.cuts:
-            self._at(start, lambda link=link: self._cut(link))
-            self._at(end, lambda link=link: self._restore(link))
+            self._at(start, lambda link=link: self._cut(link))  # type: ignore[misc]
+            self._at(end, lambda link=link: self._restore(link))  # type: ignore[misc]
         for n in range(schedule.spectators):
-            self._at(0.5 + n * 0.01, lambda link=SPECTATOR_LINK + n: self._watch(link))
+            self._at(0.5 + n * 0.01, lambda link=SPECTATOR_LINK + n: self._watch(link))  # type: ignore[misc]
 
     # -- the clock ------------------------------------------------------------------
 
@@ -615,7 +615,7 @@ class Simulation:
             self._relay_out(self.relay.frame(src, frame))
         else:
             assert isinstance(dst, int)
-            self._on_frame(self.peers[dst], HOST if src == RELAY else src, frame)
+            self._on_frame(self.peers[dst], HOST if src == RELAY else src, frame)  # type: ignore[arg-type]
 
     def _relay_out(self, outputs: list[Any]) -> None:
         for out in outputs:
@@ -639,7 +639,7 @@ class Simulation:
                     self._cut(("host", out.link))
 
     def _send_path(self, peer: Peer, path: Path, frame: bytes) -> None:
-        dst: Node = RELAY if path is HOST else path  # type: ignore[assignment]
+        dst: Node = RELAY if path is HOST else path
         if not peer.honest and not self._may_use(peer, path, frame):
             return
         decoded = frames.decode(frame)
@@ -801,7 +801,7 @@ class Simulation:
             self.evidence.append(("single", peer.player, n, bad))
             at = self.now + self.rng.uniform(0, self.schedule.max_delay)
             for path in targets:
-                self._at(at, lambda path=path: self._send_raw(peer, path, bad))
+                self._at(at, lambda path=path: self._send_raw(peer, path, bad))  # type: ignore[misc]
         if "junk" in attacks:
             victim = self.rng.choice([q for q in range(PLAYERS) if q != peer.player])
             forged = seal(identity, session=msg.session, position=msg.position + 1,
@@ -846,7 +846,7 @@ class Simulation:
                     self._send_raw(peer, path, fake)
 
     def _send_raw(self, peer: Peer, path: Path, raw: bytes) -> None:
-        dst: Node = RELAY if path is HOST else path  # type: ignore[assignment]
+        dst: Node = RELAY if path is HOST else path
         self.send(peer.player, dst, frames.encode("msg", raw))
 
     # -- reachability ------------------------------------------------------------------
@@ -882,8 +882,8 @@ class Simulation:
                 if node in ends:
                     for other in ends:
                         if other not in reached:
-                            reached.add(other)
-                            frontier.append(other)
+                            reached.add(other)  # type: ignore[arg-type]
+                            frontier.append(other)  # type: ignore[arg-type]
         return b in reached
 
     @staticmethod

@@ -168,7 +168,7 @@ def test_the_judge_is_not_blind_to_an_unnamed_bluff_cheat(monkeypatch: pytest.Mo
     too few shares is accepted, nobody names its writer, and property (b) fails."""
     check = DeckDeal.check_reveal
 
-    def lenient(self, seat, slots, items):  # type: ignore[no-untyped-def]
+    def lenient(self, seat, slots, items):
         return check(self, seat, slots[:len(items)], items)
     monkeypatch.setattr(DeckDeal, "check_reveal", lenient)
     monkeypatch.setattr(BluffState, "_check_reveal", lambda self, action: None)

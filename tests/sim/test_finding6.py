@@ -87,13 +87,13 @@ class AnnouncedLinks(Simulation):
         ]
         for q in listeners:
             for raw in mischief:
-                self._at(self.rng.uniform(0, 0.05), lambda q=q, raw=raw: self._heard(q, raw))
+                self._at(self.rng.uniform(0, 0.05), lambda q=q, raw=raw: self._heard(q, raw))  # type: ignore[misc]
         for q, raw in heard:
             when = self.rng.uniform(0.05, 0.3)
-            self._at(when, lambda q=q, raw=raw: self._heard(q, raw))
+            self._at(when, lambda q=q, raw=raw: self._heard(q, raw))  # type: ignore[misc]
             if SignedAnnouncement.parse(raw).public_key == keys[WRITER]:
                 # An older announcement of the writer's, replayed just after the genuine one.
-                self._at(when + 0.01, lambda q=q: self._heard(q, stale))
+                self._at(when + 0.01, lambda q=q: self._heard(q, stale))  # type: ignore[misc]
 
     def _heard(self, player: int, raw: bytes) -> None:
         """``player`` hears an announcement; if it checks out, it dials and links."""
@@ -141,8 +141,8 @@ def test_a_host_that_hands_out_no_address_keeps_no_pair_apart(seed: int) -> None
     assert all(p.verdict is None and p.table.next_position >= SEATED for p in honest), \
         {p.player: (p.verdict, p.table.next_position) for p in honest}
     # The victim linked to the writer, or to the third player who echoes the writer.
-    assert any(VICTIM in link[1:] for link in sim.linked_at), sim.linked_at
-    rules = {rule for _, rule in sim.ignored}
+    assert any(VICTIM in link[1:] for link in sim.linked_at), sim.linked_at  # type: ignore[attr-defined]
+    rules = {rule for _, rule in sim.ignored}  # type: ignore[attr-defined]
     assert rules == {"announce.signature", "announce.unseated", "announce.session",
                      "announce.stale"}, rules
 
@@ -154,7 +154,7 @@ def test_without_announcements_the_same_host_gets_the_victim_named(seed: int) ->
     finds property (a) broken, the harm finding 6 describes."""
     sim = AnnouncedLinks(_schedule(seed), announce=False).run()
     outcome = judge(sim)
-    assert sim.linked_at == {}
+    assert sim.linked_at == {}  # type: ignore[attr-defined]
     assert sim.peers[VICTIM].table.next_position < SEATED
     assert outcome.failures, "the contrast must show the harm"
     assert all(f.startswith("(a)") for f in outcome.failures), outcome.failures

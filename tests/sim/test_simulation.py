@@ -143,11 +143,11 @@ def test_without_passing_messages_on_to_the_host_that_writer_gets_the_honest_hos
         return [o for o in outs if not (isinstance(o, Send) and o.path is HOST
                                         and frames.decode(o.frame).kind == "msg")]
 
-    def checked_no_host(self, check, events, error, now):  # type: ignore[no-untyped-def]
+    def checked_no_host(self, check, events, error, now):
         outs = checked(self, check, events, error, now)
         return outs if check.source is HOST else not_to_host(outs)
 
-    def tick_no_host(self, now):  # type: ignore[no-untyped-def]
+    def tick_no_host(self, now):
         return not_to_host(tick(self, now))
     monkeypatch.setattr(SessionRules, "checked", checked_no_host)
     monkeypatch.setattr(SessionRules, "tick", tick_no_host)

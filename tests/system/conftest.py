@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-_TESTS_DIR = str(Path(__file__).resolve().parents[1])
-if _TESTS_DIR not in sys.path:
-    sys.path.insert(0, _TESTS_DIR)
-
-from netns import require_netns, simulated_lan_factory  # noqa: E402,F401  (fixtures)
-
-from .harness import Home, ProcessTable, make_homes  # noqa: E402
-from .scenarios import SEAT_NAMES, MatchRecord, play_recorded, standard_plan  # noqa: E402
+from .harness import Home, ProcessTable, make_homes
+from .scenarios import SEAT_NAMES, MatchRecord, play_recorded, standard_plan
 
 
 @pytest.fixture(scope="session")

@@ -281,7 +281,7 @@ class PeerProcess:
                                    f"stderr: {self.stderr()[-400:]!r}")
             time.sleep(0.02)
         self._reader.join(timeout=5)
-        return self.returncode  # type: ignore[return-value]
+        return self.returncode
 
     def signal(self, number: int) -> None:
         if self.poll() is None:

@@ -31,8 +31,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from hostile.bad_share import swap_share_for_next_seat
-
 from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost
@@ -44,6 +42,7 @@ from p2pcards.protocol.relay import Broadcast, Send
 from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
+from tests.hostile.bad_share import swap_share_for_next_seat
 
 SHORT = {"topper": TopperConfig(target_score=3), "bluff": BluffConfig(deal_cap=1)}
 

@@ -8,7 +8,7 @@ way player 2 gets player 1's messages is a direct link, and the only way the
 players learn each other's addresses is their own signed zeroconf
 announcements: the match still ends normally, every pair of laptops links
 directly, and nobody honest is named. Skipped, saying why, where namespaces
-cannot be made (see ``tests/netns.py``).
+cannot be made (see ``tests/support/netns.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
 
@@ -29,8 +30,8 @@ MATCH_SECONDS = 150.0
 
 
 def _host(lan: SimulatedLan, *args: str) -> Any:
-    code = ("import asyncio, sys; sys.path.insert(0, 'tests'); "
-            "from system.hostile_host import main; "
+    code = ("import asyncio; "
+            "from tests.system.hostile_host import main; "
             f"asyncio.run(main({list(args)!r}))")
     process = lan.spawn_python(0, code)
     line = lan.read_line(process, timeout=STARTUP_TIMEOUT)

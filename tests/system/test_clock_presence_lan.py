@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import Home, ProcessTable, TablePlan
 from .scenarios import after_events

@@ -28,8 +28,8 @@ class _HostileHost:
     """``hostile_host.py`` in its own process; ``report()`` is its last JSON line."""
 
     def __init__(self, *args: str) -> None:
-        code = ("import asyncio, sys; sys.path.insert(0, 'tests'); "
-                "from system.hostile_host import main; "
+        code = ("import asyncio; "
+                "from tests.system.hostile_host import main; "
                 f"asyncio.run(main({['--bind', LOOPBACK, *args]!r}))")
         self.popen = subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, text=True,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -3,7 +3,7 @@
 The host advertises its table with zeroconf in one namespace; three players
 in the others find it with ``p2pcards join --interface <their address>`` and
 play a whole match with bots. Skipped, saying why, where namespaces cannot
-be made (see ``tests/netns.py``).
+be made (see ``tests/support/netns.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import Home, ProcessTable, TablePlan
 from .scenarios import record

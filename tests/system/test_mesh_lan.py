@@ -6,7 +6,7 @@ with its own bot seat, whose relay never hands player 2 anything player 1
 signed); namespaces 1..3 run real ``p2pcards join`` processes. Player 2 gets
 player 1's messages on their direct link, so the table goes on to its end and
 nobody names the withheld player. Skipped, saying why, where namespaces cannot
-be made (see ``tests/netns.py``).
+be made (see ``tests/support/netns.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
 
@@ -26,8 +27,8 @@ MATCH_SECONDS = 150.0
 
 
 def _host(lan: SimulatedLan, *args: str) -> Any:
-    code = ("import asyncio, sys; sys.path.insert(0, 'tests'); "
-            "from system.hostile_host import main; "
+    code = ("import asyncio; "
+            "from tests.system.hostile_host import main; "
             f"asyncio.run(main({list(args)!r}))")
     process = lan.spawn_python(0, code)
     line = lan.read_line(process, timeout=STARTUP_TIMEOUT)

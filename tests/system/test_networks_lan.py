@@ -6,7 +6,7 @@ with the default ``--bind`` in namespace 0, and two joiners in the others, so
 the joiners (players 2 and 3) also link directly. The tests stop once what
 they check has happened; whole matches over a LAN are played in
 ``test_lan.py``. Skipped, saying why, where namespaces cannot be made (see
-``tests/netns.py``).
+``tests/support/netns.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import REPO_ROOT, STARTUP_TIMEOUT, Home, PeerProcess, TablePlan, p2pcards_argv
 

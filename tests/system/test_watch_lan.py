@@ -9,7 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from netns import SimulatedLan
+
+from tests.support.netns import SimulatedLan
 
 from .harness import Home, ProcessTable, TablePlan, make_homes
 

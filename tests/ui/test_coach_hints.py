@@ -5,9 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 
-from test_plain import Typist
-from ui_scenes import NAMES, bluff_respond, topper_bidding
-
 from p2pcards.bots.coach import advise
 from p2pcards.cli import build_parser
 from p2pcards.coaching import coach_line
@@ -17,6 +14,8 @@ from p2pcards.rules.bluff import Pass
 from p2pcards.rules.topper import PassBid
 from p2pcards.ui.plain import HINT_HELP, PlainAgent
 from p2pcards.ui.text_common import HINTS_OFF, faces_as_symbols
+from tests.ui.test_plain import Typist
+from tests.ui.ui_scenes import NAMES, bluff_respond, topper_bidding
 
 
 def _agent(lines: list[str], hints: bool) -> tuple[PlainAgent, list[str]]:
@@ -60,8 +59,8 @@ def test_the_front_end_of_play_gives_hints_and_that_of_a_lan_seat_does_not():
 # --- the full screen: w ---------------------------------------------------------------------
 
 def _screen_after_w(hints: bool) -> tuple[str, object, list[str]]:
-    from test_tui_harness import headless, shows
-    from test_tui_screen import deciding, run, seat_everyone
+    from tests.ui.test_tui_harness import headless, shows
+    from tests.ui.test_tui_screen import deciding, run, seat_everyone
 
     async def scene() -> tuple[str, object, list[str]]:
         async with headless(100, 30, coach=coach_line if hints else None) as (screen, keys, term):

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
-from test_tui_harness import drawn, headless, wait_until
-from test_tui_screen import run, seat_everyone
-
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import events as proto
 from p2pcards.rules.bluff_model import BluffOutcome, Termination
 from p2pcards.rules.topper_events import TopperOutcome
 from p2pcards.ui.evening import EveningTally
+from tests.ui.test_tui_harness import drawn, headless, wait_until
+from tests.ui.test_tui_screen import run, seat_everyone
 
 BLUFF = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 7)
 TOPPER = TopperOutcome(Termination.TARGET_REACHED, (0,), (22, 9, 4, -3), 5)

@@ -8,16 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from ui_scenes import (
-    NAMES,
-    bluff_lead,
-    bluff_respond,
-    bluff_reveal,
-    c,
-    faces_in,
-    topper_bidding,
-    topper_play,
-)
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
@@ -32,6 +22,16 @@ from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
+from tests.ui.ui_scenes import (
+    NAMES,
+    bluff_lead,
+    bluff_respond,
+    bluff_reveal,
+    c,
+    faces_in,
+    topper_bidding,
+    topper_play,
+)
 
 #: Lines that no state accepts; each must be answered with an error.
 BAD_LINES = ["dance", "d 99 as Q", "bid 99", "", "play 77", "stake 5", "   ", "c c c"]
@@ -88,7 +88,7 @@ def play_typed_match(game: str, seed: int) -> tuple[Any, list[str], int, int, in
                 RandomBluffBot(random.Random(3))]
     else:
         state = TopperState.new(None, seed % 4)
-        deck, helper = TOPPER_DECK, HeuristicTopperBot(random.Random(seed))
+        deck, helper = TOPPER_DECK, HeuristicTopperBot(random.Random(seed))  # type: ignore[assignment]
         bots = [None, HeuristicTopperBot(random.Random(1)), RandomTopperBot(random.Random(2)),
                 HeuristicTopperBot(random.Random(3))]
     rng = random.Random(seed)
@@ -345,7 +345,7 @@ def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_type
             return "pass"
 
         agent = PlainAgent(read_line, written.append, names=NAMES, bell=True)
-        decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))
+        decision = Decision(1, 0, loop.time() + 10.2, list(NAMES))  # type: ignore[arg-type]
         deciding = asyncio.ensure_future(agent.decide(topper_bidding().view(0), decision))
         # The 30 s mark is long past; the 10 s mark comes at 0.2 s (bounded wait, not a sleep).
         for _ in range(500):

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import time
 
-from ui_scenes import panel_text, seated_model, topper_bidding
-
 from p2pcards.net.session_events import CONNECTED, DIRECT, RECONNECTING, Paths, Presence
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.bars import status_line
 from p2pcards.ui.tui.draw import width_of
 from p2pcards.ui.tui.seats import LEFT, TOP, seat_panel
+from tests.ui.ui_scenes import panel_text, seated_model, topper_bidding
 
 
 def test_a_dropped_seat_counts_its_window_down_and_comes_back() -> None:

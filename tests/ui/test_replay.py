@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from prompt_toolkit.input import DummyInput, create_pipe_input
-from test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
 
 from p2pcards.app import TableOptions, play_local, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -46,6 +45,7 @@ from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.dialogs import ending_lines, summary_lines
 from p2pcards.ui.tui.replay import ReplayScreen, model_at
 from p2pcards.ui.tui.seats import seat_panel
+from tests.ui.test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ["table-topper.json", "table-bluff.json"]
@@ -205,7 +205,8 @@ def in_hands(view: Any, seat: int) -> set:
 
 def revealed_by_step(record: Any) -> list[set]:
     """The cards the rules revealed to everyone in the deal in play, after each step."""
-    out, shown = [], set()
+    out: list[set] = []
+    shown: set = set()
     for step in record.steps:
         for event in step.events:
             if isinstance(event, HandDealt):
@@ -331,7 +332,7 @@ def test_the_full_screen_shows_the_players_hand_and_a_public_one_none(matches: d
             task = asyncio.ensure_future(screen.run())
             await wait_until(lambda: screen.app.is_running, "the replay screen", term)
             screen.go(record.deal_start(1))
-            await drawn(screen, term)
+            await drawn(screen, term)  # type: ignore[arg-type]
             text = term.text
             keys.send_text("q")
             await asyncio.wait_for(task, 10)
@@ -574,7 +575,7 @@ def test_replay_counts_the_signed_messages_as_verify_does(name):
 
 def test_a_replay_in_a_window_too_small_ignores_its_keys_but_ctrl_c(matches: dict) -> None:
     _, table_dir, me = matches["bluff"]
-    from test_tui_harness import CTRL_C
+    from tests.ui.test_tui_harness import CTRL_C
 
     async def run() -> tuple[str, int, bool]:
         record = replay_saved(load_saved(table_dir / me.fingerprint))
@@ -585,8 +586,8 @@ def test_a_replay_in_a_window_too_small_ignores_its_keys_but_ctrl_c(matches: dic
             await shows(term, "Window too small for the table")
             for key in ("q", RIGHT, RIGHT, "]"):
                 keys.send_text(key)
-            await drawn(screen, term)
-            await drawn(screen, term)
+            await drawn(screen, term)  # type: ignore[arg-type]
+            await drawn(screen, term)  # type: ignore[arg-type]
             index, quit_early, shown = screen.index, task.done(), " ".join(term.text.split())
             keys.send_text(CTRL_C)
             await asyncio.wait_for(task, 10)

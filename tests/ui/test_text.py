@@ -7,25 +7,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ui_scenes import (
-    NAMES,
-    bluff_after_honest_call,
-    bluff_caught,
-    bluff_lead,
-    bluff_respond,
-    bluff_reveal,
-    c,
-    cards,
-    faces_in,
-    known_to,
-    slots_of,
-    topper_after_bid,
-    topper_bidding,
-    topper_lead,
-    topper_play,
-    topper_trump,
-    walk_match,
-)
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
@@ -48,6 +29,25 @@ from p2pcards.ui.text import (
     options_help,
     parse_command,
     render,
+)
+from tests.ui.ui_scenes import (
+    NAMES,
+    bluff_after_honest_call,
+    bluff_caught,
+    bluff_lead,
+    bluff_respond,
+    bluff_reveal,
+    c,
+    cards,
+    faces_in,
+    known_to,
+    slots_of,
+    topper_after_bid,
+    topper_bidding,
+    topper_lead,
+    topper_play,
+    topper_trump,
+    walk_match,
 )
 
 # --- rendering: Bluff --------------------------------------------------------------------
@@ -504,7 +504,7 @@ def test_describe_every_engine_event_of_whole_matches():
             if state.awaiting_deal:
                 events = state.deal(shuffled_faces(deck, rng))
             else:
-                events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+                events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[arg-type]
             for event in events:
                 line = describe(event, NAMES, 1)
                 assert line and "\n" not in line, event

@@ -12,7 +12,6 @@ import random
 import re
 
 import pytest
-from ui_scenes import NAMES
 
 from p2pcards.bots.bluff import HeuristicBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot
@@ -25,6 +24,7 @@ from p2pcards.ui.text import describe, render
 from p2pcards.ui.text_bluff import turn_line as bluff_turn
 from p2pcards.ui.text_events import _OFFENCES
 from p2pcards.ui.text_topper import turn_line as topper_turn
+from tests.ui.ui_scenes import NAMES
 
 NOUNS = "card|deal|hand|player|trick|chip|proof|message|share"
 SINGULAR_WITH_PLURAL = re.compile(rf"(?<![\d.-])1 ({NOUNS})s\b")
@@ -57,9 +57,9 @@ def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game):
         bots = [HeuristicBluffBot(random.Random(i)) for i in range(4)]
         deck, turn = FULL_DECK, bluff_turn
     else:
-        state = TopperState.new(None, 0)
-        bots = [HeuristicTopperBot(random.Random(i)) for i in range(4)]
-        deck, turn = TOPPER_DECK, topper_turn
+        state = TopperState.new(None, 0)  # type: ignore[assignment]
+        bots = [HeuristicTopperBot(random.Random(i)) for i in range(4)]  # type: ignore[misc]
+        deck, turn = TOPPER_DECK, topper_turn  # type: ignore[assignment]
     rng = random.Random(5)
     problems: list[str] = []
     for step in range(20000):

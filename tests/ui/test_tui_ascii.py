@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_tui_harness import F1, headless, shows
-from test_tui_screen import deciding, run, seat_everyone
-from test_tui_tmux import TMUX, Tmux
-from ui_scenes import bluff_respond
 
 from p2pcards.ui import console
+from tests.ui.test_tui_harness import F1, headless, shows
+from tests.ui.test_tui_screen import deciding, run, seat_everyone
+from tests.ui.test_tui_tmux import TMUX, Tmux
+from tests.ui.ui_scenes import bluff_respond
 
 
 @pytest.fixture

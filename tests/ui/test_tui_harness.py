@@ -19,6 +19,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from p2pcards.rules.bluff import Challenge, Discard, Pass
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
 from p2pcards.ui.tui import TableScreen
+from tests.support import until
 
 RIGHT, LEFT, HOME = "\x1b[C", "\x1b[D", "\x1b[H"
 ENTER, CTRL_C, CTRL_U, F1, PAGE_UP = "\r", "\x03", "\x15", "\x1bOP", "\x1b[5~"
@@ -46,7 +47,7 @@ class VirtualTerminal:
         return Size(rows=self.rows, columns=self.columns)
 
     def output(self) -> Vt100_Output:
-        return Vt100_Output(self, self.size, term="xterm-256color", enable_cpr=False)
+        return Vt100_Output(self, self.size, term="xterm-256color", enable_cpr=False)  # type: ignore[arg-type]
 
     @property
     def lines(self) -> list[str]:
@@ -75,17 +76,9 @@ def click(column: int, row: int) -> str:
 
 async def wait_until(predicate: Callable[[], Any], what: str,
                      term: VirtualTerminal | None = None, timeout: float = WAIT) -> Any:
-    """Poll ``predicate`` until it is true; fail (showing the screen) after ``timeout``."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > end:
-            shown = f"\n{term.text}" if term is not None else ""
-            raise AssertionError(f"timed out waiting for {what}{shown}")
-        await asyncio.sleep(0.02)
+    """``tests.support.until``, showing the screen when it fails."""
+    return await until(predicate, timeout, what=what, interval=0.02,
+                       describe=None if term is None else lambda: term.text)
 
 
 async def drawn(screen: TableScreen, term: VirtualTerminal | None = None) -> None:

@@ -4,9 +4,19 @@ are made, every refusal says why, and a refused key changes nothing."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
-from ui_scenes import (
+
+from p2pcards.bots.bluff import HeuristicBluffBot
+from p2pcards.bots.topper import HeuristicTopperBot
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
+from p2pcards.rules.bluff import Challenge, Discard, Pass
+from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
+from p2pcards.ui.text import labelled_hand
+from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
+from p2pcards.ui.tui.picker import HandPicker
+from tests.ui.ui_scenes import (
     bluff_after_honest_call,
     bluff_lead,
     bluff_respond,
@@ -18,15 +28,6 @@ from ui_scenes import (
     topper_trump,
     walk_match,
 )
-
-from p2pcards.bots.bluff import HeuristicBluffBot
-from p2pcards.bots.topper import HeuristicTopperBot
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
-from p2pcards.rules.bluff import Challenge, Discard, Pass
-from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
-from p2pcards.ui.text import labelled_hand
-from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
-from p2pcards.ui.tui.picker import HandPicker
 
 
 def hand_of(view):
@@ -235,6 +236,8 @@ def _complete(flow, wanted):
 def test_every_action_of_whole_matches_can_be_made_with_keys(game):
     """Each action a good player chooses, pressed as keys through ``press`` and the questions."""
     rng = random.Random(11)
+    state: Any
+    bot: Any
     if game == "bluff":
         from p2pcards.rules.bluff import BluffConfig, BluffState
         state, deck, bot = BluffState.new(BluffConfig(deal_cap=2), 1), FULL_DECK, HeuristicBluffBot

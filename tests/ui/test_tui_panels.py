@@ -9,7 +9,6 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ui_scenes import NAMES, full_deck, known_to, walk_match
 
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
@@ -28,6 +27,7 @@ from p2pcards.ui.tui.logview import LogScroll, log_lines
 from p2pcards.ui.tui.model import LogLine, ScreenModel, SeatInfo
 from p2pcards.ui.tui.picker import HandPicker
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
+from tests.ui.ui_scenes import NAMES, full_deck, known_to, walk_match
 
 _SYMBOL_FACE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 
@@ -76,7 +76,7 @@ def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face():
             bots = [HeuristicBluffBot(random.Random(1)), RandomBluffBot(random.Random(2)),
                     HeuristicBluffBot(random.Random(3)), RandomBluffBot(random.Random(4))]
         else:
-            state = TopperState.new(TopperConfig(target_score=5), seed % 4)
+            state = TopperState.new(TopperConfig(target_score=5), seed % 4)  # type: ignore[assignment]
             bots = [HeuristicTopperBot(random.Random(1)), RandomTopperBot(random.Random(2)),
                     HeuristicTopperBot(random.Random(3)), RandomTopperBot(random.Random(4))]
         checked = 0

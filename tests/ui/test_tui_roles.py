@@ -7,7 +7,6 @@ import asyncio
 from typing import Any
 
 import pytest
-from ui_scenes import bluff_lead, bluff_reveal, topper_play
 
 from p2pcards.net.session_events import Decision, LinkUp, TakePause
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
@@ -16,6 +15,7 @@ from p2pcards.ui.tui.clockwarn import ClockWarnings
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
+from tests.ui.ui_scenes import bluff_lead, bluff_reveal, topper_play
 
 
 class Display:
@@ -187,7 +187,7 @@ def test_leaving_outside_a_decision_sends_the_notice_and_returns_the_left_result
     async def scene() -> tuple[Any, bool, list]:
         session = Session()
         screen = RunOn(session)
-        runner = TableRun(screen)
+        runner = TableRun(screen)  # type: ignore[arg-type]
         runner.ready()
         playing = asyncio.ensure_future(runner.play(session.run()))
         await asyncio.sleep(0)
@@ -208,7 +208,7 @@ def test_the_end_box_waits_for_the_choice_of_a_new_table() -> None:
     async def scene() -> tuple[Any, bool, list]:
         shown = asyncio.get_running_loop().create_future()  # the application, still running
         screen = RunOn(Session(), app_task=shown)
-        runner = TableRun(screen)
+        runner = TableRun(screen)  # type: ignore[arg-type]
         playing = asyncio.ensure_future(runner.play(ended()))
         for _ in range(100):
             if "end shown" in screen.said:

@@ -7,7 +7,17 @@ import asyncio
 from typing import Any
 
 import pytest
-from test_tui_harness import (
+
+from p2pcards.cards import Rank
+from p2pcards.net.session_events import Decision, LinkDown, LinkUp, LobbyUpdate, SessionResult, TakePause, Waiting
+from p2pcards.protocol import events as proto
+from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.bluff import Discard
+from p2pcards.rules.bluff_model import BluffOutcome, Termination
+from p2pcards.rules.topper import Play
+from p2pcards.ui.plain import PlayerQuit
+from tests.ui.test_tui_harness import (
     CTRL_C,
     CTRL_U,
     ENTER,
@@ -21,17 +31,7 @@ from test_tui_harness import (
     shows,
     wait_until,
 )
-from ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
-
-from p2pcards.cards import Rank
-from p2pcards.net.session_events import Decision, LinkDown, LinkUp, LobbyUpdate, SessionResult, TakePause, Waiting
-from p2pcards.protocol import events as proto
-from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules.bluff import Discard
-from p2pcards.rules.bluff_model import BluffOutcome, Termination
-from p2pcards.rules.topper import Play
-from p2pcards.ui.plain import PlayerQuit
+from tests.ui.ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
 
 KEYS = [bytes([seat + 1]) * 32 for seat in range(4)]
 
@@ -526,7 +526,7 @@ def test_the_hosts_relay_events_never_read_the_table():
 
     async def scene() -> str:
         session = FakeSession()
-        session.table = TableAtWork()
+        session.table = TableAtWork()  # type: ignore[assignment]
         async with headless(session=lambda: session) as (screen, keys, term):
             screen.on_event(LobbyChanged((LobbyPlayer(KEYS[0], "Alice", False),), 3))
             await drawn(screen, term)
@@ -566,7 +566,7 @@ def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
         now = [100.0]
         async with headless(clock=lambda: now[0]) as (screen, keys, term):
             rings = []
-            screen.app.output.bell = lambda: rings.append(now[0])
+            screen.app.output.bell = lambda: rings.append(now[0])  # type: ignore[method-assign]
             seat_everyone(screen, 1)
             view = bluff_respond().view(1)
             deciding = asyncio.ensure_future(screen.decide(view))
@@ -629,10 +629,9 @@ def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without
 
 
 def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_does():
-    from ui_scenes import seated_model
-
     from p2pcards.rules.bluff import BluffConfig, BluffState
     from p2pcards.ui.tui.bars import title_line
+    from tests.ui.ui_scenes import seated_model
 
     model = seated_model(0)
     state = BluffState.new(BluffConfig(deal_cap=20), 0)
@@ -658,9 +657,8 @@ def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none():
 
 @pytest.mark.parametrize("ascii_look", [False, True])
 def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look):
-    from ui_scenes import faces_in
-
     from p2pcards.ui import console
+    from tests.ui.ui_scenes import faces_in
 
     async def scene() -> str:
         async with headless() as (screen, keys, term):

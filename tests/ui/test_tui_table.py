@@ -13,7 +13,17 @@ import random
 import re
 from typing import Any
 
-from test_tui_harness import (
+from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.bots.agent import make_bot_factory
+from p2pcards.protocol import games
+from p2pcards.protocol.table import Stage
+from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import Phase as TopperPhase
+from p2pcards.rules.topper import Play, TopperConfig
+from p2pcards.ui.text import labelled_hand
+from p2pcards.ui.tui.hand import face_text
+from tests.ui.test_tui_harness import (
     ENTER,
     HOME,
     RIGHT,
@@ -25,17 +35,6 @@ from test_tui_harness import (
     shows,
     wait_until,
 )
-
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
-from p2pcards.bots.agent import make_bot_factory
-from p2pcards.protocol import games
-from p2pcards.protocol.table import Stage
-from p2pcards.rules.bluff import BluffConfig
-from p2pcards.rules.bluff import Phase as BluffPhase
-from p2pcards.rules.topper import Phase as TopperPhase
-from p2pcards.rules.topper import Play, TopperConfig
-from p2pcards.ui.text import labelled_hand
-from p2pcards.ui.tui.hand import face_text
 
 SEED = 7
 
@@ -97,7 +96,7 @@ async def play_table(game: str, checks: Any) -> dict:
                 for chunk in keys_for(wanted, screen):
                     keys.send_text(chunk)
                     await asyncio.sleep(0.03)
-                await wait_until(lambda p=pending: p.future.done(), "the action to be taken", term)
+                await wait_until(lambda p=pending: p.future.done(), "the action to be taken", term)  # type: ignore[misc]
                 assert same_action(pending.future.result(), wanted)
                 seen["decisions"] += 1
             raise AssertionError("the match did not end")

@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from test_tui_harness import ENTER, drawn, headless, shows, wait_until
-from test_tui_screen import deciding, run, seat_everyone
-from ui_scenes import NAMES, bluff_respond
-
 from p2pcards.protocol.talk import REACTIONS, TalkLine, TalkRefused
+from tests.ui.test_tui_harness import ENTER, drawn, headless, shows, wait_until
+from tests.ui.test_tui_screen import deciding, run, seat_everyone
+from tests.ui.ui_scenes import NAMES, bluff_respond
 
 
 class TalkingSession:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import eventually
+
 REPO = Path(__file__).resolve().parents[2]
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
@@ -61,14 +63,10 @@ class Tmux:
 
     def wait_for(self, found: Callable[[str], bool], what: str, timeout: float = 20.0,
                  joined: bool = False) -> str:
-        end = time.monotonic() + timeout
-        while True:
+        def shown() -> str | None:
             text = self.screen(joined)
-            if found(text):
-                return text
-            if time.monotonic() > end:
-                raise AssertionError(f"timed out waiting for {what}:\n{text}")
-            time.sleep(0.1)
+            return text if found(text) else None
+        return eventually(shown, timeout, what=what, describe=lambda: self.screen(joined))
 
 
 @pytest.fixture
@@ -133,7 +131,7 @@ def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
         before = text
         tmux.keys(*keys)
         moves.append(" ".join(keys))
-        text = tmux.wait_for(lambda t, b=before: t != b, "the screen to change", timeout=20)
+        text = tmux.wait_for(lambda t, b=before: t != b, "the screen to change", timeout=20)  # type: ignore[misc]
         if keys[-1] == "Enter":
             card = card + 1 if "Not accepted: you must follow" in text else 0
     return screens, moves, text

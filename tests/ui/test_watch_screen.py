@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import re
 
-from test_tui_harness import headless, wait_until
-
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.watch import WatchSession
@@ -15,6 +13,7 @@ from p2pcards.protocol import games
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.rules.topper import TopperConfig
+from tests.ui.test_tui_harness import headless, wait_until
 
 
 def run(coro):
@@ -60,7 +59,7 @@ def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_
                 await wait_until(lambda: screen.model.ending is not None, "the end", term)
                 await wait_until(lambda: "Match over" in term.text or "won" in term.text,
                                  "the end box", term)
-                return midway + clocks, term.text, result, known
+                return midway + clocks, term.text, result, known  # type: ignore[return-value]
         finally:
             await hosted.close(grace=0.1, linger=0)
 

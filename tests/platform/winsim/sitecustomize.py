@@ -38,15 +38,15 @@ def _asked_by_the_file_lock() -> bool:
     while frame is not None:
         if frame.f_globals.get("__name__") == "p2pcards.net.filelock":
             return True
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return False
 
 
 class _MsvcrtLoader(importlib.abc.Loader):
-    def create_module(self, spec):  # type: ignore[no-untyped-def]
+    def create_module(self, spec):
         return None
 
-    def exec_module(self, module):  # type: ignore[no-untyped-def]
+    def exec_module(self, module):
         module.LK_UNLCK, module.LK_LOCK, module.LK_NBLCK = 0, 1, 2
 
         def locking(fd: int, mode: int, nbytes: int) -> None:
@@ -63,7 +63,7 @@ class _MsvcrtLoader(importlib.abc.Loader):
 
 
 class _SimulatedWindows(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
+    def find_spec(self, fullname, path=None, target=None):
         if fullname in POSIX_ONLY:
             _note(f"import {fullname} refused")
             raise ImportError(f"No module named {fullname!r} (simulated Windows)", name=fullname)
@@ -82,14 +82,14 @@ _real_open, _real_replace, _real_rename = os.open, os.replace, os.rename
 _held_once: set[str] = set()
 
 
-def _open(path, flags, mode=0o777, *, dir_fd=None):  # type: ignore[no-untyped-def]
+def _open(path, flags, mode=0o777, *, dir_fd=None):
     if dir_fd is None and os.path.isdir(path):
         _note("directory open refused")
         raise PermissionError(13, "Permission denied", os.fspath(path))
     return _real_open(path, flags, mode, dir_fd=dir_fd)
 
 
-def _refuse_once(target) -> None:  # type: ignore[no-untyped-def]
+def _refuse_once(target) -> None:
     key = os.path.abspath(os.fspath(target))
     if os.path.isfile(key) and key not in _held_once:
         _held_once.add(key)
@@ -97,12 +97,12 @@ def _refuse_once(target) -> None:  # type: ignore[no-untyped-def]
         raise PermissionError(13, "Access is denied", key)
 
 
-def _replace(source, target, **kwargs):  # type: ignore[no-untyped-def]
+def _replace(source, target, **kwargs):
     _refuse_once(target)
     return _real_replace(source, target, **kwargs)
 
 
-def _rename(source, target, **kwargs):  # type: ignore[no-untyped-def]
+def _rename(source, target, **kwargs):
     _refuse_once(target)
     return _real_rename(source, target, **kwargs)
 

@@ -15,7 +15,7 @@ runs do not collide, and namespaces left by a killed run are removed by the
 next one.
 
 Use ``SimulatedLan`` as a context manager, or the ``simulated_lan_factory``
-fixture (import it, and ``require_netns``, into a ``conftest.py``); both
+fixture (registered for the whole suite by ``tests/conftest.py``); both
 fixtures skip, with the reason, where namespaces cannot be made (not Linux,
 not root, no ``ip``).
 """
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 PREFIX = "p2pc-lan"
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 _NAME_PATTERN = re.compile(rf"{PREFIX}-(\d+)-[0-9a-f]+-(?:br|\d+)")
 FAMILIES = ("ipv4", "ipv6", "dual", "link-local")
 _COMMAND_TIMEOUT = 20.0

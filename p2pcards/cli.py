@@ -140,6 +140,12 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
                             "(default 2)")
 
 
+def _hints_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hints", action="store_true",
+                        help="allow the coach's hints (w, or hint): a seat that asks signs a "
+                             "'hint' first, and every screen marks it coached (default: off)")
+
+
 def _pace(text: str) -> float:
     """A bot's think time in seconds: 0 (at once) up to a minute."""
     try:
@@ -274,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     _seat_args(host)
     _pace_arg(host)
     _config_args(host)
+    _hints_arg(host)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
     _finding_args(join, "the only open table")
@@ -357,12 +364,13 @@ HOST_MOVE_TIME = 120
 
 
 def table_config(game: str, args: argparse.Namespace, move_time: int) -> dict[str, int]:
-    """The genesis configuration: the game's settings, the table clock (0: no limit)
-    and, where there is a clock, the pauses each player may take."""
-    from p2pcards.protocol.table import MOVE_TIME, PAUSES
+    """The genesis configuration: the game's settings, the table clock (0: no limit),
+    where there is a clock the pauses each player may take, and ``host --hints``."""
+    from p2pcards.protocol.table import HINTS, MOVE_TIME, PAUSES
     pauses = getattr(args, "pauses", 0) if move_time else 0
     return {**config_from_args(game, args), MOVE_TIME: move_time,
-            **({PAUSES: pauses} if pauses else {})}
+            **({PAUSES: pauses} if pauses else {}),
+            **({HINTS: 1} if getattr(args, "hints", False) else {})}
 
 
 def _clock_seconds(args: argparse.Namespace, default: int) -> int:

@@ -1,7 +1,7 @@
 """What this seat signs, and how each written message goes out.
 
-Its automatic steps (key set-up, shuffles, shares), its agent's actions and
-pauses are written by its table in worker threads; each is handed to
+Its automatic steps (key set-up, shuffles, shares), its agent's actions,
+pauses and hints are written by its table in worker threads; each is handed to
 ``publish`` — the session's: save first, then send on every path — so a
 crash can never make this player sign twice. A refused action is shown, not
 sent.
@@ -55,4 +55,14 @@ async def write_pause(table: Table, on_event: Callable[[Any], None], publish: Pu
     await publish(written)
 
 
-__all__ = ["Publish", "write_action", "write_automatic", "write_pause"]
+async def write_hint(table: Table, publish: Publish) -> None:
+    """The agent asked the coach at a table that allows hints: its ``hint`` goes to
+    every peer before the advice is shown (nothing when this move's is written).
+    Raises the table's refusal (:class:`~p2pcards.protocol.table.HintsOffHere`,
+    not this seat's turn) for the front end to say; nothing is then sent."""
+    written = table.take_hint()
+    if written is not None:
+        await publish(written)
+
+
+__all__ = ["Publish", "write_action", "write_automatic", "write_hint", "write_pause"]

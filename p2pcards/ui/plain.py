@@ -156,7 +156,8 @@ class PlainAgent:
         self.bell = bell
         #: Sends a chat line to the table (the session's ``say``); None: no table talk.
         self.talk = talk
-        #: The coach ``hint`` asks (a table against bots); None: hints are refused.
+        #: The coach ``hint`` asks (a table against bots, or one whose host allowed
+        #: hints); None: hints are refused.
         self.coach = coach
         self._lines: asyncio.Queue | None = None
         self._pump: asyncio.Task | None = None

@@ -14,6 +14,7 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cli import build_parser, table_config
 from p2pcards.front import FrontEnd
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import games
 from p2pcards.protocol.events import HintTaken, TableEnded
 from p2pcards.protocol.table import HINT, HINTS
@@ -21,6 +22,8 @@ from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_common import HINTS_OFF
 from p2pcards.ui.text_events import describe
+from p2pcards.ui.text_verify import report_json, report_lines
+from p2pcards.ui.tui.bars import title_line
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.seats import _header
 
@@ -109,6 +112,16 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     assert report.ok, report.problem
     assert report.hints and report.coached[me] == 1 and sum(report.coached) == 1
     assert verdict is None or verdict.rule == "left"  # he left afterwards; no breach
+    text = report_lines(report)
+    assert any("Pat" in line and "coached 1 time" in line for line in text), text
+    assert report_json(report)["hints"] is True
+    assert [p["coached"] for p in report_json(report)["players"]] == report.coached
+    # Before the seats: the lobby says hints are allowed, the title bar says so.
+    lobby = next(e for e in host_seen if isinstance(e, LobbyUpdate))
+    assert "hints allowed" in (describe(lobby, [], None) or "")
+    early = ScreenModel()
+    early.apply(lobby)
+    assert early.hints and any("hints on" in text for _, text in title_line(early, 200))
 
 
 def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):

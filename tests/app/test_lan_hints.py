@@ -14,12 +14,14 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cli import build_parser, table_config
 from p2pcards.front import FrontEnd
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.seat_view import decision_of
 from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import games
 from p2pcards.protocol.events import HintTaken, TableEnded
 from p2pcards.protocol.table import HINT, HINTS
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
+from p2pcards.ui.plain import coached_line
 from p2pcards.ui.text_common import HINTS_OFF
 from p2pcards.ui.text_events import describe
 from p2pcards.ui.text_verify import report_json, report_lines
@@ -102,6 +104,10 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     names = [host.players[p].name for p in host.player_at_seat]
     line = describe(HintTaken(me, 1), names, host.own_seat, host.player_at_seat) or ""
     assert "Pat" in line and "coach" in line and "coached 1 time" in line
+    # The line mode's table, at each later decision: who was coached, by seat.
+    coached = decision_of(host, 0.0).coached
+    assert coached[seat] == 1 and sum(coached) == 1
+    assert coached_line(coached, names, host.own_seat) == f"Coached: Seat {seat} (Pat) 1 time."
     # The asker's own screen says so too, then gives the coach's advice.
     asked = next(i for i, line in enumerate(said) if "ask the coach" in line)
     assert said[asked].startswith("You") and "coached 1 time" in said[asked]
@@ -131,6 +137,7 @@ def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):
     for table in tables:
         assert not table.hints and table.hints_used == [0, 0, 0, 0]
         assert not any(m.type == HINT for m in table.messages)
+    assert decision_of(tables[0], 0.0).coached == ()  # nothing to mark in line mode
     ended = [e.verdict for e in host_seen if isinstance(e, TableEnded)]
     assert all(v.rule == "left" for v in ended)  # he left; nobody broke a rule
 

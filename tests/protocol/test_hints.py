@@ -175,3 +175,19 @@ def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none():
     assert verdict is not None and case["rule"] == "table.hint"
     assert (verdict.rule, list(verdict.players), verdict.position) == \
         (case["rule"], case["players"], case["position"])
+
+
+def test_a_replayed_hint_is_a_step_and_names_the_coached_seat():
+    """``replay`` of such a table: the hint is a step of its own, and its line names the
+    coached seat as the live screens do."""
+    from p2pcards.ui.replay import plain_lines, replay
+
+    direct = _table(hints=1)
+    writer = direct.writer
+    direct.deliver(direct.tables[writer].take_hint().raw, exclude=writer)
+    seat = direct.observer.seat_of(writer)
+    record = replay(direct.observer.transcript())
+    steps = [s for s in record.steps if any(isinstance(e, HintTaken) for e in s.events)]
+    assert len(steps) == 1 and steps[0].is_move
+    lines = [line for _, line in plain_lines(record) if "coach" in line]
+    assert lines == [f"Seat {seat} (P{writer}) asks the coach for a hint (coached 1 time)."]

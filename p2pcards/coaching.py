@@ -37,18 +37,19 @@ CoachLine = Callable[[Any, Sequence[str], int, bool], Awaitable[str]]
 REFUSED = "Not accepted: "
 
 
-def telling_coach(tell: Callable[[], Awaitable[None]]) -> CoachLine:
+def telling_coach(tell: Callable[[int], Awaitable[None]]) -> CoachLine:
     """The coach of a LAN table that allows hints: its advice is searched first, then
-    ``tell()`` (the session's :meth:`~p2pcards.net.peer.PeerSession.hint`) signs and
-    sends the seat's ``hint``, and only then is the advice shown. No advice (not this
-    seat's turn), or the table refusing the hint: ``Not accepted: why``, nothing shown."""
+    ``tell(position)`` (the session's :meth:`~p2pcards.net.peer.PeerSession.hint`, for
+    the decision at ``position``) signs and sends the seat's ``hint``, and only then is
+    the advice shown. No advice (not this seat's turn), or the table refusing the
+    hint (the move made meanwhile): ``Not accepted: why``, nothing shown."""
     async def coach(view: Any, names: Sequence[str], position: int,
                     symbols: bool = False) -> str:
         line = await coach_line(view, names, position, symbols)
         if line.startswith(REFUSED):
             return line
         try:
-            await tell()
+            await tell(position)
         except ProtocolError as refusal:
             return f"{REFUSED}{refusal}."
         return line

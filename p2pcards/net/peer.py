@@ -209,11 +209,12 @@ class PeerSession:
         ended = self.chat.book is not None and self._table_done()
         return self.chat.say(self.identity, text, ended, self.mesh, self._to_host)
 
-    async def hint(self) -> None:
+    async def hint(self, position: int | None = None) -> None:
         """Write and send this seat's ``hint`` before its coach answers (a table whose
-        host allowed hints, in this seat's turn): every peer then marks it coached.
-        Raises the table's refusal, and then sends nothing."""
-        await write_hint(self._known_table, self._publish)
+        host allowed hints, in this seat's turn, for the decision at ``position``):
+        every peer then marks it coached. Raises the table's refusal, and then sends
+        nothing."""
+        await write_hint(self._known_table, self._publish, position)
 
     async def leave(self) -> None:
         """Tell the others (signed) that this player leaves, and stop."""

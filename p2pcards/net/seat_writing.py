@@ -16,7 +16,7 @@ from typing import Any
 
 from p2pcards.net.ahead import Ahead
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.table import Stage, Table, Written
+from p2pcards.protocol.table import NotThisPeersTurn, Stage, Table, Written
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +55,14 @@ async def write_pause(table: Table, on_event: Callable[[Any], None], publish: Pu
     await publish(written)
 
 
-async def write_hint(table: Table, publish: Publish) -> None:
+async def write_hint(table: Table, publish: Publish, position: int | None = None) -> None:
     """The agent asked the coach at a table that allows hints: its ``hint`` goes to
     every peer before the advice is shown (nothing when this move's is written).
-    Raises the table's refusal (:class:`~p2pcards.protocol.table.HintsOffHere`,
+    ``position`` is the decision's the advice is for: a move already made since
+    is refused. Raises the table's refusal (:class:`~p2pcards.protocol.table.HintsOffHere`,
     not this seat's turn) for the front end to say; nothing is then sent."""
+    if position is not None and table.next_position != position and not table.hint_taken:
+        raise NotThisPeersTurn("the move the coach advised on is over")
     written = table.take_hint()
     if written is not None:
         await publish(written)

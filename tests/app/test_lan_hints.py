@@ -148,3 +148,4 @@ def test_host_hints_goes_into_the_genesis_config_and_is_off_by_default():
     off = parser.parse_args(["host", "topper"])
     assert table_config("topper", on, 120)[HINTS] == 1
     assert HINTS not in table_config("topper", off, 120)
+

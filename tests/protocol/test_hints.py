@@ -4,6 +4,7 @@ writer where it did not; a hint changes neither the game nor the writer."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -191,3 +192,39 @@ def test_a_replayed_hint_is_a_step_and_names_the_coached_seat():
     assert len(steps) == 1 and steps[0].is_move
     lines = [line for _, line in plain_lines(record) if "coach" in line]
     assert lines == [f"Seat {seat} (P{writer}) asks the coach for a hint (coached 1 time)."]
+
+
+def test_the_coach_tells_the_table_only_for_the_move_it_advised_on():
+    """telling_coach signs the hint for the decision it advised on: asked again it sends
+    nothing more; once that move is made, a late answer is refused and sends nothing."""
+    from p2pcards.coaching import telling_coach
+    from p2pcards.net.seat_writing import write_hint
+
+    direct = _table(hints=1)
+    writer = direct.writer
+    table = direct.tables[writer]
+    sent: list = []
+
+    async def publish(written) -> None:
+        sent.append(written.raw)
+
+    coach = telling_coach(lambda position: write_hint(table, publish, position))
+    names = [table.players[p].name for p in table.player_at_seat]
+    position = table.next_position
+
+    async def ask() -> list[str]:
+        view = table.view()
+        first = await coach(view, names, position, False)
+        again = await coach(view, names, position, False)
+        return [first, again]
+
+    first, again = asyncio.run(ask())
+    assert first.startswith("Coach: ") and again == first and len(sent) == 1
+    assert table.hints_used[writer] == 1
+    late = asyncio.run(coach(table.view(), names, position - 1, False))
+    assert late.startswith("Coach: ") and len(sent) == 1  # this move's hint is on record
+    direct.deliver(sent[0], exclude=writer)
+    direct.step()  # the move is made
+    direct.run_until(lambda d: d.tables[writer].awaiting_my_action)
+    stale = asyncio.run(coach(table.view(), names, position, False))
+    assert stale.startswith("Not accepted: ") and "over" in stale and len(sent) == 1

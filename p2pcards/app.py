@@ -40,7 +40,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 from p2pcards.protocol.session import PROBE_TIMEOUT
-from p2pcards.protocol.table import MOVE_TIME, Stage
+from p2pcards.protocol.table import HINTS, MOVE_TIME, Stage
 from p2pcards.rules.seats import SEATS
 
 log = logging.getLogger(__name__)
@@ -205,7 +205,7 @@ async def start_hosted_table(
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
             bind=hosted.host.tcp_host, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators,
-            clock=options.config.get(MOVE_TIME))
+            clock=options.config.get(MOVE_TIME), hints=options.config.get(HINTS) == 1)
         await hosted.advertiser.start()
     # Each seat: its identity, its agent, that agent again if it is a bot, its events.
     seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[Any], None] | None]] = [

@@ -129,6 +129,12 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
                             "(default 2)")
 
 
+def _hints_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hints", action="store_true",
+                        help="allow the coach's hints (w, or hint): a seat that asks signs a "
+                             "'hint' first, and every screen marks it coached (default: off)")
+
+
 def _pace(text: str) -> float:
     """A bot's think time in seconds: 0 (at once) up to a minute."""
     try:
@@ -275,6 +281,7 @@ def _host_args(host: argparse.ArgumentParser) -> None:
     _seat_args(host)
     _pace_arg(host)
     _config_args(host)
+    _hints_arg(host)
 
 
 def _join_args(join: argparse.ArgumentParser) -> None:

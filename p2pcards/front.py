@@ -76,6 +76,8 @@ class FrontEnd:
         self.screen: Any = None
         self.printer: Any = None
         self.again = False
+        #: Whether this seat's coach is on (a table against bots, or one allowing hints).
+        self._coached = again
         if options.bot:
             self.agent: Any = LazyBotAgent(options.bot, options.seed, options.bot_level)
             self.plain = True
@@ -99,10 +101,26 @@ class FrontEnd:
     def allow_coach(self) -> None:
         """Turn the coach on once a resumed table turns out to be against bots (a
         resumed solo table is known only after its record is read)."""
+        self._coached = True
+        self._set_coach(_coach(True))
+
+    def _set_coach(self, coach: Any) -> None:
         if self.screen is not None:
-            self.screen.coach = _coach(True)
+            self.screen.coach = coach
         elif self.printer is not None:
-            self.agent.coach = _coach(True)
+            self.agent.coach = coach
+
+    def _offer_hints(self) -> None:
+        """A LAN table whose host allowed hints (known from its genesis): the coach is
+        on, and each hint is signed and sent to every peer before it is shown."""
+        if self._coached or self.session is None or (self.screen is None and self.printer is None):
+            return
+        table = getattr(self.session, "table", None)
+        if table is None or not table.hints or table.me_player is None:
+            return
+        self._coached = True
+        from p2pcards.coaching import telling_coach
+        self._set_coach(telling_coach(self.session.hint))
 
     def names(self) -> list[str]:
         table = self.session.table if self.session is not None else None
@@ -137,6 +155,7 @@ class FrontEnd:
         return [p.name for p in table.players], table.me_player
 
     def on_event(self, event: Any) -> None:
+        self._offer_hints()
         try:
             self._show(event)
         except BrokenPipeError:
@@ -202,8 +221,8 @@ class FrontEnd:
 
 
 def _coach(against_bots: bool) -> Any:
-    """The coach for a table against bots (``play``); none at a LAN table, where the
-    others could not be told that a seat used one."""
+    """The coach for a table against bots (``play``); none at a LAN table until its
+    genesis turns out to allow hints (see :meth:`FrontEnd._offer_hints`)."""
     if not against_bots:
         return None
     from p2pcards.coaching import coach_line

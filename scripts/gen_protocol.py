@@ -155,6 +155,9 @@ def verdict_vector() -> dict:
         _malformed_case("bluff show with one share too many", reveal, "show",
                         lambda b: {"shares": b["shares"] + b["shares"][:1]}),
     ]
+    # A table setting decides: table-bluff.json's genesis allows no hints (PROTOCOL.md §7).
+    settings = [_malformed_case("a hint where the genesis allows none", lead, "hint",
+                                lambda _: {})]
     written = []
     for kind in ("deadline of the writer", "host unreachable", "leave"):
         table = _bluff_at(reveal)
@@ -182,8 +185,10 @@ def verdict_vector() -> dict:
                        "rule when several are broken') names the rule. 'written': the verdict a player writes itself "
                        "(its saved 'verdict' file, msgpack) and the notice it sends (an 'alert' "
                        "carrying that verdict, or its 'leave'), byte for byte (Ed25519 is "
-                       "deterministic).",
+                       "deterministic). 'settings': like 'malformed', a well-formed message "
+                       "that the genesis's table settings forbid.",
         "malformed": malformed,
+        "settings": settings,
         "several": several_vectors(),
         "written": written,
     }

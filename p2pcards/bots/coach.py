@@ -17,10 +17,10 @@ can check on the board:
   play why that card: whether it takes the trick so far, whether any unseen
   card could beat it, and where the bidder stands against his bid.
 
-Hints belong to a table against bots (``p2pcards play``). At a LAN table the
-other players would have to be told that a seat used one, which the protocol
-cannot say yet: there the screens refuse them (``HINTS_OFF`` of
-:mod:`p2pcards.ui.text_common`).
+Hints belong to a table against bots (``p2pcards play``), or to a LAN table
+whose host allowed them (``host --hints``): there the seat's ``hint`` message
+tells every other player first (:mod:`p2pcards.coaching`); elsewhere the
+screens refuse them (``HINTS_OFF`` of :mod:`p2pcards.ui.text_common`).
 """
 
 from __future__ import annotations

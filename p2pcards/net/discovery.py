@@ -97,6 +97,8 @@ class TableInfo:
     clock: int | None = None
     """The table clock, seconds per move: 0 is no clock (anyone can stall the
     table for ever), None that the record does not say (or says it badly)."""
+    hints: bool = False
+    """Whether the host allowed the coach's hints (genesis ``hints``; absent: no)."""
 
 
 # --- names and TXT records -------------------------------------------------------------
@@ -121,7 +123,7 @@ def instance_name(table_name: str, fingerprint: str) -> str:
 def table_properties(
     *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
     public_key: bytes | None = None, host_name: str = "", spectators: int = 0,
-    clock: int | None = None,
+    clock: int | None = None, hints: bool = False,
 ) -> dict[bytes, bytes]:
     """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
     fields = {
@@ -140,6 +142,8 @@ def table_properties(
         fields["watch"] = str(spectators)
     if clock is not None:  # 0 too: a table without a clock says so
         fields["clock"] = str(clock)
+    if hints:
+        fields["hints"] = "1"
     properties: dict[bytes, bytes] = {}
     for key, value in fields.items():
         room = _TXT_ENTRY_BYTES - len(key) - 1
@@ -210,6 +214,7 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         spectators=_int_field(properties, b"watch", 0, MAX_SPECTATORS_SHOWN) or 0,
         # Advisory, like ``watch``: the genesis the joiner checks is what binds.
         clock=_int_field(properties, b"clock", 0, MAX_CLOCK_SHOWN),
+        hints=_int_field(properties, b"hints", 0, 1) == 1,
     )
 
 
@@ -258,7 +263,8 @@ class TableAdvertiser:
     announced, e.g. ``["127.0.0.1"]`` in tests. ``addresses``, if given,
     are announced as they are on ``interfaces`` (or every interface).
     ``clock`` is the genesis's table clock (0: none), so a joiner sees a table
-    that can be stalled for ever before it sits down.
+    that can be stalled for ever before it sits down; ``hints`` whether its host
+    allowed the coach (every screen then marks a coached seat).
     """
 
     def __init__(
@@ -277,6 +283,7 @@ class TableAdvertiser:
         host_name: str = "",
         spectators: int = 0,
         clock: int | None = None,
+        hints: bool = False,
     ) -> None:
         if not _GAME_PATTERN.fullmatch(game):
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
@@ -288,6 +295,7 @@ class TableAdvertiser:
         self.host_name = host_name
         self.spectators = spectators
         self.clock = clock
+        self.hints = hints
         self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
@@ -330,6 +338,7 @@ class TableAdvertiser:
                 host_name=self.host_name,
                 spectators=self.spectators,
                 clock=self.clock,
+                hints=self.hints,
             ),
             server=self._server,
             host_ttl=HOST_TTL,

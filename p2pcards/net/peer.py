@@ -40,7 +40,7 @@ from p2pcards.net.seat_record import SeatRecord
 from p2pcards.net.seat_routing import SeatRouting
 from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
-from p2pcards.net.seat_writing import write_action, write_automatic, write_pause
+from p2pcards.net.seat_writing import write_action, write_automatic, write_hint, write_pause
 from p2pcards.net.session_events import Agent, LeaveTable, SessionResult, TakePause, Waiting
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.identity import Identity
@@ -208,6 +208,13 @@ class PeerSession:
         table yet, an empty line, faster than the others accept)."""
         ended = self.chat.book is not None and self._table_done()
         return self.chat.say(self.identity, text, ended, self.mesh, self._to_host)
+
+    async def hint(self, position: int | None = None) -> None:
+        """Write and send this seat's ``hint`` before its coach answers (a table whose
+        host allowed hints, in this seat's turn, for the decision at ``position``):
+        every peer then marks it coached. Raises the table's refusal, and then sends
+        nothing."""
+        await write_hint(self._known_table, self._publish, position)
 
     async def leave(self) -> None:
         """Tell the others (signed) that this player leaves, and stop."""

@@ -29,8 +29,10 @@ def bot_marks(body: dict[str, Any]) -> dict[bytes, bool]:
 def decision_of(table: Table, deadline_at: float) -> Decision:
     """What the agent is told with a decision to make."""
     names = tuple(table.players[p].name for p in table.match.player_at_seat)
+    coached = (tuple(table.hints_used[p] for p in table.match.player_at_seat)
+               if table.hints else ())
     return Decision(table.next_position, table.own_seat, deadline_at, names,
-                    table.pauses_left[table.member.player])
+                    table.pauses_left[table.member.player], coached)
 
 
 def result_of(table: Table | None) -> SessionResult:

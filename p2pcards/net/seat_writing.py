@@ -1,7 +1,7 @@
 """What this seat signs, and how each written message goes out.
 
-Its automatic steps (key set-up, shuffles, shares), its agent's actions and
-pauses are written by its table in worker threads; each is handed to
+Its automatic steps (key set-up, shuffles, shares), its agent's actions,
+pauses and hints are written by its table in worker threads; each is handed to
 ``publish`` — the session's: save first, then send on every path — so a
 crash can never make this player sign twice. A refused action is shown, not
 sent.
@@ -16,7 +16,7 @@ from typing import Any
 
 from p2pcards.net.ahead import Ahead
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.table import Stage, Table, Written
+from p2pcards.protocol.table import NotThisPeersTurn, Stage, Table, Written
 
 log = logging.getLogger(__name__)
 
@@ -55,4 +55,17 @@ async def write_pause(table: Table, on_event: Callable[[Any], None], publish: Pu
     await publish(written)
 
 
-__all__ = ["Publish", "write_action", "write_automatic", "write_pause"]
+async def write_hint(table: Table, publish: Publish, position: int | None = None) -> None:
+    """The agent asked the coach at a table that allows hints: its ``hint`` goes to
+    every peer before the advice is shown (nothing when this move's is written).
+    ``position`` is the decision's the advice is for: a move already made since
+    is refused. Raises the table's refusal (:class:`~p2pcards.protocol.table.HintsOffHere`,
+    not this seat's turn) for the front end to say; nothing is then sent."""
+    if position is not None and table.next_position != position and not table.hint_taken:
+        raise NotThisPeersTurn("the move the coach advised on is over")
+    written = table.take_hint()
+    if written is not None:
+        await publish(written)
+
+
+__all__ = ["Publish", "write_action", "write_automatic", "write_hint", "write_pause"]

@@ -32,6 +32,8 @@ class Decision:
     """Display names by seat."""
     pauses_left: int = 0
     """Pauses (``away``) this seat may still take (see :class:`TakePause`)."""
+    coached: tuple[int, ...] = ()
+    """Hints each seat took, by seat (a table whose host allowed them; else empty)."""
 
 
 class LeaveTable(P2PCardsError):

@@ -23,6 +23,7 @@ def catalogue() -> dict[str, Any]:
         "shuffle": table.SHUFFLE_SHAPE.describe(),
         "shares": table.SHARES_SHAPE.describe(),
         "away": table.AWAY_SHAPE.describe(),
+        "hint": table.HINT_SHAPE.describe(),
     }
     return {
         "version": envelope.PROTOCOL_VERSION,

@@ -127,6 +127,13 @@ class NoPauseLeft(RemoteProtocolError):
     rule = "table.away"
 
 
+class HintNotAllowed(RemoteProtocolError):
+    """A player wrote ``hint`` where the table allows none: its genesis does not
+    allow hints, or the message before it is already a ``hint`` (one per move)."""
+
+    rule = "table.hint"
+
+
 class DeadlineMissed(RemoteProtocolError):
     """The player expected to write did not do so before the deadline."""
 

@@ -120,3 +120,12 @@ class ClockPaused:
     player: int
     left: int
     seconds: int
+
+
+@dataclass(frozen=True)
+class HintTaken:
+    """A player in turn asked the coach at a table that allows hints (``hint``):
+    every peer marks him as coached; ``used`` is how many hints he has taken."""
+
+    player: int
+    used: int

@@ -66,6 +66,7 @@ from p2pcards.protocol.errors import (
     BrokenChain,
     DeadlineMissed,
     Equivocation,
+    HintNotAllowed,
     LocalProtocolError,
     MalformedMessage,
     NoPauseLeft,
@@ -83,6 +84,7 @@ from p2pcards.protocol.events import (
     ClockPaused,
     Committed,
     HandDealt,
+    HintTaken,
     KeyShareVerified,
     MatchEnded,
     PlayersSeated,
@@ -129,6 +131,23 @@ MAX_PENDING_EVIDENCE = 16
 #: The transcript message that takes a pause (body ``{}``), in play only.
 AWAY = "away"
 AWAY_SHAPE = Struct({})
+
+
+#: The genesis configuration's hints: whether a player may write ``hint`` (1) or not
+#: (0, absent), so that every peer knows which seats the coach advised.
+HINTS = "hints"
+#: The transcript message a seat writes before its coach answers (body ``{}``), in play only.
+HINT = "hint"
+HINT_SHAPE = Struct({})
+
+
+def hints_of(value: int | None) -> bool:
+    """Whether a genesis allows hints (``hints``: 0 or 1; absent: no)."""
+    if value is None:
+        return False
+    if value not in (0, 1):
+        raise MalformedMessage(f"config: hints must be 0 or 1, not {value}")
+    return value == 1
 
 
 def pauses_of(value: int | None) -> int:
@@ -187,6 +206,12 @@ class NoPauseLeftHere(LocalProtocolError):
     """This peer's player asked for a pause with none of the table's left."""
 
     rule = "local.away"
+
+
+class HintsOffHere(LocalProtocolError):
+    """This peer's player asked for a hint at a table whose host did not allow them."""
+
+    rule = "local.hint"
 
 
 class TableClosed(LocalProtocolError):
@@ -318,6 +343,9 @@ class Table:
         self.pauses_left = [self.pauses] * SEATS
         #: The player whose pause the last accepted message took (None: no pause).
         self.paused: int | None = None
+        #: Whether the host allowed hints (``hint``), and how many each player took.
+        self.hints = hints_of(game_config.pop(HINTS, None))
+        self.hints_used = [0] * SEATS
         self.config = self.game.config_from_wire(game_config)
         self.table_name: str = body["table"]
         self.session = session_id_of(genesis.payload)
@@ -897,13 +925,16 @@ class Table:
         }.get(self.stage)
         if handler is None:
             raise TableClosed("the table is closed")
-        expected = (self.game.message_types | {AWAY} if self.stage is Stage.PLAY
+        expected = (self.game.message_types | {AWAY, HINT} if self.stage is Stage.PLAY
                     else {self.stage.value})
         if msg.type not in expected:
             raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
                                    f"{self.stage.value} (expected {sorted(expected)})")
-        events = self._on_away(msg) if msg.type == AWAY else handler(msg, trusted)
-        self.paused = msg.player if msg.type == AWAY else None
+        if msg.type == HINT:  # a pause taken for this move stays taken
+            events = self._on_hint(msg)
+        else:
+            events = self._on_away(msg) if msg.type == AWAY else handler(msg, trusted)
+            self.paused = msg.player if msg.type == AWAY else None
         self.messages.append(KeptMessage(msg))
         return events
 
@@ -925,6 +956,36 @@ class Table:
             raise NoPauseLeftHere(f"no pause left (the table allows {self.pauses} "
                                   f"per player)")
         return self._write(AWAY, {})
+
+    def _on_hint(self, msg: SignedMessage) -> list[Any]:
+        """A hint: the writer stays the writer, marked as coached (see ``HINTS``)."""
+        validate(HINT_SHAPE, msg.body, "hint")
+        if not self.hints:
+            raise HintNotAllowed(f"player {msg.player} wrote 'hint' at a table whose "
+                                 f"host did not allow hints")
+        if self.messages[-1].type == HINT:
+            raise HintNotAllowed(f"player {msg.player} wrote 'hint' right after a 'hint' "
+                                 f"(one per move)")
+        self.hints_used[msg.player] += 1
+        return [HintTaken(msg.player, self.hints_used[msg.player])]
+
+    @property
+    def hint_taken(self) -> bool:
+        """Whether this move's hint is already on the transcript (asked again, the
+        coach repeats itself: nothing is written)."""
+        return self.stage is Stage.PLAY and self.messages[-1].type == HINT
+
+    def take_hint(self) -> Written | None:
+        """Write ``hint`` before this peer's player sees the coach's advice, in his
+        turn at a table that allows hints; None when this move's hint is written."""
+        if not self.hints:
+            raise HintsOffHere("the host did not allow hints at this table: a hint "
+                               "would be a breach the others name you for")
+        if self.stage is not Stage.PLAY or not self.my_turn:
+            raise NotThisPeersTurn("a hint is asked in one's own turn, in play")
+        if self.hint_taken:
+            return None
+        return self._write(HINT, {})
 
     def _key_context(self, player: int) -> ProofContext:
         return ProofContext(session=self.session, seat=player, deck=0)

@@ -37,11 +37,13 @@ from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
     HandDealt,
+    HintTaken,
     SharesVerified,
     ShuffleVerified,
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.lobby import SEATS
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
 
@@ -61,6 +63,9 @@ class Report:
     shares: int = 0
     reveals: int = 0
     actions: int = 0
+    #: Whether the host allowed hints, and how many each player (join order) took.
+    hints: bool = False
+    coached: list[int] = field(default_factory=lambda: [0] * SEATS)
     outcome: Any = None
     verdict: Verdict | None = None
     #: True: its evidence breaks its rule; None: a leave or deadline that checks as far
@@ -190,6 +195,7 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
         report.problem = f"genesis: {error}"
         return report
     report.game, report.table = table.game.name, table.table_name
+    report.hints = table.hints
     report.players = [(p.name, fingerprint(p.public_key)) for p in table.players]
     report.messages = 1
     for position, raw in enumerate(messages[1:], start=1):
@@ -293,3 +299,5 @@ def _count(report: Report, events: list[Any]) -> None:
             report.reveals += len(event.cards)
         elif isinstance(event, ActionApplied):
             report.actions += 1
+        elif isinstance(event, HintTaken):
+            report.coached[event.player] = event.used

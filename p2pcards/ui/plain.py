@@ -156,7 +156,8 @@ class PlainAgent:
         self.bell = bell
         #: Sends a chat line to the table (the session's ``say``); None: no table talk.
         self.talk = talk
-        #: The coach ``hint`` asks (a table against bots); None: hints are refused.
+        #: The coach ``hint`` asks (a table against bots, or one whose host allowed
+        #: hints); None: hints are refused.
         self.coach = coach
         self._lines: asyncio.Queue | None = None
         self._pump: asyncio.Task | None = None
@@ -244,6 +245,8 @@ class PlainAgent:
             return forced
         pauses = decision.pauses_left if decision is not None else 0
         self.write(render(view, names, me, self.symbols))
+        if decision is not None and any(decision.coached):
+            self.write(coached_line(decision.coached, names, me))
         self.write(options_help(view, pauses))
         if self.coach is not None:
             self.write(HINT_HELP)
@@ -322,6 +325,14 @@ class PlainAgent:
                 return parse_command(line, view)
             except CommandError as error:
                 self.write(f"Not accepted: {error}")
+
+
+def coached_line(coached: Sequence[int], names: Sequence[str], me: int) -> str:
+    """Who asked the coach at this table so far (hints the host allowed), by seat."""
+    marks = [("you" if seat == me else f"Seat {seat} ({clean(names[seat], 32)})"
+              if seat < len(names) else f"Seat {seat}") + f" {plural(n, 'time')}"
+             for seat, n in enumerate(coached) if n]
+    return "Coached: " + ", ".join(marks) + "."
 
 
 class PlainPrinter:

@@ -27,6 +27,7 @@ from p2pcards.protocol.events import (
     ActionApplied,
     ClockPaused,
     HandDealt,
+    HintTaken,
     MatchEnded,
     PlayersSeated,
     TableEnded,
@@ -136,9 +137,10 @@ class Step:
 
     @property
     def is_move(self) -> bool:
-        """A step worth stopping at: the seats drawn, a deal, a game move, a pause, the end."""
+        """A step worth stopping at: the seats drawn, a deal, a game move, a pause, a
+        hint, the end."""
         return any(isinstance(e, (PlayersSeated, HandDealt, ActionApplied, ClockPaused,
-                                  MatchEnded, TableEnded)) for e in self.events)
+                                  HintTaken, MatchEnded, TableEnded)) for e in self.events)
 
 
 @dataclass(frozen=True)

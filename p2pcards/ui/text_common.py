@@ -66,9 +66,9 @@ def cards_text(cards: Sequence[Card | None], symbols: bool = False) -> str:
 
 
 #: Why a seat gets no coach (a LAN table): the plain and full-screen refusals say it.
-HINTS_OFF = ("hints are off at this table: the coach helps only at a table against bots "
-             "(p2pcards play); at a LAN table every player would have to be told that you "
-             "used one, and this version cannot tell them")
+HINTS_OFF = ("hints are off at this table: its host did not allow them (p2pcards host "
+             "--hints does, and then every screen marks a seat that asked the coach); "
+             "nothing was sent")
 
 #: The commands of every moment, at the end of every list of choices.
 ALWAYS = "help, table, history, quit"

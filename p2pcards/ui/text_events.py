@@ -19,7 +19,7 @@ from p2pcards.cards import Card, Rank
 from p2pcards.net import session_events as peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
-from p2pcards.protocol.table import MOVE_TIME
+from p2pcards.protocol.table import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
@@ -244,6 +244,9 @@ def _protocol_line(e: Any, s: Speaker) -> str | None:
         return (f"{s.player(e.player, True)} {s.player_does(e.player, 'step')} away: "
                 f"{e.seconds // 60} more minutes on this move "
                 f"({plural(e.left, 'pause')} left).")
+    if isinstance(e, proto.HintTaken):
+        return (f"{s.player(e.player, True)} {s.player_does(e.player, 'ask')} the coach "
+                f"for a hint (coached {plural(e.used, 'time')}).")
     if isinstance(e, proto.Committed):
         return f"{s.player(e.player, True)} committed to a key share and a draw nonce."
     if isinstance(e, proto.KeyShareVerified):
@@ -332,6 +335,7 @@ _OFFENCES: dict[str, str] = {
     "message.malformed": "sent a malformed message ({detail})",
     "wire.malformed": "sent bytes that are not a message",
     "message.session": "sent a message of another table",
+    "table.hint": "asked the coach where hints are not allowed ({detail})",
     "rules.card.not-held": "tried to play a card not in {their} hand",
     "rules.card.mismatch": "showed cards other than those discarded",
     "rules.topper.follow-suit": "did not follow suit while able to",
@@ -365,7 +369,9 @@ def _session_line(e: Any, s: Speaker) -> str | None:
         missing = 4 - len(e.players)
         wait = f"; waiting for {missing} more" if missing > 0 else "; the table is full"
         untimed = ", no clock: anyone can stall it for ever" if e.config.get(MOVE_TIME) == 0 else ""
-        return (f"Table {quoted(e.table)} ({clean(e.game, 10)}{untimed}): "
+        coached = ", hints allowed: every screen marks a coached seat" \
+            if e.config.get(HINTS) == 1 else ""
+        return (f"Table {quoted(e.table)} ({clean(e.game, 10)}{untimed}{coached}): "
                 f"{plural(len(e.players), 'player')} joined: {people}{wait}.")
     if isinstance(e, peer.LinkUp):
         if e.own_host:

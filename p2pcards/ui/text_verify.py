@@ -53,6 +53,8 @@ def report_lines(report: Report, me_player: int | None = None, details: bool = F
         extra = [f"player {player} in join order"] if details else []
         if player == me_player:
             extra.insert(0, "you")
+        if report.coached[player]:  # hints the host allowed, on the record
+            extra.append(f"coached {plural(report.coached[player], 'time')}")
         more = f" ({', '.join(extra)})" if extra else ""
         lines.append(f"  {label}: {clean(name, 32)}, key {fp}{more}")
     lines.append(f"Checked {plural(report.messages, 'signed message')}: "
@@ -102,8 +104,10 @@ def report_json(report: Report, me_player: int | None = None) -> dict[str, Any]:
     outcome = report.outcome
     out: dict[str, Any] = {
         "ok": report.ok, "game": report.game, "table": report.table, "you": me_player,
-        "players": [{"player": i, "seat": _seat_of(report, i), "name": name, "fingerprint": fp}
+        "players": [{"player": i, "seat": _seat_of(report, i), "name": name, "fingerprint": fp,
+                     "coached": report.coached[i]}
                     for i, (name, fp) in enumerate(report.players)],
+        "hints": report.hints,
         "checked": {"messages": report.messages, "shuffles": report.shuffles,
                     "shares": report.shares, "reveals": report.reveals,
                     "actions": report.actions, "deals": report.deals},

@@ -286,3 +286,20 @@ async def test_browsing_on_an_interface_this_machine_lacks_says_so() -> None:
 
     with pytest.raises(UnknownInterface, match="nope0"):
         await browse_tables(timeout=0.1, interfaces=["nope0"])
+
+
+def test_hints_allowed_round_trip_through_the_txt_record_and_absent_is_off() -> None:
+    """``host --hints`` is announced as ``hints=1``; no key (an older host, or hints off)
+    or any other value reads as not allowed."""
+    announced = table_properties(table_name="Den", game="bluff", free_seats=2, version=1,
+                                 fingerprint=DEN_HOST.fingerprint, port=4000,
+                                 public_key=DEN_HOST.public_key, hints=True)
+    assert announced[b"hints"] == b"1"
+    table = parse_table(service(announced), "10.0.0.5")
+    assert table is not None and table.hints is True
+    off = table_properties(table_name="Den", game="bluff", free_seats=2, version=1,
+                           fingerprint=DEN_HOST.fingerprint, port=4000, public_key=DEN_HOST.public_key)
+    assert b"hints" not in off
+    for record in (GOOD, {**GOOD, b"hints": b"0"}, {**GOOD, b"hints": b"2"}, {**GOOD, b"hints": b"yes"}):
+        table = parse_table(service(record), "10.0.0.5")
+        assert table is not None and table.hints is False

@@ -49,6 +49,8 @@ def title_line(model: ScreenModel, width: int) -> Line:
         # Nobody is timed: any seat can stall the table for ever. Early, so a
         # narrow title cuts the match's details, not this.
         parts.append("no clock")
+    if model.hints and model.ending is None:
+        parts.append("hints on")  # the host allowed the coach: a coached seat is marked
     about = _TITLE_PARTS.get(game_name(view) or "")
     if about is not None:
         parts.extend(about(view))

@@ -21,8 +21,8 @@ COMMON_KEYS = (
     ("Ctrl-C", "leave at once (the other players are told)"),
     ("a", "away: in your turn, 5 more minutes on every clock (a few per table)"),
     ("t", "talk to the table (Enter sends, Esc cancels; 1-6: a reaction)"),
-    ("w", "the coach, in your turn: what the normal bot would do and why (only at a "
-          "table against bots, p2pcards play)"),
+    ("w", "the coach, in your turn: what the normal bot would do and why (at a table "
+          "against bots, or where the host allowed hints: every screen then marks you)"),
 )
 
 BLUFF_KEYS = (

@@ -19,7 +19,7 @@ from p2pcards.net import session_events as peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.table import MOVE_TIME
+from p2pcards.protocol.table import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
@@ -113,6 +113,9 @@ class ScreenModel:
         #: The table clock, seconds per move: 0 is none (anyone can stall the table
         #: for ever, and the title says so), None not known yet.
         self.clock: int | None = None
+        #: Whether the host allowed hints, and the hints each player (join order) took.
+        self.hints = False
+        self.coached: dict[int, int] = {}
         self.progress: str | None = None
         self.result_line: str | None = None
         self.ending: Ending | None = None
@@ -163,6 +166,12 @@ class ScreenModel:
             bot = self.lobby[player].bot if player < len(self.lobby) else info.bot
             return SeatInfo(info.name, info.fingerprint, bot)
         return None
+
+    def coached_at(self, seat: int) -> int:
+        """How many hints the player at ``seat`` took (0: none, or seats not drawn)."""
+        if self.seating is None or not 0 <= seat < len(self.seating):
+            return 0
+        return self.coached.get(self.seating[seat], 0)
 
     def names(self) -> list[str]:
         """Display names by seat ([] before the seats are drawn)."""
@@ -256,6 +265,7 @@ class ScreenModel:
             clock = event.config.get(MOVE_TIME)
             if isinstance(clock, int):
                 self.clock = clock
+            self.hints = event.config.get(HINTS) == 1
         elif isinstance(event, peer.LinkUp):
             self.link = "connected"
         elif isinstance(event, peer.LinkDown):
@@ -298,6 +308,9 @@ class ScreenModel:
             self.last_move = None  # the last deal's last move is not this deal's
         elif isinstance(event, proto.ActionApplied):
             self._track_results(event.results)
+        elif isinstance(event, proto.HintTaken):
+            self.hints = True
+            self.coached[event.player] = event.used
         elif isinstance(event, proto.MatchEnded):
             self.progress = None
             self.outcome = event.outcome

@@ -79,7 +79,8 @@ class TableScreen(TableApp):
         self.bell = bell
         self.warnings = ClockWarnings()
         self.runner = TableRun(self)
-        #: The coach ``w`` asks (a table against bots); None: hints are refused.
+        #: The coach ``w`` asks (a table against bots, or one whose host allowed hints);
+        #: None: hints are refused.
         self.coach = coach
         self._coaching: asyncio.Task | None = None
         #: The evening so far at this screen (shown where a new table is offered: ``play``).

@@ -46,6 +46,9 @@ def _header(model: ScreenModel, seat: int) -> Line:
     else:
         name = info.name if info else "—"
     tag = " (bot)" if info and info.bot else ""
+    coached = model.coached_at(seat)
+    if coached:  # every screen marks a seat that asked the coach (host --hints)
+        tag += f" (coached {coached})"
     last = model.last_move is not None and model.last_move.seat == seat and model.ending is None
     mark = [("class:lastmove", " ◆")] if last else []  # who made the last move
     return [(style + (" class:seat.last" if last else ""), f"Seat {seat} · {name}"),

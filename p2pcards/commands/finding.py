@@ -22,6 +22,7 @@ async def find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str | 
     verb = "Watching" if watching else "Joining"
     clock = table.clock
     timed = "" if clock is None else ", no clock" if clock == 0 else f", {clock} s per move"
+    timed += ", hints allowed" if table.hints else ""
     print(f"{verb} {quoted(table.name)} ({table.game}{timed}) hosted by {table.host_name or '?'} "
           f"at {connect_address(table.host, table.port)}, host key {table.fingerprint}", flush=True)
     if clock == 0 and not watching:
@@ -71,7 +72,8 @@ async def cmd_tables(args: argparse.Namespace) -> int:
             print(json.dumps({"number": number, "name": t.name, "game": t.game,
                               "host": t.host_name, "address": t.host, "port": t.port,
                               "free": t.free_seats, "spectators": t.spectators,
-                              "clock": t.clock, "version": t.version, "fp": t.fingerprint}))
+                              "clock": t.clock, "hints": t.hints, "version": t.version,
+                              "fp": t.fingerprint}))
         return 0
     if not found:
         print("No tables found on the LAN (a friend's host shows an address for "

@@ -342,7 +342,8 @@ def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_p
 async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_down(capsys):
     """Two tables announced on loopback, one with a 90 s clock and one with none:
     `tables` (plain and --json) shows each clock and warns of the unclocked one,
-    and `join` says so, with the warning, before the joiner sits down."""
+    and `join` says so, with the warning, before the joiner sits down; the timed
+    table's host allows hints, and both say that too."""
     import asyncio
 
     from p2pcards.cli import build_parser
@@ -359,7 +360,7 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
     advertisers = [TableAdvertiser(table_name=name, game="bluff", port=server.port,
                                    fingerprint=identity.fingerprint, free_seats=2, version=1,
                                    interfaces=["127.0.0.1"], public_key=identity.public_key,
-                                   host_name=identity.name, clock=clock)
+                                   host_name=identity.name, clock=clock, hints=bool(clock))
                    for (name, (identity, clock)), server in zip(hosts.items(), servers, strict=True)]
     browse = ["--interface", "127.0.0.1", "--timeout", "1.5"]
     try:
@@ -381,8 +382,10 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
         await _cmd_tables(build_parser().parse_args(["tables", "--json", *browse]))
         found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert {t["name"]: t["clock"] for t in found if t["name"] in hosts} == {"Timed den": 90, "Slow den": 0}
+        assert {t["name"]: t["hints"] for t in found if t["name"] in hosts} == {"Timed den": True,
+                                                                                "Slow den": False}
 
-        for name, said in (("Slow den", "(bluff, no clock)"), ("Timed den", "(bluff, 90 s per move)")):
+        for name, said in (("Slow den", "(bluff, no clock)"), ("Timed den", "(bluff, 90 s per move, hints allowed)")):
             await _find_table(build_parser().parse_args(["join", *browse, name]))
             joining = capsys.readouterr().out
             assert joining.startswith(f'Joining "{name}" {said} hosted by ')

@@ -19,7 +19,7 @@ import sysconfig
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pcards import __version__
 from p2pcards.bots.registry import DEFAULT_LEVEL
@@ -43,6 +43,9 @@ from p2pcards.records import (
 from p2pcards.rules import games as rules_games
 from p2pcards.ui import commandline, console
 from p2pcards.ui.text_common import plural, quoted
+
+if TYPE_CHECKING:
+    from p2pcards.protocol.identity import Identity
 
 GAMES = tuple(rules_games.GAMES)
 
@@ -161,7 +164,8 @@ def pace_of(args: argparse.Namespace) -> float:
     """The bots' think time: as asked, else one second when a person plays."""
     from p2pcards.bots.pace import DEFAULT_PACE
     if args.pace is not None:
-        return args.pace
+        pace: float = args.pace
+        return pace
     return 0.0 if args.bot else DEFAULT_PACE
 
 
@@ -405,7 +409,7 @@ def _identity(args: argparse.Namespace) -> Any:
     return _named_identity(name)
 
 
-def _named_identity(name: str | None) -> Any:
+def _named_identity(name: str | None) -> Identity:
     from p2pcards.net.storage import InvalidName, load_or_create_identity
     try:
         return load_or_create_identity(name)
@@ -1068,7 +1072,7 @@ async def _cmd_resume(args: argparse.Namespace) -> int:
 
 
 async def _resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
-                         meta: dict) -> int:
+                         meta: dict[str, Any]) -> int:
     """Rejoin, from its saved record, a table this person joined (not hosted)."""
     from p2pcards.app import randomness_for, tcp_connector
     from p2pcards.net.journal import Journal, JournalInUse

@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from p2pcards.bots.coach import NoAdvice, advise
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.text_common import faces_as_symbols
 
 
-async def coach_line(view: Any, names: Sequence[str], position: int, symbols: bool = False) -> str:
+async def coach_line(view: Engine, names: Sequence[str], position: int, symbols: bool = False) -> str:
     """The coach's advice for ``view`` (seeded by the decision's ``position``: asked twice,
     it says the same), or ``Not accepted: why`` when there is none; cards as the board
     writes them with ``symbols``."""

@@ -13,6 +13,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from p2pcards.errors import P2PCardsError
 
@@ -34,7 +35,7 @@ class SavedTable:
     """One of this person's saved tables, as ``saved`` lists it and ``resume`` picks it."""
 
     directory: Path
-    meta: dict
+    meta: dict[str, Any]
     game: str
     table: str
     players: tuple[str, ...]
@@ -52,7 +53,7 @@ class SavedTable:
         return self.session[:SHORT]
 
 
-def whose(directory: Path, meta: dict | None, fingerprint: str | None) -> str:
+def whose(directory: Path, meta: dict[str, Any] | None, fingerprint: str | None) -> str:
     """Whose record a session folder's ``directory`` is: ``yours``, ``relay``, a
     bot's (``bot Ada``) or another key's seat."""
     if directory.name == RELAY:
@@ -79,7 +80,7 @@ def session_folders(root: Path) -> list[Path]:
     return sorted(d for d in root.iterdir() if d.is_dir() and records_in(d))
 
 
-def _read_meta(directory: Path) -> dict | None:
+def _read_meta(directory: Path) -> dict[str, Any] | None:
     from p2pcards.net.journal import Journal
     try:
         meta = Journal(directory).read_meta()
@@ -148,7 +149,7 @@ def find_record(root: Path, text: str, fingerprint: str | None) -> Path:
     return own_record(matches[0], fingerprint)
 
 
-def describe(directory: Path, meta: dict) -> SavedTable | None:
+def describe(directory: Path, meta: dict[str, Any]) -> SavedTable | None:
     """What a person wants to know of a saved record, read without replaying its proofs."""
     from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.envelope import SignedMessage

@@ -74,7 +74,7 @@ class _Direct:
         self.player = player
         self.connection = connection
         self.dialled_by = dialled_by
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.ended = asyncio.Event()
 
@@ -116,7 +116,7 @@ class Mesh:
         self,
         identity: Identity,
         deliver: Deliver,
-        hello_body: Callable[[], dict],
+        hello_body: Callable[[], dict[str, Any]],
         *,
         on_change: Callable[[], None] | None = None,
         limits: Limits = MESH_LIMITS,
@@ -135,20 +135,20 @@ class Mesh:
         self.session: bytes | None = None
         self.keys: list[bytes] = []
         self.me: int | None = None
-        self.addrs: list[list] = []
+        self.addrs: list[list[Any]] = []
         self._links: dict[int, _Direct] = {}
-        self._addresses: dict[int, list[list]] = {}
+        self._addresses: dict[int, list[list[Any]]] = {}
         #: Where each player listens, by source: the host's hints, its own signed word.
-        self._hints: dict[int, list[list]] = {}
-        self._signed: dict[int, list[list]] = {}
+        self._hints: dict[int, list[list[Any]]] = {}
+        self._signed: dict[int, list[list[Any]]] = {}
         self.announce = announce
         """Announce this listener and browse for the others' with zeroconf."""
         self.announce_interfaces = announce_interfaces
         self.announcer: DirectAnnouncer | None = None
         self._where: str | None = None
-        self._dialers: dict[int, asyncio.Task] = {}
+        self._dialers: dict[int, asyncio.Task[None]] = {}
         self._last_dial: dict[int, float] = {}
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._server: Any = None
         self._servers: list[Any] = []
         self._closed = False
@@ -157,7 +157,7 @@ class Mesh:
 
     # -- set-up -------------------------------------------------------------------
 
-    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[list]:
+    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[list[Any]]:
         """Listen on ``host`` (port chosen by the OS), and on the other addresses of
         its interface (``mine``: this machine's; the same port where it is free);
         the ``[host, port]`` pairs to announce in ``hello``, ``host`` first (none if
@@ -203,7 +203,7 @@ class Mesh:
         self.session, self.keys, self.me = session, list(keys), me
         self._discover()
 
-    def set_peers(self, players: list[list]) -> None:
+    def set_peers(self, players: list[list[Any]]) -> None:
         """Addresses from the host's ``peers`` frame: (re)start dialling whoever has
         addresses and no live link (a changed address resets its retries)."""
         if self._closed or self.session is None or self.me is None:
@@ -217,7 +217,7 @@ class Mesh:
             self._hints[player] = addrs
             self._redial(player)
 
-    def set_announced(self, player: int, addrs: list[list]) -> None:
+    def set_announced(self, player: int, addrs: list[list[Any]]) -> None:
         """Addresses ``player`` announced itself, signed (checked by the announcer):
         dialled as the host's hints are, before them."""
         if self._closed or self.session is None or player == self.me:
@@ -230,7 +230,7 @@ class Mesh:
         ones first, then the host's hints; only the ones :func:`_dialable`)."""
         owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
         zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
-        usable: list[list] = []
+        usable: list[list[Any]] = []
         for a in [*self._signed.get(player, []), *self._hints.get(player, [])]:
             if any(_dialable(a[0], own) for own in owns):
                 here = [_in_own_zone(a[0], zoned), a[1]]
@@ -278,7 +278,7 @@ class Mesh:
                              for a in _same_link(self._where, local_addresses()))]
         return AnnouncedLink("", tuple(dict.fromkeys(ips))).zeroconf_interfaces
 
-    async def _announce(self, addrs: list[list]) -> None:
+    async def _announce(self, addrs: list[list[Any]]) -> None:
         assert self.announcer is not None
         try:
             await self.announcer.start(addrs)
@@ -333,7 +333,7 @@ class Mesh:
 
     # -- forming links ----------------------------------------------------------------
 
-    def _spawn(self, coro: Any) -> asyncio.Task:
+    def _spawn(self, coro: Any) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -47,8 +47,8 @@ class SeatLinks:
         self.connection: Any = None
         self.mesh: Mesh | None = None
         self.host_key: bytes | None = None
-        self.addrs: list[list] = []
-        self._pending_peers: list | None = None
+        self.addrs: list[list[Any]] = []
+        self._pending_peers: list[Any] | None = None
         #: The host's last word on who is linked to it (player order), if any.
         self.host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
@@ -114,7 +114,7 @@ class SeatLinks:
             return False
         return True
 
-    def hello_body(self, table: Table | None, with_addrs: bool = True) -> dict:
+    def hello_body(self, table: Table | None, with_addrs: bool = True) -> dict[str, Any]:
         body = {
             "v": PROTOCOL_VERSION, "name": self.identity.name[:frames.MAX_NAME] or "player",
             "sid": table.session if table else b"", "have": table.next_position if table else 0,
@@ -149,7 +149,7 @@ class SeatLinks:
     def linked(self) -> set[int]:
         return self.mesh.linked() if self.mesh is not None else set()
 
-    def on_peers(self, players: list, table: Table | None) -> None:
+    def on_peers(self, players: list[Any], table: Table | None) -> None:
         """The host's ``peers`` addresses: dialled once the table is known."""
         if self.mesh is None:
             return

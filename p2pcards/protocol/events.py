@@ -120,3 +120,9 @@ class ClockPaused:
     player: int
     left: int
     seconds: int
+
+
+#: Every event the table state machine emits (:attr:`Table` outputs' ``events``).
+TableEvent = (Committed | KeyShareVerified | PlayersSeated | ShuffleVerified | SharesVerified
+              | HandDealt | CardsRevealed | ActionApplied | MatchEnded | Reported | TableEnded
+              | ClockPaused)

@@ -62,7 +62,7 @@ class IPText(Text):
     def describe(self) -> Any:
         return {"ip": [self.min_len, self.max_len]}
 
-    def check(self, value: Any, path: str) -> str:
+    def check(self, value: object, path: str) -> str:
         text = super().check(value, path)
         try:
             ipaddress.ip_address(text.split("%", 1)[0])
@@ -90,7 +90,7 @@ class _WithOptional(Shape):
         described["optional"] = {k: shape.describe() for k, (shape, _) in self.optional.items()}
         return described
 
-    def check(self, value: Any, path: str) -> dict:
+    def check(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             return self.required.check(value, path)
         present = {k: value[k] for k in self.optional if k in value}

@@ -76,7 +76,7 @@ class Report:
             return False
         if self.outcome is not None:
             return True
-        return self.verdict is not None and self.verdict_confirmed is not False
+        return self.verdict is not None
 
 
 #: ``progress(stage, done, total)``: ``"replay"`` over messages, ``"proofs"`` (with
@@ -147,7 +147,7 @@ class _Pending:
     def __init__(self, pool: Executor) -> None:
         self.pool = pool
         self.batch: list[checks.Check] = []
-        self.sent: list[tuple[list[bytes], Future]] = []
+        self.sent: list[tuple[list[bytes], Future[Any]]] = []
         self.count = 0
 
     def collect(self, check: checks.Check) -> None:
@@ -217,7 +217,7 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
             return report
         report.messages += 1
     if table.stage is Stage.OVER:
-        report.outcome = table.engine.outcome
+        report.outcome = table.match.engine.outcome
     if verdict is not None:
         report.verdict = verdict
         try:

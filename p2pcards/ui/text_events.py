@@ -401,7 +401,7 @@ _SOURCES: tuple[Callable[[Any, Speaker], str | None], ...] = (
     _protocol_line, _session_line, _game_line)
 
 
-def describe(event: Any, names: Names, me: int | None, seating: Seating = None, *,
+def describe(event: object, names: Names, me: int | None, seating: Seating = None, *,
              players: Names = (), me_player: int | None = None,
              symbols: bool = False, game: str | None = None) -> str | None:
     """What ``event`` means, in words for the player at seat ``me``; None if not worth a line.

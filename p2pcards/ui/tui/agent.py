@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2pcards.net.session_events import Decision, TakePause
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 
 
@@ -25,7 +26,7 @@ from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 class PendingDecision:
     """A decision the session is waiting for: this seat's view and the future it awaits."""
 
-    view: Any
+    view: Engine
     decision: Decision | None
     future: asyncio.Future[Any]
 
@@ -38,10 +39,10 @@ class PendingDecision:
 class DecisionDisplay(Protocol):
     """What the agent tells the screen about its decisions."""
 
-    def decision_forced(self, view: Any) -> None:
+    def decision_forced(self, view: Engine) -> None:
         """The rules chose this seat's action for it (a called Bluff discard is shown)."""
 
-    def decision_opened(self, view: Any) -> None:
+    def decision_opened(self, view: Engine) -> None:
         """A decision is pending: offer the legal keys for ``view``."""
 
     def decision_closed(self) -> None:
@@ -58,7 +59,7 @@ class SeatAgent:
         #: The person left (or is leaving) the table: no decision is taken any more.
         self.leaving = False
 
-    async def decide(self, view: Any, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> Any:
         """Offer ``view``'s legal actions and return the one the person completes.
 
         Raises :class:`NothingToDecide` if this seat is not to act in ``view``,

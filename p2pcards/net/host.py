@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.net.admission import TokenBucket
-from p2pcards.net.connection import Limits, serve
+from p2pcards.net.connection import Connection, Limits, serve
 from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork
@@ -60,7 +60,7 @@ SPECTATOR_BACKLOG = 256
 class _Link:
     """One connection and its writer task."""
 
-    def __init__(self, number: int, connection: Any) -> None:
+    def __init__(self, number: int, connection: Connection) -> None:
         self.number = number
         self.connection = connection
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
@@ -198,7 +198,7 @@ class TableHost:
 
     # -- links ------------------------------------------------------------------
 
-    async def _accept(self, connection: Any) -> None:
+    async def _accept(self, connection: Connection) -> None:
         number = next(self._numbers)
         link = _Link(number, connection)
         self._links[number] = link

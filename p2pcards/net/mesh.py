@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
-from p2pcards.net.connection import Limits, connect, serve
+from p2pcards.net.connection import Connection, Limits, connect, serve
 from p2pcards.net.errors import NetError
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
@@ -70,7 +70,7 @@ Deliver = Callable[[int, bytes], Awaitable[None]]
 class _Direct:
     """One live direct link and its writer task."""
 
-    def __init__(self, player: int, connection: Any, dialled_by: int) -> None:
+    def __init__(self, player: int, connection: Connection, dialled_by: int) -> None:
         self.player = player
         self.connection = connection
         self.dialled_by = dialled_by
@@ -339,7 +339,7 @@ class Mesh:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _accept(self, connection: Any) -> None:
+    async def _accept(self, connection: Connection) -> None:
         """An incoming link: only another player of this table, with this table's sid."""
         key = connection.peer_public_key
         if self.session is None or key not in self.keys or self.keys.index(key) == self.me:
@@ -431,7 +431,7 @@ class Mesh:
     def _hello(self) -> bytes:
         return frames.encode("hello", self.hello_body())
 
-    async def _expect_hello(self, connection: Any) -> None:
+    async def _expect_hello(self, connection: Connection) -> None:
         frame = frames.decode(await connection.recv())
         if frame.kind != "hello":
             raise DirectRefused(f"a {frame.kind!r} frame before hello")
@@ -440,7 +440,7 @@ class Mesh:
         if frame.body["sid"] != self.session:
             raise DirectRefused("hello for another table")
 
-    async def _run_link(self, player: int, connection: Any, dialled_by: int | None) -> None:
+    async def _run_link(self, player: int, connection: Connection, dialled_by: int | None) -> None:
         """Keep the link if it is the pair's one (see the module doc), then read it
         until it ends."""
         assert self.me is not None

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.net.ahead import Ahead
+from p2pcards.net.connection import Connection
 from p2pcards.net.host_link import HostLink
 from p2pcards.net.inbox import Inbox
 from p2pcards.net.journal import Journal
@@ -229,7 +230,7 @@ class PeerSession:
 
     # -- the links --------------------------------------------------------------------
 
-    async def _host_hello(self, connection: Any) -> dict[str, Any]:
+    async def _host_hello(self, connection: Connection) -> dict[str, Any]:
         """A new link to the host: listen for direct links (once), then the hello."""
         await self.links.open_listener(connection)
         return self.links.hello_body(self.table)

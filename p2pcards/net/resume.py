@@ -137,8 +137,9 @@ def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()
     if table.player_at_seat is not None and table.first_seat is not None and not any(
             isinstance(event, PlayersSeated) for event in told):
         out.append(Step((PlayersSeated(table.player_at_seat, table.first_seat),), last))
-    if table.stage is Stage.OVER and not any(isinstance(event, MatchEnded) for event in told):
-        out.append(Step((MatchEnded(table.match.engine.outcome),), last))
+    outcome = table.match.engine.outcome if table.stage is Stage.OVER else None
+    if outcome is not None and not any(isinstance(event, MatchEnded) for event in told):
+        out.append(Step((MatchEnded(outcome),), last))
     elif table.stage is Stage.ENDED and table.verdict is not None and not any(
             isinstance(event, TableEnded) for event in told):
         out.append(Step((TableEnded(table.verdict),), last))

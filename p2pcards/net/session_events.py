@@ -18,7 +18,7 @@ from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.relay import LobbyChanged, TableStarted
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules.contract import Engine
+from p2pcards.rules.contract import Engine, Outcome
 
 #: How another player's messages reach this one (see :class:`Paths`).
 DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
@@ -161,7 +161,7 @@ class Rejected:
 class SessionResult:
     """How the session ended: an outcome, a verdict, or neither (a rejection)."""
 
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     reason: str = ""
 

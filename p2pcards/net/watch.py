@@ -43,7 +43,7 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME, PAUSE_SECONDS, Gap, Stage, Table
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules.contract import Engine
+from p2pcards.rules.contract import Engine, Outcome
 
 if TYPE_CHECKING:
     from p2pcards.net.resume import Step
@@ -66,7 +66,7 @@ class WatchRefused(P2PCardsError):
 class WatchResult:
     """How watching ended: the match's outcome, a verdict, or why it stopped."""
 
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     reason: str = ""
     stopped: bool = False

@@ -198,7 +198,7 @@ def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict[str, Any]
 class _AnyMap(Shape):
     """The body is checked later against its type's own schema."""
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"map": "the body of the message's type (see the catalogue)"}
 
     def check(self, value: object, path: str) -> dict[str, Any]:

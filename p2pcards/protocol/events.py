@@ -12,6 +12,7 @@ from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Outcome
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class ActionApplied:
 class MatchEnded:
     """The match finished normally."""
 
-    outcome: Any
+    outcome: Outcome
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ class IPText(Text):
     """An IP address literal (v4 or v6, a v6 zone allowed), never a host name:
     a peer never makes this one resolve a name someone else chose."""
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"ip": [self.min_len, self.max_len]}
 
     def check(self, value: object, path: str) -> str:
@@ -85,7 +85,7 @@ class _WithOptional(Shape):
         self.required = Struct(fields)
         self.optional = optional
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         described = self.required.describe()
         described["optional"] = {k: shape.describe() for k, (shape, _) in self.optional.items()}
         return described

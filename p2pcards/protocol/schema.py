@@ -20,7 +20,7 @@ class Shape:
     def check(self, value: object, path: str) -> Any:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         """The shape as JSON data, for ``protocol/schemas.json``."""
         raise NotImplementedError
 
@@ -43,7 +43,7 @@ class Int(Shape):
     hi: int
     gaps: tuple[int, ...] = ()
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         if self.gaps:
             return {"int": [self.lo, self.hi], "except": list(self.gaps)}
         return {"int": [self.lo, self.hi]}
@@ -60,7 +60,7 @@ class Int(Shape):
 class Bool(Shape):
     """msgpack true or false (only in saved files; no message carries one)."""
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"bool": True}
 
     def check(self, value: object, path: str) -> bool:
@@ -75,7 +75,7 @@ class OneOf(Shape):
 
     options: tuple[Shape, ...]
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"one of": [o.describe() for o in self.options]}
 
     def check(self, value: object, path: str) -> Any:
@@ -95,7 +95,7 @@ class Bin(Shape):
     lo: int = 0
     hi: int = 0
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"bin": self.size if self.size is not None else [self.lo, self.hi]}
 
     def check(self, value: object, path: str) -> bytes:
@@ -114,7 +114,7 @@ class Text(Shape):
     max_len: int
     min_len: int = 0
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"str": [self.min_len, self.max_len]}
 
     def check(self, value: object, path: str) -> str:
@@ -131,7 +131,7 @@ class Text(Shape):
 class Const(Shape):
     value: object
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"const": self.value}
 
     def check(self, value: object, path: str) -> Any:
@@ -146,7 +146,7 @@ class ListOf(Shape):
     lo: int
     hi: int
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"array": self.item.describe(), "length": [self.lo, self.hi]}
 
     def check(self, value: object, path: str) -> list[Any]:
@@ -159,7 +159,7 @@ class ListOf(Shape):
 class Tuple(Shape):
     items: tuple[Shape, ...]
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"tuple": [item.describe() for item in self.items]}
 
     def check(self, value: object, path: str) -> list[Any]:
@@ -175,8 +175,8 @@ class Struct(Shape):
     fields: Mapping[str, Shape]
     optional: Mapping[str, Shape] = field(default_factory=dict)
 
-    def describe(self) -> Any:
-        out: dict[str, Any] = {"map": {key: shape.describe() for key, shape in self.fields.items()}}
+    def describe(self) -> dict[str, object]:
+        out: dict[str, object] = {"map": {key: shape.describe() for key, shape in self.fields.items()}}
         if self.optional:
             out["optional"] = {key: shape.describe() for key, shape in self.optional.items()}
         return out
@@ -201,7 +201,7 @@ class IntMap(Shape):
 
     max_entries: int = 16
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"map of str(1..24) to int[0, 2^31-1]": {"max entries": self.max_entries}}
 
     def check(self, value: object, path: str) -> dict[str, Any]:
@@ -222,7 +222,7 @@ class Encoded(Shape):
 
     encoding: str
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"encoded": self.encoding}
 
     def check(self, value: object, path: str) -> Any:

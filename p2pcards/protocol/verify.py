@@ -44,6 +44,7 @@ from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Outcome
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Report:
     shares: int = 0
     reveals: int = 0
     actions: int = 0
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     #: True: its evidence breaks its rule; None: a leave or deadline that checks as far
     #: as anything can; False: refused (``verdict_refused`` says why).

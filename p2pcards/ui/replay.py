@@ -36,7 +36,7 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import not_in_chain, same_verdict
-from p2pcards.rules.contract import Engine
+from p2pcards.rules.contract import Engine, Outcome
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_common import plural
@@ -163,7 +163,7 @@ class Replay:
     me_player: int | None = None
     """The player whose own cards the views hold (None: public views only)."""
     me_seat: int | None = None
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     moves: list[int] = field(default_factory=list)
     """Indices of the steps worth stopping at (see :attr:`Step.is_move`), first the genesis."""

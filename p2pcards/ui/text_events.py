@@ -21,6 +21,7 @@ from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
@@ -298,11 +299,11 @@ def _report_line(e: proto.Reported, s: Speaker) -> str:
             f"{accused} {what} (not confirmed here; play goes on).")
 
 
-def _verdict_line(verdict: Any, s: Speaker) -> str:
+def _verdict_line(verdict: Verdict, s: Speaker) -> str:
     return f"Table ended: {verdict_sentence(verdict, s)}"
 
 
-def verdict_sentence(verdict: Any, s: Speaker) -> str:
+def verdict_sentence(verdict: Verdict, s: Speaker) -> str:
     """``Seat 3 (Alice) ran out of time.``: a verdict in the table's words."""
     players = list(verdict.players)
     if not players:

@@ -24,7 +24,7 @@ from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
-from p2pcards.rules.contract import Engine, MatchEnded
+from p2pcards.rules.contract import Engine, MatchEnded, Outcome
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.seats import SEATS
 from p2pcards.ui.text import describe
@@ -117,7 +117,7 @@ class ScreenModel:
         self.progress: str | None = None
         self.result_line: str | None = None
         self.ending: Ending | None = None
-        self.outcome: Any = None
+        self.outcome: Outcome | None = None
         #: The evening so far (``p2pcards play``, table after table), for the end box.
         self.evening: list[str] = []
         self.log: list[LogLine] = []

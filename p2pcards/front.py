@@ -193,7 +193,7 @@ class LazyBotAgent:
         self.kind, self.seed, self.level = kind, seed, level
         self._agent: Any = None
 
-    async def decide(self, view: Engine, decision: Any) -> Any:
+    async def decide(self, view: Engine, decision: Any) -> object:
         if self._agent is None:
             from p2pcards.bots.agent import BotAgent, make_bot_factory
             from p2pcards.rules.games import game_of

@@ -258,7 +258,7 @@ class PeerSession:
     # -- the table task ---------------------------------------------------------------
 
     async def _play(self) -> SessionResult:
-        decision: asyncio.Task[None] | None = None
+        decision: asyncio.Task[object] | None = None
         try:
             while True:
                 if self.table is not None:

@@ -53,7 +53,7 @@ class TakePause(P2PCardsError):
 class Agent(Protocol):
     """Decides this seat's game actions from its view (a bot, or a person)."""
 
-    async def decide(self, view: Engine, decision: Decision) -> Any: ...
+    async def decide(self, view: Engine, decision: Decision) -> object: ...
 
 
 @dataclass(frozen=True)

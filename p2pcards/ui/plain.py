@@ -228,7 +228,7 @@ class PlainAgent:
                 self.write(f"Not sent: {refusal}")
         return True
 
-    async def decide(self, view: Engine, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Show the table, read commands until one is legal, and return its action.
 
         ``decision`` (from the peer session) brings the names by seat and the

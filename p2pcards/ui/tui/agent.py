@@ -59,7 +59,7 @@ class SeatAgent:
         #: The person left (or is leaving) the table: no decision is taken any more.
         self.leaving = False
 
-    async def decide(self, view: Engine, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Offer ``view``'s legal actions and return the one the person completes.
 
         Raises :class:`NothingToDecide` if this seat is not to act in ``view``,

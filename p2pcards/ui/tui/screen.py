@@ -94,7 +94,7 @@ class TableScreen(TableApp):
 
     # -- what the session calls --------------------------------------------------------
 
-    async def decide(self, view: Engine, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Enable the action bar for ``view`` and return the legal action the person completes."""
         return await self.agent.decide(view, decision)
 

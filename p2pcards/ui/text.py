@@ -67,7 +67,7 @@ def options_help(view: Engine, pauses: int = 0) -> str:
     return _game(view).options_help(view, pauses)
 
 
-def parse_command(text: str, view: Engine) -> Any:
+def parse_command(text: str, view: Engine) -> object:
     """The legal action ``text`` asks for in ``view``; :class:`CommandError` for anything else.
 
     The action has passed the referee's ``check``: a returned action is legal.

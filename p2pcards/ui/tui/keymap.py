@@ -78,7 +78,7 @@ class DiscardFlow:
         """What the prompt starts with (the least stake: Enter accepts it)."""
         return str(self.low) if self.step == "stake" else ""
 
-    def answer(self, text: str) -> Any | None:
+    def answer(self, text: str) -> object | None:
         """Take the person's answer; the checked :class:`Discard` once complete, else None.
 
         A bad answer raises :class:`Refused` and leaves the step as it was.
@@ -100,7 +100,7 @@ class DiscardFlow:
             return action
         return self._command(self.low) if self.step == "done" else None
 
-    def _command(self, stake: int) -> Any:
+    def _command(self, stake: int) -> object:
         cards = " ".join(str(label) for label in self.labels)
         rank = f" as {self.rank.label}" if self.view.phase is BluffPhase.LEAD and self.rank else ""
         return _parse(f"discard {cards}{rank} stake {stake}", self.view)
@@ -129,10 +129,11 @@ class TalkFlow:
         return word
 
 
-Outcome = Any | DiscardFlow
+#: What a key gives: an action for the referee, or a discard still asking its rank and stake.
+Outcome = object | DiscardFlow
 
 
-def _parse(command: str, view: Engine) -> Any:
+def _parse(command: str, view: Engine) -> object:
     try:
         return parse_command(command, view)
     except CommandError as error:

@@ -106,7 +106,7 @@ def _upper_first(text: str) -> str:
 
 # --- Bluff ---------------------------------------------------------------------------
 
-def _bluff_line(e: Any, s: Speaker) -> str | None:
+def _bluff_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, bluff.Discarded):
         cards = plural(len(e.slots), "card")
         if e.lead:
@@ -158,7 +158,7 @@ def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
 
 # --- Topper ----------------------------------------------------------------------------
 
-def _topper_line(e: Any, s: Speaker) -> str | None:
+def _topper_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, topper.BidMade):
         return f"{s.seat(e.seat)} bid {e.tricks}."
     if isinstance(e, topper.BidPassed):
@@ -225,7 +225,7 @@ def _outcome_line(outcome: Outcome, s: Speaker) -> str:
     return f"Match over: {outcome_words(outcome, s)}"
 
 
-def _game_line(e: Any, s: Speaker) -> str | None:
+def _game_line(e: object, s: Speaker) -> str | None:
     """A referee's event in words (None for anything else)."""
     if isinstance(e, HandDealt):
         return _dealt_line(e, s)
@@ -240,7 +240,7 @@ def _game_line(e: Any, s: Speaker) -> str | None:
 
 # --- the table protocol ---------------------------------------------------------------------
 
-def _protocol_line(e: Any, s: Speaker) -> str | None:
+def _protocol_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, proto.ClockPaused):
         return (f"{s.player(e.player, True)} {s.player_does(e.player, 'step')} away: "
                 f"{e.seconds // 60} more minutes on this move "
@@ -359,7 +359,7 @@ def offence(rule: str, detail: str, mine: bool) -> str:
 
 # --- the network session --------------------------------------------------------------------
 
-def _session_line(e: Any, s: Speaker) -> str | None:
+def _session_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, peer.LobbyUpdate):
         people = ", ".join(clean(name, 16) + (" (bot)" if bot else "")
                            for _, name, bot in e.players) or "nobody yet"
@@ -398,7 +398,7 @@ def _session_line(e: Any, s: Speaker) -> str | None:
     return None
 
 
-_SOURCES: tuple[Callable[[Any, Speaker], str | None], ...] = (
+_SOURCES: tuple[Callable[[object, Speaker], str | None], ...] = (
     _protocol_line, _session_line, _game_line)
 
 

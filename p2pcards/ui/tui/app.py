@@ -22,8 +22,10 @@ from typing import Any, Protocol
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
 from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import Output
 
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import labelled_hand
@@ -65,7 +67,7 @@ class TableApp(ABC):
     """
 
     def __init__(self, bindings: Callable[[Any], KeyBindings], *, offer_again: bool = False,
-                 summary_seconds: float | None = None, input: Any = None, output: Any = None,
+                 summary_seconds: float | None = None, input: Input | None = None, output: Output | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         self.model = ScreenModel()
         self.offer_again = offer_again

@@ -25,6 +25,9 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
 from p2pcards.net.session_events import Decision, SessionEvent
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
@@ -75,7 +78,7 @@ class TableScreen(TableApp):
 
     def __init__(self, session: SessionGetter | None = None, *, offer_again: bool = False,
                  summary_seconds: float | None = None, bell: bool = True,
-                 coach: Coach | None = None, input: Any = None, output: Any = None,
+                 coach: Coach | None = None, input: Input | None = None, output: Output | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         super().__init__(table_bindings, offer_again=offer_again, summary_seconds=summary_seconds,
                          input=input, output=output, clock=clock)

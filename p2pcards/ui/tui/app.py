@@ -23,7 +23,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
+from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 
@@ -128,11 +128,11 @@ class TableApp(ABC):
         notice = KeyBindings()
 
         @notice.add(Keys.Any, filter=small)
-        def _swallow(event: Any) -> None:
+        def _swallow(event: KeyPressEvent) -> None:
             return None
 
         @notice.add("c-c", filter=small, eager=True)
-        def _way_out(event: Any) -> None:
+        def _way_out(event: KeyPressEvent) -> None:
             self.leave_now()
 
         return merge_key_bindings([ConditionalKeyBindings(table_keys, ~small), notice])

@@ -18,7 +18,7 @@ from typing import Any
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
 
 from p2pcards.ui.replay import Replay
@@ -295,7 +295,7 @@ def replay_bindings(screen: ReplayScreen) -> KeyBindings:
         kb.add(key, filter=at_table)(lambda event, action=action: action())
 
     @kb.add("c-c", eager=True)
-    def _quit(event: Any) -> None:
+    def _quit(event: KeyPressEvent) -> None:
         screen.leave_now()
 
     add_reading_keys(kb, screen)

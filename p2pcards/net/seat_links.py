@@ -91,7 +91,7 @@ class SeatLinks:
         self.on_event(LinkUp(reconnect=self._ups > 0, own_host=own_host))
         self._ups += 1
 
-    def host_down(self, connection: Connection, error: Any) -> None:
+    def host_down(self, connection: Connection, error: object) -> None:
         if connection is self.connection:
             self.connection = None
         self.on_event(LinkDown(str(error)))

@@ -20,7 +20,7 @@ from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.rules.contract import Engine, Termination
-from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
+from p2pcards.rules.errors import MatchOver, NotYourTurn, RuleError, WrongPhase
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.untrusted_text import shown
 
@@ -204,7 +204,7 @@ def require_turn(view: Engine, me: int) -> None:
         raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
 
 
-def explain_common(view: Engine, error: Any) -> str:
+def explain_common(view: Engine, error: RuleError) -> str:
     """The wording of the refusals both games share (turn, match over, phase, the rest)."""
     if isinstance(error, NotYourTurn):
         return f"it is not your turn: seat {view.to_act} is to act"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from p2pcards.net.session_events import Decision, TakePause
 from p2pcards.rules.contract import Engine
@@ -28,7 +28,7 @@ class PendingDecision:
 
     view: Engine
     decision: Decision | None
-    future: asyncio.Future[Any]
+    future: asyncio.Future[object]
 
     @property
     def pauses_left(self) -> int:
@@ -74,7 +74,7 @@ class SeatAgent:
         if forced is not None:
             self.display.decision_forced(view)
             return forced
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self.pending = PendingDecision(view, decision, future)
         self.display.decision_opened(view)
         try:
@@ -89,7 +89,7 @@ class SeatAgent:
         pending = self.pending
         return pending if pending is not None and not pending.future.done() else None
 
-    def choose(self, action: Any) -> None:
+    def choose(self, action: object) -> None:
         """Settle the pending decision with ``action`` (nothing pending: nothing happens)."""
         pending = self.waiting
         if pending is not None:

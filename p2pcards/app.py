@@ -34,7 +34,7 @@ from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import ALIVE_EVERY, keep_alive, last_up
-from p2pcards.net.session_events import Agent, SessionResult
+from p2pcards.net.session_events import Agent, SessionEvent, SessionResult
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
@@ -115,10 +115,10 @@ class HostedTable:
 
     host: TableHost
     sessions: list[PeerSession] = field(default_factory=list)
-    tasks: list[asyncio.Task] = field(default_factory=list)
+    tasks: list[asyncio.Task[SessionResult]] = field(default_factory=list)
     advertiser: Any = None
-    background: set = field(default_factory=set)
-    alive: asyncio.Task | None = None
+    background: set[asyncio.Task[None]] = field(default_factory=set)
+    alive: asyncio.Task[None] | None = None
     """The host's heartbeat (see :func:`p2pcards.net.resume.keep_alive`)."""
     linger: float = 0.0
     """How long ``close`` keeps relaying for players whose tables are still in play."""
@@ -182,8 +182,8 @@ async def start_hosted_table(
     options: TableOptions,
     bots: int,
     *,
-    on_event: Callable[[Any], None] | None = None,
-    on_host_event: Callable[[Any], None] | None = None,
+    on_event: Callable[[SessionEvent], None] | None = None,
+    on_host_event: Callable[[SessionEvent], None] | None = None,
 ) -> HostedTable:
     """Open a table hosted by ``identity`` whose own seat is played by ``agent``,
     and fill ``bots`` seats with bots; the rest wait for players over TCP."""
@@ -208,7 +208,7 @@ async def start_hosted_table(
             clock=options.config.get(MOVE_TIME), hints=options.config.get(HINTS) == 1)
         await hosted.advertiser.start()
     # Each seat: its identity, its agent, that agent again if it is a bot, its events.
-    seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[Any], None] | None]] = [
+    seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[SessionEvent], None] | None]] = [
         (identity, agent, None, on_event)]
     if bots:
         factory = make_bot_factory(options.game, options.bot_kind, options.bot_level)
@@ -254,8 +254,8 @@ async def resume_hosted_table(
     reconnect_window: float = 60.0,
     seed: int | None = None,
     pace: float = 0.0,
-    on_event: Callable[[Any], None] | None = None,
-    on_host_event: Callable[[Any], None] | None = None,
+    on_event: Callable[[SessionEvent], None] | None = None,
+    on_host_event: Callable[[SessionEvent], None] | None = None,
 ) -> HostedTable:
     """Bring back a table this machine hosted, after a crash: the relay from its
     saved transcript, on the same address and port, and every local seat (the
@@ -266,7 +266,7 @@ async def resume_hosted_table(
     relay_journal = Journal(Path(table_dir) / "relay")
     relay_journal.claim()
     relay_meta = relay_journal.read_meta()
-    local: list[tuple[Journal, Identity, Agent, bool, Callable[[Any], None] | None]] = []
+    local: list[tuple[Journal, Identity, Agent, bool, Callable[[SessionEvent], None] | None]] = []
     for directory in sorted(Path(table_dir).iterdir()):
         journal = Journal(directory)
         if directory.name == "relay" or not journal.exists():
@@ -313,7 +313,7 @@ async def resume_hosted_table(
     return hosted
 
 
-def _heartbeat(hosted: HostedTable) -> asyncio.Task:
+def _heartbeat(hosted: HostedTable) -> asyncio.Task[None]:
     """The host's heartbeat in its relay's record folder, from the table's start."""
     return asyncio.create_task(keep_alive(
         lambda: hosted.host.journal.directory if hosted.host.journal is not None else None))
@@ -332,7 +332,7 @@ def _linked(hosted: HostedTable, sessions: list[PeerSession]) -> bool:
     return True
 
 
-def _host_event(hosted: HostedTable, event: Any, forward: Callable[[Any], None] | None) -> None:
+def _host_event(hosted: HostedTable, event: SessionEvent, forward: Callable[[SessionEvent], None] | None) -> None:
     if isinstance(event, LobbyChanged) and hosted.advertiser is not None:
         task = asyncio.get_running_loop().create_task(
             hosted.advertiser.update(free_seats=event.free_seats))
@@ -352,7 +352,7 @@ async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
 
 
 async def play_local(identity: Identity, agent: Agent, options: TableOptions,
-                     on_event: Callable[[Any], None] | None = None) -> SessionResult:
+                     on_event: Callable[[SessionEvent], None] | None = None) -> SessionResult:
     """A whole match against three bots on this machine."""
     hosted = await start_hosted_table(identity, agent, options, bots=3, on_event=on_event)
     try:
@@ -372,7 +372,7 @@ def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
                     expected_peer: bytes | str | None = None, deadline: float = 120.0,
                     reconnect_window: float = 60.0, journal_root: Path | None = None,
                     bot: bool = False, seed: int | None = None, label: str = "joiner",
-                    on_event: Callable[[Any], None] | None = None, direct: bool = True,
+                    on_event: Callable[[SessionEvent], None] | None = None, direct: bool = True,
                     listen: bool = True, announce: bool = True) -> PeerSession:
     """A session that joins the table at ``host:port`` (call ``run()`` to play it).
 

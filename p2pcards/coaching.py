@@ -13,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from p2pcards.bots.coach import NoAdvice, advise
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.text_common import faces_as_symbols
 
 
-async def coach_line(view: Any, names: Sequence[str], position: int, symbols: bool = False) -> str:
+async def coach_line(view: Engine, names: Sequence[str], position: int, symbols: bool = False) -> str:
     """The coach's advice for ``view`` (seeded by the decision's ``position``: asked twice,
     it says the same), or ``Not accepted: why`` when there is none; cards as the board
     writes them with ``symbols``."""
@@ -33,7 +33,7 @@ async def coach_line(view: Any, names: Sequence[str], position: int, symbols: bo
 
 
 #: The coach as the screens call it: (view, names by seat, position, symbols) -> one line.
-CoachLine = Callable[[Any, Sequence[str], int, bool], Awaitable[str]]
+CoachLine = Callable[[Engine, Sequence[str], int, bool], Awaitable[str]]
 REFUSED = "Not accepted: "
 
 
@@ -43,7 +43,7 @@ def telling_coach(tell: Callable[[int], Awaitable[None]]) -> CoachLine:
     the decision at ``position``) signs and sends the seat's ``hint``, and only then is
     the advice shown. No advice (not this seat's turn), or the table refusing the
     hint (the move made meanwhile): ``Not accepted: why``, nothing shown."""
-    async def coach(view: Any, names: Sequence[str], position: int,
+    async def coach(view: Engine, names: Sequence[str], position: int,
                     symbols: bool = False) -> str:
         line = await coach_line(view, names, position, symbols)
         if line.startswith(REFUSED):

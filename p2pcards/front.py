@@ -14,9 +14,14 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
+from p2pcards.net.session_events import SessionEvent
+
+if TYPE_CHECKING:
+    from p2pcards.net.session_snapshot import SessionSnapshot
+    from p2pcards.rules.contract import Engine
 
 #: The exit status when the reader of our output went away: 128 + SIGPIPE, as a shell says.
 EXIT_PIPE = 141
@@ -122,50 +127,39 @@ class FrontEnd:
         from p2pcards.coaching import telling_coach
         self._set_coach(telling_coach(self.session.hint))
 
-    def names(self) -> list[str]:
-        table = self.session.table if self.session is not None else None
-        if table is None or table.player_at_seat is None:
-            return []
-        return [table.players[p].name for p in table.player_at_seat]
+    def snapshot(self) -> SessionSnapshot:
+        """The session now (the providers below are called between its steps)."""
+        from p2pcards.net.session_snapshot import snapshot
+        return snapshot(self.session)
 
-    def view(self) -> Any:
+    def names(self) -> list[str]:
+        return self.snapshot().seat_names
+
+    def view(self) -> Engine | None:
         """This seat's view between the session's steps (public facts and its own cards);
         while a resumed session tells its record again, the view of that moment."""
-        replaying = getattr(self.session, "replaying", None)
-        if replaying is not None:
-            return replaying.view
-        table = self.session.table if self.session is not None else None
-        if table is None or table.engine is None or table.my_seat is None:
-            return None
-        from p2pcards.protocol.errors import LocalProtocolError
-        try:
-            return table.view()
-        except LocalProtocolError:
-            return None
+        return self.snapshot().seat_view
 
     def my_seat(self) -> int | None:
-        table = self.session.table if self.session is not None else None
-        return None if table is None else table.my_seat
+        return self.snapshot().my_seat
 
     def players(self) -> tuple[list[str], int | None]:
         """Names in join order and this seat's player index (before the seats are drawn)."""
-        table = self.session.table if self.session is not None else None
-        if table is None:
-            return [], None
-        return [p.name for p in table.players], table.me_player
+        seen = self.snapshot()
+        return [p.name for p in seen.players], seen.me_player
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: SessionEvent) -> None:
         self._offer_hints()
         try:
             self._show(event)
         except BrokenPipeError:
             output_lost()
 
-    def _show(self, event: Any) -> None:
+    def _show(self, event: SessionEvent) -> None:
         if self.trace:
             # A resumed seat's record told again is marked: it happened before the crash.
-            replayed = ({"replayed": True} if getattr(self.session, "replaying", None) is not None
-                        else {})
+            replayed = ({"replayed": True} if self.session is not None
+                        and self.session.replaying is not None else {})
             print(json.dumps({"t": time.time(), "mono": time.monotonic(),
                               "event": type(event).__name__,
                               **trace_fields(event), **replayed}), flush=True)
@@ -236,7 +230,7 @@ class LazyBotAgent:
         self.kind, self.seed, self.level = kind, seed, level
         self._agent: Any = None
 
-    async def decide(self, view: Any, decision: Any) -> Any:
+    async def decide(self, view: Engine, decision: Any) -> object:
         if self._agent is None:
             from p2pcards.bots.agent import BotAgent, make_bot_factory
             from p2pcards.rules.games import game_of
@@ -245,7 +239,7 @@ class LazyBotAgent:
         return await self._agent.decide(view, decision)
 
 
-def trace_fields(event: Any) -> dict[str, Any]:
+def trace_fields(event: object) -> dict[str, Any]:
     """The fields of one event that ``--trace`` prints (no secret: public facts and ids)."""
     out: dict[str, Any] = {}
     for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count", "reporter"):

@@ -41,7 +41,7 @@ def play_local_match(
     deck: Sequence[Any],
     rng: random.Random,
     max_steps: int = 200_000,
-    on_step: Callable[[Any, Any, tuple], None] | None = None,
+    on_step: Callable[[Any, Any, tuple[Any, ...]], None] | None = None,
 ) -> Any:
     """Play ``state`` to its end: deal when a deal is awaited, else ask the bot to act.
 

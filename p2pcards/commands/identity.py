@@ -7,13 +7,16 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from p2pcards.commands import UserError
+
+if TYPE_CHECKING:
+    from p2pcards.protocol.identity import Identity
 from p2pcards.errors import P2PCardsError
 
 
-def my_identity(args: argparse.Namespace) -> Any:
+def my_identity(args: argparse.Namespace) -> Identity:
     """This person's identity; ``--name`` renames it (a name the others' software
     would refuse is one sentence), and a first identity is named after the login."""
     name = getattr(args, "name", None)
@@ -22,7 +25,7 @@ def my_identity(args: argparse.Namespace) -> Any:
     return named_identity(name)
 
 
-def named_identity(name: str | None) -> Any:
+def named_identity(name: str | None) -> Identity:
     """The identity file's identity (made if need be), renamed to ``name`` if given."""
     from p2pcards.net.storage import InvalidName, load_or_create_identity
     try:

@@ -50,7 +50,7 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
 
 
 async def resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
-                         meta: dict) -> int:
+                         meta: dict[str, Any]) -> int:
     """Rejoin, from its saved record, a table this person joined (not hosted)."""
     from p2pcards.app import randomness_for, tcp_connector
     from p2pcards.net.journal import Journal, JournalInUse

@@ -63,7 +63,8 @@ def pace_of(args: argparse.Namespace) -> float:
     """The bots' think time: as asked, else one second when a person plays."""
     from p2pcards.bots.pace import DEFAULT_PACE
     if args.pace is not None:
-        return args.pace
+        pace: float = args.pace
+        return pace
     return 0.0 if args.bot else DEFAULT_PACE
 
 

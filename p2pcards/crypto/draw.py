@@ -47,7 +47,7 @@ def _purpose_bytes(purpose: str | bytes) -> bytes:
     return raw
 
 
-def _check_bytes(value: Any, size: int, what: str, seat: int | None) -> bytes:
+def _check_bytes(value: object, size: int, what: str, seat: int | None) -> bytes:
     if not isinstance(value, bytes) or len(value) != size:
         raise InvalidEncoding(f"{what}: expected {size} bytes", seat=seat)
     return value

@@ -88,7 +88,7 @@ class Ciphertext:
         return [self.c1.to_bytes(), self.c2.to_bytes()]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: int | None = None, what: str = "ciphertext") -> Ciphertext:
+    def from_wire(cls, obj: object, seat: int | None = None, what: str = "ciphertext") -> Ciphertext:
         """Both points validated; neither may be the identity."""
         c1, c2 = expect_list(obj, what, seat, length=2)
         return cls(Point.from_bytes(c1, what=f"{what}.c1", seat=seat),
@@ -108,7 +108,7 @@ def deck_to_wire(deck: Sequence[Ciphertext]) -> list[list[bytes]]:
     return [ct.to_wire() for ct in deck]
 
 
-def deck_from_wire(obj: Any, seat: int | None = None, what: str = "deck") -> list[Ciphertext]:
+def deck_from_wire(obj: object, seat: int | None = None, what: str = "deck") -> list[Ciphertext]:
     """A masked deck from the wire: 1..MAX_DECK_SIZE ciphertexts, every point validated."""
     items = expect_list(obj, what, seat, lo=1, hi=MAX_DECK_SIZE)
     return [Ciphertext.from_wire(item, seat, f"{what}[{i}]") for i, item in enumerate(items)]

@@ -9,12 +9,12 @@ secret: no scalar, no share point, no card point, no byte of either.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from p2pcards.errors import P2PCardsError
 
 
-def describe(value: Any) -> str:
+def describe(value: object) -> str:
     """A value for an error message: an integer as itself, anything else only by
     its type and length, so a secret passed by mistake never lands in a message."""
     if isinstance(value, int) and not isinstance(value, bool):

@@ -118,7 +118,7 @@ def default_rng(n: int) -> bytes:
     return nacl.utils.random(n)
 
 
-def _expect_bytes(data: Any, what: str, seat: int | None) -> bytes:
+def _expect_bytes(data: object, what: str, seat: int | None) -> bytes:
     if not isinstance(data, bytes) or len(data) != 32:
         kind = type(data).__name__
         size = f" of length {len(data)}" if isinstance(data, (bytes, bytearray)) else ""
@@ -142,10 +142,10 @@ class Scalar:
         object.__setattr__(s, "_b", b)
         return s
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Scalar is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its bytes, rebuilt without checking again: only for this
         process's own workers (an offline verifier's), handed values validated here."""
         return (_unpickle, ('Scalar', self._b))
@@ -153,7 +153,7 @@ class Scalar:
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_bytes(cls, data: Any, *, what: str = "scalar", seat: int | None = None) -> Scalar:
+    def from_bytes(cls, data: object, *, what: str = "scalar", seat: int | None = None) -> Scalar:
         """Decode a scalar from outside: canonical and non-zero, or an error naming ``what``."""
         s = cls.from_bytes_or_zero(data, what=what, seat=seat)
         if s.is_zero:
@@ -161,7 +161,7 @@ class Scalar:
         return s
 
     @classmethod
-    def from_bytes_or_zero(cls, data: Any, *, what: str = "scalar",
+    def from_bytes_or_zero(cls, data: object, *, what: str = "scalar",
                            seat: int | None = None) -> Scalar:
         """Decode a scalar where zero is legitimate; still refuses non-canonical bytes."""
         raw = _expect_bytes(data, what, seat)
@@ -204,7 +204,7 @@ class Scalar:
     to_wire = to_bytes
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: int | None = None) -> Scalar:
+    def from_wire(cls, obj: object, seat: int | None = None) -> Scalar:
         """The wire form is the 32 bytes; as :meth:`from_bytes` (zero refused)."""
         return cls.from_bytes(obj, seat=seat)
 
@@ -220,7 +220,7 @@ class Scalar:
             return NotImplemented
         return Scalar._wrap(_s_sub(self._b, other._b))
 
-    def __mul__(self, other: Any) -> Any:
+    def __mul__(self, other: Scalar) -> Scalar:
         if isinstance(other, Scalar):
             return Scalar._wrap(_s_mul(self._b, other._b))
         return NotImplemented
@@ -272,10 +272,10 @@ class Point:
         object.__setattr__(p, "_b", b)
         return p
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Point is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its bytes, rebuilt without checking again: only for this
         process's own workers (an offline verifier's), handed values validated here."""
         return (_unpickle, ('Point', self._b))
@@ -283,7 +283,7 @@ class Point:
     # -- constructors -------------------------------------------------------
 
     @classmethod
-    def from_bytes(cls, data: Any, *, what: str = "point", seat: int | None = None) -> Point:
+    def from_bytes(cls, data: object, *, what: str = "point", seat: int | None = None) -> Point:
         """Decode and validate a point from outside; the identity is refused."""
         p = cls.from_bytes_or_identity(data, what=what, seat=seat)
         if p.is_identity:
@@ -291,7 +291,7 @@ class Point:
         return p
 
     @classmethod
-    def from_bytes_or_identity(cls, data: Any, *, what: str = "point",
+    def from_bytes_or_identity(cls, data: object, *, what: str = "point",
                                seat: int | None = None) -> Point:
         """Decode and validate a point where the identity is legitimate."""
         raw = _expect_bytes(data, what, seat)
@@ -324,7 +324,7 @@ class Point:
     to_wire = to_bytes
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: int | None = None) -> Point:
+    def from_wire(cls, obj: object, seat: int | None = None) -> Point:
         """The wire form is the 32 bytes; as :meth:`from_bytes` (identity refused)."""
         return cls.from_bytes(obj, seat=seat)
 
@@ -351,7 +351,7 @@ class Point:
     def __neg__(self) -> Point:
         return Point.identity() - self
 
-    def __rmul__(self, scalar: Any) -> Point:
+    def __rmul__(self, scalar: Scalar) -> Point:
         if not isinstance(scalar, Scalar):
             return NotImplemented
         return scalar_mul(scalar, self)
@@ -419,5 +419,5 @@ _G_BYTES = _mul_base(_ONE_BYTES)
 G = Point._wrap(_G_BYTES)
 
 
-def _unpickle(kind: str, b: bytes) -> Any:
+def _unpickle(kind: str, b: bytes) -> Point | Scalar:
     return (Point if kind == "Point" else Scalar)._wrap(b)

@@ -53,7 +53,7 @@ class KeyShare:
         return cls(secret, base_mul(secret))
 
     @classmethod
-    def from_secret_bytes(cls, data: Any) -> KeyShare:
+    def from_secret_bytes(cls, data: object) -> KeyShare:
         """Restore a share saved with :meth:`secret_bytes` (canonical, non-zero)."""
         return cls.from_secret(Scalar.from_bytes(data, what="key share"))
 
@@ -76,13 +76,13 @@ class SchnorrProof:
         return [self.challenge.to_bytes(), self.response.to_bytes()]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: int | None = None) -> SchnorrProof:
+    def from_wire(cls, obj: object, seat: int | None = None) -> SchnorrProof:
         c, s = expect_list(obj, "key-share proof", seat, length=2)
         return cls(Scalar.from_bytes(c, what="key-share proof challenge", seat=seat),
                    Scalar.from_bytes(s, what="key-share proof response", seat=seat))
 
 
-def public_from_wire(obj: Any, seat: int | None = None) -> Point:
+def public_from_wire(obj: object, seat: int | None = None) -> Point:
     """A public key share from the wire (validated, never the identity)."""
     return Point.from_bytes(obj, what="public key share", seat=seat)
 

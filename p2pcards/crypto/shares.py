@@ -68,7 +68,7 @@ class DecryptionShare:
                 self.proof.response.to_bytes()]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: int | None = None) -> DecryptionShare:
+    def from_wire(cls, obj: object, seat: int | None = None) -> DecryptionShare:
         d, c, s = expect_list(obj, "decryption share", seat, length=3)
         return cls(Point.from_bytes(d, what="decryption share", seat=seat),
                    DleqProof(Scalar.from_bytes(c, what="decryption share challenge", seat=seat),

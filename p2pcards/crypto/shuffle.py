@@ -97,23 +97,31 @@ class ShuffleProof:
     def size(self) -> int:
         return len(self.commitments)
 
-    def to_wire(self) -> list:
+    def to_wire(self) -> list[Any]:
         """``[t1, t2, t3, t4_1, t4_2, [t_hat], s1, s2, s3, s4, [s_hat], [s_prime], [c], [c_hat]]``."""
-        pts = lambda ps: [p.to_bytes() for p in ps]  # noqa: E731
-        scs = lambda ss: [s.to_bytes() for s in ss]  # noqa: E731
+        def pts(ps: Sequence[Point]) -> list[bytes]:
+            return [p.to_bytes() for p in ps]
+
+        def scs(ss: Sequence[Scalar]) -> list[bytes]:
+            return [s.to_bytes() for s in ss]
+
         return [self.t1.to_bytes(), self.t2.to_bytes(), self.t3.to_bytes(),
                 self.t4_1.to_bytes(), self.t4_2.to_bytes(), pts(self.t_hat),
                 self.s1.to_bytes(), self.s2.to_bytes(), self.s3.to_bytes(), self.s4.to_bytes(),
                 scs(self.s_hat), scs(self.s_prime), pts(self.commitments), pts(self.chain)]
 
     @classmethod
-    def from_wire(cls, obj: Any, seat: int | None = None) -> ShuffleProof:
+    def from_wire(cls, obj: object, seat: int | None = None) -> ShuffleProof:
         """Every point validated (never the identity), every scalar canonical and non-zero."""
         f = expect_list(obj, "shuffle proof", seat, length=_PROOF_FIELDS)
         n_items = expect_list(f[12], "shuffle proof c", seat, lo=1, hi=MAX_DECK_SIZE)
         n = len(n_items)
-        P = lambda i, name: Point.from_bytes(f[i], what=f"shuffle proof {name}", seat=seat)  # noqa: E731
-        S = lambda i, name: Scalar.from_bytes(f[i], what=f"shuffle proof {name}", seat=seat)  # noqa: E731
+        def P(i: int, name: str) -> Point:
+            return Point.from_bytes(f[i], what=f"shuffle proof {name}", seat=seat)
+
+        def S(i: int, name: str) -> Scalar:
+            return Scalar.from_bytes(f[i], what=f"shuffle proof {name}", seat=seat)
+
         return cls(
             t1=P(0, "t1"), t2=P(1, "t2"), t3=P(2, "t3"), t4_1=P(3, "t4_1"), t4_2=P(4, "t4_2"),
             t_hat=points_from_wire(f[5], "shuffle proof t_hat", seat, length=n),

@@ -19,8 +19,8 @@ from p2pcards.crypto.group import Point, Scalar
 MAX_DECK_SIZE = 256
 
 
-def expect_list(obj: Any, what: str, seat: int | None, *, length: int | None = None,
-                lo: int = 0, hi: int = MAX_DECK_SIZE) -> list:
+def expect_list(obj: object, what: str, seat: int | None, *, length: int | None = None,
+                lo: int = 0, hi: int = MAX_DECK_SIZE) -> list[Any]:
     if not isinstance(obj, (list, tuple)):
         raise InvalidEncoding(f"{what}: expected a list, got {type(obj).__name__}", seat=seat)
     if length is not None and len(obj) != length:
@@ -30,13 +30,13 @@ def expect_list(obj: Any, what: str, seat: int | None, *, length: int | None = N
     return list(obj)
 
 
-def points_from_wire(obj: Any, what: str, seat: int | None, *, length: int | None = None,
+def points_from_wire(obj: object, what: str, seat: int | None, *, length: int | None = None,
                      lo: int = 1, hi: int = MAX_DECK_SIZE) -> tuple[Point, ...]:
     items = expect_list(obj, what, seat, length=length, lo=lo, hi=hi)
     return tuple(Point.from_bytes(b, what=f"{what}[{i}]", seat=seat) for i, b in enumerate(items))
 
 
-def scalars_from_wire(obj: Any, what: str, seat: int | None, *, length: int | None = None,
+def scalars_from_wire(obj: object, what: str, seat: int | None, *, length: int | None = None,
                       lo: int = 1, hi: int = MAX_DECK_SIZE) -> tuple[Scalar, ...]:
     items = expect_list(obj, what, seat, length=length, lo=lo, hi=hi)
     return tuple(Scalar.from_bytes(b, what=f"{what}[{i}]", seat=seat) for i, b in enumerate(items))

@@ -56,7 +56,7 @@ RESOLVE_TRIES = 3
 #: Resolves at once (a flood of records costs queued work, never the loop).
 MAX_RESOLVING = 8
 
-Found = Callable[[int, list[list]], None]
+Found = Callable[[int, list[list[Any]]], None]
 
 
 def announcement_properties(raw: bytes) -> dict[bytes, bytes]:
@@ -119,7 +119,7 @@ class DirectAnnouncer:
         self.info: ServiceInfo | None = None
         self._azc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._closed = False
         self._counter = 0
@@ -128,7 +128,7 @@ class DirectAnnouncer:
         self._resolving: set[str] = set()
         self._slots = asyncio.Semaphore(MAX_RESOLVING)
 
-    async def start(self, addrs: list[list]) -> None:
+    async def start(self, addrs: list[list[Any]]) -> None:
         """Browse (once), and announce ``addrs`` if there are any (once). Idempotent."""
         async with self._lock:
             if self._closed:

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.net.admission import TokenBucket
-from p2pcards.net.connection import Limits, serve
+from p2pcards.net.connection import Connection, Limits, serve
 from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork
+from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
@@ -59,10 +60,10 @@ SPECTATOR_BACKLOG = 256
 class _Link:
     """One connection and its writer task."""
 
-    def __init__(self, number: int, connection: Any) -> None:
+    def __init__(self, number: int, connection: Connection) -> None:
         self.number = number
         self.connection = connection
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.limit = MAX_QUEUED_FRAMES
         self.writer = asyncio.create_task(self._write())
 
@@ -97,7 +98,7 @@ class TableHost:
         *,
         journal_root: Path | None = None,
         genesis_nonce: bytes | None = None,
-        on_event: Callable[[Any], None] | None = None,
+        on_event: Callable[[SessionEvent], None] | None = None,
         limits: Limits = Limits(),
         max_spectators: int = DEFAULT_SPECTATORS,
     ) -> None:
@@ -197,7 +198,7 @@ class TableHost:
 
     # -- links ------------------------------------------------------------------
 
-    async def _accept(self, connection: Any) -> None:
+    async def _accept(self, connection: Connection) -> None:
         number = next(self._numbers)
         link = _Link(number, connection)
         self._links[number] = link

@@ -61,7 +61,7 @@ class Inbox:
             with contextlib.suppress(asyncio.QueueFull):
                 self._queue.put_nowait(("wake", None, None))
 
-    async def next(self, decision: asyncio.Task | None, wake_at: float) -> Woken:
+    async def next(self, decision: asyncio.Task[object] | None, wake_at: float) -> Woken:
         """Wait for the next item, ``decision`` to finish, or the loop's time
         ``wake_at`` (inf: no clock), whichever is first."""
         getter = asyncio.ensure_future(self.queue.get())

@@ -160,7 +160,8 @@ class Journal:
 
     def read_verdict(self) -> dict[str, Any] | None:
         try:
-            return wire.unpack(self.verdict_path.read_bytes(), max_bytes=MAX_RECORD)
+            verdict: dict[str, Any] = wire.unpack(self.verdict_path.read_bytes(), max_bytes=MAX_RECORD)
+            return verdict
         except FileNotFoundError:
             return None
 

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
-from p2pcards.net.connection import Limits, connect, serve
+from p2pcards.net.connection import Connection, Limits, connect, serve
 from p2pcards.net.errors import NetError
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
@@ -70,11 +70,11 @@ Deliver = Callable[[int, bytes], Awaitable[None]]
 class _Direct:
     """One live direct link and its writer task."""
 
-    def __init__(self, player: int, connection: Any, dialled_by: int) -> None:
+    def __init__(self, player: int, connection: Connection, dialled_by: int) -> None:
         self.player = player
         self.connection = connection
         self.dialled_by = dialled_by
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.ended = asyncio.Event()
 
@@ -116,7 +116,7 @@ class Mesh:
         self,
         identity: Identity,
         deliver: Deliver,
-        hello_body: Callable[[], dict],
+        hello_body: Callable[[], dict[str, Any]],
         *,
         on_change: Callable[[], None] | None = None,
         limits: Limits = MESH_LIMITS,
@@ -135,20 +135,20 @@ class Mesh:
         self.session: bytes | None = None
         self.keys: list[bytes] = []
         self.me: int | None = None
-        self.addrs: list[list] = []
+        self.addrs: list[list[Any]] = []
         self._links: dict[int, _Direct] = {}
-        self._addresses: dict[int, list[list]] = {}
+        self._addresses: dict[int, list[list[Any]]] = {}
         #: Where each player listens, by source: the host's hints, its own signed word.
-        self._hints: dict[int, list[list]] = {}
-        self._signed: dict[int, list[list]] = {}
+        self._hints: dict[int, list[list[Any]]] = {}
+        self._signed: dict[int, list[list[Any]]] = {}
         self.announce = announce
         """Announce this listener and browse for the others' with zeroconf."""
         self.announce_interfaces = announce_interfaces
         self.announcer: DirectAnnouncer | None = None
         self._where: str | None = None
-        self._dialers: dict[int, asyncio.Task] = {}
+        self._dialers: dict[int, asyncio.Task[None]] = {}
         self._last_dial: dict[int, float] = {}
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._server: Any = None
         self._servers: list[Any] = []
         self._closed = False
@@ -157,7 +157,7 @@ class Mesh:
 
     # -- set-up -------------------------------------------------------------------
 
-    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[list]:
+    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[list[Any]]:
         """Listen on ``host`` (port chosen by the OS), and on the other addresses of
         its interface (``mine``: this machine's; the same port where it is free);
         the ``[host, port]`` pairs to announce in ``hello``, ``host`` first (none if
@@ -203,7 +203,7 @@ class Mesh:
         self.session, self.keys, self.me = session, list(keys), me
         self._discover()
 
-    def set_peers(self, players: list[list]) -> None:
+    def set_peers(self, players: list[list[Any]]) -> None:
         """Addresses from the host's ``peers`` frame: (re)start dialling whoever has
         addresses and no live link (a changed address resets its retries)."""
         if self._closed or self.session is None or self.me is None:
@@ -217,7 +217,7 @@ class Mesh:
             self._hints[player] = addrs
             self._redial(player)
 
-    def set_announced(self, player: int, addrs: list[list]) -> None:
+    def set_announced(self, player: int, addrs: list[list[Any]]) -> None:
         """Addresses ``player`` announced itself, signed (checked by the announcer):
         dialled as the host's hints are, before them."""
         if self._closed or self.session is None or player == self.me:
@@ -230,7 +230,7 @@ class Mesh:
         ones first, then the host's hints; only the ones :func:`_dialable`)."""
         owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
         zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
-        usable: list[list] = []
+        usable: list[list[Any]] = []
         for a in [*self._signed.get(player, []), *self._hints.get(player, [])]:
             if any(_dialable(a[0], own) for own in owns):
                 here = [_in_own_zone(a[0], zoned), a[1]]
@@ -278,7 +278,7 @@ class Mesh:
                              for a in _same_link(self._where, local_addresses()))]
         return AnnouncedLink("", tuple(dict.fromkeys(ips))).zeroconf_interfaces
 
-    async def _announce(self, addrs: list[list]) -> None:
+    async def _announce(self, addrs: list[list[Any]]) -> None:
         assert self.announcer is not None
         try:
             await self.announcer.start(addrs)
@@ -333,13 +333,13 @@ class Mesh:
 
     # -- forming links ----------------------------------------------------------------
 
-    def _spawn(self, coro: Any) -> asyncio.Task:
+    def _spawn(self, coro: Any) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _accept(self, connection: Any) -> None:
+    async def _accept(self, connection: Connection) -> None:
         """An incoming link: only another player of this table, with this table's sid."""
         key = connection.peer_public_key
         if self.session is None or key not in self.keys or self.keys.index(key) == self.me:
@@ -431,7 +431,7 @@ class Mesh:
     def _hello(self) -> bytes:
         return frames.encode("hello", self.hello_body())
 
-    async def _expect_hello(self, connection: Any) -> None:
+    async def _expect_hello(self, connection: Connection) -> None:
         frame = frames.decode(await connection.recv())
         if frame.kind != "hello":
             raise DirectRefused(f"a {frame.kind!r} frame before hello")
@@ -440,7 +440,7 @@ class Mesh:
         if frame.body["sid"] != self.session:
             raise DirectRefused("hello for another table")
 
-    async def _run_link(self, player: int, connection: Any, dialled_by: int | None) -> None:
+    async def _run_link(self, player: int, connection: Connection, dialled_by: int | None) -> None:
         """Keep the link if it is the pair's one (see the module doc), then read it
         until it ends."""
         assert self.me is not None

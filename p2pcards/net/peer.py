@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.net.ahead import Ahead
+from p2pcards.net.connection import Connection
 from p2pcards.net.host_link import HostLink
 from p2pcards.net.inbox import Inbox
 from p2pcards.net.journal import Journal
@@ -41,8 +42,9 @@ from p2pcards.net.seat_routing import SeatRouting
 from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_hint, write_pause
-from p2pcards.net.session_events import Agent, LeaveTable, SessionResult, TakePause, Waiting
+from p2pcards.net.session_events import Agent, LeaveTable, SessionEvent, SessionResult, TakePause, Waiting
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
+from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.session import HOST as HOST_PATH
 from p2pcards.protocol.session import (
@@ -75,8 +77,8 @@ class PeerSession:
     def __init__(
         self, identity: Identity, agent: Agent, connector: Connector, *, bot: bool = False,
         deadline: float = 120.0, reconnect_window: float = 60.0, journal_root: Path | None = None,
-        randomness_for: RandomnessFor | None = None, on_event: Callable[[Any], None] | None = None,
-        meta: dict | None = None, direct: bool = False, listen: bool = True,
+        randomness_for: RandomnessFor | None = None, on_event: Callable[[SessionEvent], None] | None = None,
+        meta: dict[str, Any] | None = None, direct: bool = False, listen: bool = True,
         listen_host: str | None = None,
         announce: bool = False,
     ) -> None:
@@ -93,7 +95,7 @@ class PeerSession:
         #: The session's rules (clock, paths, echo, sync, blame): this class drives them.
         self.rules = SessionRules(deadline)
         # The links and the talk tell whatever on_event is now (a front end may swap it).
-        def tell(event: Any) -> None:
+        def tell(event: SessionEvent) -> None:
             self.on_event(event)
         self.links = SeatLinks(identity, tell, bot=bot, direct=direct, listen=listen,
                                listen_host=listen_host, reconnect_window=reconnect_window,
@@ -111,6 +113,8 @@ class PeerSession:
         self._record: list[Step] = []
         #: The step of the record being told again (its view is that moment's), else None.
         self.replaying: Step | None = None
+        #: A player's session, with a seat (see :mod:`p2pcards.net.session_snapshot`).
+        self.spectator = False
         #: The one queue the table task reads (opened when :meth:`run` starts).
         self.inbox = Inbox()
         #: Which rule, or which part of this seat, each item and frame goes to.
@@ -233,7 +237,7 @@ class PeerSession:
 
     # -- the links --------------------------------------------------------------------
 
-    async def _host_hello(self, connection: Any) -> dict:
+    async def _host_hello(self, connection: Connection) -> dict[str, Any]:
         """A new link to the host: listen for direct links (once), then the hello."""
         await self.links.open_listener(connection)
         return self.links.hello_body(self.table)
@@ -261,7 +265,7 @@ class PeerSession:
     # -- the table task ---------------------------------------------------------------
 
     async def _play(self) -> SessionResult:
-        decision: asyncio.Task | None = None
+        decision: asyncio.Task[object] | None = None
         try:
             while True:
                 if self.table is not None:
@@ -341,7 +345,7 @@ class PeerSession:
     async def _check(self, check: Check) -> None:
         """The table's full check of a message, in a worker thread (the loop, and a
         screen drawn on it, never stalls); the rules hear how it went."""
-        events: list[Any] | None = None
+        events: list[TableEvent] | None = None
         error: ProtocolError | None = None
         try:
             events = await asyncio.to_thread(check.job)
@@ -410,7 +414,7 @@ class PeerSession:
 
     # -- helpers ------------------------------------------------------------------
 
-    def _emit(self, events: list[Any]) -> None:
+    def _emit(self, events: list[TableEvent]) -> None:
         table = self.table
         if table is not None:
             self.ahead.after(table, events)

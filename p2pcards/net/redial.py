@@ -39,7 +39,7 @@ class Redial:
         self._now = now or (lambda: asyncio.get_running_loop().time())
         self._sleep = sleep
         # Jitter is no secret; it only has to differ between peers.
-        self._rng = rng or secrets.SystemRandom()
+        self._rng: random.Random = rng or secrets.SystemRandom()
         self.failures = 0
         #: When the window began (made in a running event loop, unless ``now`` is given).
         self._since = self._now()
@@ -55,7 +55,7 @@ class Redial:
     def pause(self) -> float:
         """The pause after the failures so far (the next one's length): doubled per
         failure from ``first``, at most ``most``, less up to ``jitter`` of itself."""
-        base = min(self.most, self.first * 2 ** max(0, self.failures - 1))
+        base: float = min(self.most, self.first * 2 ** max(0, self.failures - 1))
         return base * (1 - self.jitter * self._rng.random())
 
     def exhausted(self) -> bool:

@@ -26,11 +26,13 @@ from typing import Any
 
 from p2pcards.net.journal import Journal
 from p2pcards.net.session_events import LobbyUpdate
-from p2pcards.protocol.errors import LocalProtocolError, RemoteProtocolError
+from p2pcards.net.session_snapshot import seat_view
+from p2pcards.protocol.errors import RemoteProtocolError
 from p2pcards.protocol.events import MatchEnded, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME, SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine
 
 #: Seconds of the clock a resumed turn keeps however long ago it began.
 RESUME_GRACE = 30.0
@@ -52,7 +54,7 @@ class Step:
     moment of the table, not the end of the record."""
 
     events: tuple[Any, ...]
-    view: Any = NO_VIEW
+    view: Engine | None = NO_VIEW
 
 
 @dataclass
@@ -103,14 +105,9 @@ def _as_written(events: Sequence[Any]) -> list[Any]:
             and not isinstance(e, type) and hasattr(e, "own") else e for e in events]
 
 
-def _view_now(table: Table) -> Any:
+def _view_now(table: Table) -> Engine | None:
     """This seat's view at this point of the rebuild (a copy), or ``NO_VIEW``."""
-    if table.engine is None or table.my_seat is None:
-        return NO_VIEW
-    try:
-        return table.view()
-    except LocalProtocolError:
-        return NO_VIEW
+    return seat_view(table)
 
 
 def turn_age(saved_at: float | None, move_time: float) -> float:
@@ -140,8 +137,9 @@ def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()
     if table.player_at_seat is not None and table.first_seat is not None and not any(
             isinstance(event, PlayersSeated) for event in told):
         out.append(Step((PlayersSeated(table.player_at_seat, table.first_seat),), last))
-    if table.stage is Stage.OVER and not any(isinstance(event, MatchEnded) for event in told):
-        out.append(Step((MatchEnded(table.engine.outcome),), last))
+    outcome = table.match.engine.outcome if table.stage is Stage.OVER else None
+    if outcome is not None and not any(isinstance(event, MatchEnded) for event in told):
+        out.append(Step((MatchEnded(outcome),), last))
     elif table.stage is Stage.ENDED and table.verdict is not None and not any(
             isinstance(event, TableEnded) for event in told):
         out.append(Step((TableEnded(table.verdict),), last))

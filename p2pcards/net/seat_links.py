@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.seat_view import bot_marks, lobby_update
@@ -44,11 +45,11 @@ class SeatLinks:
         self.direct, self.listen, self.listen_host = direct, listen, listen_host
         self.reconnect_window = reconnect_window
         #: The live link to the host (None while there is none).
-        self.connection: Any = None
+        self.connection: Connection | None = None
         self.mesh: Mesh | None = None
         self.host_key: bytes | None = None
-        self.addrs: list[list] = []
-        self._pending_peers: list | None = None
+        self.addrs: list[list[Any]] = []
+        self._pending_peers: list[Any] | None = None
         #: The host's last word on who is linked to it (player order), if any.
         self.host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
@@ -84,13 +85,13 @@ class SeatLinks:
             return False
         return True
 
-    def host_up(self, connection: Any, own_host: bool) -> None:
+    def host_up(self, connection: Connection, own_host: bool) -> None:
         """A new link to the host said its hello: sends go on it from now on."""
         self.connection = connection
         self.on_event(LinkUp(reconnect=self._ups > 0, own_host=own_host))
         self._ups += 1
 
-    def host_down(self, connection: Any, error: Any) -> None:
+    def host_down(self, connection: Connection, error: object) -> None:
         if connection is self.connection:
             self.connection = None
         self.on_event(LinkDown(str(error)))
@@ -114,7 +115,7 @@ class SeatLinks:
             return False
         return True
 
-    def hello_body(self, table: Table | None, with_addrs: bool = True) -> dict:
+    def hello_body(self, table: Table | None, with_addrs: bool = True) -> dict[str, Any]:
         body = {
             "v": PROTOCOL_VERSION, "name": self.identity.name[:frames.MAX_NAME] or "player",
             "sid": table.session if table else b"", "have": table.next_position if table else 0,
@@ -124,7 +125,7 @@ class SeatLinks:
             body["addrs"] = self.addrs
         return body
 
-    async def open_listener(self, connection: Any) -> None:
+    async def open_listener(self, connection: Connection) -> None:
         """Listen for direct links once, on this end's address of the host link
         (the interface that reaches the table: the LAN's, a namespace's, loopback)."""
         if self.host_key is None:
@@ -149,7 +150,7 @@ class SeatLinks:
     def linked(self) -> set[int]:
         return self.mesh.linked() if self.mesh is not None else set()
 
-    def on_peers(self, players: list, table: Table | None) -> None:
+    def on_peers(self, players: list[Any], table: Table | None) -> None:
         """The host's ``peers`` addresses: dialled once the table is known."""
         if self.mesh is None:
             return

@@ -15,6 +15,7 @@ from p2pcards.net.journal import Journal
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
+from p2pcards.protocol.verdict import Verdict
 
 
 class SeatRecord:
@@ -58,7 +59,7 @@ class SeatRecord:
             self.journal.append(raw, sync=sync)
         self.saved = len(held)
 
-    def verdict(self, table: Table, verdict: Any) -> None:
+    def verdict(self, table: Table, verdict: Verdict) -> None:
         """The table ended with ``verdict``: the record reaches its position, then ends with it."""
         if self.journal is not None:
             self.save_held(table, sync=True)

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
@@ -33,11 +34,11 @@ TALK_WARN_WINDOW = 10.0
 class SeatTalk:
     """The talk of one seat: its :class:`TalkBook` once the table is known."""
 
-    def __init__(self, on_event: Callable[[Any], None]) -> None:
+    def __init__(self, on_event: Callable[[SessionEvent], None]) -> None:
         self.on_event = on_event
         self.book: TalkBook | None = None
-        self._sends: set[asyncio.Task] = set()
-        self._warned: collections.deque = collections.deque()
+        self._sends: set[asyncio.Task[bool]] = set()
+        self._warned: collections.deque[Any] = collections.deque()
 
     def table_known(self, table: Table | None) -> None:
         if table is not None and self.book is None and table.me_player is not None:

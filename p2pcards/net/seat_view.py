@@ -40,7 +40,7 @@ def result_of(table: Table | None) -> SessionResult:
     if table is None:
         return SessionResult(reason=LEFT_IN_LOBBY)
     if table.stage is Stage.OVER:
-        return SessionResult(outcome=table.engine.outcome)
+        return SessionResult(outcome=table.match.engine.outcome)
     return SessionResult(verdict=table.verdict)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from p2pcards.net.ahead import Ahead
+from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.table import NotThisPeersTurn, Stage, Table, Written
 
@@ -33,7 +34,7 @@ async def write_automatic(table: Table, ahead: Ahead, publish: Publish) -> None:
         await publish(written)
 
 
-async def write_action(table: Table, action: Any, on_event: Callable[[Any], None],
+async def write_action(table: Table, action: Any, on_event: Callable[[SessionEvent], None],
                        publish: Publish) -> None:
     """The agent's action, or its refusal shown."""
     try:
@@ -45,7 +46,7 @@ async def write_action(table: Table, action: Any, on_event: Callable[[Any], None
     await publish(written)
 
 
-async def write_pause(table: Table, on_event: Callable[[Any], None], publish: Publish) -> None:
+async def write_pause(table: Table, on_event: Callable[[SessionEvent], None], publish: Publish) -> None:
     """The agent took a pause (an ``away``), or its refusal shown."""
     try:
         written = table.take_pause()

@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.events import TableEvent
+from p2pcards.protocol.relay import LobbyChanged, TableStarted
+from p2pcards.protocol.talk import TalkLine
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine, Outcome
 
 #: How another player's messages reach this one (see :class:`Paths`).
 DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
@@ -50,7 +55,7 @@ class TakePause(P2PCardsError):
 class Agent(Protocol):
     """Decides this seat's game actions from its view (a bot, or a person)."""
 
-    async def decide(self, view: Any, decision: Decision) -> Any: ...
+    async def decide(self, view: Engine, decision: Decision) -> object: ...
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,7 @@ class LobbyUpdate:
 
     game: str
     table: str
-    config: dict
+    config: dict[str, Any]
     players: tuple[tuple[bytes, str, bool], ...]
 
 
@@ -158,7 +163,7 @@ class Rejected:
 class SessionResult:
     """How the session ended: an outcome, a verdict, or neither (a rejection)."""
 
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     reason: str = ""
 
@@ -170,3 +175,11 @@ class SessionResult:
 
 #: The reason of a session its player left before the genesis.
 LEFT_IN_LOBBY = "left before the table started"
+
+
+#: Everything a session hands its front end's ``on_event``: the table's events,
+#: this module's (lobby, links, waiting, paths, presence, refusal), table talk,
+#: a refusal of this player's own move (a :class:`ProtocolError`), and at a host
+#: the relay's news (:class:`LobbyChanged`, :class:`TableStarted`).
+SessionEvent = (TableEvent | LobbyUpdate | LinkUp | LinkDown | Waiting | Paths | Presence | Rejected
+                | TalkLine | ProtocolError | LobbyChanged | TableStarted)

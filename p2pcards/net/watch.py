@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
@@ -31,16 +31,22 @@ from p2pcards.net.session_events import (
     LinkUp,
     LobbyUpdate,
     Rejected,
+    SessionEvent,
     Waiting,
     presence_news,
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME, PAUSE_SECONDS, Gap, Stage, Table
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine, Outcome
+
+if TYPE_CHECKING:
+    from p2pcards.net.resume import Step
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +66,7 @@ class WatchRefused(P2PCardsError):
 class WatchResult:
     """How watching ended: the match's outcome, a verdict, or why it stopped."""
 
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     reason: str = ""
     stopped: bool = False
@@ -72,7 +78,7 @@ class WatchSession:
     """Watch one table from the host's side of it, as an observer (see the module doc)."""
 
     def __init__(self, identity: Identity, connector: Connector, *,
-                 on_event: Callable[[Any], None] | None = None,
+                 on_event: Callable[[SessionEvent], None] | None = None,
                  reconnect_window: float = 30.0) -> None:
         self.identity = identity
         self.connector = connector
@@ -90,7 +96,7 @@ class WatchSession:
 
     # -- what a front end reads ----------------------------------------------------------
 
-    def view(self) -> Any:
+    def view(self) -> Engine | None:
         """The public view of the game (no seat's hidden card: none is known here)."""
         table = self.table
         if table is None or table.engine is None:
@@ -99,6 +105,9 @@ class WatchSession:
 
     spectator = True
     """Front ends show this session's public view (it has no seat)."""
+
+    replaying: Step | None = None
+    """A spectator keeps no record, so never tells one again."""
 
     async def leave(self) -> None:
         """Stop watching: the link closes; nobody at the table needs telling."""
@@ -233,7 +242,7 @@ class WatchSession:
             seconds += PAUSE_SECONDS
         self.on_event(Waiting(table.writer, asyncio.get_running_loop().time() + seconds))
 
-    def _apply(self, receive: Callable[[], list[Any]], what: str) -> None:
+    def _apply(self, receive: Callable[[], list[TableEvent]], what: str) -> None:
         try:
             events = receive()
         except ProtocolError as error:

@@ -29,6 +29,7 @@ import ipaddress
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
@@ -141,7 +142,7 @@ class SignedAnnouncement:
             raise AnnouncementForged("its signature does not verify under the key it names") from None
 
 
-def seal_announcement(identity: Identity, *, session: bytes, addrs: Sequence[Sequence],
+def seal_announcement(identity: Identity, *, session: bytes, addrs: Sequence[Sequence[Any]],
                       counter: int) -> SignedAnnouncement:
     """Build and sign this player's announcement; it parses back to an equal one."""
     payload = wire.pack({"v": PROTOCOL_VERSION, "sid": session, "pk": identity.public_key,
@@ -166,7 +167,7 @@ class Announced:
     """A checked announcement: player ``player`` listens at ``addrs``."""
 
     player: int
-    addrs: list[list]
+    addrs: list[list[Any]]
 
 
 class AnnouncementBook:

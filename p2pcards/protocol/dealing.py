@@ -210,7 +210,7 @@ def deck_key(deck: Sequence[elgamal.Ciphertext]) -> bytes:
     return digest32(b"p2pcards/v1/local/deck-key", *(c.c1.to_bytes() + c.c2.to_bytes() for c in deck))
 
 
-def _list(value: Any, name: str, size: int) -> list:
+def _list(value: object, name: str, size: int) -> list[Any]:
     if not isinstance(value, list) or len(value) != size:
         got = len(value) if isinstance(value, list) else type(value).__name__
         raise MalformedMessage(f"body.{name}: expected a list of {size} items, got {got}")

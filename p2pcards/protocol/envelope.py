@@ -78,7 +78,7 @@ class SignedMessage:
     prev: bytes = field(repr=False)
     player: int
     type: str
-    body: dict = field(repr=False)
+    body: dict[str, Any] = field(repr=False)
     digest: bytes = field(repr=False)
 
     @classmethod
@@ -122,7 +122,7 @@ class KeptMessage:
         return SignedMessage.parse(self.raw)
 
     @property
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         return self.parse().body
 
     def verify(self, public_key: bytes) -> None:
@@ -147,7 +147,7 @@ class SignedNotice:
     prev: bytes = field(repr=False)
     player: int
     type: str
-    body: dict = field(repr=False)
+    body: dict[str, Any] = field(repr=False)
     digest: bytes = field(repr=False)
 
     @classmethod
@@ -182,7 +182,7 @@ def _verify(tag: bytes, signed: SignedMessage | SignedNotice, public_key: bytes,
             position=signed.position) from None
 
 
-def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict]:
+def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict[str, Any]]:
     """The shared layout of messages and notices: ``[payload, sig]`` and the header."""
     payload, signature = validate(_OUTER, wire.unpack(raw), what)
     fields = wire.unpack(payload)
@@ -198,17 +198,17 @@ def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict]:
 class _AnyMap(Shape):
     """The body is checked later against its type's own schema."""
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"map": "the body of the message's type (see the catalogue)"}
 
-    def check(self, value: Any, path: str) -> dict:
+    def check(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise MalformedMessage(f"{path}: expected a map")
         return value
 
 
 def _payload(session: bytes | None, position: int, prev: bytes, player: int, type: str,
-             body: dict) -> bytes:
+             body: dict[str, Any]) -> bytes:
     fields: dict[str, Any] = {"v": PROTOCOL_VERSION}
     if position != 0:
         if session is None:
@@ -219,7 +219,7 @@ def _payload(session: bytes | None, position: int, prev: bytes, player: int, typ
 
 
 def seal(identity: Identity, *, session: bytes | None, position: int, prev: bytes,
-         player: int, type: str, body: dict) -> SignedMessage:
+         player: int, type: str, body: dict[str, Any]) -> SignedMessage:
     """Build and sign a transcript message; the result parses back to an equal message."""
     payload = _payload(session, position, prev, player, type, body)
     signature = identity.sign(SIGN_TAG + payload)
@@ -227,7 +227,7 @@ def seal(identity: Identity, *, session: bytes | None, position: int, prev: byte
 
 
 def seal_notice(identity: Identity, *, session: bytes, position: int, prev: bytes,
-                player: int, type: str, body: dict) -> SignedNotice:
+                player: int, type: str, body: dict[str, Any]) -> SignedNotice:
     """Build and sign a notice under the notice tag; it never verifies as a message."""
     payload = _payload(session, position, prev, player, type, body)
     signature = identity.sign(NOTICE_TAG + payload)

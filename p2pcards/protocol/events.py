@@ -12,6 +12,7 @@ from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Outcome
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class ActionApplied:
 class MatchEnded:
     """The match finished normally."""
 
-    outcome: Any
+    outcome: Outcome
 
 
 @dataclass(frozen=True)
@@ -129,3 +130,9 @@ class HintTaken:
 
     player: int
     used: int
+
+
+#: Every event the table state machine emits (:attr:`Table` outputs' ``events``).
+TableEvent = (Committed | KeyShareVerified | PlayersSeated | ShuffleVerified | SharesVerified
+              | HandDealt | CardsRevealed | ActionApplied | MatchEnded | Reported | TableEnded
+              | ClockPaused | HintTaken)

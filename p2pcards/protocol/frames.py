@@ -59,10 +59,10 @@ class IPText(Text):
     """An IP address literal (v4 or v6, a v6 zone allowed), never a host name:
     a peer never makes this one resolve a name someone else chose."""
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"ip": [self.min_len, self.max_len]}
 
-    def check(self, value: Any, path: str) -> str:
+    def check(self, value: object, path: str) -> str:
         text = super().check(value, path)
         try:
             ipaddress.ip_address(text.split("%", 1)[0])
@@ -85,12 +85,12 @@ class _WithOptional(Shape):
         self.required = Struct(fields)
         self.optional = optional
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         described = self.required.describe()
         described["optional"] = {k: shape.describe() for k, (shape, _) in self.optional.items()}
         return described
 
-    def check(self, value: Any, path: str) -> dict:
+    def check(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             return self.required.check(value, path)
         present = {k: value[k] for k in self.optional if k in value}

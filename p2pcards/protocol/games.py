@@ -36,11 +36,11 @@ class GameRules:
 
     rules: Game[Any]
     shapes: dict[str, Shape]
-    config_from_wire: Callable[[dict], Any]
-    config_to_wire: Callable[[Any], dict]
-    encode: Callable[[Any], tuple[str, dict]]
-    decode: Callable[[int, str, dict, list[Card]], Any]
-    reveal_slots: Callable[[Any, str, dict], list[int]]
+    config_from_wire: Callable[[dict[str, Any]], Any]
+    config_to_wire: Callable[[Any], dict[str, Any]]
+    encode: Callable[[Any], tuple[str, dict[str, Any]]]
+    decode: Callable[[int, str, dict[str, Any], list[Card]], Any]
+    reveal_slots: Callable[[Any, str, dict[str, Any]], list[int]]
     automatic_message: Callable[[Any, int], tuple[str, list[int]] | None]
 
     @property
@@ -67,13 +67,14 @@ class GameRules:
     def message_types(self) -> frozenset[str]:
         return frozenset(self.shapes)
 
-    def validate_body(self, mtype: str, body: Any) -> dict:
-        return validate(self.shapes[mtype], body)
+    def validate_body(self, mtype: str, body: Any) -> dict[str, Any]:
+        checked: dict[str, Any] = validate(self.shapes[mtype], body)
+        return checked
 
 
-def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> Callable[[dict], Any]:
+def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> Callable[[dict[str, Any]], Any]:
     """Read a config map: wire key -> field name; a 0 in ``optional_zero`` means None."""
-    def read(wire: dict) -> Any:
+    def read(wire: dict[str, Any]) -> Any:
         unknown = set(wire) - set(fields)
         if unknown:
             raise MalformedMessage(f"config: unknown setting {sorted(unknown)[0]!r}")
@@ -85,8 +86,8 @@ def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> C
     return read
 
 
-def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[Any], dict]:
-    def write(config: Any) -> dict:
+def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[Any], dict[str, Any]]:
+    def write(config: Any) -> dict[str, Any]:
         out = {}
         for key, name in fields.items():
             value = getattr(config, name)
@@ -101,7 +102,7 @@ _BLUFF_FIELDS = {"price": "table_price", "chips": "starting_chips", "pass": "pas
                  "stake": "min_stake", "deals": "deal_cap", "discard": "max_discard"}
 
 
-def _bluff_encode(action: Any) -> tuple[str, dict]:
+def _bluff_encode(action: Any) -> tuple[str, dict[str, Any]]:
     if isinstance(action, bluff.Discard):
         return "discard", {"slots": list(action.slots), "stake": action.stake,
                            "rank": 0 if action.rank is None else int(action.rank)}
@@ -112,7 +113,7 @@ def _bluff_encode(action: Any) -> tuple[str, dict]:
     raise MalformedMessage(f"no message for a Bluff action {type(action).__name__}")
 
 
-def _bluff_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
+def _bluff_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]) -> Any:
     if mtype == "discard":
         rank = body["rank"]  # 0 or 2..14: the shape refuses 1 (message.malformed)
         return bluff.Discard(seat, tuple(body["slots"]), body["stake"],
@@ -124,7 +125,7 @@ def _bluff_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
     return bluff.Reveal(seat, tuple(faces))
 
 
-def _bluff_reveal_slots(state: Any, mtype: str, body: dict) -> list[int]:
+def _bluff_reveal_slots(state: Any, mtype: str, body: dict[str, Any]) -> list[int]:
     if mtype != "show":
         return []
     claim = state.last_claim
@@ -160,7 +161,7 @@ BLUFF = GameRules(
 _TOPPER_FIELDS = {"target": "target_score", "deals": "deal_limit"}
 
 
-def _topper_encode(action: Any) -> tuple[str, dict]:
+def _topper_encode(action: Any) -> tuple[str, dict[str, Any]]:
     if isinstance(action, topper.Bid):
         return "bid", {"tricks": action.tricks}
     if isinstance(action, topper.PassBid):
@@ -172,7 +173,7 @@ def _topper_encode(action: Any) -> tuple[str, dict]:
     raise MalformedMessage(f"no message for a Topper action {type(action).__name__}")
 
 
-def _topper_decode(seat: int, mtype: str, body: dict, faces: list[Card]) -> Any:
+def _topper_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]) -> Any:
     if mtype == "bid":
         return topper.Bid(seat, body["tricks"])
     if mtype == "pass":

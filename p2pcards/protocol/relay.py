@@ -175,7 +175,7 @@ class Relay:
         self.session: bytes | None = None
         self._player_keys: list[bytes] = []
         #: Where each player (by public key) last said it listens for direct links.
-        self.addresses: dict[bytes, list[list]] = {}
+        self.addresses: dict[bytes, list[list[Any]]] = {}
         #: Who the players last heard was linked to this host (see :meth:`presence`).
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
@@ -285,7 +285,7 @@ class Relay:
 
     # -- frames -------------------------------------------------------------
 
-    def _on_hello(self, link: int, body: dict) -> list[Output]:
+    def _on_hello(self, link: int, body: dict[str, Any]) -> list[Output]:
         info = self.links[link]
         if body["v"] != PROTOCOL_VERSION:
             raise MalformedMessage(f"protocol version {body['v']} (this host speaks {PROTOCOL_VERSION})")
@@ -325,7 +325,7 @@ class Relay:
         out += self._presence_changed(newcomer=link)
         return out + self._peers_after_hello(link, changed)
 
-    def _on_watch(self, link: int, info: _Link, body: dict) -> list[Output]:
+    def _on_watch(self, link: int, info: _Link, body: dict[str, Any]) -> list[Output]:
         """A spectator's hello: the lobby, or the transcript from ``have`` and the
         kept notices, then whatever the players hear."""
         if not self.max_spectators:
@@ -349,7 +349,7 @@ class Relay:
         out.append(Send(link, frames.encode("presence", {"linked": self.presence()})))
         return out
 
-    def _on_ping(self, link: int, body: dict) -> list[Output]:
+    def _on_ping(self, link: int, body: dict[str, Any]) -> list[Output]:
         info = self.links[link]
         length, answered = info.pings
         if length != len(self.messages):
@@ -359,7 +359,7 @@ class Relay:
         info.pings = (length, answered + 1)
         return [Send(link, frames.encode("pong", body))]
 
-    def _on_sync(self, link: int, body: dict) -> list[Output]:
+    def _on_sync(self, link: int, body: dict[str, Any]) -> list[Output]:
         info = self.links[link]
         if info.spectator:
             length, answered = info.syncs
@@ -473,7 +473,7 @@ class Relay:
 
     # -- direct links between the players -------------------------------------
 
-    def _note_addresses(self, public_key: bytes, addrs: list) -> bool:
+    def _note_addresses(self, public_key: bytes, addrs: list[Any]) -> bool:
         """Record where a seated player listens; whether that changed what the table
         knows. Only the lobby's or the table's players are kept (strangers that came
         and went leave nothing behind)."""

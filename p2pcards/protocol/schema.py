@@ -17,15 +17,15 @@ from p2pcards.untrusted_text import unsafe_character
 
 
 class Shape:
-    def check(self, value: Any, path: str) -> Any:  # pragma: no cover - interface
+    def check(self, value: object, path: str) -> Any:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         """The shape as JSON data, for ``protocol/schemas.json``."""
         raise NotImplementedError
 
 
-def _fail(path: str, want: str, value: Any) -> MalformedMessage:
+def _fail(path: str, want: str, value: object) -> MalformedMessage:
     got = type(value).__name__
     if isinstance(value, (bytes, str, list)):
         got += f" of length {len(value)}"
@@ -43,12 +43,12 @@ class Int(Shape):
     hi: int
     gaps: tuple[int, ...] = ()
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         if self.gaps:
             return {"int": [self.lo, self.hi], "except": list(self.gaps)}
         return {"int": [self.lo, self.hi]}
 
-    def check(self, value: Any, path: str) -> int:
+    def check(self, value: object, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not self.lo <= value <= self.hi \
                 or value in self.gaps:
             but = f" except {', '.join(map(str, self.gaps))}" if self.gaps else ""
@@ -60,10 +60,10 @@ class Int(Shape):
 class Bool(Shape):
     """msgpack true or false (only in saved files; no message carries one)."""
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"bool": True}
 
-    def check(self, value: Any, path: str) -> bool:
+    def check(self, value: object, path: str) -> bool:
         if not isinstance(value, bool):
             raise _fail(path, "true or false", value)
         return value
@@ -75,10 +75,10 @@ class OneOf(Shape):
 
     options: tuple[Shape, ...]
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"one of": [o.describe() for o in self.options]}
 
-    def check(self, value: Any, path: str) -> Any:
+    def check(self, value: object, path: str) -> Any:
         for option in self.options:
             try:
                 return option.check(value, path)
@@ -95,10 +95,10 @@ class Bin(Shape):
     lo: int = 0
     hi: int = 0
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"bin": self.size if self.size is not None else [self.lo, self.hi]}
 
-    def check(self, value: Any, path: str) -> bytes:
+    def check(self, value: object, path: str) -> bytes:
         if not isinstance(value, bytes):
             raise _fail(path, "bytes", value)
         if self.size is not None:
@@ -114,10 +114,10 @@ class Text(Shape):
     max_len: int
     min_len: int = 0
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"str": [self.min_len, self.max_len]}
 
-    def check(self, value: Any, path: str) -> str:
+    def check(self, value: object, path: str) -> str:
         if not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
             raise _fail(path, f"a string of {self.min_len}..{self.max_len} characters", value)
         bad = unsafe_character(value)
@@ -129,12 +129,12 @@ class Text(Shape):
 
 @dataclass(frozen=True)
 class Const(Shape):
-    value: Any
+    value: object
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"const": self.value}
 
-    def check(self, value: Any, path: str) -> Any:
+    def check(self, value: object, path: str) -> Any:
         if type(value) is not type(self.value) or value != self.value:
             raise _fail(path, repr(self.value), value)
         return value
@@ -146,10 +146,10 @@ class ListOf(Shape):
     lo: int
     hi: int
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"array": self.item.describe(), "length": [self.lo, self.hi]}
 
-    def check(self, value: Any, path: str) -> list:
+    def check(self, value: object, path: str) -> list[Any]:
         if not isinstance(value, list) or not self.lo <= len(value) <= self.hi:
             raise _fail(path, f"a list of {self.lo}..{self.hi} items", value)
         return [self.item.check(v, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -159,10 +159,10 @@ class ListOf(Shape):
 class Tuple(Shape):
     items: tuple[Shape, ...]
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"tuple": [item.describe() for item in self.items]}
 
-    def check(self, value: Any, path: str) -> list:
+    def check(self, value: object, path: str) -> list[Any]:
         if not isinstance(value, list) or len(value) != len(self.items):
             raise _fail(path, f"a list of exactly {len(self.items)} items", value)
         return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, value, strict=False))]
@@ -175,13 +175,13 @@ class Struct(Shape):
     fields: Mapping[str, Shape]
     optional: Mapping[str, Shape] = field(default_factory=dict)
 
-    def describe(self) -> Any:
-        out: dict[str, Any] = {"map": {key: shape.describe() for key, shape in self.fields.items()}}
+    def describe(self) -> dict[str, object]:
+        out: dict[str, object] = {"map": {key: shape.describe() for key, shape in self.fields.items()}}
         if self.optional:
             out["optional"] = {key: shape.describe() for key, shape in self.optional.items()}
         return out
 
-    def check(self, value: Any, path: str) -> dict:
+    def check(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise _fail(path, "a map", value)
         missing = [k for k in self.fields if k not in value]
@@ -201,10 +201,10 @@ class IntMap(Shape):
 
     max_entries: int = 16
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"map of str(1..24) to int[0, 2^31-1]": {"max entries": self.max_entries}}
 
-    def check(self, value: Any, path: str) -> dict:
+    def check(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, dict) or len(value) > self.max_entries:
             raise _fail(path, f"a map of at most {self.max_entries} entries", value)
         for key, item in value.items():
@@ -222,12 +222,12 @@ class Encoded(Shape):
 
     encoding: str
 
-    def describe(self) -> Any:
+    def describe(self) -> dict[str, object]:
         return {"encoded": self.encoding}
 
-    def check(self, value: Any, path: str) -> Any:
+    def check(self, value: object, path: str) -> Any:
         return value
 
 
-def validate(shape: Shape, value: Any, path: str = "body") -> Any:
+def validate(shape: Shape, value: object, path: str = "body") -> Any:
     return shape.check(value, path)

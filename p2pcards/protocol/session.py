@@ -65,6 +65,7 @@ from typing import Any
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import BrokenChain, ProtocolError, SeatPlayedElsewhere
+from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.table import PAUSE_SECONDS, Gap, Prepared, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 
@@ -97,7 +98,7 @@ class Send:
 class Emit:
     """Table events for the driver to act on and show (in order)."""
 
-    events: list[Any]
+    events: list[TableEvent]
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class Check:
     raw: bytes = field(repr=False)
     source: Path
     before: int
-    job: Callable[[], list[Any]] = field(repr=False)
+    job: Callable[[], list[TableEvent]] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -359,7 +360,7 @@ class SessionRules:
                 out.append(self._tell(source))
         return out
 
-    def ping(self, source: Path, body: dict) -> list[Output]:
+    def ping(self, source: Path, body: dict[str, Any]) -> list[Output]:
         """A direct peer's ping is answered on its link (the host answers its own)."""
         return [] if source is HOST else [Send(source, frames.encode("pong", body))]
 
@@ -384,7 +385,7 @@ class SessionRules:
         out.append(Check(raw, source, position, lambda: table.receive(raw)))
         return out
 
-    def checked(self, check: Check, events: list[Any] | None,
+    def checked(self, check: Check, events: list[TableEvent] | None,
                 error: ProtocolError | None, now: float) -> list[Output]:
         """The full check of ``check.raw`` finished with ``events`` or ``error``."""
         out = self._checked(check, events, error, now)
@@ -394,7 +395,7 @@ class SessionRules:
             out = self._pass_on(math.inf) + out
         return out
 
-    def _checked(self, check: Check, events: list[Any] | None,
+    def _checked(self, check: Check, events: list[TableEvent] | None,
                  error: ProtocolError | None, now: float) -> list[Output]:
         table = self.table
         if table is None:

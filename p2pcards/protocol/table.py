@@ -92,12 +92,15 @@ from p2pcards.protocol.events import (
     SharesVerified,
     ShuffleVerified,
     TableEnded,
+    TableEvent,
 )
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.lobby import GENESIS_SHAPE, SEATS
+from p2pcards.protocol.lobby import GENESIS_SHAPE
 from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.errors import RuleError
+from p2pcards.rules.seats import SEATS
 
 DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
@@ -264,7 +267,7 @@ class SessionSecrets:
         return {"key": self.key.secret_bytes(), "draw": self.draw_nonce}
 
     @classmethod
-    def from_wire(cls, obj: Any) -> SessionSecrets:
+    def from_wire(cls, obj: object) -> SessionSecrets:
         d = validate(Struct({"key": Bin(32), "draw": Bin(32)}), obj, "secrets")
         return cls(keys.KeyShare.from_secret_bytes(d["key"]), d["draw"])
 
@@ -277,7 +280,7 @@ class Written:
     """A message this peer wrote: the bytes to send, and the events of applying it."""
 
     raw: bytes
-    events: list[Any]
+    events: list[TableEvent]
 
 
 @dataclass(frozen=True)
@@ -306,7 +309,7 @@ class Match:
     #: The seat the draw chose to go first.
     first_seat: int
     #: The referee: the game's state, changed in place by each action.
-    engine: Any
+    engine: Engine
     #: The current deck.
     deal: DeckDeal
 
@@ -438,7 +441,7 @@ class Table:
         return None if self._match is None else self._match.first_seat
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Engine | None:
         """The referee (None before the players are seated)."""
         return None if self._match is None else self._match.engine
 
@@ -484,7 +487,8 @@ class Table:
         if self.stage is Stage.SHARES:
             return self.match.player_at_seat[self.match.deal.shares_done]
         if self.stage is Stage.PLAY:
-            return self.match.player_at_seat[self.match.engine.to_act]
+            seat = self.match.engine.to_act
+            return None if seat is None else self.match.player_at_seat[seat]
         return None
 
     @property
@@ -497,7 +501,7 @@ class Table:
         return (self.my_turn and self.stage is Stage.PLAY
                 and self.game.automatic_message(self.match.engine, self.own_seat) is None)
 
-    def view(self) -> Any:
+    def view(self) -> Engine:
         """The referee's view for this peer's seat: what a bot or UI may see."""
         seat = self.my_seat
         if self._match is None or seat is None:
@@ -506,7 +510,7 @@ class Table:
 
     # -- receiving ----------------------------------------------------------
 
-    def receive(self, raw: bytes, *, saved: bool = False) -> list[Any]:
+    def receive(self, raw: bytes, *, saved: bool = False) -> list[TableEvent]:
         """Check and apply one transcript message from another peer, or with
         ``saved`` from this peer's own record (a resume, a replay of its folder).
 
@@ -579,7 +583,7 @@ class Table:
             return self._end(error, (msg.raw,))
         return events + (self._pending_proof() or [])
 
-    def _pending_proof(self) -> list[Any] | None:
+    def _pending_proof(self) -> list[TableEvent] | None:
         """Evidence kept from an alert that came before this peer reached its
         position, judged now that it has: the fault it proves (an equivocation, a
         message out of turn), or None."""
@@ -593,7 +597,7 @@ class Table:
                                       if SignedMessage.parse(raw).position >= n]
         return proven
 
-    def receive_alert(self, raw: bytes) -> list[Any]:
+    def receive_alert(self, raw: bytes) -> list[TableEvent]:
         """A signed notice outside the chain: a ``leave``, or another peer's verdict.
 
         Reports cannot move blame. A ``leave`` ends the table naming its signer
@@ -670,7 +674,7 @@ class Table:
             if raw not in self._pending_evidence:
                 self._pending_evidence.append(raw)
 
-    def _proof_in(self, evidence: tuple[bytes, ...]) -> list[Any] | None:
+    def _proof_in(self, evidence: tuple[bytes, ...]) -> list[TableEvent] | None:
         """The first evidence message that proves, against what this peer holds,
         that its signer broke the chain: this peer's own verdict, or None."""
         for raw in evidence:
@@ -705,7 +709,7 @@ class Table:
                     position=other.position), (other.raw,))
         return None
 
-    def _bad_share_in(self, evidence: tuple[bytes, ...]) -> list[Any] | None:
+    def _bad_share_in(self, evidence: tuple[bytes, ...]) -> list[TableEvent] | None:
         """A reporter's evidence may be a ``shares`` message this peer accepted after
         checking only its own cards' shares: check every share of the deal now, so
         that the maker of a bad one is blamed here too, not the reporter."""
@@ -902,14 +906,14 @@ class Table:
             raise TableClosed("another process is playing this seat: this one signs nothing")
         return self.member
 
-    def _sign_notice(self, kind: str, body: dict) -> bytes:
+    def _sign_notice(self, kind: str, body: dict[str, Any]) -> bytes:
         member = self._signer()
         notice = seal_notice(member.identity, session=self.session, position=self.next_position,
                              prev=self.head, player=member.player, type=kind, body=body)
         self._own_notices.add(notice.digest)
         return notice.raw
 
-    def _write(self, mtype: str, body: dict) -> Written:
+    def _write(self, mtype: str, body: dict[str, Any]) -> Written:
         member = self._signer()
         msg = seal(member.identity, session=self.session, position=self.next_position,
                    prev=self.head, player=member.player, type=mtype, body=body)
@@ -917,7 +921,7 @@ class Table:
 
     # -- applying a message ----------------------------------------------------
 
-    def _accept(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+    def _accept(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         handler = {
             Stage.COMMIT: self._on_commit, Stage.OPEN: self._on_open,
             Stage.SHUFFLE: self._on_shuffle, Stage.SHARES: self._on_shares,
@@ -938,7 +942,7 @@ class Table:
         self.messages.append(KeptMessage(msg))
         return events
 
-    def _on_away(self, msg: SignedMessage) -> list[Any]:
+    def _on_away(self, msg: SignedMessage) -> list[TableEvent]:
         """A pause: the writer stays the writer, with more time (see ``PAUSES``)."""
         validate(AWAY_SHAPE, msg.body, "away")
         left = self.pauses_left[msg.player]
@@ -990,14 +994,14 @@ class Table:
     def _key_context(self, player: int) -> ProofContext:
         return ProofContext(session=self.session, seat=player, deck=0)
 
-    def _on_commit(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+    def _on_commit(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         body = validate(COMMIT_SHAPE, msg.body)
         self._commitments[msg.player] = (body["key"], body["draw"])
         if len(self._commitments) == SEATS:
             self.stage = Stage.OPEN
         return [Committed(msg.player)]
 
-    def _on_open(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+    def _on_open(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         body = validate(OPEN_SHAPE, msg.body)
         player = msg.player
         ctx = self._key_context(player)
@@ -1018,7 +1022,7 @@ class Table:
             raise BadProof(f"key share: {exc}") from None
         self._key_publics[player] = public
         self._nonces[player] = body["draw"]
-        events: list[Any] = [KeyShareVerified(player)]
+        events: list[TableEvent] = [KeyShareVerified(player)]
         if joint is not None:
             match = self._match = self._seat_players(joint)
             events.append(PlayersSeated(match.player_at_seat, match.first_seat))
@@ -1039,7 +1043,7 @@ class Table:
         seat_keys = [self._key_publics[p] for p in player_at_seat]
         return DeckDeal(number, self.game.deck_codes, self.session, joint, seat_keys, self.checker)
 
-    def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+    def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         body = validate(SHUFFLE_SHAPE, msg.body)
         seat = self.seat_of(msg.player)
         deal = self.match.deal
@@ -1048,14 +1052,14 @@ class Table:
             self.stage = Stage.SHARES
         return [ShuffleVerified(seat, deal.number, own=trusted)]
 
-    def _on_shares(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+    def _on_shares(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         body = validate(SHARES_SHAPE, msg.body)
         seat = self.seat_of(msg.player)
         match, mine = self.match, self.my_seat
         deal = match.deal
         count = deal.accept_shares(seat, body, trusted, None if self.check_all_shares else mine)
         self._shares_messages[seat] = KeptMessage(msg)
-        events: list[Any] = [SharesVerified(seat, deal.number, count, own=trusted)]
+        events: list[TableEvent] = [SharesVerified(seat, deal.number, count, own=trusted)]
         if deal.shares_done < SEATS:
             return events
         faces: list[Card | None] = [None] * deal.size
@@ -1068,7 +1072,7 @@ class Table:
         events.append(HandDealt(deal.number, tuple(sorted(self.hand.items()))))
         return events
 
-    def _on_play(self, msg: SignedMessage, trusted: bool) -> list[Any]:
+    def _on_play(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         match = self.match
         seat = self.seat_of(msg.player)
         body = self.game.validate_body(msg.type, msg.body)
@@ -1094,7 +1098,7 @@ class Table:
             results = tuple(match.engine.apply(action))
         except RuleError as error:
             raise RuleViolation(str(error), game_rule=error.rule) from None
-        events: list[Any] = []
+        events: list[TableEvent] = []
         if slots:
             match.deal.record_reveal(slots, codes)
             events.append(CardsRevealed(seat, tuple(zip(slots, faces, strict=False))))
@@ -1110,20 +1114,20 @@ class Table:
     # -- ending ---------------------------------------------------------------
 
     def _end(self, error: RemoteProtocolError, evidence: tuple[bytes, ...],
-             players: tuple[int, ...] | None = None) -> list[Any]:
+             players: tuple[int, ...] | None = None) -> list[TableEvent]:
         return self._end_with(Verdict.from_error(error, evidence, players))
 
     def restore_verdict(self, verdict: Verdict) -> None:
         """Mark a table rebuilt from a saved transcript as ended by its saved verdict."""
         self._end_with(verdict)
 
-    def _end_with(self, verdict: Verdict) -> list[Any]:
+    def _end_with(self, verdict: Verdict) -> list[TableEvent]:
         self.verdict = verdict
         self.stage = Stage.ENDED
         return [TableEnded(verdict)]
 
     def declare_deadline_missed(self, player: int | None = None,
-                                detail: str = "did not write before the deadline") -> list[Any]:
+                                detail: str = "did not write before the deadline") -> list[TableEvent]:
         """The caller's clock says ``player`` (default: the writer) is too late:
         end the table naming it."""
         if self.stage in (Stage.OVER, Stage.ENDED):

@@ -174,7 +174,7 @@ class TalkBook:
         #: The highest counter accepted (or written) per player.
         self.last: dict[int, int] = {}
         #: When each player's recent lines were accepted (for the rate limit).
-        self._times: dict[int, deque] = {}
+        self._times: dict[int, deque[float]] = {}
         self._seen: OrderedDict[bytes, None] = OrderedDict()
 
     # -- this player's lines ---------------------------------------------------------

@@ -65,7 +65,7 @@ class Verdict:
                 "detail": self.detail, "evidence": list(self.evidence)}
 
     @classmethod
-    def from_wire(cls, obj: Any) -> Verdict:
+    def from_wire(cls, obj: object) -> Verdict:
         d = validate(VERDICT_SHAPE, obj, "verdict")
         return cls(d["rule"], tuple(d["players"]), d["position"], d["detail"],
                    tuple(d["evidence"]))

@@ -43,9 +43,10 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.lobby import SEATS
 from p2pcards.protocol.table import Stage, Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Outcome
+from p2pcards.rules.seats import SEATS
 
 
 @dataclass
@@ -66,7 +67,7 @@ class Report:
     #: Whether the host allowed hints, and how many each player (join order) took.
     hints: bool = False
     coached: list[int] = field(default_factory=lambda: [0] * SEATS)
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     #: True: its evidence breaks its rule; None: a leave or deadline that checks as far
     #: as anything can; False: refused (``verdict_refused`` says why).
@@ -81,7 +82,7 @@ class Report:
             return False
         if self.outcome is not None:
             return True
-        return self.verdict is not None and self.verdict_confirmed is not False
+        return self.verdict is not None
 
 
 #: ``progress(stage, done, total)``: ``"replay"`` over messages, ``"proofs"`` (with
@@ -152,7 +153,7 @@ class _Pending:
     def __init__(self, pool: Executor) -> None:
         self.pool = pool
         self.batch: list[checks.Check] = []
-        self.sent: list[tuple[list[bytes], Future]] = []
+        self.sent: list[tuple[list[bytes], Future[Any]]] = []
         self.count = 0
 
     def collect(self, check: checks.Check) -> None:
@@ -223,7 +224,7 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
             return report
         report.messages += 1
     if table.stage is Stage.OVER:
-        report.outcome = table.engine.outcome
+        report.outcome = table.match.engine.outcome
     if verdict is not None:
         report.verdict = verdict
         try:

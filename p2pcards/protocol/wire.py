@@ -27,8 +27,8 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise MalformedWire(f"msgpack extension type {code} is not allowed")
 
 
-def _unique_pairs(pairs: list[tuple[Any, Any]]) -> dict:
-    out: dict = {}
+def _unique_pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, value in pairs:
         if not isinstance(key, str):
             raise MalformedWire(f"map key must be a string, got {type(key).__name__}")
@@ -64,6 +64,7 @@ def unpack(data: bytes, *, max_bytes: int = MAX_BYTES) -> Any:
         raise MalformedWire(f"not valid msgpack: {type(exc).__name__}: {exc}") from None
 
 
-def pack(obj: Any) -> bytes:
+def pack(obj: object) -> bytes:
     """Encode with the project's fixed options (bin for bytes, str for text)."""
-    return msgpack.packb(obj, use_bin_type=True)
+    packed: bytes = msgpack.packb(obj, use_bin_type=True)
+    return packed

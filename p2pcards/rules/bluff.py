@@ -43,7 +43,6 @@ from p2pcards.rules.bluff_errors import (
 )
 from p2pcards.rules.bluff_model import (
     DECK_SIZE,
-    SEATS,
     Action,
     BluffConfig,
     BluffOptions,
@@ -76,6 +75,7 @@ from p2pcards.rules.errors import (
     WrongPhase,
 )
 from p2pcards.rules.referee import Referee
+from p2pcards.rules.seats import SEATS
 
 __all__ = [
     "SEATS", "DECK_SIZE", "BluffConfig", "Phase", "BluffState", "BluffOptions", "BluffOutcome",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.rules.contract import Outcome
 from p2pcards.rules.games import UnknownGame, game_of
@@ -30,7 +29,7 @@ class EveningTally:
     totals: dict[str, dict[str, int]] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
 
-    def take(self, outcome: Any, names: Sequence[str]) -> None:
+    def take(self, outcome: Outcome, names: Sequence[str]) -> None:
         """A match ended with ``outcome``; ``names`` are the display names by seat."""
         if not isinstance(outcome, Outcome) or len(names) != len(outcome.standings):
             return

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.session_events import Decision, LeaveTable, LobbyUpdate, TakePause, Waiting
+from p2pcards.net.session_events import Decision, LeaveTable, LobbyUpdate, SessionEvent, TakePause, Waiting
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
@@ -27,6 +27,7 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import REACTIONS, TalkRefused
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import (
     CommandError,
     describe,
@@ -159,8 +160,8 @@ class PlainAgent:
         #: The coach ``hint`` asks (a table against bots, or one whose host allowed
         #: hints); None: hints are refused.
         self.coach = coach
-        self._lines: asyncio.Queue | None = None
-        self._pump: asyncio.Task | None = None
+        self._lines: asyncio.Queue[str | None] | None = None
+        self._pump: asyncio.Task[None] | None = None
         self._ended = False
 
     # -- reading lines, and table talk at any moment ---------------------------------------
@@ -228,7 +229,7 @@ class PlainAgent:
                 self.write(f"Not sent: {refusal}")
         return True
 
-    async def decide(self, view: Any, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Show the table, read commands until one is legal, and return its action.
 
         ``decision`` (from the peer session) brings the names by seat and the
@@ -250,7 +251,7 @@ class PlainAgent:
         self.write(options_help(view, pauses))
         if self.coach is not None:
             self.write(HINT_HELP)
-        warner: asyncio.Task | None = None
+        warner: asyncio.Task[None] | None = None
         if decision is not None:
             left = decision.deadline - asyncio.get_running_loop().time()
             if 0 < left < math.inf:  # a table without a clock has no countdown
@@ -267,7 +268,7 @@ class PlainAgent:
             if warner is not None:
                 warner.cancel()
 
-    async def _hint(self, view: Any, names: Sequence[str], position: int) -> str:
+    async def _hint(self, view: Engine, names: Sequence[str], position: int) -> str:
         """``hint``: the coach's move and why, where the table allows hints."""
         if self.coach is None:
             return f"Not accepted: {HINTS_OFF}."
@@ -284,7 +285,7 @@ class PlainAgent:
             self.write(("\a" if self.bell else "") + f"{mark} seconds left to move: after that "
                        f"the others end the table naming you.")
 
-    async def _read_command(self, view: Any, names: Sequence[str], me: int,
+    async def _read_command(self, view: Engine, names: Sequence[str], me: int,
                             pauses: int = 0, deadline: float | None = None,
                             decision_position: int = 0) -> Any:
         """Commands until one is legal (or help, the table, the history, hint, away, quit)."""
@@ -374,7 +375,7 @@ class PlainPrinter:
         self._checks = CheckFolder()
         self._results = History()
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: SessionEvent) -> None:
         if isinstance(event, LobbyUpdate):
             self.game = clean(event.game, 10) or self.game
         if isinstance(event, PlayersSeated):
@@ -398,11 +399,11 @@ class PlainPrinter:
             self.write(line)
         self._write_summary(me)
 
-    def history_lines(self, view: Any, names: Sequence[str], me: int) -> list[str]:
+    def history_lines(self, view: Engine, names: Sequence[str], me: int) -> list[str]:
         """The scoreboard and this deal's record (the ``history`` command)."""
         return self._results.lines(names, me, view, self.symbols)
 
-    def _take_results(self, event: Any) -> None:
+    def _take_results(self, event: SessionEvent) -> None:
         results = event.results if isinstance(event, ActionApplied) else (event,)
         for result in results:
             self._results.take(result)

@@ -37,6 +37,7 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import not_in_chain, same_verdict
+from p2pcards.rules.contract import Engine, Outcome
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_common import plural
@@ -130,7 +131,7 @@ class Step:
     position: int
     """The transcript position of the message (the saved verdict: one past the last)."""
     events: tuple[Any, ...]
-    view: Any
+    view: Engine | None
     """The referee's view then: public, or the saved player's own; None before play."""
     deal: int
     """Decks dealt so far, this message's included (0 before the first deal)."""
@@ -164,7 +165,7 @@ class Replay:
     me_player: int | None = None
     """The player whose own cards the views hold (None: public views only)."""
     me_seat: int | None = None
-    outcome: Any = None
+    outcome: Outcome | None = None
     verdict: Verdict | None = None
     moves: list[int] = field(default_factory=list)
     """Indices of the steps worth stopping at (see :attr:`Step.is_move`), first the genesis."""
@@ -273,7 +274,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
                               _view(table), deal))
     out.seating = table.player_at_seat
     out.me_seat = table.my_seat
-    out.outcome = table.engine.outcome if table.stage is Stage.OVER else None
+    out.outcome = table.match.engine.outcome if table.stage is Stage.OVER else None
     out.verdict = table.verdict
     out.moves = [0] + [s.index for s in out.steps[1:] if s.is_move]
     if out.moves[-1] != len(out.steps) - 1:

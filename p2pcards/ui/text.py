@@ -10,8 +10,9 @@ what that seat may know.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.ui import text_bluff, text_topper
 from p2pcards.ui.text_common import CommandError, HandCard, card_text, clean
@@ -21,17 +22,37 @@ __all__ = ["CommandError", "HandCard", "render", "options_help", "parse_command"
            "rules_summary", "labelled_hand", "turn_line", "card_text", "clean", "UnknownGame"]
 
 
+V = TypeVar("V", contravariant=True)
+
+
+class GameText(Protocol[V]):
+    """What each game's text module (:mod:`.text_bluff`, :mod:`.text_topper`) provides
+    for a view ``V`` of its game: the one shape this module dispatches to."""
+
+    def render(self, view: V, names: Sequence[str], me: int | None, symbols: bool = False) -> str: ...
+
+    def options_help(self, view: V, pauses: int = 0) -> str: ...
+
+    def parse_command(self, text: str, view: V) -> object: ...
+
+    def rules_summary(self) -> str: ...
+
+    def labelled_hand(self, view: V, me: int) -> list[HandCard]: ...
+
+    def turn_line(self, view: V, names: Sequence[str], me: int | None) -> str: ...
+
+
 #: Each game's text, chosen by the name of the view's game object.
-_TEXTS: dict[str, Any] = {"bluff": text_bluff, "topper": text_topper}
+_TEXTS: dict[str, GameText[Any]] = {"bluff": text_bluff, "topper": text_topper}
 
 
-def _game(view: Any) -> Any:
+def _game(view: object) -> GameText[Any]:
     """The text module of the view's game; :class:`UnknownGame` (the rules' one) for
     a view of neither game, a programming error."""
     return _TEXTS[game_of(view).name]
 
 
-def render(view: Any, names: Sequence[str], me: int | None, symbols: bool = False) -> str:
+def render(view: Engine, names: Sequence[str], me: int | None, symbols: bool = False) -> str:
     """The table as seat ``me`` sees it: seats, public state, ``me``'s labelled hand, the turn.
 
     Plain text, at most 80 columns, no colour. ``symbols`` writes suits as
@@ -40,13 +61,13 @@ def render(view: Any, names: Sequence[str], me: int | None, symbols: bool = Fals
     return _game(view).render(view, names, me, symbols)
 
 
-def options_help(view: Any, pauses: int = 0) -> str:
+def options_help(view: Engine, pauses: int = 0) -> str:
     """The commands the viewer may type now (only the legal kinds), with their syntax;
     ``away`` among them while ``pauses`` are left to the viewer."""
     return _game(view).options_help(view, pauses)
 
 
-def parse_command(text: str, view: Any) -> Any:
+def parse_command(text: str, view: Engine) -> object:
     """The legal action ``text`` asks for in ``view``; :class:`CommandError` for anything else.
 
     The action has passed the referee's ``check``: a returned action is legal.
@@ -54,16 +75,16 @@ def parse_command(text: str, view: Any) -> Any:
     return _game(view).parse_command(str(text), view)
 
 
-def rules_summary(view: Any) -> str:
+def rules_summary(view: Engine) -> str:
     """The game's rules in a few lines, for ``help``."""
     return _game(view).rules_summary()
 
 
-def labelled_hand(view: Any, me: int) -> list[HandCard]:
+def labelled_hand(view: Engine, me: int) -> list[HandCard]:
     """``me``'s hand in the order shown, with the labels commands select cards by."""
     return _game(view).labelled_hand(view, me)
 
 
-def turn_line(view: Any, names: Sequence[str], me: int | None) -> str:
+def turn_line(view: Engine, names: Sequence[str], me: int | None) -> str:
     """One line saying whose turn it is (or how the match ended)."""
     return _game(view).turn_line(view, names, me)

@@ -11,8 +11,6 @@ with a verdict, which is always shown.
 
 from __future__ import annotations
 
-from typing import Any
-
 from p2pcards.protocol import events as proto
 from p2pcards.rules.seats import SEATS
 
@@ -30,7 +28,7 @@ class CheckFolder:
         self._shuffles: dict[int, set[int]] = {}
         self._shares: dict[int, set[int]] = {}
 
-    def fold(self, event: Any) -> str | None:
+    def fold(self, event: object) -> str | None:
         """The stage line ``event`` completes, or None (also for events that are no check)."""
         if isinstance(event, proto.Committed):
             return self._count(self._committed, event.player,

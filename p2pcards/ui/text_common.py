@@ -19,8 +19,8 @@ from typing import Any
 from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.table import PAUSE_SECONDS
-from p2pcards.rules.contract import Termination
-from p2pcards.rules.errors import MatchOver, NotYourTurn, WrongPhase
+from p2pcards.rules.contract import Engine, Termination
+from p2pcards.rules.errors import MatchOver, NotYourTurn, RuleError, WrongPhase
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.untrusted_text import shown
 
@@ -188,13 +188,13 @@ def find_card(token: str, hand: Sequence[HandCard]) -> HandCard:
     raise CommandError(f"you hold no {card.ascii}")
 
 
-def viewing_seat(view: Any) -> int:
+def viewing_seat(view: Engine) -> int:
     """The seat a view belongs to (a referee made by ``new`` answers for the seat to act)."""
     seat = view.viewer if view.viewer is not None else view.to_act
     return -1 if seat is None else seat
 
 
-def require_turn(view: Any, me: int) -> None:
+def require_turn(view: Engine, me: int) -> None:
     """Refuse a command when ``me`` is not the seat to act, saying why."""
     if view.outcome is not None:
         raise CommandError("the match is over")
@@ -204,7 +204,7 @@ def require_turn(view: Any, me: int) -> None:
         raise CommandError(f"it is not your turn: seat {view.to_act} is to act")
 
 
-def explain_common(view: Any, error: Any) -> str:
+def explain_common(view: Engine, error: RuleError) -> str:
     """The wording of the refusals both games share (turn, match over, phase, the rest)."""
     if isinstance(error, NotYourTurn):
         return f"it is not your turn: seat {view.to_act} is to act"

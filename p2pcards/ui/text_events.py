@@ -21,6 +21,7 @@ from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.protocol.table import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
 from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
@@ -105,7 +106,7 @@ def _upper_first(text: str) -> str:
 
 # --- Bluff ---------------------------------------------------------------------------
 
-def _bluff_line(e: Any, s: Speaker) -> str | None:
+def _bluff_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, bluff.Discarded):
         cards = plural(len(e.slots), "card")
         if e.lead:
@@ -157,7 +158,7 @@ def _bluff_outcome(outcome: bluff.BluffOutcome, s: Speaker) -> str:
 
 # --- Topper ----------------------------------------------------------------------------
 
-def _topper_line(e: Any, s: Speaker) -> str | None:
+def _topper_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, topper.BidMade):
         return f"{s.seat(e.seat)} bid {e.tricks}."
     if isinstance(e, topper.BidPassed):
@@ -224,7 +225,7 @@ def _outcome_line(outcome: Outcome, s: Speaker) -> str:
     return f"Match over: {outcome_words(outcome, s)}"
 
 
-def _game_line(e: Any, s: Speaker) -> str | None:
+def _game_line(e: object, s: Speaker) -> str | None:
     """A referee's event in words (None for anything else)."""
     if isinstance(e, HandDealt):
         return _dealt_line(e, s)
@@ -239,7 +240,7 @@ def _game_line(e: Any, s: Speaker) -> str | None:
 
 # --- the table protocol ---------------------------------------------------------------------
 
-def _protocol_line(e: Any, s: Speaker) -> str | None:
+def _protocol_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, proto.ClockPaused):
         return (f"{s.player(e.player, True)} {s.player_does(e.player, 'step')} away: "
                 f"{e.seconds // 60} more minutes on this move "
@@ -301,11 +302,11 @@ def _report_line(e: proto.Reported, s: Speaker) -> str:
             f"{accused} {what} (not confirmed here; play goes on).")
 
 
-def _verdict_line(verdict: Any, s: Speaker) -> str:
+def _verdict_line(verdict: Verdict, s: Speaker) -> str:
     return f"Table ended: {verdict_sentence(verdict, s)}"
 
 
-def verdict_sentence(verdict: Any, s: Speaker) -> str:
+def verdict_sentence(verdict: Verdict, s: Speaker) -> str:
     """``Seat 3 (Alice) ran out of time.``: a verdict in the table's words."""
     players = list(verdict.players)
     if not players:
@@ -362,7 +363,7 @@ def offence(rule: str, detail: str, mine: bool) -> str:
 
 # --- the network session --------------------------------------------------------------------
 
-def _session_line(e: Any, s: Speaker) -> str | None:
+def _session_line(e: object, s: Speaker) -> str | None:
     if isinstance(e, peer.LobbyUpdate):
         people = ", ".join(clean(name, 16) + (" (bot)" if bot else "")
                            for _, name, bot in e.players) or "nobody yet"
@@ -403,11 +404,11 @@ def _session_line(e: Any, s: Speaker) -> str | None:
     return None
 
 
-_SOURCES: tuple[Callable[[Any, Speaker], str | None], ...] = (
+_SOURCES: tuple[Callable[[object, Speaker], str | None], ...] = (
     _protocol_line, _session_line, _game_line)
 
 
-def describe(event: Any, names: Names, me: int | None, seating: Seating = None, *,
+def describe(event: object, names: Names, me: int | None, seating: Seating = None, *,
              players: Names = (), me_player: int | None = None,
              symbols: bool = False, game: str | None = None) -> str | None:
     """What ``event`` means, in words for the player at seat ``me``; None if not worth a line.

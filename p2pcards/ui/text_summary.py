@@ -18,7 +18,7 @@ from typing import Any
 from p2pcards.protocol import events as proto
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
-from p2pcards.rules.contract import HandDealt
+from p2pcards.rules.contract import Engine, HandDealt
 from p2pcards.ui.text_bluff import labelled_hand
 from p2pcards.ui.text_common import cards_text, game_name, plural, seat_name, who
 
@@ -50,7 +50,7 @@ class ResultRecorder:
         self._due: Any | None = None
         self._chips_before: tuple[int, ...] | None = None
 
-    def take(self, event: Any) -> None:
+    def take(self, event: object) -> None:
         # The table protocol's HandDealt starts every deal: the referee's own deal
         # events stay inside the table (its deal() results are not passed on).
         if isinstance(event, (HandDealt, proto.HandDealt)):
@@ -67,7 +67,7 @@ class ResultRecorder:
         """A deal or hand was scored and its summary not yet given."""
         return self._due is not None
 
-    def summary(self, names: Sequence[str], me: int | None, view: Any = None,
+    def summary(self, names: Sequence[str], me: int | None, view: Engine | None = None,
                 symbols: bool = False) -> Summary | None:
         """The summary of the deal (hand) just scored, once; None if there is none."""
         event, self._due = self._due, None
@@ -142,7 +142,7 @@ class History(ResultRecorder):
         self.rows: list[ScoreRow] = []
         self.tricks: list[Any] = []
 
-    def take(self, event: Any) -> None:
+    def take(self, event: object) -> None:
         super().take(event)
         if isinstance(event, (HandDealt, proto.HandDealt)):
             self.tricks = []
@@ -153,7 +153,7 @@ class History(ResultRecorder):
             self.rows.append(ScoreRow(event.hand, tuple(event.scores),
                                       f"bid {event.bid}, {made}", event.bidder))
 
-    def summary(self, names: Sequence[str], me: int | None, view: Any = None,
+    def summary(self, names: Sequence[str], me: int | None, view: Engine | None = None,
                 symbols: bool = False) -> Summary | None:
         event = self._due
         summary = super().summary(names, me, view, symbols)

@@ -58,7 +58,7 @@ def labelled_hand(view: TopperState, me: int) -> list[HandCard]:
     trump = view.trump
     held = list(view.hand(me))
 
-    def order(pair: tuple[int, object]) -> tuple:
+    def order(pair: tuple[int, object]) -> tuple[int, int, int]:
         slot, card = pair
         if card is None:
             return (9, 0, slot)

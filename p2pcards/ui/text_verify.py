@@ -31,7 +31,7 @@ def _seat_of(report: Report, player: int) -> int | None:
     return report.seating.index(player)
 
 
-def _json(value: Any) -> Any:
+def _json(value: object) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 

@@ -114,6 +114,7 @@ def test_each_clock_mark_is_announced_once_per_decision() -> None:
 
 class Spectator:
     spectator = True
+    replaying = None
     table = None
 
 
@@ -148,6 +149,8 @@ class Session:
     """A session in the lobby that does not finish by itself, even once told its player left."""
 
     table = None
+    spectator = False
+    replaying = None
 
     def __init__(self) -> None:
         self.left = asyncio.Event()

@@ -357,6 +357,8 @@ class FakeSession:
     def __init__(self) -> None:
         self.left = 0
         self.table = None
+        self.spectator = False
+        self.replaying = None
 
     async def leave(self) -> None:
         self.left += 1

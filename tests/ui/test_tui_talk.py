@@ -19,6 +19,8 @@ class TalkingSession:
 
     def __init__(self, screen_box: list, refuse: str = "") -> None:
         self.table = None
+        self.spectator = False
+        self.replaying = None
         self.talk = object()  # the table is known: talk is possible
         self.said: list[str] = []
         self.refuse = refuse

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from p2pcards.net.session_events import Decision, TakePause
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 
 
@@ -25,9 +26,9 @@ from p2pcards.ui.plain import NothingToDecide, PlayerQuit
 class PendingDecision:
     """A decision the session is waiting for: this seat's view and the future it awaits."""
 
-    view: Any
+    view: Engine
     decision: Decision | None
-    future: asyncio.Future[Any]
+    future: asyncio.Future[object]
 
     @property
     def pauses_left(self) -> int:
@@ -38,10 +39,10 @@ class PendingDecision:
 class DecisionDisplay(Protocol):
     """What the agent tells the screen about its decisions."""
 
-    def decision_forced(self, view: Any) -> None:
+    def decision_forced(self, view: Engine) -> None:
         """The rules chose this seat's action for it (a called Bluff discard is shown)."""
 
-    def decision_opened(self, view: Any) -> None:
+    def decision_opened(self, view: Engine) -> None:
         """A decision is pending: offer the legal keys for ``view``."""
 
     def decision_closed(self) -> None:
@@ -58,7 +59,7 @@ class SeatAgent:
         #: The person left (or is leaving) the table: no decision is taken any more.
         self.leaving = False
 
-    async def decide(self, view: Any, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Offer ``view``'s legal actions and return the one the person completes.
 
         Raises :class:`NothingToDecide` if this seat is not to act in ``view``,
@@ -73,7 +74,7 @@ class SeatAgent:
         if forced is not None:
             self.display.decision_forced(view)
             return forced
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self.pending = PendingDecision(view, decision, future)
         self.display.decision_opened(view)
         try:
@@ -88,7 +89,7 @@ class SeatAgent:
         pending = self.pending
         return pending if pending is not None and not pending.future.done() else None
 
-    def choose(self, action: Any) -> None:
+    def choose(self, action: object) -> None:
         """Settle the pending decision with ``action`` (nothing pending: nothing happens)."""
         pending = self.waiting
         if pending is not None:

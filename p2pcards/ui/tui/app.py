@@ -22,9 +22,12 @@ from typing import Any, Protocol
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, merge_key_bindings
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import Output
 
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
 from p2pcards.ui.tui.asciilook import table_output
@@ -64,7 +67,7 @@ class TableApp(ABC):
     """
 
     def __init__(self, bindings: Callable[[Any], KeyBindings], *, offer_again: bool = False,
-                 summary_seconds: float | None = None, input: Any = None, output: Any = None,
+                 summary_seconds: float | None = None, input: Input | None = None, output: Output | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         self.model = ScreenModel()
         self.offer_again = offer_again
@@ -85,12 +88,12 @@ class TableApp(ABC):
         #: The end box offers its keys (nothing is closing any more).
         self.end_ready = False
         self._clock = clock
-        self._app_task: asyncio.Task | None = None
-        self._tick_task: asyncio.Task | None = None
+        self._app_task: asyncio.Task[None] | None = None
+        self._tick_task: asyncio.Task[None] | None = None
         self._log_capture = LogCapture(lambda text: self._note(text, "warn"))
         self.prompt_buffer = Buffer(multiline=False, accept_handler=self._on_answer)
         self.view_layout = TableLayout(self)
-        self.app: Application = Application(
+        self.app: Application[None] = Application(
             layout=self.view_layout.layout, key_bindings=self._guarded(bindings(self)),
             style=TABLE_STYLE,
             full_screen=True, mouse_support=True, min_redraw_interval=0.05,
@@ -125,11 +128,11 @@ class TableApp(ABC):
         notice = KeyBindings()
 
         @notice.add(Keys.Any, filter=small)
-        def _swallow(event: Any) -> None:
+        def _swallow(event: KeyPressEvent) -> None:
             return None
 
         @notice.add("c-c", filter=small, eager=True)
-        def _way_out(event: Any) -> None:
+        def _way_out(event: KeyPressEvent) -> None:
             self.leave_now()
 
         return merge_key_bindings([ConditionalKeyBindings(table_keys, ~small), notice])
@@ -167,7 +170,7 @@ class TableApp(ABC):
         """This seat's move is asked (the hand's keys act)."""
         return False
 
-    def shown_view(self) -> Any:
+    def shown_view(self) -> Engine | None:
         """The view the hand is drawn from."""
         return self.model.view
 
@@ -320,7 +323,7 @@ class TableApp(ABC):
     # -- running -------------------------------------------------------------------------
 
     @property
-    def app_task(self) -> asyncio.Task | None:
+    def app_task(self) -> asyncio.Task[None] | None:
         """The running application (None: not shown)."""
         return self._app_task
 

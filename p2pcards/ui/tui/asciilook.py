@@ -8,8 +8,6 @@ text with :data:`~p2pcards.ui.console.CELL`'s stand-ins (``Q♥`` as ``QH``,
 
 from __future__ import annotations
 
-from typing import Any
-
 from prompt_toolkit.application.current import get_app_session
 from prompt_toolkit.output import Output
 
@@ -30,7 +28,7 @@ def _in_ascii(output: Output) -> Output:
     return output
 
 
-def table_output(output: Any = None) -> Any:
+def table_output(output: Output | None = None) -> Output | None:
     """The output the table draws on: ``output`` (a test's), else the terminal's; in
     ASCII when chosen (``--ascii``), or, for the terminal, when it cannot encode the symbols."""
     if output is None:

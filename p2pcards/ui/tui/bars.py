@@ -80,7 +80,7 @@ def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
         line.append(("class:bar.dim", " Enter confirm · Esc back"))
     elif deciding:
         for hint in hints:
-            extra: tuple = ()
+            extra: tuple[Any, ...] = ()
             if press is not None and hint.key is not None:
                 extra = (clickable(partial(press, hint.key)),)
             line.append(("class:bar.key", f" {hint.shown} ", *extra))

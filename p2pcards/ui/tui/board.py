@@ -15,17 +15,18 @@ from typing import Any
 from p2pcards.cards import Card
 from p2pcards.rules.bluff import BluffState, Claim
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper_order import big_jack, little_jack
 from p2pcards.ui.text_common import game_name, quoted
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
-from p2pcards.ui.tui.model import SEATS, ScreenModel
+from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.seats import seat_label
 
 
-def _card(card: Card | None) -> tuple:
+def _card(card: Card | None) -> tuple[Any, ...]:
     return (face_style(card), face_text(card).strip())
 
 
@@ -38,7 +39,7 @@ def _cards(cards: Sequence[Card | None]) -> Line:
     return out
 
 
-def _v(text: object) -> tuple:
+def _v(text: object) -> tuple[Any, ...]:
     return ("class:value", str(text))
 
 

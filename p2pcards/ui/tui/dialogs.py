@@ -102,9 +102,10 @@ def _seat_results(model: ScreenModel) -> Lines:
         info = model.seat_info(seat)
         name = ("You" if seat == model.me else "") + (
             f" ({info.name})" if info and seat == model.me else (info.name if info else ""))
-        mark = [("class:result", "  ★ winner")] if seat in outcome.winners else []
-        rows.append([("", f"Seat {seat} · "), ("class:seat.name", name.strip() or f"Seat {seat}"),
-                     ("", f": {plural(value, unit)}")] + mark)
+        mark: Line = [("class:result", "  ★ winner")] if seat in outcome.winners else []
+        row: Line = [("", f"Seat {seat} · "), ("class:seat.name", name.strip() or f"Seat {seat}"),
+                     ("", f": {plural(value, unit)}")]
+        rows.append(row + mark)
     return rows
 
 

@@ -12,12 +12,13 @@ import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from prompt_toolkit.formatted_text import OneStyleAndTextTuple
 from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-Fragment = tuple  # (style, text) or (style, text, handler)
-Line = list
-Lines = list
+Fragment = OneStyleAndTextTuple  # (style, text) or (style, text, mouse handler)
+Line = list[Fragment]
+Lines = list[Line]
 
 
 def width_of(line: Sequence[Fragment]) -> int:

@@ -48,9 +48,9 @@ def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
     if not hand:
         return fit([[], [("class:dim", f"  {empty}")]], width, 3)
     gap = 1 if len(hand) * (CARD_WIDTH + 1) <= width else 0
-    marks: list = []
-    faces: list = []
-    labels: list = []
+    marks: list[Any] = []
+    faces: list[Any] = []
+    labels: list[Any] = []
     for index, entry in enumerate(hand):
         handler = clickable(partial(on_click, index)) if on_click is not None else None
         extra = (handler,) if handler is not None else ()

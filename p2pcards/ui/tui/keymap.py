@@ -18,6 +18,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
@@ -77,7 +78,7 @@ class DiscardFlow:
         """What the prompt starts with (the least stake: Enter accepts it)."""
         return str(self.low) if self.step == "stake" else ""
 
-    def answer(self, text: str) -> Any | None:
+    def answer(self, text: str) -> object | None:
         """Take the person's answer; the checked :class:`Discard` once complete, else None.
 
         A bad answer raises :class:`Refused` and leaves the step as it was.
@@ -99,7 +100,7 @@ class DiscardFlow:
             return action
         return self._command(self.low) if self.step == "done" else None
 
-    def _command(self, stake: int) -> Any:
+    def _command(self, stake: int) -> object:
         cards = " ".join(str(label) for label in self.labels)
         rank = f" as {self.rank.label}" if self.view.phase is BluffPhase.LEAD and self.rank else ""
         return _parse(f"discard {cards}{rank} stake {stake}", self.view)
@@ -128,17 +129,18 @@ class TalkFlow:
         return word
 
 
-Outcome = Any | DiscardFlow
+#: What a key gives: an action for the referee, or a discard still asking its rank and stake.
+Outcome = object | DiscardFlow
 
 
-def _parse(command: str, view: Any) -> Any:
+def _parse(command: str, view: Engine) -> object:
     try:
         return parse_command(command, view)
     except CommandError as error:
         raise Refused(faces_as_symbols(str(error))) from None
 
 
-def hints(view: Any) -> list[KeyHint]:
+def hints(view: Engine) -> list[KeyHint]:
     """The action bar of the viewer: only what is legal now (nothing if another seat acts)."""
     if getattr(view, "viewer", None) is not None and view.to_act != view.viewer:
         return []
@@ -180,7 +182,7 @@ def _topper_hints(view: TopperState) -> list[KeyHint]:
     return []
 
 
-def press(key: str, view: Any, chosen: Sequence[HandCard],
+def press(key: str, view: Engine, chosen: Sequence[HandCard],
           cursor: HandCard | None) -> Outcome:
     """What ``key`` does for the seat to act in ``view``: a checked action or a discard flow.
 
@@ -193,13 +195,13 @@ def press(key: str, view: Any, chosen: Sequence[HandCard],
     return keys.press(key, view, chosen, cursor)
 
 
-def playable(view: Any) -> set[int] | None:
+def playable(view: Engine) -> set[int] | None:
     """The slots that may be played now (Topper's play); None: no card is dimmed."""
     keys = _keys(view)
     return keys.playable(view) if keys is not None else None
 
 
-def picks_one_card(view: Any) -> bool:
+def picks_one_card(view: Engine) -> bool:
     """Whether an action takes one card (Topper's play), not several (Bluff's discard)."""
     keys = _keys(view)
     return keys is not None and keys.one_card
@@ -264,14 +266,14 @@ _GAME_KEYS = {
 }
 
 
-def _keys(view: Any) -> _GameKeys | None:
+def _keys(view: Engine) -> _GameKeys | None:
     try:
         return _GAME_KEYS[game_of(view).name]
     except UnknownGame:
         return None
 
 
-def _unknown(key: str, view: Any) -> str:
+def _unknown(key: str, view: Engine) -> str:
     shown = "Space" if key == " " else key
     keys = ", ".join(f"{h.shown} {h.label}" for h in hints(view)) or "none"
     return f"the key {shown!r} does nothing here (keys now: {keys}; ? for help)"

@@ -18,7 +18,7 @@ room a larger window gives.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
@@ -48,10 +48,15 @@ from p2pcards.ui.tui.dialogs import (
     summary_height,
     summary_lines,
 )
-from p2pcards.ui.tui.draw import wrapped
+from p2pcards.ui.tui.draw import Lines, wrapped
 from p2pcards.ui.tui.hand import hand_lines
 from p2pcards.ui.tui.logview import log_lines
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
+
+if TYPE_CHECKING:
+    from prompt_toolkit.application import Application
+
+    from p2pcards.ui.tui.app import TableApp
 
 #: The smallest window the table is drawn in (columns, rows); a smaller one shows a notice.
 MIN_COLUMNS, MIN_ROWS = 80, 24
@@ -63,7 +68,7 @@ DIALOG_WIDTH = D(min=40, preferred=70, max=76)
 class TableLayout:
     """The windows of the table for one :class:`~p2pcards.ui.tui.app.TableApp`."""
 
-    def __init__(self, screen: Any) -> None:
+    def __init__(self, screen: TableApp) -> None:
         self.screen = screen
         self.hand_window = Window(DrawnControl(self._hand, focusable=True), height=3)
         self.prompt_window = Window(BufferControl(screen.prompt_buffer),
@@ -135,7 +140,7 @@ class TableLayout:
                                      ConditionalContainer(notice, filter=small)]),
                              focused_element=self.hand_window)
 
-    def _too_small(self, width: int, height: int) -> list:
+    def _too_small(self, width: int, height: int) -> Lines:
         """The notice in a window too small for the table: its size, the size needed,
         and the one key that acts meanwhile."""
         size = self.screen.too_small() or (width, height)
@@ -156,7 +161,7 @@ class TableLayout:
         rows = get_app().output.get_size().rows
         return D.exact(6 + max(0, min(4, (rows - 24) // 4)))
 
-    def _hand(self, width: int, height: int) -> list:
+    def _hand(self, width: int, height: int) -> Lines:
         screen = self.screen
         empty = ("(the public view: no player's hand is shown)"
                  if screen.model.observer
@@ -165,7 +170,7 @@ class TableLayout:
                           active=screen.deciding, on_click=screen.click_card,
                           empty=empty)
 
-    def _status(self, width: int, height: int) -> list:
+    def _status(self, width: int, height: int) -> Lines:
         message = self.screen.message
         if message is not None and height > 1:
             kind, text = message
@@ -178,13 +183,13 @@ class TableLayout:
         message = self.screen.message
         return 1 if message is None else min(2, len(wrapped(f" {message[1]}", width)))
 
-    def _help(self, width: int, height: int) -> list:
+    def _help(self, width: int, height: int) -> Lines:
         screen = self.screen
         total = help_length(screen.model.game, width, screen.help_keys)
         screen.help_offset = max(0, min(screen.help_offset, total - height + 1))
         return help_lines(screen.model.game, screen.help_offset, width, height, screen.help_keys)
 
-    def _ending(self, width: int, height: int) -> list:
+    def _ending(self, width: int, height: int) -> Lines:
         screen = self.screen
         return ending_lines(screen.model, screen.offer_again, screen.end_ready, width, height)
 
@@ -197,8 +202,8 @@ class TableLayout:
         return "class:dialog class:dialog.verdict" if kind != "result" else \
             "class:dialog class:dialog.result"
 
-    def focus_table(self, app: Any) -> None:
+    def focus_table(self, app: Application[None]) -> None:
         app.layout.focus(self.hand_window)
 
-    def focus_prompt(self, app: Any) -> None:
+    def focus_prompt(self, app: Application[None]) -> None:
         app.layout.focus(self.prompt_window)

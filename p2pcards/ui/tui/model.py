@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pcards.net import session_events as peer
+from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import fingerprint
@@ -23,7 +24,7 @@ from p2pcards.protocol.table import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff_model as bluff
 from p2pcards.rules import topper_events as topper
-from p2pcards.rules.contract import MatchEnded
+from p2pcards.rules.contract import Engine, MatchEnded, Outcome
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.seats import SEATS
 from p2pcards.ui.text import describe
@@ -95,7 +96,7 @@ class ScreenModel:
         self.me: int | None = None
         #: This seat's player index (join order), once the table started.
         self.me_player: int | None = None
-        self.view: Any = None
+        self.view: Engine | None = None
         #: No seat of its own (a spectator, a replay of the public view): no hand, no "you".
         self.observer = False
         self.link = "connecting"
@@ -119,7 +120,7 @@ class ScreenModel:
         self.progress: str | None = None
         self.result_line: str | None = None
         self.ending: Ending | None = None
-        self.outcome: Any = None
+        self.outcome: Outcome | None = None
         #: The evening so far (``p2pcards play``, table after table), for the end box.
         self.evening: list[str] = []
         self.log: list[LogLine] = []
@@ -212,7 +213,7 @@ class ScreenModel:
 
     # -- updating -----------------------------------------------------------------
 
-    def set_view(self, view: Any) -> None:
+    def set_view(self, view: Engine) -> None:
         """Take this seat's latest view (a copy the screen may keep)."""
         try:
             game = game_of(view)
@@ -250,12 +251,12 @@ class ScreenModel:
         """The log the screen shows now: folded, or every check while details are on."""
         return self.details if self.show_details else self.log
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: SessionEvent) -> None:
         """Take in one event of the session, the table protocol or the referee."""
         self._track(event)
         self._log(event)
 
-    def _track(self, event: Any) -> None:
+    def _track(self, event: SessionEvent) -> None:
         self.history.take(event)  # a deal's start comes as its own event, not an action's
         if isinstance(event, peer.LobbyUpdate):
             self.game = clean(event.game, 10) or self.game
@@ -331,13 +332,13 @@ class ScreenModel:
             if isinstance(result, _GAME_ENDS):
                 self.progress = None
 
-    def _describe(self, event: Any) -> str | None:
+    def _describe(self, event: object) -> str | None:
         known = self.players or self.lobby
         return describe(event, self.names(), self.me, self.seating,
                         players=[info.name for info in known], me_player=self.me_player,
                         symbols=True, game=self.game)
 
-    def _log(self, event: Any) -> None:
+    def _log(self, event: SessionEvent) -> None:
         if isinstance(event, peer.Waiting):
             return
         if isinstance(event, proto.ActionApplied):

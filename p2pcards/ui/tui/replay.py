@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.output import Output
 
 from p2pcards.ui.replay import Replay
 from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
@@ -93,8 +95,8 @@ class ReplayScreen(TableApp):
 
     way_out = "Ctrl-C quits the replay"
 
-    def __init__(self, record: Replay, *, speed: float = DEFAULT_SPEED, input: Any = None,
-                 output: Any = None, clock: Callable[[], float] | None = None) -> None:
+    def __init__(self, record: Replay, *, speed: float = DEFAULT_SPEED, input: Input | None = None,
+                 output: Output | None = None, clock: Callable[[], float] | None = None) -> None:
         super().__init__(replay_bindings, input=input, output=output, clock=clock)
         self.record = record
         self.index = 0
@@ -293,7 +295,7 @@ def replay_bindings(screen: ReplayScreen) -> KeyBindings:
         kb.add(key, filter=at_table)(lambda event, action=action: action())
 
     @kb.add("c-c", eager=True)
-    def _quit(event: Any) -> None:
+    def _quit(event: KeyPressEvent) -> None:
         screen.leave_now()
 
     add_reading_keys(kb, screen)

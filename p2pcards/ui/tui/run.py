@@ -34,7 +34,7 @@ class RunScreen(Protocol):
     events: ScreenEvents
 
     @property
-    def app_task(self) -> asyncio.Task | None:
+    def app_task(self) -> asyncio.Task[None] | None:
         """The running application (None: not shown); the run stops waiting when it ends."""
 
     def end_shown(self) -> None:
@@ -104,7 +104,8 @@ class TableRun:
         screen.events.ended(result)
         self._choice = asyncio.get_running_loop().create_future()
         screen.end_shown()
-        await asyncio.wait({self._choice, app_task}, return_when=asyncio.FIRST_COMPLETED)
+        waited: set[asyncio.Future[Any]] = {self._choice, app_task}
+        await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
         self.again = self._choice.done() and self._choice.result() == "again"
         if self.again:
             self._choice = None

@@ -23,12 +23,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, cast
 
-from p2pcards.net.session_events import Decision
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from p2pcards.net.session_events import Decision, SessionEvent
 from p2pcards.protocol.events import MatchEnded, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.evening import EveningTally
 from p2pcards.ui.plain import Coach
 from p2pcards.ui.text import turn_line
@@ -53,6 +57,12 @@ LAN_SUMMARY_SECONDS = 6.0
 _TYPE_THE_ANSWER = "Type the answer and press Enter (Esc cancels)."
 
 
+class _Talking(Protocol):
+    """A session with table talk (a player's; a spectator only listens)."""
+
+    def say(self, text: str) -> object: ...
+
+
 class TableScreen(TableApp):
     """A person's seat on a full-screen table: the application with the seat's keys, composed
     with the seat's agent (:attr:`agent`), the session's event sink (:attr:`events`) and the
@@ -68,7 +78,7 @@ class TableScreen(TableApp):
 
     def __init__(self, session: SessionGetter | None = None, *, offer_again: bool = False,
                  summary_seconds: float | None = None, bell: bool = True,
-                 coach: Coach | None = None, input: Any = None, output: Any = None,
+                 coach: Coach | None = None, input: Input | None = None, output: Output | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         super().__init__(table_bindings, offer_again=offer_again, summary_seconds=summary_seconds,
                          input=input, output=output, clock=clock)
@@ -82,17 +92,17 @@ class TableScreen(TableApp):
         #: The coach ``w`` asks (a table against bots, or one whose host allowed hints);
         #: None: hints are refused.
         self.coach = coach
-        self._coaching: asyncio.Task | None = None
+        self._coaching: asyncio.Task[None] | None = None
         #: The evening so far at this screen (shown where a new table is offered: ``play``).
         self.evening = EveningTally()
 
     # -- what the session calls --------------------------------------------------------
 
-    async def decide(self, view: Any, decision: Decision | None = None) -> Any:
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Enable the action bar for ``view`` and return the legal action the person completes."""
         return await self.agent.decide(view, decision)
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: SessionEvent) -> None:
         """Take in an event of the session (see :meth:`ScreenEvents.on_event`)."""
         self.events.on_event(event)
 
@@ -105,14 +115,14 @@ class TableScreen(TableApp):
 
     # -- what the agent and the events tell the screen ----------------------------------
 
-    def decision_forced(self, view: Any) -> None:
+    def decision_forced(self, view: Engine) -> None:
         self.model.set_view(view)
         self.show_summary()
         # Not a choice: the rules make the called discard's owner show it.
         self.model.note("Your discard was called: revealing it.", "info")
         self._invalidate()
 
-    def decision_opened(self, view: Any) -> None:
+    def decision_opened(self, view: Engine) -> None:
         self.model.set_view(view)
         self.show_summary()
         self.picker.single = keymap.picks_one_card(view)
@@ -127,7 +137,7 @@ class TableScreen(TableApp):
     def view_taken(self) -> None:
         self.picker.sync(self.hand())
 
-    def event_shown(self, event: Any, at_rest: bool) -> None:
+    def event_shown(self, event: SessionEvent, at_rest: bool) -> None:
         if isinstance(event, MatchEnded) and self.offer_again:
             self.evening.take(event.outcome, self.model.names())
             self.model.evening = self.evening.lines()
@@ -149,7 +159,7 @@ class TableScreen(TableApp):
     def deciding(self) -> bool:
         return self.agent.pending is not None
 
-    def shown_view(self) -> Any:
+    def shown_view(self) -> Engine | None:
         pending = self.agent.pending
         return pending.view if pending is not None else self.model.view
 
@@ -335,7 +345,7 @@ class TableScreen(TableApp):
             line = flow.answer(text)
             if session is None or getattr(session, "talk", None) is None:
                 raise Refused("there is nobody to talk to yet: the table has not started")
-            session.say(line)
+            cast(_Talking, session).say(line)  # a player's session: it has a table talk
         except (Refused, TalkRefused) as refusal:
             self._refuse(str(refusal))
             return

@@ -14,12 +14,13 @@ from typing import Any
 
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text_common import game_name
 from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
-from p2pcards.ui.tui.model import REPLAY, SEATS, ScreenModel
+from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 #: Where each seat sits relative to this player's: 0 bottom, 1 left, 2 top, 3 right.
 BOTTOM, LEFT, TOP, RIGHT = range(4)
@@ -50,7 +51,7 @@ def _header(model: ScreenModel, seat: int) -> Line:
     if coached:  # every screen marks a seat that asked the coach (host --hints)
         tag += f" (coached {coached})"
     last = model.last_move is not None and model.last_move.seat == seat and model.ending is None
-    mark = [("class:lastmove", " ◆")] if last else []  # who made the last move
+    mark: Line = [("class:lastmove", " ◆")] if last else []  # who made the last move
     return [(style + (" class:seat.last" if last else ""), f"Seat {seat} · {name}"),
             ("class:seat.bot", tag)] + mark
 
@@ -99,13 +100,15 @@ def _status(model: ScreenModel, seat: int, now: float) -> Line:
         return []
     view = model.view
     left = model.seconds_left(now)
-    timer = [("class:countdown" + (" class:countdown.low" if left is not None and left <= 10
+    timer: Line = [("class:countdown" + (" class:countdown.low" if left is not None and left <= 10
                                    else ""), f" {clock(left)}")] if left is not None else []
     if view is not None and view.to_act == seat and view.outcome is None:
         word = "YOUR TURN" if seat == model.me else "to act"
-        return [("class:turn", f"▶ {word}")] + (timer if model.waiting_seat == seat else [])
+        turn: Line = [("class:turn", f"▶ {word}")]
+        return turn + (timer if model.waiting_seat == seat else [])
     if model.waiting_seat == seat:
-        return [("class:working", "… working")] + timer
+        working: Line = [("class:working", "… working")]
+        return working + timer
     return []
 
 
@@ -129,7 +132,7 @@ def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: flo
     header, fp, status = _header(model, seat), _fingerprint(model, seat), _status(model, seat, now)
     facts = _facts(model, seat)
     if place == BOTTOM and seat == model.me:
-        link = [("class:link.ok" if model.link in ("connected", REPLAY) else "class:link.bad",
+        link: Line = [("class:link.ok" if model.link in ("connected", REPLAY) else "class:link.bad",
                  f"● {model.link}")]
         facts = facts + [link]
     elif (away := model.reconnecting_left(seat, now)) is not None:

@@ -20,6 +20,7 @@ from p2pcards.net.session_events import (
     LobbyUpdate,
     Paths,
     Rejected,
+    SessionEvent,
     SessionResult,
     Waiting,
 )
@@ -38,7 +39,7 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.ui.text_common import clean
 from p2pcards.ui.tui.model import Ending, ScreenModel
-from p2pcards.ui.tui.source import SessionSource
+from p2pcards.ui.tui.source import SessionSource, players_of
 
 #: Events a peer session emits between its steps (the table is then at rest).
 SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Paths, Rejected, ProtocolError, Committed,
@@ -59,7 +60,7 @@ class EventScreen(Protocol):
     def view_taken(self) -> None:
         """The model took a new view of this seat from the session."""
 
-    def event_shown(self, event: Any, at_rest: bool) -> None:
+    def event_shown(self, event: SessionEvent, at_rest: bool) -> None:
         """``event`` is in the model (``at_rest``: the session was read as well)."""
 
 
@@ -70,7 +71,7 @@ class ScreenEvents:
         self.screen = screen
         self.source = source
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: SessionEvent) -> None:
         """Take in an event of the session (called between the session's steps).
 
         Only the session's own events are a moment to read its table: the
@@ -96,20 +97,18 @@ class ScreenEvents:
         self.screen.model.observer = self.source.spectating()
 
     def _read_session(self) -> None:
-        model, source = self.screen.model, self.source
+        model, seen = self.screen.model, self.source.snapshot()
         if not model.players:
-            players = source.players()
+            players = players_of(seen)
             if players:
-                model.set_players(players, source.me_player())
-                model.game = source.game() or model.game
-        seating = source.seating()
-        if seating is not None:
-            model.seating = tuple(seating)
-        seat = source.my_seat()
-        if seat is not None:
-            model.me = seat
+                model.set_players(players, seen.me_player)
+                model.game = seen.game or model.game
+        if seen.seating is not None:
+            model.seating = tuple(seen.seating)
+        if seen.my_seat is not None:
+            model.me = seen.my_seat
         if not self.screen.deciding:
-            view = source.view()
+            view = seen.view
             if view is not None:
                 model.set_view(view)
                 self.screen.view_taken()

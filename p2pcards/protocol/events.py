@@ -57,8 +57,10 @@ class SharesVerified:
 
 
 @dataclass(frozen=True)
-class HandDealt:
-    """The deal is complete; this peer's cards, by slot (empty for an observer)."""
+class HandReceived:
+    """The cryptographic deal of deck ``deck`` is complete and this peer opened its own cards,
+    by slot (empty for an observer). The rules' own record of a deal is
+    :class:`p2pcards.rules.contract.HandDealt`, carried in ``ActionApplied``."""
 
     deck: int
     hand: tuple[tuple[int, Card], ...]
@@ -83,8 +85,10 @@ class ActionApplied:
 
 
 @dataclass(frozen=True)
-class MatchEnded:
-    """The match finished normally."""
+class MatchCompleted:
+    """The table's match finished normally (not ended by a fault: see ``TableEnded``),
+    with the referee's outcome. The rules' last event is
+    :class:`p2pcards.rules.contract.MatchEnded`."""
 
     outcome: Any
 

@@ -26,8 +26,8 @@ from p2pcards.protocol.errors import DeadlineMissed, PlayerLeft, ProtocolError, 
 from p2pcards.protocol.events import (
     ActionApplied,
     ClockPaused,
-    HandDealt,
-    MatchEnded,
+    HandReceived,
+    MatchCompleted,
     PlayersSeated,
     TableEnded,
 )
@@ -137,8 +137,8 @@ class Step:
     @property
     def is_move(self) -> bool:
         """A step worth stopping at: the seats drawn, a deal, a game move, a pause, the end."""
-        return any(isinstance(e, (PlayersSeated, HandDealt, ActionApplied, ClockPaused,
-                                  MatchEnded, TableEnded)) for e in self.events)
+        return any(isinstance(e, (PlayersSeated, HandReceived, ActionApplied, ClockPaused,
+                                  MatchCompleted, TableEnded)) for e in self.events)
 
 
 @dataclass(frozen=True)
@@ -254,7 +254,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
             raise ReplayError(f"message {position} breaks the rules: {rule}", position)
         if table.stage is not Stage.ENDED:
             out.messages += 1  # the message a saved verdict blames is not counted as checked
-        deal += sum(isinstance(e, HandDealt) for e in events)
+        deal += sum(isinstance(e, HandReceived) for e in events)
         out.steps.append(Step(position, position, tuple(events), _view(table), deal))
         if progress is not None:
             progress(position + 1, len(messages))
@@ -279,7 +279,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
     out.seated_at = next((s.index for s in out.steps
                           if any(isinstance(e, PlayersSeated) for e in s.events)), None)
     out.deal_starts = [s.index for s in out.steps
-                       if any(isinstance(e, HandDealt) for e in s.events)]
+                       if any(isinstance(e, HandReceived) for e in s.events)]
     return out
 
 

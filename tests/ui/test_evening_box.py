@@ -9,8 +9,8 @@ from test_tui_screen import run, seat_everyone
 
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import events as proto
-from p2pcards.rules.bluff_model import BluffOutcome, Termination
-from p2pcards.rules.topper_events import TopperOutcome
+from p2pcards.rules.bluff.events import BluffOutcome, Termination
+from p2pcards.rules.topper.events import TopperOutcome
 from p2pcards.ui.evening import EveningTally
 
 BLUFF = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 7)
@@ -35,7 +35,7 @@ def test_the_tally_counts_wins_and_totals_by_name_over_the_matches():
 
 def _end_of(screen, outcome):
     async def session() -> SessionResult:
-        screen.on_event(proto.MatchEnded(outcome))
+        screen.on_event(proto.MatchCompleted(outcome))
         return SessionResult(outcome=outcome)
     return session()
 

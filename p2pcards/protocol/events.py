@@ -59,8 +59,8 @@ class SharesVerified:
 @dataclass(frozen=True)
 class HandReceived:
     """The cryptographic deal of deck ``deck`` is complete and this peer opened its own cards,
-    by slot (empty for an observer). The rules' own record of a deal is
-    :class:`p2pcards.rules.contract.HandDealt`, carried in ``ActionApplied``."""
+    by slot (empty for an observer). The rules' own record of a deal (what a
+    referee's ``deal`` returns) is :class:`p2pcards.rules.contract.HandDealt`."""
 
     deck: int
     hand: tuple[tuple[int, Card], ...]
@@ -87,8 +87,8 @@ class ActionApplied:
 @dataclass(frozen=True)
 class MatchCompleted:
     """The table's match finished normally (not ended by a fault: see ``TableEnded``),
-    with the referee's outcome. The rules' last event is
-    :class:`p2pcards.rules.contract.MatchEnded`."""
+    with the referee's outcome. The rules' last event, among the results of
+    the last ``ActionApplied``, is :class:`p2pcards.rules.contract.MatchEnded`."""
 
     outcome: Any
 

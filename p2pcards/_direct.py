@@ -14,7 +14,7 @@ from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
@@ -85,7 +85,7 @@ class DirectTable:
 
 def direct_table(game: str, seed: int = 1, config: Any = None, bot_kind: str = "heuristic",
                  bot_level: str = DEFAULT_LEVEL) -> DirectTable:
-    rules = games.by_name(game)
+    rules = game_wire.by_name(game)
     identities = [seeded_identity(seed, f"p{i}", f"P{i}") for i in range(4)]
     lobby = Lobby(identities[0], game, rules.config_to_wire(config or SHORT[game]), "test table")
     for identity in identities[1:]:

@@ -9,7 +9,6 @@ change. Topper's 24-card deck is the subset of ranks 9..A, in code order.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from p2pcards.errors import P2PCardsError
@@ -136,7 +135,3 @@ FULL_DECK: tuple[Card, ...] = _BY_CODE
 
 #: The 24-card deck (Topper: 9, 10, J, Q, K, A of each suit), in code order.
 TOPPER_DECK: tuple[Card, ...] = tuple(c for c in _BY_CODE if c.rank >= Rank.NINE)
-
-
-def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(c) for c in cards)

@@ -52,7 +52,7 @@ if importlib.util.find_spec("p2pcards") is None:
 from p2pcards.bots.base import play_local_match  # noqa: E402
 from p2pcards.bots.registry import DEFAULT_LEVEL, KINDS, LEVELS, make_bot_factory  # noqa: E402
 from p2pcards.rules.games import GAMES  # noqa: E402
-from p2pcards.rules.topper_events import HandScored  # noqa: E402
+from p2pcards.rules.topper.events import HandScored  # noqa: E402
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054

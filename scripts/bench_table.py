@@ -539,7 +539,7 @@ def profile_deal(game: str, top: int = 8) -> dict[str, Any]:
     import io
     import pstats
 
-    from p2pcards.protocol import games as protocol_games
+    from p2pcards.protocol import game_wire as protocol_games
     from p2pcards.protocol.identity import Identity
     from p2pcards.protocol.lobby import Lobby
     from p2pcards.protocol.table import Stage, Table

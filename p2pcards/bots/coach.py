@@ -38,7 +38,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Reveal
 from p2pcards.rules.games import game_of
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
-from p2pcards.rules.topper_order import effective_suit, is_trump, trick_power
+from p2pcards.rules.topper.order import effective_suit, is_trump, trick_power
 
 #: The level of the bot whose choice the coach shows.
 COACH_LEVEL = "normal"

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from p2pcards.cards import Card, Rank, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
-from p2pcards.rules.topper_order import effective_suit, is_trump, trick_power
+from p2pcards.rules.topper.order import effective_suit, is_trump, trick_power
 
 
 class RandomTopperBot:

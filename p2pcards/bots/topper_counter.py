@@ -28,7 +28,7 @@ from math import comb
 
 from p2pcards.cards import Card, Rank, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
-from p2pcards.rules.topper_order import effective_suit, is_trump, trick_power
+from p2pcards.rules.topper.order import effective_suit, is_trump, trick_power
 
 # --- the fitted hand evaluation --------------------------------------------------------
 # Fitted by `.venv/bin/python scripts/fit_counter.py --deals 3000 --seed 26` (least

@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from p2pcards.bots.topper_counter import DEFEND_TRICKS, WEIGHTS, bid_value
 from p2pcards.cards import Card, Rank, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
-from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
-from p2pcards.rules.topper_order import effective_suit, trick_power
+from p2pcards.rules.topper.determinize import InconsistentView, assign_hidden
+from p2pcards.rules.topper.order import effective_suit, trick_power
 
 #: Trump choices indexed like the tables below: ``None`` (no trump yet) then the suits.
 _TRUMPS: tuple[Suit | None, ...] = (None,) + tuple(Suit)

@@ -48,7 +48,7 @@ _DEALS_FIELD = {"bluff": "deal_cap", "topper": "deal_limit"}
 
 
 def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
-    from p2pcards.protocol import games
+    from p2pcards.protocol import game_wire
     rules = rules_games.by_name(game)
     field = _DEALS_FIELD[game]
     deals = getattr(rules.default_config(), field) if args.deals is None else (args.deals or None)
@@ -56,7 +56,7 @@ def config_from_args(game: str, args: argparse.Namespace) -> dict[str, int]:
         config = rules.config(**_SETTINGS[game](args), **{field: deals})
     except ValueError as error:  # each option is in range, yet together they make no table
         raise UserError(f"these table settings make no {game} table: {error}") from None
-    return games.by_name(game).config_to_wire(config)
+    return game_wire.by_name(game).config_to_wire(config)
 
 
 def pace_of(args: argparse.Namespace) -> float:

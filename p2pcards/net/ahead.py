@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from p2pcards.protocol.events import HandDealt, ShuffleVerified
+from p2pcards.protocol.events import HandReceived, ShuffleVerified
 from p2pcards.protocol.table import Prepared, PreparedShares, Table
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class Ahead:
         """What the table's events let us begin: after a deal, the next deal's
         first shuffle (while the players think); after the last shuffle passed,
         our shares of its deck (final now)."""
-        if any(isinstance(event, HandDealt) for event in events):
+        if any(isinstance(event, HandReceived) for event in events):
             self.next_shuffle(table)
         if any(isinstance(event, ShuffleVerified) for event in events):
             self.our_shares(table)

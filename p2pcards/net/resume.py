@@ -28,7 +28,7 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.net.session_snapshot import seat_view
 from p2pcards.protocol.errors import RemoteProtocolError
-from p2pcards.protocol.events import MatchEnded, PlayersSeated, TableEnded
+from p2pcards.protocol.events import MatchCompleted, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME, SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
@@ -138,8 +138,8 @@ def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()
             isinstance(event, PlayersSeated) for event in told):
         out.append(Step((PlayersSeated(table.player_at_seat, table.first_seat),), last))
     outcome = table.match.engine.outcome if table.stage is Stage.OVER else None
-    if outcome is not None and not any(isinstance(event, MatchEnded) for event in told):
-        out.append(Step((MatchEnded(outcome),), last))
+    if outcome is not None and not any(isinstance(event, MatchCompleted) for event in told):
+        out.append(Step((MatchCompleted(outcome),), last))
     elif table.stage is Stage.ENDED and table.verdict is not None and not any(
             isinstance(event, TableEnded) for event in told):
         out.append(Step((TableEnded(table.verdict),), last))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.net.journal import Journal
-from p2pcards.protocol.events import MatchEnded, TableEnded
+from p2pcards.protocol.events import MatchCompleted, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
@@ -72,7 +72,7 @@ class SeatRecord:
         for event in events:
             if isinstance(event, TableEnded):
                 self.verdict(table, event.verdict)
-            if isinstance(event, MatchEnded):
+            if isinstance(event, MatchCompleted):
                 self.journal.write_result({"winners": [
                     table.players[table.match.player_at_seat[seat]].name
                     for seat in event.outcome.winners]})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pcards.protocol import announce, envelope, frames, games, lobby, saved, table, talk, verdict
+from p2pcards.protocol import announce, envelope, frames, game_wire, lobby, saved, table, talk, verdict
 from p2pcards.protocol.schema import Bin, Struct
 
 
@@ -36,7 +36,7 @@ def catalogue() -> dict[str, Any]:
             "signed bytes": envelope.SIGN_TAG.decode("ascii").replace("\x00", "\\0") + " || payload",
             "types": transcript,
             "game types": {g.name: {t: shape.describe() for t, shape in g.shapes.items()}
-                           for g in games.GAMES.values()},
+                           for g in game_wire.GAMES.values()},
             "notices": {"alert": verdict.VERDICT_SHAPE.describe(), "leave": {"map": {}}},
         },
         "notice": {
@@ -65,5 +65,5 @@ def catalogue() -> dict[str, Any]:
         },
         "saved files": saved.describe(),
         "game configuration defaults": {g.name: g.config_to_wire(g.default_config())
-                                        for g in games.GAMES.values()},
+                                        for g in game_wire.GAMES.values()},
     }

@@ -58,8 +58,10 @@ class SharesVerified:
 
 
 @dataclass(frozen=True)
-class HandDealt:
-    """The deal is complete; this peer's cards, by slot (empty for an observer)."""
+class HandReceived:
+    """The cryptographic deal of deck ``deck`` is complete and this peer opened its own cards,
+    by slot (empty for an observer). The rules' own record of a deal (what a
+    referee's ``deal`` returns) is :class:`p2pcards.rules.contract.HandDealt`."""
 
     deck: int
     hand: tuple[tuple[int, Card], ...]
@@ -84,8 +86,10 @@ class ActionApplied:
 
 
 @dataclass(frozen=True)
-class MatchEnded:
-    """The match finished normally."""
+class MatchCompleted:
+    """The table's match finished normally (not ended by a fault: see ``TableEnded``),
+    with the referee's outcome. The rules' last event, among the results of
+    the last ``ActionApplied``, is :class:`p2pcards.rules.contract.MatchEnded`."""
 
     outcome: Outcome
 
@@ -134,5 +138,5 @@ class HintTaken:
 
 #: Every event the table state machine emits (:attr:`Table` outputs' ``events``).
 TableEvent = (Committed | KeyShareVerified | PlayersSeated | ShuffleVerified | SharesVerified
-              | HandDealt | CardsRevealed | ActionApplied | MatchEnded | Reported | TableEnded
+              | HandReceived | CardsRevealed | ActionApplied | MatchCompleted | Reported | TableEnded
               | ClockPaused | HintTaken)

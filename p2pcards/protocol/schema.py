@@ -128,19 +128,6 @@ class Text(Shape):
 
 
 @dataclass(frozen=True)
-class Const(Shape):
-    value: object
-
-    def describe(self) -> dict[str, object]:
-        return {"const": self.value}
-
-    def check(self, value: object, path: str) -> Any:
-        if type(value) is not type(self.value) or value != self.value:
-            raise _fail(path, repr(self.value), value)
-        return value
-
-
-@dataclass(frozen=True)
 class ListOf(Shape):
     item: Shape
     lo: int

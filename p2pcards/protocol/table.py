@@ -43,7 +43,7 @@ from p2pcards.crypto import checks, draw, elgamal, keys
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.dealing import (
     Checker,
     DeckDeal,
@@ -83,10 +83,10 @@ from p2pcards.protocol.events import (
     CardsRevealed,
     ClockPaused,
     Committed,
-    HandDealt,
+    HandReceived,
     HintTaken,
     KeyShareVerified,
-    MatchEnded,
+    MatchCompleted,
     PlayersSeated,
     Reported,
     SharesVerified,
@@ -244,11 +244,11 @@ class Gap(RemoteProtocolError):
 
 
 COMMIT_SHAPE = Struct({"key": Bin(32), "draw": Bin(32)})
-OPEN_SHAPE = Struct({"key": Bin(32), "proof": games.SCHNORR_PROOF, "draw": Bin(32)})
-SHUFFLE_SHAPE = Struct({"deck": games.DECK_NUMBER, "cards": games.DECK,
-                        "proof": games.SHUFFLE_PROOF})
-SHARES_SHAPE = Struct({"deck": games.DECK_NUMBER, "shares": ListOf(
-    games.SHARE, 1, 39)})
+OPEN_SHAPE = Struct({"key": Bin(32), "proof": game_wire.SCHNORR_PROOF, "draw": Bin(32)})
+SHUFFLE_SHAPE = Struct({"deck": game_wire.DECK_NUMBER, "cards": game_wire.DECK,
+                        "proof": game_wire.SHUFFLE_PROOF})
+SHARES_SHAPE = Struct({"deck": game_wire.DECK_NUMBER, "shares": ListOf(
+    game_wire.SHARE, 1, 39)})
 
 
 @dataclass(frozen=True)
@@ -337,7 +337,7 @@ class Table:
         if len({p.public_key for p in self.players}) != SEATS:
             raise MalformedMessage("genesis lists the same identity twice")
         genesis.verify(self.players[0].public_key)
-        self.game = games.by_name(body["game"])
+        self.game = game_wire.by_name(body["game"])
         game_config = dict(body["config"])
         #: Seconds each writer has for a message, the host's table setting (0: no limit).
         self.move_time = move_time_of(game_config.pop(MOVE_TIME, None))
@@ -1069,7 +1069,7 @@ class Table:
                 faces[slot] = self.hand[slot] = Card.from_code(code)
         match.engine.deal(faces)
         self.stage = Stage.PLAY
-        events.append(HandDealt(deal.number, tuple(sorted(self.hand.items()))))
+        events.append(HandReceived(deal.number, tuple(sorted(self.hand.items()))))
         return events
 
     def _on_play(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
@@ -1105,7 +1105,7 @@ class Table:
         events.append(ActionApplied(seat, action, results, msg.position))
         if match.engine.outcome is not None:
             self.stage = Stage.OVER
-            events.append(MatchEnded(match.engine.outcome))
+            events.append(MatchCompleted(match.engine.outcome))
         elif match.engine.awaiting_deal:
             match.deal = self._new_deck(match.deal.number + 1, match.joint_key, match.player_at_seat)
             self.stage = Stage.SHUFFLE

@@ -36,7 +36,7 @@ from p2pcards.protocol.errors import ProtocolError, VerdictAfterEnd, VerdictRefu
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
-    HandDealt,
+    HandReceived,
     HintTaken,
     SharesVerified,
     ShuffleVerified,
@@ -294,7 +294,7 @@ def _count(report: Report, events: list[Any]) -> None:
             report.shuffles += 1
         elif isinstance(event, SharesVerified):
             report.shares += event.count
-        elif isinstance(event, HandDealt):
+        elif isinstance(event, HandReceived):
             report.deals += 1
         elif isinstance(event, CardsRevealed):
             report.reveals += len(event.cards)

@@ -41,10 +41,13 @@ Where to read:
 * :mod:`.games` — one ``Game`` object per game naming its engine, config,
   phases, actions, events, options, public record and outcome;
   ``game_of(thing)`` and ``by_name(name)`` answer which game.
-* :mod:`.errors` — the refusals both games raise; :mod:`.bluff_errors` and
-  :mod:`.topper_errors` add each game's own.
+* :mod:`.errors` — the refusals both games raise; each game's
+  ``errors`` module adds its own.
 * :mod:`.referee` — the read-only facts every state inherits.
-* :mod:`.bluff` (+ :mod:`.bluff_model`) and :mod:`.topper` (+
-  :mod:`.topper_actions`, :mod:`.topper_events`, :mod:`.topper_order`,
-  :mod:`.topper_determinize`) — the two games.
+* :mod:`.bluff` and :mod:`.topper` — the two games, one package each, laid
+  out alike: ``model`` (config, phases, records), ``actions``, ``events``
+  (and the outcome), ``errors``, ``facts`` (a state's fields, read-only),
+  ``engine`` (the state class and its moves); Topper adds ``order`` (card
+  order) and ``determinize``. Each package's ``__init__`` exports the
+  game's vocabulary (``__all__``).
 """

@@ -17,8 +17,9 @@ from typing import Any, Generic, TypeVar
 
 from p2pcards.cards import FULL_DECK, Card
 from p2pcards.errors import P2PCardsError
-from p2pcards.rules import bluff, topper, topper_events
+from p2pcards.rules import bluff, topper
 from p2pcards.rules.contract import Engine, HandDealt, MatchEnded, Outcome
+from p2pcards.rules.topper import events as topper_events
 
 S = TypeVar("S", bound=Engine)
 

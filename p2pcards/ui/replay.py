@@ -26,9 +26,9 @@ from p2pcards.protocol.errors import DeadlineMissed, PlayerLeft, ProtocolError, 
 from p2pcards.protocol.events import (
     ActionApplied,
     ClockPaused,
-    HandDealt,
+    HandReceived,
     HintTaken,
-    MatchEnded,
+    MatchCompleted,
     PlayersSeated,
     TableEnded,
 )
@@ -140,8 +140,8 @@ class Step:
     def is_move(self) -> bool:
         """A step worth stopping at: the seats drawn, a deal, a game move, a pause, a
         hint, the end."""
-        return any(isinstance(e, (PlayersSeated, HandDealt, ActionApplied, ClockPaused,
-                                  HintTaken, MatchEnded, TableEnded)) for e in self.events)
+        return any(isinstance(e, (PlayersSeated, HandReceived, ActionApplied, ClockPaused,
+                                  HintTaken, MatchCompleted, TableEnded)) for e in self.events)
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
             raise ReplayError(f"message {position} breaks the rules: {rule}", position)
         if table.stage is not Stage.ENDED:
             out.messages += 1  # the message a saved verdict blames is not counted as checked
-        deal += sum(isinstance(e, HandDealt) for e in events)
+        deal += sum(isinstance(e, HandReceived) for e in events)
         out.steps.append(Step(position, position, tuple(events), _view(table), deal))
         if progress is not None:
             progress(position + 1, len(messages))
@@ -282,7 +282,7 @@ def replay(messages: Sequence[bytes], *, verdict: Verdict | None = None,
     out.seated_at = next((s.index for s in out.steps
                           if any(isinstance(e, PlayersSeated) for e in s.events)), None)
     out.deal_starts = [s.index for s in out.steps
-                       if any(isinstance(e, HandDealt) for e in s.events)]
+                       if any(isinstance(e, HandReceived) for e in s.events)]
     return out
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pcards.cards import Rank
-from p2pcards.rules import bluff_errors as errors
-from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal
+from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Phase, Reveal, errors
 from p2pcards.rules.errors import NotYourCard, RuleError
 from p2pcards.ui.text_common import (
     ALWAYS,

@@ -22,10 +22,10 @@ from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
 from p2pcards.protocol.table import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules import bluff_model as bluff
-from p2pcards.rules import topper_events as topper
+from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
 from p2pcards.rules.games import UnknownGame, game_of
+from p2pcards.rules.topper import events as topper
 from p2pcards.ui.text_common import (
     NAME_WIDTH,
     card_text,
@@ -270,7 +270,7 @@ def _protocol_line(e: object, s: Speaker) -> str | None:
             return f"You published {e.count} decryption shares for deck {e.deck}."
         return (f"Shares for deck {e.deck} from {s.seat(e.seat, False)} verified "
                 f"({e.count} proofs).")
-    if isinstance(e, proto.HandDealt):
+    if isinstance(e, proto.HandReceived):
         if not e.hand:
             return f"Deck {e.deck} dealt."
         cards = s.cards(sorted(card for _, card in e.hand))
@@ -283,7 +283,7 @@ def _protocol_line(e: object, s: Speaker) -> str | None:
         lines = [_game_line(r, s) for r in e.results if not isinstance(r, MatchEnded)]
         text = "\n".join(line for line in lines if line)
         return text or None
-    if isinstance(e, proto.MatchEnded):
+    if isinstance(e, proto.MatchCompleted):
         if isinstance(e.outcome, Outcome):
             return _outcome_line(e.outcome, s)
         return "Match over."

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pcards.protocol import events as proto
-from p2pcards.rules import bluff_model as bluff
-from p2pcards.rules import topper_events as topper
+from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import Engine, HandDealt
+from p2pcards.rules.topper import events as topper
 from p2pcards.ui.text_bluff import labelled_hand
 from p2pcards.ui.text_common import cards_text, game_name, plural, seat_name, who
 
@@ -53,7 +53,7 @@ class ResultRecorder:
     def take(self, event: object) -> None:
         # The table protocol's HandDealt starts every deal: the referee's own deal
         # events stay inside the table (its deal() results are not passed on).
-        if isinstance(event, (HandDealt, proto.HandDealt)):
+        if isinstance(event, (HandDealt, proto.HandReceived)):
             self._revealed, self._caught = [], []
         elif isinstance(event, bluff.ChallengeResolved):
             self._revealed.extend(event.faces)
@@ -144,7 +144,7 @@ class History(ResultRecorder):
 
     def take(self, event: object) -> None:
         super().take(event)
-        if isinstance(event, (HandDealt, proto.HandDealt)):
+        if isinstance(event, (HandDealt, proto.HandReceived)):
             self.tricks = []
         elif isinstance(event, topper.TrickWon):
             self.tricks.append(event)

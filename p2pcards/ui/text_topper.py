@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2pcards.cards import Card, Suit
-from p2pcards.rules import topper_errors as errors
 from p2pcards.rules.errors import CardMismatch, NotYourCard, RuleError
-from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState
-from p2pcards.rules.topper_order import big_jack, effective_suit, little_jack, trick_power
+from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperState, errors
+from p2pcards.rules.topper.order import big_jack, effective_suit, little_jack, trick_power
 from p2pcards.ui.text_common import (
     ALWAYS,
     CommandError,

@@ -10,7 +10,7 @@ from typing import Any
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 
 
@@ -21,7 +21,7 @@ def topper_bot(seed: int) -> BotAgent:
 @contextlib.asynccontextmanager
 async def hosted_topper(root: Path, seed: int) -> AsyncIterator[Any]:
     """The hosted table (its relay's journal under ``root / 'host'``), closed at the end."""
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     options = TableOptions(game="topper", config=config, seed=seed, deadline=30,
                            journal_root=root / "host")
     hosted = await start_hosted_table(seeded_identity(seed, "me", "Me"), topper_bot(1), options,

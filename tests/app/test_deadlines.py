@@ -9,7 +9,7 @@ import pytest
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until
 
@@ -26,7 +26,7 @@ class _Silent:
 
 
 def _options(tmp_path) -> TableOptions:
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     return TableOptions(game="topper", config=config, seed=4, deadline=1.5, journal_root=tmp_path)
 
 

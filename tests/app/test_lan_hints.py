@@ -16,7 +16,7 @@ from p2pcards.front import FrontEnd, FrontOptions
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.seat_view import decision_of
 from p2pcards.net.session_events import LobbyUpdate
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import HintTaken, TableEnded
 from p2pcards.protocol.table import HINT, HINTS
 from p2pcards.protocol.verify import verify_transcript
@@ -32,7 +32,7 @@ from tests.support import until
 
 
 def _config(hints: bool) -> dict:
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=1))
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1))
     return {**config, **({HINTS: 1} if hints else {})}
 
 

@@ -10,8 +10,8 @@ from p2pcards.app import TableOptions, play_local, seeded_identity, start_hosted
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.journal import Journal, read_records
 from p2pcards.net.session_events import LobbyUpdate
-from p2pcards.protocol import games
-from p2pcards.protocol.events import HandDealt, MatchEnded
+from p2pcards.protocol import game_wire
+from p2pcards.protocol.events import HandReceived, MatchCompleted
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
@@ -21,7 +21,7 @@ CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score
 
 
 def options(game: str, tmp_path, seed: int = 5) -> TableOptions:
-    return TableOptions(game=game, config=games.by_name(game).config_to_wire(CONFIGS[game]),
+    return TableOptions(game=game, config=game_wire.by_name(game).config_to_wire(CONFIGS[game]),
                         seed=seed, deadline=30, journal_root=tmp_path)
 
 
@@ -38,9 +38,9 @@ async def play(game: str, tmp_path, seed: int = 5):
 def test_whole_local_match_against_three_bots_ends_with_an_outcome(game, tmp_path):
     _me, result, events = asyncio.run(play(game, tmp_path))
     assert result.outcome is not None and result.verdict is None
-    assert any(isinstance(e, MatchEnded) for e in events)
+    assert any(isinstance(e, MatchCompleted) for e in events)
     assert any(isinstance(e, LobbyUpdate) for e in events)
-    hands = [e for e in events if isinstance(e, HandDealt)]
+    hands = [e for e in events if isinstance(e, HandReceived)]
     assert hands and len(hands[0].hand) == (13 if game == "bluff" else 6)
 
 

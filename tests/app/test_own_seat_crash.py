@@ -9,7 +9,7 @@ import pytest
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.net.journal import Journal
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 
 
@@ -23,7 +23,7 @@ class _CrashingAgent:
 
 
 async def _crash(tmp_path):
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     options = TableOptions(game="topper", config=config, seed=4, deadline=30,
                            journal_root=tmp_path)
     hosted = await start_hosted_table(seeded_identity(4, "me", "Me"), _CrashingAgent(), options,

@@ -12,7 +12,7 @@ from p2pcards._direct import direct_table
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.session_events import TakePause
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.events import ClockPaused, TableEnded
 from p2pcards.protocol.table import (
@@ -49,7 +49,7 @@ class _StepsAway:
 
 
 def _config(pauses: int) -> dict:
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=1))
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1))
     return {**config, MOVE_TIME: 60, PAUSES: pauses}
 
 

@@ -10,7 +10,7 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_events import describe
 from tests.support import until
@@ -34,7 +34,7 @@ def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_
     seen: list[Presence] = []
 
     async def run():
-        config = games.by_name("topper").config_to_wire(TopperConfig(target_score=1))
+        config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1))
         options = TableOptions(game="topper", config=config, seed=6, deadline=30,
                                journal_root=tmp_path)
         me = seeded_identity(6, "me", "Me")

@@ -17,9 +17,9 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import resumed_steps, show_record
 from p2pcards.net.session_events import LobbyUpdate, Presence
-from p2pcards.protocol import games
-from p2pcards.protocol.events import ActionApplied, HandDealt, TableEnded
-from p2pcards.rules import bluff_model
+from p2pcards.protocol import game_wire
+from p2pcards.protocol.events import ActionApplied, HandReceived, TableEnded
+from p2pcards.rules import bluff as bluff_model
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
@@ -78,7 +78,7 @@ class _Seat:
 
 
 def _options(root: Path) -> TableOptions:
-    config = games.by_name("bluff").config_to_wire(BluffConfig(deal_cap=3))
+    config = game_wire.by_name("bluff").config_to_wire(BluffConfig(deal_cap=3))
     return TableOptions(game="bluff", config=config, seed=SEED, deadline=60, journal_root=root)
 
 
@@ -90,7 +90,7 @@ def _calls_this_deal(seat: _Seat) -> int:
     """Calls of the deal in play, once a deal was won before it (0 until then)."""
     won, calls = False, 0
     for event in seat.events:
-        if isinstance(event, HandDealt):
+        if isinstance(event, HandReceived):
             calls = 0
         for result in event.results if isinstance(event, ActionApplied) else ():
             if isinstance(result, bluff_model.DealWon):

@@ -15,7 +15,7 @@ import pytest
 from p2pcards.app import TableOptions, play_local, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.session_events import LobbyUpdate
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.standings import (
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 ME = seeded_identity(1, "me", "Me")
 #: A short Topper match (the first hand that reaches 3 points ends it): cheap to play and verify.
-CONFIG = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+CONFIG = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
 
 
 def _play(root: Path, seed: int) -> dict[str, int | bool]:

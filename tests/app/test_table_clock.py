@@ -15,7 +15,7 @@ from p2pcards.cli import build_parser
 from p2pcards.commands.settings import table_config
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.table import MOVE_TIME, Stage, move_time_of
 from p2pcards.rules.topper import TopperConfig
@@ -28,7 +28,7 @@ class _Silent:
 
 
 def _config(move_time):
-    config = games.by_name("topper").config_to_wire(TopperConfig(target_score=3))
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     return config if move_time is None else {**config, MOVE_TIME: move_time}
 
 

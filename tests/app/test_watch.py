@@ -18,7 +18,7 @@ from p2pcards.net import host as host_module
 from p2pcards.net.connection import connect
 from p2pcards.net.errors import NetError
 from p2pcards.net.watch import WatchSession
-from p2pcards.protocol import frames, games
+from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.events import ActionApplied, CardsRevealed, TableEnded
 from p2pcards.protocol.identity import Identity
@@ -30,7 +30,7 @@ LOOPBACK = "127.0.0.1"
 
 
 def _options(tmp_path, spectators: int = 8, game: str = "topper") -> TableOptions:
-    rules = games.by_name(game)
+    rules = game_wire.by_name(game)
     config = rules.config_to_wire(TopperConfig(target_score=2) if game == "topper"
                                   else BluffConfig(deal_cap=5))
     return TableOptions(game=game, config=config, seed=9, deadline=30, journal_root=tmp_path,

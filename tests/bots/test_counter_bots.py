@@ -29,7 +29,7 @@ from p2pcards.rules.topper import (
     TopperState,
     faces_for_hands,
 )
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.order import effective_suit
 from tests.bots.test_search_bots import _other_hands_shuffled, topper_states
 from tests.bots.test_topper_bots import Watched, bidding_with, cards, table
 

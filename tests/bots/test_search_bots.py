@@ -24,7 +24,7 @@ from p2pcards.bots.topper_search import MatchOdds, SearchTopperBot, _Knowledge
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.order import effective_suit
 
 ROOT = Path(__file__).resolve().parents[2]
 

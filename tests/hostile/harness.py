@@ -38,7 +38,7 @@ from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.crypto.group import Point, Scalar
 from p2pcards.crypto.seeded import SeededRng
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import NOTICE_TYPES, SignedMessage, seal, seal_notice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
@@ -268,7 +268,7 @@ class Bench:
                  bot_kind: str = "heuristic", genesis_nonce: bytes | None = None) -> None:
         self.game = game
         self.seed = seed
-        rules = games.by_name(game)
+        rules = game_wire.by_name(game)
         self.config = SHORT_CONFIGS[game] if config is None else config
         self.identities = [seeded_identity(seed, f"p{i}", f"p{i}") for i in range(PLAYERS)]
         lobby = Lobby(self.identities[0], game, rules.config_to_wire(self.config), "hostile")

@@ -33,7 +33,7 @@ from p2pcards.net.connection import Connection, Limits, connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.session_events import SessionResult
-from p2pcards.protocol import frames, games
+from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
@@ -169,7 +169,7 @@ class NetTable:
         self.game, self.seed = game, seed
         #: Where the relay and every seat save their folders (None: nothing is saved).
         self.journal_root = journal_root
-        rules = games.by_name(game)
+        rules = game_wire.by_name(game)
         self.config = SHORT_CONFIGS[game] if config is None else config
         self.identities = [seeded_identity(seed, f"p{i}", f"p{i}") for i in range(PLAYERS)]
         self.host = TableHost(self.identities[0], game, rules.config_to_wire(self.config),

@@ -15,7 +15,7 @@ from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.table import Stage
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.bluff import Phase as BluffPhase
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.order import effective_suit
 
 from .harness import (
     Bench,

@@ -26,7 +26,7 @@ from p2pcards.crypto.group import Point
 from p2pcards.crypto.shares import DecryptionShare, decryption_point
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.events import CardsRevealed, HandDealt
+from p2pcards.protocol.events import CardsRevealed, HandReceived
 from p2pcards.protocol.table import Table
 
 from .harness import recording
@@ -63,7 +63,7 @@ def _rebuild(messages: list[SignedMessage]) -> tuple[Table, list[Deck]]:
     for msg in messages[1:]:
         events = observer.receive(msg.raw)
         for event in events:
-            if isinstance(event, HandDealt):
+            if isinstance(event, HandReceived):
                 deal = observer.deal
                 decks.append(Deck(
                     cards=list(deal.deck),

@@ -15,7 +15,7 @@ import pytest
 from p2pcards._direct import SHORT, DirectTable
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.registry import make_bot_factory
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import HintNotAllowed, MalformedMessage
 from p2pcards.protocol.events import HintTaken, TableEnded
@@ -33,7 +33,7 @@ from p2pcards.protocol.verify import verify_transcript
 
 def _table(game: str = "topper", seed: int = 12, hints: int | None = 1) -> DirectTable:
     """Four seeded players and an observer at a table whose genesis sets ``hints``."""
-    rules = games.by_name(game)
+    rules = game_wire.by_name(game)
     identities = [seeded_identity(seed, f"p{i}", f"P{i}") for i in range(4)]
     config = rules.config_to_wire(SHORT[game])
     if hints is not None:
@@ -152,7 +152,7 @@ def test_nobody_can_take_a_hint_out_of_turn():
 
 
 def test_a_genesis_with_hints_other_than_0_or_1_is_malformed():
-    rules = games.by_name("bluff")
+    rules = game_wire.by_name("bluff")
     me = seeded_identity(1, "p0", "P0")
     lobby = Lobby(me, "bluff", {**rules.config_to_wire(SHORT["bluff"]), HINTS: 2}, "t")
     for i in range(1, 4):

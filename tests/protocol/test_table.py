@@ -8,7 +8,7 @@ from p2pcards._direct import direct_table
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
-from p2pcards.protocol.events import ActionApplied, HandDealt, MatchEnded, PlayersSeated
+from p2pcards.protocol.events import ActionApplied, HandReceived, MatchCompleted, PlayersSeated
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import (
     Gap,
@@ -37,7 +37,7 @@ def test_whole_topper_match_ends_with_the_same_outcome_for_every_peer_and_the_ob
 def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(topper_match):
     first_deals = []
     for events in topper_match.events[:4]:
-        dealt = [e for e in events if isinstance(e, HandDealt)]
+        dealt = [e for e in events if isinstance(e, HandReceived)]
         assert dealt and all(len(e.hand) == 6 for e in dealt)
         first_deals.append(dealt[0].hand)
     cards = [card for hand in first_deals for _slot, card in hand]
@@ -71,7 +71,7 @@ def test_seats_and_first_dealer_come_from_the_joint_draw_and_agree_everywhere(to
 
 
 def test_match_end_event_reaches_every_peer(topper_match):
-    assert all(any(isinstance(e, MatchEnded) for e in events) for events in topper_match.events)
+    assert all(any(isinstance(e, MatchCompleted) for e in events) for events in topper_match.events)
 
 
 def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck():

@@ -14,7 +14,7 @@ from p2pcards.rules.bluff import (
     Reveal,
     faces_for_hands,
 )
-from p2pcards.rules.bluff_errors import (
+from p2pcards.rules.bluff.errors import (
     AlreadyRevealed,
     BadDeal,
     DealNotAwaited,

@@ -32,7 +32,7 @@ from p2pcards.rules.bluff import (
     Termination,
     faces_for_hands,
 )
-from p2pcards.rules.bluff_errors import StakeAboveStack, StakeTooLow
+from p2pcards.rules.bluff.errors import StakeAboveStack, StakeTooLow
 
 
 def cards(text: str) -> list[Card]:

@@ -19,7 +19,7 @@ from p2pcards.rules.bluff import (
     Reveal,
     faces_for_hands,
 )
-from p2pcards.rules.bluff_errors import StakeTooLow
+from p2pcards.rules.bluff.errors import StakeTooLow
 
 ACES = [Card.parse(t) for t in ["AS", "AH", "AD", "AC"]]
 FACES = faces_for_hands({0: ACES}, FULL_DECK)

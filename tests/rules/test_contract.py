@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules import bluff, topper
 from p2pcards.rules.contract import (
     Engine,
@@ -111,7 +111,7 @@ def test_both_games_deal_and_end_with_the_shared_events(name):
 def test_only_bluff_forces_an_action_a_reveal():
     state = bluff.BluffState.position(hands={0: [Card.parse("AS")]})
     assert state.forced_action() is None
-    state.apply(bluff.Discard(0, (0,), 10, bluff.Rank.KING))
+    state.apply(bluff.Discard(0, (0,), 10, Rank.KING))
     state.apply(bluff.Challenge(1))
     assert state.forced_action() == bluff.Reveal(0, (Card.parse("AS"),))
     with pytest.raises(FacesUnknown):

@@ -3,14 +3,7 @@
 import pytest
 
 from p2pcards.cards import Card, Suit
-from p2pcards.rules.topper_order import (
-    big_jack,
-    effective_suit,
-    is_trump,
-    little_jack,
-    trick_power,
-    trick_winner_index,
-)
+from p2pcards.rules.topper.order import big_jack, effective_suit, is_trump, little_jack, trick_power, trick_winner_index
 
 
 def cards(text: str) -> list[Card]:

@@ -24,7 +24,7 @@ from p2pcards.rules.topper import (
     TrickWon,
     faces_for_hands,
 )
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.order import effective_suit
 
 # Clubs led, seat 1 holds the Little Jack (JC) and a true club (10C).
 LITTLE_JACK_AND_CLUB = ("AS KS AC AH AD 9D", "JC 10C KH QH 9S 10S",

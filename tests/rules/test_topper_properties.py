@@ -13,12 +13,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from p2pcards.bots.base import play_local_match
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Suit
-from p2pcards.rules.errors import RuleError
+from p2pcards.rules.errors import MatchOver, RuleError
 from p2pcards.rules.topper import (
     Bid,
     HandScored,
     MatchEnded,
-    MatchOver,
     NameTrump,
     PassBid,
     Phase,
@@ -29,7 +28,7 @@ from p2pcards.rules.topper import (
     TopperConfig,
     TopperState,
 )
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.order import effective_suit
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

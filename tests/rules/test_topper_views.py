@@ -18,8 +18,8 @@ from p2pcards.rules.topper import (
     TopperState,
     faces_for_hands,
 )
-from p2pcards.rules.topper_determinize import assign_hidden
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.determinize import assign_hidden
+from p2pcards.rules.topper.order import effective_suit
 
 HANDS = ("AC AS AH AD 9D KH", "JC 10S QH 9S KD 9H",
          "JS QC KC 10C 9C 10D", "QS KS QD JD JH 10H")

@@ -96,7 +96,7 @@ from p2pcards.app import seeded_identity
 from p2pcards.crypto import checks
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.seeded import SeededRng
-from p2pcards.protocol import evidence, frames, games
+from p2pcards.protocol import evidence, frames, game_wire
 from p2pcards.protocol.dealing import DeckDeal, deck_key
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
@@ -257,7 +257,7 @@ def seating(game: str = "topper") -> Seating:
         identities = [seeded_identity(20, f"p{i}", f"p{i}") for i in range(PLAYERS)]
         settings = (TopperConfig(target_score=1, deal_limit=1) if game == "topper"
                     else BLUFF_CONFIG)
-        config = games.by_name(game).config_to_wire(settings)
+        config = game_wire.by_name(game).config_to_wire(settings)
         nonce = SeededRng(b"sim genesis" if game == "topper" else f"sim {game}".encode())(32)
         _SEATING[game] = Seating(identities, game, config, nonce)
     return _SEATING[game]

@@ -34,7 +34,7 @@ from typing import Any
 from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost
-from p2pcards.protocol import frames, games
+from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
@@ -167,7 +167,7 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reconnect-window", type=float, default=60.0)
     args = parser.parse_args(argv)
     mode = "honest" if args.honest else args.mode
-    rules = games.by_name(args.game)
+    rules = game_wire.by_name(args.game)
     # The table clock in the genesis, as every p2pcards host sets it (joiners take none).
     config = {**rules.config_to_wire(SHORT[args.game]), MOVE_TIME: max(1, round(args.deadline))}
     options = TableOptions(game=args.game, config=config,

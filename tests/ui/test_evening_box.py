@@ -6,8 +6,8 @@ import asyncio
 
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import events as proto
-from p2pcards.rules.bluff_model import BluffOutcome, Termination
-from p2pcards.rules.topper_events import TopperOutcome
+from p2pcards.rules.bluff.events import BluffOutcome, Termination
+from p2pcards.rules.topper.events import TopperOutcome
 from p2pcards.ui.evening import EveningTally
 from tests.ui.test_tui_harness import drawn, headless, wait_until
 from tests.ui.test_tui_screen import run, seat_everyone
@@ -34,7 +34,7 @@ def test_the_tally_counts_wins_and_totals_by_name_over_the_matches():
 
 def _end_of(screen, outcome):
     async def session() -> SessionResult:
-        screen.on_event(proto.MatchEnded(outcome))
+        screen.on_event(proto.MatchCompleted(outcome))
         return SessionResult(outcome=outcome)
     return session()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from p2pcards.net.session_events import DIRECT, HOST, VIA_HOST, Paths
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.ui.plain import PlainPrinter
-from p2pcards.ui.tui.draw import width_of
+from p2pcards.ui.tui.lines import width_of
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
 from tests.ui.ui_scenes import panel_text, seated_model
 

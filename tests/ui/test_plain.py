@@ -16,10 +16,10 @@ from p2pcards.cards import FULL_DECK, TOPPER_DECK
 from p2pcards.net.session_events import Decision, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules import bluff_model as bm
-from p2pcards.rules import topper_events as te
+from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
+from p2pcards.rules.topper import events as te
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
 from tests.ui.ui_scenes import (
@@ -224,7 +224,7 @@ def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set
     position = 1
     for _ in range(20_000):
         if state.outcome is not None:
-            events.append(proto.MatchEnded(state.outcome))
+            events.append(proto.MatchCompleted(state.outcome))
             return events, allowed
         if state.awaiting_deal:
             state.deal(shuffled_faces(FULL_DECK, rng))
@@ -232,7 +232,7 @@ def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set
                 events.append(proto.ShuffleVerified(seat, deck, seat == me))
             hand = tuple(state.hand(me))
             allowed |= {card for _, card in hand}
-            events.append(proto.HandDealt(deck, hand))
+            events.append(proto.HandReceived(deck, hand))
             deck += 1
             continue
         seat = state.to_act

@@ -9,7 +9,7 @@ from p2pcards.net.session_events import CONNECTED, DIRECT, RECONNECTING, Paths, 
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.bars import status_line
-from p2pcards.ui.tui.draw import width_of
+from p2pcards.ui.tui.lines import width_of
 from p2pcards.ui.tui.seats import LEFT, TOP, seat_panel
 from tests.ui.ui_scenes import panel_text, seated_model, topper_bidding
 
@@ -52,7 +52,7 @@ def test_plain_mode_prints_who_dropped_and_who_is_back() -> None:
 
 def test_the_board_and_the_seat_mark_the_last_move() -> None:
     from p2pcards.protocol.events import ActionApplied
-    from p2pcards.rules.topper_events import BidMade
+    from p2pcards.rules.topper.events import BidMade
     from p2pcards.ui.tui.board import board_lines
     from p2pcards.ui.tui.seats import _header
 
@@ -68,8 +68,8 @@ def test_the_board_and_the_seat_mark_the_last_move() -> None:
 
 
 def test_a_new_deal_clears_the_last_move_of_the_one_before() -> None:
-    from p2pcards.protocol.events import ActionApplied, HandDealt
-    from p2pcards.rules.topper_events import BidMade
+    from p2pcards.protocol.events import ActionApplied, HandReceived
+    from p2pcards.rules.topper.events import BidMade
     from p2pcards.ui.tui.board import board_lines
 
     model = seated_model(me=1)
@@ -77,5 +77,5 @@ def test_a_new_deal_clears_the_last_move_of_the_one_before() -> None:
     bidder = model.view.to_act
     model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))
     assert model.last_move is not None
-    model.apply(HandDealt(1, ()))
+    model.apply(HandReceived(1, ()))
     assert model.last_move is None and "◆" not in panel_text(board_lines(model, 46, 10))

@@ -18,13 +18,13 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cli import main
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.net.journal import Journal
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.errors import DeadlineMissed
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
-    HandDealt,
-    MatchEnded,
+    HandReceived,
+    MatchCompleted,
     TableEnded,
 )
 from p2pcards.protocol.table import SessionSecrets
@@ -67,7 +67,7 @@ def matches(tmp_path_factory: Any) -> dict[str, tuple[Any, Path, Any]]:
     out = {}
     for game in ("bluff", "topper"):
         root = tmp_path_factory.mktemp(game)
-        options = TableOptions(game=game, config=games.by_name(game).config_to_wire(CONFIGS[game]),
+        options = TableOptions(game=game, config=game_wire.by_name(game).config_to_wire(CONFIGS[game]),
                                seed=SEED, deadline=30, journal_root=root)
         me = seeded_identity(SEED, "me", "Me")
         result = asyncio.run(asyncio.wait_for(play_local(
@@ -152,7 +152,7 @@ def test_the_vector_replayed_as_a_player_shows_exactly_his_dealt_cards() -> None
         record = replay(messages, secrets=secrets, player=player)
         assert record.me_player == player
         assert record.me_seat == data["player_at_seat"].index(player)
-        dealt = [e for s in record.steps for e in s.events if isinstance(e, HandDealt)]
+        dealt = [e for s in record.steps for e in s.events if isinstance(e, HandReceived)]
         assert len(dealt) == 1 and len(dealt[0].hand) == 6
         # Every card of that hand was played face up later: the hand is his own.
         played = {slot: card for s in record.steps for e in s.events
@@ -209,7 +209,7 @@ def revealed_by_step(record: Any) -> list[set]:
     shown: set = set()
     for step in record.steps:
         for event in step.events:
-            if isinstance(event, HandDealt):
+            if isinstance(event, HandReceived):
                 shown = set()
             elif isinstance(event, CardsRevealed):
                 shown |= {card for _, card in event.cards}
@@ -463,7 +463,7 @@ def test_plain_lines_follow_the_live_tables_words(matches: dict) -> None:
     assert any(line.startswith("Deck 0 dealt. Your hand: ") for line in lines)
     assert any(line.startswith("✓ Deck 0 shuffled by all four") for line in lines)
     ended = [e for s in replay_saved(load_saved(table_dir / "relay")).steps for e in s.events
-             if isinstance(e, MatchEnded)]
+             if isinstance(e, MatchCompleted)]
     assert len(ended) == 1
 
 

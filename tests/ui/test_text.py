@@ -16,11 +16,11 @@ from p2pcards.net.session_events import LinkDown, LinkUp, LobbyUpdate, Rejected,
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.table import IllegalAction
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules import bluff_model as bm
-from p2pcards.rules import topper_events as te
+from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, faces_for_hands
-from p2pcards.rules.bluff_errors import StakeTooLow
+from p2pcards.rules.bluff.errors import StakeTooLow
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
+from p2pcards.rules.topper import events as te
 from p2pcards.ui.text import (
     CommandError,
     UnknownGame,
@@ -522,8 +522,8 @@ def test_describe_protocol_events():
         "You shuffled deck 1 and proved the shuffle."
     assert describe(proto.SharesVerified(1, 0, 39, False), NAMES, 0) == \
         "Shares for deck 0 from seat 1 (Bob) verified (39 proofs)."
-    assert describe(proto.HandDealt(0, hand), NAMES, 0) == "Deck 0 dealt. Your hand: 2C QS."
-    assert describe(proto.HandDealt(0, ()), NAMES, None) == "Deck 0 dealt."
+    assert describe(proto.HandReceived(0, hand), NAMES, 0) == "Deck 0 dealt. Your hand: 2C QS."
+    assert describe(proto.HandReceived(0, ()), NAMES, None) == "Deck 0 dealt."
     assert describe(proto.Committed(2), NAMES, 0, seating) == \
         "You (seat 0) committed to a key share and a draw nonce."
     assert describe(proto.KeyShareVerified(3), NAMES, 0, seating) == \
@@ -554,7 +554,7 @@ def test_describe_action_applied_gives_its_results_and_leaves_the_end_to_match_e
     text = describe(applied, NAMES, 0)
     assert text.splitlines() == ["Seat 2 (Carol) passed and paid 10 into the safe box.",
                                  "Seat 2 (Carol) ran out of chips and is out of the match."]
-    ended = describe(proto.MatchEnded(outcome), NAMES, 0)
+    ended = describe(proto.MatchCompleted(outcome), NAMES, 0)
     assert ended.startswith("Match over: one player has all the chips after 3 deals. "
                             "Seat 1 (Bob) won.")
     assert describe(proto.ActionApplied(0, Pass(0), (), 5), NAMES, 0) is None
@@ -642,7 +642,7 @@ def test_describe_and_render_clean_control_characters_from_remote_text():
 
 
 def test_lines_about_this_peer_use_the_verb_that_agrees_with_you() -> None:
-    from p2pcards.rules.bluff_model import RoundEnded
+    from p2pcards.rules.bluff.events import RoundEnded
     from p2pcards.ui.text import describe
     names = ["Ann", "Bob", "Cy", "Dee"]
     assert describe(RoundEnded(leader=1, cards_out=3), names, me=1).endswith(

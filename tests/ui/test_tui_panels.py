@@ -16,13 +16,13 @@ from p2pcards.cards import Card
 from p2pcards.net.session_events import LinkDown, LinkUp, LobbyUpdate, Rejected, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules import bluff_model as bm
+from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffConfig, BluffState
 from p2pcards.rules.topper import TopperConfig, TopperState
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.tui.board import board_lines
-from p2pcards.ui.tui.draw import cut, pad, width_of
 from p2pcards.ui.tui.hand import hand_lines
+from p2pcards.ui.tui.lines import cut, pad, width_of
 from p2pcards.ui.tui.logview import LogScroll, log_lines
 from p2pcards.ui.tui.model import LogLine, ScreenModel, SeatInfo
 from p2pcards.ui.tui.picker import HandPicker
@@ -146,7 +146,7 @@ def test_the_model_counts_verified_steps_and_clears_the_progress_on_the_deal():
     assert model.progress == "Shuffling: seat 3 of 4 verified…"
     model.apply(proto.SharesVerified(0, 2, 13, False))
     assert model.progress == "Dealing: shares of seat 1 of 4 verified…"
-    model.apply(proto.HandDealt(2, ()))
+    model.apply(proto.HandReceived(2, ()))
     assert model.progress is None
     assert all(line.kind == "crypto" for line in model.log)
 
@@ -157,7 +157,7 @@ def test_the_model_keeps_the_result_of_a_deal_until_the_next_one_is_dealt():
     assert model.result_line == "Seat 1 (Bob) won the deal and the safe box of 120."
     assert model.progress == "Shuffling: 0 of 4 seats verified…"
     assert model.log[-1].kind == "result"
-    model.apply(proto.HandDealt(1, ()))
+    model.apply(proto.HandReceived(1, ()))
     assert model.result_line is None
 
 

@@ -14,7 +14,7 @@ from p2pcards.protocol import events as proto
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import Discard
-from p2pcards.rules.bluff_model import BluffOutcome, Termination
+from p2pcards.rules.bluff.events import BluffOutcome, Termination
 from p2pcards.rules.topper import Play
 from p2pcards.ui.plain import PlayerQuit
 from tests.ui.test_tui_harness import (
@@ -396,7 +396,7 @@ def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_pla
             outcome = _outcome()
 
             async def session() -> SessionResult:
-                screen.on_event(proto.MatchEnded(outcome))
+                screen.on_event(proto.MatchCompleted(outcome))
                 return SessionResult(outcome=outcome)
             playing = asyncio.ensure_future(screen.play(session()))
             await wait_until(lambda: screen.end_ready, "the end box", term)
@@ -622,7 +622,7 @@ def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without
             screen.show_summary()
             await shows(term, "Deal 6 over")
             outcome = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 6)
-            screen.on_event(proto.MatchEnded(outcome))
+            screen.on_event(proto.MatchCompleted(outcome))
             await shows(term, "MATCH OVER")
             return term.text, screen.overlay
     shown, overlay = run(scene())

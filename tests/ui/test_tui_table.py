@@ -15,7 +15,7 @@ from typing import Any
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import make_bot_factory
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.table import Stage
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.bluff import Phase as BluffPhase
@@ -41,7 +41,7 @@ SEED = 7
 
 def options(game: str) -> TableOptions:
     config = BluffConfig(deal_cap=1) if game == "bluff" else TopperConfig(target_score=3)
-    return TableOptions(game=game, config=games.by_name(game).config_to_wire(config), seed=SEED,
+    return TableOptions(game=game, config=game_wire.by_name(game).config_to_wire(config), seed=SEED,
                         deadline=60)
 
 

@@ -9,7 +9,7 @@ import re
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.watch import WatchSession
-from p2pcards.protocol import games
+from p2pcards.protocol import game_wire
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME
 from p2pcards.rules.topper import TopperConfig
@@ -22,7 +22,7 @@ def run(coro):
 
 def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_no_hand(tmp_path) -> None:
     async def scene() -> tuple[list[str], str, str, list]:
-        config = {**games.by_name("topper").config_to_wire(TopperConfig(target_score=1)),
+        config = {**game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1)),
                   MOVE_TIME: 90}
         options = TableOptions(game="topper", config=config, seed=5, journal_root=tmp_path)
         me = seeded_identity(5, "me", "Hana")

@@ -18,7 +18,7 @@ from p2pcards.rules.topper import (
     TopperState,
     faces_for_hands,
 )
-from p2pcards.rules.topper_order import big_jack, little_jack
+from p2pcards.rules.topper.order import big_jack, little_jack
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 

@@ -31,8 +31,8 @@ from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
 from p2pcards.ui.tui.asciilook import table_output
-from p2pcards.ui.tui.draw import Line
 from p2pcards.ui.tui.layout import MIN_COLUMNS, MIN_ROWS, TableLayout
+from p2pcards.ui.tui.lines import Line
 from p2pcards.ui.tui.logcapture import LogCapture
 from p2pcards.ui.tui.logview import LogScroll
 from p2pcards.ui.tui.model import ScreenModel

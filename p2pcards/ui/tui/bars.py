@@ -16,8 +16,8 @@ from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.text_common import game_name, plural
-from p2pcards.ui.tui.draw import Line, clickable, pad, width_of
 from p2pcards.ui.tui.keymap import KeyHint
+from p2pcards.ui.tui.lines import Line, clickable, pad, width_of
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 

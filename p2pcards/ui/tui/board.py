@@ -18,10 +18,10 @@ from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
-from p2pcards.rules.topper_order import big_jack, little_jack
+from p2pcards.rules.topper.order import big_jack, little_jack
 from p2pcards.ui.text_common import game_name, quoted
-from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
+from p2pcards.ui.tui.lines import Line, Lines, fit, pack
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.seats import seat_label
 

@@ -16,7 +16,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from p2pcards.ui.tui.draw import Lines
+from p2pcards.ui.tui.lines import Lines
 
 Draw = Callable[[int, int], Lines]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from p2pcards.rules.contract import Outcome
 from p2pcards.ui.text_common import game_name, plural
-from p2pcards.ui.tui.draw import Line, Lines, fit, pack, wrapped
 from p2pcards.ui.tui.helptext import KEY_COLUMN, KeyRows, help_text
+from p2pcards.ui.tui.lines import Line, Lines, fit, pack, wrapped
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 CONFIRM_TEXT = "Leave the table? The other players are told, and the table ends."

@@ -15,7 +15,7 @@ from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.ui.text_common import HandCard
-from p2pcards.ui.tui.draw import Lines, clickable, fit, pad
+from p2pcards.ui.tui.lines import Lines, clickable, fit, pad
 from p2pcards.ui.tui.picker import HandPicker
 
 CARD_WIDTH = 4

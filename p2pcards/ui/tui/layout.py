@@ -48,8 +48,8 @@ from p2pcards.ui.tui.dialogs import (
     summary_height,
     summary_lines,
 )
-from p2pcards.ui.tui.draw import Lines, wrapped
 from p2pcards.ui.tui.hand import hand_lines
+from p2pcards.ui.tui.lines import Lines, wrapped
 from p2pcards.ui.tui.logview import log_lines
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pcards.ui.tui.draw import Lines, pad, wrapped
+from p2pcards.ui.tui.lines import Lines, pad, wrapped
 from p2pcards.ui.tui.model import LogLine
 
 

@@ -22,11 +22,11 @@ from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.table import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import TalkLine
-from p2pcards.rules import bluff_model as bluff
-from p2pcards.rules import topper_events as topper
+from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import Engine, MatchEnded, Outcome
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.seats import SEATS
+from p2pcards.rules.topper import events as topper
 from p2pcards.ui.text import describe
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
@@ -77,7 +77,7 @@ class LastMove:
 
 
 _CRYPTO = (proto.Committed, proto.KeyShareVerified, proto.ShuffleVerified,
-           proto.SharesVerified, proto.CardsRevealed, proto.HandDealt)
+           proto.SharesVerified, proto.CardsRevealed, proto.HandReceived)
 _RESULTS = (bluff.DealWon, topper.HandScored, topper.ThrownIn, topper.TieContinues)
 _GAME_ENDS = MatchEnded
 
@@ -303,7 +303,7 @@ class ScreenModel:
                 self.me = event.seat
             done = self._shared[event.deck] = self._shared.get(event.deck, 0) + 1
             self.progress = f"Dealing: shares of seat {done} of {SEATS} verified…"
-        elif isinstance(event, proto.HandDealt):
+        elif isinstance(event, proto.HandReceived):
             self.progress = None
             self.result_line = None
             self.last_move = None  # the last deal's last move is not this deal's
@@ -312,7 +312,7 @@ class ScreenModel:
         elif isinstance(event, proto.HintTaken):
             self.hints = True
             self.coached[event.player] = event.used
-        elif isinstance(event, proto.MatchEnded):
+        elif isinstance(event, proto.MatchCompleted):
             self.progress = None
             self.outcome = event.outcome
             self.ending = Ending("MATCH OVER", self._describe(event) or "The match is over.",
@@ -367,7 +367,7 @@ class ScreenModel:
             kind = "crypto"
         elif isinstance(event, proto.TableEnded):
             kind = "verdict"
-        elif isinstance(event, proto.MatchEnded):
+        elif isinstance(event, proto.MatchCompleted):
             kind = "result"
         elif isinstance(event, (peer.LinkDown, peer.Rejected, ProtocolError, proto.Reported)):
             kind = "warn"

@@ -24,7 +24,7 @@ from prompt_toolkit.output import Output
 from p2pcards.ui.replay import Replay
 from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bindings import add_reading_keys
-from p2pcards.ui.tui.draw import Line, pad
+from p2pcards.ui.tui.lines import Line, pad
 from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
 
 #: Moves per second the player may choose (``+`` and ``-`` step through them).

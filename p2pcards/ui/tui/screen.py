@@ -29,7 +29,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pcards.net.session_events import Decision, SessionEvent
-from p2pcards.protocol.events import MatchEnded, TableEnded
+from p2pcards.protocol.events import MatchCompleted, TableEnded
 from p2pcards.protocol.table import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
 from p2pcards.rules.contract import Engine
@@ -43,8 +43,8 @@ from p2pcards.ui.tui.app import CONFIRM, SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bars import action_line
 from p2pcards.ui.tui.bindings import table_bindings
 from p2pcards.ui.tui.clockwarn import ClockWarnings
-from p2pcards.ui.tui.draw import Line
 from p2pcards.ui.tui.keymap import REACTION_HINT, DiscardFlow, KeyHint, Refused, TalkFlow
+from p2pcards.ui.tui.lines import Line
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.picker import HandPicker
 from p2pcards.ui.tui.run import TableRun
@@ -138,12 +138,12 @@ class TableScreen(TableApp):
         self.picker.sync(self.hand())
 
     def event_shown(self, event: SessionEvent, at_rest: bool) -> None:
-        if isinstance(event, MatchEnded) and self.offer_again:
+        if isinstance(event, MatchCompleted) and self.offer_again:
             self.evening.take(event.outcome, self.model.names())
             self.model.evening = self.evening.lines()
         if at_rest:
             self.show_summary()
-        if isinstance(event, (MatchEnded, TableEnded)) and (
+        if isinstance(event, (MatchCompleted, TableEnded)) and (
                 self.overlay == CONFIRM
                 or (self.overlay == SUMMARY and self.summary_seconds is not None)):
             # The end box says how the table ended. "Leave?" is moot now, and a LAN table's

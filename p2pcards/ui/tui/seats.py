@@ -18,8 +18,8 @@ from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text_common import game_name
-from p2pcards.ui.tui.draw import Line, Lines, fit, pack
 from p2pcards.ui.tui.hand import face_style, face_text
+from p2pcards.ui.tui.lines import Line, Lines, fit, pack
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 #: Where each seat sits relative to this player's: 0 bottom, 1 left, 2 top, 3 right.

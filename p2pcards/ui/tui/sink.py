@@ -29,9 +29,9 @@ from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
     Committed,
-    HandDealt,
+    HandReceived,
     KeyShareVerified,
-    MatchEnded,
+    MatchCompleted,
     PlayersSeated,
     SharesVerified,
     ShuffleVerified,
@@ -43,8 +43,8 @@ from p2pcards.ui.tui.source import SessionSource, players_of
 
 #: Events a peer session emits between its steps (the table is then at rest).
 SESSION_EVENTS = (LobbyUpdate, LinkUp, LinkDown, Waiting, Paths, Rejected, ProtocolError, Committed,
-                  KeyShareVerified, PlayersSeated, ShuffleVerified, SharesVerified, HandDealt,
-                  CardsRevealed, ActionApplied, MatchEnded, TableEnded)
+                  KeyShareVerified, PlayersSeated, ShuffleVerified, SharesVerified, HandReceived,
+                  CardsRevealed, ActionApplied, MatchCompleted, TableEnded)
 
 
 class EventScreen(Protocol):
@@ -119,7 +119,7 @@ class ScreenEvents:
         if model.ending is not None:
             return
         if isinstance(result, SessionResult) and result.outcome is not None:
-            model.apply(MatchEnded(result.outcome))
+            model.apply(MatchCompleted(result.outcome))
         elif isinstance(result, SessionResult) and result.verdict is not None:
             model.apply(TableEnded(result.verdict))
         else:

@@ -22,17 +22,15 @@ running out of chips, which random play does with probability one.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from itertools import combinations
-from typing import TypeGuard
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from p2pcards.cards import FULL_DECK, Card, Rank
-from p2pcards.rules.bluff_errors import (
+from p2pcards.rules.bluff.actions import Action, Challenge, Discard, Pass, Reveal
+from p2pcards.rules.bluff.errors import (
     AlreadyRevealed,
     DiscardCount,
     DuplicateSlots,
-    FacesUnknown,
     LeaderMustDiscard,
     NothingToChallenge,
     RankRequired,
@@ -41,29 +39,21 @@ from p2pcards.rules.bluff_errors import (
     StakeTooLow,
     WrongRank,
 )
-from p2pcards.rules.bluff_model import (
-    DECK_SIZE,
-    Action,
-    BluffConfig,
-    BluffOptions,
+from p2pcards.rules.bluff.events import (
     BluffOutcome,
-    Challenge,
     Challenged,
     ChallengeResolved,
-    Claim,
     DealWon,
-    Discard,
     Discarded,
     Event,
-    Pass,
     Passed,
-    Phase,
     PlayerOut,
-    Reveal,
     RoundEnded,
     StakeReturned,
 )
-from p2pcards.rules.contract import HandDealt, Held, MatchEnded, Termination, faces_for_hands
+from p2pcards.rules.bluff.facts import _HAND, _OUT, _PILE, _UNDEALT, BluffFacts, _is_int, _is_seat, _resolved
+from p2pcards.rules.bluff.model import DECK_SIZE, BluffConfig, Claim, Phase
+from p2pcards.rules.contract import HandDealt, MatchEnded, Termination, faces_for_hands
 from p2pcards.rules.errors import (
     BadAction,
     BadDeal,
@@ -77,67 +67,10 @@ from p2pcards.rules.errors import (
 from p2pcards.rules.referee import Referee
 from p2pcards.rules.seats import SEATS
 
-__all__ = [
-    "SEATS", "DECK_SIZE", "BluffConfig", "Phase", "BluffState", "BluffOptions", "BluffOutcome",
-    "BluffPublic", "Termination", "Claim", "Action", "Discard", "Pass", "Challenge", "Reveal",
-    "Event", "HandDealt", "Discarded", "StakeReturned", "Passed", "Challenged",
-    "ChallengeResolved", "RoundEnded", "PlayerOut", "DealWon", "MatchEnded", "Held",
-    "faces_for_hands",
-]
-
-# Where a slot of the current deal is. Public knowledge: actions name slots.
-_UNDEALT, _HAND, _PILE, _OUT = 0, 1, 2, 3
-
 _ACTION_TYPES = (Discard, Pass, Challenge, Reveal)
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _resolved(value: int | None) -> int:
-    """A config number ``BluffConfig`` resolved from its default (never None once built)."""
-    if value is None:  # pragma: no cover - BluffConfig.__post_init__ resolves every default
-        raise ValueError("an unresolved Bluff setting")
-    return value
-
-
-def _is_seat(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS
-
-
-@dataclass(frozen=True)
-class BluffPublic:
-    """Everything every seat knows, as one comparable value: what two honest
-    referees must agree on (for UIs, logs and tests)."""
-
-    phase: Phase
-    to_act: int | None
-    outcome: BluffOutcome | None
-    leader: int
-    challenger: int | None
-    stacks: tuple[int, ...]
-    out: tuple[bool, ...]
-    safe_box: int
-    table_stake: int
-    discarder: int | None
-    named_rank: Rank | None
-    round_stake: int
-    #: The slots in each seat's hand.
-    hands: tuple[tuple[int, ...], ...]
-    #: Slots face down on the table this round.
-    pile: tuple[int, ...]
-    #: Slots that left play (old piles, hands of seats out).
-    out_of_play: tuple[int, ...]
-    #: Every discard of this deal, with the faces of those revealed.
-    claims: tuple[Claim, ...]
-    #: How many of ``claims`` came before this round.
-    round_start: int
-    deal_number: int
-    deals_won: int
-
-
-class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
+class BluffState(BluffFacts):
     """A Bluff match: the referee and, redacted by :meth:`view`, a seat's knowledge.
 
     ``apply`` is the only way the game moves; it validates completely before
@@ -146,27 +79,7 @@ class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
     """
 
     DEAL_PHASE = Phase.DEAL
-    __slots__ = (
-        "_leader", "_challenger",
-        "_stacks", "_out", "_safe_box", "_table_stake", "_pending", "_named_rank", "_round_stake",
-        "_faces", "_where", "_hands", "_claims", "_round_start", "_deal_number", "_deals_won",
-    )
-    _leader: int
-    _challenger: int | None
-    _stacks: list[int]
-    _out: list[bool]
-    _safe_box: int
-    _table_stake: int
-    _pending: int | None
-    _named_rank: Rank | None
-    _round_stake: int
-    _faces: list[Card | None]
-    _where: list[int]
-    _hands: list[tuple[int, ...]]
-    _claims: list[Claim]
-    _round_start: int
-    _deal_number: int
-    _deals_won: int
+    __slots__ = ()
 
     # --- construction ---------------------------------------------------------
 
@@ -240,150 +153,6 @@ class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
             setattr(state, name, list(value) if isinstance(value, list) else value)
         return state
 
-    # --- public information ---------------------------------------------------
-
-    @property
-    def leader(self) -> int:
-        """Who leads the current round (or, while a deal is awaited, the next deal)."""
-        return self._leader
-
-    @property
-    def challenger(self) -> int | None:
-        """Who called the discard now being revealed."""
-        return self._challenger
-
-    @property
-    def safe_box(self) -> int:
-        return self._safe_box
-
-    @property
-    def table_stake(self) -> int:
-        """The stake of the discard awaiting acceptance (0 when none is)."""
-        return self._table_stake
-
-    @property
-    def named_rank(self) -> Rank | None:
-        """The rank every discard of this round claims (``None`` before the lead)."""
-        return self._named_rank
-
-    @property
-    def round_stake(self) -> int:
-        """The largest stake of this round."""
-        return self._round_stake
-
-    @property
-    def deal_number(self) -> int:
-        """How many deals were dealt in this match."""
-        return self._deal_number
-
-    @property
-    def deals_won(self) -> int:
-        return self._deals_won
-
-    @property
-    def stacks(self) -> tuple[int, ...]:
-        """Chips in front of each seat (a stake on the table is not counted)."""
-        return tuple(self._stacks)
-
-    @property
-    def out(self) -> tuple[bool, ...]:
-        """Which seats are out of the match."""
-        return tuple(self._out)
-
-    @property
-    def discarder(self) -> int | None:
-        """The seat whose discard awaits acceptance (its stake is on the table)."""
-        return self._pending
-
-    @property
-    def last_claim(self) -> Claim | None:
-        """The discard on the table (the only one that can be challenged)."""
-        return self._claims[-1] if self._pending is not None else None
-
-    @property
-    def claims(self) -> tuple[Claim, ...]:
-        """Every discard of this deal, in order, with the faces of those revealed."""
-        return tuple(self._claims)
-
-    @property
-    def round_claims(self) -> tuple[Claim, ...]:
-        return tuple(self._claims[self._round_start:])
-
-    def hand(self, seat: int) -> tuple[Held, ...]:
-        """``(slot, face)`` of ``seat``'s cards; the face is None where unknown here.
-
-        The slots are public (every action names slots); the faces are this
-        engine's knowledge.
-        """
-        if not _is_seat(seat):
-            raise IndexError(f"no seat {seat!r}")
-        return tuple(Held(p, self._faces[p]) for p in self._hands[seat])
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(len(h) for h in self._hands)
-
-    @property
-    def pile(self) -> tuple[int, ...]:
-        """Slots face down on the table this round."""
-        return tuple(p for p, w in enumerate(self._where) if w == _PILE)
-
-    @property
-    def out_of_play(self) -> tuple[int, ...]:
-        """Slots that left play unseen or seen: old piles, hands of seats out."""
-        return tuple(p for p, w in enumerate(self._where) if w == _OUT)
-
-    def face(self, slot: int) -> Card | None:
-        """The card at ``slot`` if this state knows it, else ``None``."""
-        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < DECK_SIZE:
-            raise IndexError(f"no slot {slot!r}")
-        return self._faces[slot]
-
-    @property
-    def revealed(self) -> tuple[tuple[int, Card], ...]:
-        """(slot, card) of every discard a challenge opened this deal."""
-        return tuple(pair for claim in self._claims if claim.faces is not None
-                     for pair in zip(claim.slots, claim.faces, strict=False))
-
-    def min_stake_for(self, seat: int) -> int:
-        """The least stake ``seat`` may put on a discard now.
-
-        The leader owes the table minimum, or his whole stack if he has less;
-        a responder owes at least the table minimum and the round's stake.
-        """
-        if self._phase is Phase.LEAD:
-            return min(_resolved(self._config.min_stake), self._stacks[seat])
-        return max(_resolved(self._config.min_stake), self._round_stake)
-
-    def snapshot(self) -> tuple[object, ...]:
-        """Everything the state holds, as a comparable value."""
-        return (self.public(), tuple(self._faces), self._viewer, self._config)
-
-    def public(self) -> BluffPublic:
-        """Everything every seat knows: what two honest referees must agree on."""
-        return BluffPublic(
-            phase=self._phase, to_act=self._to_act, outcome=self._outcome,
-            leader=self._leader, challenger=self._challenger, stacks=self.stacks,
-            out=self.out, safe_box=self._safe_box, table_stake=self._table_stake,
-            discarder=self._pending, named_rank=self._named_rank,
-            round_stake=self._round_stake, hands=tuple(self._hands), pile=self.pile,
-            out_of_play=self.out_of_play, claims=self.claims, round_start=self._round_start,
-            deal_number=self._deal_number, deals_won=self._deals_won)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BluffState):
-            return NotImplemented
-        return self.snapshot() == other.snapshot()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        # No faces here: a repr ends up in logs.
-        return (f"BluffState(phase={self._phase.name}, to_act={self._to_act}, "
-                f"stacks={self._stacks}, safe_box={self._safe_box}, "
-                f"table_stake={self._table_stake}, viewer={self._viewer})")
-
-    # --- views ----------------------------------------------------------------
 
     def view(self, seat: int) -> BluffState:
         """A copy holding only what ``seat`` may know: its own slots and revealed discards."""
@@ -412,75 +181,6 @@ class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
         fill = iter(unseen)
         state._faces = [face if face is not None else next(fill) for face in self._faces]
         return state
-
-    # --- the seat to act ------------------------------------------------------
-
-    def options(self) -> BluffOptions | None:
-        """The choices of ``to_act``, or ``None`` when nobody is to act."""
-        seat = self._to_act
-        if seat is None:
-            return None
-        hand = self._hands[seat]
-        if self._phase is Phase.REVEAL:
-            return BluffOptions(seat, self._phase, hand, False, False, False, False, True,
-                                self._named_rank, 0, 0, self._config.max_discard,
-                                self._claims[-1].slots)
-        lead = self._phase is Phase.LEAD
-        low, high = self.min_stake_for(seat), self._stacks[seat]
-        return BluffOptions(
-            seat, self._phase, hand,
-            can_pass=not lead,
-            can_challenge=not lead and not self._claims[-1].revealed,
-            can_discard=bool(hand) and low <= high,
-            must_lead=lead, must_reveal=False, rank=self._named_rank,
-            min_stake=low, max_stake=high, max_discard=self._config.max_discard)
-
-    def forced_action(self) -> Action | None:
-        """The action the rules leave ``to_act`` no choice about, if any: revealing a
-        called discard. A front end plays it without asking; a referee that does not
-        know the faces raises :class:`FacesUnknown`."""
-        opts = self.options()
-        if opts is None or not opts.must_reveal:
-            return None
-        return next(self.legal_actions())
-
-    def legal_actions(self, stakes: Iterable[int] | None = None) -> Iterator[Action]:
-        """Every legal action of ``to_act``, lazily; discards at each of ``stakes``.
-
-        ``stakes=None`` means the minimum stake only (the space of stakes is
-        large and the minimum is what most choices differ by). A reveal needs
-        the discarder's faces: asking an engine that lacks them raises
-        :class:`FacesUnknown`.
-        """
-        opts = self.options()
-        if opts is None:
-            return
-        seat = opts.seat
-        if opts.must_reveal:
-            faces = tuple(self._faces[slot] for slot in opts.reveal_slots)
-            if any(face is None for face in faces):
-                raise FacesUnknown(seat, "challenged discard")
-            yield Reveal(seat, faces)  # type: ignore[arg-type]
-            return
-        if opts.can_pass:
-            yield Pass(seat)
-        if opts.can_challenge:
-            yield Challenge(seat)
-        if not opts.can_discard:
-            return
-        if stakes is None:
-            values = [opts.min_stake]
-        else:
-            values = [s for s in dict.fromkeys(stakes)
-                      if _is_int(s) and opts.min_stake <= s <= opts.max_stake]
-        ranks = list(Rank) if opts.must_lead else [opts.rank]
-        for count in range(1, min(opts.max_discard, len(opts.hand)) + 1):
-            for slots in combinations(opts.hand, count):
-                for rank in ranks:
-                    for stake in values:
-                        yield Discard(seat, slots, stake, rank)
-
-    # --- the deal ---------------------------------------------------------------
 
     def deal(self, faces: Sequence[Card | None]) -> tuple[Event, ...]:
         """Deal a shuffled deck: ``faces[p]`` (or ``None``, unknown here) goes to seat ``p % 4``.
@@ -781,25 +481,3 @@ class BluffState(Referee[BluffConfig, Phase, BluffOutcome]):
         self._phase = Phase.MATCH_OVER
         self._to_act = None
         events.append(MatchEnded(self._outcome))
-
-
-def stacked_faces(hands: Mapping[int, Sequence[Card]]) -> list[Card]:
-    """A deal's 52 faces in which seat ``s`` is dealt ``hands[s]`` first, in order.
-
-    The cards nobody named fill the remaining slots in code order. For
-    scripted tables: tutorials, tests, reproducible examples.
-    """
-    named = [card for cards in hands.values() for card in cards]
-    if len(set(named)) != len(named):
-        raise ValueError("a card is given to two seats")
-    if any(not _is_seat(seat) or len(cards) > DECK_SIZE // SEATS
-           for seat, cards in hands.items()):
-        raise ValueError("hands are keyed by seat 0..3 and hold at most 13 cards")
-    taken = set(named)
-    rest = iter(card for card in FULL_DECK if card not in taken)
-    faces: list[Card] = []
-    for slot in range(DECK_SIZE):
-        seat, index = slot % SEATS, slot // SEATS
-        given = hands.get(seat, ())
-        faces.append(given[index] if index < len(given) else next(rest))
-    return faces

@@ -9,7 +9,7 @@ a lead of it asks for trump, and it ranks second only to the Jack of trump.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from p2pcards.cards import Card, Rank, Suit
 
@@ -72,13 +72,3 @@ def trick_winner_index(cards: Sequence[Card], trump: Suit | None) -> int:
     led = effective_suit(cards[0], trump)
     powers = [trick_power(c, trump, led) for c in cards]
     return max(range(len(cards)), key=powers.__getitem__)
-
-
-def follows(card: Card, led: Suit, trump: Suit | None) -> bool:
-    """Whether playing ``card`` follows a trick whose led effective suit is ``led``."""
-    return effective_suit(card, trump) == led
-
-
-def cards_of_suit(cards: Iterable[Card], suit: Suit, trump: Suit | None) -> list[Card]:
-    """The cards among ``cards`` that belong to ``suit`` in play (Little Jack included)."""
-    return [c for c in cards if effective_suit(c, trump) == suit]

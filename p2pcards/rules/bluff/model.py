@@ -1,11 +1,8 @@
-"""Bluff's vocabulary as data: configuration, phases, actions, events, outcome.
+"""Bluff's configuration, phases and public records (claims, the seat's options, the public record).
 
-The events and outcome both games share (``HandDealt``, ``MatchEnded``,
-``Termination``, the ``Outcome`` base) come from :mod:`.contract`.
-
-Everything here is an immutable value, so the referee (:mod:`.bluff`) can
-hand events and claims to callers without copying, and a transcript of
-actions can be replayed, compared and stored.
+Actions are in :mod:`.actions`, events and the outcome in :mod:`.events`.
+Everything here is an immutable value, so the referee (:mod:`.engine`) can
+hand claims and records to callers without copying.
 """
 
 from __future__ import annotations
@@ -14,8 +11,7 @@ import enum
 from dataclasses import dataclass
 
 from p2pcards.cards import Card, Rank
-from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
-from p2pcards.rules.contract import Termination as Termination
+from p2pcards.rules.bluff.events import BluffOutcome
 from p2pcards.rules.seats import SEATS
 
 #: Bluff is a four-player game; slot ``p`` of a deal belongs to seat ``p % SEATS``.
@@ -85,47 +81,6 @@ class Phase(enum.Enum):
     """The match has ended; ``outcome`` says how."""
 
 
-# --- actions -----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Discard:
-    """Put the cards of ``slots`` face down, claiming they are all ``rank``.
-
-    ``rank`` is required when leading; when responding it may be ``None`` or
-    must repeat the rank named for the round.
-    """
-
-    seat: int
-    slots: tuple[int, ...]
-    stake: int
-    rank: Rank | None = None
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Let the last discard stand for now, paying the pass price to the safe box."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Challenge:
-    """Call "Bluff!" on the last discard."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class Reveal:
-    """Show the faces of the challenged discard, in the order of its slots."""
-
-    seat: int
-    faces: tuple[Card, ...]
-
-
-Action = Discard | Pass | Challenge | Reveal
-
-
 # --- public records ----------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -181,90 +136,32 @@ class BluffOptions:
     reveal_slots: tuple[int, ...] = ()
 
 
-# --- events ------------------------------------------------------------------
-
 @dataclass(frozen=True)
-class Discarded:
-    seat: int
-    slots: tuple[int, ...]
-    rank: Rank
-    stake: int
-    lead: bool
+class BluffPublic:
+    """Everything every seat knows, as one comparable value: what two honest
+    referees must agree on (for UIs, logs and tests)."""
 
-
-@dataclass(frozen=True)
-class StakeReturned:
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True)
-class Passed:
-    seat: int
-    paid: int
-
-
-@dataclass(frozen=True)
-class Challenged:
-    challenger: int
-    discarder: int
-
-
-@dataclass(frozen=True)
-class ChallengeResolved:
-    """``payer`` put ``paid`` chips into the safe box: the discarder if
-    ``bluff``, else the challenger."""
-
-    challenger: int
-    discarder: int
-    bluff: bool
-    faces: tuple[Card, ...]
-    payer: int
-    paid: int
-
-
-@dataclass(frozen=True)
-class RoundEnded:
-    """The pile left play unseen (``cards_out`` cards); ``leader`` opens the next round."""
-
+    phase: Phase
+    to_act: int | None
+    outcome: BluffOutcome | None
     leader: int
-    cards_out: int
-
-
-@dataclass(frozen=True)
-class PlayerOut:
-    """``seat`` has no chips left: out of the match, its hand left play unseen."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class DealWon:
-    winner: int
+    challenger: int | None
+    stacks: tuple[int, ...]
+    out: tuple[bool, ...]
     safe_box: int
-
-
-@dataclass(frozen=True, slots=True)
-class BluffOutcome(Outcome):
-    """How a Bluff match ended: ``chips`` per seat at the end, after ``deals`` deals won."""
-
-    chips: tuple[int, ...]
-    deals: int
-
-    @property
-    def standings(self) -> tuple[int, ...]:
-        return self.chips
-
-
-Event = (
-    HandDealt |
-    Discarded |
-    StakeReturned |
-    Passed |
-    Challenged |
-    ChallengeResolved |
-    RoundEnded |
-    PlayerOut |
-    DealWon |
-    MatchEnded
-)
+    table_stake: int
+    discarder: int | None
+    named_rank: Rank | None
+    round_stake: int
+    #: The slots in each seat's hand.
+    hands: tuple[tuple[int, ...], ...]
+    #: Slots face down on the table this round.
+    pile: tuple[int, ...]
+    #: Slots that left play (old piles, hands of seats out).
+    out_of_play: tuple[int, ...]
+    #: Every discard of this deal, with the faces of those revealed.
+    claims: tuple[Claim, ...]
+    #: How many of ``claims`` came before this round.
+    round_start: int
+    deal_number: int
+    deals_won: int

@@ -60,18 +60,6 @@ def pad(line: Sequence[Fragment], width: int, style: str = "") -> Line:
     return out
 
 
-def centre(line: Sequence[Fragment], width: int, style: str = "") -> Line:
-    out = cut(line, width)
-    room = width - width_of(out)
-    left = room // 2
-    return ([(style, " " * left)] if left else []) + out + (
-        [(style, " " * (room - left))] if room - left else [])
-
-
-def text_line(text: str, style: str = "") -> Line:
-    return [(style, text)]
-
-
 def wrapped(text: str, width: int, style: str = "", indent: str = "  ") -> Lines:
     """``text`` broken into lines of at most ``width`` columns (later lines indented)."""
     if width <= len(indent) + 1:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from p2pcards.cards import Card, Suit
 from p2pcards.errors import P2PCardsError
-from p2pcards.rules.topper_order import effective_suit
+from p2pcards.rules.topper.order import effective_suit
 
 _ALL_SUITS = (1 << len(Suit)) - 1
 

@@ -28,15 +28,11 @@ Why a match ends, and within how many steps
 
 from __future__ import annotations
 
-import enum
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypeGuard
+from collections.abc import Mapping, Sequence
 
-from p2pcards.cards import TOPPER_DECK, Card, Suit
-from p2pcards.errors import P2PCardsError
-from p2pcards.rules.contract import Held, faces_for_hands
+from p2pcards.cards import Card, Suit
+from p2pcards.rules.contract import faces_for_hands
 from p2pcards.rules.errors import (
     BadAction,
     BadDeal,
@@ -48,20 +44,18 @@ from p2pcards.rules.errors import (
     WrongPhase,
 )
 from p2pcards.rules.referee import Referee
-from p2pcards.rules.seats import SEATS
-from p2pcards.rules.topper_actions import Bid, NameTrump, PassBid, Play, TopperAction
-from p2pcards.rules.topper_determinize import InconsistentView, assign_hidden
-from p2pcards.rules.topper_errors import (
+from p2pcards.rules.topper.actions import Bid, NameTrump, PassBid, Play, TopperAction
+from p2pcards.rules.topper.determinize import assign_hidden
+from p2pcards.rules.topper.errors import (
     BadTrumpSuit,
     BidNotHigher,
     BidOutOfRange,
     CardNotInDeck,
-    FacesUnknown,
     FollowSuit,
     NotTheBidder,
     Renege,
 )
-from p2pcards.rules.topper_events import (
+from p2pcards.rules.topper.events import (
     BiddingWon,
     BidMade,
     BidPassed,
@@ -78,83 +72,9 @@ from p2pcards.rules.topper_events import (
     TrickWon,
     TrumpNamed,
 )
-from p2pcards.rules.topper_order import effective_suit, little_jack, trick_winner_index
-
-__all__ = [
-    "TopperConfig", "ConfigError", "Phase", "TopperState", "TopperPublic", "TopperOptions",
-    "Held", "faces_for_hands",
-    "Bid", "PassBid", "NameTrump", "Play", "TopperAction",
-    "BidOutOfRange", "BidNotHigher", "NotTheBidder", "BadTrumpSuit", "CardNotInDeck",
-    "BadDeal", "FollowSuit", "Renege", "FacesUnknown", "InconsistentView",
-    "HandDealt", "BidMade", "BidPassed", "BiddingWon", "ThrownIn", "TrumpNamed",
-    "CardPlayed", "ShowedVoid", "TrickWon", "HandScored", "TieContinues", "MatchEnded",
-    "Termination", "TopperOutcome", "TopperEvent",
-]
-
-
-class ConfigError(P2PCardsError, ValueError):
-    """A :class:`TopperConfig` whose values do not make a playable game."""
-
-
-@dataclass(frozen=True)
-class TopperConfig:
-    """Every number of the game, with the defaults of the project's rules."""
-
-    #: A seat at or above this score at the end of a hand can win.
-    target_score: int = 21
-    seats: int = SEATS
-    #: Cards dealt to each seat; also the number of tricks in a hand.
-    hand_size: int = 6
-    #: The cards in play; ``seats * hand_size`` of them, all dealt.
-    deck: tuple[Card, ...] = TOPPER_DECK
-    min_bid: int = 1
-    max_bid: int = 6
-    #: Deals (thrown-in ones included) after which the match ends even if no
-    #: one has won by the target; None plays on without limit.
-    deal_limit: int | None = 100
-
-    def __post_init__(self) -> None:
-        if not _is_int(self.seats) or self.seats < 2:
-            raise ConfigError(f"seats must be an integer of at least 2, not {self.seats!r}")
-        if not _is_int(self.hand_size) or self.hand_size < 1:
-            raise ConfigError(f"hand_size must be a positive integer, not {self.hand_size!r}")
-        deck = tuple(self.deck)
-        if not all(isinstance(c, Card) for c in deck) or len(set(deck)) != len(deck):
-            raise ConfigError("the deck must hold distinct cards")
-        if len(deck) != self.seats * self.hand_size:
-            raise ConfigError(
-                f"{len(deck)} cards cannot be dealt {self.hand_size} each to {self.seats} seats")
-        object.__setattr__(self, "deck", deck)
-        if not (_is_int(self.min_bid) and _is_int(self.max_bid)
-                and 1 <= self.min_bid <= self.max_bid <= self.hand_size):
-            raise ConfigError(
-                f"bids must satisfy 1 <= min_bid <= max_bid <= hand_size, "
-                f"not {self.min_bid!r}..{self.max_bid!r}")
-        if not _is_int(self.target_score) or self.target_score < 1:
-            raise ConfigError(f"target_score must be a positive integer, not {self.target_score!r}")
-        if self.deal_limit is not None and (not _is_int(self.deal_limit) or self.deal_limit < 1):
-            raise ConfigError(f"deal_limit must be a positive integer or None, not {self.deal_limit!r}")
-
-    @property
-    def max_steps_per_deal(self) -> int:
-        """Deal, one bidding round, trump, every card: the longest a deal can take."""
-        return 1 + self.seats + 1 + self.seats * self.hand_size
-
-
-class Phase(enum.Enum):
-    """Where a match stands; each action belongs to exactly one phase."""
-
-    #: Awaiting a shuffle and deal (before each hand, after a throw-in).
-    DEAL = "deal"
-    #: One round of bids, starting left of the dealer.
-    BIDDING = "bidding"
-    #: The highest bidder must name trump.
-    TRUMP = "trump"
-    #: Tricks are being played.
-    PLAY = "play"
-    #: Someone won; nothing more happens.
-    MATCH_OVER = "match-over"
-
+from p2pcards.rules.topper.facts import TopperFacts
+from p2pcards.rules.topper.model import ConfigError, Phase, TopperConfig, _is_int
+from p2pcards.rules.topper.order import effective_suit, little_jack, trick_winner_index
 
 _PHASE_OF_ACTION: dict[type, Phase] = {
     Bid: Phase.BIDDING,
@@ -164,57 +84,7 @@ _PHASE_OF_ACTION: dict[type, Phase] = {
 }
 
 
-@dataclass(frozen=True)
-class TopperOptions:
-    """The choices of the seat to act, compact enough for a menu or a bot.
-
-    In BIDDING the seat passes or bids ``min_bid..max_bid`` (``can_bid``
-    false when nothing is left to top); in TRUMP it names one of ``suits``;
-    in PLAY it plays one of ``playable`` (slots of ``hand`` that may follow).
-    """
-
-    seat: int
-    phase: Phase
-    #: The slots of the seat's hand.
-    hand: tuple[int, ...]
-    can_pass: bool
-    can_bid: bool
-    min_bid: int
-    max_bid: int
-    suits: tuple[Suit, ...]
-    playable: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class TopperPublic:
-    """Everything every seat may know, as one comparable value (for UIs, logs and tests)."""
-
-    phase: Phase
-    dealer: int
-    to_act: int | None
-    hand_number: int
-    hands_scored: int
-    scores: tuple[int, ...]
-    #: ``(seat, tricks)`` in bidding order this hand; ``tricks`` is None for a pass.
-    bids: tuple[tuple[int, int | None], ...]
-    bidder: int | None
-    high_bid: int | None
-    trump: Suit | None
-    #: ``(seat, card)`` of the trick in progress, lead first.
-    current_trick: tuple[tuple[int, Card], ...]
-    tricks: tuple[TrickWon, ...]
-    tricks_taken: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    #: Per seat, the effective suits it has shown it lacks this hand.
-    voids: tuple[frozenset[Suit], ...]
-    outcome: TopperOutcome | None
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class TopperState(Referee[TopperConfig, Phase, TopperOutcome]):
+class TopperState(TopperFacts):
     """A Topper match: the full simulation, a seat's view, or a peer's referee.
 
     Build one with :meth:`new`; then alternate :meth:`deal` (when
@@ -222,31 +92,7 @@ class TopperState(Referee[TopperConfig, Phase, TopperOutcome]):
     """
 
     DEAL_PHASE = Phase.DEAL
-    __slots__ = (
-        "_dealer", "_hand_number", "_hands_scored", "_scores",
-        "_faces", "_in_hand", "_bids", "_bidder", "_high_bid", "_trump", "_trick",
-        "_tricks", "_taken", "_voids", "_deck_set",
-    )
-    _dealer: int
-    _hand_number: int
-    _hands_scored: int
-    _scores: list[int]
-    #: Face of each slot of the deal, None where unknown here.
-    _faces: list[Card | None]
-    #: Whether each slot is still in its seat's hand.
-    _in_hand: list[bool]
-    #: ``(seat, tricks)`` in bidding order; ``tricks`` None for a pass.
-    _bids: list[tuple[int, int | None]]
-    _bidder: int | None
-    _high_bid: int
-    _trump: Suit | None
-    #: ``(seat, slot, card)`` of the trick in progress.
-    _trick: list[tuple[int, int, Card]]
-    _tricks: list[TrickWon]
-    _taken: list[int]
-    #: Per seat: effective suit shown void -> (trick, card played instead).
-    _voids: list[dict[Suit, tuple[int, Card]]]
-    _deck_set: frozenset[Card]
+    __slots__ = ()
 
     # ----------------------------------------------------------------- making
 
@@ -394,126 +240,6 @@ class TopperState(Referee[TopperConfig, Phase, TopperOutcome]):
         for slot, card in assign_hidden(hidden, unseen, voids, self._trump, rng).items():
             other._faces[slot] = card
         return other
-
-    # ------------------------------------------------------------ public facts
-    # Read-only, so that no caller can bend a referee's state behind its back.
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
-
-    @property
-    def hand_number(self) -> int:
-        """Deals made so far, thrown-in ones included (1 during the first hand)."""
-        return self._hand_number
-
-    @property
-    def hands_scored(self) -> int:
-        return self._hands_scored
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
-
-    @property
-    def bids(self) -> tuple[tuple[int, int | None], ...]:
-        return tuple(self._bids)
-
-    @property
-    def bidder(self) -> int | None:
-        return self._bidder
-
-    @property
-    def high_bid(self) -> int | None:
-        return self._high_bid or None
-
-    @property
-    def trump(self) -> Suit | None:
-        return self._trump
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        return tuple((s, c) for s, _, c in self._trick)
-
-    @property
-    def led_suit(self) -> Suit | None:
-        """The effective suit of the trick in progress, once it is led."""
-        return effective_suit(self._trick[0][2], self._trump) if self._trick else None
-
-    @property
-    def tricks(self) -> tuple[TrickWon, ...]:
-        """The tricks completed this hand (kept until the next deal)."""
-        return tuple(self._tricks)
-
-    @property
-    def tricks_taken(self) -> tuple[int, ...]:
-        return tuple(self._taken)
-
-    @property
-    def played_cards(self) -> tuple[Card, ...]:
-        """Every card played face up this hand, in order."""
-        done = [c for t in self._tricks for _, c in t.plays]
-        return tuple(done) + tuple(c for _, _, c in self._trick)
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        n = self.config.seats
-        sizes = [0] * n
-        for p, held in enumerate(self._in_hand):
-            if held:
-                sizes[p % n] += 1
-        return tuple(sizes)
-
-    def hand(self, seat: int) -> tuple[Held, ...]:
-        """``(slot, face)`` of ``seat``'s unplayed cards; the face is None where unknown here."""
-        self._require_seat(seat)
-        return tuple(
-            Held(p, self._faces[p])
-            for p in range(seat, len(self._faces), self.config.seats)
-            if self._in_hand[p]
-        )
-
-    def voids(self, seat: int) -> frozenset[Suit]:
-        """The effective suits ``seat`` has shown it lacks this hand."""
-        self._require_seat(seat)
-        return frozenset(self._voids[seat])
-
-    def public(self) -> TopperPublic:
-        """Everything every seat knows: what two honest referees must agree on."""
-        return TopperPublic(
-            phase=self._phase,
-            dealer=self._dealer,
-            to_act=self._to_act,
-            hand_number=self._hand_number,
-            hands_scored=self._hands_scored,
-            scores=self.scores,
-            bids=self.bids,
-            bidder=self._bidder,
-            high_bid=self.high_bid,
-            trump=self._trump,
-            current_trick=self.current_trick,
-            tricks=self.tricks,
-            tricks_taken=self.tricks_taken,
-            hand_sizes=self.hand_sizes,
-            voids=tuple(frozenset(v) for v in self._voids),
-            outcome=self._outcome,
-        )
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.config, self.public(), tuple(self._faces), tuple(self._in_hand), self._viewer,
-                tuple(tuple(sorted(v.items())) for v in self._voids))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TopperState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        whose = "full" if self._viewer is None else f"view of seat {self._viewer}"
-        return (f"<TopperState {whose} {self._phase.value} hand {self._hand_number} "
-                f"dealer {self._dealer} to_act {self._to_act} scores {self._scores}>")
 
     # ------------------------------------------------------------------ dealing
 
@@ -722,68 +448,3 @@ class TopperState(Referee[TopperConfig, Phase, TopperOutcome]):
         self._outcome = TopperOutcome(how, winners, self.scores, self._hands_scored)
         self._phase = Phase.MATCH_OVER
         return [MatchEnded(self._outcome)]
-
-    # --------------------------------------------------------------- choices
-
-    def options(self) -> TopperOptions | None:
-        """The choices of ``to_act``, or ``None`` when nobody is to act.
-
-        During play this needs the seat's faces (to know which follow): ask
-        that seat's view, or the full state; a referee that cannot see them
-        raises :class:`FacesUnknown`.
-        """
-        seat = self._to_act
-        if seat is None:
-            return None
-        cfg = self.config
-        hand = self.hand(seat)
-        slots = tuple(h.slot for h in hand)
-        low = max(self._high_bid + 1, cfg.min_bid)
-        bidding = self._phase is Phase.BIDDING
-        playable: tuple[int, ...] = ()
-        if self._phase is Phase.PLAY:
-            playable = tuple(h.slot for h in self._playable(seat, hand))
-        return TopperOptions(
-            seat=seat, phase=self._phase, hand=slots, can_pass=bidding,
-            can_bid=bidding and low <= cfg.max_bid, min_bid=low, max_bid=cfg.max_bid,
-            suits=tuple(Suit) if self._phase is Phase.TRUMP else (), playable=playable)
-
-    def _playable(self, seat: int, held: tuple[Held, ...]) -> tuple[Held, ...]:
-        if any(h.face is None for h in held):
-            raise FacesUnknown(seat)
-        led = self.led_suit
-        if led is not None:
-            following = tuple(h for h in held if effective_suit(h.face, self._trump) == led)  # type: ignore[arg-type]
-            if following:
-                return following
-        return held
-
-    def forced_action(self) -> TopperAction | None:
-        """The action the rules leave ``to_act`` no choice about: never, in Topper
-        (even a last card is the player's to play)."""
-        return None
-
-    def legal_actions(self) -> Iterator[TopperAction]:
-        """Every action the seat to act may take, lazily (none while a deal is awaited or after the end).
-
-        During play this needs the seat's faces: ask that seat's view, or
-        the full state; a referee that cannot see them raises
-        :class:`FacesUnknown`.
-        """
-        seat = self._to_act
-        if seat is None:
-            return
-        if self._phase is Phase.BIDDING:
-            low = max(self._high_bid + 1, self.config.min_bid)
-            yield PassBid(seat)
-            yield from (Bid(seat, t) for t in range(low, self.config.max_bid + 1))
-            return
-        if self._phase is Phase.TRUMP:
-            yield from (NameTrump(seat, s) for s in Suit)
-            return
-        for slot, face in self._playable(seat, self.hand(seat)):
-            yield Play(seat, slot, face)  # type: ignore[arg-type]
-
-    def _require_seat(self, seat: int) -> None:
-        if not _is_int(seat) or not 0 <= seat < self.config.seats:
-            raise BadAction(None, f"no seat {seat!r} at this table")

@@ -78,9 +78,11 @@ class Inbox:
                                              return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not getter.done():
+                # Reap the getter without taking its CancelledError as ours: a stop
+                # (``task.cancel()``) that lands while we wait here must still stop the
+                # task, or a stopped seat plays on and may blame the host it lost.
                 getter.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await getter
+                await asyncio.wait({getter})
         # Also when a decision came at once: an item taken is never lost.
         item = getter.result() if getter in done else None
         return Woken(item, decision is not None and decision in done)

@@ -304,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("file", metavar="FILE|SESSION",
                         help="a saved transcript (or the folder holding it), or a session id "
                              "from p2pcards saved, or its start: your own record of that table")
+    verify.add_argument("more", metavar="FILE|SESSION", nargs="*",
+                        help="more matches of the same evening: each is checked alone, then "
+                             "that each is the rematch of the one before (in any order)")
     verify.add_argument("--json", action="store_true",
                         help="print one JSON object (seats, join order, rule ids) for scripts")
     verify.add_argument("-v", "--verbose", dest="details", action="store_true",
@@ -864,6 +867,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
+    if args.more:
+        return _verify_evening([args.file, *args.more], as_json=args.json)
     try:
         record = _record_path(args.file)
         journal, transcript, messages = read_saved_transcript(record)
@@ -893,6 +898,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(json.dumps(report_json(report, me_player)))
     else:
         print("\n".join(report_lines(report, me_player, details=args.details)))
+    return 0 if report.ok else 1
+
+
+def _verify_evening(given: list[str], *, as_json: bool) -> int:
+    """``verify`` of several matches: each alone, then the chain (PROTOCOL.md §14)."""
+    from p2pcards.net.journal import NoTranscript, read_saved_transcript
+    from p2pcards.protocol.verify_evening import verify_evening
+    from p2pcards.ui.text_verify import evening_json, evening_lines
+    transcripts = []
+    for text in given:
+        try:
+            transcripts.append(read_saved_transcript(_record_path(text))[2])
+        except NoTranscript as missing:
+            raise UserError(str(missing)) from None
+    report = verify_evening(transcripts, ordered=False)
+    print(json.dumps(evening_json(report)) if as_json else "\n".join(evening_lines(report)))
     return 0 if report.ok else 1
 
 

@@ -19,10 +19,11 @@ from nacl.hash import blake2b
 from nacl.signing import VerifyKey
 
 from p2pcards.protocol import wire
-from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
-from p2pcards.protocol.evening import EveningRefused, FinishedMatch
+from p2pcards.protocol.evening import After, EveningRefused, FinishedMatch, check_after
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import GENESIS_SHAPE, Lobby
 from p2pcards.protocol.schema import Bin, Const, Int, OneOf, Struct, Tuple, validate
 from p2pcards.rules.seats import SEATS
 
@@ -164,3 +165,29 @@ class AgainCount:
         if not self.ready:
             raise MalformedMessage(f"seats still free or undecided: {self.free or 'choices'}")
         return [self.filled.get(p, (self.player_keys[p], names[p])) for p in range(SEATS)]
+
+
+def rematch_genesis(host: Identity, count: AgainCount, names: tuple[str, ...], game: str,
+                    config: dict[str, int], table_name: str,
+                    nonce: bytes | None = None) -> SignedMessage:
+    """The host's genesis of the next match once ``count`` is ready: the same players
+    in the same join order (a filler in its leaver's place), ``after`` naming the
+    finished match (PROTOCOL.md §14)."""
+    players = count.next_players(names)
+    if players[0][0] != host.public_key:
+        raise MalformedMessage("only the finished match's host writes its rematch's genesis")
+    lobby = Lobby(host, game, config, table_name)
+    for key, name in players[1:]:
+        lobby.join(key, name)
+    return lobby.genesis(nonce=nonce, after=count.finished.after)
+
+
+def check_rematch(genesis_raw: bytes, previous: FinishedMatch) -> After:
+    """A joiner's check of a rematch's genesis against its own record of the match
+    before, before it signs anything; raises :class:`~p2pcards.protocol.evening.NotTheMatchBefore`
+    or :class:`~p2pcards.protocol.evening.WrongRotation` (or MalformedMessage)."""
+    body = validate(GENESIS_SHAPE, SignedMessage.parse(genesis_raw).body)
+    after = After.from_wire(body["after"]) if "after" in body else None
+    check_after(after, previous)
+    assert after is not None  # check_after refuses a genesis without one
+    return after

@@ -211,3 +211,33 @@ def test_a_match_that_fails_alone_fails_the_evening(evening):
 def _replay_only(messages, verdict):
     from p2pcards.protocol.verify import verify_transcript
     return verify_transcript(messages, verdict, workers=1)
+
+
+# -- from the count to the next genesis ------------------------------------------
+
+def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(evening):
+    from p2pcards.protocol.again import check_rematch, rematch_genesis
+
+    first, _ = evening
+    count, record, identities = _count(evening)
+    for player in (0, 1, 2):
+        count.receive(sign_choice(identities[player], record, player, AGAIN).raw)
+    count.receive(sign_choice(identities[3], record, 3, LEAVE).raw)
+    bot = Identity.generate("Bot")
+    count.fill(3, bot.public_key, "Bot")
+    config = games.by_name(GAME).config_to_wire(SHORT[GAME])
+    genesis = rematch_genesis(identities[0], count, ("P0", "P1", "P2", "P3"), GAME, config, "t")
+    assert check_rematch(genesis.raw, first.tables[1].finished()) == record.after
+    table = Table(genesis.raw, bot)
+    assert [p.public_key for p in table.players][3] == bot.public_key
+    assert table.after == record.after
+
+
+def test_a_joiner_refuses_a_genesis_that_is_no_rematch(evening):
+    from p2pcards.protocol.again import check_rematch
+
+    first, second = evening
+    with pytest.raises(NotTheMatchBefore, match="names no previous match"):
+        check_rematch(first.genesis, first.tables[0].finished())
+    with pytest.raises(NotTheMatchBefore, match="follows session"):
+        check_rematch(second.genesis, second.tables[0].finished())

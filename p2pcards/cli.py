@@ -26,6 +26,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
+from p2pcards.evening_cli import add_again_args
 from p2pcards.front import EXIT_PIPE, FrontEnd, quiet_stdout
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.records import (
@@ -274,11 +275,13 @@ def build_parser() -> argparse.ArgumentParser:
     _seat_args(host)
     _pace_arg(host)
     _config_args(host)
+    add_again_args(host, host=True)
 
     join = sub.add_parser("join", help="find a table on the LAN (or --connect) and join it")
     _finding_args(join, "the only open table")
     _seat_args(join, clock=False)
     _direct_args(join)
+    add_again_args(join, host=False)
 
     watch = sub.add_parser("watch", help="watch a table on the LAN as a spectator (every move "
                                          "checked, no hand shown)")
@@ -547,10 +550,27 @@ async def _cmd_host(args: argparse.Namespace) -> int:
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host key {identity.fingerprint}). Waiting for players. "
                        f"{_join_hint(table_name, hosted.host.tcp_host or args.bind, port)}")
-        result = await _play_then_clean_up(front.play(hosted.result()), _close_hosted(front, hosted))
+        if args.again is None:
+            result = await _play_then_clean_up(front.play(hosted.result()),
+                                               _close_hosted(front, hosted))
+        else:
+            result = await _host_an_evening(args, front, identity, options, hosted)
     finally:
         await front.stop()
     return _print_result(result, front)
+
+
+async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: Any,
+                           options: Any, hosted: Any) -> Any:
+    """``host --again``: the match, the end box, the rematches (p2pcards.evening_cli)."""
+    from p2pcards.evening_cli import host_evening
+    try:
+        result = await front.play(hosted.result())
+    except BaseException:
+        await _close_hosted(front, hosted)()
+        raise
+    return await host_evening(args, front, identity, options, hosted, result,
+                              lambda table: _close_hosted(front, table)())
 
 
 def _join_hint(table_name: str, bind: str, port: int) -> str:
@@ -590,17 +610,21 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     host, port, fingerprint = await _find_table(args)
     front = FrontEnd(args, None)
     heard = _Heard(front.on_event)
-    front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
-                                    deadline=_session_deadline(args),
-                                    reconnect_window=args.reconnect_window,
-                                    journal_root=_journal_root(),
-                                    bot=bool(args.bot), seed=args.seed, label=_joiner_label(identity),
-                                    on_event=heard.hear, direct=not args.no_direct,
-                                    listen=not args.no_listen)
+    seat: dict[str, Any] = dict(expected_peer=fingerprint, deadline=_session_deadline(args),
+                                reconnect_window=args.reconnect_window,
+                                journal_root=_journal_root(), bot=bool(args.bot), seed=args.seed,
+                                label=_joiner_label(identity), direct=not args.no_direct,
+                                listen=not args.no_listen)
+    front.session = joining_session(identity, front.agent, host, port, on_event=heard.hear,
+                                    **seat)
     _sit_down()
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
+        if args.again is not None:
+            from p2pcards.evening_cli import join_evening
+            result = await join_evening(args, front, identity, host, port, fingerprint, result,
+                                        dict(seat, on_event=front.on_event))
     except SeatAlreadySaved as saved:
         # The host seated our key at a table we saved: fresh secrets would sign a
         # second version of what our seat already wrote. Our saved seat goes on.

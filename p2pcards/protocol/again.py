@@ -21,7 +21,13 @@ from nacl.signing import VerifyKey
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
-from p2pcards.protocol.evening import After, EveningRefused, FinishedMatch, check_after
+from p2pcards.protocol.evening import (
+    After,
+    EveningRefused,
+    FinishedMatch,
+    Rematch,
+    check_after,
+)
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE, Lobby
 from p2pcards.protocol.schema import Bin, Const, Int, OneOf, Struct, Tuple, validate
@@ -165,6 +171,11 @@ class AgainCount:
         if not self.ready:
             raise MalformedMessage(f"seats still free or undecided: {self.free or 'choices'}")
         return [self.filled.get(p, (self.player_keys[p], names[p])) for p in range(SEATS)]
+
+
+def rematch_of(count: AgainCount, names: tuple[str, ...]) -> Rematch:
+    """The host relay's rematch once ``count`` is ready (see :class:`Rematch`)."""
+    return Rematch(tuple(key for key, _name in count.next_players(names)), count.finished.after)
 
 
 def rematch_genesis(host: Identity, count: AgainCount, names: tuple[str, ...], game: str,

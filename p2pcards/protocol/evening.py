@@ -100,6 +100,16 @@ class FinishedMatch:
         return After(self.session, self.final, self.seats)
 
 
+@dataclass(frozen=True)
+class Rematch:
+    """What a host's relay needs to seat a rematch: its players' keys in the
+    finished match's join order (a freed seat's new player in its leaver's
+    place, the host first) and the ``after`` its genesis carries."""
+
+    players: tuple[bytes, ...]
+    after: After
+
+
 def check_after(after: After | None, previous: FinishedMatch) -> None:
     """Refuse a rematch genesis whose link is not ``previous`` (this peer's record).
 

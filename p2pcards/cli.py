@@ -26,7 +26,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.bots.registry import KINDS as BOT_KINDS
 from p2pcards.bots.registry import LEVELS as BOT_LEVELS
 from p2pcards.errors import P2PCardsError
-from p2pcards.evening_cli import add_again_args
+from p2pcards.evening_cli import add_again_args, offers_evening
 from p2pcards.front import EXIT_PIPE, FrontEnd, quiet_stdout
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS
 from p2pcards.records import (
@@ -517,7 +517,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     from p2pcards.protocol.relay import LobbyChanged
     identity = _identity(args)
-    front = FrontEnd(args, args.game)
+    front = FrontEnd(args, args.game, rematch=True)
     table_name = (args.table or f"{identity.name}'s table")[:32]
     move_time = _clock_seconds(args, HOST_MOVE_TIME)
     options = TableOptions(game=args.game, config=table_config(args.game, args, move_time),
@@ -550,7 +550,7 @@ async def _cmd_host(args: argparse.Namespace) -> int:
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host key {identity.fingerprint}). Waiting for players. "
                        f"{_join_hint(table_name, hosted.host.tcp_host or args.bind, port)}")
-        if args.again is None:
+        if not offers_evening(args, front):
             result = await _play_then_clean_up(front.play(hosted.result()),
                                                _close_hosted(front, hosted))
         else:
@@ -608,7 +608,7 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import Journal, SeatAlreadySaved
     identity = _identity(args)
     host, port, fingerprint = await _find_table(args)
-    front = FrontEnd(args, None)
+    front = FrontEnd(args, None, rematch=True)
     heard = _Heard(front.on_event)
     seat: dict[str, Any] = dict(expected_peer=fingerprint, deadline=_session_deadline(args),
                                 reconnect_window=args.reconnect_window,
@@ -621,7 +621,7 @@ async def _cmd_join(args: argparse.Namespace) -> int:
     await front.start()
     try:
         result = await _play_then_clean_up(front.play(front.session.run()))
-        if args.again is not None:
+        if offers_evening(args, front):
             from p2pcards.evening_cli import join_evening
             result = await join_evening(args, front, identity, host, port, fingerprint, result,
                                         dict(seat, on_event=front.on_event))

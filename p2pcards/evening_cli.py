@@ -22,6 +22,21 @@ from p2pcards.ui.text_common import quoted
 
 #: Seconds the host waits at the end box for every seat's choice.
 END_BOX_WAIT = 120.0
+#: Rematches one evening may have at most (every loop is bounded).
+MAX_REMATCHES = 1000
+
+
+def wants_again(args: argparse.Namespace, front: FrontEnd, number: int) -> bool:
+    """Whether this player's end box chooses again before rematch ``number + 1``:
+    ``--again N`` decides on the command line, else the full screen's ``n`` key."""
+    if args.again is not None:
+        return number < args.again
+    return front.again
+
+
+def offers_evening(args: argparse.Namespace, front: FrontEnd) -> bool:
+    """An end box that chooses: ``--again``, or the full screen (its ``n`` or ``q``)."""
+    return args.again is not None or front.screen is not None
 
 
 def _rematches(text: str) -> int:
@@ -74,8 +89,8 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
                           options: Any, current: list[Any], result: Any) -> Any:
     from p2pcards.evening_flow import EveningHost
     hosted = current[0]
-    for number in range(max(0, args.again)):
-        if result.outcome is None:
+    for number in range(MAX_REMATCHES):
+        if not wants_again(args, front, number) or result.outcome is None:
             break  # only a match that ended normally has a rematch
         evening = EveningHost(identity, hosted, options)
         front.say(f"End box: you chose again (rematch {number + 1}); waiting for the others.")
@@ -108,15 +123,14 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
     from p2pcards.evening_flow import finished_of, rejoining_session
     from p2pcards.net.errors import NetError
     from p2pcards.net.rematch import end_box_link
-    number = 0
-    while True:
+    for number in range(MAX_REMATCHES):
         session = front.session
         table = session.table if session is not None else None
         if result.outcome is None or table is None or table.me_player is None:
             return result
         finished = finished_of(session)
         names = tuple(p.name for p in table.players)
-        choice = AGAIN if number < max(0, args.again) else LEAVE
+        choice = AGAIN if wants_again(args, front, number) else LEAVE
         front.say("End box: you chose again; waiting for the host." if choice == AGAIN
                   else "End box: you leave; your seat is free.")
         mine = sign_choice(identity, finished, table.me_player, choice)
@@ -131,8 +145,15 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
             return result
         if choice == LEAVE:
             return result
-        number += 1
         front.session = rejoining_session(identity, front.agent, host, port, finished,
                                           **session_kwargs)
-        front.say(f"Rematch {number}: joining the host again.")
-        result = await front.play(front.session.run())
+        front.say(f"Rematch {number + 1}: joining the host again.")
+        rematch = await front.play(front.session.run())
+        if front.session.table is None:
+            # The host opened no rematch (or one this seat refused): the evening ends
+            # with the match played, which is what the result describes.
+            front.say(f"End box: no rematch ({rematch.reason}); the evening ends here.")
+            front.session = session
+            return result
+        result = rematch
+    return result

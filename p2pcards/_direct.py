@@ -15,6 +15,7 @@ from typing import Any
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
 from p2pcards.protocol import game_wire
+from p2pcards.protocol.evening import After
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
@@ -84,13 +85,15 @@ class DirectTable:
 
 
 def direct_table(game: str, seed: int = 1, config: Any = None, bot_kind: str = "heuristic",
-                 bot_level: str = DEFAULT_LEVEL) -> DirectTable:
+                 bot_level: str = DEFAULT_LEVEL, identities: list[Identity] | None = None,
+                 after: After | None = None) -> DirectTable:
+    """``identities`` and ``after`` make a rematch: the same four, the match before named."""
     rules = game_wire.by_name(game)
-    identities = [seeded_identity(seed, f"p{i}", f"P{i}") for i in range(4)]
+    identities = identities or [seeded_identity(seed, f"p{i}", f"P{i}") for i in range(4)]
     lobby = Lobby(identities[0], game, rules.config_to_wire(config or SHORT[game]), "test table")
     for identity in identities[1:]:
         lobby.join(identity.public_key, identity.name)
-    genesis = lobby.genesis(nonce=bytes([seed % 256]) * 32).raw
+    genesis = lobby.genesis(nonce=bytes([seed % 256]) * 32, after=after).raw
     tables = [Table(genesis, identity, randomness=randomness_for(seed, f"p{i}"))
               for i, identity in enumerate(identities)]
     factory = make_bot_factory(game, bot_kind, bot_level)

@@ -37,6 +37,7 @@ from p2pcards.net.resume import ALIVE_EVERY, keep_alive, last_up
 from p2pcards.net.session_events import Agent, SessionEvent, SessionResult
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 from p2pcards.protocol.session import PROBE_TIMEOUT
@@ -86,6 +87,10 @@ class TableOptions:
     bot_names: tuple[str, ...] = ("Ada", "Bob", "Cy")
     pace: float = 0.0
     """Seconds each bot takes per decision (a person at the table can follow; 0: at once)."""
+    rematch: Rematch | None = None
+    """A rematch: only these players sit, the genesis names the match before (§14)."""
+    bot_identities: tuple[Identity, ...] = ()
+    """The bots' keys (a rematch keeps its bots; missing ones are new)."""
 
 
 def _linger(deadline: float) -> float:
@@ -122,6 +127,8 @@ class HostedTable:
     """The host's heartbeat (see :func:`p2pcards.net.resume.keep_alive`)."""
     linger: float = 0.0
     """How long ``close`` keeps relaying for players whose tables are still in play."""
+    bot_identities: list[Identity] = field(default_factory=list)
+    """The bots at this table, in join order (a rematch seats them again)."""
 
     async def result(self) -> SessionResult:
         return await self.tasks[0]
@@ -193,7 +200,8 @@ async def start_hosted_table(
     hosted = HostedTable(TableHost(identity, options.game, options.config, options.name,
                                    journal_root=options.journal_root, genesis_nonce=nonce,
                                    on_event=lambda e: _host_event(hosted, e, on_host_event),
-                                   max_spectators=options.spectators),
+                                   max_spectators=options.spectators,
+                                   rematch=options.rematch),
                          linger=_linger(options.deadline))
     await hosted.host.start(options.tcp_host, options.tcp_port)
     hosted.alive = _heartbeat(hosted)
@@ -214,8 +222,10 @@ async def start_hosted_table(
         factory = make_bot_factory(options.game, options.bot_kind, options.bot_level)
         for i in range(bots):
             name = options.bot_names[i % len(options.bot_names)]
-            bot_identity = (seeded_identity(options.seed, f"bot{i}", name) if options.seed is not None
-                            else Identity.generate(name))
+            bot_identity = (options.bot_identities[i] if i < len(options.bot_identities)
+                            else seeded_identity(options.seed, f"bot{i}", name)
+                            if options.seed is not None else Identity.generate(name))
+            hosted.bot_identities.append(bot_identity)
             seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
             bot = BotAgent(factory, seed)
             seats.append((bot_identity, bot, bot, None))

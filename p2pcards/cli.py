@@ -30,6 +30,7 @@ from p2pcards.commands import (
     saved,
     seated,
 )
+from p2pcards.commands.evening import add_again_args
 from p2pcards.commands.identity import my_identity
 from p2pcards.errors import P2PCardsError
 from p2pcards.front import EXIT_PIPE, quiet_stdout
@@ -282,6 +283,7 @@ def _host_args(host: argparse.ArgumentParser) -> None:
     _pace_arg(host)
     _config_args(host)
     _hints_arg(host)
+    add_again_args(host, host=True)
 
 
 def _join_args(join: argparse.ArgumentParser) -> None:
@@ -289,6 +291,7 @@ def _join_args(join: argparse.ArgumentParser) -> None:
     _finding_args(join, "the only open table")
     _seat_args(join, clock=False)
     _direct_args(join)
+    add_again_args(join, host=False)
 
 
 def _watch_args(watch: argparse.ArgumentParser) -> None:
@@ -319,6 +322,9 @@ def _verify_args(verify: argparse.ArgumentParser) -> None:
     verify.add_argument("file", metavar="FILE|SESSION",
                         help="a saved transcript (or the folder holding it), or a session id "
                              "from p2pcards saved, or its start: your own record of that table")
+    verify.add_argument("more", metavar="FILE|SESSION", nargs="*",
+                        help="more matches of the same evening: each is checked alone, then "
+                             "that each is the rematch of the one before (in any order)")
     verify.add_argument("--json", action="store_true",
                         help="print one JSON object (seats, join order, rule ids) for scripts")
     verify.add_argument("-v", "--verbose", dest="details", action="store_true",

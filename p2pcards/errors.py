@@ -16,6 +16,7 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     │   │   └── SeatPlayedElsewhere        another process signs for this seat: stop, naming nobody
     │   ├── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
     │   ├── VerdictRefused                 a saved verdict its evidence does not support (verify)
+    │   ├── EveningRefused                 a rematch's link or an "again" not about the match before (protocol.evening)
     │   └── AnnouncementIgnored            a direct-link announcement not dialled, and why (protocol.announce)
     ├── TalkDropped, TalkRefused           a chat line dropped or not sent (protocol.talk)
     ├── NetError                           a link, handshake or transport failure (net)

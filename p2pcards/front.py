@@ -71,10 +71,12 @@ class FrontEnd:
 
     A person gets the full-screen table unless ``--plain`` or ``--trace`` is
     given or the terminal is not one (a pipe, a file): then the line mode.
-    ``again`` (``play``) offers a new table when a match ends.
+    ``again`` (``play``) offers a new table when a match ends; ``rematch``
+    (``host``, ``join``) offers the full screen's end box a rematch instead.
     """
 
-    def __init__(self, options: FrontOptions, game: str | None, again: bool = False) -> None:
+    def __init__(self, options: FrontOptions, game: str | None, again: bool = False,
+                 rematch: bool = False) -> None:
         self.options = options
         self.session: Any = None
         self.trace = options.trace
@@ -97,7 +99,9 @@ class FrontEnd:
             from p2pcards.ui.tui import TableScreen
             from p2pcards.ui.tui.screen import LAN_SUMMARY_SECONDS
             # Against bots a deal's summary waits for a key; at a LAN table it counts down.
-            self.screen = TableScreen(lambda: self.session, offer_again=again,
+            self.screen = TableScreen(lambda: self.session, offer_again=again or rematch,
+                                      again_label="again (a rematch, seats rotated)" if rematch
+                                      else "a new table",
                                       summary_seconds=None if again else LAN_SUMMARY_SECONDS,
                                       bell=options.bell, coach=_coach(again))
             self.agent = self.screen

@@ -5,8 +5,10 @@ as ``p2pcards verify`` checks it (every signature, proof and rule); one that
 fails is not counted and is listed with its reason. A finished match counts
 once however many copies of it are given (its session id names it).
 
-**Evenings.** Until matches are chained by a rematch, an evening is grouped
-by rule: the matches played on one local day (the day of the transcript's
+**Evenings.** A rematch is in the evening of the match its genesis names
+(``after``, PROTOCOL.md §14) when that match is counted too and the link
+holds, whatever its day or players (a leaver's seat may have gone to a bot).
+Other matches are grouped by rule: the matches played on one local day (the day of the transcript's
 last write, on this machine's clock) by the same four players. A person is
 known by his identity key; a bot by its name, when a record's own ``meta``
 says that seat was a bot (a bot is given a fresh key at every table, so its
@@ -31,9 +33,11 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import Journal, NoTranscript, read_saved_transcript
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.evening import After, EveningRefused, FinishedMatch, check_after
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, tail_problem, verify_transcript
+from p2pcards.protocol.verify_evening import link_of
 from p2pcards.ui.text_common import clean, plural
 
 #: At most this many transcripts are looked for under one folder given (a bound, not a goal).
@@ -69,6 +73,10 @@ class Match:
     path: Path
     #: Whether a record's meta said which players are bots.
     bots_known: bool = False
+    #: The match before, as this one's genesis names it (a rematch), else None.
+    after: After | None = None
+    #: This match as a rematch of it must name it.
+    finished: FinishedMatch | None = None
 
     def with_bots(self, bots: list[bool]) -> Match:
         """The same match with its bots known (from another copy's meta)."""
@@ -153,7 +161,35 @@ def evening_id(day: str, players: Iterable[str]) -> str:
 
 def evening_of(directory: Path) -> tuple[str, str] | None:
     """The evening a saved table belongs to, as ``(id, day)``, by the rule of this module,
-    read without verifying (``saved`` groups by it; ``standings`` counts only what verifies)."""
+    read without verifying (``saved`` groups by it; ``standings`` counts only what verifies):
+    a rematch's is that of the first match of its chain saved beside it (same seat folder)."""
+    directory = Path(directory)
+    for _ in range(MAX_RECORDS):
+        before = _saved_before(directory)
+        if before is None:
+            break
+        directory = before
+    return _own_evening(directory)
+
+
+def _saved_before(directory: Path) -> Path | None:
+    """The record of the match a rematch's genesis names, in this seat's folder beside it,
+    if its last message is the one named (nothing more is checked here: see ``standings``)."""
+    try:
+        _journal, _transcript, messages = read_saved_transcript(directory)
+        after = SignedMessage.parse(messages[0]).body.get("after")
+        if not isinstance(after, dict):
+            return None
+        before = directory.parent.parent / bytes(after["sid"]).hex() / directory.name
+        _journal, _transcript, previous = read_saved_transcript(before)
+        if SignedMessage.parse(previous[-1]).digest != after["final"]:
+            return None
+    except (NoTranscript, OSError, ProtocolError, ValueError, KeyError, TypeError):
+        return None
+    return before
+
+
+def _own_evening(directory: Path) -> tuple[str, str] | None:
     try:
         _journal, transcript, messages = read_saved_transcript(directory)
         body = SignedMessage.parse(messages[0]).body
@@ -237,8 +273,10 @@ def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match |
         seats.append(Seat(f"key:{fp}", player, name, fp, False,
                           int(outcome.standings[seat]), seat in outcome.winners))
     ending = outcome.termination.name.lower().replace("_", "-")
+    link = link_of(messages, report)
     match = Match(session, report.game, report.table, transcript.stat().st_mtime,
-                  tuple(seats), ending, Path(path))
+                  tuple(seats), ending, Path(path), after=link.after if link else None,
+                  finished=link.finished if link else None)
     bots = _bots_of(journal)
     return session, match.with_bots(bots) if bots is not None else match
 
@@ -265,10 +303,51 @@ def collect(records: Iterable[Path], verifier: Verifier = _verify) -> Standings:
         else:
             left_out.append(found)
     evenings: dict[tuple[str, frozenset[str]], Evening] = {}
-    for match in sorted(counted.values(), key=lambda m: (m.when, m.session)):
-        key = (match.day, match.players)
-        evenings.setdefault(key, Evening(match.day, match.players)).matches.append(match)
+    chained: dict[str, Evening] = {}
+    for match in _in_chain_order(counted):
+        before = _chained_to(match, counted)
+        if before is not None and before in chained:
+            evening = chained[match.session] = chained[before]
+        else:
+            key = (match.day, match.players)
+            evening = chained[match.session] = evenings.setdefault(
+                key, Evening(match.day, match.players))
+        evening.matches.append(match)
     return Standings(sorted(evenings.values(), key=lambda e: e.last.when), left_out)
+
+
+def _chained_to(match: Match, counted: dict[str, Match]) -> str | None:
+    """The session of the counted match this one is the rematch of (its link holds), or None."""
+    if match.after is None:
+        return None
+    before = counted.get(match.after.session.hex())
+    if before is None or before.finished is None:
+        return None
+    try:
+        check_after(match.after, before.finished)
+    except EveningRefused:
+        return None
+    return before.session
+
+
+def _in_chain_order(counted: dict[str, Match]) -> list[Match]:
+    """By time, except that a rematch always comes after the match it names."""
+    order: list[Match] = []
+    placed: set[str] = set()
+
+    for match in sorted(counted.values(), key=lambda m: (m.when, m.session)):
+        back: list[Match] = []  # this match and the unplaced ones it follows, latest first
+        at: Match | None = match
+        for _ in range(len(counted)):  # a chain is at most every match (and has no cycle)
+            if at is None or at.session in placed or at in back:
+                break
+            back.append(at)
+            before = _chained_to(at, counted)
+            at = counted[before] if before is not None else None
+        for found in reversed(back):
+            placed.add(found.session)
+            order.append(found)
+    return order
 
 
 def _journal_of(path: Path) -> Journal:

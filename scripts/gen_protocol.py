@@ -28,6 +28,7 @@ from p2pcards.net.direct_discovery import (  # noqa: E402
     announcement_properties,
 )
 from p2pcards.protocol import wire  # noqa: E402
+from p2pcards.protocol.again import AGAIN, sign_choice  # noqa: E402
 from p2pcards.protocol.announce import (  # noqa: E402
     AnnouncementBook,
     AnnouncementIgnored,
@@ -60,6 +61,39 @@ def table_vector(game: str, seed: int, config) -> dict:
         "player_at_seat": list(first.player_at_seat),
         "outcome": repr(first.engine.outcome),
         "messages": [raw.hex() for raw in first.transcript()],
+    }
+
+
+#: The rematch of table-topper.json's match (same four players), for the evening vector.
+EVENING_SEED = 13
+
+
+def evening_vector() -> dict:
+    """table-topper.json's match, everyone's "again", and its rematch: a chained genesis."""
+    game, seed, config = VECTORS["table-topper.json"]
+    first = direct_table(game, seed=seed, config=config)
+    first.run()
+    finished = first.tables[0].finished()
+    second = direct_table(game, seed=EVENING_SEED, config=config, identities=first.identities,
+                          after=finished.after)
+    second.run()
+    rematch = second.tables[0]
+    return {
+        "description": "The rematch of table-topper.json's match by the same four players "
+                       "(PROTOCOL.md §14): each player's signed 'again' choice about that match, "
+                       "then the whole second match, whose genesis names the first in 'after' "
+                       "and whose seats are the first match's rotated by one. Insecure seeds.",
+        "follows": "table-topper.json",
+        "seed": EVENING_SEED,
+        "after": {"sid": finished.session.hex(), "final": finished.final.hex(),
+                  "seats": [k.hex() for k in finished.seats]},
+        "again_choices": [sign_choice(first.identities[p], finished, p, AGAIN).raw.hex()
+                          for p in range(4)],
+        "session_id": rematch.session.hex(),
+        "player_at_seat": list(rematch.player_at_seat),
+        "previous_player_at_seat": list(first.tables[0].player_at_seat),
+        "outcome": repr(rematch.engine.outcome),
+        "messages": [raw.hex() for raw in rematch.transcript()],
     }
 
 
@@ -252,6 +286,7 @@ def render() -> dict[str, str]:
     files = {"schemas.json": json.dumps(catalogue(), indent=1, sort_keys=True) + "\n"}
     for name, (game, seed, config) in VECTORS.items():
         files[f"vectors/{name}"] = json.dumps(table_vector(game, seed, config), indent=1) + "\n"
+    files["vectors/evening.json"] = json.dumps(evening_vector(), indent=1) + "\n"
     files["vectors/verdicts.json"] = json.dumps(verdict_vector(), indent=1) + "\n"
     files["vectors/announcement.json"] = json.dumps(announcement_vector(), indent=1) + "\n"
     return files

@@ -50,6 +50,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
+    if args.more:
+        return _verify_evening([args.file, *args.more], as_json=args.json)
     try:
         record = _record_path(args.file)
         journal, transcript, messages = read_saved_transcript(record)
@@ -113,3 +115,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from p2pcards.ui.tui.replay import ReplayScreen
     asyncio.run(ReplayScreen(record, speed=args.speed).run(playing=args.play))
     return 0
+
+
+def _verify_evening(given: list[str], *, as_json: bool) -> int:
+    """``verify`` of several matches: each alone, then the chain (PROTOCOL.md §14)."""
+    from p2pcards.net.journal import NoTranscript, read_saved_transcript
+    from p2pcards.protocol.verify_evening import verify_evening
+    from p2pcards.ui.text_verify import evening_json, evening_lines
+    transcripts = []
+    for text in given:
+        try:
+            transcripts.append(read_saved_transcript(_record_path(text))[2])
+        except NoTranscript as missing:
+            raise UserError(str(missing)) from None
+    report = verify_evening(transcripts, ordered=False)
+    print(json.dumps(evening_json(report)) if as_json else "\n".join(evening_lines(report)))
+    return 0 if report.ok else 1

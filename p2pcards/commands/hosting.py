@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pcards.commands import UserError
+from p2pcards.commands.evening import offers_evening
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.seated import close_hosted, play_then_clean_up, print_result, sit_down
@@ -24,6 +25,11 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
 from p2pcards.ui import commandline
 from p2pcards.ui.text_common import plural, quoted
+
+if TYPE_CHECKING:
+    from p2pcards.app import HostedTable, TableOptions
+    from p2pcards.net.session_events import SessionResult
+    from p2pcards.protocol.identity import Identity
 
 
 async def cmd_play(args: argparse.Namespace) -> int:
@@ -59,7 +65,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
     from p2pcards.app import TableOptions, start_hosted_table
     from p2pcards.protocol.relay import LobbyChanged
     identity = my_identity(args)
-    front = FrontEnd(front_options(args), args.game)
+    front = FrontEnd(front_options(args), args.game, rematch=True)
     table_name = (args.table or f"{identity.name}'s table")[:32]
     move_time = clock_seconds(args, HOST_MOVE_TIME)
     options = TableOptions(game=args.game, config=table_config(args.game, args, move_time),
@@ -92,10 +98,27 @@ async def cmd_host(args: argparse.Namespace) -> int:
                   else f"Hosting {args.game} table {quoted(table_name)} on port {port} "
                        f"(host key {identity.fingerprint}). Waiting for players. "
                        f"{join_hint(table_name, hosted.host.tcp_host or args.bind, port)}")
-        result = await play_then_clean_up(front.play(hosted.result()), close_hosted(front, hosted))
+        if not offers_evening(args, front):
+            result = await play_then_clean_up(front.play(hosted.result()),
+                                              close_hosted(front, hosted))
+        else:
+            result = await _host_an_evening(args, front, identity, options, hosted)
     finally:
         await front.stop()
     return print_result(result, front)
+
+
+async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
+                           options: TableOptions, hosted: HostedTable) -> SessionResult:
+    """``host --again``: the match, the end box, the rematches (p2pcards.commands.evening)."""
+    from p2pcards.commands.evening import host_evening
+    try:
+        result = await front.play(hosted.result())
+    except BaseException:
+        await close_hosted(front, hosted)()
+        raise
+    return await host_evening(args, front, identity, options, hosted, result,
+                              lambda table: close_hosted(front, table)())
 
 
 def join_hint(table_name: str, bind: str, port: int) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pcards.commands import UserError
+from p2pcards.commands.evening import offers_evening
 from p2pcards.commands.finding import connect_address, find_table
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.printed import command_line
@@ -28,19 +29,23 @@ async def cmd_join(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import Journal, SeatAlreadySaved
     identity = my_identity(args)
     host, port, fingerprint = await find_table(args)
-    front = FrontEnd(front_options(args), None)
+    front = FrontEnd(front_options(args), None, rematch=True)
     heard = Heard(front.on_event)
-    front.session = joining_session(identity, front.agent, host, port, expected_peer=fingerprint,
-                                    deadline=session_deadline(args),
-                                    reconnect_window=args.reconnect_window,
-                                    journal_root=journal_root(),
-                                    bot=bool(args.bot), seed=args.seed, label=joiner_label(identity),
-                                    on_event=heard.hear, direct=not args.no_direct,
-                                    listen=not args.no_listen)
+    seat: dict[str, Any] = dict(expected_peer=fingerprint, deadline=session_deadline(args),
+                                reconnect_window=args.reconnect_window,
+                                journal_root=journal_root(), bot=bool(args.bot), seed=args.seed,
+                                label=joiner_label(identity), direct=not args.no_direct,
+                                listen=not args.no_listen)
+    front.session = joining_session(identity, front.agent, host, port, on_event=heard.hear,
+                                    **seat)
     sit_down()
     await front.start()
     try:
         result = await play_then_clean_up(front.play(front.session.run()))
+        if offers_evening(args, front):
+            from p2pcards.commands.evening import join_evening
+            result = await join_evening(args, front, identity, host, port, fingerprint, result,
+                                        dict(seat, on_event=front.on_event))
     except SeatAlreadySaved as saved:
         # The host seated our key at a table we saved: fresh secrets would sign a
         # second version of what our seat already wrote. Our saved seat goes on.

@@ -33,10 +33,12 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
+from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
     DEFAULT_SPECTATORS,
+    AgainHeard,
     Broadcast,
     Close,
     Dropped,
@@ -101,10 +103,12 @@ class TableHost:
         on_event: Callable[[SessionEvent], None] | None = None,
         limits: Limits = Limits(),
         max_spectators: int = DEFAULT_SPECTATORS,
+        rematch: Rematch | None = None,
     ) -> None:
         self.identity = identity
         self.lobby = Lobby(identity, game, config, table_name)
-        self.relay = Relay(self.lobby, genesis_nonce, max_spectators=max_spectators)
+        self.relay = Relay(self.lobby, genesis_nonce, max_spectators=max_spectators,
+                           rematch=rematch)
         self.journal_root = journal_root
         self.journal: Journal | None = None
         self.on_event = on_event or (lambda event: None)
@@ -244,6 +248,10 @@ class TableHost:
             connection.close()
             self._apply(self.relay.disconnected(number))
 
+    def tell_choice(self, raw: bytes) -> None:
+        """An end-box choice of the host's own seats: kept and shown at every end box."""
+        self._apply(self.relay.tell_choice(raw))
+
     def _reserved(self, key: bytes) -> bool:
         """A key whose place is kept: a lobby member, or one of the table's players
         once it started (a spectator's key is a stranger's until its hello)."""
@@ -295,7 +303,7 @@ class TableHost:
                 self._open_journal(out.session)
                 self.started.set()
                 self.on_event(out)
-            elif isinstance(out, LobbyChanged):
+            elif isinstance(out, (LobbyChanged, AgainHeard)):
                 self.on_event(out)
             elif isinstance(out, Dropped):
                 log.info("dropped a frame from %s: %s", self.relay.describe(out.link), out.reason)

@@ -43,7 +43,9 @@ from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_hint, write_pause
 from p2pcards.net.session_events import Agent, LeaveTable, SessionEvent, SessionResult, TakePause, Waiting
+from p2pcards.protocol.again import check_rematch
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
+from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.session import HOST as HOST_PATH
@@ -109,6 +111,9 @@ class PeerSession:
         self._saved_at: float | None = None
         self._host_link: HostLink | None = None
         self._resumed = False
+        #: This seat's record of the match before, when this session is its rematch:
+        #: a genesis that does not name it is refused before anything is signed.
+        self.previous: FinishedMatch | None = None
         #: The saved messages' events a resumed session tells its front end first.
         self._record: list[Step] = []
         #: The step of the record being told again (its view is that moment's), else None.
@@ -357,6 +362,12 @@ class PeerSession:
                                              asyncio.get_running_loop().time()))
 
     def _start_table(self, genesis: bytes) -> None:
+        if self.previous is not None:
+            try:
+                check_rematch(genesis, self.previous)
+            except ProtocolError as error:
+                raise SessionRejected(f"the host's rematch is not the match played here: "
+                                      f"{error}") from None
         try:
             table = Table(genesis, self.identity, randomness=self.randomness_for)
         except ProtocolError as error:

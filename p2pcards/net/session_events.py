@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import TableEvent
-from p2pcards.protocol.relay import LobbyChanged, TableStarted
+from p2pcards.protocol.relay import AgainHeard, LobbyChanged, TableStarted
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine, Outcome
@@ -182,4 +182,4 @@ LEFT_IN_LOBBY = "left before the table started"
 #: a refusal of this player's own move (a :class:`ProtocolError`), and at a host
 #: the relay's news (:class:`LobbyChanged`, :class:`TableStarted`).
 SessionEvent = (TableEvent | LobbyUpdate | LinkUp | LinkDown | Waiting | Paths | Presence | Rejected
-                | TalkLine | ProtocolError | LobbyChanged | TableStarted)
+                | TalkLine | ProtocolError | LobbyChanged | TableStarted | AgainHeard)

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2pcards.protocol import announce, envelope, frames, game_wire, lobby, saved, table, talk, verdict
+from p2pcards.protocol import (
+    again,
+    announce,
+    envelope,
+    frames,
+    game_wire,
+    lobby,
+    saved,
+    table,
+    talk,
+    verdict,
+)
 from p2pcards.protocol.schema import Bin, Struct
 
 
@@ -46,6 +57,14 @@ def catalogue() -> dict[str, Any]:
                             + " || payload",
             "types": sorted(envelope.NOTICE_TYPES),
             "never": "a transcript message; a transcript message's type is never a notice type",
+        },
+        "again": {
+            "encoding": "msgpack [payload: bin, signature: bin(64)], signed after "
+                        "the match ended (PROTOCOL.md §14)",
+            "payload": again.CHOICE_SHAPE.describe(),
+            "signed bytes": again.AGAIN_TAG.decode("ascii").replace("\x00", "\\0")
+                            + " || payload",
+            "never": "part of the transcript, a notice or a verdict's evidence",
         },
         "talk": {
             "encoding": "msgpack [payload: bin, signature: bin(64)] in a 'talk' frame",

@@ -125,6 +125,8 @@ FRAME_SHAPES = {
     "presence": Struct({"linked": ListOf(Int(0, 1), 0, MAX_PLAYERS)}),
     # A signed chat line (``p2pcards.protocol.talk``): outside the transcript.
     "talk": Bin(lo=1, hi=MAX_TALK_FRAME),
+    # A signed end-box choice after OVER (``p2pcards.protocol.again``): outside the transcript.
+    "again": Bin(lo=1, hi=512),
 }
 
 

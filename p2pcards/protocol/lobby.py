@@ -18,6 +18,7 @@ import nacl.utils
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import GENESIS_PREV, SignedMessage, seal
 from p2pcards.protocol.errors import LocalProtocolError
+from p2pcards.protocol.evening import AFTER_SHAPE, After
 from p2pcards.protocol.identity import Identity, fingerprint
 from p2pcards.protocol.schema import Bin, IntMap, ListOf, Struct, Text, Tuple
 from p2pcards.rules.seats import SEATS
@@ -28,7 +29,7 @@ GENESIS_SHAPE = Struct({
     "config": IntMap(),
     "nonce": Bin(32),
     "players": ListOf(Tuple((Bin(32), frames.NAME)), SEATS, SEATS),
-})
+}, optional={"after": AFTER_SHAPE})
 
 
 class TableFull(LocalProtocolError):
@@ -93,8 +94,9 @@ class Lobby:
             "players": [[p.public_key, p.name, int(p.bot)] for p in self.players],
         })
 
-    def genesis(self, nonce: bytes | None = None) -> SignedMessage:
-        """Sign the first transcript message; the lobby must be full."""
+    def genesis(self, nonce: bytes | None = None, after: After | None = None) -> SignedMessage:
+        """Sign the first transcript message; the lobby must be full. ``after``
+        makes it a rematch: it names the match before (PROTOCOL.md §14)."""
         if not self.full:
             raise LocalProtocolError(f"the table needs {SEATS} players, has {len(self.players)}")
         body: dict[str, Any] = {
@@ -102,5 +104,7 @@ class Lobby:
             "nonce": nonce if nonce is not None else nacl.utils.random(32),
             "players": [[p.public_key, p.name] for p in self.players],
         }
+        if after is not None:
+            body["after"] = after.to_wire()
         return seal(self.host, session=None, position=0, prev=GENESIS_PREV, player=0,
                     type="genesis", body=body)

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2pcards.protocol import frames
+from p2pcards.protocol.again import Choice
 from p2pcards.protocol.envelope import (
     PROTOCOL_VERSION,
     KeptMessage,
@@ -52,11 +53,13 @@ from p2pcards.protocol.envelope import (
     session_id_of,
 )
 from p2pcards.protocol.errors import (
+    BadSignature,
     LocalProtocolError,
     MalformedMessage,
     RemoteProtocolError,
     WrongSession,
 )
+from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
 from p2pcards.protocol.talk import TalkBook, TalkDropped
@@ -120,7 +123,19 @@ class TableStarted:
     session: bytes = field(repr=False)
 
 
-Output = Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyChanged | TableStarted
+@dataclass(frozen=True)
+class AgainHeard:
+    """A player's end-box choice about the finished match (PROTOCOL.md §14), for the
+    host's count: its shape, session, sender and signature are checked."""
+
+    raw: bytes = field(repr=False)
+
+
+Output = (Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyChanged
+          | TableStarted | AgainHeard)
+
+#: The most end-box choices the relay keeps: an again then a leave for each seat.
+MAX_CHOICES = 2 * 4
 
 #: The most notices the relay keeps (and forwards) per player: an honest player
 #: signs at most a leave and an alert (the same bytes each time it repeats one).
@@ -160,8 +175,11 @@ class Relay:
 
     def __init__(self, lobby: Lobby, genesis_nonce: bytes | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 max_spectators: int = DEFAULT_SPECTATORS) -> None:
+                 max_spectators: int = DEFAULT_SPECTATORS,
+                 rematch: Rematch | None = None) -> None:
         self.lobby = lobby
+        #: A rematch's table: only its players sit, and its genesis names the match before.
+        self.rematch = rematch
         #: How many spectators this table admits at once (0: none).
         self.max_spectators = max_spectators
         #: Read only for the chat rate limit (the relay keeps no other clock).
@@ -180,6 +198,9 @@ class Relay:
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
         self._flooders: set[bytes] = set()
+        #: End-box choices kept (raw), and the links that sent one and hear the others'.
+        self.choices: list[bytes] = []
+        self.end_box: set[int] = set()
         #: Digests of signed messages forwarded unstored (forks): each is shown once.
         self._forwarded: set[bytes] = set()
 
@@ -247,6 +268,7 @@ class Relay:
 
     def disconnected(self, link: int) -> list[Output]:
         info = self.links.pop(link, None)
+        self.end_box.discard(link)
         if info is None or info.player is None:
             return []
         if self.started:
@@ -270,6 +292,7 @@ class Relay:
             handlers: dict[str, Callable[[int, Any], list[Output]]] = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
                 "sync": self._on_sync, "ping": self._on_ping, "talk": self._on_talk,
+                "again": self._on_again,
             }
             handler = handlers.get(frame.kind)
             if handler is None:
@@ -300,6 +323,9 @@ class Relay:
             raise LocalProtocolError("this host holds no table with that session")
         if not self.started:
             keys = [p.public_key for p in self.lobby.players]
+            if self.rematch is not None and info.public_key not in self.rematch.players:
+                raise LocalProtocolError("this table is the rematch of the match before: "
+                                         "only its players (and the freed seats' new ones) sit")
             if info.public_key in keys:
                 info.player = keys.index(info.public_key)
                 out: list[Output] = self._lobby_changed()
@@ -403,6 +429,34 @@ class Relay:
             return []
         return [PersistNotice(notice.raw), Broadcast(frames.encode("alert", raw), exclude=link)]
 
+    def _on_again(self, link: int, raw: bytes) -> list[Output]:
+        """A player's end-box choice: checked (its session, its sender, its signature),
+        kept, and shown to every link at the end box; this link hears the others'."""
+        if not self.started:
+            raise MalformedMessage("an again/leave choice before the table started")
+        choice = Choice.parse(raw)
+        player = self.links[link].player
+        if choice.session != self.session or choice.player != player:
+            return [Dropped(link, "a choice about another session or by another player")]
+        try:
+            choice.verify(self._player_keys[choice.player])
+        except BadSignature as bad:
+            return [Dropped(link, str(bad))]
+        fresh = link not in self.end_box
+        self.end_box.add(link)
+        out: list[Output] = [Send(link, frames.encode("again", kept)) for kept in self.choices
+                             if fresh and kept != raw]
+        return out + self.tell_choice(raw)
+
+    def tell_choice(self, raw: bytes) -> list[Output]:
+        """Keep a choice (one of the host's own seats' too) and show it at every end box."""
+        if raw in self.choices or len(self.choices) >= MAX_CHOICES:
+            return []
+        self.choices.append(raw)
+        out: list[Output] = [AgainHeard(raw)]
+        return out + [Send(number, frames.encode("again", raw))
+                                    for number in sorted(self.end_box)]
+
     def _on_talk(self, link: int, raw: bytes) -> list[Output]:
         """A chat line: checked like every player checks it, then forwarded to every
         other seated link, never stored. A bad one is dropped, the link kept."""
@@ -440,7 +494,13 @@ class Relay:
                 LobbyChanged(tuple(self.lobby.players), self.lobby.free_seats)]
 
     def _start(self) -> list[Output]:
-        genesis = self.lobby.genesis(self._genesis_nonce)
+        after = None
+        if self.rematch is not None:
+            # The finished match's join order, whatever order its players came back in.
+            order = {key: i for i, key in enumerate(self.rematch.players)}
+            self.lobby.players.sort(key=lambda p: order[p.public_key])
+            after = self.rematch.after
+        genesis = self.lobby.genesis(self._genesis_nonce, after=after)
         started: list[Output] = [TableStarted(self._adopt_genesis(genesis)), Persist(genesis.raw),
                                  Broadcast(frames.encode("msg", genesis.raw))]
         return started + self._peers_to_all() + self._presence_changed()

@@ -128,6 +128,21 @@ class Text(Shape):
 
 
 @dataclass(frozen=True)
+class Const(Shape):
+    """One exact value (a message's fixed tag, e.g. an end-box choice's kind)."""
+
+    value: object
+
+    def describe(self) -> dict[str, object]:
+        return {"const": self.value}
+
+    def check(self, value: object, path: str) -> Any:
+        if type(value) is not type(self.value) or value != self.value:
+            raise _fail(path, repr(self.value), value)
+        return value
+
+
+@dataclass(frozen=True)
 class ListOf(Shape):
     item: Shape
     lo: int

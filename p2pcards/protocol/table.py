@@ -78,6 +78,7 @@ from p2pcards.protocol.errors import (
     SeatPlayedElsewhere,
     WrongSession,
 )
+from p2pcards.protocol.evening import After, FinishedMatch, rotated_seats
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
@@ -351,6 +352,8 @@ class Table:
         self.hints_used = [0] * SEATS
         self.config = self.game.config_from_wire(game_config)
         self.table_name: str = body["table"]
+        #: The match before, for a rematch: its seats rotated are this match's seats.
+        self.after: After | None = After.from_wire(body["after"]) if "after" in body else None
         self.session = session_id_of(genesis.payload)
         #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
         self.messages: list[KeptMessage] = [KeptMessage(genesis)]
@@ -1030,11 +1033,13 @@ class Table:
         return events
 
     def _seat_players(self, joint: Point) -> Match:
-        """The joint draw, once every nonce is open: seats, first seat, first deck."""
+        """The joint draw, once every nonce is open: seats (a rematch's are the match
+        before's, rotated), first seat, first deck."""
         nonces = [self._nonces[p] for p in range(SEATS)]
         seats_seed = draw.draw_seed(self.session, DRAW_SEATS, nonces)
         first_seed = draw.draw_seed(self.session, DRAW_FIRST, nonces)
-        player_at_seat = tuple(draw.permutation(seats_seed, SEATS))
+        player_at_seat = (tuple(draw.permutation(seats_seed, SEATS)) if self.after is None
+                          else rotated_seats(self.after, [p.public_key for p in self.players]))
         first = draw.uniform_index(first_seed, SEATS)
         engine = self.game.new_state(self.config, first)
         return Match(joint, player_at_seat, first, engine, self._new_deck(0, joint, player_at_seat))
@@ -1140,3 +1145,13 @@ class Table:
 
     def transcript(self) -> list[bytes]:
         return [m.raw for m in self.messages]
+
+    def finished(self) -> FinishedMatch:
+        """This peer's record of the match for a rematch to name (PROTOCOL.md §14):
+        only a match that ended normally (OVER) can be followed."""
+        if self.stage is not Stage.OVER or self._match is None:
+            raise StageNotReached(f"only a match that ended normally has a rematch "
+                                  f"(stage {self.stage.value})")
+        keys_ = [p.public_key for p in self.players]
+        return FinishedMatch(self.session, self.head,
+                             tuple(keys_[p] for p in self._match.player_at_seat))

@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from p2pcards.protocol.verify import Report
+from p2pcards.protocol.verify_evening import EveningReport
 from p2pcards.ui.text_common import clean, plural, quoted
 from p2pcards.ui.text_events import Speaker, outcome_words, verdict_sentence
 
@@ -129,3 +130,26 @@ def report_json(report: Report, me_player: int | None = None) -> dict[str, Any]:
                           "confirmed": report.verdict_confirmed,
                           "refused": report.verdict_refused}
     return out
+
+
+def evening_lines(evening: EveningReport) -> list[str]:
+    """An evening's check: one line per match in evening order, then the chain's verdict."""
+    lines = []
+    for number, (report, session) in enumerate(zip(evening.reports, evening.sessions,
+                                                   strict=True), start=1):
+        state = "verifies" if report.ok else "FAILED"
+        lines.append(f"Match {number}: session {session.hex()[:12]}, {report.game} at "
+                     f"{quoted(report.table)}: {state}")
+    if evening.ok:
+        lines.append(f"The evening verifies: {len(evening.reports)} matches, each the rematch "
+                     f"of the one before.")
+    else:
+        lines.append(f"The evening FAILED: {evening.problem}.")
+    return lines
+
+
+def evening_json(evening: EveningReport) -> dict[str, Any]:
+    """The same for scripts: each match's report (as ``verify --json``) in evening order."""
+    return {"ok": evening.ok, "problem": evening.problem,
+            "matches": [{"session": session.hex(), **report_json(report)}
+                        for report, session in zip(evening.reports, evening.sessions, strict=True)]}

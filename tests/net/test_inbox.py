@@ -17,7 +17,7 @@ from p2pcards.net.inbox import Inbox
 
 def test_a_cancel_at_any_step_of_the_wait_stops_the_task():
     async def run() -> list[int]:
-        stopped = []
+        stopped: list[int] = []
         for steps in range(20):  # every point the wait can be suspended at, in turn
             inbox = Inbox()
             inbox.open()

@@ -43,3 +43,24 @@ def test_table_vector_key_shares_open_exactly_each_seats_cards():
         hand = deal.private_hand(seat, share)
         assert sorted(hand) == deal.slots_of(seat)
         assert hand == {slot: deal.revealed[slot] for slot in hand}
+
+
+def test_the_evening_vector_is_a_rematch_of_the_topper_vector_that_verifies_as_a_chain():
+    from p2pcards.protocol.again import AGAIN, Choice
+    from p2pcards.protocol.verify_evening import verify_evening
+
+    first = json.loads((ROOT / "protocol" / "vectors" / "table-topper.json").read_text())
+    vector = json.loads((ROOT / "protocol" / "vectors" / "evening.json").read_text())
+    before = [bytes.fromhex(m) for m in first["messages"]]
+    after = [bytes.fromhex(m) for m in vector["messages"]]
+    report = verify_evening([before, after])
+    assert report.ok, report.problem
+    assert repr(report.reports[1].outcome) == vector["outcome"]
+    assert vector["after"]["sid"] == first["session_id"]
+    rotated = [vector["player_at_seat"][(s + 1) % 4] for s in range(4)]
+    assert rotated == first["player_at_seat"]  # the same four, in the same join order
+    keys = [bytes.fromhex(k) for k in first["player_public_keys"]]
+    for player, raw in enumerate(vector["again_choices"]):
+        choice = Choice.parse(bytes.fromhex(raw))
+        choice.verify(keys[player])
+        assert choice.choice == AGAIN and choice.session.hex() == first["session_id"]

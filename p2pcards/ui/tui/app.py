@@ -68,9 +68,12 @@ class TableApp(ABC):
 
     def __init__(self, bindings: Callable[[Any], KeyBindings], *, offer_again: bool = False,
                  summary_seconds: float | None = None, input: Input | None = None, output: Output | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None,
+                 again_label: str = "a new table") -> None:
         self.model = ScreenModel()
         self.offer_again = offer_again
+        #: What ``n`` on the end box does: a new table (``play``), a rematch (LAN).
+        self.again_label = again_label
         self.picker = HandPicker()
         self.scroll = LogScroll()
         #: The question being typed on the question line; None: the line is hidden.

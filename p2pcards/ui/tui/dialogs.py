@@ -110,7 +110,7 @@ def _seat_results(model: ScreenModel) -> Lines:
 
 
 def ending_lines(model: ScreenModel, offer_again: bool, ready: bool,
-                 width: int, height: int) -> Lines:
+                 width: int, height: int, again_label: str = "a new table") -> Lines:
     """The end box: what happened, the results by seat, the keys (once the table closed)."""
     ending = model.ending
     if ending is None:
@@ -130,7 +130,7 @@ def ending_lines(model: ScreenModel, offer_again: bool, ready: bool,
     else:
         keys: Line = []
         if offer_again:
-            keys += [("class:dialog.key", " n "), ("", " a new table   ")]
+            keys += [("class:dialog.key", " n "), ("", f" {again_label}   ")]
         keys += [("class:dialog.key", " q "), ("", " quit" if model.link == REPLAY else " leave")]
         lines.append(keys)
     return fit(lines, width, height)

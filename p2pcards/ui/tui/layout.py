@@ -191,7 +191,8 @@ class TableLayout:
 
     def _ending(self, width: int, height: int) -> Lines:
         screen = self.screen
-        return ending_lines(screen.model, screen.offer_again, screen.end_ready, width, height)
+        return ending_lines(screen.model, screen.offer_again, screen.end_ready, width, height,
+                            screen.again_label)
 
     def _ending_height(self, width: int) -> int:
         return ending_height(self.screen.model, width)

@@ -79,9 +79,10 @@ class TableScreen(TableApp):
     def __init__(self, session: SessionGetter | None = None, *, offer_again: bool = False,
                  summary_seconds: float | None = None, bell: bool = True,
                  coach: Coach | None = None, input: Input | None = None, output: Output | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None,
+                 again_label: str = "a new table") -> None:
         super().__init__(table_bindings, offer_again=offer_again, summary_seconds=summary_seconds,
-                         input=input, output=output, clock=clock)
+                         input=input, output=output, clock=clock, again_label=again_label)
         self.source = SessionSource(session or (lambda: None))
         self.agent = SeatAgent(self)
         self.events = ScreenEvents(self, self.source)
@@ -413,7 +414,7 @@ class TableScreen(TableApp):
         elif key == "q":  # not Enter: a key meant for the last card must not close the results
             self.runner.choose("quit")
         else:
-            keys = "n for a new table, q to leave" if self.offer_again else "q to leave"
+            keys = f"n for {self.again_label}, q to leave" if self.offer_again else "q to leave"
             self.message = ("info", f"The table is over: {keys}.")
             self._invalidate()
 

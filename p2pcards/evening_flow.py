@@ -1,0 +1,170 @@
+"""A LAN rematch, end to end: the host's count of the end box's choices, its
+next table on the same port with only the evening's players, and a joiner
+that dials it again and checks the genesis against its own record.
+
+The simplest robust path (PROTOCOL.md §14): the finished table's relay closes,
+the host opens a new one on the same address with the previous players'
+keys reserved (a freed seat's filler in its leaver's place), and the players
+who chose again join it by the ordinary join path. No discovery: they know
+the address. Every joiner refuses a genesis whose ``after`` is not its own
+record of the match before, before it signs anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from p2pcards.app import HostedTable, TableOptions, joining_session, start_hosted_table
+from p2pcards.net.errors import NetError
+from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import Agent
+from p2pcards.protocol.again import AGAIN, AgainCount, Chosen, rematch_of, sign_choice
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.evening import FinishedMatch
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.relay import AgainHeard
+
+FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
+
+
+def finished_of(session: PeerSession) -> FinishedMatch:
+    """This seat's own record of the match it just finished (raises StageNotReached
+    unless it ended normally)."""
+    if session.table is None:
+        raise ValueError("this seat never had a table")
+    return session.table.finished()
+
+
+class EveningHost:
+    """The host's side of the end box: counts the choices of the finished match,
+    fills freed seats with bots, and starts the rematch once every seat is taken."""
+
+    def __init__(self, identity: Identity, hosted: HostedTable, options: TableOptions) -> None:
+        own = hosted.sessions[0]
+        if own.table is None:
+            raise ValueError("the host's seat never had a table")
+        self.identity = identity
+        # The same address: the players who chose again dial it as before.
+        port = hosted.host.tcp_port
+        self.options = options if port is None else dataclasses.replace(options, tcp_port=port)
+        self.finished = finished_of(own)
+        players = own.table.players
+        self.names = tuple(p.name for p in players)
+        self.count = AgainCount(self.finished, tuple(p.public_key for p in players))
+        self.bots: dict[bytes, Identity] = {b.public_key: b for b in hosted.bot_identities}
+        self._fillers = 0
+        self.host = hosted.host
+        self.heard: list[Chosen] = []
+        self.changed = asyncio.Event()
+        told = hosted.host.on_event
+
+        def hear(event: Any) -> None:
+            if isinstance(event, AgainHeard):
+                with contextlib.suppress(ProtocolError):
+                    self.receive(event.raw)
+            told(event)
+        hosted.host.on_event = hear
+        # The host's own seat and its bots take the table again; every end box sees it.
+        for index, player in enumerate(players):
+            signer = identity if index == 0 else self.bots.get(player.public_key)
+            if signer is not None:
+                raw = sign_choice(signer, self.finished, index, AGAIN).raw
+                self.receive(raw)
+                hosted.host.tell_choice(raw)
+        for raw in list(hosted.host.relay.choices):  # heard before this count began
+            with contextlib.suppress(ProtocolError):
+                self.receive(raw)
+
+    def receive(self, raw: bytes) -> Chosen | None:
+        """A player's signed choice (see :meth:`AgainCount.receive`)."""
+        chosen = self.count.receive(raw)
+        if chosen is not None:
+            self.heard.append(chosen)
+            self.changed.set()
+        return chosen
+
+    async def until_decided(self, timeout: float, fill: bool = False,
+                            on_chosen: Callable[[Chosen], None] | None = None) -> bool:
+        """Wait (at most ``timeout`` s) until every seat is taken; ``fill``: a freed
+        seat gets a bot at once; ``on_chosen`` hears each choice once. True when the
+        rematch can start."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        shown = 0
+        while True:
+            for chosen in self.heard[shown:]:
+                if on_chosen is not None:
+                    on_chosen(chosen)
+            shown = len(self.heard)
+            if fill:
+                for player in self.count.free:
+                    self.fill_with_bot(player)
+            if self.ready or loop.time() >= end:
+                break
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), max(0.0, end - loop.time()))
+        return self.ready
+
+    def fill_with_bot(self, player: int) -> Identity:
+        """Put a new bot in the seat player ``player`` freed."""
+        name = FILLER_NAMES[self._fillers % len(FILLER_NAMES)]
+        self._fillers += 1
+        bot = Identity.generate(name)
+        self.count.fill(player, bot.public_key, name)
+        self.bots[bot.public_key] = bot
+        return bot
+
+    @property
+    def ready(self) -> bool:
+        return self.count.ready
+
+    def rematch_options(self, seed: int | None = None) -> TableOptions:
+        """The next table's options: the same settings and address, only the evening's
+        players, the bots in their join order."""
+        rematch = rematch_of(self.count, self.names)
+        bots = tuple(self.bots[key] for key in rematch.players if key in self.bots)
+        return dataclasses.replace(self.options, rematch=rematch, bot_identities=bots,
+                                   seed=seed, advertise=False)
+
+    async def start(self, agent: Agent, seed: int | None = None,
+                    on_event: Callable[[Any], None] | None = None) -> HostedTable:
+        """Start the rematch's table (call once the finished table is closed, so
+        its port is free)."""
+        options = self.rematch_options(seed)
+        assert options.rematch is not None
+        bots = sum(1 for key in options.rematch.players if key in self.bots)
+        return await start_hosted_table(self.identity, agent, options, bots=bots,
+                                        on_event=on_event)
+
+
+def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,
+                      previous: FinishedMatch, **kwargs: Any) -> PeerSession:
+    """A joiner's session at the rematch of ``previous``, at the address it played at."""
+    session = joining_session(identity, agent, host, port, **kwargs)
+    session.previous = previous
+    session.connector = _patient(session.connector)
+    return session
+
+
+def _patient(dial: Callable[[], Any], tries: int = 60, pause: float = 0.25) -> Callable[[], Any]:
+    """A dial that waits a moment for the host to open its rematch on the port
+    (the finished table's relay closes first)."""
+    async def patient() -> Any:
+        for _ in range(tries - 1):
+            try:
+                return await dial()
+            except (OSError, NetError):
+                await asyncio.sleep(pause)
+        return await dial()
+    return patient
+
+
+def choices_of(identity: Identity, finished: FinishedMatch, player: int,
+               choices: Iterable[str]) -> list[bytes]:
+    """Signed choices of one player (what its end box sends the host)."""
+    return [sign_choice(identity, finished, player, choice).raw for choice in choices]

@@ -1,0 +1,204 @@
+"""The end box's choice, "again" or "leave", signed after the match and counted by the host.
+
+A choice is made after the transcript ended (OVER), so it is no transcript
+message and no notice: it is signed in its own domain (``AGAIN_TAG``) and binds
+the finished session id and the digest of its last message, so it can be
+neither replayed into the chain, nor taken from one evening's match into
+another's, nor from a match that went on differently. The host counts the
+choices (:class:`AgainCount`); when every seat is taken again, by its player
+or by the one that fills a freed seat, the next match can start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nacl.encoding import RawEncoder
+from nacl.exceptions import BadSignatureError
+from nacl.hash import blake2b
+from nacl.signing import VerifyKey
+
+from p2pcards.protocol import wire
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
+from p2pcards.protocol.errors import BadSignature, MalformedMessage
+from p2pcards.protocol.evening import (
+    After,
+    EveningRefused,
+    FinishedMatch,
+    Rematch,
+    check_after,
+)
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import GENESIS_SHAPE, Lobby
+from p2pcards.protocol.schema import Bin, Const, Int, OneOf, Struct, Tuple, validate
+from p2pcards.rules.seats import SEATS
+
+AGAIN_TAG = b"p2pcards/again/v2\x00"
+AGAIN_PERSON = b"p2pcards-agn-v2"
+AGAIN, LEAVE = "again", "leave"
+
+_OUTER = Tuple((Bin(lo=1, hi=256), Bin(64)))
+CHOICE_SHAPE = Struct({
+    "v": Int(PROTOCOL_VERSION, PROTOCOL_VERSION),
+    "sid": Bin(32),
+    "final": Bin(32),
+    "from": Int(0, SEATS - 1),
+    "choice": OneOf((Const(AGAIN), Const(LEAVE))),
+})
+
+
+class AgainRefused(EveningRefused):
+    """A choice that is not about the match this host just finished: another
+    session or another final digest (a replay from another match)."""
+
+    rule = "evening.again"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One player's signed choice at the end box, not yet trusted (see :meth:`verify`)."""
+
+    raw: bytes = field(repr=False)
+    payload: bytes = field(repr=False)
+    signature: bytes = field(repr=False)
+    session: bytes
+    final: bytes = field(repr=False)
+    player: int
+    choice: str
+
+    @classmethod
+    def parse(cls, raw: bytes) -> Choice:
+        """Decode the shape; raises MalformedWire/MalformedMessage."""
+        payload, signature = validate(_OUTER, wire.unpack(raw), "again")
+        body = validate(CHOICE_SHAPE, wire.unpack(payload), "again")
+        return cls(bytes(raw), payload, signature, body["sid"], body["final"], body["from"],
+                   body["choice"])
+
+    @property
+    def digest(self) -> bytes:
+        """The choice's identity, for deduplication."""
+        return blake2b(self.payload, digest_size=32, person=AGAIN_PERSON, encoder=RawEncoder)
+
+    def verify(self, public_key: bytes) -> None:
+        """Raise :class:`BadSignature` unless ``public_key`` signed this choice."""
+        try:
+            VerifyKey(public_key).verify(AGAIN_TAG + self.payload, self.signature)
+        except (BadSignatureError, ValueError, TypeError):
+            raise BadSignature(f"signature of an {self.choice!r} choice does not verify "
+                               f"for player {self.player}") from None
+
+
+def sign_choice(identity: Identity, finished: FinishedMatch, player: int, choice: str) -> Choice:
+    """This player's choice about ``finished``: ``"again"`` or ``"leave"``."""
+    if choice not in (AGAIN, LEAVE):
+        raise ValueError(f"a choice is {AGAIN!r} or {LEAVE!r}, not {choice!r}")
+    payload = wire.pack({"v": PROTOCOL_VERSION, "sid": finished.session, "final": finished.final,
+                         "from": player, "choice": choice})
+    return Choice.parse(wire.pack([payload, identity.sign(AGAIN_TAG + payload)]))
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A choice counted: ``player`` (join order of the finished match) chose ``choice``."""
+
+    player: int
+    choice: str
+
+
+class AgainCount:
+    """The host's count of the end box's choices for one finished match (sans-IO).
+
+    ``player_keys`` are the finished match's players in genesis order. A leave
+    is final (the seat is freed); an "again" may still be followed by a leave.
+    The next match may start when every seat is taken again (:attr:`ready`):
+    chosen again by its player, or :meth:`fill`\\ed after its player left."""
+
+    def __init__(self, finished: FinishedMatch, player_keys: tuple[bytes, ...]) -> None:
+        self.finished = finished
+        self.player_keys = tuple(player_keys)
+        self.choices: dict[int, str] = {}
+        #: Freed seats' new occupants (by the leaver's player index): key and name.
+        self.filled: dict[int, tuple[bytes, str]] = {}
+        self._seen: set[bytes] = set()
+
+    def receive(self, raw: bytes) -> Chosen | None:
+        """Count one choice; None for a copy already counted or a choice that changes
+        nothing (again after leaving). Raises MalformedMessage/BadSignature (drop,
+        blame nobody) or :class:`AgainRefused` (another match's choice)."""
+        choice = Choice.parse(raw)
+        if choice.session != self.finished.session:
+            raise AgainRefused(f"player {choice.player}'s {choice.choice!r} is about session "
+                               f"{choice.session.hex()[:12]}, not "
+                               f"{self.finished.session.hex()[:12]}")
+        if choice.final != self.finished.final:
+            raise AgainRefused(f"player {choice.player}'s {choice.choice!r} names another end "
+                               f"of session {self.finished.session.hex()[:12]}")
+        choice.verify(self.player_keys[choice.player])
+        if choice.digest in self._seen:
+            return None
+        self._seen.add(choice.digest)
+        if self.choices.get(choice.player) == LEAVE:
+            return None
+        self.choices[choice.player] = choice.choice
+        return Chosen(choice.player, choice.choice)
+
+    def fill(self, player: int, public_key: bytes, name: str) -> None:
+        """Give the seat player ``player`` freed to someone else (a bot, a newcomer)."""
+        if self.choices.get(player) != LEAVE:
+            raise MalformedMessage(f"player {player} has not left: the seat is not free")
+        if public_key in self.player_keys or any(k == public_key for k, _ in self.filled.values()):
+            raise MalformedMessage("the seat's new player is already at this table")
+        self.filled[player] = (public_key, name)
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        """The players who left (their seats are free unless filled)."""
+        return tuple(p for p in range(SEATS) if self.choices.get(p) == LEAVE)
+
+    @property
+    def free(self) -> tuple[int, ...]:
+        """Players whose seat is free and not filled yet."""
+        return tuple(p for p in self.left if p not in self.filled)
+
+    @property
+    def ready(self) -> bool:
+        """Every seat taken again: the next match can start."""
+        return all(self.choices.get(p) == AGAIN or p in self.filled for p in range(SEATS))
+
+    def next_players(self, names: tuple[str, ...]) -> list[tuple[bytes, str]]:
+        """The next match's players, in the finished match's join order, a freed seat's
+        filler in its leaver's place (``names``: the finished match's names)."""
+        if not self.ready:
+            raise MalformedMessage(f"seats still free or undecided: {self.free or 'choices'}")
+        return [self.filled.get(p, (self.player_keys[p], names[p])) for p in range(SEATS)]
+
+
+def rematch_of(count: AgainCount, names: tuple[str, ...]) -> Rematch:
+    """The host relay's rematch once ``count`` is ready (see :class:`Rematch`)."""
+    return Rematch(tuple(key for key, _name in count.next_players(names)), count.finished.after)
+
+
+def rematch_genesis(host: Identity, count: AgainCount, names: tuple[str, ...], game: str,
+                    config: dict[str, int], table_name: str,
+                    nonce: bytes | None = None) -> SignedMessage:
+    """The host's genesis of the next match once ``count`` is ready: the same players
+    in the same join order (a filler in its leaver's place), ``after`` naming the
+    finished match (PROTOCOL.md §14)."""
+    players = count.next_players(names)
+    if players[0][0] != host.public_key:
+        raise MalformedMessage("only the finished match's host writes its rematch's genesis")
+    lobby = Lobby(host, game, config, table_name)
+    for key, name in players[1:]:
+        lobby.join(key, name)
+    return lobby.genesis(nonce=nonce, after=count.finished.after)
+
+
+def check_rematch(genesis_raw: bytes, previous: FinishedMatch) -> After:
+    """A joiner's check of a rematch's genesis against its own record of the match
+    before, before it signs anything; raises :class:`~p2pcards.protocol.evening.NotTheMatchBefore`
+    or :class:`~p2pcards.protocol.evening.WrongRotation` (or MalformedMessage)."""
+    body = validate(GENESIS_SHAPE, SignedMessage.parse(genesis_raw).body)
+    after = After.from_wire(body["after"]) if "after" in body else None
+    check_after(after, previous)
+    assert after is not None  # check_after refuses a genesis without one
+    return after

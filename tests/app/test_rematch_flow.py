@@ -1,0 +1,149 @@
+"""A LAN rematch end to end in one process: a hosted table on loopback TCP with a
+joiner, every seat's choice counted by the host, the rematch's table on the same
+port with only the evening's players, rotated seats, and an evening that verifies."""
+
+from __future__ import annotations
+
+import asyncio
+
+from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.evening_flow import EveningHost, choices_of, finished_of, rejoining_session
+from p2pcards.net.rematch import end_box_link
+from p2pcards.protocol import game_wire
+from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
+from p2pcards.protocol.evening import FinishedMatch
+from p2pcards.protocol.verify_evening import verify_evening
+from p2pcards.rules.bluff import BluffConfig
+
+SEED = 21
+
+
+def bot(seed: int) -> BotAgent:
+    return BotAgent(make_bot_factory("bluff", "heuristic"), seed)
+
+
+def table_options(tmp_path, bots: int = 2) -> TableOptions:
+    return TableOptions(game="bluff", config=game_wire.by_name("bluff").config_to_wire(
+        BluffConfig(deal_cap=1)), seed=SEED, deadline=30, journal_root=tmp_path / "host",
+        tcp_host="127.0.0.1", tcp_port=0)
+
+
+async def first_match(tmp_path, joiners: int):
+    """A table with ``joiners`` players over TCP (the rest the host's bots), played out."""
+    host = seeded_identity(SEED, "host", "Hana")
+    options = table_options(tmp_path)
+    hosted = await start_hosted_table(host, bot(1), options, bots=3 - joiners)
+    port = hosted.host.tcp_port
+    people = [seeded_identity(SEED, f"j{i}", f"Jo{i}") for i in range(joiners)]
+    sessions = [joining_session(p, bot(10 + i), "127.0.0.1", port, deadline=30, bot=True,
+                                seed=SEED, label=f"j{i}", journal_root=tmp_path / f"j{i}",
+                                direct=False, announce=False)
+                for i, p in enumerate(people)]
+    runs = [asyncio.create_task(s.run()) for s in sessions]
+    result = await asyncio.wait_for(hosted.result(), 120)
+    joined = await asyncio.wait_for(asyncio.gather(*runs), 60)
+    assert result.outcome is not None and all(r.outcome is not None for r in joined)
+    return host, options, hosted, port, people, sessions
+
+
+async def second_match(evening: EveningHost, port: int, people, previous: list[FinishedMatch],
+                       tmp_path):
+    second = await evening.start(bot(2), seed=SEED + 1)
+    assert second.host.tcp_port == port  # the same address: nobody discovers anything
+    again = [rejoining_session(p, bot(20 + i), "127.0.0.1", port, previous[i], deadline=30,
+                               bot=True, seed=SEED + 1, label=f"j{i}",
+                               journal_root=tmp_path / f"j{i}", direct=False, announce=False)
+             for i, p in enumerate(people)]
+    runs = [asyncio.create_task(s.run()) for s in again]
+    try:
+        result = await asyncio.wait_for(second.result(), 120)
+        joined = await asyncio.wait_for(asyncio.gather(*runs), 60)
+    finally:
+        await second.close(grace=0, linger=0)
+    return second, result, again, joined
+
+
+def index_of(session) -> int:
+    keys = [p.public_key for p in session.table.players]
+    return keys.index(session.identity.public_key)
+
+
+def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tmp_path):
+    async def run():
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
+        evening = EveningHost(host, hosted, options)
+        assert not evening.ready  # the host and its bot said again; the joiners not yet
+        previous = [finished_of(s) for s in sessions]
+        # Each joiner's end box carries its signed choice to the host over a new link.
+        boxes = [asyncio.create_task(end_box_link(
+            person, "127.0.0.1", port, finished, tuple(p.public_key for p in s.table.players),
+            s.table.next_position, sign_choice(person, finished, index_of(s), AGAIN), timeout=60))
+            for person, s, finished in zip(people, sessions, previous, strict=True)]
+        assert await evening.until_decided(60)
+        first_transcript = hosted.sessions[0].table.transcript()
+        await hosted.close(grace=0, linger=0)
+        heard = await asyncio.wait_for(asyncio.gather(*boxes), 30)
+        # Every end box heard every seat's again (its own, the others', the host's bots').
+        assert all(count.ready for count in heard), [c.choices for c in heard]
+        second, result, again, joined = await second_match(evening, port, people, previous,
+                                                           tmp_path)
+        return evening.finished, first_transcript, second, result, joined
+
+    before, first, second, result, joined = asyncio.run(run())
+    assert result.outcome is not None and all(r.outcome is not None for r in joined)
+    table = second.sessions[0].table
+    assert table.after is not None and table.after.session == before.session
+    now = table.finished()
+    # The player at seat s of the match before sits at seat s + 1 now.
+    assert all(now.seats[(s + 1) % 4] == before.seats[s] for s in range(4))
+    report = verify_evening([first, table.transcript()])
+    assert report.ok, report.problem
+
+
+def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_plays(tmp_path):
+    async def run():
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
+        evening = EveningHost(host, hosted, options)
+        previous = [finished_of(s) for s in sessions]
+        stays, leaves = index_of(sessions[0]), index_of(sessions[1])
+        evening.receive(choices_of(people[0], previous[0], stays, [AGAIN])[0])
+        evening.receive(choices_of(people[1], previous[1], leaves, [LEAVE])[0])
+        assert evening.count.free == (leaves,) and not evening.ready
+        filler = evening.fill_with_bot(leaves)
+        assert evening.ready
+        first_transcript = hosted.sessions[0].table.transcript()
+        await hosted.close(grace=0, linger=0)
+        second, result, _again, joined = await second_match(evening, port, people[:1],
+                                                            previous[:1], tmp_path)
+        return evening, filler, first_transcript, second, result, joined, leaves
+
+    evening, filler, first, second, result, joined, leaves = asyncio.run(run())
+    assert result.outcome is not None and joined[0].outcome is not None
+    keys = [p.public_key for p in second.sessions[0].table.players]
+    assert keys[leaves] == filler.public_key  # the filler takes its leaver's place
+    assert verify_evening([first, second.sessions[0].table.transcript()]).ok
+
+
+def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path):
+    async def run():
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=1)
+        evening = EveningHost(host, hosted, options)
+        finished = finished_of(sessions[0])
+        evening.receive(choices_of(people[0], finished, index_of(sessions[0]), [AGAIN])[0])
+        await hosted.close(grace=0, linger=0)
+        second = await evening.start(bot(2), seed=SEED + 1)
+        # This joiner's record names another end of the match: the genesis is refused.
+        wrong = FinishedMatch(finished.session, bytes(32), finished.seats)
+        joiner = rejoining_session(people[0], bot(3), "127.0.0.1", port, wrong, deadline=5,
+                                   reconnect_window=2, bot=True, direct=False, announce=False)
+        try:
+            result = await asyncio.wait_for(joiner.run(), 60)
+        finally:
+            await second.close(grace=0, linger=0)
+        return joiner, result
+
+    joiner, result = asyncio.run(run())
+    assert joiner.table is None  # nothing of the rematch was accepted, so nothing signed
+    assert "evening.after" in result.reason
+

@@ -1,0 +1,97 @@
+"""The relay's end box (sans-IO): ``again`` frames checked, kept once, shown to every
+link at the end box; and a rematch's lobby that seats only the evening's players,
+in the finished match's join order, under a genesis naming the match before."""
+
+from __future__ import annotations
+
+from p2pcards.protocol import frames
+from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
+from p2pcards.protocol.evening import After, FinishedMatch, Rematch
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.relay import AgainHeard, Close, Dropped, Persist, Relay, Send
+
+
+def hello(name: str) -> bytes:
+    return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": name, "sid": b"", "have": 0,
+                                   "bot": 0})
+
+
+def started(ids: list[Identity], rematch: Rematch | None = None, order=None) -> tuple[Relay, list]:
+    relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32),
+                  rematch=rematch)
+    outputs: list = []
+    for link in order or range(4):
+        relay.connected(link + 1, ids[link].public_key)
+        outputs += relay.frame(link + 1, hello(ids[link].name))
+    return relay, outputs
+
+
+def ids_() -> list[Identity]:
+    return [Identity.generate(f"p{i}") for i in range(4)]
+
+
+def finished_of(relay: Relay) -> FinishedMatch:
+    assert relay.session is not None
+    return FinishedMatch(relay.session, bytes(range(32)), tuple(bytes([i]) * 32 for i in range(4)))
+
+
+def again_frame(identity: Identity, finished: FinishedMatch, player: int, choice: str) -> bytes:
+    return frames.encode("again", sign_choice(identity, finished, player, choice).raw)
+
+
+def test_a_choice_is_kept_once_and_shown_at_every_end_box():
+    ids = ids_()
+    relay, _ = started(ids)
+    finished = finished_of(relay)
+    out = relay.frame(2, again_frame(ids[1], finished, 1, AGAIN))
+    assert [type(o) for o in out] == [AgainHeard, Send] and out[1].link == 2
+    # A second end box first hears what was chosen before, then its own choice goes to both.
+    out = relay.frame(3, again_frame(ids[2], finished, 2, LEAVE))
+    sent = [(o.link, frames.decode(o.frame).kind) for o in out if isinstance(o, Send)]
+    assert sent == [(3, "again"), (2, "again"), (3, "again")]
+    assert relay.frame(3, again_frame(ids[2], finished, 2, LEAVE)) == []  # a copy: nothing
+
+
+def test_a_choice_about_another_session_or_by_another_player_is_dropped():
+    ids = ids_()
+    relay, _ = started(ids)
+    finished = finished_of(relay)
+    other = FinishedMatch(bytes(32), finished.final, finished.seats)
+    assert isinstance(relay.frame(2, again_frame(ids[1], other, 1, AGAIN))[0], Dropped)
+    # Player 1's link carrying player 2's choice (signed by player 2): not its own.
+    assert isinstance(relay.frame(2, again_frame(ids[2], finished, 2, AGAIN))[0], Dropped)
+    # Player 1 naming itself with a key that is not its own: a bad signature.
+    assert isinstance(relay.frame(2, again_frame(ids[3], finished, 1, AGAIN))[0], Dropped)
+    assert relay.choices == []
+
+
+def test_a_choice_before_the_table_started_closes_the_link():
+    ids = ids_()
+    relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
+    relay.connected(2, ids[1].public_key)
+    relay.frame(2, hello("p1"))
+    fake = FinishedMatch(bytes(32), bytes(32), tuple(bytes([i]) * 32 for i in range(4)))
+    assert isinstance(relay.frame(2, again_frame(ids[1], fake, 1, AGAIN))[-1], Close)
+
+
+def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_match_before():
+    ids = ids_()
+    stranger = Identity.generate("x")
+    after = After(bytes(32), bytes(range(32)), tuple(i.public_key for i in ids))
+    rematch = Rematch(tuple(i.public_key for i in ids), after)
+    relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32),
+                  rematch=rematch)
+    relay.connected(1, ids[0].public_key)
+    relay.frame(1, hello("p0"))
+    relay.connected(9, stranger.public_key)
+    refused = relay.frame(9, hello("x"))
+    assert isinstance(refused[-1], Close) and "rematch" in refused[-1].reason
+    outputs = []
+    for link in (3, 1, 2):  # they come back in another order than they first joined
+        relay.connected(link + 1, ids[link].public_key)
+        outputs += relay.frame(link + 1, hello(ids[link].name))
+    genesis = SignedMessage.parse(next(o for o in outputs if isinstance(o, Persist)).raw)
+    assert [bytes(p[0]) for p in genesis.body["players"]] == [i.public_key for i in ids]
+    assert After.from_wire(genesis.body["after"]) == after

@@ -230,6 +230,9 @@ def test_the_registry_serves_the_arena_the_tables_and_the_cli():
     result = arena.run_arena("topper", ["search:easy", "heuristic", "random", "random"], 1, seed=2)
     assert sum(result.wins.values()) == pytest.approx(1.0)
     assert set(result.decision_ms["search:easy#0"]) == {"median", "p95", "max"}
+    cpu = result.decision_cpu_ms["search:easy#0"]
+    assert set(cpu) == {"median", "p95", "max"} and cpu["median"] <= cpu["max"]
+    assert result.to_json()["decision_cpu_ms"] == result.decision_cpu_ms
 
 
 def test_arena_results_do_not_depend_on_the_number_of_processes():
@@ -238,6 +241,17 @@ def test_arena_results_do_not_depend_on_the_number_of_processes():
     one = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=1)
     two = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=2)
     assert one.wins == two.wins and one.steps == two.steps
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(jobs):
+    arena = load_arena()
+    kinds = ["counter", "heuristic", "random", "heuristic"]
+    stopped = arena.run_arena("topper", kinds, 5, seed=3, jobs=jobs, minutes=0)
+    first = arena.run_arena("topper", kinds, 1, seed=3)
+    assert stopped.matches == 1
+    assert stopped.wins == first.wins and stopped.steps == first.steps
+    assert stopped.to_json()["tally"] == first.to_json()["tally"]
 
 
 def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():

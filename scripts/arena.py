@@ -15,11 +15,16 @@ one seated just after the other answers its claims (Bluff) every match, and
 their rates may differ for that reason alone. ``--jobs N`` plays the matches
 in N processes; each match is seeded by its number alone, so the rates are
 those of ``--jobs 1``. The time each bot takes per decision is reported
-too (``decision_ms``: median, 95th percentile and maximum, in milliseconds).
+too (``decision_ms``: median, 95th percentile and maximum, in milliseconds), by the
+wall clock and by the process's CPU time (``decision_cpu_ms``: on a shared machine
+the wall clock counts the other processes' work too).
 In Topper each bot's *tally* says where it wins or loses (``tally`` in the
 JSON): hands scored, contracts it named (it was the bidder) and made, its
 mean bid against the mean tricks it took as bidder, the bidders it set
 while defending and its tricks per defended hand, and its points per hand.
+``--minutes M`` (or Ctrl-C) stops counting after M minutes and reports the
+matches played so far, in order: each is seeded as in a full run, so a
+stopped run's figures are those of a full run of that many matches.
 
     .venv/bin/python scripts/arena.py --game topper --matches 500 --bots heuristic,random,random,random
     .venv/bin/python scripts/arena.py --game bluff --json
@@ -74,6 +79,9 @@ class ArenaResult:
     decisions: dict[str, list[float]] = field(default_factory=dict)
     #: Topper: each bot's counts over every scored hand (see :class:`Tally`), by bot name.
     tallies: dict[str, Tally] = field(default_factory=dict)
+    #: CPU seconds of each decision, by bot name (the wall clock also counts other
+    #: processes on a shared machine; this does not).
+    cpu: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> dict[str, float]:
@@ -96,6 +104,11 @@ class ArenaResult:
         """Per bot: median, 95th percentile and maximum of its decision times, in ms."""
         return {name: timing_summary(times) for name, times in self.decisions.items() if times}
 
+    @property
+    def decision_cpu_ms(self) -> dict[str, dict[str, float]]:
+        """Per bot: median, 95th percentile and maximum of its decisions' CPU time, in ms."""
+        return {name: timing_summary(times) for name, times in self.cpu.items() if times}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "matches": self.matches, "seed": self.seed,
@@ -108,6 +121,7 @@ class ArenaResult:
             "seconds": self.seconds,
             "level": self.level,
             "decision_ms": self.decision_ms,
+            "decision_cpu_ms": self.decision_cpu_ms,
             "tally": {name: t.to_json() for name, t in self.tallies.items()},
         }
 
@@ -188,15 +202,16 @@ def bot_names(kinds: Sequence[str]) -> tuple[str, ...]:
 
 
 class _Timed:
-    """A bot whose decisions are timed (the arena's clock, not the bot's)."""
+    """A bot whose decisions are timed (the arena's clocks, not the bot's): wall and CPU."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
-        self.bot, self.times = bot, times
+    def __init__(self, bot: Any, times: list[float], cpu: list[float]) -> None:
+        self.bot, self.times, self.cpu = bot, times, cpu
         self.name = bot.name
 
     def choose(self, view: Any) -> Any:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = self.bot.choose(view)
+        self.cpu.append(time.process_time() - start_cpu)
         self.times.append(time.perf_counter() - start)
         return action
 
@@ -207,20 +222,21 @@ def kind_and_level(name: str, level: str) -> tuple[str, str]:
     return kind, own or level
 
 
-MatchResult = tuple[tuple[int, ...], int, list[list[float]], list[Tally]]
+MatchResult = tuple[tuple[int, ...], int, list[list[float]], list[list[float]], list[Tally]]
 
 
 def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int, i: int) -> MatchResult:
     """Match ``i``: the winners (as positions in ``kinds``), its steps, each position's
-    decision times and (Topper) tally. Seeded by ``seed`` and ``i`` alone, so any process
+    decision times (wall, then CPU) and (Topper) tally. Seeded by ``seed`` and ``i`` alone, so any process
     plays it alike."""
     game = GAMES[game_name]
     rng = random.Random(f"{seed}/{i}/table")
     # Seat s gets bot (s + i) mod 4 of the list: the list rotated by i.
     order = [(seat + i) % SEATS for seat in range(SEATS)]
     times: list[list[float]] = [[] for _ in kinds]
+    cpu: list[list[float]] = [[] for _ in kinds]
     bots = [_Timed(make_bot_factory(game_name, *kind_and_level(kinds[j], level))(
-        random.Random(f"{seed}/{i}/bot{j}")), times[j]) for j in order]
+        random.Random(f"{seed}/{i}/bot{j}")), times[j], cpu[j]) for j in order]
     tallies = [Tally() for _ in kinds]
     steps = 0
 
@@ -234,7 +250,7 @@ def play_match(game_name: str, kinds: Sequence[str], level: str, seed: int, i: i
 
     state = play_local_match(game.new(None, rng.randrange(SEATS)), bots, game.deck(), rng,
                              on_step=count)
-    return tuple(order[seat] for seat in state.outcome.winners), steps, times, tallies
+    return tuple(order[seat] for seat in state.outcome.winners), steps, times, cpu, tallies
 
 
 def _play_match_args(args: tuple) -> MatchResult:
@@ -254,37 +270,67 @@ class _Inline:
     def map(fn: Callable[..., Any], items: Sequence[Any], chunksize: int = 1) -> Any:
         return map(fn, items)
 
+    @staticmethod
+    def shutdown(wait: bool = True, cancel_futures: bool = False) -> None:
+        return None
+
 
 def run_arena(game_name: str, kinds: Sequence[str], matches: int, seed: int,
               level: str = DEFAULT_LEVEL, jobs: int = 1,
-              progress: Callable[[str], None] | None = None) -> ArenaResult:
+              progress: Callable[[str], None] | None = None,
+              minutes: float | None = None) -> ArenaResult:
     """Play ``matches`` matches between ``kinds`` (one per seat, rotated each match),
     in ``jobs`` processes; the result does not depend on ``jobs`` (but the seconds).
-    ``progress``, if given, is told the running wins after each match (in match order)."""
+    ``progress``, if given, is told the running wins after each match (in match order).
+    After ``minutes`` of play, or on Ctrl-C, no further match is counted: the result is
+    that of the first matches, in order (``matches`` says how many), each as seeded."""
     names = bot_names(kinds)
     wins = {name: 0.0 for name in names}
     decisions: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     tallies = {name: Tally() for name in names}
     steps = 0
     work = [(game_name, tuple(kinds), level, seed, i) for i in range(matches)]
     start = time.perf_counter()
+    stop_at = math.inf if minutes is None else start + 60 * minutes
+    done = 0
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Inline() as pool:
-        for done, (winners, match_steps, times, tally) in enumerate(
-                pool.map(_play_match_args, work, chunksize=1), start=1):
-            steps += match_steps
-            for position in winners:
-                wins[names[position]] += 1 / len(winners)
-            for position, spent in enumerate(times):
-                decisions[names[position]].extend(spent)
-                tallies[names[position]].add(tally[position])
-            if progress is not None:
-                progress(f"{done}/{matches} " + " ".join(
-                    f"{name} {wins[name] / done:.3f}" for name in names))
+        try:
+            results = pool.map(_play_match_args, work, chunksize=1)
+            for winners, match_steps, times, cpu_times, tally in results:
+                _count_match(names, winners, times, cpu_times, tally, wins, decisions, cpu,
+                             tallies)
+                steps += match_steps
+                done += 1
+                if progress is not None:
+                    progress(f"{done}/{matches} " + " ".join(
+                        f"{name} {wins[name] / done:.3f}" for name in names))
+                if time.perf_counter() > stop_at:
+                    break
+        except KeyboardInterrupt:
+            pass
+        pool.shutdown(wait=False, cancel_futures=True)
+    if done == 0:
+        raise SystemExit("arena: stopped before the first match ended")
+    matches = done
     seconds = time.perf_counter() - start
     if not any(t.hands for t in tallies.values()):
         tallies = {}
     return ArenaResult(game_name, matches, seed, names, wins, seconds, steps, level, decisions,
-                       tallies)
+                       tallies, cpu)
+
+
+def _count_match(names: Sequence[str], winners: tuple[int, ...],
+                 times: list[list[float]], cpu_times: list[list[float]], tally: list[Tally],
+                 wins: dict[str, float], decisions: dict[str, list[float]],
+                 cpu: dict[str, list[float]], tallies: dict[str, Tally]) -> None:
+    """Add one match's winners, decision times and tallies to the running totals."""
+    for position in winners:
+        wins[names[position]] += 1 / len(winners)
+    for position, spent in enumerate(times):
+        decisions[names[position]].extend(spent)
+        cpu[names[position]].extend(cpu_times[position])
+        tallies[names[position]].add(tally[position])
 
 
 def report(result: ArenaResult) -> str:
@@ -295,9 +341,12 @@ def report(result: ArenaResult) -> str:
         lo, hi = result.ci95[name]
         lines.append(f"  {name:<14} {result.wins[name]:>9.2f}  {result.win_rate[name]:.4f}  "
                      f"[{lo:.4f}, {hi:.4f}]")
+    cpu = result.decision_cpu_ms
     for name, timing in result.decision_ms.items():
         lines.append(f"  {name:<14} decisions: median {timing['median']:.1f} ms, "
-                     f"p95 {timing['p95']:.1f} ms, max {timing['max']:.1f} ms")
+                     f"p95 {timing['p95']:.1f} ms, max {timing['max']:.1f} ms"
+                     + (f" (CPU: median {cpu[name]['median']:.1f}, p95 {cpu[name]['p95']:.1f}, "
+                        f"max {cpu[name]['max']:.1f})" if name in cpu else ""))
     if result.tallies:
         lines.append(f"  {'bot':<14} {'hands':>6} {'named':>6} {'made':>6} {'bid':>5} {'took':>5} "
                      f"{'set':>6} {'def':>5} {'pts/hand':>8}")
@@ -328,6 +377,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="matches played in N processes at once (default 1; same results)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--minutes", type=float, default=None, metavar="M",
+                        help="stop counting matches after M minutes (or on Ctrl-C) and report "
+                             "the matches played, in order")
     parser.add_argument("--progress", action="store_true",
                         help="print each bot's running win rate to stderr after every match")
     args = parser.parse_args(argv)
@@ -350,7 +402,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
-    result = run_arena(args.game, args.kinds, args.matches, args.seed, args.level, args.jobs, progress)
+    result = run_arena(args.game, args.kinds, args.matches, args.seed, args.level, args.jobs, progress,
+                       args.minutes)
     if args.json:
         print(json.dumps(result.to_json(), indent=None, sort_keys=True))
     else:

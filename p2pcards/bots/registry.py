@@ -40,7 +40,8 @@ _BUDGETS: dict[str, dict[str, dict[str, Any]]] = {
     "topper": {
         "easy": {"iterations": 120, "bid_samples": 24},
         "normal": {"iterations": 1200, "bid_samples": 120, "match_aware": True},
-        "hard": {"iterations": 4000, "bid_samples": 300, "match_aware": True, "ceiling": 2.0},
+        "hard": {"iterations": 4000, "bid_samples": 300, "match_aware": True, "ceiling": 2.0,
+                 "wall_ceiling": 10.0},
     },
 }
 

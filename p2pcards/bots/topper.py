@@ -68,15 +68,14 @@ def best_trump(hand: Sequence[Card]) -> tuple[Suit, float]:
     return max(((s, estimate_tricks(hand, s)) for s in Suit), key=lambda pair: (pair[1], -pair[0]))
 
 
-class HeuristicTopperBot:
-    """Bids its hand's strength, names its best suit, and plays sound tricks."""
+class RuleTopperBot:
+    """A bot that decides by rules from its own view: checks the seat, then asks the
+    subclass to bid, name trump or play. The heuristic and the counter share this."""
 
-    name = "heuristic"
+    name = "rules"
 
-    def __init__(self, rng: random.Random, margin: float = 0.0) -> None:
+    def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        #: Tricks the estimate must exceed the bid by before the bot bids.
-        self.margin = margin
 
     def choose(self, view: TopperState) -> TopperAction:
         seat = view.to_act
@@ -86,8 +85,31 @@ class HeuristicTopperBot:
         if view.phase is Phase.BIDDING:
             return self._bid(view, seat, hand)
         if view.phase is Phase.TRUMP:
-            return NameTrump(seat, best_trump(hand)[0])
+            return NameTrump(seat, self._trump(hand))
         return self._play(view, seat)
+
+    def _bid(self, view: TopperState, seat: int, hand: Sequence[Card]) -> TopperAction:
+        raise NotImplementedError
+
+    def _trump(self, hand: Sequence[Card]) -> Suit:
+        raise NotImplementedError
+
+    def _play(self, view: TopperState, seat: int) -> TopperAction:
+        raise NotImplementedError
+
+
+class HeuristicTopperBot(RuleTopperBot):
+    """Bids its hand's strength, names its best suit, and plays sound tricks."""
+
+    name = "heuristic"
+
+    def __init__(self, rng: random.Random, margin: float = 0.0) -> None:
+        super().__init__(rng)
+        #: Tricks the estimate must exceed the bid by before the bot bids.
+        self.margin = margin
+
+    def _trump(self, hand: Sequence[Card]) -> Suit:
+        return best_trump(hand)[0]
 
     def _bid(self, view: TopperState, seat: int, hand: Sequence[Card]) -> TopperAction:
         need = (view.high_bid or 0) + 1

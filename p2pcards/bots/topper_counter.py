@@ -22,12 +22,12 @@ It plays the way a strong player who counts does, from its seat's view alone:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from math import comb
 
+from p2pcards.bots.topper import RuleTopperBot
 from p2pcards.cards import Card, Rank, Suit
-from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
+from p2pcards.rules.topper import Bid, PassBid, Play, TopperAction, TopperState
 from p2pcards.rules.topper.order import effective_suit, is_trump, trick_power
 
 # --- the fitted hand evaluation --------------------------------------------------------
@@ -168,7 +168,7 @@ class Count:
                                          for c in pool)
 
 
-class CounterTopperBot:
+class CounterTopperBot(RuleTopperBot):
     """Bids by the fitted evaluation and plays by counting. See the module docstring."""
 
     name = "counter"
@@ -178,18 +178,10 @@ class CounterTopperBot:
     #: How much expected score a higher bid may cost before shutting others out is not worth it.
     jump_cost = 0.6
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def _trump(self, hand: Sequence[Card]) -> Suit:
+        return best_suit(hand)[0]
 
-    def choose(self, view: TopperState) -> TopperAction:
-        seat = view.to_act
-        if seat is None or (view.viewer is not None and seat != view.viewer):
-            raise ValueError("this view's seat is not the one to act")
-        hand = [c for _, c in view.hand(seat) if c is not None]
-        if view.phase is Phase.BIDDING:
-            return self._bid(view, seat, hand)
-        if view.phase is Phase.TRUMP:
-            return NameTrump(seat, best_suit(hand)[0])
+    def _play(self, view: TopperState, seat: int) -> TopperAction:
         legal = [a for a in view.legal_actions() if isinstance(a, Play)]
         if len(legal) == 1:
             return legal[0]

@@ -30,8 +30,11 @@ passed, when a few tries find one). Then:
 
 All randomness comes from the ``random.Random`` the bot is given, and the
 budgets are counts of simulations, not seconds, so a seeded bot repeats
-itself exactly on any machine; a wall-clock ceiling (``ceiling``, 1 s) only
-cuts a decision short on a machine too slow for its budget.
+itself exactly on any machine. Two ceilings only cut a decision short on a
+machine too slow for its budget: ``ceiling`` (1 s) of the thinking thread's
+own CPU time, which other processes' load does not count (so a seeded bot
+repeats itself on a busy machine too), and ``wall_ceiling`` (5 s) by the
+clock, a last resort on a machine too loaded to give the thread its time.
 """
 
 from __future__ import annotations
@@ -134,6 +137,20 @@ _BID_AT = {b: next(e / 20 for e in range(200) if bid_value(e / 20, b) > DEFEND_T
 
 
 _TABLES: dict[tuple[Card, ...], _Tables] = {}
+
+
+class _Deadline:
+    """When a decision stops thinking, whatever its budget: after ``cpu`` seconds of this
+    thread's CPU time, or ``wall`` seconds by the clock."""
+
+    __slots__ = ("cpu_end", "wall_end")
+
+    def __init__(self, cpu: float, wall: float) -> None:
+        self.cpu_end = time.thread_time() + cpu
+        self.wall_end = time.perf_counter() + wall
+
+    def passed(self) -> bool:
+        return time.thread_time() > self.cpu_end or time.perf_counter() > self.wall_end
 
 
 def _tables(deck: Sequence[Card]) -> _Tables:
@@ -386,13 +403,16 @@ class SearchTopperBot:
     def __init__(self, rng: random.Random, iterations: int = 600, bid_samples: int = 60,
                  exploration: float = 0.7, match_aware: bool = False,
                  match_bids: bool | None = None, ceiling: float = 1.0,
-                 fresh_deals: float = 0.3) -> None:
+                 fresh_deals: float = 0.3, wall_ceiling: float = 5.0) -> None:
         self.rng = rng
         #: Share of a card's iterations that deal a fresh determinisation (the rest reuse them).
         self.fresh_deals = fresh_deals
-        #: Seconds after which a decision stops thinking whatever its budget: a safety net on
-        #: slow machines (budgets are counted in work, so below it seeded runs repeat exactly).
+        #: CPU seconds (of the thinking thread) after which a decision stops whatever its
+        #: budget: a safety net on slow machines (budgets are counted in work, so below it
+        #: seeded runs repeat exactly, however loaded the machine).
         self.ceiling = ceiling
+        #: Seconds by the clock after which a decision stops: the last resort.
+        self.wall_ceiling = wall_ceiling
         #: Judge a hand by the chances of winning the match it leaves (:class:`MatchOdds`)
         #: rather than by its score alone, and bid against a model of the later bidders.
         self.match_aware = match_aware
@@ -426,6 +446,9 @@ class SearchTopperBot:
         card = self._search(view, seat)
         return next(a for a in legal if a.card == card)
 
+    def _deadline(self) -> _Deadline:
+        return _Deadline(self.ceiling, self.wall_ceiling)
+
     # --- bidding ----------------------------------------------------------------
 
     def _trump_values(self, view: TopperState, seat: int) -> dict[Suit, list[int]]:
@@ -433,9 +456,9 @@ class SearchTopperBot:
         know = _Knowledge(view, seat)
         tables = know.tables
         tricks: dict[Suit, list[int]] = {s: [] for s in Suit}
-        deadline = time.perf_counter() + self.ceiling
+        deadline = self._deadline()
         for done in range(self.bid_samples):
-            if done and time.perf_counter() > deadline:
+            if done and deadline.passed():
                 break
             dealt = know.deal(self.rng)
             for trump in Suit:
@@ -495,9 +518,9 @@ class SearchTopperBot:
         topped = dict.fromkeys(levels, 0.0)
         passed = 0.0
         samples = 0
-        deadline = time.perf_counter() + self.ceiling
+        deadline = self._deadline()
         for _ in range(max(1, self.bid_samples)):
-            if samples and time.perf_counter() > deadline:
+            if samples and deadline.passed():
                 break
             samples += 1
             dealt = know.deal(self.rng)
@@ -573,14 +596,14 @@ class SearchTopperBot:
         low = [0.0] * know.n
         span = [1.0] * know.n
         seen: list[list[float]] = [[], []]
-        deadline = time.perf_counter() + self.ceiling
+        deadline = self._deadline()
         budget = self.budget(view, seat)
         # Dealing is the dear part of an iteration (the voids make it a transportation
         # problem): the first iterations deal afresh, the later ones reuse those deals.
         pool: list[list[list[int]]] = []
         fresh = max(1, round(budget * self.fresh_deals))
         for done in range(budget):
-            if done % 32 == 31 and time.perf_counter() > deadline:
+            if done % 32 == 31 and deadline.passed():
                 break
             if done < fresh:
                 try:

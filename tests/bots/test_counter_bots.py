@@ -22,16 +22,12 @@ from p2pcards.bots.topper_counter import (
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Discard
 from p2pcards.rules.topper import (
-    Bid,
-    NameTrump,
-    PassBid,
     TopperConfig,
     TopperState,
-    faces_for_hands,
 )
 from p2pcards.rules.topper.order import effective_suit
 from tests.bots.test_search_bots import _other_hands_shuffled, topper_states
-from tests.bots.test_topper_bots import Watched, bidding_with, cards, table
+from tests.bots.test_topper_bots import Watched, cards, table
 
 
 def C(text: str) -> Card:
@@ -124,52 +120,10 @@ def test_a_bid_is_worth_less_the_further_it_is_above_the_estimate():
     assert bid_value(4.0, 1) > bid_value(4.0, 5) and bid_value(1.0, 4) < 0
 
 
-def test_counter_bids_a_strong_hand_and_passes_a_weak_one():
-    assert isinstance(counter_choice(bidding_with("JS JC AS KS AH AD")), Bid)
-    assert counter_choice(bidding_with("9C 10D 9H 10S QC 9S")) == PassBid(0)
-
-
-def test_counter_names_its_strongest_suit():
-    mine = cards("JH JD AH KH 9C 10S")
-    rest = [c for c in TOPPER_DECK if c not in mine]
-    state = TopperState.new(TopperConfig(), 3)
-    state.deal(faces_for_hands([mine, rest[0:6], rest[6:12], rest[12:18]]))
-    state.apply(Bid(0, 2))
-    for seat in (1, 2, 3):
-        state.apply(PassBid(seat))
-    assert counter_choice(state) == NameTrump(0, Suit.HEARTS)
-
+# (The bidding, naming and play positions the counter shares with the heuristic bot are
+# parametrised over both in test_topper_bots.py.)
 
 # --- counted play -----------------------------------------------------------------------
-
-COUNTING = ("JS 9H 9S QD 9D 10D", "JC 10S AH AD KC 10H",
-            "AS KS QH QC 9C JD", "QS KH JH AC 10C KD")
-
-
-def test_counter_leads_the_top_trump_to_draw_trumps():
-    state, _ = table(COUNTING)
-    assert counter_choice(state).card == C("JS")
-
-
-def test_counter_leads_the_little_jack_once_the_big_jack_is_played():
-    state, _ = table(COUNTING, [(0, "JS"), (1, "10S"), (2, "KS"), (3, "QS"),
-                                (0, "9H"), (1, "AH"), (2, "QH"), (3, "KH")])
-    assert counter_choice(state).card == C("JC")
-
-
-FOLLOWING = ("9H AS KS QS 10S 9S", "QH 9C 10C 9D 10D JD",
-             "10H QC KC AC QD KD", "AH KH JS JC AD JH")
-
-
-def test_counter_last_to_play_wins_as_cheaply_as_it_can():
-    state, _ = table(FOLLOWING, [(0, "9H"), (1, "QH"), (2, "10H")])
-    assert counter_choice(state).card == C("KH")
-
-
-def test_counter_throws_its_cheapest_card_when_it_cannot_win():
-    state, _ = table(FOLLOWING, [(0, "AS")])
-    assert counter_choice(state).card == C("9C")
-
 
 def test_a_seat_void_in_a_suit_is_counted_as_holding_none_of_it():
     # Seat 1 shows it has no hearts (it discards on the 9 of hearts): it may hold none.

@@ -7,6 +7,7 @@ import asyncio
 import importlib.util
 import random
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_search import OpponentModel, SearchBluffBot
 from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
 from p2pcards.bots.topper import RandomTopperBot
-from p2pcards.bots.topper_search import MatchOdds, SearchTopperBot, _Knowledge
+from p2pcards.bots.topper_search import MatchOdds, SearchTopperBot, _Deadline, _Knowledge
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
@@ -230,6 +231,9 @@ def test_the_registry_serves_the_arena_the_tables_and_the_cli():
     result = arena.run_arena("topper", ["search:easy", "heuristic", "random", "random"], 1, seed=2)
     assert sum(result.wins.values()) == pytest.approx(1.0)
     assert set(result.decision_ms["search:easy#0"]) == {"median", "p95", "max"}
+    cpu = result.decision_cpu_ms["search:easy#0"]
+    assert set(cpu) == {"median", "p95", "max"} and cpu["median"] <= cpu["max"]
+    assert result.to_json()["decision_cpu_ms"] == result.decision_cpu_ms
 
 
 def test_arena_results_do_not_depend_on_the_number_of_processes():
@@ -238,6 +242,17 @@ def test_arena_results_do_not_depend_on_the_number_of_processes():
     one = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=1)
     two = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=2)
     assert one.wins == two.wins and one.steps == two.steps
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(jobs):
+    arena = load_arena()
+    kinds = ["counter", "heuristic", "random", "heuristic"]
+    stopped = arena.run_arena("topper", kinds, 5, seed=3, jobs=jobs, minutes=0)
+    first = arena.run_arena("topper", kinds, 1, seed=3)
+    assert stopped.matches == 1
+    assert stopped.wins == first.wins and stopped.steps == first.steps
+    assert stopped.to_json()["tally"] == first.to_json()["tally"]
 
 
 def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
@@ -380,3 +395,18 @@ def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally
         budgets[len(view.hand(state.to_act))] = bot.budget(view, state.to_act)
         assert bot.choose(view) in tuple(view.legal_actions())
     assert budgets[6] == 600 and budgets[1] < budgets[3] < budgets[6]
+
+
+def test_the_ceiling_counts_the_thinking_thread_s_cpu_not_the_machine_s_load():
+    """Waiting (another process busy, this thread idle) does not spend the CPU ceiling, so a
+    seeded bot on a loaded machine still does its whole budget; work does spend it; the
+    wall-clock ceiling is the last resort."""
+    deadline = _Deadline(cpu=0.05, wall=1000.0)
+    time.sleep(0.1)
+    assert not deadline.passed()
+    spins = 0
+    while not deadline.passed() and spins < 10**8:
+        spins += 1
+    assert deadline.passed() and spins < 10**8
+    assert _Deadline(cpu=1000.0, wall=0.0).passed()
+    assert SearchTopperBot(random.Random(0)).wall_ceiling > SearchTopperBot(random.Random(0)).ceiling

@@ -1,4 +1,5 @@
-"""Topper bots: legal, deterministic, given views only; the heuristic bids, names and plays soundly."""
+"""Topper bots: legal, deterministic, given views only; the rule bots (heuristic and counter)
+bid, name and play soundly: positions both must get right are parametrised over both."""
 
 import random
 
@@ -6,6 +7,7 @@ import pytest
 
 from p2pcards.bots.base import play_local_match
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot, best_trump, estimate_tricks
+from p2pcards.bots.topper_counter import CounterTopperBot
 from p2pcards.cards import TOPPER_DECK, Card, Suit
 from p2pcards.rules.topper import (
     Bid,
@@ -53,6 +55,15 @@ def bidding_with(hand_text: str) -> TopperState:
 
 def heuristic_choice(state: TopperState):
     return HeuristicTopperBot(random.Random(0)).choose(state.view(state.to_act))
+
+
+#: The bots that decide by rules from their view (``topper.RuleTopperBot``).
+RULE_BOTS = pytest.mark.parametrize("bot_class", [HeuristicTopperBot, CounterTopperBot],
+                                    ids=["heuristic", "counter"])
+
+
+def rule_choice(bot_class, state: TopperState):
+    return bot_class(random.Random(0)).choose(state.view(state.to_act))
 
 
 class Watched:
@@ -106,12 +117,14 @@ def test_bots_are_deterministic_given_their_seeds(make_bots):
 def test_bots_have_names():
     assert RandomTopperBot(random.Random(0)).name == "random"
     assert HeuristicTopperBot(random.Random(0)).name == "heuristic"
+    assert CounterTopperBot(random.Random(0)).name == "counter"
 
 
-def test_bot_asked_to_act_for_another_seat_refuses():
+@RULE_BOTS
+def test_bot_asked_to_act_for_another_seat_refuses(bot_class):
     state = bidding_with("JS JC AS KS AH AD")
     with pytest.raises(ValueError):
-        HeuristicTopperBot(random.Random(0)).choose(state.view(2))
+        bot_class(random.Random(0)).choose(state.view(2))
 
 
 # ----------------------------------------------------------------- bidding
@@ -140,9 +153,10 @@ def test_heuristic_passes_when_the_bid_to_top_exceeds_its_hand():
     assert heuristic_choice(state) == PassBid(0)
 
 
-def test_heuristic_passes_a_weak_hand():
-    state = bidding_with("9C 10D 9H 10S QC 9S")
-    assert heuristic_choice(state) == PassBid(0)
+@RULE_BOTS
+def test_rule_bot_bids_a_strong_hand_and_passes_a_weak_one(bot_class):
+    assert isinstance(rule_choice(bot_class, bidding_with("JS JC AS KS AH AD")), Bid)
+    assert rule_choice(bot_class, bidding_with("9C 10D 9H 10S QC 9S")) == PassBid(0)
 
 
 def test_heuristic_counts_jacks_trumps_and_aces():
@@ -151,7 +165,8 @@ def test_heuristic_counts_jacks_trumps_and_aces():
         cards("JS 10C AS KS 9H 9D"), Suit.SPADES)
 
 
-def test_heuristic_names_its_strongest_suit():
+@RULE_BOTS
+def test_rule_bot_names_its_strongest_suit(bot_class):
     assert best_trump(cards("JH JD AH KH 9C 10S"))[0] is Suit.HEARTS
     mine = cards("JH JD AH KH 9C 10S")
     rest = [c for c in TOPPER_DECK if c not in mine]
@@ -160,7 +175,7 @@ def test_heuristic_names_its_strongest_suit():
     state.apply(Bid(0, 2))
     for seat in (1, 2, 3):
         state.apply(PassBid(seat))
-    assert heuristic_choice(state) == NameTrump(0, Suit.HEARTS)
+    assert rule_choice(bot_class, state) == NameTrump(0, Suit.HEARTS)
 
 
 # -------------------------------------------------------------------- play
@@ -169,16 +184,18 @@ COUNTING = ("JS 9H 9S QD 9D 10D", "JC 10S AH AD KC 10H",
             "AS KS QH QC 9C JD", "QS KH JH AC 10C KD")
 
 
-def test_heuristic_leads_the_top_trump_to_draw_trumps():
+@RULE_BOTS
+def test_rule_bot_leads_the_top_trump_to_draw_trumps(bot_class):
     state, _ = table(COUNTING)
-    assert heuristic_choice(state).card == C("JS")
+    assert rule_choice(bot_class, state).card == C("JS")
 
 
-def test_heuristic_leads_the_little_jack_once_the_big_jack_is_played():
+@RULE_BOTS
+def test_rule_bot_leads_the_little_jack_once_the_big_jack_is_played(bot_class):
     state, _ = table(COUNTING, [(0, "JS"), (1, "10S"), (2, "KS"), (3, "QS"),
                                 (0, "9H"), (1, "AH"), (2, "QH"), (3, "KH")])
     assert state.to_act == 1
-    assert heuristic_choice(state).card == C("JC")
+    assert rule_choice(bot_class, state).card == C("JC")
 
 
 def test_heuristic_keeps_the_little_jack_while_the_big_jack_is_out():
@@ -191,14 +208,16 @@ FOLLOWING = ("9H AS KS QS 10S 9S", "QH 9C 10C 9D 10D JD",
              "10H QC KC AC QD KD", "AH KH JS JC AD JH")
 
 
-def test_heuristic_last_to_play_wins_as_cheaply_as_it_can():
+@RULE_BOTS
+def test_rule_bot_last_to_play_wins_as_cheaply_as_it_can(bot_class):
     state, _ = table(FOLLOWING, [(0, "9H"), (1, "QH"), (2, "10H")])
-    assert heuristic_choice(state).card == C("KH")
+    assert rule_choice(bot_class, state).card == C("KH")
 
 
-def test_heuristic_throws_its_lowest_card_when_it_cannot_win():
+@RULE_BOTS
+def test_rule_bot_throws_its_lowest_card_when_it_cannot_win(bot_class):
     state, _ = table(FOLLOWING, [(0, "AS")])
-    assert heuristic_choice(state).card == C("9C")
+    assert rule_choice(bot_class, state).card == C("9C")
 
 
 TRUMPING = ("AC 9S KH QH 9H 10D", "JC 10S AS 9D JD QD",

@@ -18,7 +18,8 @@ from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.table import Table, TableClosed
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import TableClosed
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 

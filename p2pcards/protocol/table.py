@@ -97,6 +97,44 @@ from p2pcards.protocol.events import (
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE
 from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
+from p2pcards.protocol.table_errors import (
+    Gap,
+    HintsOffHere,
+    IllegalAction,
+    NoPauseLeftHere,
+    NotAtThisTable,
+    NotThisPeersTurn,
+    Observing,
+    StageNotReached,
+    TableClosed,
+)
+from p2pcards.protocol.table_records import (
+    AWAY,
+    AWAY_SHAPE,
+    COMMIT_SHAPE,
+    HINT,
+    HINT_SHAPE,
+    Match,
+    Member,
+    OPEN_SHAPE,
+    Player,
+    Prepared,
+    PreparedShares,
+    SessionSecrets,
+    SHARES_SHAPE,
+    SHUFFLE_SHAPE,
+    Stage,
+    Written,
+)
+from p2pcards.protocol.table_settings import (
+    HINTS,
+    hints_of,
+    MOVE_TIME,
+    move_time_of,
+    PAUSE_SECONDS,
+    PAUSES,
+    pauses_of,
+)
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
 from p2pcards.rules.errors import RuleError
@@ -106,212 +144,14 @@ DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
 
 
-#: The genesis configuration's table clock: seconds each writer has per message.
-MOVE_TIME = "move_time"
-#: The longest a table may give a writer (one hour); 0 means no limit.
-MAX_MOVE_TIME = 3600
-
-
-def move_time_of(value: int | None) -> int | None:
-    """The table clock a genesis sets: its ``move_time`` (0..3600, 0 = no limit), or
-    None when it sets none (each peer then keeps its own, as before the setting)."""
-    if value is None:
-        return None
-    if not 0 <= value <= MAX_MOVE_TIME:
-        raise MalformedMessage(f"config: move_time must be 0..{MAX_MOVE_TIME} seconds, not {value}")
-    return value
-
-
-#: The genesis configuration's pauses: how many times each player may write
-#: ``away`` (absent: none), each giving him ``PAUSE_SECONDS`` more for that move.
-PAUSES = "away"
-MAX_PAUSES = 9
-PAUSE_SECONDS = 300
-
 #: Evidence messages kept from alerts about positions not reached yet (bounded:
 #: only correctly signed ones count, and an honest table needs one or two).
 MAX_PENDING_EVIDENCE = 16
-#: The transcript message that takes a pause (body ``{}``), in play only.
-AWAY = "away"
-AWAY_SHAPE = Struct({})
-
-
-#: The genesis configuration's hints: whether a player may write ``hint`` (1) or not
-#: (0, absent), so that every peer knows which seats the coach advised.
-HINTS = "hints"
-#: The transcript message a seat writes before its coach answers (body ``{}``), in play only.
-HINT = "hint"
-HINT_SHAPE = Struct({})
-
-
-def hints_of(value: int | None) -> bool:
-    """Whether a genesis allows hints (``hints``: 0 or 1; absent: no)."""
-    if value is None:
-        return False
-    if value not in (0, 1):
-        raise MalformedMessage(f"config: hints must be 0 or 1, not {value}")
-    return value == 1
-
-
-def pauses_of(value: int | None) -> int:
-    """How many pauses a genesis gives each player (0..9; absent: 0)."""
-    if value is None:
-        return 0
-    if not 0 <= value <= MAX_PAUSES:
-        raise MalformedMessage(f"config: away must be 0..{MAX_PAUSES} pauses, not {value}")
-    return value
-
-
-#: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
-Prepared = tuple[tuple[int, int, bytes], dict[str, Any]]
-#: Shares made ahead: ((deck number, final deck key), message body).
-PreparedShares = tuple[tuple[int, bytes], dict[str, Any]]
 
 
 def _first_missing(given: dict[int, Any]) -> int:
     """The first player (in join order) who has not yet given his part."""
     return next(p for p in range(SEATS) if p not in given)
-
-
-class Stage(enum.Enum):
-    COMMIT = "commit"
-    OPEN = "open"
-    SHUFFLE = "shuffle"
-    SHARES = "shares"
-    PLAY = "play"
-    OVER = "over"
-    ENDED = "ended"
-
-
-class NotAtThisTable(LocalProtocolError):
-    """This identity is not one of the genesis message's four players."""
-
-    rule = "local.not-seated"
-
-
-class NotThisPeersTurn(LocalProtocolError):
-    """This peer tried to write while another player is the writer."""
-
-    rule = "local.turn"
-
-
-class IllegalAction(LocalProtocolError):
-    """This peer's own action was refused by the referee; ``error`` says which rule."""
-
-    rule = "local.illegal"
-
-    def __init__(self, error: RuleError) -> None:
-        self.error = error
-        super().__init__(str(error))
-
-
-class NoPauseLeftHere(LocalProtocolError):
-    """This peer's player asked for a pause with none of the table's left."""
-
-    rule = "local.away"
-
-
-class HintsOffHere(LocalProtocolError):
-    """This peer's player asked for a hint at a table whose host did not allow them."""
-
-    rule = "local.hint"
-
-
-class TableClosed(LocalProtocolError):
-    """The table is over or ended; nothing more is accepted or written."""
-
-    rule = "local.closed"
-
-
-class StageNotReached(LocalProtocolError):
-    """Something only a later stage creates was asked for too early: the seats,
-    the referee or a deck before every key share is open."""
-
-    rule = "local.stage"
-
-
-class Observing(LocalProtocolError):
-    """A player's part (identity, seat, secrets) was asked of an observer's table."""
-
-    rule = "local.observer"
-
-
-class Gap(RemoteProtocolError):
-    """A message for a later position than the next one: messages are missing
-    (the caller should ask for them with a ``sync`` frame)."""
-
-    rule = "chain.gap"
-
-
-COMMIT_SHAPE = Struct({"key": Bin(32), "draw": Bin(32)})
-OPEN_SHAPE = Struct({"key": Bin(32), "proof": game_wire.SCHNORR_PROOF, "draw": Bin(32)})
-SHUFFLE_SHAPE = Struct({"deck": game_wire.DECK_NUMBER, "cards": game_wire.DECK,
-                        "proof": game_wire.SHUFFLE_PROOF})
-SHARES_SHAPE = Struct({"deck": game_wire.DECK_NUMBER, "shares": ListOf(
-    game_wire.SHARE, 1, 39)})
-
-
-@dataclass(frozen=True)
-class SessionSecrets:
-    """What this peer must keep (and save) to play on: never sent, never logged."""
-
-    key: keys.KeyShare
-    draw_nonce: bytes
-
-    @classmethod
-    def generate(cls, rng: Callable[[int], bytes] | None = None) -> SessionSecrets:
-        rng = rng or nacl.utils.random
-        return cls(keys.KeyShare.generate(rng=rng), rng(32))
-
-    def to_wire(self) -> dict[str, bytes]:
-        return {"key": self.key.secret_bytes(), "draw": self.draw_nonce}
-
-    @classmethod
-    def from_wire(cls, obj: object) -> SessionSecrets:
-        d = validate(Struct({"key": Bin(32), "draw": Bin(32)}), obj, "secrets")
-        return cls(keys.KeyShare.from_secret_bytes(d["key"]), d["draw"])
-
-    def __repr__(self) -> str:
-        return "SessionSecrets(<hidden>)"
-
-
-@dataclass(frozen=True)
-class Written:
-    """A message this peer wrote: the bytes to send, and the events of applying it."""
-
-    raw: bytes
-    events: list[TableEvent]
-
-
-@dataclass(frozen=True)
-class Player:
-    public_key: bytes
-    name: str
-
-
-@dataclass(frozen=True)
-class Member:
-    """This peer as one of the table's players: an observer has none."""
-
-    identity: Identity
-    player: int
-    secrets: SessionSecrets
-
-
-@dataclass
-class Match:
-    """What the table holds from the seating on, all fixed together when the
-    last key share opens; only ``deal`` changes (a new deck for each deal)."""
-
-    joint_key: Point
-    #: The player at each seat, as the joint draw chose.
-    player_at_seat: tuple[int, ...]
-    #: The seat the draw chose to go first.
-    first_seat: int
-    #: The referee: the game's state, changed in place by each action.
-    engine: Engine
-    #: The current deck.
-    deal: DeckDeal
 
 
 class Table:

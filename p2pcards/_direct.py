@@ -19,7 +19,8 @@ from p2pcards.protocol.evening import After
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.table import Table, TableClosed
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import TableClosed
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 

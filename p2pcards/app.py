@@ -41,7 +41,8 @@ from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 from p2pcards.protocol.session import PROBE_TIMEOUT
-from p2pcards.protocol.table import HINTS, MOVE_TIME, Stage
+from p2pcards.protocol.table_records import Stage
+from p2pcards.protocol.table_settings import HINTS, MOVE_TIME
 from p2pcards.rules.seats import SEATS
 
 log = logging.getLogger(__name__)

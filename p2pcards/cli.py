@@ -82,7 +82,7 @@ def _spectators(text: str) -> int:
 
 def _pauses(text: str) -> int:
     """How many times each player may step away (``away``) at a table with a clock."""
-    from p2pcards.protocol.table import MAX_PAUSES
+    from p2pcards.protocol.table_settings import MAX_PAUSES
     return _int_within(text, 0, MAX_PAUSES, "the number of pauses is a whole number",
                        f"each player may have 0 to {MAX_PAUSES} pauses")
 

@@ -542,7 +542,8 @@ def profile_deal(game: str, top: int = 8) -> dict[str, Any]:
     from p2pcards.protocol import game_wire as protocol_games
     from p2pcards.protocol.identity import Identity
     from p2pcards.protocol.lobby import Lobby
-    from p2pcards.protocol.table import Stage, Table
+    from p2pcards.protocol.table import Table
+    from p2pcards.protocol.table_records import Stage
     from p2pcards.rules.bluff import BluffConfig
     from p2pcards.rules.topper import TopperConfig
 

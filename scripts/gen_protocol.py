@@ -36,7 +36,7 @@ from p2pcards.protocol.announce import (  # noqa: E402
 )
 from p2pcards.protocol.catalogue import catalogue  # noqa: E402
 from p2pcards.protocol.envelope import SignedMessage, seal  # noqa: E402
-from p2pcards.protocol.table import Stage  # noqa: E402
+from p2pcards.protocol.table_records import Stage  # noqa: E402
 from p2pcards.rules.bluff import BluffConfig, Phase  # noqa: E402
 from p2pcards.rules.topper import TopperConfig  # noqa: E402
 

@@ -19,7 +19,7 @@ HOST_MOVE_TIME = 120
 def table_config(game: str, args: argparse.Namespace, move_time: int) -> dict[str, int]:
     """The genesis configuration: the game's settings, the table clock (0: no limit),
     where there is a clock the pauses each player may take, and ``host --hints``."""
-    from p2pcards.protocol.table import HINTS, MOVE_TIME, PAUSES
+    from p2pcards.protocol.table_settings import HINTS, MOVE_TIME, PAUSES
     pauses = getattr(args, "pauses", 0) if move_time else 0
     return {**config_from_args(game, args), MOVE_TIME: move_time,
             **({PAUSES: pauses} if pauses else {}),

@@ -22,7 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from p2pcards.protocol.events import HandReceived, ShuffleVerified
-from p2pcards.protocol.table import Prepared, PreparedShares, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Prepared, PreparedShares
 
 log = logging.getLogger(__name__)
 

@@ -68,7 +68,7 @@ _INSTANCE_LABEL_BYTES = 63
 _TXT_ENTRY_BYTES = 255
 #: The most spectators a record may claim (more is read as a bad field).
 MAX_SPECTATORS_SHOWN = 1000
-#: The longest table clock a record may claim (``protocol.table.MAX_MOVE_TIME``).
+#: The longest table clock a record may claim (``protocol.table_settings.MAX_MOVE_TIME``).
 MAX_CLOCK_SHOWN = 3600
 _GAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _FINGERPRINT_PATTERN = re.compile(r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}")

@@ -60,7 +60,9 @@ from p2pcards.protocol.session import (
     Settle,
     Speculate,
 )
-from p2pcards.protocol.table import Stage, StageNotReached, Table, Written
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import StageNotReached
+from p2pcards.protocol.table_records import Stage, Written
 from p2pcards.protocol.talk import TalkBook, TalkLine
 
 Connector = Callable[[], Awaitable[Any]]

@@ -30,7 +30,9 @@ from p2pcards.net.session_snapshot import seat_view
 from p2pcards.protocol.errors import RemoteProtocolError
 from p2pcards.protocol.events import MatchCompleted, PlayersSeated, TableEnded
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import MOVE_TIME, SessionSecrets, Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import SessionSecrets, Stage
+from p2pcards.protocol.table_settings import MOVE_TIME
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
 

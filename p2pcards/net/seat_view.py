@@ -12,7 +12,8 @@ from typing import Any
 
 from p2pcards.net.session_events import LEFT_IN_LOBBY, Decision, LobbyUpdate, SessionResult
 from p2pcards.protocol.errors import PlayerLeft
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 
 
 def lobby_update(body: dict[str, Any]) -> LobbyUpdate:

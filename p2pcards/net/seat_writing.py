@@ -17,7 +17,9 @@ from typing import Any
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.table import NotThisPeersTurn, Stage, Table, Written
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import NotThisPeersTurn
+from p2pcards.protocol.table_records import Stage, Written
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ async def write_hint(table: Table, publish: Publish, position: int | None = None
     """The agent asked the coach at a table that allows hints: its ``hint`` goes to
     every peer before the advice is shown (nothing when this move's is written).
     ``position`` is the decision's the advice is for: a move already made since
-    is refused. Raises the table's refusal (:class:`~p2pcards.protocol.table.HintsOffHere`,
+    is refused. Raises the table's refusal (:class:`~p2pcards.protocol.table_errors.HintsOffHere`,
     not this seat's turn) for the front end to say; nothing is then sent."""
     if position is not None and table.next_position != position and not table.hint_taken:
         raise NotThisPeersTurn("the move the coach advised on is over")

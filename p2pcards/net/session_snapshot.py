@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from p2pcards.protocol.errors import LocalProtocolError
-from p2pcards.protocol.table import Player, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Player
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
 

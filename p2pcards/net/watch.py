@@ -40,7 +40,10 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import MOVE_TIME, PAUSE_SECONDS, Gap, Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import Gap
+from p2pcards.protocol.table_records import Stage
+from p2pcards.protocol.table_settings import MOVE_TIME, PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine, Outcome

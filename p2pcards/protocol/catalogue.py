@@ -17,7 +17,7 @@ from p2pcards.protocol import (
     game_wire,
     lobby,
     saved,
-    table,
+    table_records,
     talk,
     verdict,
 )
@@ -29,12 +29,12 @@ def catalogue() -> dict[str, Any]:
     payload = Struct({**envelope._HEADER, "sid": Bin(32), "body": envelope._AnyMap()})
     transcript = {
         "genesis": lobby.GENESIS_SHAPE.describe(),
-        "commit": table.COMMIT_SHAPE.describe(),
-        "open": table.OPEN_SHAPE.describe(),
-        "shuffle": table.SHUFFLE_SHAPE.describe(),
-        "shares": table.SHARES_SHAPE.describe(),
-        "away": table.AWAY_SHAPE.describe(),
-        "hint": table.HINT_SHAPE.describe(),
+        "commit": table_records.COMMIT_SHAPE.describe(),
+        "open": table_records.OPEN_SHAPE.describe(),
+        "shuffle": table_records.SHUFFLE_SHAPE.describe(),
+        "shares": table_records.SHARES_SHAPE.describe(),
+        "away": table_records.AWAY_SHAPE.describe(),
+        "hint": table_records.HINT_SHAPE.describe(),
     }
     return {
         "version": envelope.PROTOCOL_VERSION,

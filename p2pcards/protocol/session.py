@@ -66,7 +66,10 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import BrokenChain, ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEvent
-from p2pcards.protocol.table import PAUSE_SECONDS, Gap, Prepared, Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import Gap
+from p2pcards.protocol.table_records import Prepared, Stage
+from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.verdict import Verdict
 
 log = logging.getLogger(__name__)

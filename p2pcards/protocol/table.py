@@ -31,73 +31,77 @@ message: the state before it is kept intact.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import nacl.utils
-
 from p2pcards.cards import Card
-from p2pcards.crypto import checks, draw, elgamal, keys
+from p2pcards.crypto import checks, draw
 from p2pcards.crypto.context import ProofContext
-from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import Point
-from p2pcards.protocol import game_wire
+from p2pcards.protocol import game_wire, table_alerts, table_jobs, table_moves, table_steps
 from p2pcards.protocol.dealing import (
     Checker,
     DeckDeal,
-    LateBadShare,
     deck_key,
-    owner_of,
-    shares_body,
-    shuffle_body,
 )
 from p2pcards.protocol.envelope import (
     KeptMessage,
     SignedMessage,
-    SignedNotice,
     seal,
     seal_notice,
     session_id_of,
 )
 from p2pcards.protocol.errors import (
-    BadProof,
     BrokenChain,
     DeadlineMissed,
     Equivocation,
-    HintNotAllowed,
     LocalProtocolError,
     MalformedMessage,
-    NoPauseLeft,
     OutOfTurn,
     PlayerLeft,
-    ProtocolError,
     RemoteProtocolError,
-    RuleViolation,
     SeatPlayedElsewhere,
     WrongSession,
 )
 from p2pcards.protocol.evening import After, FinishedMatch, rotated_seats
 from p2pcards.protocol.events import (
-    ActionApplied,
-    CardsRevealed,
-    ClockPaused,
-    Committed,
-    HandReceived,
-    HintTaken,
-    KeyShareVerified,
-    MatchCompleted,
-    PlayersSeated,
-    Reported,
-    SharesVerified,
-    ShuffleVerified,
     TableEnded,
     TableEvent,
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE
-from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
+from p2pcards.protocol.schema import validate
+from p2pcards.protocol.table_errors import (
+    Gap,
+    HintsOffHere,
+    IllegalAction,
+    NoPauseLeftHere,
+    NotAtThisTable,
+    NotThisPeersTurn,
+    Observing,
+    StageNotReached,
+    TableClosed,
+)
+from p2pcards.protocol.table_records import (
+    AWAY,
+    HINT,
+    Match,
+    Member,
+    Player,
+    Prepared,
+    PreparedShares,
+    SessionSecrets,
+    Stage,
+    Written,
+)
+from p2pcards.protocol.table_settings import (
+    HINTS,
+    MOVE_TIME,
+    PAUSES,
+    hints_of,
+    move_time_of,
+    pauses_of,
+)
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
 from p2pcards.rules.errors import RuleError
@@ -107,212 +111,9 @@ DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
 
 
-#: The genesis configuration's table clock: seconds each writer has per message.
-MOVE_TIME = "move_time"
-#: The longest a table may give a writer (one hour); 0 means no limit.
-MAX_MOVE_TIME = 3600
-
-
-def move_time_of(value: int | None) -> int | None:
-    """The table clock a genesis sets: its ``move_time`` (0..3600, 0 = no limit), or
-    None when it sets none (each peer then keeps its own, as before the setting)."""
-    if value is None:
-        return None
-    if not 0 <= value <= MAX_MOVE_TIME:
-        raise MalformedMessage(f"config: move_time must be 0..{MAX_MOVE_TIME} seconds, not {value}")
-    return value
-
-
-#: The genesis configuration's pauses: how many times each player may write
-#: ``away`` (absent: none), each giving him ``PAUSE_SECONDS`` more for that move.
-PAUSES = "away"
-MAX_PAUSES = 9
-PAUSE_SECONDS = 300
-
-#: Evidence messages kept from alerts about positions not reached yet (bounded:
-#: only correctly signed ones count, and an honest table needs one or two).
-MAX_PENDING_EVIDENCE = 16
-#: The transcript message that takes a pause (body ``{}``), in play only.
-AWAY = "away"
-AWAY_SHAPE = Struct({})
-
-
-#: The genesis configuration's hints: whether a player may write ``hint`` (1) or not
-#: (0, absent), so that every peer knows which seats the coach advised.
-HINTS = "hints"
-#: The transcript message a seat writes before its coach answers (body ``{}``), in play only.
-HINT = "hint"
-HINT_SHAPE = Struct({})
-
-
-def hints_of(value: int | None) -> bool:
-    """Whether a genesis allows hints (``hints``: 0 or 1; absent: no)."""
-    if value is None:
-        return False
-    if value not in (0, 1):
-        raise MalformedMessage(f"config: hints must be 0 or 1, not {value}")
-    return value == 1
-
-
-def pauses_of(value: int | None) -> int:
-    """How many pauses a genesis gives each player (0..9; absent: 0)."""
-    if value is None:
-        return 0
-    if not 0 <= value <= MAX_PAUSES:
-        raise MalformedMessage(f"config: away must be 0..{MAX_PAUSES} pauses, not {value}")
-    return value
-
-
-#: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
-Prepared = tuple[tuple[int, int, bytes], dict[str, Any]]
-#: Shares made ahead: ((deck number, final deck key), message body).
-PreparedShares = tuple[tuple[int, bytes], dict[str, Any]]
-
-
 def _first_missing(given: dict[int, Any]) -> int:
     """The first player (in join order) who has not yet given his part."""
     return next(p for p in range(SEATS) if p not in given)
-
-
-class Stage(enum.Enum):
-    COMMIT = "commit"
-    OPEN = "open"
-    SHUFFLE = "shuffle"
-    SHARES = "shares"
-    PLAY = "play"
-    OVER = "over"
-    ENDED = "ended"
-
-
-class NotAtThisTable(LocalProtocolError):
-    """This identity is not one of the genesis message's four players."""
-
-    rule = "local.not-seated"
-
-
-class NotThisPeersTurn(LocalProtocolError):
-    """This peer tried to write while another player is the writer."""
-
-    rule = "local.turn"
-
-
-class IllegalAction(LocalProtocolError):
-    """This peer's own action was refused by the referee; ``error`` says which rule."""
-
-    rule = "local.illegal"
-
-    def __init__(self, error: RuleError) -> None:
-        self.error = error
-        super().__init__(str(error))
-
-
-class NoPauseLeftHere(LocalProtocolError):
-    """This peer's player asked for a pause with none of the table's left."""
-
-    rule = "local.away"
-
-
-class HintsOffHere(LocalProtocolError):
-    """This peer's player asked for a hint at a table whose host did not allow them."""
-
-    rule = "local.hint"
-
-
-class TableClosed(LocalProtocolError):
-    """The table is over or ended; nothing more is accepted or written."""
-
-    rule = "local.closed"
-
-
-class StageNotReached(LocalProtocolError):
-    """Something only a later stage creates was asked for too early: the seats,
-    the referee or a deck before every key share is open."""
-
-    rule = "local.stage"
-
-
-class Observing(LocalProtocolError):
-    """A player's part (identity, seat, secrets) was asked of an observer's table."""
-
-    rule = "local.observer"
-
-
-class Gap(RemoteProtocolError):
-    """A message for a later position than the next one: messages are missing
-    (the caller should ask for them with a ``sync`` frame)."""
-
-    rule = "chain.gap"
-
-
-COMMIT_SHAPE = Struct({"key": Bin(32), "draw": Bin(32)})
-OPEN_SHAPE = Struct({"key": Bin(32), "proof": game_wire.SCHNORR_PROOF, "draw": Bin(32)})
-SHUFFLE_SHAPE = Struct({"deck": game_wire.DECK_NUMBER, "cards": game_wire.DECK,
-                        "proof": game_wire.SHUFFLE_PROOF})
-SHARES_SHAPE = Struct({"deck": game_wire.DECK_NUMBER, "shares": ListOf(
-    game_wire.SHARE, 1, 39)})
-
-
-@dataclass(frozen=True)
-class SessionSecrets:
-    """What this peer must keep (and save) to play on: never sent, never logged."""
-
-    key: keys.KeyShare
-    draw_nonce: bytes
-
-    @classmethod
-    def generate(cls, rng: Callable[[int], bytes] | None = None) -> SessionSecrets:
-        rng = rng or nacl.utils.random
-        return cls(keys.KeyShare.generate(rng=rng), rng(32))
-
-    def to_wire(self) -> dict[str, bytes]:
-        return {"key": self.key.secret_bytes(), "draw": self.draw_nonce}
-
-    @classmethod
-    def from_wire(cls, obj: object) -> SessionSecrets:
-        d = validate(Struct({"key": Bin(32), "draw": Bin(32)}), obj, "secrets")
-        return cls(keys.KeyShare.from_secret_bytes(d["key"]), d["draw"])
-
-    def __repr__(self) -> str:
-        return "SessionSecrets(<hidden>)"
-
-
-@dataclass(frozen=True)
-class Written:
-    """A message this peer wrote: the bytes to send, and the events of applying it."""
-
-    raw: bytes
-    events: list[TableEvent]
-
-
-@dataclass(frozen=True)
-class Player:
-    public_key: bytes
-    name: str
-
-
-@dataclass(frozen=True)
-class Member:
-    """This peer as one of the table's players: an observer has none."""
-
-    identity: Identity
-    player: int
-    secrets: SessionSecrets
-
-
-@dataclass
-class Match:
-    """What the table holds from the seating on, all fixed together when the
-    last key share opens; only ``deal`` changes (a new deck for each deal)."""
-
-    joint_key: Point
-    #: The player at each seat, as the joint draw chose.
-    player_at_seat: tuple[int, ...]
-    #: The seat the draw chose to go first.
-    first_seat: int
-    #: The referee: the game's state, changed in place by each action.
-    engine: Engine
-    #: The current deck.
-    deal: DeckDeal
 
 
 class Table:
@@ -584,271 +385,34 @@ class Table:
                 return self._end(error, (self.messages[earlier].raw,))
             error.player, error.position = msg.player, n
             return self._end(error, (msg.raw,))
-        return events + (self._pending_proof() or [])
-
-    def _pending_proof(self) -> list[TableEvent] | None:
-        """Evidence kept from an alert that came before this peer reached its
-        position, judged now that it has: the fault it proves (an equivocation, a
-        message out of turn), or None."""
-        n = self.next_position
-        reached = [raw for raw in self._pending_evidence if SignedMessage.parse(raw).position <= n]
-        if not reached:
-            return None
-        proven = self._proof_in(tuple(reached))
-        if proven is None:  # what is for the next position may still prove something later
-            self._pending_evidence = [raw for raw in self._pending_evidence
-                                      if SignedMessage.parse(raw).position >= n]
-        return proven
+        return events + (table_alerts.pending_proof(self) or [])
 
     def receive_alert(self, raw: bytes) -> list[TableEvent]:
-        """A signed notice outside the chain: a ``leave``, or another peer's verdict.
-
-        Reports cannot move blame. A ``leave`` ends the table naming its signer
-        (its own signed word). An alert whose evidence proves a fault that this
-        peer can check itself (two messages by one player for one position; a
-        message signed for a position another player wrote in this same history,
-        or for the next position by a player who may not write it; a bad share
-        in a ``shares`` message held here) ends the table with this
-        peer's OWN provable verdict naming the proven cheater. Anything else (a
-        deadline, a fork, an unreachable host, any claim without checkable proof,
-        a report naming this peer) is advisory: a :class:`Reported` event, no
-        change of state, nobody named.
-        """
-        notice = SignedNotice.parse(raw)
-        if notice.session != self.session:
-            raise WrongSession("alert signed for another session", position=notice.position)
-        notice.verify(self.players[notice.player].public_key)
-        if self.elsewhere is not None:
-            raise TableClosed("another process is playing this seat: this table has stopped")
-        if self._member is not None and notice.player == self._member.player:
-            if notice.digest in self._own_notices:
-                return []  # what this peer signed itself, coming back
-            self.elsewhere = SeatPlayedElsewhere(
-                f"another process is playing this seat: a {notice.type!r} notice is signed "
-                f"with its key, and this process did not sign it; this one stops, signing "
-                f"nothing and naming nobody", position=notice.position)
-            raise self.elsewhere
-        if self.stage is Stage.ENDED or notice.digest in self._notices_seen:
-            return []  # a notice handed out again (on a reconnect) says nothing new
-        if notice.type == "leave":
-            self._check_leave_dated_here(notice)
-        self._notices_seen.add(notice.digest)
-        if notice.type == "leave":
-            return self._end(PlayerLeft("left the table", player=notice.player,
-                                        position=self.next_position), (notice.raw,))
-        reported = Verdict.from_wire(notice.body)
-        proven = self._proof_in(reported.evidence)
-        if proven is None:
-            proven = self._bad_share_in(reported.evidence)
-        if proven is not None:
-            return proven
-        self._keep_pending(reported.evidence)
-        return [Reported(reporter=notice.player, rule=reported.rule, players=reported.players,
-                         position=reported.position, detail=reported.detail)]
-
-    def _check_leave_dated_here(self, notice: SignedNotice) -> None:
-        """A leave is acted on only if ``verify`` would endorse the verdict it makes
-        (PROTOCOL.md §8): an empty body, and dated in this history where this peer's
-        record reaches (one dated later is the leaver being ahead: still its word)."""
-        if notice.body != {}:
-            raise MalformedMessage("a leave notice has a body (a leave's body is the empty map)",
-                                   position=notice.position)
-        held = self.messages
-        if 0 < notice.position <= len(held) and notice.prev != held[notice.position - 1].digest:
-            raise BrokenChain(f"a leave notice dated at position {notice.position} of another "
-                              f"history", position=notice.position)
-
-    def _keep_pending(self, evidence: tuple[bytes, ...]) -> None:
-        """Keep (a few) correctly signed evidence messages for positions this peer
-        has not accepted yet: once it holds that position, another version by the
-        same signer is an equivocation it can prove (a writer that sent one player
-        a bad message and the others a good one is named by all, not only by the
-        player who ended first)."""
-        for raw in evidence:
-            if len(self._pending_evidence) >= MAX_PENDING_EVIDENCE:
-                return
-            try:
-                msg = SignedMessage.parse(raw)
-                if msg.session != self.session or msg.position < self.next_position:
-                    continue
-                msg.verify(self.players[msg.player].public_key)
-            except (RemoteProtocolError, IndexError):
-                continue
-            if raw not in self._pending_evidence:
-                self._pending_evidence.append(raw)
-
-    def _proof_in(self, evidence: tuple[bytes, ...]) -> list[TableEvent] | None:
-        """The first evidence message that proves, against what this peer holds,
-        that its signer broke the chain: this peer's own verdict, or None."""
-        for raw in evidence:
-            try:
-                other = SignedMessage.parse(raw)
-                if other.session != self.session or not 0 < other.position <= self.next_position:
-                    continue
-                other.verify(self.players[other.player].public_key)
-            except RemoteProtocolError:
-                continue
-            if other.position == self.next_position:
-                # The next position of this very history, signed by a player who may
-                # not write it (checking more would mean applying it).
-                if other.prev == self.head and other.player != self.writer:
-                    who = "nobody" if self.writer is None else f"player {self.writer}"
-                    return self._end(OutOfTurn(
-                        f"signed a {other.type!r} message for position {other.position} "
-                        f"while {who} may write", player=other.player,
-                        position=other.position), (other.raw,))
-                continue
-            held = self.messages[other.position]
-            if held.digest == other.digest:
-                continue
-            if held.player == other.player:
-                return self._end(Equivocation(
-                    f"two different signed messages for position {other.position}",
-                    player=other.player, position=other.position), (held.raw, other.raw))
-            if other.prev == self.messages[other.position - 1].digest:
-                return self._end(OutOfTurn(
-                    f"signed a {other.type!r} message for position {other.position}, "
-                    f"written by player {held.player}", player=other.player,
-                    position=other.position), (other.raw,))
-        return None
-
-    def _bad_share_in(self, evidence: tuple[bytes, ...]) -> list[TableEvent] | None:
-        """A reporter's evidence may be a ``shares`` message this peer accepted after
-        checking only its own cards' shares: check every share of the deal now, so
-        that the maker of a bad one is blamed here too, not the reporter."""
-        if self._match is None or self.stage is Stage.ENDED:
-            return None
-        deal = self._match.deal
-        held_here = {m.digest for m in self._shares_messages.values()}
-        for raw in evidence:
-            try:
-                if SignedMessage.parse(raw).digest not in held_here:
-                    continue
-            except RemoteProtocolError:
-                continue
-            try:
-                for slot in range(deal.size):
-                    deal.check_public_shares(slot)
-            except LateBadShare as late:
-                maker = self._shares_messages[late.seat]
-                return self._end(BadProof(late.detail, player=maker.player,
-                                          position=maker.position), (maker.raw,))
-            return None
-        return None
+        """A signed notice outside the chain: a ``leave``, or another peer's verdict
+        (the rules: :func:`~p2pcards.protocol.table_alerts.receive_alert`)."""
+        return table_alerts.receive_alert(self, raw)
 
     # -- writing ------------------------------------------------------------
 
     def outgoing(self) -> Written | None:
-        """This peer's next automatic message (a cryptographic step), if it is due."""
-        if not self.my_turn:
-            return None
-        secrets = self.member.secrets
-        if self.stage is Stage.COMMIT:
-            ctx = self._key_context(self.member.player)
-            return self._write("commit", {"key": keys.key_commitment(ctx, secrets.key.public),
-                                          "draw": draw.commit(ctx, secrets.draw_nonce)})
-        if self.stage is Stage.OPEN:
-            ctx = self._key_context(self.member.player)
-            return self._write("open", {
-                "key": secrets.key.public.to_bytes(),
-                "proof": keys.prove_key_share(secrets.key, ctx, rng=self._rng()).to_wire(),
-                "draw": secrets.draw_nonce})
-        deal, seat = self.match.deal, self.own_seat
-        if self.stage is Stage.SHUFFLE:
-            prepared = self._prepared
-            if prepared is not None and prepared[0] == self._shuffle_due():
-                self._prepared = None
-                return self._write("shuffle", prepared[1])
-            return self._write("shuffle", deal.make_shuffle(seat, rng=self._rng()))
-        if self.stage is Stage.SHARES:
-            ready, self._prepared_shares = self._prepared_shares, None
-            if ready is not None and ready[0] == (deal.number, deck_key(deal.deck)):
-                return self._write("shares", ready[1])
-            return self._write("shares", deal.make_shares(seat, secrets.key, self._rng()))
-        if self.stage is Stage.PLAY:
-            auto = self.game.automatic_message(self.match.engine, seat)
-            if auto is not None:
-                mtype, slots = auto
-                return self._write(mtype, {"shares": deal.make_reveal(
-                    seat, secrets.key, slots, self._rng())})
-        return None
+        """This peer's next automatic message (a cryptographic step), if it is due
+        (:func:`~p2pcards.protocol.table_steps.outgoing`)."""
+        return table_steps.outgoing(self)
 
     def next_shuffle_job(self) -> Callable[[], Prepared] | None:
-        """Work to do while the players think: the next deal's first shuffle.
-
-        Its input is the game's unmasked deck in code order and its statement
-        binds only the session, seat 0, the next deck number and the joint key,
-        all known during the current deal; so seat 0 may compute it early (in a
-        worker thread: the job touches no table state). :meth:`offer_shuffle`
-        keeps the result; it is signed and sent only when that shuffle falls due.
-        None for other seats, outside play, when one is prepared already, or with
-        seeded randomness (its bytes depend on the position, unknown so early)."""
-        if self._randomness is not None or self.stage is not Stage.PLAY or self.my_seat != 0:
-            return None
-        match = self.match
-        if self._prepared is not None and self._prepared[0][0] > match.deal.number:
-            return None
-        number, joint = match.deal.number + 1, match.joint_key
-        deck = DeckDeal(number, self.game.deck_codes, self.session, joint, ()).deck
-        ctx = ProofContext(session=self.session, seat=0, deck=number)
-        return lambda: ((number, 0, deck_key(deck)), shuffle_body(number, deck, joint, ctx))
+        """Work to do while the players think: the next deal's first shuffle
+        (:func:`~p2pcards.protocol.table_jobs.next_shuffle_job`)."""
+        return table_jobs.next_shuffle_job(self)
 
     def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
         """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
-        whose acceptance would make this seat the next shuffler: run it while
-        :meth:`receive` checks ``raw`` (the two are independent). None unless
-        ``raw`` passes every cheap check: this session, the next position, the
-        head as ``prev``, the current writer's signature. The result is
-        used only if that check passes and the table's deck is then exactly the
-        one it was made on (:meth:`offer_shuffle`); otherwise it is dropped,
-        never sent. The randomness is the position's own, as without it."""
-        if self.stage is not Stage.SHUFFLE or self.my_seat is None:
-            return None
-        match = self.match
-        index = match.deal.shuffles_done + 1
-        if index != self.my_seat:
-            return None
-        try:
-            # The cheap checks first (parse, session, position, prev, writer, then
-            # the writer's signature): a frame anyone can forge starts no work.
-            msg = SignedMessage.parse(raw)
-            if (msg.type != "shuffle" or msg.session != self.session
-                    or msg.position != self.next_position or msg.prev != self.head
-                    or msg.player != self.writer):
-                return None
-            msg.verify(self.players[msg.player].public_key)
-            body = validate(SHUFFLE_SHAPE, msg.body)
-        except ProtocolError:
-            return None
-        number, joint = match.deal.number, match.joint_key
-        if body["deck"] != number:
-            return None
-        ctx = ProofContext(session=self.session, seat=index, deck=number)
-        rng = None if self._randomness is None else self._randomness(msg.position + 1)
-
-        def job() -> Prepared:
-            deck = [elgamal.Ciphertext.from_wire(c) for c in body["cards"]]
-            return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
-        return job
+        (:func:`~p2pcards.protocol.table_jobs.speculative_shuffle_job`)."""
+        return table_jobs.speculative_shuffle_job(self, raw)
 
     def shares_job(self) -> Callable[[], PreparedShares] | None:
-        """This seat's ``shares`` of the final deck, to make while the seats
-        before it write theirs: its input is the last shuffle's output, already
-        checked (the table is in the shares stage only once every shuffle
-        passed). :meth:`offer_shares` keeps the result; it is signed and sent
-        only at this seat's turn, on that very deck. None when nothing is
-        gained (its turn has come, or it has no seat), when one is made
-        already, or with seeded randomness (its bytes depend on the position)."""
-        if self._randomness is not None or self.stage is not Stage.SHARES or self.my_seat is None:
-            return None
-        deal, seat = self.match.deal, self.own_seat
-        if deal.shares_done >= seat:
-            return None
-        number, deck = deal.number, list(deal.deck)
-        if self._prepared_shares is not None and self._prepared_shares[0][0] == number:
-            return None
-        key, ctx = self.member.secrets.key, deal.context(seat)
-        return lambda: ((number, deck_key(deck)), shares_body(number, deck, key, ctx))
+        """This seat's ``shares`` of the final deck, made while the seats before it
+        write theirs (:func:`~p2pcards.protocol.table_jobs.shares_job`)."""
+        return table_jobs.shares_job(self)
 
     def offer_shares(self, prepared: PreparedShares) -> None:
         """Keep shares made ahead until this seat's turn (see :meth:`shares_job`)."""
@@ -926,9 +490,9 @@ class Table:
 
     def _accept(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
         handler = {
-            Stage.COMMIT: self._on_commit, Stage.OPEN: self._on_open,
-            Stage.SHUFFLE: self._on_shuffle, Stage.SHARES: self._on_shares,
-            Stage.PLAY: self._on_play,
+            Stage.COMMIT: table_steps.on_commit, Stage.OPEN: table_steps.on_open,
+            Stage.SHUFFLE: table_steps.on_shuffle, Stage.SHARES: table_steps.on_shares,
+            Stage.PLAY: table_moves.on_play,
         }.get(self.stage)
         if handler is None:
             raise TableClosed("the table is closed")
@@ -938,22 +502,12 @@ class Table:
             raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
                                    f"{self.stage.value} (expected {sorted(expected)})")
         if msg.type == HINT:  # a pause taken for this move stays taken
-            events = self._on_hint(msg)
+            events = table_moves.on_hint(self, msg)
         else:
-            events = self._on_away(msg) if msg.type == AWAY else handler(msg, trusted)
+            events = table_moves.on_away(self, msg) if msg.type == AWAY else handler(self, msg, trusted)
             self.paused = msg.player if msg.type == AWAY else None
         self.messages.append(KeptMessage(msg))
         return events
-
-    def _on_away(self, msg: SignedMessage) -> list[TableEvent]:
-        """A pause: the writer stays the writer, with more time (see ``PAUSES``)."""
-        validate(AWAY_SHAPE, msg.body, "away")
-        left = self.pauses_left[msg.player]
-        if left <= 0:
-            raise NoPauseLeft(f"player {msg.player} wrote 'away' with no pause left "
-                              f"(the table allows {self.pauses} per player)")
-        self.pauses_left[msg.player] = left - 1
-        return [ClockPaused(msg.player, left - 1, PAUSE_SECONDS)]
 
     def take_pause(self) -> Written:
         """Write ``away``: this peer's player takes one of his pauses, in his turn."""
@@ -963,18 +517,6 @@ class Table:
             raise NoPauseLeftHere(f"no pause left (the table allows {self.pauses} "
                                   f"per player)")
         return self._write(AWAY, {})
-
-    def _on_hint(self, msg: SignedMessage) -> list[Any]:
-        """A hint: the writer stays the writer, marked as coached (see ``HINTS``)."""
-        validate(HINT_SHAPE, msg.body, "hint")
-        if not self.hints:
-            raise HintNotAllowed(f"player {msg.player} wrote 'hint' at a table whose "
-                                 f"host did not allow hints")
-        if self.messages[-1].type == HINT:
-            raise HintNotAllowed(f"player {msg.player} wrote 'hint' right after a 'hint' "
-                                 f"(one per move)")
-        self.hints_used[msg.player] += 1
-        return [HintTaken(msg.player, self.hints_used[msg.player])]
 
     @property
     def hint_taken(self) -> bool:
@@ -997,41 +539,6 @@ class Table:
     def _key_context(self, player: int) -> ProofContext:
         return ProofContext(session=self.session, seat=player, deck=0)
 
-    def _on_commit(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
-        body = validate(COMMIT_SHAPE, msg.body)
-        self._commitments[msg.player] = (body["key"], body["draw"])
-        if len(self._commitments) == SEATS:
-            self.stage = Stage.OPEN
-        return [Committed(msg.player)]
-
-    def _on_open(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
-        body = validate(OPEN_SHAPE, msg.body)
-        player = msg.player
-        ctx = self._key_context(player)
-        key_commitment, draw_commitment = self._commitments[player]
-        try:
-            public = Point.from_bytes(body["key"])
-            if keys.key_commitment(ctx, public) != key_commitment:
-                raise BadProof("the key share does not match its commitment")
-            if not draw.verify_commitment(ctx, body["draw"], draw_commitment):
-                raise BadProof("the draw nonce does not match its commitment")
-            if not trusted:
-                self.checker(checks.key_share_check(
-                    public, keys.SchnorrProof.from_wire(body["proof"]), ctx))
-            publics = {**self._key_publics, player: public}
-            joint = (keys.joint_public_key([publics[p] for p in range(SEATS)])
-                     if len(publics) == SEATS else None)
-        except CryptoError as exc:
-            raise BadProof(f"key share: {exc}") from None
-        self._key_publics[player] = public
-        self._nonces[player] = body["draw"]
-        events: list[TableEvent] = [KeyShareVerified(player)]
-        if joint is not None:
-            match = self._match = self._seat_players(joint)
-            events.append(PlayersSeated(match.player_at_seat, match.first_seat))
-            self.stage = Stage.SHUFFLE
-        return events
-
     def _seat_players(self, joint: Point) -> Match:
         """The joint draw, once every nonce is open: seats (a rematch's are the match
         before's, rotated), first seat, first deck."""
@@ -1047,74 +554,6 @@ class Table:
     def _new_deck(self, number: int, joint: Point, player_at_seat: tuple[int, ...]) -> DeckDeal:
         seat_keys = [self._key_publics[p] for p in player_at_seat]
         return DeckDeal(number, self.game.deck_codes, self.session, joint, seat_keys, self.checker)
-
-    def _on_shuffle(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
-        body = validate(SHUFFLE_SHAPE, msg.body)
-        seat = self.seat_of(msg.player)
-        deal = self.match.deal
-        deal.accept_shuffle(seat, body, trusted)
-        if deal.shuffles_done == SEATS:
-            self.stage = Stage.SHARES
-        return [ShuffleVerified(seat, deal.number, own=trusted)]
-
-    def _on_shares(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
-        body = validate(SHARES_SHAPE, msg.body)
-        seat = self.seat_of(msg.player)
-        match, mine = self.match, self.my_seat
-        deal = match.deal
-        count = deal.accept_shares(seat, body, trusted, None if self.check_all_shares else mine)
-        self._shares_messages[seat] = KeptMessage(msg)
-        events: list[TableEvent] = [SharesVerified(seat, deal.number, count, own=trusted)]
-        if deal.shares_done < SEATS:
-            return events
-        faces: list[Card | None] = [None] * deal.size
-        self.hand = {}
-        if mine is not None:
-            for slot, code in deal.private_hand(mine, self.member.secrets.key).items():
-                faces[slot] = self.hand[slot] = Card.from_code(code)
-        match.engine.deal(faces)
-        self.stage = Stage.PLAY
-        events.append(HandReceived(deal.number, tuple(sorted(self.hand.items()))))
-        return events
-
-    def _on_play(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
-        match = self.match
-        seat = self.seat_of(msg.player)
-        body = self.game.validate_body(msg.type, msg.body)
-        slots = self.game.reveal_slots(match.engine, msg.type, body)
-        for slot in slots:
-            if owner_of(slot) != seat:
-                raise RuleViolation(f"slot {slot} was not dealt to seat {seat}",
-                                    game_rule="card.not-held")
-        codes: list[int] = []
-        if slots:
-            if trusted:
-                codes = [self.hand[s].code for s in slots]
-            else:
-                try:
-                    codes = match.deal.check_reveal(seat, slots, body.get("shares", []))
-                except LateBadShare as late:
-                    maker = self._shares_messages[late.seat]
-                    raise BadProof(late.detail, player=maker.player,
-                                   position=maker.position) from None
-        faces = [Card.from_code(c) for c in codes]
-        action = self.game.decode(seat, msg.type, body, faces)
-        try:
-            results = tuple(match.engine.apply(action))
-        except RuleError as error:
-            raise RuleViolation(str(error), game_rule=error.rule) from None
-        events: list[TableEvent] = []
-        if slots:
-            match.deal.record_reveal(slots, codes)
-            events.append(CardsRevealed(seat, tuple(zip(slots, faces, strict=False))))
-        events.append(ActionApplied(seat, action, results, msg.position))
-        if match.engine.outcome is not None:
-            self.stage = Stage.OVER
-            events.append(MatchCompleted(match.engine.outcome))
-        elif match.engine.awaiting_deal:
-            match.deal = self._new_deck(match.deal.number + 1, match.joint_key, match.player_at_seat)
-            self.stage = Stage.SHUFFLE
-        return events
 
     # -- ending ---------------------------------------------------------------
 

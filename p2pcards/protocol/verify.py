@@ -43,7 +43,8 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Outcome
 from p2pcards.rules.seats import SEATS

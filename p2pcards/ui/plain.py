@@ -25,7 +25,7 @@ from p2pcards.protocol.events import (
     SharesVerified,
     ShuffleVerified,
 )
-from p2pcards.protocol.table import PAUSE_SECONDS
+from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.talk import REACTIONS, TalkRefused
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import (

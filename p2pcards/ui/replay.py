@@ -34,7 +34,8 @@ from p2pcards.protocol.events import (
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.table import SessionSecrets, Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import SessionSecrets, Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import not_in_chain, same_verdict
 from p2pcards.rules.contract import Engine, Outcome

@@ -18,7 +18,7 @@ from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
-from p2pcards.protocol.table import PAUSE_SECONDS
+from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.rules.contract import Engine, Termination
 from p2pcards.rules.errors import MatchOver, NotYourTurn, RuleError, WrongPhase
 from p2pcards.rules.games import UnknownGame, game_of

@@ -19,7 +19,7 @@ from p2pcards.cards import Card, Rank
 from p2pcards.net import session_events as peer
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import LocalProtocolError, ProtocolError
-from p2pcards.protocol.table import HINTS, MOVE_TIME
+from p2pcards.protocol.table_settings import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bluff

@@ -18,7 +18,8 @@ from p2pcards.net.seat_view import decision_of
 from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import HintTaken, TableEnded
-from p2pcards.protocol.table import HINT, HINTS
+from p2pcards.protocol.table_records import HINT
+from p2pcards.protocol.table_settings import HINTS
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.plain import coached_line

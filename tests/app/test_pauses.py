@@ -15,15 +15,9 @@ from p2pcards.net.session_events import TakePause
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.events import ClockPaused, TableEnded
-from p2pcards.protocol.table import (
-    AWAY,
-    MOVE_TIME,
-    PAUSE_SECONDS,
-    PAUSES,
-    NoPauseLeftHere,
-    NotThisPeersTurn,
-    Stage,
-)
+from p2pcards.protocol.table_errors import NoPauseLeftHere, NotThisPeersTurn
+from p2pcards.protocol.table_records import AWAY, Stage
+from p2pcards.protocol.table_settings import MOVE_TIME, PAUSE_SECONDS, PAUSES
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until

@@ -17,7 +17,8 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.table import MOVE_TIME, Stage, move_time_of
+from p2pcards.protocol.table_records import Stage
+from p2pcards.protocol.table_settings import MOVE_TIME, move_time_of
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until
 

@@ -40,7 +40,8 @@ from p2pcards.protocol.errors import (
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Output, Relay
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 
 from .harness import Bench, Recording, clone, recording

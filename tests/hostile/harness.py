@@ -43,7 +43,9 @@ from p2pcards.protocol.envelope import NOTICE_TYPES, SignedMessage, seal, seal_n
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.table import Gap, Stage, Table, Written
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import Gap
+from p2pcards.protocol.table_records import Stage, Written
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig

@@ -37,7 +37,7 @@ from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 from tests.support import until
 

@@ -30,7 +30,7 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.events import Reported, TableEnded
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Persist, PersistNotice, Relay
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 

@@ -16,7 +16,7 @@ from p2pcards.crypto import draw, keys, shares, shuffle
 from p2pcards.crypto.elgamal import Ciphertext, card_point
 from p2pcards.crypto.group import G, Point, random_scalar
 from p2pcards.crypto.seeded import SeededRng
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 
 from .bad_share import swap_share_for_next_seat
 from .harness import (

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import frames, wire
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 
 from .harness import Bench
 

@@ -17,7 +17,8 @@ import pytest
 from p2pcards.net.session_events import DIRECT, HOST, Paths, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 from tests.support import until
 

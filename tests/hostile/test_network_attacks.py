@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 
 from .harness import recording
 from .netbench import (

@@ -12,7 +12,7 @@ import pytest
 
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.topper.order import effective_suit

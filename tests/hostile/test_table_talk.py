@@ -14,7 +14,7 @@ import pytest
 from p2pcards.protocol import frames
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.protocol.relay import Broadcast
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.talk import RATE_LINES, SignedTalk, TalkLine, seal_talk
 from p2pcards.ui.plain import PlainPrinter
 

@@ -14,7 +14,8 @@ from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage, WrongSession
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import Gap, Stage
+from p2pcards.protocol.table_errors import Gap
+from p2pcards.protocol.table_records import Stage
 
 from .harness import (
     Bench,

@@ -23,7 +23,8 @@ from p2pcards.protocol.events import Reported
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Close, Relay, Send
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 
 from .harness import Bench, assert_transcripts_valid, assert_untouched, marks, recording

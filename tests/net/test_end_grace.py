@@ -14,7 +14,7 @@ import pytest
 from p2pcards._direct import direct_table
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import frames
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 
 
 class _FakeMesh:

@@ -20,7 +20,8 @@ from p2pcards.protocol.evening import (
 )
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.table import StageNotReached, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import StageNotReached
 from p2pcards.protocol.verify_evening import verify_evening
 
 GAME = "topper"

@@ -20,14 +20,10 @@ from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import HintNotAllowed, MalformedMessage
 from p2pcards.protocol.events import HintTaken, TableEnded
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.table import (
-    HINT,
-    HINTS,
-    HintsOffHere,
-    NotThisPeersTurn,
-    Stage,
-    Table,
-)
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import HintsOffHere, NotThisPeersTurn
+from p2pcards.protocol.table_records import HINT, Stage
+from p2pcards.protocol.table_settings import HINTS
 from p2pcards.protocol.verify import verify_transcript
 
 

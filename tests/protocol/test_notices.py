@@ -20,7 +20,7 @@ from p2pcards.protocol.envelope import (
 )
 from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage
 from p2pcards.protocol.events import Reported
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 

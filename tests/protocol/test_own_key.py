@@ -7,7 +7,9 @@ import pytest
 
 from p2pcards._direct import DirectTable, direct_table
 from p2pcards.protocol.errors import SeatPlayedElsewhere
-from p2pcards.protocol.table import SessionSecrets, Table, TableClosed
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import TableClosed
+from p2pcards.protocol.table_records import SessionSecrets
 
 PLAYER = 1  # the seat that a second process also plays
 

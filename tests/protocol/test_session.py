@@ -24,7 +24,8 @@ from p2pcards.protocol.session import (
     Settle,
     Speculate,
 )
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from tests.hostile.harness import Bench, clone
 
 DEADLINE = 10.0

@@ -14,7 +14,7 @@ from typing import Any
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.errors import MalformedMessage, ProtocolError
 from p2pcards.protocol.session import Check, Emit, SessionRules
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from tests.hostile.harness import Bench
 
 

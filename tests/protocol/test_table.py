@@ -10,14 +10,9 @@ from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
 from p2pcards.protocol.events import ActionApplied, HandReceived, MatchCompleted, PlayersSeated
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import (
-    Gap,
-    IllegalAction,
-    NotAtThisTable,
-    NotThisPeersTurn,
-    Stage,
-    Table,
-)
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_errors import Gap, IllegalAction, NotAtThisTable, NotThisPeersTurn
+from p2pcards.protocol.table_records import Stage
 from p2pcards.rules import bluff, topper
 
 

@@ -105,7 +105,8 @@ from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Relay
 from p2pcards.protocol.relay import Send as RelaySend
 from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules, Settle, Speculate
-from p2pcards.protocol.table import Stage, Table
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig

@@ -23,7 +23,7 @@ import pytest
 from p2pcards.protocol.dealing import DeckDeal
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import BadProof, MalformedMessage, RuleViolation
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffState
 

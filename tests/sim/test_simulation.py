@@ -29,7 +29,7 @@ from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import BadProof, RuleViolation
 from p2pcards.protocol.relay import SPECTATOR_SYNCS_PER_MESSAGE
 from p2pcards.protocol.session import HOST, Send, SessionRules
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 
 from .simulation import SEATED, Outcome, Schedule, Simulation, judge, run_schedule, run_seed

@@ -39,7 +39,7 @@ from p2pcards.protocol.envelope import SignedMessage, SignedNotice, seal
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import Broadcast, Send
-from p2pcards.protocol.table import MOVE_TIME
+from p2pcards.protocol.table_settings import MOVE_TIME
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 from tests.hostile.bad_share import swap_share_for_next_seat

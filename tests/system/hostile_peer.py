@@ -28,7 +28,7 @@ from typing import Any
 from p2pcards.net import peer, seat_routing
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal_notice
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 
 _original_publish = peer.PeerSession._publish

@@ -27,7 +27,7 @@ from p2pcards.protocol.events import (
     MatchCompleted,
     TableEnded,
 )
-from p2pcards.protocol.table import SessionSecrets
+from p2pcards.protocol.table_records import SessionSecrets
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig

@@ -14,7 +14,7 @@ from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
 from p2pcards.net.session_events import LinkDown, LinkUp, LobbyUpdate, Rejected, Waiting
 from p2pcards.protocol import events as proto
-from p2pcards.protocol.table import IllegalAction
+from p2pcards.protocol.table_errors import IllegalAction
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, faces_for_hands

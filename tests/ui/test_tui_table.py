@@ -16,7 +16,7 @@ from typing import Any
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.protocol import game_wire
-from p2pcards.protocol.table import Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase

@@ -11,7 +11,7 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.watch import WatchSession
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.table import MOVE_TIME
+from p2pcards.protocol.table_settings import MOVE_TIME
 from p2pcards.rules.topper import TopperConfig
 from tests.ui.test_tui_harness import headless, wait_until
 

@@ -20,7 +20,7 @@ from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.table import HINTS, MOVE_TIME
+from p2pcards.protocol.table_settings import HINTS, MOVE_TIME
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import Engine, MatchEnded, Outcome

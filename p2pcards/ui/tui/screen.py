@@ -30,7 +30,7 @@ from prompt_toolkit.output import Output
 
 from p2pcards.net.session_events import Decision, SessionEvent
 from p2pcards.protocol.events import MatchCompleted, TableEnded
-from p2pcards.protocol.table import PAUSE_SECONDS
+from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.evening import EveningTally

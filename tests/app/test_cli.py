@@ -226,7 +226,7 @@ class _Found:
 
 
 def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash():
-    from p2pcards.cli import UserError
+    from p2pcards.commands import UserError
     from p2pcards.commands.finding import pick_table as _pick_table
     one, two = _Found("dup", "bbbb-0000-0000"), _Found("dup", "aaaa-1111-1111", host_name="Bo")
     other = _Found("quiet", "cccc-2222-2222")
@@ -241,7 +241,7 @@ def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash
 
 
 def test_join_of_a_full_table_says_it_is_full():
-    from p2pcards.cli import UserError
+    from p2pcards.commands import UserError
     from p2pcards.commands.finding import pick_table as _pick_table
     with pytest.raises(UserError, match='table "Friday" is full'):
         _pick_table([_Found("Friday", "aaaa-0000-0000", free=0)], "Friday")

@@ -96,7 +96,7 @@ def test_old_option_spellings_still_work_but_the_help_shows_the_lined_up_ones(tm
 
 
 def test_join_by_a_number_past_the_list_says_how_many_there_are():
-    from p2pcards.cli import UserError
+    from p2pcards.commands import UserError
     from p2pcards.commands.finding import pick_table as _pick_table
     found = [_Found("dup", "aaaa-0000-0000"), _Found("dup", "bbbb-0000-0000")]
     with pytest.raises(UserError) as past:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.cli import UserError
+from p2pcards.commands import UserError
 from p2pcards.commands.finding import host_port as _host_port
 
 

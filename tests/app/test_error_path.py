@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards import cli
+from p2pcards import cli, front
 
 #: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
 #: runs all such tests, so no other test's table shows up in a list.
@@ -70,7 +70,7 @@ def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path, 
                                   ["tables", "--timeout", "0.2", "--interface", "127.0.0.1"]])
 def test_a_reader_that_stopped_reading_ends_the_command_quietly(tmp_path, args):
     result = run_into_closed_pipe(args, tmp_path)
-    assert result.stderr == "" and result.returncode == cli.EXIT_PIPE
+    assert result.stderr == "" and result.returncode == front.EXIT_PIPE
 
 
 def _interrupted(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,

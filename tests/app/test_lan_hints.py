@@ -97,7 +97,7 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     for event in host_seen:
         model.apply(event)
     seat = session.table.own_seat
-    header = "".join(text for _, text in _header(model, seat))
+    header = "".join(fragment[1] for fragment in _header(model, seat))
     assert "(coached 1)" in header and "Pat" in header
     host = tables[0]
     names = [host.players[p].name for p in host.player_at_seat]
@@ -126,7 +126,7 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     assert "hints allowed" in (describe(lobby, [], None) or "")
     early = ScreenModel()
     early.apply(lobby)
-    assert early.hints and any("hints on" in text for _, text in title_line(early, 200))
+    assert early.hints and any("hints on" in fragment[1] for fragment in title_line(early, 200))
 
 
 def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):

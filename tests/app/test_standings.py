@@ -9,6 +9,7 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import PlayersSeated
-from p2pcards.rules.topper import TopperConfig
+from p2pcards.rules.topper import TopperConfig, TopperOutcome
 from p2pcards.standings import (
     collect,
     evening_of,
@@ -37,19 +38,20 @@ ME = seeded_identity(1, "me", "Me")
 CONFIG = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
 
 
-def _play(root: Path, seed: int) -> dict[str, int | bool]:
+def _play(root: Path, seed: int) -> dict[str, Any]:
     """One seeded match against three bots; what it gave each name: points, and a win."""
     events: list = []
     options = TableOptions(game="topper", config=CONFIG, seed=seed, deadline=30, journal_root=root)
     result = asyncio.run(asyncio.wait_for(play_local(
         ME, BotAgent(make_bot_factory("topper", "heuristic"), seed), options,
         on_event=events.append), timeout=120))
-    assert result.outcome is not None
+    outcome = result.outcome
+    assert isinstance(outcome, TopperOutcome)
     lobby = [e for e in events if isinstance(e, LobbyUpdate)][-1]
     seating = next(e for e in events if isinstance(e, PlayersSeated)).player_at_seat
     names = [lobby.players[p][1] for p in seating]
-    return {"points": dict(zip(names, result.outcome.scores, strict=True)),  # type: ignore[dict-item]
-            "won": [names[s] for s in result.outcome.winners]}  # type: ignore[dict-item]
+    return {"points": dict(zip(names, outcome.scores, strict=True)),
+            "won": [names[s] for s in outcome.winners]}
 
 
 @pytest.fixture(scope="module")

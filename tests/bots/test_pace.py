@@ -22,7 +22,7 @@ def test_a_paced_bot_waits_out_its_think_time_after_choosing(monkeypatch):
     async def sleep(seconds):
         waits.append(seconds)
 
-    monkeypatch.setattr(pace.asyncio, "sleep", sleep)
+    monkeypatch.setattr("p2pcards.bots.pace.asyncio.sleep", sleep)
     agent = pace.PacedAgent(InstantBot(), 0.8)
     assert asyncio.run(agent.decide("view", None)) == ("action for", "view")
     assert len(waits) == 1 and 0.7 < waits[0] <= 0.8

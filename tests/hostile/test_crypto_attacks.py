@@ -17,6 +17,7 @@ from p2pcards.crypto.elgamal import Ciphertext, card_point
 from p2pcards.crypto.group import G, Point, random_scalar
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol.table_records import Stage
+from p2pcards.rules.bluff import BluffState
 
 from .bad_share import swap_share_for_next_seat
 from .harness import (
@@ -41,6 +42,13 @@ def _attack(bench: Bench, step: Step, body: dict, rule: str = "crypto", mtype: s
     raw = bench.forge(mtype or step.type, body)
     bench.deliver(raw, sender=step.player)
     assert_verdict(bench, rule, (step.player,), step.position, before)
+
+
+def _bluff(bench: Bench) -> BluffState:
+    """The reference referee's engine, at a Bluff table (typed ``Engine`` by the table)."""
+    engine = bench.reference.engine
+    assert isinstance(engine, BluffState)
+    return engine
 
 
 def _rng(label: str) -> SeededRng:
@@ -399,7 +407,7 @@ def test_bluff_reveal_with_shares_of_other_cards_of_the_same_hand() -> None:
     bench, step = _bench("bluff", lambda s: s.type == "show")
     deal = bench.reference.deal
     key = bench.tables[step.player].secrets.key
-    claim = bench.reference.engine.last_claim
+    claim = _bluff(bench).last_claim
     in_hand = [p for p in bench.tables[step.player].hand if p not in claim.slots
                and p in dict(bench.reference.engine.hand(step.seat))]
     body = {"shares": [shares.make_share(key, deal.deck[p], deal.context(step.seat), p,
@@ -410,7 +418,7 @@ def test_bluff_reveal_with_shares_of_other_cards_of_the_same_hand() -> None:
 
 def test_bluff_reveal_with_too_few_shares() -> None:
     bench, step = _bench("bluff", lambda s: s.type == "show"
-                         and len(recording("bluff").bench_at(s.position).reference.engine
+                         and len(_bluff(recording("bluff").bench_at(s.position))
                                  .last_claim.slots) > 1)
     body = bench.peek().body
     body["shares"] = body["shares"][:-1]

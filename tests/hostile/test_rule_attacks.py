@@ -13,8 +13,9 @@ import pytest
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.table_records import Stage
-from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.bluff import BluffConfig, BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper.order import effective_suit
 
 from .harness import (
@@ -28,6 +29,20 @@ from .harness import (
     recording,
     replace,
 )
+
+
+def _bluff(bench: Bench) -> BluffState:
+    """The reference referee's engine, at a Bluff table (typed ``Engine`` by the table)."""
+    engine = bench.reference.engine
+    assert isinstance(engine, BluffState)
+    return engine
+
+
+def _topper(bench: Bench) -> TopperState:
+    """The reference referee's engine, at a Topper table."""
+    engine = bench.reference.engine
+    assert isinstance(engine, TopperState)
+    return engine
 
 
 def _attack(bench: Bench, step: Step, mtype: str, body: dict, rule: str) -> None:
@@ -81,21 +96,21 @@ def test_bluff_discard_of_a_slot_already_discarded() -> None:
 def test_bluff_stake_below_the_minimum() -> None:
     bench, step = _bluff_response_discard()
     honest = bench.peek().body
-    low = bench.reference.engine.min_stake_for(step.seat) - 1
+    low = _bluff(bench).min_stake_for(step.seat) - 1
     _attack(bench, step, "discard", dict(honest, stake=low), "rules.bluff.stake-too-low")
 
 
 def test_bluff_stake_above_the_stack() -> None:
     bench, step = _bluff_response_discard()
     honest = bench.peek().body
-    high = bench.reference.engine.stacks[step.seat] + 1
+    high = _bluff(bench).stacks[step.seat] + 1
     _attack(bench, step, "discard", dict(honest, stake=high), "rules.bluff.stake-above-stack")
 
 
 def test_bluff_response_claiming_another_rank() -> None:
     bench, step = _bluff_response_discard()
     honest = bench.peek().body
-    named = int(bench.reference.engine.named_rank)
+    named = int(_bluff(bench).named_rank)
     other = 2 if named != 2 else 3
     _attack(bench, step, "discard", dict(honest, rank=other), "rules.bluff.wrong-rank")
 
@@ -140,7 +155,7 @@ def test_bluff_show_when_nothing_was_challenged() -> None:
 
 def test_bluff_show_of_another_players_discard() -> None:
     bench, step = _bluff_turn(BluffPhase.RESPOND)
-    claim = bench.reference.engine.last_claim
+    claim = _bluff(bench).last_claim
     assert claim.seat != step.seat
     own = _own_hand(bench, step.player)[:len(claim.slots)]
     _attack(bench, step, "show", {"shares": _reveal(bench, step.player, own)},
@@ -159,9 +174,9 @@ def test_bluff_challenged_discard_of_more_than_four_cards_is_shown() -> None:
                   bot_kind="random")
     bench.run(until=lambda b: b.reference.stage is Stage.PLAY
               and b.reference.engine.phase is BluffPhase.REVEAL
-              and len(b.reference.engine.last_claim.slots) > 4)
+              and len(_bluff(b).last_claim.slots) > 4)
     assert bench.writer is not None
-    count = len(bench.reference.engine.last_claim.slots)
+    count = len(_bluff(bench).last_claim.slots)
     bench.step()
     shown = SignedMessage.parse(bench.reference.transcript()[-1])
     assert shown.type == "show" and len(shown.body["shares"]) == count
@@ -226,7 +241,7 @@ def test_topper_play_of_a_card_already_played() -> None:
 def _renege_chance(bench: Bench, player: int) -> tuple[int, int] | None:
     """(off-suit slot to play, proving slot kept back) if ``player`` must follow
     suit now, holds another card too, and will have another turn this hand."""
-    engine = bench.reference.engine
+    engine = _topper(bench)
     led, trump = engine.led_suit, engine.trump
     if led is None or len(engine.tricks) >= 4:
         return None
@@ -257,7 +272,7 @@ def test_topper_renege_is_caught_when_the_proving_card_is_played() -> None:
     bench.deliver(bench.forge("play", {"slot": off_suit, "shares": _reveal(
         bench, cheater, [off_suit], "off-suit")}), sender=cheater)
     assert bench.reference.stage is Stage.PLAY, bench.reference.verdict
-    assert bench.reference.engine.voids(bench.seat_of(cheater))
+    assert _topper(bench).voids(bench.seat_of(cheater))
     bench.run(until=lambda b: b.writer == cheater, max_steps=20)
     assert bench.writer == cheater
     position = bench.reference.next_position

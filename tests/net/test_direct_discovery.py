@@ -232,9 +232,10 @@ async def test_only_records_named_for_another_player_of_this_table_are_resolved(
 @pytest.mark.asyncio
 async def test_without_ipv6_mdns_the_announcer_falls_back_to_ipv4(monkeypatch: pytest.MonkeyPatch) -> None:
     from p2pcards.net import direct_discovery
+    from p2pcards.net.discovery import open_mdns
 
     opened: list[list[str] | None] = []
-    real = direct_discovery.open_mdns
+    real = open_mdns
 
     def no_ipv6(interfaces: list[str] | None) -> AsyncZeroconf:
         opened.append(interfaces)

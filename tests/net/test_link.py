@@ -269,7 +269,7 @@ def test_keys_and_nonces_match_the_documented_construction(
     """Recompute protocol/LINK.md with hashlib: H, the i->r key, the nonce, the frame layout."""
     e_i, e_r = PrivateKey.generate(), PrivateKey.generate()
     keys = iter([e_i, e_r])
-    monkeypatch.setattr(link.PrivateKey, "generate", classmethod(lambda cls: next(keys)))
+    monkeypatch.setattr(PrivateKey, "generate", classmethod(lambda cls: next(keys)))
     i, r = handshake(alice, bob)
 
     transcript = (

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.net import storage
 from p2pcards.net.storage import (
     CorruptIdentityFile,
     config_dir,
@@ -115,7 +114,7 @@ def test_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pyt
     def crash(fd: int) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(storage.os, "fsync", crash)  # the crash comes after the new bytes were written
+    monkeypatch.setattr(os, "fsync", crash)  # the crash comes after the new bytes were written
     with pytest.raises(OSError):
         write_atomically(target, b"the new state that never landed")
     monkeypatch.undo()
@@ -135,7 +134,7 @@ def test_write_atomically_never_shows_a_partial_file(tmp_path: Path, monkeypatch
         seen.append(Path(dst).read_bytes())
         real_replace(src, dst)
 
-    monkeypatch.setattr(storage.os, "replace", spy)
+    monkeypatch.setattr(os, "replace", spy)
     write_atomically(target, b"B" * 2000)
     assert seen == [b"B" * 2000, b"A" * 1000]
     assert target.read_bytes() == b"B" * 2000

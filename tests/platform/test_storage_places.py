@@ -88,7 +88,7 @@ def test_an_old_identity_that_cannot_be_moved_is_used_where_it_is(
     def refuse(source: object, target: object) -> None:
         raise OSError(18, "Invalid cross-device link")
 
-    monkeypatch.setattr(storage.os, "replace", refuse)
+    monkeypatch.setattr("p2pcards.net.storage.os.replace", refuse)
     assert identity_path() == old_file
     assert load_or_create_identity().public_key == old.public_key
 

@@ -79,7 +79,7 @@ def test_a_directory_that_cannot_be_opened_is_not_fsynced(
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, flags, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(storage.os, "open", windows_open)
+    monkeypatch.setattr(os, "open", windows_open)
     target = tmp_path / "state" / "meta"
     write_atomically(target, b"one")
     write_atomically(target, b"two")
@@ -98,7 +98,7 @@ def test_a_rename_over_a_held_file_is_tried_again(tmp_path: Path, monkeypatch: p
             raise PermissionError(13, "Access is denied", dest)
         real_replace(source, dest)
 
-    monkeypatch.setattr(storage.os, "replace", held_once)
+    monkeypatch.setattr(os, "replace", held_once)
     monkeypatch.setattr(storage, "RENAME_PAUSE", 0.0)
     write_atomically(target, b"new")
     assert refusals == [str(target)] and target.read_bytes() == b"new"
@@ -115,7 +115,7 @@ def test_a_file_held_for_good_fails_after_a_bounded_number_of_tries(
         tries.append(dest)
         raise PermissionError(13, "Access is denied", dest)
 
-    monkeypatch.setattr(storage.os, "replace", always_held)
+    monkeypatch.setattr(os, "replace", always_held)
     monkeypatch.setattr(storage, "RENAME_PAUSE", 0.0)
     with pytest.raises(PermissionError):
         write_atomically(target, b"new")

@@ -16,6 +16,12 @@ from p2pcards.protocol.table_records import Stage
 from p2pcards.rules import bluff, topper
 
 
+def _bluff(engine: object) -> bluff.BluffState:
+    """A peer's engine, known to be Bluff's here (typed ``Engine`` by the table)."""
+    assert isinstance(engine, bluff.BluffState)
+    return engine
+
+
 @pytest.fixture(scope="module")
 def topper_match():
     table = direct_table("topper", seed=3)
@@ -175,7 +181,7 @@ def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
     table.step()  # the automatic reveal
     for t in table.tables + [table.observer]:
         assert t.deal.revealed == {slot: leader.hand[slot].code}
-        assert t.engine.face(slot) == leader.hand[slot]
+        assert _bluff(t.engine).face(slot) == leader.hand[slot]
 
 
 def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
@@ -275,4 +281,4 @@ def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wir
     for peer in [t for t in table.tables if t is not responder] + [table.observer]:
         peer.receive(raw)
         assert peer.verdict is None and peer.next_position == after_lead + 1
-        assert [c.rank for c in peer.engine.claims] == [named, named]
+        assert [c.rank for c in _bluff(peer.engine).claims] == [named, named]

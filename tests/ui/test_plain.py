@@ -13,7 +13,7 @@ from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
-from p2pcards.net.session_events import Decision, TakePause, Waiting
+from p2pcards.net.session_events import Decision, SessionEvent, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bm
@@ -260,7 +260,7 @@ def test_printer_prints_only_what_this_peer_may_know():
 
 
 def test_printer_leaves_out_repeated_checks_unless_verbose():
-    events = [proto.CardsRevealed(1, ()), Waiting(1, 5.0), proto.ShuffleVerified(1, 0, False)]
+    events: list[SessionEvent] = [proto.CardsRevealed(1, ()), Waiting(1, 5.0), proto.ShuffleVerified(1, 0, False)]
     quiet: list[str] = []
     loud: list[str] = []
     for event in events:
@@ -291,33 +291,38 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
                        "(bad shuffle proof), proven by their signed message.")
 
 
+def applied(result: object) -> proto.ActionApplied:
+    """A referee event as the session delivers it: in the ``ActionApplied`` of its action."""
+    return proto.ActionApplied(0, None, (result,), 0)
+
+
 def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
     out: list[str] = []
     printer = PlainPrinter(out.append, NAMES, me_provider=lambda: 0)
-    printer.on_event(bm.HandDealt(2, 1))
-    printer.on_event(bm.ChallengeResolved(0, 2, True, (c("QH"), c("4S")), 2, 20))
-    printer.on_event(bm.DealWon(1, 80))
+    printer.on_event(applied(bm.HandDealt(2, 1)))
+    printer.on_event(applied(bm.ChallengeResolved(0, 2, True, (c("QH"), c("4S")), 2, 20)))
+    printer.on_event(applied(bm.DealWon(1, 80)))
     summary = out[-1].splitlines()
     assert summary[0] == "— Deal over —"
     assert "Seat 1 (Bob) won the deal and the safe box of 80." in summary
     assert "Cards revealed by calls: QH 4S." in summary
     assert "Bluffs caught: seat 2 (Carol) (2 cards)." in summary
-    printer.on_event(te.HandScored(5, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (10, 11, 4, 12)))
+    printer.on_event(applied(te.HandScored(5, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (10, 11, 4, 12))))
     topper = out[-1].splitlines()
     assert topper[0] == "— Hand 5 scored —"
     assert topper[1] == "Seat 2 (Carol) bid 3 but took only 2 tricks: 3 points lost."
     assert topper[3] == "Scores: Alice 10 (+1), Bob 11 (+1), Carol 4 (-3), Dave 12 (+2)"
-    printer.on_event(te.HandScored(6, 0, 2, (3, 1, 1, 1), True, (2, 1, 1, 1), (12, 12, 5, 13)))
+    printer.on_event(applied(te.HandScored(6, 0, 2, (3, 1, 1, 1), True, (2, 1, 1, 1), (12, 12, 5, 13))))
     assert out[-1].splitlines()[1] == "You (seat 0) bid 2 and took 3 tricks: made it (+2)."
 
 
 def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
     printer = PlainPrinter(lambda line: None, NAMES, me_provider=lambda: 0)
-    printer.on_event(te.HandDealt(1, first=1, dealer=0))
-    printer.on_event(te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S")))))
-    printer.on_event(te.HandScored(1, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (1, 1, -3, 2)))
-    printer.on_event(te.HandDealt(2, first=2, dealer=1))
-    printer.on_event(te.TrickWon(0, 3, ((2, c("KH")), (3, c("AH")), (0, c("9H")), (1, c("JH")))))
+    printer.on_event(applied(te.HandDealt(1, first=1, dealer=0)))
+    printer.on_event(applied(te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S"))))))
+    printer.on_event(applied(te.HandScored(1, 2, 3, (1, 1, 2, 2), False, (1, 1, -3, 2), (1, 1, -3, 2))))
+    printer.on_event(applied(te.HandDealt(2, first=2, dealer=1)))
+    printer.on_event(applied(te.TrickWon(0, 3, ((2, c("KH")), (3, c("AH")), (0, c("9H")), (1, c("JH"))))))
     written: list[str] = []
     lines = iter(["history", "pass"])
 

@@ -253,6 +253,7 @@ def test_parse_lead_by_faces_any_case_commas_and_stake():
     action = parse_command("  DISCARD qh,  QS\t2c As q  Stake 30 ", state.view(0))
     assert action == Discard(0, slots_of(state, 0, cards("QH QS 2C")), 30, Rank.QUEEN)
     ten = parse_command("d 9 as 10", state.view(0))
+    assert isinstance(ten, Discard)
     assert ten.rank == Rank.TEN and ten.slots == slots_of(state, 0, cards("10C"))
 
 
@@ -279,7 +280,8 @@ def test_parse_respond_pass_challenge_and_discard_without_rank():
     labels = {e.card: e.label for e in labelled_hand(view, 1)}
     action = parse_command(f"d {labels[c('KH')]}", view)
     assert action == Discard(1, slots_of(state, 1, [c("KH")]), 20, None)
-    assert parse_command("d KH as q stake 25", view).stake == 25
+    staked = parse_command("d KH as q stake 25", view)
+    assert isinstance(staked, Discard) and staked.stake == 25
 
 
 def test_parse_reveal_when_called():
@@ -394,7 +396,7 @@ def test_parse_topper_follow_error_lists_only_following_cards():
 
 def test_text_functions_refuse_a_foreign_view():
     with pytest.raises(UnknownGame):
-        render(object(), NAMES, 0)
+        render(object(), NAMES, 0)  # type: ignore[arg-type]  # deliberately no game's view
 
 
 # --- any text --------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from p2pcards.rules.bluff import Challenge, Discard, Pass
+from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
 from p2pcards.ui.tui import TableScreen
 from tests.support import until
@@ -126,6 +126,7 @@ def keys_for(action: Any, screen: TableScreen) -> list[str]:
         if action.rank is not None and view.phase.value == "lead":
             presses.append(action.rank.label + ENTER)
         me = view.viewer
+        assert isinstance(view, BluffState)
         if view.min_stake_for(me) < view.stacks[me]:
             presses.append(CTRL_U + str(action.stake) + ENTER)
         return presses

@@ -92,6 +92,7 @@ def test_bluff_leader_discard_asks_rank_then_stake_and_makes_a_checked_discard()
 def test_bluff_stake_prompt_takes_the_least_stake_on_an_empty_answer():
     view = bluff_respond().view(1)
     flow = press("enter", view, chosen(view, 1), None)
+    assert isinstance(flow, DiscardFlow)
     assert flow.step == "stake" and flow.default == "20"
     action = flow.answer("")
     assert isinstance(action, Discard) and action.stake == 20 and action.rank is None
@@ -104,6 +105,7 @@ def test_bluff_stake_prompt_takes_the_least_stake_on_an_empty_answer():
 def test_bluff_a_bad_rank_answer_is_refused_and_the_question_stays(answer, reason):
     view = bluff_lead().view(0)
     flow = press("d", view, chosen(view, 1), None)
+    assert isinstance(flow, DiscardFlow)
     with pytest.raises(Refused, match=reason):
         flow.answer(answer)
     assert flow.step == "rank" and flow.rank is None
@@ -117,6 +119,7 @@ def test_bluff_a_bad_rank_answer_is_refused_and_the_question_stays(answer, reaso
 def test_bluff_a_bad_stake_answer_is_refused_and_the_question_stays(answer, reason):
     view = bluff_respond().view(1)
     flow = press("d", view, chosen(view, 1), None)
+    assert isinstance(flow, DiscardFlow)
     with pytest.raises(Refused, match=reason):
         flow.answer(answer)
     assert flow.step == "stake" and flow.stake is None

@@ -113,9 +113,14 @@ def test_each_clock_mark_is_announced_once_per_decision() -> None:
 
 
 class Spectator:
+    """A watching session, as far as the screen's source reads one (a ``LiveSession``)."""
+
     spectator = True
     replaying = None
     table = None
+
+    async def leave(self) -> None:
+        pass
 
 
 class Screen:

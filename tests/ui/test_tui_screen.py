@@ -640,7 +640,7 @@ def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_d
     state._deal_number = 7  # the match ended during deal 7, after 6 deals won
     state._outcome = BluffOutcome(Termination.LAST_WITH_CHIPS, (2,), (0, 0, 2000, 0), 6)
     model.set_view(state.view(0))
-    title = "".join(text for _, text in title_line(model, 100))
+    title = "".join(fragment[1] for fragment in title_line(model, 100))
     assert "over after 6 deals (cap 20)" in title and "deal 7" not in title
 
 
@@ -651,7 +651,7 @@ def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none():
         from p2pcards.ui.tui.model import ScreenModel
         model = ScreenModel()
         model.apply(LobbyUpdate("bluff", "Friday", config, ((KEYS[0], "Ann", False),)))
-        return "".join(text for _, text in title_line(model, 100))
+        return "".join(fragment[1] for fragment in title_line(model, 100))
 
     assert "no clock" in title({"move_time": 0})
     assert "no clock" not in title({"move_time": 120}) and "no clock" not in title({})

@@ -12,7 +12,7 @@ from p2pcards.net.watch import WatchSession
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table_settings import MOVE_TIME
-from p2pcards.rules.topper import TopperConfig
+from p2pcards.rules.topper import TopperConfig, TopperState
 from tests.ui.test_tui_harness import headless, wait_until
 
 
@@ -43,6 +43,7 @@ def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_
 
                 def in_play() -> bool:
                     view = screen.model.view
+                    assert view is None or isinstance(view, TopperState)
                     ticking = re.search(r"(▶ to act|… working) +\d:\d\d", term.text)
                     if ticking and not clocks:
                         clocks.append(term.text)

@@ -54,7 +54,7 @@ def plain_front(lines: list[Line], seed: int) -> tuple[FrontEnd, list[str]]:
     said: list[str] = []
     front.agent = BotMoves(Script(lines), said, seed)
     front.printer.write = said.append
-    front.say = said.append  # type: ignore[method-assign]
+    front.say = said.append  # type: ignore[method-assign,assignment]
     return front, said
 
 

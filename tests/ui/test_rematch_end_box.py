@@ -31,3 +31,37 @@ def test_a_lan_end_box_offers_a_rematch_under_its_own_name_and_n_chooses_it():
     shown, chose = run(scene())
     assert f" n  {LABEL}" in shown and "a new table" not in shown
     assert chose
+
+
+class _Count:
+    """The host's count at the end box (an EveningHost's two members the screen uses)."""
+
+    def __init__(self) -> None:
+        self.free = ["Gil"]
+
+    @property
+    def seat_free(self) -> bool:
+        return bool(self.free)
+
+    def fill_free_seat(self) -> str | None:
+        return f'End box: "{self.free.pop()}"\'s seat goes to the bot "Dee".' if self.free else None
+
+
+def test_the_host_fills_a_free_seat_with_b_which_shows_only_while_a_seat_is_free():
+    async def scene() -> tuple[str, str, str, list[str]]:
+        async with headless(100, 30, offer_again=True, again_label=LABEL) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            await drawn(screen, term)
+            before = term.text  # no wait at the end box: no b
+            count = _Count()
+            screen.filler = count
+            await drawn(screen, term)
+            offered = term.text
+            keys.send_text("b")
+            await wait_until(lambda: not count.free, "the seat filled", term)
+            await drawn(screen, term)
+            return before, offered, term.text, [line.text for line in screen.model.log]
+    before, offered, after, log = run(scene())
+    hint = " b  a bot takes the free seat"
+    assert hint not in before and hint in offered and hint not in after
+    assert 'End box: "Gil"\'s seat goes to the bot "Dee".' in log

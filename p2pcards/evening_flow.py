@@ -122,6 +122,22 @@ class EveningHost:
         return bot
 
     @property
+    def undecided(self) -> tuple[str, ...]:
+        """The names of the players who have chosen nothing yet (the host waits for them)."""
+        return tuple(self.names[p] for p in range(len(self.names)) if p not in self.count.choices)
+
+    def waiting_line(self, seconds: float) -> str | None:
+        """What the host's end box says it waits for: who has not chosen yet (each may
+        hold the evening up ``seconds``), or a free seat; None: nothing (ready)."""
+        if self.ready:
+            return None
+        who = self.undecided
+        if who:
+            return (f"End box: waiting for {', '.join(quoted(n) for n in who)} to choose "
+                    f"(at most {round(seconds)} s, then the evening ends).")
+        return "End box: waiting for a player to take the free seat."
+
+    @property
     def seat_free(self) -> bool:
         """A player left and nobody has the seat yet (the host may fill it)."""
         return bool(self.count.free)

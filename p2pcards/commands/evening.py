@@ -70,17 +70,27 @@ def _chosen_line(names: tuple[str, ...], chosen: Chosen) -> str:
     return f"End box: {who} chose again."
 
 
-def _teller(front: FrontEnd, names: tuple[str, ...],
-            can_fill: bool = False) -> Callable[[Chosen], None]:
+def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False,
+            waiting: Any = None) -> Callable[[Chosen], None]:
     """Each choice heard at the end box, said on this screen (``can_fill``: the host's,
-    which says how to give a freed seat to a bot)."""
+    which says how to give a freed seat to a bot; ``waiting``: the host's count, whose
+    end box then says who it still waits for)."""
     def tell(chosen: Chosen) -> None:
         line = _chosen_line(names, chosen)
         if can_fill and chosen.choice == LEAVE:
             line += (" Press b to give it to a bot." if front.screen is not None
                      else " Type fill to give it to a bot.")
         front.say(line)
+        if waiting is not None:
+            _say_waiting(front, waiting)
     return tell
+
+
+def _say_waiting(front: FrontEnd, evening: Any) -> None:
+    """The host's end box: who it still waits for (see EveningHost.waiting_line)."""
+    line = evening.waiting_line(END_BOX_WAIT)
+    if line is not None:
+        front.say(line)
 
 
 def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
@@ -127,10 +137,11 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
         person = front.chooses_at_end and not args.fill_with_bots
         if person:
             await front.offer_fill(evening)  # b / fill: a bot in a freed seat
+        _say_waiting(front, evening)
         try:
             ready = await evening.until_decided(
                 END_BOX_WAIT, fill=args.fill_with_bots,
-                on_chosen=_teller(front, evening.names, can_fill=person))
+                on_chosen=_teller(front, evening.names, can_fill=person, waiting=evening))
         finally:
             if person:
                 await front.offer_fill(None)

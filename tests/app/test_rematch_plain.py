@@ -113,6 +113,8 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
     assert 'End box: "Gil" left; the seat is free. Type fill to give it to a bot.' in host_said
     assert 'End box: "Gil"\'s seat goes to the bot "Dee".' in host_said
     assert any(s.startswith("Rematch 1 on port") for s in host_said)
+    # Until the seat is filled the host's end box says what it waits for.
+    assert any(s.startswith("End box: waiting for ") for s in host_said)
     # The rematch was played, and the player who stayed was told who took the seat.
     assert host_result.outcome is not None and stay_result.outcome is not None
     assert 'Rematch: "Gil"\'s seat went to "Dee".' in stay_said

@@ -220,15 +220,16 @@ class FrontEnd:
         :meth:`play`), plain mode's typed ``again`` (asked now); a bot leaves."""
         if self.screen is not None:
             return self.again
-        if self.printer is not None:
+        if self.chooses_at_end:
             choice: str = await self.agent.end_box()
             return choice == "again"
         return False
 
     @property
     def chooses_at_end(self) -> bool:
-        """A person's end box (the full screen's keys, plain mode's commands)."""
-        return self.screen is not None or self.printer is not None
+        """A person's end box (the full screen's keys, plain mode's commands); not
+        ``--trace`` (scripts choose with ``--again``)."""
+        return self.screen is not None or (self.printer is not None and not self.trace)
 
     async def offer_fill(self, filler: Any) -> None:
         """While the host waits for the others: ``filler`` (an

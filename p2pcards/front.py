@@ -192,6 +192,14 @@ class FrontEnd:
         except BrokenPipeError:
             output_lost()
 
+    def say_waiting(self, text: str | None) -> None:
+        """What the host's end box waits for (the full screen keeps it on its status line
+        until ``None``: the wait is over); printed in plain mode."""
+        if self.screen is not None:
+            self.screen.waiting(text)
+        elif text is not None:
+            self.say(text)
+
     async def start(self) -> None:
         """Show the full screen (if any) before the table opens."""
         if self.screen is not None:

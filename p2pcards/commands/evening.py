@@ -90,7 +90,7 @@ def _say_waiting(front: FrontEnd, evening: Any) -> None:
     """The host's end box: who it still waits for (see EveningHost.waiting_line)."""
     line = evening.waiting_line(END_BOX_WAIT)
     if line is not None:
-        front.say(line)
+        front.say_waiting(line)
 
 
 def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
@@ -143,6 +143,7 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
                 END_BOX_WAIT, fill=args.fill_with_bots,
                 on_chosen=_teller(front, evening.names, can_fill=person, waiting=evening))
         finally:
+            front.say_waiting(None)
             if person:
                 await front.offer_fill(None)
         if args.fill_with_bots:

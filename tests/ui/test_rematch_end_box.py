@@ -65,3 +65,20 @@ def test_the_host_fills_a_free_seat_with_b_which_shows_only_while_a_seat_is_free
     hint = " b  a bot takes the free seat"
     assert hint not in before and hint in offered and hint not in after
     assert 'End box: "Gil"\'s seat goes to the bot "Dee".' in log
+
+
+def test_the_hosts_wait_shows_whom_it_waits_for_on_the_status_line_until_it_is_over():
+    waiting = 'End box: waiting for "Kai" to choose (at most 120 s, then the evening ends).'
+
+    async def scene() -> tuple[str, object, object, list[str]]:
+        async with headless(100, 30, offer_again=True, again_label=LABEL) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.waiting(waiting)
+            await drawn(screen, term)
+            shown, during = term.text, screen.message
+            screen.waiting(None)
+            return shown, during, screen.message, [line.text for line in screen.model.log]
+    shown, during, after, log = run(scene())
+    assert during == ("info", waiting) and waiting[:60] in shown
+    assert after is None  # the wait is over: the status line says whose turn it is again
+    assert waiting in log

@@ -36,7 +36,7 @@ from p2pcards.rules.contract import Engine
 from p2pcards.ui.evening import EveningTally
 from p2pcards.ui.plain import Coach
 from p2pcards.ui.text import turn_line
-from p2pcards.ui.text_common import HINTS_OFF, no_pause
+from p2pcards.ui.text_common import HINTS_OFF, clean, no_pause
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent
 from p2pcards.ui.tui.app import CONFIRM, SUMMARY, Question, TableApp
@@ -235,6 +235,14 @@ class TableScreen(TableApp):
             self._open_discard(outcome)
         else:
             self._resolve(outcome)
+
+    def waiting(self, text: str | None) -> None:
+        """The host's end box after ``n``: what it waits for, in the log and on the status
+        line until the wait is over (None)."""
+        if text is not None:
+            self.note(text)
+        self.message = None if text is None else ("info", clean(text, 300))
+        self._invalidate()
 
     def _can_fill(self) -> bool:
         return self.filler is not None and self.filler.seat_free

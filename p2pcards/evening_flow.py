@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from p2pcards.app import HostedTable, TableOptions, joining_session, start_hosted_table
@@ -27,6 +27,7 @@ from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import AgainHeard
+from p2pcards.ui.text_common import quoted
 
 FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
 
@@ -117,7 +118,38 @@ class EveningHost:
         bot = Identity.generate(name)
         self.count.fill(player, bot.public_key, name)
         self.bots[bot.public_key] = bot
+        self.changed.set()  # a wait in :meth:`until_decided` looks again: ready now?
         return bot
+
+    @property
+    def undecided(self) -> tuple[str, ...]:
+        """The names of the players who have chosen nothing yet (the host waits for them)."""
+        return tuple(self.names[p] for p in range(len(self.names)) if p not in self.count.choices)
+
+    def waiting_line(self, seconds: float) -> str | None:
+        """What the host's end box says it waits for: who has not chosen yet (each may
+        hold the evening up ``seconds``), or a free seat; None: nothing (ready)."""
+        if self.ready:
+            return None
+        who = self.undecided
+        if who:
+            return (f"End box: waiting for {', '.join(quoted(n) for n in who)} to choose "
+                    f"(at most {round(seconds)} s, then the evening ends).")
+        return "End box: waiting for a player to take the free seat."
+
+    @property
+    def seat_free(self) -> bool:
+        """A player left and nobody has the seat yet (the host may fill it)."""
+        return bool(self.count.free)
+
+    def fill_free_seat(self) -> str | None:
+        """The host's ``b`` key or ``fill`` command: a bot in the first free seat; what
+        to say about it, or None when no seat is free."""
+        free = self.count.free
+        if not free:
+            return None
+        bot = self.fill_with_bot(free[0])
+        return filled_line(self.names[free[0]], bot.name)
 
     @property
     def ready(self) -> bool:
@@ -140,6 +172,19 @@ class EveningHost:
         bots = sum(1 for key in options.rematch.players if key in self.bots)
         return await start_hosted_table(self.identity, agent, options, bots=bots,
                                         on_event=on_event)
+
+
+def filled_line(leaver: str, taker: str) -> str:
+    """Who took a freed seat, said on the host's screen when it fills it."""
+    return f"End box: {quoted(leaver)}'s seat goes to the bot {quoted(taker)}."
+
+
+def takers_of(previous: Sequence[tuple[bytes, str]], now: Sequence[tuple[bytes, str]]) -> list[str]:
+    """What a joiner says when its rematch's genesis names someone else in a seat of the
+    match before (keys and names in join order): who took each freed seat."""
+    return [f"Rematch: {quoted(old)}'s seat went to {quoted(new)}."
+            for (old_key, old), (new_key, new) in zip(previous, now, strict=False)
+            if old_key != new_key]
 
 
 def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,

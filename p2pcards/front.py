@@ -8,6 +8,8 @@ module decides who answers for the seat and who hears its events.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
 import os
@@ -83,6 +85,7 @@ class FrontEnd:
         self.screen: Any = None
         self.printer: Any = None
         self.again = False
+        self._fill_reader: asyncio.Future[None] | None = None
         #: Whether this seat's coach is on (a table against bots, or one allowing hints).
         self._coached = again
         if options.bot:
@@ -189,6 +192,14 @@ class FrontEnd:
         except BrokenPipeError:
             output_lost()
 
+    def say_waiting(self, text: str | None) -> None:
+        """What the host's end box waits for (the full screen keeps it on its status line
+        until ``None``: the wait is over); printed in plain mode."""
+        if self.screen is not None:
+            self.screen.waiting(text)
+        elif text is not None:
+            self.say(text)
+
     async def start(self) -> None:
         """Show the full screen (if any) before the table opens."""
         if self.screen is not None:
@@ -211,6 +222,39 @@ class FrontEnd:
         result = await self.screen.play(run)
         self.again = self.screen.again
         return result
+
+    async def chooses_again(self) -> bool:
+        """The end box's choice after a LAN match: the full screen's ``n`` (made in
+        :meth:`play`), plain mode's typed ``again`` (asked now); a bot leaves."""
+        if self.screen is not None:
+            return self.again
+        if self.chooses_at_end:
+            choice: str = await self.agent.end_box()
+            return choice == "again"
+        return False
+
+    @property
+    def chooses_at_end(self) -> bool:
+        """A person's end box (the full screen's keys, plain mode's commands); not
+        ``--trace`` (scripts choose with ``--again``)."""
+        return self.screen is not None or (self.printer is not None and not self.trace)
+
+    async def offer_fill(self, filler: Any) -> None:
+        """While the host waits for the others: ``filler`` (an
+        :class:`~p2pcards.evening_flow.EveningHost`) puts a bot in a free seat (the
+        full screen's ``b``, plain mode's ``fill``) and says who took it; None: the
+        wait is over."""
+        if self.screen is not None:
+            self.screen.filler = filler
+            return
+        reading, self._fill_reader = self._fill_reader, None
+        if reading is not None:
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reading
+        if filler is not None and self.printer is not None:
+            self._fill_reader = asyncio.ensure_future(
+                self.agent.host_end_box(filler.fill_free_seat))
 
     async def stop(self) -> None:
         """Give the terminal back (before the result is printed)."""

@@ -27,18 +27,20 @@ END_BOX_WAIT = 120.0
 MAX_REMATCHES = 1000
 
 
-def wants_again(args: argparse.Namespace, front: FrontEnd, number: int) -> bool:
+async def wants_again(args: argparse.Namespace, front: FrontEnd, number: int) -> bool:
     """Whether this player's end box chooses again before rematch ``number + 1``:
-    ``--again N`` decides on the command line, else the full screen's ``n`` key."""
+    ``--again N`` decides on the command line, else the person (the full screen's
+    ``n`` key, plain mode's ``again`` command)."""
     if args.again is not None:
         again: int = args.again
         return number < again
-    return front.again
+    return await front.chooses_again()
 
 
 def offers_evening(args: argparse.Namespace, front: FrontEnd) -> bool:
-    """An end box that chooses: ``--again``, or the full screen (its ``n`` or ``q``)."""
-    return args.again is not None or front.screen is not None
+    """An end box that chooses: ``--again``, or a person's (the full screen's ``n`` or
+    ``q``, plain mode's ``again`` or ``leave``)."""
+    return args.again is not None or front.chooses_at_end
 
 
 def _rematches(text: str) -> int:
@@ -68,11 +70,47 @@ def _chosen_line(names: tuple[str, ...], chosen: Chosen) -> str:
     return f"End box: {who} chose again."
 
 
-def _teller(front: FrontEnd, names: tuple[str, ...]) -> Callable[[Chosen], None]:
-    """Each choice heard at the end box, said on this screen."""
+def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False,
+            waiting: Any = None) -> Callable[[Chosen], None]:
+    """Each choice heard at the end box, said on this screen (``can_fill``: the host's,
+    which says how to give a freed seat to a bot; ``waiting``: the host's count, whose
+    end box then says who it still waits for)."""
     def tell(chosen: Chosen) -> None:
-        front.say(_chosen_line(names, chosen))
+        line = _chosen_line(names, chosen)
+        if can_fill and chosen.choice == LEAVE:
+            line += (" Press b to give it to a bot." if front.screen is not None
+                     else " Type fill to give it to a bot.")
+        front.say(line)
+        if waiting is not None:
+            _say_waiting(front, waiting)
     return tell
+
+
+def _say_waiting(front: FrontEnd, evening: Any) -> None:
+    """The host's end box: who it still waits for (see EveningHost.waiting_line)."""
+    line = evening.waiting_line(END_BOX_WAIT)
+    if line is not None:
+        front.say_waiting(line)
+
+
+def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
+                   on_event: Callable[[Any], None] | None) -> Callable[[Any], None]:
+    """A rejoining seat's events, and once its rematch's genesis is taken, who took
+    each seat freed at the end box (the genesis names them, signed by the host)."""
+    from p2pcards.evening_flow import takers_of
+    told = False
+
+    def hear(event: Any) -> None:
+        nonlocal told
+        if on_event is not None:
+            on_event(event)
+        table = getattr(front.session, "table", None)
+        if told or table is None:
+            return
+        told = True
+        for line in takers_of(previous, [(p.public_key, p.name) for p in table.players]):
+            front.say(line)
+    return hear
 
 
 async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
@@ -89,21 +127,28 @@ async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
 
 async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: Identity,
                           options: Any, current: list[Any], result: SessionResult) -> SessionResult:
-    from p2pcards.evening_flow import EveningHost
+    from p2pcards.evening_flow import EveningHost, filled_line
     hosted = current[0]
     for number in range(MAX_REMATCHES):
-        if not wants_again(args, front, number) or result.outcome is None:
+        if result.outcome is None or not await wants_again(args, front, number):
             break  # only a match that ended normally has a rematch
         evening = EveningHost(identity, hosted, options)
         front.say(f"End box: you chose again (rematch {number + 1}); waiting for the others.")
-        filled = dict(evening.count.filled)
-        ready = await evening.until_decided(
-            END_BOX_WAIT, fill=args.fill_with_bots,
-            on_chosen=_teller(front, evening.names))
-        for player, (_key, name) in evening.count.filled.items():
-            if player not in filled:
-                front.say(f"End box: {quoted(evening.names[player])}'s seat goes to the bot "
-                          f"{quoted(name)}.")
+        person = front.chooses_at_end and not args.fill_with_bots
+        if person:
+            await front.offer_fill(evening)  # b / fill: a bot in a freed seat
+        _say_waiting(front, evening)
+        try:
+            ready = await evening.until_decided(
+                END_BOX_WAIT, fill=args.fill_with_bots,
+                on_chosen=_teller(front, evening.names, can_fill=person, waiting=evening))
+        finally:
+            front.say_waiting(None)
+            if person:
+                await front.offer_fill(None)
+        if args.fill_with_bots:
+            for player, (_key, name) in evening.count.filled.items():
+                front.say(filled_line(evening.names[player], name))
         if not ready:
             front.say("End box: not every seat was taken again; the evening ends here.")
             break
@@ -132,7 +177,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
             return result
         finished = finished_of(session)
         names = tuple(p.name for p in table.players)
-        choice = AGAIN if wants_again(args, front, number) else LEAVE
+        choice = AGAIN if await wants_again(args, front, number) else LEAVE
         front.say("End box: you chose again; waiting for the host." if choice == AGAIN
                   else "End box: you leave; your seat is free.")
         mine = sign_choice(identity, finished, table.me_player, choice)
@@ -147,8 +192,10 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
             return result
         if choice == LEAVE:
             return result
+        told = _takers_teller(front, tuple((p.public_key, p.name) for p in table.players),
+                              session_kwargs.get("on_event"))
         front.session = rejoining_session(identity, front.agent, host, port, finished,
-                                          **session_kwargs)
+                                          **dict(session_kwargs, on_event=told))
         front.say(f"Rematch {number + 1}: joining the host again.")
         rematch = await front.play(front.session.run())
         if front.session.table is None:

@@ -55,6 +55,15 @@ _AWAY = {"away", "pause"}
 PAUSE_MINUTES = PAUSE_SECONDS // 60
 _SAY = "say"
 _HINT = {"hint", "coach"}
+#: The end box of a LAN match (``host``, ``join``): a rematch, leaving, a bot in a free seat.
+_AGAIN = {"again", "n"}
+_LEAVE = {"leave", "q", "quit", "exit"}
+_FILL = {"fill"}
+#: Lines the end box reads at most before it takes the answer as leave (a bounded loop).
+END_BOX_LINES = 200
+#: What the end box of a LAN match asks.
+END_BOX_PROMPT = ("The match is over: type again for a rematch with the same players "
+                  "(seats rotated), or leave to free your seat.")
 #: What ``help`` adds about table talk.
 TALK_HELP = ("At any moment: say TEXT talks to the table; say 1-6 sends a quick reaction ("
              + ", ".join(f"{i} {word}" for i, word in enumerate(REACTIONS, start=1)) + ").")
@@ -228,6 +237,47 @@ class PlainAgent:
             except TalkRefused as refusal:
                 self.write(f"Not sent: {refusal}")
         return True
+
+    # -- the end box of a LAN match --------------------------------------------------------
+
+    async def end_box(self) -> str:
+        """The person's choice at the end of a LAN match, typed as the end box's keys
+        choose it: ``"again"`` (a rematch) or ``"leave"`` (the input ending, too)."""
+        self.write(END_BOX_PROMPT)
+        for _ in range(END_BOX_LINES):
+            try:
+                line = await self._next_line()
+            except EOFError:
+                return "leave"
+            if self._say(line):
+                continue
+            word = line.strip().lower()
+            if word in _AGAIN:
+                return "again"
+            if word in _LEAVE:
+                return "leave"
+            self.write(("Not accepted: " + repr(clean(line, 20)) + ". " if word and word not in _HELP
+                        else "") + END_BOX_PROMPT)
+        return "leave"
+
+    async def host_end_box(self, fill: Callable[[], str | None]) -> None:
+        """The host's commands while it waits for the others' choices: ``fill`` gives a
+        free seat to a bot (``fill()`` says who took it, or None: no seat is free).
+        Runs until cancelled (the wait is over) or the input ends."""
+        for _ in range(END_BOX_LINES):
+            try:
+                line = await self._next_line()
+            except EOFError:
+                return
+            if self._say(line):
+                continue
+            word = line.strip().lower()
+            if word in _FILL:
+                said = fill()
+                self.write(said if said is not None else "Not accepted: no seat is free.")
+            elif word:
+                self.write("Waiting for the others' choices: type fill to give a free seat "
+                           "to a bot.")
 
     async def decide(self, view: Engine, decision: Decision | None = None) -> object:
         """Show the table, read commands until one is legal, and return its action.

@@ -147,3 +147,29 @@ def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path):
     assert joiner.table is None  # nothing of the rematch was accepted, so nothing signed
     assert "evening.after" in result.reason
 
+
+
+def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_path):
+    async def run():
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
+        try:
+            evening = EveningHost(host, hosted, options)
+            previous = [finished_of(s) for s in sessions]
+            lines = [evening.waiting_line(120)]
+            evening.receive(choices_of(people[0], previous[0], index_of(sessions[0]), [AGAIN])[0])
+            lines.append(evening.waiting_line(120))
+            evening.receive(choices_of(people[1], previous[1], index_of(sessions[1]), [LEAVE])[0])
+            lines.append(evening.waiting_line(120))
+            assert evening.fill_free_seat() == \
+                'End box: "Jo1"\'s seat goes to the bot "Dee".'
+            lines.append(evening.waiting_line(120))
+            return lines
+        finally:
+            await hosted.close(grace=0, linger=0)
+
+    both, one, free, none = asyncio.run(run())
+    assert both in {f'End box: waiting for {who} to choose (at most 120 s, then the evening '
+                    'ends).' for who in ('"Jo0", "Jo1"', '"Jo1", "Jo0"')}  # in join order
+    assert one == 'End box: waiting for "Jo1" to choose (at most 120 s, then the evening ends).'
+    assert free == "End box: waiting for a player to take the free seat."
+    assert none is None  # every seat taken: the rematch starts

@@ -40,7 +40,9 @@ TOPPER_KEYS = (
 )
 
 END_KEYS = (
-    ("n", "after a match of `p2pcards play`: a new table against bots"),
+    ("n", "after a match of `p2pcards play`: a new table against bots; of `host` or "
+          "`join`: again, a rematch with the same players (seats rotated)"),
+    ("b", "hosting, after n, while a player who left has freed a seat: a bot takes it"),
     ("q", "when the table is over: leave"),
 )
 

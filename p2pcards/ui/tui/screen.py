@@ -36,7 +36,7 @@ from p2pcards.rules.contract import Engine
 from p2pcards.ui.evening import EveningTally
 from p2pcards.ui.plain import Coach
 from p2pcards.ui.text import turn_line
-from p2pcards.ui.text_common import HINTS_OFF, no_pause
+from p2pcards.ui.text_common import HINTS_OFF, clean, no_pause
 from p2pcards.ui.tui import keymap
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent
 from p2pcards.ui.tui.app import CONFIRM, SUMMARY, Question, TableApp
@@ -61,6 +61,19 @@ class _Talking(Protocol):
     """A session with table talk (a player's; a spectator only listens)."""
 
     def say(self, text: str) -> object: ...
+
+
+class SeatFiller(Protocol):
+    """The host's count at a LAN table's end box, while it waits for the others' choices."""
+
+    @property
+    def seat_free(self) -> bool: ...
+
+    def fill_free_seat(self) -> str | None: ...
+
+
+#: The host's key while a seat is free at the end box: a bot takes it.
+FILL_KEY = "b"
 
 
 class TableScreen(TableApp):
@@ -96,6 +109,8 @@ class TableScreen(TableApp):
         self._coaching: asyncio.Task[None] | None = None
         #: The evening so far at this screen (shown where a new table is offered: ``play``).
         self.evening = EveningTally()
+        #: The host's end box count while it waits (``b`` fills a free seat); None: no wait.
+        self.filler: SeatFiller | None = None
 
     # -- what the session calls --------------------------------------------------------
 
@@ -172,13 +187,16 @@ class TableScreen(TableApp):
     def action_bar(self, width: int) -> Line:
         """The action bar: the keys that act now, or what to answer."""
         deciding = self.deciding
-        return action_line(self.hints(), deciding and self.flow is None, width, self.press,
+        hints = self.hints()
+        filling = not deciding and bool(hints)  # the host's b while a seat is free
+        return action_line(hints, (deciding and self.flow is None) or filling, width, self.press,
                            asking=deciding and self.flow is not None, watching=self.model.observer)
 
     def hints(self) -> list[KeyHint]:
         pending = self.agent.pending
         if pending is None:
-            return []
+            return [KeyHint(FILL_KEY, "a bot takes the free seat", FILL_KEY)] if self._can_fill() \
+                else []
         hints = keymap.hints(pending.view)
         if pending.pauses_left and self.model.seconds_left(self.now()) is not None:
             hints.append(KeyHint("a", f"away ({pending.pauses_left})"))
@@ -200,6 +218,9 @@ class TableScreen(TableApp):
             self._end_key(key)
             return
         pending = self.agent.pending
+        if pending is None and key == FILL_KEY and self._can_fill():
+            self._fill()
+            return
         if pending is None:
             self._refuse(self._not_now(key))
             return
@@ -214,6 +235,25 @@ class TableScreen(TableApp):
             self._open_discard(outcome)
         else:
             self._resolve(outcome)
+
+    def waiting(self, text: str | None) -> None:
+        """The host's end box after ``n``: what it waits for, in the log and on the status
+        line until the wait is over (None)."""
+        if text is not None:
+            self.note(text)
+        self.message = None if text is None else ("info", clean(text, 300))
+        self._invalidate()
+
+    def _can_fill(self) -> bool:
+        return self.filler is not None and self.filler.seat_free
+
+    def _fill(self) -> None:
+        """``b`` while the host waits at the end box: a bot takes the first free seat."""
+        if self.filler is None:
+            return
+        said = self.filler.fill_free_seat()
+        if said is not None:
+            self.note(said)
 
     def _not_now(self, key: str) -> str:
         view = self.model.view

@@ -123,6 +123,8 @@ class TableHost:
         self.local_port: int | None = None
         self.started = asyncio.Event()
         self._links_changed = asyncio.Event()
+        #: Closed: nothing more is relayed or saved (the journal's lock is released).
+        self._closed = False
 
     @classmethod
     def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> TableHost:
@@ -191,6 +193,7 @@ class TableHost:
                 await asyncio.wait_for(self._links_changed.wait(), until - loop.time())
 
     async def close(self) -> None:
+        self._closed = True
         for server in self._servers:
             server.close()
         for link in list(self._links.values()):
@@ -280,6 +283,10 @@ class TableHost:
             link.push(None)
 
     def _apply(self, outputs: list[Any]) -> None:
+        if self._closed:
+            # A frame read just before close: a released journal is never reopened
+            # (a resumed host may hold it now), and no link is left to tell.
+            return
         for out in outputs:
             if isinstance(out, Persist):
                 self._persist(out.raw)

@@ -43,6 +43,7 @@ from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 from p2pcards.protocol.session import PROBE_TIMEOUT
 from p2pcards.protocol.table import HINTS, MOVE_TIME, Stage
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ async def start_hosted_table(
         is_bot = bot_agent is not None
         label = f"seat{index}"
         # What a restarted host needs to bring this seat back (saved with its secrets).
-        meta: dict[str, Any] = {"hosted": True, "rng_label": label}
+        meta: WireMap = {"hosted": True, "rng_label": label}
         if bot_agent is not None:
             meta.update({"bot_key": bytes(seat_identity.signing_key),
                          "bot_kind": options.bot_kind, "bot_level": options.bot_level,

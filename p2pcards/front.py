@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.net.session_events import SessionEvent
+from p2pcards.wiremap import WireMap
 
 if TYPE_CHECKING:
     from p2pcards.net.session_snapshot import SessionSnapshot
@@ -243,9 +244,9 @@ class LazyBotAgent:
         return await self._agent.decide(view, decision)
 
 
-def trace_fields(event: object) -> dict[str, Any]:
+def trace_fields(event: object) -> WireMap:
     """The fields of one event that ``--trace`` prints (no secret: public facts and ids)."""
-    out: dict[str, Any] = {}
+    out: WireMap = {}
     for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count", "reporter"):
         value = getattr(event, key, None)
         if isinstance(value, (int, str, bool)):

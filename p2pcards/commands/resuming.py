@@ -17,6 +17,7 @@ from p2pcards.front import FrontEnd
 from p2pcards.net.saved_tables import session_folder
 from p2pcards.records import RecordNotFound, SavedTable, pick_mine
 from p2pcards.ui.text_common import quoted
+from p2pcards.wiremap import WireMap
 
 
 async def cmd_resume(args: argparse.Namespace) -> int:
@@ -50,7 +51,7 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
 
 
 async def resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
-                         meta: dict[str, Any]) -> int:
+                         meta: WireMap) -> int:
     """Rejoin, from its saved record, a table this person joined (not hosted)."""
     from p2pcards.app import randomness_for, tcp_connector
     from p2pcards.net.journal import Journal, JournalInUse

@@ -22,6 +22,7 @@ from typing import Any
 from p2pcards.net.errors import NetError
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class HostLink:
         self.reconnect_window = reconnect_window
         self.connected_once = False
 
-    async def run(self, hello: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
+    async def run(self, hello: Callable[[Any], Awaitable[WireMap]]) -> None:
         """Until cancelled or given up; ``hello(connection)`` makes the hello's
         body for a new link. Should it fail unexpectedly, the session hears of it
         as a host that cannot be reached, instead of waiting for nothing."""
@@ -57,7 +58,7 @@ class HostLink:
             log.error("the link to the host failed: %r", error)
             await self.post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
 
-    async def _run(self, hello: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
+    async def _run(self, hello: Callable[[Any], Awaitable[WireMap]]) -> None:
         # The first dial's window, then the reconnect window after each loss.
         redial = Redial(first=REDIAL_DELAY, most=MAX_REDIAL_DELAY, window=FIRST_DIAL_WINDOW)
         while True:

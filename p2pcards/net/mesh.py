@@ -40,6 +40,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.frames import MAX_ADDRS
 from p2pcards.protocol.identity import Identity, fingerprint
+from p2pcards.wiremap import WireMap
 
 if TYPE_CHECKING:
     from p2pcards.net.direct_discovery import DirectAnnouncer
@@ -116,7 +117,7 @@ class Mesh:
         self,
         identity: Identity,
         deliver: Deliver,
-        hello_body: Callable[[], dict[str, Any]],
+        hello_body: Callable[[], WireMap],
         *,
         on_change: Callable[[], None] | None = None,
         limits: Limits = MESH_LIMITS,

@@ -62,6 +62,7 @@ from p2pcards.protocol.session import (
 )
 from p2pcards.protocol.table import Stage, StageNotReached, Table, Written
 from p2pcards.protocol.talk import TalkBook, TalkLine
+from p2pcards.wiremap import WireMap
 
 Connector = Callable[[], Awaitable[Any]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
@@ -80,7 +81,7 @@ class PeerSession:
         self, identity: Identity, agent: Agent, connector: Connector, *, bot: bool = False,
         deadline: float = 120.0, reconnect_window: float = 60.0, journal_root: Path | None = None,
         randomness_for: RandomnessFor | None = None, on_event: Callable[[SessionEvent], None] | None = None,
-        meta: dict[str, Any] | None = None, direct: bool = False, listen: bool = True,
+        meta: WireMap | None = None, direct: bool = False, listen: bool = True,
         listen_host: str | None = None,
         announce: bool = False,
     ) -> None:
@@ -242,7 +243,7 @@ class PeerSession:
 
     # -- the links --------------------------------------------------------------------
 
-    async def _host_hello(self, connection: Connection) -> dict[str, Any]:
+    async def _host_hello(self, connection: Connection) -> WireMap:
         """A new link to the host: listen for direct links (once), then the hello."""
         await self.links.open_listener(connection)
         return self.links.hello_body(self.table)

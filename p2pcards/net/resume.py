@@ -33,6 +33,7 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import MOVE_TIME, SessionSecrets, Stage, Table
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
+from p2pcards.wiremap import WireMap
 
 #: Seconds of the clock a resumed turn keeps however long ago it began.
 RESUME_GRACE = 30.0
@@ -61,7 +62,7 @@ class Step:
 class Resumed:
     table: Table
     #: The saved meta, without the secrets.
-    meta: dict[str, Any]
+    meta: WireMap
     #: Wall time the transcript was last written (None: unknown).
     saved_at: float | None
     #: Each saved message's events as this seat had them (see :class:`Step`).
@@ -119,7 +120,7 @@ def turn_age(saved_at: float | None, move_time: float) -> float:
     return min(age, max(0.0, move_time - RESUME_GRACE))
 
 
-def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()) -> list[Step]:
+def resumed_steps(table: Table, meta: WireMap, steps: Sequence[Step] = ()) -> list[Step]:
     """What a resumed session's front end (which starts empty) is told before
     anything new happens: the table as saved (game, name, players and bot marks),
     then every saved message's events with the view after it (``steps``: the

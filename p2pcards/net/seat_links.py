@@ -25,6 +25,7 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,7 @@ class SeatLinks:
             return False
         return True
 
-    def hello_body(self, table: Table | None, with_addrs: bool = True) -> dict[str, Any]:
+    def hello_body(self, table: Table | None, with_addrs: bool = True) -> WireMap:
         body = {
             "v": PROTOCOL_VERSION, "name": self.identity.name[:frames.MAX_NAME] or "player",
             "sid": table.session if table else b"", "have": table.next_position if table else 0,

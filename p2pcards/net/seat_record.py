@@ -16,6 +16,7 @@ from p2pcards.protocol.events import MatchCompleted, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.wiremap import WireMap
 
 
 class SeatRecord:
@@ -30,7 +31,7 @@ class SeatRecord:
         """The table was rebuilt from ``journal``, which now holds exactly its transcript."""
         self.journal, self.saved = journal, len(table.transcript())
 
-    def create(self, root: Path, table: Table, identity: Identity, meta: dict[str, Any],
+    def create(self, root: Path, table: Table, identity: Identity, meta: WireMap,
                bots: dict[bytes, bool], genesis: bytes) -> None:
         """A new record for this seat at ``table`` (claimed: raises
         :class:`~p2pcards.net.journal.JournalInUse` if another process plays it),

@@ -28,6 +28,7 @@ from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
 
 #: Runs one public check, raising CryptoError if it fails.
 Checker = Callable[[checks.Check], None]
@@ -82,10 +83,10 @@ class DeckDeal:
 
     # -- shuffles ---------------------------------------------------------
 
-    def make_shuffle(self, seat: int, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+    def make_shuffle(self, seat: int, rng: Callable[[int], bytes] | None = None) -> WireMap:
         return shuffle_body(self.number, self.deck, self.joint_key, self.context(seat), rng)
 
-    def accept_shuffle(self, seat: int, body: dict[str, Any], trusted: bool = False) -> None:
+    def accept_shuffle(self, seat: int, body: WireMap, trusted: bool = False) -> None:
         self._check_deck_number(body)
         try:
             out = [elgamal.Ciphertext.from_wire(c) for c in _list(body["cards"], "cards", self.size)]
@@ -101,10 +102,10 @@ class DeckDeal:
     # -- the private deal -------------------------------------------------
 
     def make_shares(self, seat: int, key: KeyShare,
-                    rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+                    rng: Callable[[int], bytes] | None = None) -> WireMap:
         return shares_body(self.number, self.deck, key, self.context(seat), rng)
 
-    def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False,
+    def accept_shares(self, seat: int, body: WireMap, trusted: bool = False,
                       check_owner: int | None = None) -> int:
         """Store ``seat``'s shares; check the proofs of every share, or (with
         ``check_owner``) only of that seat's cards. Returns how many were checked."""
@@ -184,20 +185,20 @@ class DeckDeal:
     def record_reveal(self, slots: Sequence[int], codes: Sequence[int]) -> None:
         self.revealed.update(zip(slots, codes, strict=False))
 
-    def _check_deck_number(self, body: dict[str, Any]) -> None:
+    def _check_deck_number(self, body: WireMap) -> None:
         if body["deck"] != self.number:
             raise MalformedMessage(f"deck number {body['deck']} is not the current deck {self.number}")
 
 
 def shuffle_body(number: int, deck: Sequence[elgamal.Ciphertext], joint_key: Point,
-                 ctx: ProofContext, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+                 ctx: ProofContext, rng: Callable[[int], bytes] | None = None) -> WireMap:
     """A ``shuffle`` message's body: ``deck`` permuted, re-masked and proven by ``ctx.seat``."""
     out, proof = shuffle.shuffle_and_prove(deck, joint_key, ctx, rng=rng)
     return {"deck": number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
 
 
 def shares_body(number: int, deck: Sequence[elgamal.Ciphertext], key: KeyShare, ctx: ProofContext,
-                rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+                rng: Callable[[int], bytes] | None = None) -> WireMap:
     """A ``shares`` message's body: ``ctx.seat``'s proven decryption shares of
     every slot of the final ``deck`` that another seat owns."""
     items = [shares.make_share(key, deck[p], ctx, p, rng).to_wire()

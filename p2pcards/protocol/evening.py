@@ -18,6 +18,7 @@ from typing import Any
 from p2pcards.protocol.errors import MalformedMessage, ProtocolError
 from p2pcards.protocol.schema import Bin, ListOf, Struct
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
 
 AFTER_SHAPE = Struct({
     "sid": Bin(32),
@@ -67,7 +68,7 @@ class After:
             raise MalformedMessage("genesis after.seats lists the same identity twice")
         return cls(body["sid"], body["final"], seats)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireMap:
         return {"sid": self.session, "final": self.final, "seats": list(self.seats)}
 
 

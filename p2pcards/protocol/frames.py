@@ -44,6 +44,7 @@ from p2pcards.protocol.schema import (
 )
 from p2pcards.protocol.talk import MAX_TALK_FRAME
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
 
 MAX_NAME = 32
 MAX_PLAYERS = SEATS
@@ -90,7 +91,7 @@ class _WithOptional(Shape):
         described["optional"] = {k: shape.describe() for k, (shape, _) in self.optional.items()}
         return described
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict):
             return self.required.check(value, path)
         present = {k: value[k] for k in self.optional if k in value}

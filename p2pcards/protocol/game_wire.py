@@ -19,6 +19,7 @@ from p2pcards.protocol.schema import Encoded, Int, ListOf, Shape, Struct, valida
 from p2pcards.rules import bluff, topper
 from p2pcards.rules import games as rules_games
 from p2pcards.rules.games import Game
+from p2pcards.wiremap import WireMap
 
 SHARE = Encoded("decryption share [D, c, s]: three 32-byte strings (CRYPTO.md, decryption shares)")
 DECK = Encoded("masked deck: one [c1, c2] pair of 32-byte points per card (CRYPTO.md, ElGamal)")
@@ -36,11 +37,11 @@ class GameRules:
 
     rules: Game[Any]
     shapes: dict[str, Shape]
-    config_from_wire: Callable[[dict[str, Any]], Any]
-    config_to_wire: Callable[[Any], dict[str, Any]]
-    encode: Callable[[Any], tuple[str, dict[str, Any]]]
-    decode: Callable[[int, str, dict[str, Any], list[Card]], Any]
-    reveal_slots: Callable[[Any, str, dict[str, Any]], list[int]]
+    config_from_wire: Callable[[WireMap], Any]
+    config_to_wire: Callable[[Any], WireMap]
+    encode: Callable[[Any], tuple[str, WireMap]]
+    decode: Callable[[int, str, WireMap, list[Card]], Any]
+    reveal_slots: Callable[[Any, str, WireMap], list[int]]
     automatic_message: Callable[[Any, int], tuple[str, list[int]] | None]
 
     @property
@@ -67,14 +68,14 @@ class GameRules:
     def message_types(self) -> frozenset[str]:
         return frozenset(self.shapes)
 
-    def validate_body(self, mtype: str, body: Any) -> dict[str, Any]:
-        checked: dict[str, Any] = validate(self.shapes[mtype], body)
+    def validate_body(self, mtype: str, body: Any) -> WireMap:
+        checked: WireMap = validate(self.shapes[mtype], body)
         return checked
 
 
-def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> Callable[[dict[str, Any]], Any]:
+def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> Callable[[WireMap], Any]:
     """Read a config map: wire key -> field name; a 0 in ``optional_zero`` means None."""
-    def read(wire: dict[str, Any]) -> Any:
+    def read(wire: WireMap) -> Any:
         unknown = set(wire) - set(fields)
         if unknown:
             raise MalformedMessage(f"config: unknown setting {sorted(unknown)[0]!r}")
@@ -86,8 +87,8 @@ def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> C
     return read
 
 
-def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[Any], dict[str, Any]]:
-    def write(config: Any) -> dict[str, Any]:
+def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[Any], WireMap]:
+    def write(config: Any) -> WireMap:
         out = {}
         for key, name in fields.items():
             value = getattr(config, name)
@@ -102,7 +103,7 @@ _BLUFF_FIELDS = {"price": "table_price", "chips": "starting_chips", "pass": "pas
                  "stake": "min_stake", "deals": "deal_cap", "discard": "max_discard"}
 
 
-def _bluff_encode(action: Any) -> tuple[str, dict[str, Any]]:
+def _bluff_encode(action: Any) -> tuple[str, WireMap]:
     if isinstance(action, bluff.Discard):
         return "discard", {"slots": list(action.slots), "stake": action.stake,
                            "rank": 0 if action.rank is None else int(action.rank)}
@@ -113,7 +114,7 @@ def _bluff_encode(action: Any) -> tuple[str, dict[str, Any]]:
     raise MalformedMessage(f"no message for a Bluff action {type(action).__name__}")
 
 
-def _bluff_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]) -> Any:
+def _bluff_decode(seat: int, mtype: str, body: WireMap, faces: list[Card]) -> Any:
     if mtype == "discard":
         rank = body["rank"]  # 0 or 2..14: the shape refuses 1 (message.malformed)
         return bluff.Discard(seat, tuple(body["slots"]), body["stake"],
@@ -125,7 +126,7 @@ def _bluff_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]
     return bluff.Reveal(seat, tuple(faces))
 
 
-def _bluff_reveal_slots(state: Any, mtype: str, body: dict[str, Any]) -> list[int]:
+def _bluff_reveal_slots(state: Any, mtype: str, body: WireMap) -> list[int]:
     if mtype != "show":
         return []
     claim = state.last_claim
@@ -161,7 +162,7 @@ BLUFF = GameRules(
 _TOPPER_FIELDS = {"target": "target_score", "deals": "deal_limit"}
 
 
-def _topper_encode(action: Any) -> tuple[str, dict[str, Any]]:
+def _topper_encode(action: Any) -> tuple[str, WireMap]:
     if isinstance(action, topper.Bid):
         return "bid", {"tricks": action.tricks}
     if isinstance(action, topper.PassBid):
@@ -173,7 +174,7 @@ def _topper_encode(action: Any) -> tuple[str, dict[str, Any]]:
     raise MalformedMessage(f"no message for a Topper action {type(action).__name__}")
 
 
-def _topper_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]) -> Any:
+def _topper_decode(seat: int, mtype: str, body: WireMap, faces: list[Card]) -> Any:
     if mtype == "bid":
         return topper.Bid(seat, body["tricks"])
     if mtype == "pass":

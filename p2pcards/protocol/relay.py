@@ -63,6 +63,7 @@ from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
 from p2pcards.protocol.talk import TalkBook, TalkDropped
+from p2pcards.wiremap import WireMap
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,7 @@ class Relay:
 
     # -- frames -------------------------------------------------------------
 
-    def _on_hello(self, link: int, body: dict[str, Any]) -> list[Output]:
+    def _on_hello(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
         if body["v"] != PROTOCOL_VERSION:
             raise MalformedMessage(f"protocol version {body['v']} (this host speaks {PROTOCOL_VERSION})")
@@ -351,7 +352,7 @@ class Relay:
         out += self._presence_changed(newcomer=link)
         return out + self._peers_after_hello(link, changed)
 
-    def _on_watch(self, link: int, info: _Link, body: dict[str, Any]) -> list[Output]:
+    def _on_watch(self, link: int, info: _Link, body: WireMap) -> list[Output]:
         """A spectator's hello: the lobby, or the transcript from ``have`` and the
         kept notices, then whatever the players hear."""
         if not self.max_spectators:
@@ -375,7 +376,7 @@ class Relay:
         out.append(Send(link, frames.encode("presence", {"linked": self.presence()})))
         return out
 
-    def _on_ping(self, link: int, body: dict[str, Any]) -> list[Output]:
+    def _on_ping(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
         length, answered = info.pings
         if length != len(self.messages):
@@ -385,7 +386,7 @@ class Relay:
         info.pings = (length, answered + 1)
         return [Send(link, frames.encode("pong", body))]
 
-    def _on_sync(self, link: int, body: dict[str, Any]) -> list[Output]:
+    def _on_sync(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
         if info.spectator:
             length, answered = info.syncs

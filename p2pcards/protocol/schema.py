@@ -14,6 +14,7 @@ from typing import Any
 
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.untrusted_text import unsafe_character
+from p2pcards.wiremap import WireMap
 
 
 class Shape:
@@ -183,7 +184,7 @@ class Struct(Shape):
             out["optional"] = {key: shape.describe() for key, shape in self.optional.items()}
         return out
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict):
             raise _fail(path, "a map", value)
         missing = [k for k in self.fields if k not in value]
@@ -206,7 +207,7 @@ class IntMap(Shape):
     def describe(self) -> dict[str, object]:
         return {"map of str(1..24) to int[0, 2^31-1]": {"max entries": self.max_entries}}
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict) or len(value) > self.max_entries:
             raise _fail(path, f"a map of at most {self.max_entries} entries", value)
         for key, item in value.items():

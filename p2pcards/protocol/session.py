@@ -60,7 +60,6 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
@@ -68,6 +67,7 @@ from p2pcards.protocol.errors import BrokenChain, ProtocolError, SeatPlayedElsew
 from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.table import PAUSE_SECONDS, Gap, Prepared, Stage, Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -360,7 +360,7 @@ class SessionRules:
                 out.append(self._tell(source))
         return out
 
-    def ping(self, source: Path, body: dict[str, Any]) -> list[Output]:
+    def ping(self, source: Path, body: WireMap) -> list[Output]:
         """A direct peer's ping is answered on its link (the host answers its own)."""
         return [] if source is HOST else [Send(source, frames.encode("pong", body))]
 

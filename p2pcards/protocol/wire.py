@@ -13,6 +13,7 @@ from typing import Any
 import msgpack
 
 from p2pcards.protocol.errors import MalformedWire
+from p2pcards.wiremap import WireMap
 
 #: Limits for one decoded object. A 52-card shuffle proof is the largest
 #: legitimate message (a few hundred 32-byte strings); these leave room.
@@ -27,8 +28,8 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise MalformedWire(f"msgpack extension type {code} is not allowed")
 
 
-def _unique_pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _unique_pairs(pairs: list[tuple[Any, Any]]) -> WireMap:
+    out: WireMap = {}
     for key, value in pairs:
         if not isinstance(key, str):
             raise MalformedWire(f"map key must be a string, got {type(key).__name__}")

@@ -18,7 +18,6 @@ combined, and an offline verifier checks them all.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from p2pcards.crypto import checks, elgamal, shares, shuffle
 from p2pcards.crypto.context import ProofContext
@@ -28,7 +27,7 @@ from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
 from p2pcards.rules.seats import SEATS
-from p2pcards.wiremap import WireMap
+from p2pcards.wiremap import WireList, WireMap, WireValue
 
 #: Runs one public check, raising CryptoError if it fails.
 Checker = Callable[[checks.Check], None]
@@ -161,11 +160,11 @@ class DeckDeal:
     # -- public reveals ---------------------------------------------------
 
     def make_reveal(self, seat: int, key: KeyShare, slots: Sequence[int],
-                    rng: Callable[[int], bytes] | None = None) -> list[Any]:
+                    rng: Callable[[int], bytes] | None = None) -> WireList:
         ctx = self.context(seat)
         return [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire() for p in slots]
 
-    def check_reveal(self, seat: int, slots: Sequence[int], items: Sequence[Any]) -> list[int]:
+    def check_reveal(self, seat: int, slots: Sequence[int], items: Sequence[WireValue]) -> list[int]:
         """Verify an owner's shares for ``slots`` and return the faces, storing nothing."""
         if len(items) != len(slots):
             raise MalformedMessage(f"expected {len(slots)} shares, got {len(items)}")
@@ -211,7 +210,7 @@ def deck_key(deck: Sequence[elgamal.Ciphertext]) -> bytes:
     return digest32(b"p2pcards/v1/local/deck-key", *(c.c1.to_bytes() + c.c2.to_bytes() for c in deck))
 
 
-def _list(value: object, name: str, size: int) -> list[Any]:
+def _list(value: object, name: str, size: int) -> WireList:
     if not isinstance(value, list) or len(value) != size:
         got = len(value) if isinstance(value, list) else type(value).__name__
         raise MalformedMessage(f"body.{name}: expected a list of {size} items, got {got}")

@@ -41,7 +41,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import Choice
@@ -63,7 +62,7 @@ from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
 from p2pcards.protocol.talk import TalkBook, TalkDropped
-from p2pcards.wiremap import WireMap
+from p2pcards.wiremap import WireList, WireMap, WireValue
 
 
 @dataclass(frozen=True)
@@ -194,7 +193,7 @@ class Relay:
         self.session: bytes | None = None
         self._player_keys: list[bytes] = []
         #: Where each player (by public key) last said it listens for direct links.
-        self.addresses: dict[bytes, list[list[Any]]] = {}
+        self.addresses: dict[bytes, list[WireList]] = {}
         #: Who the players last heard was linked to this host (see :meth:`presence`).
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
@@ -290,7 +289,7 @@ class Relay:
             return []
         try:
             frame = frames.decode(data)
-            handlers: dict[str, Callable[[int, Any], list[Output]]] = {
+            handlers: dict[str, Callable[[int, WireValue], list[Output]]] = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
                 "sync": self._on_sync, "ping": self._on_ping, "talk": self._on_talk,
                 "again": self._on_again,
@@ -534,7 +533,7 @@ class Relay:
 
     # -- direct links between the players -------------------------------------
 
-    def _note_addresses(self, public_key: bytes, addrs: list[Any]) -> bool:
+    def _note_addresses(self, public_key: bytes, addrs: WireList) -> bool:
         """Record where a seated player listens; whether that changed what the table
         knows. Only the lobby's or the table's players are kept (strangers that came
         and went leave nothing behind)."""

@@ -42,6 +42,7 @@ from p2pcards.protocol.announce import (
 )
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity, fingerprint
+from p2pcards.wiremap import WireList
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ RESOLVE_TRIES = 3
 #: Resolves at once (a flood of records costs queued work, never the loop).
 MAX_RESOLVING = 8
 
-Found = Callable[[int, list[list[Any]]], None]
+Found = Callable[[int, list[WireList]], None]
 
 
 def announcement_properties(raw: bytes) -> dict[bytes, bytes]:
@@ -128,7 +129,7 @@ class DirectAnnouncer:
         self._resolving: set[str] = set()
         self._slots = asyncio.Semaphore(MAX_RESOLVING)
 
-    async def start(self, addrs: list[list[Any]]) -> None:
+    async def start(self, addrs: list[WireList]) -> None:
         """Browse (once), and announce ``addrs`` if there are any (once). Idempotent."""
         async with self._lock:
             if self._closed:

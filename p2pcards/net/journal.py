@@ -21,13 +21,13 @@ import contextlib
 import os
 import struct
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.filelock import lock_exclusive, unlock
 from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
-from p2pcards.wiremap import WireMap
+from p2pcards.wiremap import WireMap, WireValue
 
 _LEN = struct.Struct(">I")
 MAX_RECORD = 16 * 1024 * 1024
@@ -96,7 +96,7 @@ class Journal:
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
-        self._fh: Any | None = None
+        self._fh: BinaryIO | None = None
         self._lock_fd: int | None = None
 
     def claim(self) -> None:
@@ -137,7 +137,7 @@ class Journal:
             raise SeatAlreadySaved(self.directory)
         write_atomically(self.meta_path, wire.pack(meta))
 
-    def _saved_secrets(self) -> Any:
+    def _saved_secrets(self) -> WireValue:
         """The secrets the meta file holds (None: none); an unreadable file counts as
         holding some, so it is never overwritten either."""
         try:

@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.connection import Connection
@@ -64,7 +63,7 @@ from p2pcards.protocol.table import Stage, StageNotReached, Table, Written
 from p2pcards.protocol.talk import TalkBook, TalkLine
 from p2pcards.wiremap import WireMap
 
-Connector = Callable[[], Awaitable[Any]]
+Connector = Callable[[], Awaitable[Connection]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 
 

@@ -25,7 +25,7 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
-from p2pcards.wiremap import WireMap
+from p2pcards.wiremap import WireList, WireMap
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,8 @@ class SeatLinks:
         self.connection: Connection | None = None
         self.mesh: Mesh | None = None
         self.host_key: bytes | None = None
-        self.addrs: list[list[Any]] = []
-        self._pending_peers: list[Any] | None = None
+        self.addrs: list[WireList] = []
+        self._pending_peers: list[WireList] | None = None
         #: The host's last word on who is linked to it (player order), if any.
         self.host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
@@ -97,7 +97,7 @@ class SeatLinks:
             self.connection = None
         self.on_event(LinkDown(str(error)))
 
-    def host_frame(self, frame: Any, table: Table | None) -> bool:
+    def host_frame(self, frame: frames.Frame, table: Table | None) -> bool:
         """The host's own frames (``lobby``, ``reject``, ``peers``, ``presence``):
         whether ``frame`` was one (a ``reject`` raises :class:`SessionRejected`)."""
         body = frame.body
@@ -151,7 +151,7 @@ class SeatLinks:
     def linked(self) -> set[int]:
         return self.mesh.linked() if self.mesh is not None else set()
 
-    def on_peers(self, players: list[Any], table: Table | None) -> None:
+    def on_peers(self, players: list[WireList], table: Table | None) -> None:
         """The host's ``peers`` addresses: dialled once the table is known."""
         if self.mesh is None:
             return

@@ -38,7 +38,7 @@ class SeatTalk:
         self.on_event = on_event
         self.book: TalkBook | None = None
         self._sends: set[asyncio.Task[bool]] = set()
-        self._warned: collections.deque[Any] = collections.deque()
+        self._warned: collections.deque[float] = collections.deque()
 
     def table_known(self, table: Table | None) -> None:
         if table is not None and self.book is None and table.me_player is not None:

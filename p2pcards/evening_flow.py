@@ -22,6 +22,7 @@ from p2pcards.app import HostedTable, TableOptions, joining_session, start_hoste
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.session_events import Agent
+from p2pcards.net.session_snapshot import LiveSession
 from p2pcards.protocol.again import AGAIN, AgainCount, Chosen, rematch_of, sign_choice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import FinishedMatch
@@ -31,7 +32,7 @@ from p2pcards.protocol.relay import AgainHeard
 FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
 
 
-def finished_of(session: PeerSession) -> FinishedMatch:
+def finished_of(session: LiveSession) -> FinishedMatch:
     """This seat's own record of the match it just finished (raises StageNotReached
     unless it ended normally)."""
     if session.table is None:

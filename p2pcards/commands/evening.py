@@ -128,7 +128,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
     for number in range(MAX_REMATCHES):
         session = front.session
         table = session.table if session is not None else None
-        if result.outcome is None or table is None or table.me_player is None:
+        if session is None or result.outcome is None or table is None or table.me_player is None:
             return result
         finished = finished_of(session)
         names = tuple(p.name for p in table.players)

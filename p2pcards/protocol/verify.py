@@ -40,6 +40,7 @@ from p2pcards.protocol.events import (
     HintTaken,
     SharesVerified,
     ShuffleVerified,
+    TableEvent,
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
@@ -288,7 +289,7 @@ def _same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
             and set(found.players) == set(saved.players))
 
 
-def _count(report: Report, events: list[Any]) -> None:
+def _count(report: Report, events: list[TableEvent]) -> None:
     for event in events:
         if isinstance(event, ShuffleVerified):
             report.shuffles += 1

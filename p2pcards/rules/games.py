@@ -27,6 +27,8 @@ S = TypeVar("S", bound=Engine, covariant=True)
 GameConfig = bluff.BluffConfig | topper.TopperConfig
 #: An action of either game.
 GameAction = bluff.Action | topper.TopperAction
+#: An event of either game's referee (what ``deal`` and ``apply`` return).
+GameEvent = bluff.Event | topper.TopperEvent
 
 
 @dataclass(frozen=True, eq=False)

@@ -29,6 +29,10 @@ GameConfig = bluff.BluffConfig | topper.TopperConfig
 GameAction = bluff.Action | topper.TopperAction
 #: An event of either game's referee (what ``deal`` and ``apply`` return).
 GameEvent = bluff.Event | topper.TopperEvent
+#: A seat's public record of either game (``public()``).
+GamePublic = bluff.BluffPublic | topper.TopperPublic
+#: What either game's seat to act may do now (``options()``).
+GameOptions = bluff.BluffOptions | topper.TopperOptions
 
 
 @dataclass(frozen=True, eq=False)

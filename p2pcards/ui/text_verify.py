@@ -10,7 +10,6 @@ only with ``details`` (``verify -v``) and in the JSON, which scripts read.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
 
 from p2pcards.protocol.verify import Report
 from p2pcards.protocol.verify_evening import EveningReport
@@ -33,7 +32,7 @@ def _seat_of(report: Report, player: int) -> int | None:
     return report.seating.index(player)
 
 
-def _json(value: object) -> Any:
+def _json(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 

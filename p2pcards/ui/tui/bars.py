@@ -70,7 +70,7 @@ def title_line(model: ScreenModel, width: int) -> Line:
 
 
 def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
-                press: Callable[[str], Any] | None = None, asking: bool = False,
+                press: Callable[[str], object] | None = None, asking: bool = False,
                 watching: bool = False) -> Line:
     """The keys that act now (clickable), then the keys that always work; while
     this seat's own move asks a question (a rank, a stake), how to answer it."""

@@ -38,7 +38,7 @@ def face_style(card: Card | None) -> str:
 
 def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
                playable: set[int] | None = None, active: bool = False,
-               on_click: Callable[[int], Any] | None = None,
+               on_click: Callable[[int], object] | None = None,
                empty: str = "(no cards in your hand)") -> Lines:
     """The three rows of the hand for ``width`` columns.
 

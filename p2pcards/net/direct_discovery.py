@@ -26,7 +26,6 @@ import contextlib
 import ipaddress
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from zeroconf import DNSQuestionType, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -69,7 +68,7 @@ def announcement_properties(raw: bytes) -> dict[bytes, bytes]:
     return properties
 
 
-def announcement_from(properties: Any) -> bytes:
+def announcement_from(properties: object) -> bytes:
     """The signed announcement a TXT record carries; raises
     :class:`AnnouncementMalformed` for a record that is not one (pieces missing,
     not hex, too long, another version)."""
@@ -201,7 +200,7 @@ class DirectAnnouncer:
         finally:
             self._resolving.discard(name)  # a later change to its records is looked at again
 
-    def heard(self, properties: Any) -> None:
+    def heard(self, properties: object) -> None:
         """Check one announcement's TXT record and pass its addresses on, or log
         why it is ignored."""
         try:

@@ -43,6 +43,7 @@ from p2pcards.protocol.relay import (
     Close,
     Dropped,
     LobbyChanged,
+    Output,
     Persist,
     PersistNotice,
     Relay,
@@ -279,7 +280,7 @@ class TableHost:
             link.push(frames.encode("reject", {"reason": "no hello in time"}))
             link.push(None)
 
-    def _apply(self, outputs: list[Any]) -> None:
+    def _apply(self, outputs: list[Output]) -> None:
         for out in outputs:
             if isinstance(out, Persist):
                 self._persist(out.raw)

@@ -13,14 +13,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.seat_view import bot_marks, lobby_update
-from p2pcards.net.session_events import LinkDown, LinkUp, Paths, Rejected, paths_of, presence_news, presence_of
+from p2pcards.net.session_events import (
+    LinkDown,
+    LinkUp,
+    Paths,
+    Rejected,
+    SessionEvent,
+    paths_of,
+    presence_news,
+    presence_of,
+)
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
@@ -37,7 +45,7 @@ class SessionRejected(P2PCardsError):
 class SeatLinks:
     """The links of one seat (see the module docstring)."""
 
-    def __init__(self, identity: Identity, on_event: Callable[[Any], None], *, bot: bool,
+    def __init__(self, identity: Identity, on_event: Callable[[SessionEvent], None], *, bot: bool,
                  direct: bool, listen: bool, listen_host: str | None,
                  reconnect_window: float, announce: bool = False) -> None:
         self.identity, self.on_event, self.bot = identity, on_event, bot

@@ -30,6 +30,7 @@ from prompt_toolkit.output import Output
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
+from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.asciilook import table_output
 from p2pcards.ui.tui.layout import MIN_COLUMNS, MIN_ROWS, TableLayout
 from p2pcards.ui.tui.lines import Line
@@ -228,7 +229,7 @@ class TableApp(ABC):
                 asyncio.get_running_loop().call_later(
                     self.summary_seconds, lambda: self._summary_timed_out(shown))
 
-    def _summary_timed_out(self, shown: Any) -> None:
+    def _summary_timed_out(self, shown: Summary | None) -> None:
         if self.overlay == SUMMARY and self.model.summary is shown:
             self.close_overlay()
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -298,7 +298,7 @@ class TableScreen(TableApp):
                 await coaching
         await super().stop()
 
-    def _resolve(self, action: Any) -> None:
+    def _resolve(self, action: object) -> None:
         self.close_question()
         self.message = None
         self.picker.clear()

@@ -27,7 +27,6 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.crypto import checks
 from p2pcards.crypto.errors import CryptoError
@@ -154,7 +153,7 @@ class _Pending:
     def __init__(self, pool: Executor) -> None:
         self.pool = pool
         self.batch: list[checks.Check] = []
-        self.sent: list[tuple[list[bytes], Future[Any]]] = []
+        self.sent: list[tuple[list[bytes], Future[list[bool]]]] = []
         self.count = 0
 
     def collect(self, check: checks.Check) -> None:

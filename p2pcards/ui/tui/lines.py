@@ -22,6 +22,13 @@ if TYPE_CHECKING:
 Fragment = OneStyleAndTextTuple  # (style, text) or (style, text, mouse handler)
 Line = list[Fragment]
 Lines = list[Line]
+#: What a clickable fragment calls on a mouse event (prompt_toolkit: None or NotImplemented).
+MouseHandler = Callable[[MouseEvent], object]
+
+
+def fragment(style: str, text: str, handler: MouseHandler | None = None) -> Fragment:
+    """``(style, text)``, or ``(style, text, handler)`` when it is clickable."""
+    return (style, text) if handler is None else (style, text, handler)
 
 
 def width_of(line: Sequence[Fragment]) -> int:

@@ -86,9 +86,10 @@ class ResultRecorder:
                view: Engine | None, symbols: bool) -> Summary:
         lines = [f"{who(names, event.winner, me)} won the deal and the safe box of "
                  f"{event.safe_box}."]
-        if isinstance(view, bluff.BluffState):  # Bluff's chips are public
-            stacks = tuple(view.stacks)
-            starting = view.config.starting_chips
+        if game_name(view) == "bluff":  # Bluff's chips are public
+            bluff_view = cast(bluff.BluffState, view)
+            stacks = tuple(bluff_view.stacks)
+            starting = bluff_view.config.starting_chips
             assert starting is not None  # a config fills in its defaults
             before = self._chips_before or (starting,) * len(stacks)
             lines.append("Chips: " + ", ".join(

@@ -23,7 +23,13 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding import (
+    ConditionalKeyBindings,
+    KeyBindings,
+    KeyBindingsBase,
+    KeyPressEvent,
+    merge_key_bindings,
+)
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 
@@ -124,7 +130,7 @@ class TableApp(ABC):
             return size.columns, size.rows
         return None
 
-    def _guarded(self, table_keys: KeyBindings) -> Any:
+    def _guarded(self, table_keys: KeyBindings) -> KeyBindingsBase:
         """The screen's keys while the table is drawn; while the window is too small to
         draw it, no key acts unseen: every key is swallowed but Ctrl-C, the way out the
         notice shows."""

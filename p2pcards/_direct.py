@@ -9,19 +9,21 @@ Whoever knows the seed knows every card: never a real table.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.bots.base import Bot
 from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.evening import After
-from p2pcards.protocol.events import TableEnded
+from p2pcards.protocol.events import TableEnded, TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import TableClosed
 from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.games import GameConfig
 from p2pcards.rules.topper import TopperConfig
 
 SHORT = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
@@ -36,8 +38,8 @@ class DirectTable:
     tables: list[Table]
     observer: Table
     genesis: bytes
-    bots: list[Any]
-    events: list[list[Any]] = field(default_factory=lambda: [[] for _ in range(5)])
+    bots: list[Bot]
+    events: list[list[TableEvent]] = field(default_factory=lambda: [[] for _ in range(5)])
 
     @property
     def writer(self) -> int | None:
@@ -74,7 +76,7 @@ class DirectTable:
             self.step()
         raise AssertionError("the table did not finish within the step bound")
 
-    def run_until(self, predicate: Any, max_steps: int = 5000) -> None:
+    def run_until(self, predicate: Callable[[DirectTable], bool], max_steps: int = 5000) -> None:
         for _ in range(max_steps):
             if predicate(self):
                 return
@@ -85,7 +87,7 @@ class DirectTable:
         return [e for evs in self.events for e in evs if isinstance(e, TableEnded)]
 
 
-def direct_table(game: str, seed: int = 1, config: Any = None, bot_kind: str = "heuristic",
+def direct_table(game: str, seed: int = 1, config: GameConfig | None = None, bot_kind: str = "heuristic",
                  bot_level: str = DEFAULT_LEVEL, identities: list[Identity] | None = None,
                  after: After | None = None) -> DirectTable:
     """``identities`` and ``after`` make a rematch: the same four, the match before named."""

@@ -16,10 +16,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from nacl.signing import SigningKey
 
@@ -29,7 +29,7 @@ from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.connection import connect
+from p2pcards.net.connection import Connection, connect
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
@@ -44,6 +44,10 @@ from p2pcards.protocol.session import PROBE_TIMEOUT
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import HINTS, MOVE_TIME
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
+
+if TYPE_CHECKING:
+    from p2pcards.net.discovery import TableAdvertiser
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +126,7 @@ class HostedTable:
     host: TableHost
     sessions: list[PeerSession] = field(default_factory=list)
     tasks: list[asyncio.Task[SessionResult]] = field(default_factory=list)
-    advertiser: Any = None
+    advertiser: TableAdvertiser | None = None
     background: set[asyncio.Task[None]] = field(default_factory=set)
     alive: asyncio.Task[None] | None = None
     """The host's heartbeat (see :func:`p2pcards.net.resume.keep_alive`)."""
@@ -234,7 +238,7 @@ async def start_hosted_table(
         is_bot = bot_agent is not None
         label = f"seat{index}"
         # What a restarted host needs to bring this seat back (saved with its secrets).
-        meta: dict[str, Any] = {"hosted": True, "rng_label": label}
+        meta: WireMap = {"hosted": True, "rng_label": label}
         if bot_agent is not None:
             meta.update({"bot_key": bytes(seat_identity.signing_key),
                          "bot_kind": options.bot_kind, "bot_level": options.bot_level,
@@ -373,8 +377,9 @@ async def play_local(identity: Identity, agent: Agent, options: TableOptions,
 
 
 def tcp_connector(host: str, port: int, identity: Identity,
-                  expected_peer: bytes | str | None = None, timeout: float = 5.0) -> Callable[[], Any]:
-    async def dial() -> Any:
+                  expected_peer: bytes | str | None = None,
+                  timeout: float = 5.0) -> Callable[[], Awaitable[Connection]]:
+    async def dial() -> Connection:
         return await connect(host, port, identity, expected_peer, timeout)
     return dial
 

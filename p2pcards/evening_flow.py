@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from p2pcards.app import HostedTable, TableOptions, joining_session, start_hosted_table
+from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
-from p2pcards.net.peer import PeerSession
-from p2pcards.net.session_events import Agent
+from p2pcards.net.peer import Connector, PeerSession
+from p2pcards.net.session_events import Agent, SessionEvent
+from p2pcards.net.session_snapshot import LiveSession
 from p2pcards.protocol.again import AGAIN, AgainCount, Chosen, rematch_of, sign_choice
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import FinishedMatch
@@ -32,7 +34,7 @@ from p2pcards.ui.text_common import quoted
 FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
 
 
-def finished_of(session: PeerSession) -> FinishedMatch:
+def finished_of(session: LiveSession) -> FinishedMatch:
     """This seat's own record of the match it just finished (raises StageNotReached
     unless it ended normally)."""
     if session.table is None:
@@ -63,7 +65,7 @@ class EveningHost:
         self.changed = asyncio.Event()
         told = hosted.host.on_event
 
-        def hear(event: Any) -> None:
+        def hear(event: SessionEvent) -> None:
             if isinstance(event, AgainHeard):
                 with contextlib.suppress(ProtocolError):
                     self.receive(event.raw)
@@ -164,7 +166,7 @@ class EveningHost:
                                    seed=seed, advertise=False)
 
     async def start(self, agent: Agent, seed: int | None = None,
-                    on_event: Callable[[Any], None] | None = None) -> HostedTable:
+                    on_event: Callable[[SessionEvent], None] | None = None) -> HostedTable:
         """Start the rematch's table (call once the finished table is closed, so
         its port is free)."""
         options = self.rematch_options(seed)
@@ -196,10 +198,10 @@ def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,
     return session
 
 
-def _patient(dial: Callable[[], Any], tries: int = 60, pause: float = 0.25) -> Callable[[], Any]:
+def _patient(dial: Connector, tries: int = 60, pause: float = 0.25) -> Connector:
     """A dial that waits a moment for the host to open its rematch on the port
     (the finished table's relay closes first)."""
-    async def patient() -> Any:
+    async def patient() -> Connection:
         for _ in range(tries - 1):
             try:
                 return await dial()

@@ -15,15 +15,27 @@ import math
 import os
 import sys
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
-from p2pcards.net.session_events import SessionEvent
+from p2pcards.net.session_events import SessionEvent, SessionResult
+from p2pcards.wiremap import WireMap
 
 if TYPE_CHECKING:
+    from p2pcards.bots.agent import BotAgent
+    from p2pcards.coaching import CoachLine
+    from p2pcards.net.peer import PeerSession
+    from p2pcards.net.session_events import Decision
     from p2pcards.net.session_snapshot import SessionSnapshot
+    from p2pcards.net.watch import WatchSession
+    from p2pcards.protocol.talk import TalkLine
     from p2pcards.rules.contract import Engine
+    from p2pcards.ui.plain import PlainPrinter
+    from p2pcards.ui.tui import TableScreen
+
+R = TypeVar("R")
 
 #: The exit status when the reader of our output went away: 128 + SIGPIPE, as a shell says.
 EXIT_PIPE = 141
@@ -80,10 +92,10 @@ class FrontEnd:
     def __init__(self, options: FrontOptions, game: str | None, again: bool = False,
                  rematch: bool = False) -> None:
         self.options = options
-        self.session: Any = None
+        self.session: PeerSession | WatchSession | None = None
         self.trace = options.trace
-        self.screen: Any = None
-        self.printer: Any = None
+        self.screen: TableScreen | None = None
+        self.printer: PlainPrinter | None = None
         self.again = False
         self._fill_reader: asyncio.Future[None] | None = None
         #: Whether this seat's coach is on (a table against bots, or one allowing hints).
@@ -116,7 +128,7 @@ class FrontEnd:
         self._coached = True
         self._set_coach(_coach(True))
 
-    def _set_coach(self, coach: Any) -> None:
+    def _set_coach(self, coach: CoachLine | None) -> None:
         if self.screen is not None:
             self.screen.coach = coach
         elif self.printer is not None:
@@ -127,8 +139,10 @@ class FrontEnd:
         on, and each hint is signed and sent to every peer before it is shown."""
         if self._coached or self.session is None or (self.screen is None and self.printer is None):
             return
+        from p2pcards.net.peer import PeerSession
         table = getattr(self.session, "table", None)
-        if table is None or not table.hints or table.me_player is None:
+        if (table is None or not table.hints or table.me_player is None
+                or not isinstance(self.session, PeerSession)):
             return
         self._coached = True
         from p2pcards.coaching import telling_coach
@@ -175,11 +189,14 @@ class FrontEnd:
         elif self.printer is not None:
             self.printer(event)
 
-    def say_to_table(self, text: str) -> Any:
+    def say_to_table(self, text: str) -> TalkLine:
         """A chat line from the person (plain ``say``), signed and sent by the session."""
+        from p2pcards.net.peer import PeerSession
+        from p2pcards.protocol.talk import TalkRefused
         if self.session is None:
-            from p2pcards.protocol.talk import TalkRefused
             raise TalkRefused("there is no table to talk to yet")
+        if not isinstance(self.session, PeerSession):
+            raise TalkRefused("a spectator does not talk at the table")
         return self.session.say(text)
 
     def say(self, text: str) -> None:
@@ -205,7 +222,7 @@ class FrontEnd:
         if self.screen is not None:
             await self.screen.start()
 
-    async def play(self, run: Any) -> Any:
+    async def play(self, run: Awaitable[R]) -> R | SessionResult:
         """Run a session to its end; the full screen then shows the result until a key.
 
         In plain mode a person's ``say`` lines go to the table at any moment."""
@@ -262,7 +279,7 @@ class FrontEnd:
             await self.screen.stop()
 
 
-def _coach(against_bots: bool) -> Any:
+def _coach(against_bots: bool) -> CoachLine | None:
     """The coach for a table against bots (``play``); none at a LAN table until its
     genesis turns out to allow hints (see :meth:`FrontEnd._offer_hints`)."""
     if not against_bots:
@@ -276,9 +293,9 @@ class LazyBotAgent:
 
     def __init__(self, kind: str, seed: int | None, level: str = DEFAULT_LEVEL) -> None:
         self.kind, self.seed, self.level = kind, seed, level
-        self._agent: Any = None
+        self._agent: BotAgent | None = None
 
-    async def decide(self, view: Engine, decision: Any) -> object:
+    async def decide(self, view: Engine, decision: Decision) -> object:
         if self._agent is None:
             from p2pcards.bots.agent import BotAgent, make_bot_factory
             from p2pcards.rules.games import game_of
@@ -287,9 +304,9 @@ class LazyBotAgent:
         return await self._agent.decide(view, decision)
 
 
-def trace_fields(event: object) -> dict[str, Any]:
+def trace_fields(event: object) -> WireMap:
     """The fields of one event that ``--trace`` prints (no secret: public facts and ids)."""
-    out: dict[str, Any] = {}
+    out: WireMap = {}
     for key in ("seat", "deck", "player", "position", "reason", "reconnect", "count", "reporter"):
         value = getattr(event, key, None)
         if isinstance(value, (int, str, bool)):

@@ -13,7 +13,6 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.saved_tables import (
@@ -24,6 +23,7 @@ from p2pcards.net.saved_tables import (
     sessions_matching,
 )
 from p2pcards.net.saved_tables import read_meta as _read_meta
+from p2pcards.wiremap import WireMap
 
 #: How many characters of a session id a printed command carries: unique among
 #: one person's tables in practice, and ``verify``/``replay`` say so if not.
@@ -40,7 +40,7 @@ class SavedTable:
     """One of this person's saved tables, as ``saved`` lists it and ``resume`` picks it."""
 
     directory: Path
-    meta: dict[str, Any]
+    meta: WireMap
     game: str
     table: str
     players: tuple[str, ...]
@@ -58,7 +58,7 @@ class SavedTable:
         return self.session[:SHORT]
 
 
-def whose(directory: Path, meta: dict[str, Any] | None, fingerprint: str | None) -> str:
+def whose(directory: Path, meta: WireMap | None, fingerprint: str | None) -> str:
     """Whose record a session folder's ``directory`` is: ``yours``, ``relay``, a
     bot's (``bot Ada``) or another key's seat."""
     if directory.name == RELAY:
@@ -132,7 +132,7 @@ def find_record(root: Path, text: str, fingerprint: str | None) -> Path:
     return own_record(matches[0], fingerprint)
 
 
-def describe(directory: Path, meta: dict[str, Any]) -> SavedTable | None:
+def describe(directory: Path, meta: WireMap) -> SavedTable | None:
     """What a person wants to know of a saved record, read without replaying its proofs."""
     from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.envelope import SignedMessage

@@ -27,7 +27,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import Journal, NoTranscript, read_saved_transcript
@@ -39,6 +38,7 @@ from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, tail_problem, verify_transcript
 from p2pcards.protocol.verify_evening import link_of
 from p2pcards.ui.text_common import clean, plural
+from p2pcards.wiremap import WireMap
 
 #: At most this many transcripts are looked for under one folder given (a bound, not a goal).
 MAX_RECORDS = 2000
@@ -426,7 +426,7 @@ def standings_lines(standings: Standings) -> list[str]:
     return lines
 
 
-def evening_json(evening: Evening) -> dict[str, Any]:
+def evening_json(evening: Evening) -> WireMap:
     return {
         "evening": evening.id, "day": evening.day, "matches": len(evening.matches),
         "players": [{"name": r.name, "fingerprint": r.fingerprint, "bot": r.bot,
@@ -436,7 +436,7 @@ def evening_json(evening: Evening) -> dict[str, Any]:
     }
 
 
-def _match_json(match: Match) -> dict[str, Any]:
+def _match_json(match: Match) -> WireMap:
     return {"session": match.session, "game": match.game, "table": match.table,
             "when": match.when, "ending": match.ending,
             "winners": [s.name for s in match.seats if s.won],
@@ -444,7 +444,7 @@ def _match_json(match: Match) -> dict[str, Any]:
                          "result": s.result} for s in match.seats]}
 
 
-def standings_json(standings: Standings) -> dict[str, Any]:
+def standings_json(standings: Standings) -> WireMap:
     return {"evenings": [evening_json(e) for e in standings.evenings],
             "not_counted": [{"path": str(n.path), "why": n.why, "fails_verify": n.failed}
                             for n in standings.not_counted]}

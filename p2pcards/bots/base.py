@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
+from p2pcards.rules.contract import Engine
 
 
 class Bot(Protocol):
@@ -20,29 +22,34 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: Any) -> Any:
-        """Return one legal action for ``view``'s seat, which is to act."""
+    def choose(self, view: Any) -> object:
+        """Return one legal action for ``view``'s seat, which is to act (``view`` is
+        Any: each bot takes its own game's engine, which no common type narrows to)."""
         ...
+
+
+#: The engine a local match plays (either game's).
+E = TypeVar("E", bound=Engine)
 
 
 class StepLimitExceeded(P2PCardsError, RuntimeError):
     """A local match ran past its step bound (a bug: matches must end)."""
 
 
-def shuffled_faces(deck: Sequence[Any], rng: random.Random) -> list[Any]:
+def shuffled_faces(deck: Sequence[Card], rng: random.Random) -> list[Card]:
     faces = list(deck)
     rng.shuffle(faces)
     return faces
 
 
 def play_local_match(
-    state: Any,
+    state: E,
     bots: Sequence[Bot],
-    deck: Sequence[Any],
+    deck: Sequence[Card],
     rng: random.Random,
     max_steps: int = 200_000,
-    on_step: Callable[[Any, Any, tuple[Any, ...]], None] | None = None,
-) -> Any:
+    on_step: Callable[[E, object, tuple[object, ...]], None] | None = None,
+) -> E:
     """Play ``state`` to its end: deal when a deal is awaited, else ask the bot to act.
 
     ``on_step(state, action, events)`` is called after every applied action
@@ -57,6 +64,7 @@ def play_local_match(
                 on_step(state, None, events)
             continue
         seat = state.to_act
+        assert seat is not None  # neither over nor awaiting a deal: a seat acts
         action = bots[seat].choose(state.view(seat))
         events = state.apply(action)
         if on_step is not None:

@@ -28,16 +28,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from p2pcards.bots.bluff_search import SearchBluffBot, claim_belief
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.bots.topper import best_trump, estimate_tricks
 from p2pcards.cards import Card, Rank, Suit
 from p2pcards.errors import P2PCardsError
+from p2pcards.rules import bluff
 from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Reveal
-from p2pcards.rules.games import game_of
-from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
+from p2pcards.rules.contract import Engine
+from p2pcards.rules.games import GameAction, game_of
+from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperAction, TopperState
 from p2pcards.rules.topper.order import effective_suit, is_trump, trick_power
 
 #: The level of the bot whose choice the coach shows.
@@ -53,7 +55,7 @@ class Advice:
     """The normal bot's move for a seat (``action``), the words a player types for it
     (``says``, cards in ASCII as plain mode types them) and one line of why."""
 
-    action: Any
+    action: GameAction
     says: str
     why: str
 
@@ -61,7 +63,7 @@ class Advice:
         return f"Coach: {self.says}. {self.why}"
 
 
-def advise(view: Any, rng: random.Random, names: Sequence[str] = ()) -> Advice:
+def advise(view: Engine, rng: random.Random, names: Sequence[str] = ()) -> Advice:
     """What the normal search bot would do at ``view``'s seat, and why (``names``: the
     display names by seat, for the reason's words)."""
     seat = view.viewer if view.viewer is not None else view.to_act
@@ -72,8 +74,8 @@ def advise(view: Any, rng: random.Random, names: Sequence[str] = ()) -> Advice:
     game = game_of(view).name
     action = make_bot_factory(game, "search", COACH_LEVEL)(rng).choose(view)
     if isinstance(view, BluffState):
-        return bluff_advice(view, action, names)
-    return topper_advice(view, action, names)
+        return bluff_advice(view, cast(bluff.Action, action), names)
+    return topper_advice(cast(TopperState, view), cast(TopperAction, action), names)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -133,7 +135,7 @@ def _percent(p: float) -> str:
     return f"{round(100 * p)}%"
 
 
-def bluff_advice(view: BluffState, action: Any, names: Sequence[str] = ()) -> Advice:
+def bluff_advice(view: BluffState, action: bluff.Action, names: Sequence[str] = ()) -> Advice:
     """The words and the reason for a Bluff ``action`` at ``view``."""
     claim = view.last_claim
     opts = view.options()
@@ -200,7 +202,7 @@ def _suit_word(suit: Suit) -> str:
     return suit.name.lower()
 
 
-def topper_advice(view: TopperState, action: Any, names: Sequence[str] = ()) -> Advice:
+def topper_advice(view: TopperState, action: TopperAction, names: Sequence[str] = ()) -> Advice:
     """The words and the reason for a Topper ``action`` at ``view``."""
     me = action.seat
     cards = _my_cards(view, me)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from p2pcards.bots.base import Bot
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.bluff_counter import CounterBluffBot
 from p2pcards.bots.bluff_search import SearchBluffBot
@@ -31,7 +32,7 @@ LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 
 #: Budgets of the search bots by level (keyword arguments of their classes).
-_BUDGETS: dict[str, dict[str, dict[str, Any]]] = {
+_BUDGETS: dict[str, dict[str, dict[str, bool | int | float]]] = {
     "bluff": {
         "easy": {"learn": False, "pad": 1},
         "normal": {"learn": True},
@@ -45,7 +46,7 @@ _BUDGETS: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 
-_CLASSES: dict[str, dict[str, Callable[..., Any]]] = {
+_CLASSES: dict[str, dict[str, Callable[..., Bot]]] = {
     "bluff": {"search": SearchBluffBot, "counter": CounterBluffBot, "heuristic": HeuristicBluffBot,
               "random": RandomBluffBot},
     "topper": {"search": SearchTopperBot, "counter": CounterTopperBot,

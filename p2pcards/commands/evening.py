@@ -12,14 +12,17 @@ the end box: its seat is freed and the others are told.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from p2pcards.front import FrontEnd
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol.again import AGAIN, LEAVE, Chosen, sign_choice
 from p2pcards.protocol.identity import Identity
 from p2pcards.ui.text_common import quoted
+
+if TYPE_CHECKING:
+    from p2pcards.app import HostedTable, TableOptions
 
 #: Seconds the host waits at the end box for every seat's choice.
 END_BOX_WAIT = 120.0
@@ -114,8 +117,8 @@ def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
 
 
 async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
-                       options: Any, hosted: Any, result: SessionResult,
-                       close: Callable[[Any], Any]) -> SessionResult:
+                       options: TableOptions, hosted: HostedTable, result: SessionResult,
+                       close: Callable[[HostedTable], Awaitable[None]]) -> SessionResult:
     """After the host's match: count the end box, then host up to ``--again`` rematches
     on the same port. ``close(hosted)`` ends a table as the host command does."""
     current = [hosted]  # the table open now, closed at the end whatever happens
@@ -126,7 +129,7 @@ async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
 
 
 async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: Identity,
-                          options: Any, current: list[Any], result: SessionResult) -> SessionResult:
+                          options: TableOptions, current: list[HostedTable], result: SessionResult) -> SessionResult:
     from p2pcards.evening_flow import EveningHost, filled_line
     hosted = current[0]
     for number in range(MAX_REMATCHES):
@@ -163,8 +166,8 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
 
 
 async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
-                       host: str, port: int, fingerprint: Any, result: Any,
-                       session_kwargs: dict[str, Any]) -> Any:
+                       host: str, port: int, fingerprint: bytes | str | None, result: SessionResult,
+                       session_kwargs: dict[str, Any]) -> SessionResult:
     """After a joiner's match: the end box's choice, then up to ``--again`` rematches
     at the same address; a leave when they are used up."""
     from p2pcards.evening_flow import finished_of, rejoining_session
@@ -173,7 +176,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
     for number in range(MAX_REMATCHES):
         session = front.session
         table = session.table if session is not None else None
-        if result.outcome is None or table is None or table.me_player is None:
+        if session is None or result.outcome is None or table is None or table.me_player is None:
             return result
         finished = finished_of(session)
         names = tuple(p.name for p in table.players)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from p2pcards.commands import UserError
 from p2pcards.commands.evening import offers_evening
@@ -28,7 +28,7 @@ from p2pcards.ui.text_common import plural, quoted
 
 if TYPE_CHECKING:
     from p2pcards.app import HostedTable, TableOptions
-    from p2pcards.net.session_events import SessionResult
+    from p2pcards.net.session_events import SessionEvent, SessionResult
     from p2pcards.protocol.identity import Identity
 
 
@@ -76,7 +76,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
                            interfaces=args.interface, tcp_host=args.bind, tcp_port=args.port,
                            pace=pace_of(args), spectators=args.spectators)
 
-    def host_event(event: Any) -> None:
+    def host_event(event: SessionEvent) -> None:
         if isinstance(event, LobbyChanged) and not args.trace and front.screen is None:
             names = ", ".join(p.name + (" (bot)" if p.bot else "") for p in event.players)
             front.say(f"Lobby: {names}; {plural(event.free_seats, 'free seat')}")

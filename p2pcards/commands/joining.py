@@ -7,7 +7,7 @@ import argparse
 import errno
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2pcards.commands import UserError
 from p2pcards.commands.evening import offers_evening
@@ -20,6 +20,9 @@ from p2pcards.commands.settings import front_options, session_deadline
 from p2pcards.front import FrontEnd
 from p2pcards.net.saved_tables import session_id
 from p2pcards.records import SHORT
+
+if TYPE_CHECKING:
+    from p2pcards.net.session_events import SessionEvent
 
 
 async def cmd_join(args: argparse.Namespace) -> int:
@@ -72,12 +75,12 @@ class Heard:
     """What a joining session told its front end before any table: whether it ever
     reached the host, and the host's refusal."""
 
-    def __init__(self, on_event: Callable[[Any], None]) -> None:
+    def __init__(self, on_event: Callable[[SessionEvent], None]) -> None:
         self.on_event = on_event
         self.linked = False
         self.refused: str | None = None
 
-    def hear(self, event: Any) -> None:
+    def hear(self, event: SessionEvent) -> None:
         from p2pcards.net.session_events import LinkUp, Rejected
         if isinstance(event, LinkUp):
             self.linked = True

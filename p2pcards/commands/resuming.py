@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, NoReturn
 
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import journal_root, my_identity
@@ -17,6 +17,10 @@ from p2pcards.front import FrontEnd
 from p2pcards.net.saved_tables import session_folder
 from p2pcards.records import RecordNotFound, SavedTable, pick_mine
 from p2pcards.ui.text_common import quoted
+from p2pcards.wiremap import WireMap
+
+if TYPE_CHECKING:
+    from p2pcards.protocol.identity import Identity
 
 
 async def cmd_resume(args: argparse.Namespace) -> int:
@@ -30,7 +34,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     return await resume_joined(args, identity, directory, meta)
 
 
-def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
+def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
     """The saved table ``resume`` means: the one matching ``prefix``, or without one,
     the only table of yours still in play."""
     rows = my_tables(identity)
@@ -49,8 +53,8 @@ def _pick_saved(identity: Any, prefix: str | None) -> SavedTable:
     return in_play[0]
 
 
-async def resume_joined(args: argparse.Namespace, identity: Any, directory: Path,
-                         meta: dict[str, Any]) -> int:
+async def resume_joined(args: argparse.Namespace, identity: Identity, directory: Path,
+                         meta: WireMap) -> int:
     """Rejoin, from its saved record, a table this person joined (not hosted)."""
     from p2pcards.app import randomness_for, tcp_connector
     from p2pcards.net.journal import Journal, JournalInUse
@@ -78,13 +82,13 @@ async def resume_joined(args: argparse.Namespace, identity: Any, directory: Path
     return print_result(result, front)
 
 
-async def _show_finished(args: argparse.Namespace, identity: Any, directory: Path) -> int:
+async def _show_finished(args: argparse.Namespace, identity: Identity, directory: Path) -> int:
     """A table that already ended: its result screen (or lines), from the saved
     record alone; nobody is dialled and no port is opened."""
     from p2pcards.net.journal import Journal, JournalInUse
     from p2pcards.net.peer import PeerSession
 
-    async def no_dial() -> Any:
+    async def no_dial() -> NoReturn:
         raise ConnectionError("a finished table dials nobody")
 
     front = FrontEnd(front_options(args), None)
@@ -104,7 +108,7 @@ async def _show_finished(args: argparse.Namespace, identity: Any, directory: Pat
     return print_result(result, front)
 
 
-async def _resume_hosted(args: argparse.Namespace, identity: Any, table_dir: Path) -> int:
+async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir: Path) -> int:
     """Host again a table this machine hosted: the relay on its old port, its own
     seat and its bots from their journals; the remote players reconnect."""
     from p2pcards.app import TableEndedWhileAway, resume_hosted_table

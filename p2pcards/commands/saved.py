@@ -8,7 +8,7 @@ import contextlib
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import journal_root, my_identity
@@ -16,8 +16,11 @@ from p2pcards.commands.printed import command_line
 from p2pcards.net.saved_tables import session_folder
 from p2pcards.records import SavedTable, my_saved_tables, others_in
 
+if TYPE_CHECKING:
+    from p2pcards.protocol.identity import Identity
 
-def my_tables(identity: Any) -> list[SavedTable]:
+
+def my_tables(identity: Identity) -> list[SavedTable]:
     """This person's own seats only (not its bots' nor its relay's), newest first."""
     return my_saved_tables(journal_root(), identity.fingerprint)
 

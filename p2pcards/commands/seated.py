@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from p2pcards.commands.printed import command_line
 from p2pcards.front import FrontEnd
 from p2pcards.net.saved_tables import session_id
 from p2pcards.records import SHORT
+
+if TYPE_CHECKING:
+    from p2pcards.app import HostedTable
+    from p2pcards.net.session_events import SessionResult
+    from p2pcards.net.watch import WatchResult
+    from p2pcards.protocol.identity import Identity
+
+#: What the session run returns.
+R = TypeVar("R")
 
 #: What Ctrl-C means once this process sat down at a table (or watched one):
 #: "Left the table."; None before, in discovery, ``tables`` or ``verify``,
@@ -35,12 +44,12 @@ def farewell() -> str | None:
     return _seated
 
 
-def joiner_label(identity: Any) -> str:
+def joiner_label(identity: Identity) -> str:
     """Each joiner's own seeded byte source (``--seed``), the same again on ``resume``."""
     return f"joiner-{identity.fingerprint}"
 
 
-def print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
+def print_result(result: SessionResult | WatchResult, front: FrontEnd, out: TextIO = sys.stdout) -> int:
     """How the table ended, in one sentence, and the session to verify it by; the
     command's exit status (0 over or left, 3 a verdict, 2 closed)."""
     from p2pcards.ui.text_events import Speaker, verdict_sentence, winners_sentence
@@ -71,7 +80,8 @@ def print_result(result: Any, front: FrontEnd, out: Any = sys.stdout) -> int:
     return code
 
 
-async def play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
+async def play_then_clean_up(coro: Awaitable[R],
+                             cleanup: Callable[[], Awaitable[None]] | None = None) -> R:
     """Run a session, then clean up. On Ctrl-C the session itself tells the
     other peers (a signed leave notice) before its link closes."""
     try:
@@ -81,7 +91,7 @@ async def play_then_clean_up(coro: Any, cleanup: Any = None) -> Any:
             await cleanup()
 
 
-def close_hosted(front: FrontEnd, hosted: Any) -> Callable[[], Awaitable[None]]:
+def close_hosted(front: FrontEnd, hosted: HostedTable) -> Callable[[], Awaitable[None]]:
     """The host's clean-up: the relay stays up while other players' tables are
     still in play (their own clocks decide), and the host is told why it waits."""
     async def close() -> None:

@@ -23,13 +23,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.crypto import keys, shares, shuffle
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import Ciphertext
 from p2pcards.crypto.group import Point
 from p2pcards.crypto.hashing import digest32, frame, u64
+from p2pcards.wiremap import WireList, WireValue
 
 #: Local only (never on the wire): the domain of a verified check's key.
 TAG_CHECK_KEY = b"p2pcards/v1/local/check-key"
@@ -37,7 +37,7 @@ TAG_CHECK_KEY = b"p2pcards/v1/local/check-key"
 SHUFFLE, SHARE, KEY_SHARE = "shuffle", "share", "key-share"
 
 
-def _flat(value: Any) -> bytes:
+def _flat(value: WireValue) -> bytes:
     """An unambiguous byte string of nested lists of bytes (lengths and list markers)."""
     if isinstance(value, (bytes, bytearray)):
         return b"b" + frame(bytes(value))
@@ -53,7 +53,7 @@ class ShuffleStatement:
     proof: shuffle.ShuffleProof
     joint_key: Point
 
-    def wire(self) -> list[Any]:
+    def wire(self) -> WireList:
         return [[c.to_wire() for c in self.deck_in], [c.to_wire() for c in self.deck_out],
                 self.proof.to_wire(), self.joint_key.to_bytes()]
 
@@ -69,7 +69,7 @@ class ShareStatement:
     ciphertext: Ciphertext
     share: shares.DecryptionShare
 
-    def wire(self) -> list[Any]:
+    def wire(self) -> WireList:
         return [self.public.to_bytes(), self.ciphertext.to_wire(), self.share.to_wire()]
 
     def verify(self, ctx: ProofContext, slot: int) -> None:
@@ -83,7 +83,7 @@ class KeyShareStatement:
     public: Point
     proof: keys.SchnorrProof
 
-    def wire(self) -> list[Any]:
+    def wire(self) -> WireList:
         return [self.public.to_bytes(), self.proof.to_wire()]
 
     def verify(self, ctx: ProofContext, slot: int) -> None:

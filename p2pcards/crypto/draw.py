@@ -17,7 +17,6 @@ Use a distinct ``purpose`` for each draw of a session.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CommitmentMismatch, InvalidEncoding
@@ -31,6 +30,7 @@ from p2pcards.crypto.hashing import (
     u64,
 )
 from p2pcards.crypto.sampling import fisher_yates, uniform_below
+from p2pcards.wiremap import WireValue
 
 #: The purpose a nonce is committed under when one nonce serves the table's set-up draws.
 SETUP_PURPOSE = "table set-up"
@@ -53,7 +53,7 @@ def _check_bytes(value: object, size: int, what: str, seat: int | None) -> bytes
     return value
 
 
-def _check_session(session: Any) -> bytes:
+def _check_session(session: WireValue) -> bytes:
     return _check_bytes(session, 32, "session id", None)
 
 
@@ -69,8 +69,8 @@ def draw_commitment(session: bytes, seat: int, purpose: str | bytes, nonce: byte
     return digest32(TAG_DRAW_COMMIT, session, u64(seat), _purpose_bytes(purpose), nonce)
 
 
-def verify_draw_nonce(commitment: Any, session: bytes, seat: int, purpose: str | bytes,
-                      nonce: Any) -> None:
+def verify_draw_nonce(commitment: WireValue, session: bytes, seat: int, purpose: str | bytes,
+                      nonce: WireValue) -> None:
     """Raise :class:`CommitmentMismatch` naming ``seat`` unless ``nonce`` is what it committed."""
     _check_bytes(commitment, COMMITMENT_BYTES, "draw commitment", seat)
     _check_bytes(nonce, NONCE_BYTES, "draw nonce", seat)
@@ -83,7 +83,7 @@ def commit(ctx: ProofContext, nonce: bytes, purpose: str | bytes = SETUP_PURPOSE
     return draw_commitment(ctx.session, ctx.seat, purpose, nonce)
 
 
-def verify_commitment(ctx: ProofContext, nonce: Any, commitment: Any,
+def verify_commitment(ctx: ProofContext, nonce: WireValue, commitment: WireValue,
                       purpose: str | bytes = SETUP_PURPOSE) -> bool:
     """Whether ``nonce`` is what ``ctx.seat`` committed to with :func:`commit`.
 

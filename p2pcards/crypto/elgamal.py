@@ -16,18 +16,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.group import G, Point, Scalar
 from p2pcards.crypto.hashing import TAG_CARD, hash_to_point, u64
 from p2pcards.crypto.wire import MAX_DECK_SIZE, expect_list
+from p2pcards.wiremap import WireValue
 
 #: Card codes the deck knows (the encoding of :mod:`p2pcards.cards`).
 CARD_CODES = range(52)
 
 
-def _check_code(code: Any) -> int:
+def _check_code(code: WireValue) -> int:
     if isinstance(code, bool) or not isinstance(code, int) or code not in CARD_CODES:
         raise InvalidEncoding(f"card code must be an integer in 0..51, got {describe(code)}")
     return code

@@ -26,7 +26,6 @@ Reprs hide values: a scalar may be a key, a point may be a card.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 import nacl.bindings as _nb
 import nacl.utils
@@ -145,7 +144,7 @@ class Scalar:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Scalar is immutable")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[[str, bytes], Point | Scalar], tuple[str, bytes]]:
         """Pickled as its bytes, rebuilt without checking again: only for this
         process's own workers (an offline verifier's), handed values validated here."""
         return (_unpickle, ('Scalar', self._b))
@@ -275,7 +274,7 @@ class Point:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Point is immutable")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[[str, bytes], Point | Scalar], tuple[str, bytes]]:
         """Pickled as its bytes, rebuilt without checking again: only for this
         process's own workers (an offline verifier's), handed values validated here."""
         return (_unpickle, ('Point', self._b))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import (
@@ -31,6 +30,7 @@ from p2pcards.crypto.errors import (
 from p2pcards.crypto.group import G, Point, Rng, Scalar, base_mul, random_scalar, sum_points
 from p2pcards.crypto.hashing import TAG_KEY_COMMIT, TAG_KEY_SCHNORR, digest32, hash_to_scalar
 from p2pcards.crypto.wire import expect_list
+from p2pcards.wiremap import WireValue
 
 COMMITMENT_BYTES = 32
 
@@ -92,7 +92,7 @@ def key_commitment(ctx: ProofContext, public: Point) -> bytes:
     return digest32(TAG_KEY_COMMIT, *ctx.fields(), public.to_bytes())
 
 
-def verify_key_commitment(commitment: Any, ctx: ProofContext, public: Point) -> None:
+def verify_key_commitment(commitment: WireValue, ctx: ProofContext, public: Point) -> None:
     """Raise :class:`CommitmentMismatch` (naming ``ctx.seat``) unless ``public`` was committed."""
     if not isinstance(commitment, bytes) or len(commitment) != COMMITMENT_BYTES:
         raise InvalidEncoding(f"key commitment: expected {COMMITMENT_BYTES} bytes", seat=ctx.seat)

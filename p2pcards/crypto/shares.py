@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import CardMap, Ciphertext
@@ -37,6 +36,7 @@ from p2pcards.crypto.group import G, Point, Rng, Scalar, base_mul, random_scalar
 from p2pcards.crypto.hashing import TAG_SHARE_DLEQ, hash_to_scalar, u64
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.crypto.wire import expect_list
+from p2pcards.wiremap import WireValue
 
 _MAX_SLOT = (1 << 32) - 1
 
@@ -78,7 +78,7 @@ class DecryptionShare:
         return "DecryptionShare(<hidden>)"
 
 
-def _check_slot(slot: Any) -> int:
+def _check_slot(slot: WireValue) -> int:
     if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot <= _MAX_SLOT:
         raise InvalidEncoding(f"slot must be an integer in 0..{_MAX_SLOT}, got {describe(slot)}")
     return slot

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import Ciphertext
@@ -65,6 +64,7 @@ from p2pcards.crypto.hashing import (
 )
 from p2pcards.crypto.sampling import fisher_yates, words_from_rng
 from p2pcards.crypto.wire import MAX_DECK_SIZE, expect_list, points_from_wire, scalars_from_wire
+from p2pcards.wiremap import WireList
 
 _PROOF_FIELDS = 14
 
@@ -97,7 +97,7 @@ class ShuffleProof:
     def size(self) -> int:
         return len(self.commitments)
 
-    def to_wire(self) -> list[Any]:
+    def to_wire(self) -> WireList:
         """``[t1, t2, t3, t4_1, t4_2, [t_hat], s1, s2, s3, s4, [s_hat], [s_prime], [c], [c_hat]]``."""
         def pts(ps: Sequence[Point]) -> list[bytes]:
             return [p.to_bytes() for p in ps]

@@ -10,17 +10,16 @@ these checks come second and raise :class:`~p2pcards.crypto.errors.InvalidEncodi
 
 from __future__ import annotations
 
-from typing import Any
-
 from p2pcards.crypto.errors import InvalidEncoding
 from p2pcards.crypto.group import Point, Scalar
+from p2pcards.wiremap import WireList
 
 #: The most cards a deck (and so a shuffle proof) may have on the wire.
 MAX_DECK_SIZE = 256
 
 
 def expect_list(obj: object, what: str, seat: int | None, *, length: int | None = None,
-                lo: int = 0, hi: int = MAX_DECK_SIZE) -> list[Any]:
+                lo: int = 0, hi: int = MAX_DECK_SIZE) -> WireList:
     if not isinstance(obj, (list, tuple)):
         raise InvalidEncoding(f"{what}: expected a list, got {type(obj).__name__}", seat=seat)
     if length is not None and len(obj) != length:

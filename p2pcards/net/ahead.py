@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from p2pcards.protocol.events import HandReceived, ShuffleVerified
+from p2pcards.protocol.events import HandReceived, ShuffleVerified, TableEvent
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Prepared, PreparedShares
 
@@ -56,7 +56,7 @@ class Ahead:
         future.add_done_callback(done)
         return future
 
-    def after(self, table: Table, events: list[Any]) -> None:
+    def after(self, table: Table, events: list[TableEvent]) -> None:
         """What the table's events let us begin: after a deal, the next deal's
         first shuffle (while the players think); after the last shuffle passed,
         our shares of its deck (final now)."""

@@ -21,7 +21,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from p2pcards.net.admission import StrangerBudget, Ticket
 from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
@@ -384,7 +384,7 @@ class Server:
         self._limits = limits
         self._budget = StrangerBudget(total=limits.max_connections, per_address=limits.max_per_address,
                                       rate=limits.handshake_rate, burst=limits.handshake_burst)
-        self._handshaking: set[asyncio.Task[Any]] = set()
+        self._handshaking: set[asyncio.Task[object]] = set()
         self._server: asyncio.Server | None = None
         self._port = 0
         self._host = ""

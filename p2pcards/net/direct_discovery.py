@@ -26,7 +26,6 @@ import contextlib
 import ipaddress
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from zeroconf import DNSQuestionType, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -42,6 +41,7 @@ from p2pcards.protocol.announce import (
 )
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity, fingerprint
+from p2pcards.wiremap import WireList
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ RESOLVE_TRIES = 3
 #: Resolves at once (a flood of records costs queued work, never the loop).
 MAX_RESOLVING = 8
 
-Found = Callable[[int, list[list[Any]]], None]
+Found = Callable[[int, list[WireList]], None]
 
 
 def announcement_properties(raw: bytes) -> dict[bytes, bytes]:
@@ -68,7 +68,7 @@ def announcement_properties(raw: bytes) -> dict[bytes, bytes]:
     return properties
 
 
-def announcement_from(properties: Any) -> bytes:
+def announcement_from(properties: object) -> bytes:
     """The signed announcement a TXT record carries; raises
     :class:`AnnouncementMalformed` for a record that is not one (pieces missing,
     not hex, too long, another version)."""
@@ -128,7 +128,7 @@ class DirectAnnouncer:
         self._resolving: set[str] = set()
         self._slots = asyncio.Semaphore(MAX_RESOLVING)
 
-    async def start(self, addrs: list[list[Any]]) -> None:
+    async def start(self, addrs: list[WireList]) -> None:
         """Browse (once), and announce ``addrs`` if there are any (once). Idempotent."""
         async with self._lock:
             if self._closed:
@@ -200,7 +200,7 @@ class DirectAnnouncer:
         finally:
             self._resolving.discard(name)  # a later change to its records is looked at again
 
-    def heard(self, properties: Any) -> None:
+    def heard(self, properties: object) -> None:
         """Check one announcement's TXT record and pass its addresses on, or log
         why it is ignored."""
         try:

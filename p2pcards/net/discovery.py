@@ -25,8 +25,8 @@ import contextlib
 import ipaddress
 import logging
 import re
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from zeroconf import DNSQuestionType, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -151,7 +151,7 @@ def table_properties(
     return properties
 
 
-def _text_field(properties: dict[Any, Any], key: bytes) -> str | None:
+def _text_field(properties: Mapping[bytes, object], key: bytes) -> str | None:
     value = properties.get(key)
     if not isinstance(value, (bytes, bytearray)):
         return None
@@ -161,7 +161,7 @@ def _text_field(properties: dict[Any, Any], key: bytes) -> str | None:
         return None
 
 
-def _int_field(properties: dict[Any, Any], key: bytes, low: int, high: int) -> int | None:
+def _int_field(properties: Mapping[bytes, object], key: bytes, low: int, high: int) -> int | None:
     text = _text_field(properties, key)
     if text is None or not text.isascii() or not text.isdigit() or len(text) > 6:
         return None
@@ -431,7 +431,7 @@ async def first_answering(
     raced with staggered starts (Happy Eyeballs) rather than one after another."""
     ordered = order_candidates(candidates, local_addresses() if mine is None else mine)
 
-    def attempt(host: str) -> Any:
+    def attempt(host: str) -> Callable[[], Awaitable[str | None]]:
         async def probe() -> str | None:
             return host if await port_answers(host, port, timeout) else None
         return probe

@@ -22,15 +22,15 @@ import contextlib
 import itertools
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from p2pcards.net.admission import TokenBucket
-from p2pcards.net.connection import Connection, Limits, serve
+from p2pcards.net.connection import Connection, Limits, Server, serve
 from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.journal import Journal
-from p2pcards.net.memory import MemoryNetwork
+from p2pcards.net.memory import MemoryNetwork, MemoryServer
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
 from p2pcards.protocol.evening import Rematch
@@ -43,6 +43,7 @@ from p2pcards.protocol.relay import (
     Close,
     Dropped,
     LobbyChanged,
+    Output,
     Persist,
     PersistNotice,
     Relay,
@@ -65,7 +66,7 @@ class _Link:
     def __init__(self, number: int, connection: Connection) -> None:
         self.number = number
         self.connection = connection
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.limit = MAX_QUEUED_FRAMES
         self.writer = asyncio.create_task(self._write())
 
@@ -117,7 +118,7 @@ class TableHost:
         self._links: dict[int, _Link] = {}
         self._by_key: dict[bytes, deque[int]] = {}  # admitted links of each key, oldest first
         self._numbers = itertools.count(1)
-        self._servers: list[Any] = []
+        self._servers: list[Server | MemoryServer] = []
         self.tcp_host: str | None = None
         self.tcp_port: int | None = None
         self.local_port: int | None = None
@@ -161,9 +162,9 @@ class TableHost:
             raise NotRunning("the table host listens on TCP only once started with an address")
         return self.tcp_port
 
-    def local_connector(self, identity: Identity) -> Callable[[], Any]:
+    def local_connector(self, identity: Identity) -> Callable[[], Awaitable[Connection]]:
         """How a player in this process (the host's own, or a bot) dials the table."""
-        async def connect() -> Any:
+        async def connect() -> Connection:
             port = self.local_port
             if port is None:  # as for any address nothing listens on
                 raise ConnectionRefusedError("the table host is not listening yet")
@@ -282,7 +283,7 @@ class TableHost:
             link.push(frames.encode("reject", {"reason": "no hello in time"}))
             link.push(None)
 
-    def _apply(self, outputs: list[Any]) -> None:
+    def _apply(self, outputs: list[Output]) -> None:
         if self._closed:
             # A frame read just before close: a released journal is never reopened
             # (a resumed host may hold it now), and no link is left to tell.

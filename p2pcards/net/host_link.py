@@ -19,9 +19,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +40,14 @@ Post = Callable[[tuple[str, Any, Any]], Awaitable[None]]
 class HostLink:
     """Keeps one session's link to the host (see the module docstring)."""
 
-    def __init__(self, connector: Callable[[], Awaitable[Any]], post: Post,
+    def __init__(self, connector: Callable[[], Awaitable[Connection]], post: Post,
                  reconnect_window: float) -> None:
         self.connector = connector
         self.post = post
         self.reconnect_window = reconnect_window
         self.connected_once = False
 
-    async def run(self, hello: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
+    async def run(self, hello: Callable[[Connection], Awaitable[WireMap]]) -> None:
         """Until cancelled or given up; ``hello(connection)`` makes the hello's
         body for a new link. Should it fail unexpectedly, the session hears of it
         as a host that cannot be reached, instead of waiting for nothing."""
@@ -57,7 +59,7 @@ class HostLink:
             log.error("the link to the host failed: %r", error)
             await self.post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
 
-    async def _run(self, hello: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
+    async def _run(self, hello: Callable[[Connection], Awaitable[WireMap]]) -> None:
         # The first dial's window, then the reconnect window after each loss.
         redial = Redial(first=REDIAL_DELAY, most=MAX_REDIAL_DELAY, window=FIRST_DIAL_WINDOW)
         while True:

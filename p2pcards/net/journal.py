@@ -21,12 +21,13 @@ import contextlib
 import os
 import struct
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.filelock import lock_exclusive, unlock
 from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
+from p2pcards.wiremap import WireMap, WireValue
 
 _LEN = struct.Struct(">I")
 MAX_RECORD = 16 * 1024 * 1024
@@ -95,7 +96,7 @@ class Journal:
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
-        self._fh: Any | None = None
+        self._fh: BinaryIO | None = None
         self._lock_fd: int | None = None
 
     def claim(self) -> None:
@@ -128,7 +129,7 @@ class Journal:
     def exists(self) -> bool:
         return self.meta_path.exists()
 
-    def write_meta(self, meta: dict[str, Any]) -> None:
+    def write_meta(self, meta: WireMap) -> None:
         """Replace the meta file atomically (temp file, fsync, rename), mode 0600.
         A seat's secrets are written once: raises :class:`SeatAlreadySaved` rather
         than replace a meta file that holds some (a fresh start over a saved seat)."""
@@ -136,7 +137,7 @@ class Journal:
             raise SeatAlreadySaved(self.directory)
         write_atomically(self.meta_path, wire.pack(meta))
 
-    def _saved_secrets(self) -> Any:
+    def _saved_secrets(self) -> WireValue:
         """The secrets the meta file holds (None: none); an unreadable file counts as
         holding some, so it is never overwritten either."""
         try:
@@ -144,7 +145,7 @@ class Journal:
         except (OSError, ValueError, P2PCardsError):
             return b"unreadable"
 
-    def read_meta(self) -> dict[str, Any]:
+    def read_meta(self) -> WireMap:
         meta = wire.unpack(self.meta_path.read_bytes(), max_bytes=MAX_RECORD)
         if not isinstance(meta, dict):
             raise ValueError(f"{self.meta_path}: not a meta map")
@@ -154,13 +155,13 @@ class Journal:
     def verdict_path(self) -> Path:
         return self.directory / "verdict"
 
-    def write_verdict(self, verdict_wire: dict[str, Any]) -> None:
+    def write_verdict(self, verdict_wire: WireMap) -> None:
         """Keep the verdict that ended the table, with its evidence, beside the transcript."""
         write_atomically(self.verdict_path, wire.pack(verdict_wire))
 
-    def read_verdict(self) -> dict[str, Any] | None:
+    def read_verdict(self) -> WireMap | None:
         try:
-            verdict: dict[str, Any] = wire.unpack(self.verdict_path.read_bytes(), max_bytes=MAX_RECORD)
+            verdict: WireMap = wire.unpack(self.verdict_path.read_bytes(), max_bytes=MAX_RECORD)
             return verdict
         except FileNotFoundError:
             return None
@@ -169,12 +170,12 @@ class Journal:
     def result_path(self) -> Path:
         return self.directory / "result"
 
-    def write_result(self, result: dict[str, Any]) -> None:
+    def write_result(self, result: WireMap) -> None:
         """Keep how the match ended (the winners' names), so a list of saved tables
         can say so without replaying every proof."""
         write_atomically(self.result_path, wire.pack(result))
 
-    def read_result(self) -> dict[str, Any] | None:
+    def read_result(self) -> WireMap | None:
         try:
             result = wire.unpack(self.result_path.read_bytes(), max_bytes=MAX_RECORD)
         except FileNotFoundError:

@@ -28,11 +28,11 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING
 
 from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
-from p2pcards.net.connection import Connection, Limits, connect, serve
+from p2pcards.net.connection import Connection, Limits, Server, connect, serve
 from p2pcards.net.errors import NetError
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
@@ -40,6 +40,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.frames import MAX_ADDRS
 from p2pcards.protocol.identity import Identity, fingerprint
+from p2pcards.wiremap import WireList, WireMap
 
 if TYPE_CHECKING:
     from p2pcards.net.direct_discovery import DirectAnnouncer
@@ -74,7 +75,7 @@ class _Direct:
         self.player = player
         self.connection = connection
         self.dialled_by = dialled_by
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
         self.ended = asyncio.Event()
 
@@ -116,7 +117,7 @@ class Mesh:
         self,
         identity: Identity,
         deliver: Deliver,
-        hello_body: Callable[[], dict[str, Any]],
+        hello_body: Callable[[], WireMap],
         *,
         on_change: Callable[[], None] | None = None,
         limits: Limits = MESH_LIMITS,
@@ -135,12 +136,12 @@ class Mesh:
         self.session: bytes | None = None
         self.keys: list[bytes] = []
         self.me: int | None = None
-        self.addrs: list[list[Any]] = []
+        self.addrs: list[WireList] = []
         self._links: dict[int, _Direct] = {}
-        self._addresses: dict[int, list[list[Any]]] = {}
+        self._addresses: dict[int, list[WireList]] = {}
         #: Where each player listens, by source: the host's hints, its own signed word.
-        self._hints: dict[int, list[list[Any]]] = {}
-        self._signed: dict[int, list[list[Any]]] = {}
+        self._hints: dict[int, list[WireList]] = {}
+        self._signed: dict[int, list[WireList]] = {}
         self.announce = announce
         """Announce this listener and browse for the others' with zeroconf."""
         self.announce_interfaces = announce_interfaces
@@ -149,15 +150,15 @@ class Mesh:
         self._dialers: dict[int, asyncio.Task[None]] = {}
         self._last_dial: dict[int, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._server: Any = None
-        self._servers: list[Any] = []
+        self._server: Server | None = None
+        self._servers: list[Server] = []
         self._closed = False
         self.refused = 0
         """Incoming links closed because their key is not a player of this table (or no table yet)."""
 
     # -- set-up -------------------------------------------------------------------
 
-    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[list[Any]]:
+    async def listen(self, host: str, mine: list[LocalAddress] | None = None) -> list[WireList]:
         """Listen on ``host`` (port chosen by the OS), and on the other addresses of
         its interface (``mine``: this machine's; the same port where it is free);
         the ``[host, port]`` pairs to announce in ``hello``, ``host`` first (none if
@@ -203,7 +204,7 @@ class Mesh:
         self.session, self.keys, self.me = session, list(keys), me
         self._discover()
 
-    def set_peers(self, players: list[list[Any]]) -> None:
+    def set_peers(self, players: list[WireList]) -> None:
         """Addresses from the host's ``peers`` frame: (re)start dialling whoever has
         addresses and no live link (a changed address resets its retries)."""
         if self._closed or self.session is None or self.me is None:
@@ -217,7 +218,7 @@ class Mesh:
             self._hints[player] = addrs
             self._redial(player)
 
-    def set_announced(self, player: int, addrs: list[list[Any]]) -> None:
+    def set_announced(self, player: int, addrs: list[WireList]) -> None:
         """Addresses ``player`` announced itself, signed (checked by the announcer):
         dialled as the host's hints are, before them."""
         if self._closed or self.session is None or player == self.me:
@@ -230,7 +231,7 @@ class Mesh:
         ones first, then the host's hints; only the ones :func:`_dialable`)."""
         owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
         zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
-        usable: list[list[Any]] = []
+        usable: list[WireList] = []
         for a in [*self._signed.get(player, []), *self._hints.get(player, [])]:
             if any(_dialable(a[0], own) for own in owns):
                 here = [_in_own_zone(a[0], zoned), a[1]]
@@ -278,7 +279,7 @@ class Mesh:
                              for a in _same_link(self._where, local_addresses()))]
         return AnnouncedLink("", tuple(dict.fromkeys(ips))).zeroconf_interfaces
 
-    async def _announce(self, addrs: list[list[Any]]) -> None:
+    async def _announce(self, addrs: list[WireList]) -> None:
         assert self.announcer is not None
         try:
             await self.announcer.start(addrs)
@@ -333,7 +334,7 @@ class Mesh:
 
     # -- forming links ----------------------------------------------------------------
 
-    def _spawn(self, coro: Any) -> asyncio.Task[None]:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -396,8 +397,8 @@ class Mesh:
             await asyncio.sleep(wait)
         self._last_dial[player] = loop.time()
 
-        def attempt(host: str, port: int) -> Callable[[], Awaitable[Any]]:
-            async def dial() -> Any:
+        def attempt(host: str, port: int) -> Callable[[], Awaitable[Connection | None]]:
+            async def dial() -> Connection | None:
                 try:
                     return await connect(host, port, self.identity, expected_peer=self.keys[player],
                                          timeout=self.dial_timeout, limits=self.limits)

@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.connection import Connection
@@ -64,8 +63,9 @@ from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import StageNotReached
 from p2pcards.protocol.table_records import Stage, Written
 from p2pcards.protocol.talk import TalkBook, TalkLine
+from p2pcards.wiremap import WireMap
 
-Connector = Callable[[], Awaitable[Any]]
+Connector = Callable[[], Awaitable[Connection]]
 RandomnessFor = Callable[[int], Callable[[int], bytes]]
 
 
@@ -82,7 +82,7 @@ class PeerSession:
         self, identity: Identity, agent: Agent, connector: Connector, *, bot: bool = False,
         deadline: float = 120.0, reconnect_window: float = 60.0, journal_root: Path | None = None,
         randomness_for: RandomnessFor | None = None, on_event: Callable[[SessionEvent], None] | None = None,
-        meta: dict[str, Any] | None = None, direct: bool = False, listen: bool = True,
+        meta: WireMap | None = None, direct: bool = False, listen: bool = True,
         listen_host: str | None = None,
         announce: bool = False,
     ) -> None:
@@ -244,7 +244,7 @@ class PeerSession:
 
     # -- the links --------------------------------------------------------------------
 
-    async def _host_hello(self, connection: Connection) -> dict[str, Any]:
+    async def _host_hello(self, connection: Connection) -> WireMap:
         """A new link to the host: listen for direct links (once), then the hello."""
         await self.links.open_listener(connection)
         return self.links.hello_body(self.table)

@@ -14,9 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
 
-from p2pcards.net.connection import connect
+from p2pcards.net.connection import Connection, connect
 from p2pcards.net.errors import NetError
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import LEAVE, AgainCount, Choice, Chosen
@@ -40,7 +39,7 @@ async def end_box_link(identity: Identity, host: str, port: int, finished: Finis
     cannot be reached."""
     count = AgainCount(finished, player_keys)
     tell = on_choice or (lambda chosen: None)
-    connection: Any = await connect(host, port, identity, expected_peer, timeout=10.0)
+    connection: Connection = await connect(host, port, identity, expected_peer, timeout=10.0)
     try:
         await connection.send(frames.encode("hello", {
             "v": PROTOCOL_VERSION, "name": identity.name[:frames.MAX_NAME] or "player",

@@ -22,19 +22,30 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from p2pcards.net.journal import Journal
-from p2pcards.net.session_events import LobbyUpdate
+from p2pcards.net.session_events import LobbyUpdate, SessionEvent
 from p2pcards.net.session_snapshot import seat_view
 from p2pcards.protocol.errors import RemoteProtocolError
-from p2pcards.protocol.events import MatchCompleted, PlayersSeated, TableEnded
+from p2pcards.protocol.events import (
+    MatchCompleted,
+    PlayersSeated,
+    SharesVerified,
+    ShuffleVerified,
+    TableEnded,
+    TableEvent,
+)
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import SessionSecrets, Stage
 from p2pcards.protocol.table_settings import MOVE_TIME
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
+from p2pcards.wiremap import WireMap
+
+if TYPE_CHECKING:
+    from p2pcards.net.peer import PeerSession
 
 #: Seconds of the clock a resumed turn keeps however long ago it began.
 RESUME_GRACE = 30.0
@@ -55,7 +66,7 @@ class Step:
     the view while it takes the events (a deal's chips, the hand) sees that
     moment of the table, not the end of the record."""
 
-    events: tuple[Any, ...]
+    events: tuple[SessionEvent, ...]
     view: Engine | None = NO_VIEW
 
 
@@ -63,7 +74,7 @@ class Step:
 class Resumed:
     table: Table
     #: The saved meta, without the secrets.
-    meta: dict[str, Any]
+    meta: WireMap
     #: Wall time the transcript was last written (None: unknown).
     saved_at: float | None
     #: Each saved message's events as this seat had them (see :class:`Step`).
@@ -100,11 +111,11 @@ def rebuild(journal: Journal, identity: Identity,
     return Resumed(table, {k: v for k, v in meta.items() if k != "secrets"}, saved_at, steps)
 
 
-def _as_written(events: Sequence[Any]) -> list[Any]:
+def _as_written(events: Sequence[TableEvent]) -> list[TableEvent]:
     """This seat's own message, read back: its events as they were when it wrote
     it (``own``), so that the log says "you" where it said "you"."""
-    return [dataclasses.replace(e, own=True) if dataclasses.is_dataclass(e)
-            and not isinstance(e, type) and hasattr(e, "own") else e for e in events]
+    return [dataclasses.replace(e, own=True) if isinstance(e, (ShuffleVerified, SharesVerified))
+            else e for e in events]
 
 
 def _view_now(table: Table) -> Engine | None:
@@ -121,7 +132,7 @@ def turn_age(saved_at: float | None, move_time: float) -> float:
     return min(age, max(0.0, move_time - RESUME_GRACE))
 
 
-def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()) -> list[Step]:
+def resumed_steps(table: Table, meta: WireMap, steps: Sequence[Step] = ()) -> list[Step]:
     """What a resumed session's front end (which starts empty) is told before
     anything new happens: the table as saved (game, name, players and bot marks),
     then every saved message's events with the view after it (``steps``: the
@@ -148,7 +159,7 @@ def resumed_steps(table: Table, meta: dict[str, Any], steps: Sequence[Step] = ()
     return out
 
 
-def show_record(session: Any, steps: Sequence[Step]) -> None:
+def show_record(session: PeerSession, steps: Sequence[Step]) -> None:
     """Tell ``session``'s front end (``on_event``) every step again, with the
     session's ``replaying`` set to the step while its events are told (front
     ends read the view of that moment from it), and cleared at the end."""

@@ -10,9 +10,9 @@ the folders itself.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.wiremap import WireMap
 
 #: The folder of a session's records that is the host's relay, not a seat.
 RELAY = "relay"
@@ -64,7 +64,7 @@ def sessions_matching(root: Path, prefix: str) -> list[Path]:
     return [d for d in session_folders(root) if d.name.startswith(prefix)]
 
 
-def read_meta(record: Path) -> dict[str, Any] | None:
+def read_meta(record: Path) -> WireMap | None:
     """A record's meta, or None where it is missing or damaged (it reads as nothing)."""
     from p2pcards.net.journal import Journal
     try:
@@ -73,7 +73,7 @@ def read_meta(record: Path) -> dict[str, Any] | None:
         return None
 
 
-def own_seats(root: Path, fingerprint: str) -> list[tuple[Path, dict[str, Any]]]:
+def own_seats(root: Path, fingerprint: str) -> list[tuple[Path, WireMap]]:
     """Every record of the seat with this key (not its bots' nor its relay's), with
     its meta, by session id; a record whose meta cannot be read is left out."""
     seats = []

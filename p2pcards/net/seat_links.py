@@ -13,18 +13,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.seat_view import bot_marks, lobby_update
-from p2pcards.net.session_events import LinkDown, LinkUp, Paths, Rejected, paths_of, presence_news, presence_of
+from p2pcards.net.session_events import (
+    LinkDown,
+    LinkUp,
+    Paths,
+    Rejected,
+    SessionEvent,
+    paths_of,
+    presence_news,
+    presence_of,
+)
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
+from p2pcards.wiremap import WireList, WireMap
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +45,7 @@ class SessionRejected(P2PCardsError):
 class SeatLinks:
     """The links of one seat (see the module docstring)."""
 
-    def __init__(self, identity: Identity, on_event: Callable[[Any], None], *, bot: bool,
+    def __init__(self, identity: Identity, on_event: Callable[[SessionEvent], None], *, bot: bool,
                  direct: bool, listen: bool, listen_host: str | None,
                  reconnect_window: float, announce: bool = False) -> None:
         self.identity, self.on_event, self.bot = identity, on_event, bot
@@ -48,8 +57,8 @@ class SeatLinks:
         self.connection: Connection | None = None
         self.mesh: Mesh | None = None
         self.host_key: bytes | None = None
-        self.addrs: list[list[Any]] = []
-        self._pending_peers: list[Any] | None = None
+        self.addrs: list[WireList] = []
+        self._pending_peers: list[WireList] | None = None
         #: The host's last word on who is linked to it (player order), if any.
         self.host_presence: list[int] | None = None
         self._told_presence: dict[int, str] = {}
@@ -96,7 +105,7 @@ class SeatLinks:
             self.connection = None
         self.on_event(LinkDown(str(error)))
 
-    def host_frame(self, frame: Any, table: Table | None) -> bool:
+    def host_frame(self, frame: frames.Frame, table: Table | None) -> bool:
         """The host's own frames (``lobby``, ``reject``, ``peers``, ``presence``):
         whether ``frame`` was one (a ``reject`` raises :class:`SessionRejected`)."""
         body = frame.body
@@ -115,7 +124,7 @@ class SeatLinks:
             return False
         return True
 
-    def hello_body(self, table: Table | None, with_addrs: bool = True) -> dict[str, Any]:
+    def hello_body(self, table: Table | None, with_addrs: bool = True) -> WireMap:
         body = {
             "v": PROTOCOL_VERSION, "name": self.identity.name[:frames.MAX_NAME] or "player",
             "sid": table.session if table else b"", "have": table.next_position if table else 0,
@@ -150,7 +159,7 @@ class SeatLinks:
     def linked(self) -> set[int]:
         return self.mesh.linked() if self.mesh is not None else set()
 
-    def on_peers(self, players: list[Any], table: Table | None) -> None:
+    def on_peers(self, players: list[WireList], table: Table | None) -> None:
         """The host's ``peers`` addresses: dialled once the table is known."""
         if self.mesh is None:
             return

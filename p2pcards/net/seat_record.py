@@ -9,13 +9,13 @@ sent, so this player never signs a position twice — and what ``verify`` and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from p2pcards.net.journal import Journal
-from p2pcards.protocol.events import MatchCompleted, TableEnded
+from p2pcards.protocol.events import MatchCompleted, TableEnded, TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.wiremap import WireMap
 
 
 class SeatRecord:
@@ -30,7 +30,7 @@ class SeatRecord:
         """The table was rebuilt from ``journal``, which now holds exactly its transcript."""
         self.journal, self.saved = journal, len(table.transcript())
 
-    def create(self, root: Path, table: Table, identity: Identity, meta: dict[str, Any],
+    def create(self, root: Path, table: Table, identity: Identity, meta: WireMap,
                bots: dict[bytes, bool], genesis: bytes) -> None:
         """A new record for this seat at ``table`` (claimed: raises
         :class:`~p2pcards.net.journal.JournalInUse` if another process plays it),
@@ -65,7 +65,7 @@ class SeatRecord:
             self.save_held(table, sync=True)
             self.journal.write_verdict(verdict.to_wire())
 
-    def events(self, table: Table | None, events: list[Any]) -> None:
+    def events(self, table: Table | None, events: list[TableEvent]) -> None:
         """What the table's events mean for the record: a verdict, the match's result."""
         if self.journal is None or table is None:
             return

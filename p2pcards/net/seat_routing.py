@@ -12,7 +12,7 @@ same way whichever path brought it (the host link or a direct link).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from p2pcards.net.inbox import InboxItem
 from p2pcards.net.session_events import SessionResult
@@ -96,7 +96,7 @@ class SeatRouting:
             return
         await self.path_frame(frame, player)
 
-    async def path_frame(self, frame: Any, source: int | None) -> None:
+    async def path_frame(self, frame: frames.Frame, source: int | None) -> None:
         """A frame any path may carry (a ``ping`` only a direct one: the host answers its own)."""
         seat, rules = self.seat, self.seat.rules
         kind, body = frame.kind, frame.body

@@ -14,13 +14,16 @@ import asyncio
 import collections
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING
 
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.talk import TalkBook, TalkDropped, TalkLine, TalkRefused
+
+if TYPE_CHECKING:
+    from p2pcards.net.mesh import Mesh
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +41,14 @@ class SeatTalk:
         self.on_event = on_event
         self.book: TalkBook | None = None
         self._sends: set[asyncio.Task[bool]] = set()
-        self._warned: collections.deque[Any] = collections.deque()
+        self._warned: collections.deque[float] = collections.deque()
 
     def table_known(self, table: Table | None) -> None:
         if table is not None and self.book is None and table.me_player is not None:
             self.book = TalkBook(table.session, [p.public_key for p in table.players], table.me_player)
 
-    def say(self, identity: Identity, text: str, ended: bool, mesh: Any,
-            to_host: Callable[[bytes], Coroutine[Any, Any, bool]]) -> TalkLine:
+    def say(self, identity: Identity, text: str, ended: bool, mesh: Mesh | None,
+            to_host: Callable[[bytes], Coroutine[object, object, bool]]) -> TalkLine:
         """Sign a line, send it on every direct link and to the host; the line as
         the others will see it (raises :class:`TalkRefused`)."""
         if self.book is None:
@@ -64,7 +67,7 @@ class SeatTalk:
         self.on_event(line)
         return line
 
-    def receive(self, raw: bytes, source: int | None, mesh: Any) -> None:
+    def receive(self, raw: bytes, source: int | None, mesh: Mesh | None) -> None:
         """A line from the host (``source`` None) or a direct peer: shown once if it
         checks, echoed once on the other direct links (not to its speaker), else
         dropped with its reason logged."""

@@ -8,21 +8,20 @@ when.
 
 from __future__ import annotations
 
-from typing import Any
-
 from p2pcards.net.session_events import LEFT_IN_LOBBY, Decision, LobbyUpdate, SessionResult
 from p2pcards.protocol.errors import PlayerLeft
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Stage
+from p2pcards.wiremap import WireMap
 
 
-def lobby_update(body: dict[str, Any]) -> LobbyUpdate:
+def lobby_update(body: WireMap) -> LobbyUpdate:
     """The host's ``lobby`` frame as an event."""
     return LobbyUpdate(body["game"], body["table"], body["config"], tuple(
         (pk, name, bool(bot)) for pk, name, bot in body["players"]))
 
 
-def bot_marks(body: dict[str, Any]) -> dict[bytes, bool]:
+def bot_marks(body: WireMap) -> dict[bytes, bool]:
     """Which players a ``lobby`` frame says are bots, by key."""
     return {bytes(pk): bool(bot) for pk, _name, bot in body["players"]}
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.session_events import SessionEvent
@@ -23,7 +22,7 @@ from p2pcards.protocol.table_records import Stage, Written
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[Written], Coroutine[Any, Any, None]]
+Publish = Callable[[Written], Coroutine[object, object, None]]
 
 
 async def write_automatic(table: Table, ahead: Ahead, publish: Publish) -> None:
@@ -36,7 +35,7 @@ async def write_automatic(table: Table, ahead: Ahead, publish: Publish) -> None:
         await publish(written)
 
 
-async def write_action(table: Table, action: Any, on_event: Callable[[SessionEvent], None],
+async def write_action(table: Table, action: object, on_event: Callable[[SessionEvent], None],
                        publish: Publish) -> None:
     """The agent's action, or its refusal shown."""
     try:

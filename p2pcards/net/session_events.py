@@ -10,7 +10,7 @@ session read these without needing the session itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.errors import ProtocolError
@@ -19,6 +19,7 @@ from p2pcards.protocol.relay import AgainHeard, LobbyChanged, TableStarted
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine, Outcome
+from p2pcards.wiremap import WireMap
 
 #: How another player's messages reach this one (see :class:`Paths`).
 DIRECT, VIA_HOST, HOST = "direct", "via host", "host"
@@ -64,7 +65,7 @@ class LobbyUpdate:
 
     game: str
     table: str
-    config: dict[str, Any]
+    config: WireMap
     players: tuple[tuple[bytes, str, bool], ...]
 
 

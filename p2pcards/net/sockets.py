@@ -10,14 +10,13 @@ from __future__ import annotations
 import errno
 import ipaddress
 import socket
-from typing import Any
 
-Address = tuple[Any, ...]
+Address = tuple[str, int]
 #: Hosts that mean "every address of this machine": one socket for IPv4 and IPv6.
 WILDCARD_HOSTS = ("", "::")
 
 
-def socket_address(sockaddr: Any, *, keep_zone: bool = True) -> Address | None:
+def socket_address(sockaddr: object, *, keep_zone: bool = True) -> Address | None:
     """``(host, port)`` of a socket address as people and ``connect`` use it.
 
     An IPv4 peer of a dual-stack socket shows as its IPv4 address (not

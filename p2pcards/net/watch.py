@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
@@ -58,7 +58,18 @@ log = logging.getLogger(__name__)
 REDIAL_DELAY = 0.2
 MAX_REDIAL_DELAY = 2.0
 
-Connector = Callable[[], Awaitable[Any]]
+
+class WatchLink(Protocol):
+    """What a spectator needs of its link to the host: a ``Connection`` has it."""
+
+    async def send(self, payload: bytes) -> None: ...
+
+    async def recv(self) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+Connector = Callable[[], Awaitable[WatchLink]]
 
 
 class WatchRefused(P2PCardsError):
@@ -91,7 +102,7 @@ class WatchSession:
         self.talk: TalkBook | None = None
         #: A spectator keeps no record of its own (``p2pcards verify`` a player's).
         self.journal = None
-        self._connection: Any = None
+        self._connection: WatchLink | None = None
         self._stopped = False
         self._told_presence: dict[int, str] = {}
         #: Which players are bots, by key, from the lobby frame (the genesis does not say).
@@ -160,6 +171,7 @@ class WatchSession:
 
     async def _hello(self) -> None:
         table = self.table
+        assert self._connection is not None  # run() dialled it
         await self._connection.send(frames.encode("hello", {
             "v": PROTOCOL_VERSION, "name": self.identity.name[:32] or "spectator",
             "sid": table.session if table is not None else b"",
@@ -167,6 +179,7 @@ class WatchSession:
             "bot": 0, "watch": 1}))
 
     async def _read(self) -> None:
+        assert self._connection is not None  # run() dialled it
         while not self.done:
             data = await self._connection.recv()
             try:
@@ -176,7 +189,7 @@ class WatchSession:
                 continue
             await self._on_frame(frame)
 
-    async def _on_frame(self, frame: Any) -> None:
+    async def _on_frame(self, frame: frames.Frame) -> None:
         body = frame.body
         if frame.kind == "lobby":
             self._bots = {pk: bool(bot) for pk, _name, bot in body["players"]}
@@ -224,6 +237,7 @@ class WatchSession:
         try:
             events = await asyncio.to_thread(table.receive, raw)
         except Gap:
+            assert self._connection is not None  # a frame came over it
             await self._connection.send(frames.encode("sync", {"have": table.next_position}))
             return
         except ProtocolError as error:

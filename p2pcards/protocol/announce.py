@@ -29,7 +29,6 @@ import ipaddress
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
@@ -40,6 +39,7 @@ from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.frames import ADDR, MAX_ADDRS
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.schema import Bin, Int, ListOf, Struct, Tuple, validate
+from p2pcards.wiremap import WireList
 
 #: The signing domain of a direct-link announcement (no other signature's).
 ANNOUNCE_TAG = b"p2pcards/direct/v2\x00"
@@ -142,7 +142,7 @@ class SignedAnnouncement:
             raise AnnouncementForged("its signature does not verify under the key it names") from None
 
 
-def seal_announcement(identity: Identity, *, session: bytes, addrs: Sequence[Sequence[Any]],
+def seal_announcement(identity: Identity, *, session: bytes, addrs: Sequence[WireList],
                       counter: int) -> SignedAnnouncement:
     """Build and sign this player's announcement; it parses back to an equal one."""
     payload = wire.pack({"v": PROTOCOL_VERSION, "sid": session, "pk": identity.public_key,
@@ -167,7 +167,7 @@ class Announced:
     """A checked announcement: player ``player`` listens at ``addrs``."""
 
     player: int
-    addrs: list[list[Any]]
+    addrs: list[WireList]
 
 
 class AnnouncementBook:

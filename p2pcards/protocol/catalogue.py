@@ -7,8 +7,6 @@ implementation reads is always the one the code checks against.
 
 from __future__ import annotations
 
-from typing import Any
-
 from p2pcards.protocol import (
     again,
     announce,
@@ -22,9 +20,10 @@ from p2pcards.protocol import (
     verdict,
 )
 from p2pcards.protocol.schema import Bin, Struct
+from p2pcards.wiremap import WireMap
 
 
-def catalogue() -> dict[str, Any]:
+def catalogue() -> WireMap:
     """Every wire shape, described (see ``schema.Shape.describe``)."""
     payload = Struct({**envelope._HEADER, "sid": Bin(32), "body": envelope._AnyMap()})
     transcript = {

@@ -18,7 +18,6 @@ combined, and an offline verifier checks them all.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from p2pcards.crypto import checks, elgamal, shares, shuffle
 from p2pcards.crypto.context import ProofContext
@@ -28,6 +27,7 @@ from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.errors import BadProof, MalformedMessage
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireList, WireMap, WireValue
 
 #: Runs one public check, raising CryptoError if it fails.
 Checker = Callable[[checks.Check], None]
@@ -82,10 +82,10 @@ class DeckDeal:
 
     # -- shuffles ---------------------------------------------------------
 
-    def make_shuffle(self, seat: int, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+    def make_shuffle(self, seat: int, rng: Callable[[int], bytes] | None = None) -> WireMap:
         return shuffle_body(self.number, self.deck, self.joint_key, self.context(seat), rng)
 
-    def accept_shuffle(self, seat: int, body: dict[str, Any], trusted: bool = False) -> None:
+    def accept_shuffle(self, seat: int, body: WireMap, trusted: bool = False) -> None:
         self._check_deck_number(body)
         try:
             out = [elgamal.Ciphertext.from_wire(c) for c in _list(body["cards"], "cards", self.size)]
@@ -101,10 +101,10 @@ class DeckDeal:
     # -- the private deal -------------------------------------------------
 
     def make_shares(self, seat: int, key: KeyShare,
-                    rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+                    rng: Callable[[int], bytes] | None = None) -> WireMap:
         return shares_body(self.number, self.deck, key, self.context(seat), rng)
 
-    def accept_shares(self, seat: int, body: dict[str, Any], trusted: bool = False,
+    def accept_shares(self, seat: int, body: WireMap, trusted: bool = False,
                       check_owner: int | None = None) -> int:
         """Store ``seat``'s shares; check the proofs of every share, or (with
         ``check_owner``) only of that seat's cards. Returns how many were checked."""
@@ -160,11 +160,11 @@ class DeckDeal:
     # -- public reveals ---------------------------------------------------
 
     def make_reveal(self, seat: int, key: KeyShare, slots: Sequence[int],
-                    rng: Callable[[int], bytes] | None = None) -> list[Any]:
+                    rng: Callable[[int], bytes] | None = None) -> WireList:
         ctx = self.context(seat)
         return [shares.make_share(key, self.deck[p], ctx, p, rng).to_wire() for p in slots]
 
-    def check_reveal(self, seat: int, slots: Sequence[int], items: Sequence[Any]) -> list[int]:
+    def check_reveal(self, seat: int, slots: Sequence[int], items: Sequence[WireValue]) -> list[int]:
         """Verify an owner's shares for ``slots`` and return the faces, storing nothing."""
         if len(items) != len(slots):
             raise MalformedMessage(f"expected {len(slots)} shares, got {len(items)}")
@@ -184,20 +184,20 @@ class DeckDeal:
     def record_reveal(self, slots: Sequence[int], codes: Sequence[int]) -> None:
         self.revealed.update(zip(slots, codes, strict=False))
 
-    def _check_deck_number(self, body: dict[str, Any]) -> None:
+    def _check_deck_number(self, body: WireMap) -> None:
         if body["deck"] != self.number:
             raise MalformedMessage(f"deck number {body['deck']} is not the current deck {self.number}")
 
 
 def shuffle_body(number: int, deck: Sequence[elgamal.Ciphertext], joint_key: Point,
-                 ctx: ProofContext, rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+                 ctx: ProofContext, rng: Callable[[int], bytes] | None = None) -> WireMap:
     """A ``shuffle`` message's body: ``deck`` permuted, re-masked and proven by ``ctx.seat``."""
     out, proof = shuffle.shuffle_and_prove(deck, joint_key, ctx, rng=rng)
     return {"deck": number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
 
 
 def shares_body(number: int, deck: Sequence[elgamal.Ciphertext], key: KeyShare, ctx: ProofContext,
-                rng: Callable[[int], bytes] | None = None) -> dict[str, Any]:
+                rng: Callable[[int], bytes] | None = None) -> WireMap:
     """A ``shares`` message's body: ``ctx.seat``'s proven decryption shares of
     every slot of the final ``deck`` that another seat owns."""
     items = [shares.make_share(key, deck[p], ctx, p, rng).to_wire()
@@ -210,7 +210,7 @@ def deck_key(deck: Sequence[elgamal.Ciphertext]) -> bytes:
     return digest32(b"p2pcards/v1/local/deck-key", *(c.c1.to_bytes() + c.c2.to_bytes() for c in deck))
 
 
-def _list(value: object, name: str, size: int) -> list[Any]:
+def _list(value: object, name: str, size: int) -> WireList:
     if not isinstance(value, list) or len(value) != size:
         got = len(value) if isinstance(value, list) else type(value).__name__
         raise MalformedMessage(f"body.{name}: expected a list of {size} items, got {got}")

@@ -17,7 +17,6 @@ message may not carry a notice type, and a notice may carry only those.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from nacl.encoding import RawEncoder
 from nacl.exceptions import BadSignatureError
@@ -28,6 +27,7 @@ from p2pcards.protocol import wire
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.schema import Bin, Int, Shape, Struct, Text, Tuple, validate
+from p2pcards.wiremap import WireMap
 
 PROTOCOL_VERSION = 2
 SIGN_TAG = b"p2pcards/msg/v2\x00"
@@ -78,7 +78,7 @@ class SignedMessage:
     prev: bytes = field(repr=False)
     player: int
     type: str
-    body: dict[str, Any] = field(repr=False)
+    body: WireMap = field(repr=False)
     digest: bytes = field(repr=False)
 
     @classmethod
@@ -122,7 +122,7 @@ class KeptMessage:
         return SignedMessage.parse(self.raw)
 
     @property
-    def body(self) -> dict[str, Any]:
+    def body(self) -> WireMap:
         return self.parse().body
 
     def verify(self, public_key: bytes) -> None:
@@ -147,7 +147,7 @@ class SignedNotice:
     prev: bytes = field(repr=False)
     player: int
     type: str
-    body: dict[str, Any] = field(repr=False)
+    body: WireMap = field(repr=False)
     digest: bytes = field(repr=False)
 
     @classmethod
@@ -182,7 +182,7 @@ def _verify(tag: bytes, signed: SignedMessage | SignedNotice, public_key: bytes,
             position=signed.position) from None
 
 
-def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, dict[str, Any]]:
+def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, WireMap]:
     """The shared layout of messages and notices: ``[payload, sig]`` and the header."""
     payload, signature = validate(_OUTER, wire.unpack(raw), what)
     fields = wire.unpack(payload)
@@ -201,15 +201,15 @@ class _AnyMap(Shape):
     def describe(self) -> dict[str, object]:
         return {"map": "the body of the message's type (see the catalogue)"}
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict):
             raise MalformedMessage(f"{path}: expected a map")
         return value
 
 
 def _payload(session: bytes | None, position: int, prev: bytes, player: int, type: str,
-             body: dict[str, Any]) -> bytes:
-    fields: dict[str, Any] = {"v": PROTOCOL_VERSION}
+             body: WireMap) -> bytes:
+    fields: WireMap = {"v": PROTOCOL_VERSION}
     if position != 0:
         if session is None:
             raise ValueError("only the genesis message has no session id")
@@ -219,7 +219,7 @@ def _payload(session: bytes | None, position: int, prev: bytes, player: int, typ
 
 
 def seal(identity: Identity, *, session: bytes | None, position: int, prev: bytes,
-         player: int, type: str, body: dict[str, Any]) -> SignedMessage:
+         player: int, type: str, body: WireMap) -> SignedMessage:
     """Build and sign a transcript message; the result parses back to an equal message."""
     payload = _payload(session, position, prev, player, type, body)
     signature = identity.sign(SIGN_TAG + payload)
@@ -227,7 +227,7 @@ def seal(identity: Identity, *, session: bytes | None, position: int, prev: byte
 
 
 def seal_notice(identity: Identity, *, session: bytes, position: int, prev: bytes,
-                player: int, type: str, body: dict[str, Any]) -> SignedNotice:
+                player: int, type: str, body: WireMap) -> SignedNotice:
     """Build and sign a notice under the notice tag; it never verifies as a message."""
     payload = _payload(session, position, prev, player, type, body)
     signature = identity.sign(NOTICE_TAG + payload)

@@ -13,11 +13,11 @@ whose previous player left goes to the newcomers, in the genesis's order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.protocol.errors import MalformedMessage, ProtocolError
 from p2pcards.protocol.schema import Bin, ListOf, Struct
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap, WireValue
 
 AFTER_SHAPE = Struct({
     "sid": Bin(32),
@@ -60,14 +60,14 @@ class After:
     seats: tuple[bytes, ...]
 
     @classmethod
-    def from_wire(cls, body: Any) -> After:
+    def from_wire(cls, body: WireValue) -> After:
         """From a checked ``after`` map (see :data:`AFTER_SHAPE`)."""
         seats = tuple(body["seats"])
         if len(set(seats)) != SEATS:
             raise MalformedMessage("genesis after.seats lists the same identity twice")
         return cls(body["sid"], body["final"], seats)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireMap:
         return {"sid": self.session, "final": self.final, "seats": list(self.seats)}
 
 

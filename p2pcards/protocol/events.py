@@ -8,11 +8,11 @@ only once the rules have revealed it to everyone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Outcome
+from p2pcards.rules.games import GameAction, GameEvent
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,8 @@ class ActionApplied:
     """A seat's game action, accepted by the referee, with the referee's events."""
 
     seat: int
-    action: Any
-    results: tuple[Any, ...]
+    action: GameAction
+    results: tuple[GameEvent, ...]
     position: int
 
 

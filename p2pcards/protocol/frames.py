@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.errors import MalformedMessage
@@ -44,6 +43,7 @@ from p2pcards.protocol.schema import (
 )
 from p2pcards.protocol.talk import MAX_TALK_FRAME
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap, WireValue
 
 MAX_NAME = 32
 MAX_PLAYERS = SEATS
@@ -81,7 +81,7 @@ class _WithOptional(Shape):
     take their default): ``addrs`` is optional in ``hello`` so that a peer
     without direct links (an in-process seat, an older client) says nothing."""
 
-    def __init__(self, fields: dict[str, Shape], optional: dict[str, tuple[Shape, Any]]) -> None:
+    def __init__(self, fields: dict[str, Shape], optional: dict[str, tuple[Shape, WireValue]]) -> None:
         self.required = Struct(fields)
         self.optional = optional
 
@@ -90,7 +90,7 @@ class _WithOptional(Shape):
         described["optional"] = {k: shape.describe() for k, (shape, _) in self.optional.items()}
         return described
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict):
             return self.required.check(value, path)
         present = {k: value[k] for k in self.optional if k in value}
@@ -133,10 +133,10 @@ FRAME_SHAPES = {
 @dataclass(frozen=True)
 class Frame:
     kind: str
-    body: Any
+    body: WireValue
 
 
-def encode(kind: str, body: Any) -> bytes:
+def encode(kind: str, body: WireValue) -> bytes:
     if kind not in FRAME_SHAPES:
         raise ValueError(f"unknown frame kind {kind!r}")
     return wire.pack([kind, body])

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from p2pcards.cards import Card, Rank, Suit
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import Encoded, Int, ListOf, Shape, Struct, validate
 from p2pcards.rules import bluff, topper
 from p2pcards.rules import games as rules_games
-from p2pcards.rules.games import Game
+from p2pcards.rules.contract import Engine
+from p2pcards.rules.games import Game, GameAction, GameConfig
+from p2pcards.wiremap import WireMap, WireValue
 
 SHARE = Encoded("decryption share [D, c, s]: three 32-byte strings (CRYPTO.md, decryption shares)")
 DECK = Encoded("masked deck: one [c1, c2] pair of 32-byte points per card (CRYPTO.md, ElGamal)")
@@ -34,14 +36,16 @@ class GameRules:
     """One game as the protocol sees it: the rules' game object (its name, deck,
     referee and default table, defined there once) and how it meets the wire."""
 
-    rules: Game[Any]
+    rules: Game[Engine]
     shapes: dict[str, Shape]
-    config_from_wire: Callable[[dict[str, Any]], Any]
-    config_to_wire: Callable[[Any], dict[str, Any]]
-    encode: Callable[[Any], tuple[str, dict[str, Any]]]
-    decode: Callable[[int, str, dict[str, Any], list[Card]], Any]
-    reveal_slots: Callable[[Any, str, dict[str, Any]], list[int]]
-    automatic_message: Callable[[Any, int], tuple[str, list[int]] | None]
+    config_from_wire: Callable[[WireMap], GameConfig]
+    #: Reads the config's fields by name (any object that has them).
+    config_to_wire: Callable[[object], WireMap]
+    encode: Callable[[GameAction], tuple[str, WireMap]]
+    decode: Callable[[int, str, WireMap, list[Card]], GameAction]
+    #: Given this game's own referee (the other game's never reaches it).
+    reveal_slots: Callable[[Engine, str, WireMap], list[int]]
+    automatic_message: Callable[[Engine, int], tuple[str, list[int]] | None]
 
     @property
     def name(self) -> str:
@@ -52,11 +56,11 @@ class GameRules:
         """The cards every deal shuffles (the game's default table's deck)."""
         return self.rules.deck()
 
-    def new_state(self, config: Any, first: int) -> Any:
+    def new_state(self, config: GameConfig | None, first: int) -> Engine:
         """The referee of a new match: ``first`` leads (Bluff) or deals (Topper) first."""
         return self.rules.new(config, first)
 
-    def default_config(self) -> Any:
+    def default_config(self) -> GameConfig:
         return self.rules.default_config()
 
     @property
@@ -67,14 +71,15 @@ class GameRules:
     def message_types(self) -> frozenset[str]:
         return frozenset(self.shapes)
 
-    def validate_body(self, mtype: str, body: Any) -> dict[str, Any]:
-        checked: dict[str, Any] = validate(self.shapes[mtype], body)
+    def validate_body(self, mtype: str, body: WireValue) -> WireMap:
+        checked: WireMap = validate(self.shapes[mtype], body)
         return checked
 
 
-def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> Callable[[dict[str, Any]], Any]:
+def _config_from(cls: Callable[..., GameConfig], fields: dict[str, str],
+                 optional_zero: set[str]) -> Callable[[WireMap], GameConfig]:
     """Read a config map: wire key -> field name; a 0 in ``optional_zero`` means None."""
-    def read(wire: dict[str, Any]) -> Any:
+    def read(wire: WireMap) -> GameConfig:
         unknown = set(wire) - set(fields)
         if unknown:
             raise MalformedMessage(f"config: unknown setting {sorted(unknown)[0]!r}")
@@ -86,8 +91,8 @@ def _config_from(cls: Any, fields: dict[str, str], optional_zero: set[str]) -> C
     return read
 
 
-def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[Any], dict[str, Any]]:
-    def write(config: Any) -> dict[str, Any]:
+def _config_to(fields: dict[str, str], optional_zero: set[str]) -> Callable[[object], WireMap]:
+    def write(config: object) -> WireMap:
         out = {}
         for key, name in fields.items():
             value = getattr(config, name)
@@ -102,7 +107,7 @@ _BLUFF_FIELDS = {"price": "table_price", "chips": "starting_chips", "pass": "pas
                  "stake": "min_stake", "deals": "deal_cap", "discard": "max_discard"}
 
 
-def _bluff_encode(action: Any) -> tuple[str, dict[str, Any]]:
+def _bluff_encode(action: GameAction) -> tuple[str, WireMap]:
     if isinstance(action, bluff.Discard):
         return "discard", {"slots": list(action.slots), "stake": action.stake,
                            "rank": 0 if action.rank is None else int(action.rank)}
@@ -113,7 +118,7 @@ def _bluff_encode(action: Any) -> tuple[str, dict[str, Any]]:
     raise MalformedMessage(f"no message for a Bluff action {type(action).__name__}")
 
 
-def _bluff_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]) -> Any:
+def _bluff_decode(seat: int, mtype: str, body: WireMap, faces: list[Card]) -> GameAction:
     if mtype == "discard":
         rank = body["rank"]  # 0 or 2..14: the shape refuses 1 (message.malformed)
         return bluff.Discard(seat, tuple(body["slots"]), body["stake"],
@@ -125,16 +130,18 @@ def _bluff_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]
     return bluff.Reveal(seat, tuple(faces))
 
 
-def _bluff_reveal_slots(state: Any, mtype: str, body: dict[str, Any]) -> list[int]:
+def _bluff_reveal_slots(state: Engine, mtype: str, body: WireMap) -> list[int]:
     if mtype != "show":
         return []
-    claim = state.last_claim
+    claim = cast(bluff.BluffState, state).last_claim
     return [] if claim is None else list(claim.slots)
 
 
-def _bluff_automatic(state: Any, seat: int) -> tuple[str, list[int]] | None:
+def _bluff_automatic(state: Engine, seat: int) -> tuple[str, list[int]] | None:
     if state.phase is bluff.Phase.REVEAL and state.to_act == seat:
-        return "show", list(state.last_claim.slots)
+        claim = cast(bluff.BluffState, state).last_claim
+        assert claim is not None  # a reveal answers a claim
+        return "show", list(claim.slots)
     return None
 
 
@@ -161,7 +168,7 @@ BLUFF = GameRules(
 _TOPPER_FIELDS = {"target": "target_score", "deals": "deal_limit"}
 
 
-def _topper_encode(action: Any) -> tuple[str, dict[str, Any]]:
+def _topper_encode(action: GameAction) -> tuple[str, WireMap]:
     if isinstance(action, topper.Bid):
         return "bid", {"tricks": action.tricks}
     if isinstance(action, topper.PassBid):
@@ -173,7 +180,7 @@ def _topper_encode(action: Any) -> tuple[str, dict[str, Any]]:
     raise MalformedMessage(f"no message for a Topper action {type(action).__name__}")
 
 
-def _topper_decode(seat: int, mtype: str, body: dict[str, Any], faces: list[Card]) -> Any:
+def _topper_decode(seat: int, mtype: str, body: WireMap, faces: list[Card]) -> GameAction:
     if mtype == "bid":
         return topper.Bid(seat, body["tricks"])
     if mtype == "pass":

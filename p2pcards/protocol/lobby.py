@@ -11,7 +11,6 @@ join order gives it no advantage.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import nacl.utils
 
@@ -22,6 +21,7 @@ from p2pcards.protocol.evening import AFTER_SHAPE, After
 from p2pcards.protocol.identity import Identity, fingerprint
 from p2pcards.protocol.schema import Bin, IntMap, ListOf, Struct, Text, Tuple
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
 
 GENESIS_SHAPE = Struct({
     "game": Text(16, 1),
@@ -99,7 +99,7 @@ class Lobby:
         makes it a rematch: it names the match before (PROTOCOL.md §14)."""
         if not self.full:
             raise LocalProtocolError(f"the table needs {SEATS} players, has {len(self.players)}")
-        body: dict[str, Any] = {
+        body: WireMap = {
             "game": self.game, "table": self.table_name, "config": self.config,
             "nonce": nonce if nonce is not None else nacl.utils.random(32),
             "players": [[p.public_key, p.name] for p in self.players],

@@ -41,7 +41,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import Choice
@@ -63,6 +62,7 @@ from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.lobby import Lobby, LobbyPlayer
 from p2pcards.protocol.talk import TalkBook, TalkDropped
+from p2pcards.wiremap import WireList, WireMap, WireValue
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ class Relay:
         self.session: bytes | None = None
         self._player_keys: list[bytes] = []
         #: Where each player (by public key) last said it listens for direct links.
-        self.addresses: dict[bytes, list[list[Any]]] = {}
+        self.addresses: dict[bytes, list[WireList]] = {}
         #: Who the players last heard was linked to this host (see :meth:`presence`).
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
@@ -289,7 +289,7 @@ class Relay:
             return []
         try:
             frame = frames.decode(data)
-            handlers: dict[str, Callable[[int, Any], list[Output]]] = {
+            handlers: dict[str, Callable[[int, WireValue], list[Output]]] = {
                 "hello": self._on_hello, "msg": self._on_msg, "alert": self._on_alert,
                 "sync": self._on_sync, "ping": self._on_ping, "talk": self._on_talk,
                 "again": self._on_again,
@@ -308,7 +308,7 @@ class Relay:
 
     # -- frames -------------------------------------------------------------
 
-    def _on_hello(self, link: int, body: dict[str, Any]) -> list[Output]:
+    def _on_hello(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
         if body["v"] != PROTOCOL_VERSION:
             raise MalformedMessage(f"protocol version {body['v']} (this host speaks {PROTOCOL_VERSION})")
@@ -351,7 +351,7 @@ class Relay:
         out += self._presence_changed(newcomer=link)
         return out + self._peers_after_hello(link, changed)
 
-    def _on_watch(self, link: int, info: _Link, body: dict[str, Any]) -> list[Output]:
+    def _on_watch(self, link: int, info: _Link, body: WireMap) -> list[Output]:
         """A spectator's hello: the lobby, or the transcript from ``have`` and the
         kept notices, then whatever the players hear."""
         if not self.max_spectators:
@@ -375,7 +375,7 @@ class Relay:
         out.append(Send(link, frames.encode("presence", {"linked": self.presence()})))
         return out
 
-    def _on_ping(self, link: int, body: dict[str, Any]) -> list[Output]:
+    def _on_ping(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
         length, answered = info.pings
         if length != len(self.messages):
@@ -385,7 +385,7 @@ class Relay:
         info.pings = (length, answered + 1)
         return [Send(link, frames.encode("pong", body))]
 
-    def _on_sync(self, link: int, body: dict[str, Any]) -> list[Output]:
+    def _on_sync(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
         if info.spectator:
             length, answered = info.syncs
@@ -533,7 +533,7 @@ class Relay:
 
     # -- direct links between the players -------------------------------------
 
-    def _note_addresses(self, public_key: bytes, addrs: list[Any]) -> bool:
+    def _note_addresses(self, public_key: bytes, addrs: WireList) -> bool:
         """Record where a seated player listens; whether that changed what the table
         knows. Only the lobby's or the table's players are kept (strangers that came
         and went leave nothing behind)."""

@@ -14,10 +14,9 @@ are (ignored when absent or unreadable; never read given a transcript file);
 
 from __future__ import annotations
 
-from typing import Any
-
 from p2pcards.protocol.schema import Bin, Bool, Int, IntMap, ListOf, OneOf, Shape, Struct, Text
 from p2pcards.protocol.verdict import VERDICT_SHAPE
+from p2pcards.wiremap import WireMap
 
 _SECRETS = Struct({"key": Bin(32), "draw": Bin(32)})
 
@@ -53,7 +52,7 @@ FILES: dict[str, Shape] = {
 }
 
 
-def describe() -> dict[str, Any]:
+def describe() -> WireMap:
     """The saved files for ``schemas.json``."""
     return {
         "transcript": RECORDS + "; record i is the signed message at position i",

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.untrusted_text import unsafe_character
+from p2pcards.wiremap import WireList, WireMap, WireValue
 
 
 class Shape:
-    def check(self, value: object, path: str) -> Any:  # pragma: no cover - interface
+    def check(self, value: object, path: str) -> WireValue:  # pragma: no cover - interface
         raise NotImplementedError
 
     def describe(self) -> dict[str, object]:
@@ -78,7 +78,7 @@ class OneOf(Shape):
     def describe(self) -> dict[str, object]:
         return {"one of": [o.describe() for o in self.options]}
 
-    def check(self, value: object, path: str) -> Any:
+    def check(self, value: object, path: str) -> WireValue:
         for option in self.options:
             try:
                 return option.check(value, path)
@@ -136,7 +136,7 @@ class Const(Shape):
     def describe(self) -> dict[str, object]:
         return {"const": self.value}
 
-    def check(self, value: object, path: str) -> Any:
+    def check(self, value: object, path: str) -> WireValue:
         if type(value) is not type(self.value) or value != self.value:
             raise _fail(path, repr(self.value), value)
         return value
@@ -151,7 +151,7 @@ class ListOf(Shape):
     def describe(self) -> dict[str, object]:
         return {"array": self.item.describe(), "length": [self.lo, self.hi]}
 
-    def check(self, value: object, path: str) -> list[Any]:
+    def check(self, value: object, path: str) -> WireList:
         if not isinstance(value, list) or not self.lo <= len(value) <= self.hi:
             raise _fail(path, f"a list of {self.lo}..{self.hi} items", value)
         return [self.item.check(v, f"{path}[{i}]") for i, v in enumerate(value)]
@@ -164,7 +164,7 @@ class Tuple(Shape):
     def describe(self) -> dict[str, object]:
         return {"tuple": [item.describe() for item in self.items]}
 
-    def check(self, value: object, path: str) -> list[Any]:
+    def check(self, value: object, path: str) -> WireList:
         if not isinstance(value, list) or len(value) != len(self.items):
             raise _fail(path, f"a list of exactly {len(self.items)} items", value)
         return [s.check(v, f"{path}[{i}]") for i, (s, v) in enumerate(zip(self.items, value, strict=False))]
@@ -183,7 +183,7 @@ class Struct(Shape):
             out["optional"] = {key: shape.describe() for key, shape in self.optional.items()}
         return out
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict):
             raise _fail(path, "a map", value)
         missing = [k for k in self.fields if k not in value]
@@ -206,7 +206,7 @@ class IntMap(Shape):
     def describe(self) -> dict[str, object]:
         return {"map of str(1..24) to int[0, 2^31-1]": {"max entries": self.max_entries}}
 
-    def check(self, value: object, path: str) -> dict[str, Any]:
+    def check(self, value: object, path: str) -> WireMap:
         if not isinstance(value, dict) or len(value) > self.max_entries:
             raise _fail(path, f"a map of at most {self.max_entries} entries", value)
         for key, item in value.items():
@@ -227,9 +227,9 @@ class Encoded(Shape):
     def describe(self) -> dict[str, object]:
         return {"encoded": self.encoding}
 
-    def check(self, value: object, path: str) -> Any:
+    def check(self, value: object, path: str) -> WireValue:
         return value
 
 
-def validate(shape: Shape, value: object, path: str = "body") -> Any:
+def validate(shape: Shape, value: object, path: str = "body") -> WireValue:
     return shape.check(value, path)

@@ -60,7 +60,6 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
@@ -71,6 +70,7 @@ from p2pcards.protocol.table_errors import Gap
 from p2pcards.protocol.table_records import Prepared, Stage
 from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.verdict import Verdict
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -363,7 +363,7 @@ class SessionRules:
                 out.append(self._tell(source))
         return out
 
-    def ping(self, source: Path, body: dict[str, Any]) -> list[Output]:
+    def ping(self, source: Path, body: WireMap) -> list[Output]:
         """A direct peer's ping is answered on its link (the host answers its own)."""
         return [] if source is HOST else [Send(source, frames.encode("pong", body))]
 

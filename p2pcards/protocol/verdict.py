@@ -12,7 +12,6 @@ verdict here: it is the advisory event ``Reported``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.protocol.errors import (
     DeadlineMissed,
@@ -20,6 +19,7 @@ from p2pcards.protocol.errors import (
     RemoteProtocolError,
 )
 from p2pcards.protocol.schema import Bin, Int, ListOf, Struct, Text, validate
+from p2pcards.wiremap import WireMap
 
 #: Rules whose verdict rests on this peer's clock or observation, or on the named
 #: player's own signed leave, not on evidence anyone can re-check.
@@ -60,7 +60,7 @@ class Verdict:
         return cls(rule=rule, players=players, position=error.position or 0,
                    detail=error.detail[:240], evidence=evidence)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireMap:
         return {"rule": self.rule, "players": list(self.players), "position": self.position,
                 "detail": self.detail, "evidence": list(self.evidence)}
 

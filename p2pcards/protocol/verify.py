@@ -27,7 +27,6 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.crypto import checks
 from p2pcards.crypto.errors import CryptoError
@@ -40,6 +39,7 @@ from p2pcards.protocol.events import (
     HintTaken,
     SharesVerified,
     ShuffleVerified,
+    TableEvent,
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
@@ -154,7 +154,7 @@ class _Pending:
     def __init__(self, pool: Executor) -> None:
         self.pool = pool
         self.batch: list[checks.Check] = []
-        self.sent: list[tuple[list[bytes], Future[Any]]] = []
+        self.sent: list[tuple[list[bytes], Future[list[bool]]]] = []
         self.count = 0
 
     def collect(self, check: checks.Check) -> None:
@@ -289,7 +289,7 @@ def _same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:
             and set(found.players) == set(saved.players))
 
 
-def _count(report: Report, events: list[Any]) -> None:
+def _count(report: Report, events: list[TableEvent]) -> None:
     for event in events:
         if isinstance(event, ShuffleVerified):
             report.shuffles += 1

@@ -8,11 +8,10 @@ into one signed payload. Any failure is a :class:`MalformedWire`.
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgpack
 
 from p2pcards.protocol.errors import MalformedWire
+from p2pcards.wiremap import WireMap, WireValue
 
 #: Limits for one decoded object. A 52-card shuffle proof is the largest
 #: legitimate message (a few hundred 32-byte strings); these leave room.
@@ -23,12 +22,12 @@ MAX_ARRAY = 1024
 MAX_MAP = 32
 
 
-def _no_ext(code: int, data: bytes) -> Any:
+def _no_ext(code: int, data: bytes) -> WireValue:
     raise MalformedWire(f"msgpack extension type {code} is not allowed")
 
 
-def _unique_pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _unique_pairs(pairs: list[tuple[WireValue, WireValue]]) -> WireMap:
+    out: WireMap = {}
     for key, value in pairs:
         if not isinstance(key, str):
             raise MalformedWire(f"map key must be a string, got {type(key).__name__}")
@@ -38,7 +37,7 @@ def _unique_pairs(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
     return out
 
 
-def unpack(data: bytes, *, max_bytes: int = MAX_BYTES) -> Any:
+def unpack(data: bytes, *, max_bytes: int = MAX_BYTES) -> WireValue:
     """Decode one msgpack object from ``data`` (which must hold exactly one)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise MalformedWire(f"expected bytes, got {type(data).__name__}")

@@ -22,10 +22,13 @@ import enum
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from p2pcards.cards import Card
 from p2pcards.rules.seats import SEATS
+
+if TYPE_CHECKING:
+    from p2pcards.rules.games import GameAction, GameConfig, GameEvent, GameOptions, GamePublic
 
 
 class Held(NamedTuple):
@@ -178,6 +181,10 @@ class Engine(Protocol):
       slots' faces and the faces the rules revealed. A peer's referee is its
       own view, kept up to date by ``apply``. ``determinize(rng)`` draws a
       complete state consistent with everything the engine knows.
+
+    A parameter that takes a config or an action is ``Any``: each game takes
+    only its own, and no common type is narrower than both (a parameter cannot
+    be a union here); what they return is each game's union (``rules.games``).
     """
 
     @classmethod
@@ -189,7 +196,7 @@ class Engine(Protocol):
                  standings: Sequence[int] | None = None, deals: int = 0) -> E: ...
 
     @property
-    def config(self) -> Any: ...
+    def config(self) -> GameConfig: ...
 
     @property
     def viewer(self) -> int | None: ...
@@ -211,19 +218,19 @@ class Engine(Protocol):
 
     def hand(self, seat: int) -> tuple[Held, ...]: ...
 
-    def public(self) -> Any: ...
+    def public(self) -> GamePublic: ...
 
-    def options(self) -> Any: ...
+    def options(self) -> GameOptions | None: ...
 
-    def legal_actions(self) -> Iterator[Any]: ...
+    def legal_actions(self) -> Iterator[GameAction]: ...
 
     def forced_action(self) -> object | None: ...
 
     def check(self, action: Any) -> None: ...
 
-    def apply(self, action: Any) -> tuple[Any, ...]: ...
+    def apply(self, action: Any) -> tuple[GameEvent, ...]: ...
 
-    def deal(self, faces: Sequence[Card | None]) -> tuple[Any, ...]: ...
+    def deal(self, faces: Sequence[Card | None]) -> tuple[GameEvent, ...]: ...
 
     def copy(self: E) -> E: ...
 

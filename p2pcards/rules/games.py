@@ -21,7 +21,18 @@ from p2pcards.rules import bluff, topper
 from p2pcards.rules.contract import Engine, HandDealt, MatchEnded, Outcome
 from p2pcards.rules.topper import events as topper_events
 
-S = TypeVar("S", bound=Engine)
+#: A game's engine (covariant: every game is a ``Game[Engine]``).
+S = TypeVar("S", bound=Engine, covariant=True)
+#: A table configuration of either game.
+GameConfig = bluff.BluffConfig | topper.TopperConfig
+#: An action of either game.
+GameAction = bluff.Action | topper.TopperAction
+#: An event of either game's referee (what ``deal`` and ``apply`` return).
+GameEvent = bluff.Event | topper.TopperEvent
+#: A seat's public record of either game (``public()``).
+GamePublic = bluff.BluffPublic | topper.TopperPublic
+#: What either game's seat to act may do now (``options()``).
+GameOptions = bluff.BluffOptions | topper.TopperOptions
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,20 +66,21 @@ class Game(Generic[S]):
         ``state.view(seat)`` (a peer's referee is its view)."""
         return self.engine
 
-    def new(self, config: Any = None, first: int = 0) -> S:
+    def new(self, config: GameConfig | None = None, first: int = 0) -> S:
         """A match before its first deal (``config`` None: the default table)."""
         return self.engine.new(config, first)
 
-    def position(self, config: Any = None, **facts: Any) -> S:
+    def position(self, config: GameConfig | None = None, **facts: Any) -> S:
         """A match partway through, from chosen facts: ``first``, ``hands``,
         ``standings``, ``deals`` in both games, and each game's own (Bluff's
         ``safe_box``; Topper's ``scored``, ``bidder``, ``bid``, ``trump``)."""
         return self.engine.position(config, **facts)
 
-    def default_config(self) -> Any:
-        return self.config()
+    def default_config(self) -> GameConfig:
+        config: GameConfig = self.config()
+        return config
 
-    def deck(self, config: Any = None) -> tuple[Card, ...]:
+    def deck(self, config: GameConfig | None = None) -> tuple[Card, ...]:
         return self.deck_of(self.default_config() if config is None else config)
 
     def owns(self, thing: object) -> bool:
@@ -118,7 +130,7 @@ TOPPER: Game[topper.TopperState] = Game(
 )
 
 #: Every game, by name.
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (BLUFF, TOPPER)}
+GAMES: dict[str, Game[Engine]] = {game.name: game for game in (BLUFF, TOPPER)}
 
 
 class UnknownGame(P2PCardsError, LookupError):
@@ -126,7 +138,7 @@ class UnknownGame(P2PCardsError, LookupError):
     view of neither game handed to the front ends' text, a programming error)."""
 
 
-def by_name(name: str) -> Game[Any]:
+def by_name(name: str) -> Game[Engine]:
     """The game called ``name`` (``"bluff"``, ``"topper"``)."""
     try:
         return GAMES[name]
@@ -134,7 +146,7 @@ def by_name(name: str) -> Game[Any]:
         raise UnknownGame(f"no game {name!r} (games: {', '.join(GAMES)})") from None
 
 
-def game_of(thing: object) -> Game[Any]:
+def game_of(thing: object) -> Game[Engine]:
     """The game a state, view, config, action, event or outcome belongs to.
 
     A ``MatchEnded`` answers by its outcome; a ``HandDealt`` is shared and

@@ -21,7 +21,6 @@ import io
 import os
 import sys
 import unicodedata
-from typing import Any
 
 __all__ = ["CELL", "ERRORS", "TEXT", "ascii_look", "can_draw", "choose_look", "chosen_look", "install",
            "to_cells"]
@@ -71,7 +70,7 @@ def install() -> None:
             stream.reconfigure(errors=errors)
 
 
-def can_draw(stream: Any) -> bool:
+def can_draw(stream: object) -> bool:
     """Whether ``stream``'s encoding holds every symbol of the table."""
     encoding = getattr(stream, "encoding", None) or "ascii"
     try:
@@ -95,7 +94,7 @@ def chosen_look() -> bool | None:
     return _chosen
 
 
-def ascii_look(stream: Any = None) -> bool:
+def ascii_look(stream: object = None) -> bool:
     """Whether the full-screen table should draw in ASCII: as chosen (``--ascii``,
     ``P2PCARDS_ASCII=1``), else when ``stream`` (default stdout) cannot encode the symbols."""
     if _chosen is not None:

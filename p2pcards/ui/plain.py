@@ -14,7 +14,7 @@ import queue
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.session_events import Decision, LeaveTable, LobbyUpdate, SessionEvent, TakePause, Waiting
@@ -45,7 +45,7 @@ Write = Callable[[str], None]
 NamesSource = Sequence[str] | Callable[[], Sequence[str] | None] | None
 #: The coach a seat may ask: (view, names by seat, the decision's position, symbols) -> one
 #: line, its advice or ``Not accepted: why`` (see :mod:`p2pcards.coaching`).
-Coach = Callable[[Any, Sequence[str], int, bool], Awaitable[str]]
+Coach = Callable[[Engine, Sequence[str], int, bool], Awaitable[str]]
 
 _HELP = {"help", "?"}
 _QUIT = {"quit", "q", "exit"}
@@ -153,8 +153,8 @@ class PlainAgent:
 
     def __init__(self, read_line: ReadLine | None = None, write: Write | None = None,
                  *, names: NamesSource = None, symbols: bool = False,
-                 history: Callable[[Any, Sequence[str], int], list[str]] | None = None,
-                 bell: bool = False, talk: Callable[[str], Any] | None = None,
+                 history: Callable[[Engine, Sequence[str], int], list[str]] | None = None,
+                 bell: bool = False, talk: Callable[[str], object] | None = None,
                  coach: Coach | None = None) -> None:
         self.read_line = read_line if read_line is not None else stdin_lines()
         self.write = write if write is not None else print_line
@@ -337,7 +337,7 @@ class PlainAgent:
 
     async def _read_command(self, view: Engine, names: Sequence[str], me: int,
                             pauses: int = 0, deadline: float | None = None,
-                            decision_position: int = 0) -> Any:
+                            decision_position: int = 0) -> object:
         """Commands until one is legal (or help, the table, the history, hint, away, quit)."""
         while True:
             self.write("Your command (help lists them):")
@@ -405,7 +405,7 @@ class PlainPrinter:
     def __init__(self, write: Write | None = None, names_provider: NamesSource = None,
                  *, me_provider: Callable[[], int | None] | None = None,
                  players_provider: Callable[[], tuple[Sequence[str], int | None]] | None = None,
-                 view_provider: Callable[[], Any] | None = None,
+                 view_provider: Callable[[], Engine | None] | None = None,
                  verbose: bool = False, symbols: bool = False,
                  one_line_summaries: bool = False, game: str | None = None) -> None:
         #: The game's name (from the lobby, if not given), for the words that depend on it.

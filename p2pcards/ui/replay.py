@@ -31,6 +31,7 @@ from p2pcards.protocol.events import (
     MatchCompleted,
     PlayersSeated,
     TableEnded,
+    TableEvent,
 )
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import fingerprint
@@ -131,7 +132,7 @@ class Step:
     index: int
     position: int
     """The transcript position of the message (the saved verdict: one past the last)."""
-    events: tuple[Any, ...]
+    events: tuple[TableEvent, ...]
     view: Engine | None
     """The referee's view then: public, or the saved player's own; None before play."""
     deal: int
@@ -322,7 +323,7 @@ def _check_secrets(messages: Sequence[bytes], secrets: SessionSecrets, player: i
             return
 
 
-def _view(table: Table) -> Any:
+def _view(table: Table) -> Engine | None:
     """The view after a message: the saved player's own, else the observer's public one."""
     if table.engine is None:
         return None

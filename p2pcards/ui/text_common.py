@@ -14,7 +14,6 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.errors import P2PCardsError
@@ -215,7 +214,7 @@ def explain_common(view: Engine, error: RuleError) -> str:
     return f"refused: {error.detail}"
 
 
-def parses(parse: Callable[[str], Any], word: str) -> bool:
+def parses(parse: Callable[[str], object], word: str) -> bool:
     """Whether ``parse(word)`` succeeds (a rank, a suit, a card, a card in a hand)."""
     try:
         parse(word)
@@ -239,7 +238,7 @@ ENDINGS: dict[Termination, str] = {
 }
 
 
-def ending_words(termination: Any) -> str:
+def ending_words(termination: Termination) -> str:
     """``deal cap reached``: a match's end in words (never the enum's id)."""
     return ENDINGS.get(termination, "the match ended")
 

@@ -58,10 +58,10 @@ class Speaker:
         self.me_player = me_player
         self.symbols = symbols
 
-    def card(self, card: Any) -> str:
+    def card(self, card: Card | None) -> str:
         return card_text(card, self.symbols)
 
-    def cards(self, cards: Sequence[Any]) -> str:
+    def cards(self, cards: Sequence[Card | None]) -> str:
         return cards_text(cards, self.symbols)
 
     def seat(self, seat: int | None, start: bool = True) -> str:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
+from p2pcards.cards import Card, Rank
 from p2pcards.protocol import events as proto
 from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import Engine, HandDealt
@@ -45,9 +46,9 @@ class ResultRecorder:
     """
 
     def __init__(self) -> None:
-        self._revealed: list[Any] = []
+        self._revealed: list[Card] = []
         self._caught: list[tuple[int, int]] = []
-        self._due: Any | None = None
+        self._due: bluff.DealWon | topper.HandScored | topper.ThrownIn | None = None
         self._chips_before: tuple[int, ...] | None = None
 
     def take(self, event: object) -> None:
@@ -82,12 +83,15 @@ class ResultRecorder:
         return None
 
     def _bluff(self, event: bluff.DealWon, names: Sequence[str], me: int | None,
-               view: Any, symbols: bool) -> Summary:
+               view: Engine | None, symbols: bool) -> Summary:
         lines = [f"{who(names, event.winner, me)} won the deal and the safe box of "
                  f"{event.safe_box}."]
-        stacks = tuple(view.stacks) if game_name(view) == "bluff" else None
-        if stacks is not None:
-            before = self._chips_before or (view.config.starting_chips,) * len(stacks)
+        if game_name(view) == "bluff":  # Bluff's chips are public
+            bluff_view = cast(bluff.BluffState, view)
+            stacks = tuple(bluff_view.stacks)
+            starting = bluff_view.config.starting_chips
+            assert starting is not None  # a config fills in its defaults
+            before = self._chips_before or (starting,) * len(stacks)
             lines.append("Chips: " + ", ".join(
                 f"{seat_name(names, s)} {chips} ({_signed(chips - before[s])})"
                 for s, chips in enumerate(stacks)))
@@ -140,7 +144,7 @@ class History(ResultRecorder):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[ScoreRow] = []
-        self.tricks: list[Any] = []
+        self.tricks: list[topper.TrickWon] = []
 
     def take(self, event: object) -> None:
         super().take(event)
@@ -163,7 +167,7 @@ class History(ResultRecorder):
                                       event.winner))
         return summary
 
-    def lines(self, names: Sequence[str], me: int | None, view: Any,
+    def lines(self, names: Sequence[str], me: int | None, view: Engine | None,
               symbols: bool = False) -> list[str]:
         """The scoreboard, then the record of the deal (hand) in play, as text."""
         is_bluff = game_name(view) == "bluff"
@@ -180,19 +184,19 @@ class History(ResultRecorder):
                            f"({row.note})")
         out.append("")
         if is_bluff:
-            out.extend(self._bluff_record(view, me, symbols))
+            out.extend(self._bluff_record(cast(bluff.BluffState, view), me, symbols))
         else:
             out.extend(self._topper_record(names, me, symbols))
         return out
 
-    def _bluff_record(self, view: Any, me: int | None, symbols: bool) -> list[str]:
+    def _bluff_record(self, view: bluff.BluffState, me: int | None, symbols: bool) -> list[str]:
         mine = [entry.card for entry in labelled_hand(view, me)] if me is not None else []
-        ranks: dict[Any, tuple[list[Any], list[Any]]] = {}
+        ranks: dict[Rank, tuple[list[Card], list[Card]]] = {}
         for card in self._revealed:
             ranks.setdefault(card.rank, ([], []))[0].append(card)
-        for card in mine:
-            if card is not None:
-                ranks.setdefault(card.rank, ([], []))[1].append(card)
+        for held in mine:
+            if held is not None:
+                ranks.setdefault(held.rank, ([], []))[1].append(held)
         out = ["This deal's record: cards shown by calls, and yours, by rank"]
         for rank in sorted(ranks, key=lambda r: r.value, reverse=True):
             shown_, yours = ranks[rank]

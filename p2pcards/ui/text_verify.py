@@ -10,12 +10,12 @@ only with ``details`` (``verify -v``) and in the JSON, which scripts read.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
 
 from p2pcards.protocol.verify import Report
 from p2pcards.protocol.verify_evening import EveningReport
 from p2pcards.ui.text_common import clean, plural, quoted
 from p2pcards.ui.text_events import Speaker, outcome_words, verdict_sentence
+from p2pcards.wiremap import WireMap
 
 
 def _speaker(report: Report, me_player: int | None) -> Speaker:
@@ -32,7 +32,7 @@ def _seat_of(report: Report, player: int) -> int | None:
     return report.seating.index(player)
 
 
-def _json(value: object) -> Any:
+def _json(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
@@ -100,10 +100,10 @@ def _confirmation(report: Report) -> str:
             None: "(Reported, not provable from the transcript.)"}[report.verdict_confirmed]
 
 
-def report_json(report: Report, me_player: int | None = None) -> dict[str, Any]:
+def report_json(report: Report, me_player: int | None = None) -> WireMap:
     """The same facts for scripts: seats and join order both, rule ids, the outcome's numbers."""
     outcome = report.outcome
-    out: dict[str, Any] = {
+    out: WireMap = {
         "ok": report.ok, "game": report.game, "table": report.table, "you": me_player,
         "players": [{"player": i, "seat": _seat_of(report, i), "name": name, "fingerprint": fp,
                      "coached": report.coached[i]}
@@ -148,7 +148,7 @@ def evening_lines(evening: EveningReport) -> list[str]:
     return lines
 
 
-def evening_json(evening: EveningReport) -> dict[str, Any]:
+def evening_json(evening: EveningReport) -> WireMap:
     """The same for scripts: each match's report (as ``verify --json``) in evening order."""
     return {"ok": evening.ok, "problem": evening.problem,
             "matches": [{"session": session.hex(), **report_json(report)}

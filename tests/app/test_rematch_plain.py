@@ -14,6 +14,7 @@ from p2pcards.app import TableOptions, joining_session, seeded_identity, start_h
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.commands.evening import host_evening, join_evening, wants_again
 from p2pcards.front import FrontEnd, FrontOptions
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.ui.plain import END_BOX_PROMPT, PlainAgent
@@ -95,9 +96,10 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
         for name, front in fronts.items():
             front.session = joining_session(people[name], front.agent, "127.0.0.1", port,
                                             **kwargs[name])
-        firsts = await asyncio.wait_for(asyncio.gather(
+        ended = await asyncio.wait_for(asyncio.gather(
             hosted.result(), *(f.session.run() for f in fronts.values())), 120)
-        assert all(r.outcome is not None for r in firsts)
+        firsts = [r for r in ended if isinstance(r, SessionResult)]
+        assert len(firsts) == len(ended) and all(r.outcome is not None for r in firsts)
         args = argparse.Namespace(again=None, fill_with_bots=False, seed=SEED)
         evenings = [host_evening(args, host_front, host, options, hosted, firsts[0],
                                  lambda table: table.close(grace=0, linger=0))]

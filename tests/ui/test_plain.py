@@ -18,6 +18,7 @@ from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal
+from p2pcards.rules.games import GameEvent
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.rules.topper import events as te
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
@@ -291,7 +292,7 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
                        "(bad shuffle proof), proven by their signed message.")
 
 
-def applied(result: object) -> proto.ActionApplied:
+def applied(result: GameEvent) -> proto.ActionApplied:
     """A referee event as the session delivers it: in the ``ActionApplied`` of its action."""
     return proto.ActionApplied(0, None, (result,), 0)
 

@@ -23,13 +23,20 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding import (
+    ConditionalKeyBindings,
+    KeyBindings,
+    KeyBindingsBase,
+    KeyPressEvent,
+    merge_key_bindings,
+)
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
+from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.asciilook import table_output
 from p2pcards.ui.tui.layout import MIN_COLUMNS, MIN_ROWS, TableLayout
 from p2pcards.ui.tui.lines import Line
@@ -123,7 +130,7 @@ class TableApp(ABC):
             return size.columns, size.rows
         return None
 
-    def _guarded(self, table_keys: KeyBindings) -> Any:
+    def _guarded(self, table_keys: KeyBindings) -> KeyBindingsBase:
         """The screen's keys while the table is drawn; while the window is too small to
         draw it, no key acts unseen: every key is swallowed but Ctrl-C, the way out the
         notice shows."""
@@ -228,7 +235,7 @@ class TableApp(ABC):
                 asyncio.get_running_loop().call_later(
                     self.summary_seconds, lambda: self._summary_timed_out(shown))
 
-    def _summary_timed_out(self, shown: Any) -> None:
+    def _summary_timed_out(self, shown: Summary | None) -> None:
         if self.overlay == SUMMARY and self.model.summary is shown:
             self.close_overlay()
 

@@ -17,7 +17,7 @@ from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.text_common import game_name, plural
 from p2pcards.ui.tui.keymap import KeyHint
-from p2pcards.ui.tui.lines import Line, clickable, pad, width_of
+from p2pcards.ui.tui.lines import Line, clickable, fragment, pad, width_of
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
 
 
@@ -70,7 +70,7 @@ def title_line(model: ScreenModel, width: int) -> Line:
 
 
 def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
-                press: Callable[[str], Any] | None = None, asking: bool = False,
+                press: Callable[[str], object] | None = None, asking: bool = False,
                 watching: bool = False) -> Line:
     """The keys that act now (clickable), then the keys that always work; while
     this seat's own move asks a question (a rank, a stake), how to answer it."""
@@ -80,11 +80,10 @@ def action_line(hints: Sequence[KeyHint], deciding: bool, width: int,
         line.append(("class:bar.dim", " Enter confirm · Esc back"))
     elif deciding:
         for hint in hints:
-            extra: tuple[Any, ...] = ()
-            if press is not None and hint.key is not None:
-                extra = (clickable(partial(press, hint.key)),)
-            line.append(("class:bar.key", f" {hint.shown} ", *extra))
-            line.append(("class:bar.label", f" {hint.label}  ", *extra))
+            handler = (clickable(partial(press, hint.key))
+                       if press is not None and hint.key is not None else None)
+            line.append(fragment("class:bar.key", f" {hint.shown} ", handler))
+            line.append(fragment("class:bar.label", f" {hint.label}  ", handler))
         line.append(("class:bar.dim", " ? help"))
     else:
         line.append(("class:bar.idle", " Watching: every move checked, no hand shown. "

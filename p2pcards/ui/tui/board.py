@@ -21,12 +21,12 @@ from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper.order import big_jack, little_jack
 from p2pcards.ui.text_common import game_name, quoted
 from p2pcards.ui.tui.hand import face_style, face_text
-from p2pcards.ui.tui.lines import Line, Lines, fit, pack
+from p2pcards.ui.tui.lines import Fragment, Line, Lines, fit, pack
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.seats import seat_label
 
 
-def _card(card: Card | None) -> tuple[Any, ...]:
+def _card(card: Card | None) -> Fragment:
     return (face_style(card), face_text(card).strip())
 
 
@@ -39,7 +39,7 @@ def _cards(cards: Sequence[Card | None]) -> Line:
     return out
 
 
-def _v(text: object) -> tuple[Any, ...]:
+def _v(text: object) -> Fragment:
     return ("class:value", str(text))
 
 
@@ -62,7 +62,7 @@ def lobby_lines(model: ScreenModel, width: int) -> Lines:
 
 def _claim_chunks(model: ScreenModel, claim: Claim) -> list[Line]:
     count = f"{claim.count} card{'s' if claim.count != 1 else ''}"
-    chunks = [[("class:label", "Last claim: "), ("class:seat.name", seat_label(model, claim.seat))],
+    chunks: list[Line] = [[("class:label", "Last claim: "), ("class:seat.name", seat_label(model, claim.seat))],
               [("", f"{count} as "), ("class:rank", claim.rank.label)],
               [("", "stake "), _v(claim.stake)]]
     if claim.revealed:

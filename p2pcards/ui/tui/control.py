@@ -10,13 +10,16 @@ larger window.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-from prompt_toolkit.layout.controls import UIContent, UIControl
+from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
 from p2pcards.ui.tui.lines import Lines
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
 Draw = Callable[[int, int], Lines]
 
@@ -31,7 +34,7 @@ class DrawnControl(UIControl):
     """
 
     def __init__(self, draw: Draw, *, height: Callable[[int], int] | None = None,
-                 wheel: Callable[[int], Any] | None = None, focusable: bool = False) -> None:
+                 wheel: Callable[[int], object] | None = None, focusable: bool = False) -> None:
         self.draw = draw
         self.focusable = focusable
         self.height = height
@@ -39,7 +42,7 @@ class DrawnControl(UIControl):
         self._lines: Lines = []
 
     def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
-                         get_line_prefix: Any) -> int | None:
+                         get_line_prefix: GetLinePrefixCallable | None) -> int | None:
         if self.height is None:
             return None
         return min(max_available_height, self.height(width))
@@ -50,7 +53,7 @@ class DrawnControl(UIControl):
         return UIContent(get_line=lambda i: lines[i] if 0 <= i < len(lines) else [],
                          line_count=len(lines), show_cursor=False)
 
-    def mouse_handler(self, mouse_event: MouseEvent) -> Any:
+    def mouse_handler(self, mouse_event: MouseEvent) -> NotImplementedOrNone:
         if self.wheel is not None and mouse_event.event_type in (
                 MouseEventType.SCROLL_UP, MouseEventType.SCROLL_DOWN):
             self.wheel(3 if mouse_event.event_type == MouseEventType.SCROLL_UP else -3)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 from p2pcards.cards import Card
 from p2pcards.ui.text_common import HandCard
-from p2pcards.ui.tui.lines import Lines, clickable, fit, pad
+from p2pcards.ui.tui.lines import Line, Lines, clickable, fit, fragment, pad
 from p2pcards.ui.tui.picker import HandPicker
 
 CARD_WIDTH = 4
@@ -38,7 +37,7 @@ def face_style(card: Card | None) -> str:
 
 def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
                playable: set[int] | None = None, active: bool = False,
-               on_click: Callable[[int], Any] | None = None,
+               on_click: Callable[[int], object] | None = None,
                empty: str = "(no cards in your hand)") -> Lines:
     """The three rows of the hand for ``width`` columns.
 
@@ -48,12 +47,11 @@ def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
     if not hand:
         return fit([[], [("class:dim", f"  {empty}")]], width, 3)
     gap = 1 if len(hand) * (CARD_WIDTH + 1) <= width else 0
-    marks: list[Any] = []
-    faces: list[Any] = []
-    labels: list[Any] = []
+    marks: Line = []
+    faces: Line = []
+    labels: Line = []
     for index, entry in enumerate(hand):
         handler = clickable(partial(on_click, index)) if on_click is not None else None
-        extra = (handler,) if handler is not None else ()
         selected = picker.is_selected(entry)
         cursor = active and index == min(picker.cursor, len(hand) - 1)
         style = face_style(entry.card)
@@ -63,12 +61,12 @@ def hand_lines(hand: Sequence[HandCard], picker: HandPicker, width: int, *,
             style += " class:card.selected"
         if cursor:
             style += " class:card.cursor"
-        marks.append(("class:card.mark", " ▼  " if selected else " " * CARD_WIDTH, *extra))
-        faces.append((style, face_text(entry.card), *extra))
+        marks.append(fragment("class:card.mark", " ▼  " if selected else " " * CARD_WIDTH, handler))
+        faces.append(fragment(style, face_text(entry.card), handler))
         note = _NOTE_MARKS.get(entry.note, "")
         label = f"{entry.label}{note}".center(CARD_WIDTH)
         label_style = "class:card.label.cursor" if cursor else "class:card.label"
-        labels.append((label_style, label, *extra))
+        labels.append(fragment(label_style, label, handler))
         if gap and index < len(hand) - 1:
             marks.append(("", " "))
             faces.append(("", " "))

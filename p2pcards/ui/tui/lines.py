@@ -10,15 +10,25 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple
-from prompt_toolkit.mouse_events import MouseEventType
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
 Fragment = OneStyleAndTextTuple  # (style, text) or (style, text, mouse handler)
 Line = list[Fragment]
 Lines = list[Line]
+#: What a clickable fragment calls on a mouse event (prompt_toolkit: None or NotImplemented).
+MouseHandler = Callable[[MouseEvent], object]
+
+
+def fragment(style: str, text: str, handler: MouseHandler | None = None) -> Fragment:
+    """``(style, text)``, or ``(style, text, handler)`` when it is clickable."""
+    return (style, text) if handler is None else (style, text, handler)
 
 
 def width_of(line: Sequence[Fragment]) -> int:
@@ -89,9 +99,9 @@ def pack(chunks: Iterable[Sequence[Fragment]], width: int, separator: str = " ·
     return [cut(line, width) for line in lines]
 
 
-def clickable(handler: Callable[[], Any]) -> Callable[[Any], Any]:
+def clickable(handler: Callable[[], object]) -> Callable[[MouseEvent], NotImplementedOrNone]:
     """A mouse handler that calls ``handler`` on a click (button release) and ignores the rest."""
-    def on_mouse(event: Any) -> Any:
+    def on_mouse(event: MouseEvent) -> NotImplementedOrNone:
         if event.event_type == MouseEventType.MOUSE_UP:
             handler()
             return None

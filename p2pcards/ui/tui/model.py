@@ -13,7 +13,6 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from p2pcards.net import session_events as peer
 from p2pcards.net.session_events import SessionEvent
@@ -322,7 +321,7 @@ class ScreenModel:
             self.ending = Ending("TABLE ENDED", self._describe(event) or "The table ended.",
                                  "verdict")
 
-    def _track_results(self, results: Sequence[Any]) -> None:
+    def _track_results(self, results: Sequence[object]) -> None:
         for result in results:
             self.history.take(result)
             if isinstance(result, _RESULTS):

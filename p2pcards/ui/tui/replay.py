@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
@@ -279,7 +278,7 @@ def replay_bindings(screen: ReplayScreen) -> KeyBindings:
     """The keys of a replay: moving through the table, playing, help, log, quit."""
     kb = KeyBindings()
     at_table = Condition(lambda: screen.overlay is None and screen.flow is None)
-    moves: dict[Any, Callable[[], None]] = {
+    moves: dict[str, Callable[[], None]] = {
         "right": screen.next_move, "n": screen.next_move,
         "left": screen.previous_move, "p": screen.previous_move,
         "]": screen.next_deal, "[": screen.previous_deal,

@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
+from p2pcards.net.session_events import SessionResult
 from p2pcards.ui.tui.agent import SeatAgent
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
@@ -24,6 +25,8 @@ from p2pcards.ui.tui.source import SessionSource
 Choice = Literal["again", "quit"]
 #: Seconds the session has to finish after the leave notice went out.
 LEAVE_GRACE = 0.5
+#: What a table's session returns (its result, or a spectator's).
+R = TypeVar("R")
 
 
 class RunScreen(Protocol):
@@ -71,7 +74,7 @@ class TableRun:
         elif choice == "quit":
             self.screen.agent.leaving = True
 
-    async def play(self, run: Awaitable[Any]) -> Any:
+    async def play(self, run: Awaitable[R]) -> R | SessionResult:
         """Run one table's session (``run``) until it ends or the person leaves.
 
         At the end, the closing box waits for the person's choice: ``again``
@@ -90,6 +93,7 @@ class TableRun:
             waiters.add(app_task)
         try:
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            result: R | SessionResult
             if session_task.done():
                 result = session_task.result()
             else:
@@ -112,7 +116,7 @@ class TableRun:
             screen.new_table()
         return result
 
-    async def _leave(self, session_task: asyncio.Future[Any]) -> Any:
+    async def _leave(self, session_task: asyncio.Future[R]) -> R | SessionResult:
         """The person left outside a decision: send the signed notice, stop the session."""
         source = self.screen.source
         await source.leave()

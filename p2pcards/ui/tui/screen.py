@@ -23,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from p2pcards.net.session_events import Decision, SessionEvent
+from p2pcards.net.session_events import Decision, SessionEvent, SessionResult
 from p2pcards.protocol.events import MatchCompleted, TableEnded
 from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
@@ -53,6 +53,8 @@ from p2pcards.ui.tui.source import SessionGetter, SessionSource
 
 #: Seconds a deal's summary stays up by itself at a LAN table (a countdown shows it).
 LAN_SUMMARY_SECONDS = 6.0
+#: What a table's session returns (its result, or a spectator's).
+R = TypeVar("R")
 #: What the status line says while a question is open.
 _TYPE_THE_ANSWER = "Type the answer and press Enter (Esc cancels)."
 
@@ -336,7 +338,7 @@ class TableScreen(TableApp):
                 await coaching
         await super().stop()
 
-    def _resolve(self, action: Any) -> None:
+    def _resolve(self, action: object) -> None:
         self.close_question()
         self.message = None
         self.picker.clear()
@@ -466,7 +468,7 @@ class TableScreen(TableApp):
             self.events.read_observer()
         await super().start()
 
-    async def play(self, run: Awaitable[Any]) -> Any:
+    async def play(self, run: Awaitable[R]) -> R | SessionResult:
         """Run one table's session (``run``) on this screen until it ends or the person leaves;
         then the end box waits for the person's choice (see :class:`TableRun`)."""
         return await self.runner.play(run)

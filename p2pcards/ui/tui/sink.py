@@ -12,7 +12,7 @@ the sink tells it through :class:`EventScreen` after each event.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from p2pcards.net.session_events import (
     LinkDown,
@@ -113,7 +113,7 @@ class ScreenEvents:
                 model.set_view(view)
                 self.screen.view_taken()
 
-    def ended(self, result: Any) -> None:
+    def ended(self, result: object) -> None:
         """The session returned ``result``: the model's end, unless an event already said it."""
         model = self.screen.model
         if model.ending is not None:

@@ -44,99 +44,15 @@ import random
 import time
 from collections.abc import Sequence
 
-from p2pcards.bots.topper_counter import DEFEND_TRICKS, WEIGHTS, bid_value
-from p2pcards.cards import Card, Rank, Suit
+from p2pcards.bots.topper_counter import DEFEND_TRICKS, bid_value
+from p2pcards.bots.topper_playout import CardTables, HandSim, MatchOdds, card_tables, hand_score, reward
+from p2pcards.cards import Card, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
 from p2pcards.rules.topper.determinize import InconsistentView, assign_hidden
-from p2pcards.rules.topper.order import effective_suit, trick_power
-
-#: Trump choices indexed like the tables below: ``None`` (no trump yet) then the suits.
-_TRUMPS: tuple[Suit | None, ...] = (None,) + tuple(Suit)
-
-
-class _Tables:
-    """Card facts by deck index, per trump: effective suit, and power per led suit.
-
-    Simulations run on small integers; these lookups replace the Card
-    arithmetic of :mod:`topper_order` in the inner loops.
-    """
-
-    def __init__(self, deck: Sequence[Card]) -> None:
-        self.deck = tuple(deck)
-        self.index = {card: i for i, card in enumerate(self.deck)}
-        self.suit: dict[Suit | None, list[int]] = {}
-        self.power: dict[Suit | None, list[list[int]]] = {}
-        self.own: dict[Suit | None, list[int]] = {}
-        for trump in _TRUMPS:
-            suits = [int(effective_suit(c, trump)) for c in self.deck]
-            self.suit[trump] = suits
-            self.power[trump] = [[trick_power(c, trump, led) for c in self.deck] for led in Suit]
-            # A card's power when it is led: what it is worth as a winner.
-            self.own[trump] = [self.power[trump][suits[i]][i] for i in range(len(self.deck))]
-        # The counter's fitted evaluation (topper_counter.features) by card: the weight of
-        # each trump's place (Big Jack, Little Jack, A K Q 10 9), or None for a plain card.
-        order = {Rank.ACE: 2, Rank.KING: 3, Rank.QUEEN: 4, Rank.TEN: 5, Rank.NINE: 6}
-        self.trump_weight: dict[Suit, list[float | None]] = {}
-        for trump in Suit:
-            weights: list[float | None] = []
-            for card in self.deck:
-                if effective_suit(card, trump) != trump:
-                    weights.append(None)
-                elif card.rank == Rank.JACK:
-                    weights.append(WEIGHTS[1] if card.suit == trump else WEIGHTS[2])
-                else:
-                    weights.append(WEIGHTS[1 + order[card.rank]])
-            self.trump_weight[trump] = weights
-        self.ace = [c.rank == Rank.ACE for c in self.deck]
-        self.king = [c.rank == Rank.KING for c in self.deck]
-
-    def evaluate(self, hand: Sequence[int], trump: Suit) -> float:
-        """``topper_counter.evaluate`` on deck indices, fast (it runs inside determinisations)."""
-        w = WEIGHTS
-        value = w[0]
-        weights = self.trump_weight[trump]
-        suits = self.suit[trump]
-        trumps = 0
-        counts = [0, 0, 0, 0]
-        aces = kings = 0
-        for i in hand:
-            tw = weights[i]
-            if tw is not None:
-                value += tw
-                trumps += 1
-                continue
-            g = suits[i]
-            counts[g] += 1
-            if self.ace[i]:
-                aces |= 1 << g
-            elif self.king[i]:
-                kings |= 1 << g
-        if trumps > 3:
-            value += w[8] * (trumps - 3)
-        for g in range(4):
-            if g == trump:
-                continue
-            if not counts[g]:
-                value += w[12]
-            if aces >> g & 1:
-                value += w[9]
-                if kings >> g & 1:
-                    value += w[10]
-            elif kings >> g & 1 and counts[g] >= 2:
-                value += w[11]
-        return value
-
-    def best(self, hand: Sequence[int]) -> tuple[Suit, float]:
-        """The trump of highest evaluation for ``hand`` (deck indices), and its evaluation."""
-        return max(((t, self.evaluate(hand, t)) for t in Suit), key=lambda pair: (pair[1], -pair[0]))
-
 
 #: The least evaluation at which a careful player (the counter) bids each number of tricks.
 _BID_AT = {b: next(e / 20 for e in range(200) if bid_value(e / 20, b) > DEFEND_TRICKS)
            for b in range(1, 7)}
-
-
-_TABLES: dict[tuple[Card, ...], _Tables] = {}
 
 
 class _Deadline:
@@ -151,163 +67,6 @@ class _Deadline:
 
     def passed(self) -> bool:
         return time.thread_time() > self.cpu_end or time.perf_counter() > self.wall_end
-
-
-def _tables(deck: Sequence[Card]) -> _Tables:
-    key = tuple(deck)
-    if key not in _TABLES:
-        _TABLES[key] = _Tables(key)
-    return _TABLES[key]
-
-
-class _Sim:
-    """The rest of one hand with every card known: what a determinisation plays out."""
-
-    __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own")
-
-    def __init__(self, hands: list[list[int]], trick: list[tuple[int, int]], to_act: int,
-                 taken: list[int], tables: _Tables, trump: Suit | None) -> None:
-        self.hands = hands
-        self.trick = trick
-        self.to_act = to_act
-        self.taken = taken
-        self.n = len(hands)
-        self.suit = tables.suit[trump]
-        self.power = tables.power[trump]
-        self.own = tables.own[trump]
-
-    def over(self) -> bool:
-        return not self.trick and not self.hands[self.to_act]
-
-    def legal(self) -> list[int]:
-        hand = self.hands[self.to_act]
-        if not self.trick:
-            return hand
-        led = self.suit[self.trick[0][1]]
-        suit = self.suit
-        follow = [c for c in hand if suit[c] == led]
-        return follow or hand
-
-    def play(self, card: int) -> None:
-        seat = self.to_act
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < self.n:
-            self.to_act = (seat + 1) % self.n
-            return
-        power = self.power[self.suit[self.trick[0][1]]]
-        winner = max(self.trick, key=lambda sc: power[sc[1]])[0]
-        self.taken[winner] += 1
-        self.trick = []
-        self.to_act = winner
-
-    def policy(self, rng: random.Random, explore: float = 0.05) -> int:
-        """A quick, sensible move that reads the imagined hands: lead a card no other hand can
-        beat (the highest such), else the lowest; follow with the cheapest card that no later
-        hand can beat, else throw the lowest. Now and then (``explore``) a random legal card."""
-        legal = self.legal()
-        if len(legal) == 1:
-            return legal[0]
-        if rng.random() < explore:
-            return rng.choice(legal)
-        own, suit, hands, me, n = self.own, self.suit, self.hands, self.to_act, self.n
-        trick = self.trick
-        if not trick:
-            best = -1
-            for c in legal:
-                g = suit[c]
-                power = self.power[g]
-                pc = power[c]
-                safe = True
-                for s in range(n):
-                    if s == me:
-                        continue
-                    hand = hands[s]
-                    follow = [x for x in hand if suit[x] == g]
-                    if any(power[x] > pc for x in (follow or hand)):
-                        safe = False
-                        break
-                if safe and (best < 0 or own[c] > own[best]):
-                    best = c
-            return best if best >= 0 else min(legal, key=own.__getitem__)
-        led = suit[trick[0][1]]
-        power = self.power[led]
-        top = max(power[c] for _, c in trick)
-        winners = [c for c in legal if power[c] > top]
-        if winners:
-            threat = 0
-            for k in range(1, n - len(trick)):
-                hand = hands[(me + k) % n]
-                follow = [x for x in hand if suit[x] == led]
-                for x in follow or hand:
-                    if power[x] > threat:
-                        threat = power[x]
-            sure = [c for c in winners if power[c] > threat]
-            if sure:
-                return min(sure, key=power.__getitem__)
-        return min(legal, key=own.__getitem__)
-
-    def play_out(self, rng: random.Random) -> list[int]:
-        while not self.over():
-            self.play(self.policy(rng))
-        return self.taken
-
-
-def hand_score(taken: Sequence[int], bidder: int | None, bid: int) -> list[int]:
-    """Each seat's score change for the hand (the bidder short of his bid loses it)."""
-    changes = list(taken)
-    if bidder is not None and taken[bidder] < bid:
-        changes[bidder] = -bid
-    return changes
-
-
-def _reward(changes: Sequence[int], seat: int) -> float:
-    """How good a hand's result is for ``seat``: its gain against the others' mean, in 0..1."""
-    others = (sum(changes) - changes[seat]) / (len(changes) - 1)
-    return 0.5 + (changes[seat] - others) / 24
-
-
-class MatchOdds:
-    """Each seat's chance of winning the match once a hand's score changes are added.
-
-    A hand that ends the match is judged by the rules (the highest score at
-    or above the target wins; a tie goes to the bidder among the leaders,
-    else it plays on). Otherwise the race to the target is estimated: each
-    seat's chance grows like ``exp(score / temperature)``, where the
-    temperature shrinks as the leader nears the target (fewer hands remain
-    for the others to catch up: it goes like the square root of the points
-    the leader still needs). ``spread`` and ``offset`` were fitted to who
-    won in recorded matches between search bots.
-    """
-
-    def __init__(self, scores: Sequence[int], target: int, spread: float = 1.0,
-                 offset: float = 4.0) -> None:
-        self.scores = tuple(scores)
-        self.target = target
-        self.spread = spread
-        self.offset = offset
-        self._cache: dict[tuple[tuple[int, ...], int | None], list[float]] = {}
-
-    def after(self, changes: Sequence[int], bidder: int | None) -> list[float]:
-        key = (tuple(changes), bidder)
-        odds = self._cache.get(key)
-        if odds is None:
-            odds = self._cache[key] = self.odds([s + c for s, c in zip(self.scores, changes, strict=True)],
-                                                bidder)
-        return odds
-
-    def odds(self, scores: Sequence[int], bidder: int | None) -> list[float]:
-        n = len(scores)
-        top = max(scores)
-        if top >= self.target:
-            leaders = [s for s in range(n) if scores[s] == top]
-            if len(leaders) == 1 or bidder in leaders:
-                winner = leaders[0] if len(leaders) == 1 else bidder
-                return [1.0 if s == winner else 0.0 for s in range(n)]
-        temperature = self.spread * math.sqrt(max(0, self.target - top) + self.offset)
-        weights = [math.exp((v - top) / temperature) for v in scores]
-        total = sum(weights)
-        return [w / total for w in weights]
 
 
 class _Node:
@@ -328,7 +87,7 @@ class _Knowledge:
         self.view = view
         self.seat = seat
         self.n = view.config.seats
-        self.tables = _tables(view.config.deck)
+        self.tables = card_tables(view.config.deck)
         self.trump = view.trump
         self.hidden: dict[int, list[int]] = {}
         self.known: dict[int, list[Card]] = {}
@@ -463,7 +222,7 @@ class SearchTopperBot:
             dealt = know.deal(self.rng)
             for trump in Suit:
                 hands = [[tables.index[c] for c in h] for h in dealt]
-                sim = _Sim(hands, [], seat, [0] * know.n, tables, trump)
+                sim = HandSim(hands, [], seat, [0] * know.n, tables, trump)
                 tricks[trump].append(sim.play_out(self.rng)[seat])
         return tricks
 
@@ -536,7 +295,7 @@ class SearchTopperBot:
             if kept:
                 for trump in Suit:
                     hands = [[tables.index[c] for c in h] for h in dealt]
-                    sim = _Sim(hands, [], seat, [0] * n, tables, trump)
+                    sim = HandSim(hands, [], seat, [0] * n, tables, trump)
                     taken = sim.play_out(self.rng)
                     for b in kept:
                         mine[(trump, b)] += odds.after(hand_score(taken, seat, b), seat)[seat]
@@ -556,7 +315,7 @@ class SearchTopperBot:
         return Bid(seat, bid)
 
     def _others_hand(self, dealt: list[list[Card]], holder: int | None, high: int, odds: MatchOdds,
-                     seat: int, tables: _Tables, cache: dict[tuple[int, int], float]) -> float:
+                     seat: int, tables: CardTables, cache: dict[tuple[int, int], float]) -> float:
         """The seat's odds when ``holder`` (None: nobody, a throw-in) bids ``high`` on this deal."""
         key = (-1 if holder is None else holder, high)
         if key not in cache:
@@ -566,7 +325,7 @@ class SearchTopperBot:
             else:
                 trump = tables.best([tables.index[c] for c in dealt[holder]])[0]
                 hands = [[tables.index[c] for c in h] for h in dealt]
-                sim = _Sim(hands, [], holder, [0] * n, tables, trump)
+                sim = HandSim(hands, [], holder, [0] * n, tables, trump)
                 changes = hand_score(sim.play_out(self.rng), holder, high)
                 cache[key] = odds.after(changes, holder)[seat]
         return cache[key]
@@ -613,7 +372,7 @@ class SearchTopperBot:
                 hands = pool[-1]
             else:
                 hands = pool[done % len(pool)]
-            sim = _Sim([list(h) for h in hands], list(trick0), seat,
+            sim = HandSim([list(h) for h in hands], list(trick0), seat,
                        list(taken0), tables, know.trump)
             node, path = root, []
             while not sim.over():
@@ -643,7 +402,7 @@ class SearchTopperBot:
                 path.append(node)
             changes = hand_score(sim.play_out(rng), bidder, bid)
             if odds is None:
-                rewards = [_reward(changes, s) for s in range(know.n)]
+                rewards = [reward(changes, s) for s in range(know.n)]
             else:
                 rewards = odds.after(changes, bidder)
                 if not seen[0]:

@@ -21,7 +21,8 @@ from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_search import OpponentModel, SearchBluffBot
 from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
 from p2pcards.bots.topper import RandomTopperBot
-from p2pcards.bots.topper_search import MatchOdds, SearchTopperBot, _Deadline, _Knowledge
+from p2pcards.bots.topper_playout import MatchOdds
+from p2pcards.bots.topper_search import SearchTopperBot, _Deadline, _Knowledge
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
@@ -354,7 +355,7 @@ def test_arena_progress_reports_the_running_rates_after_every_match():
 
 def test_the_search_evaluates_hands_exactly_as_the_counter_does():
     from p2pcards.bots.topper_counter import evaluate
-    from p2pcards.bots.topper_search import _tables
+    from p2pcards.bots.topper_playout import card_tables as _tables
     tables = _tables(TOPPER_DECK)
     rng = random.Random(26)
     for _ in range(300):
@@ -367,7 +368,8 @@ def test_the_search_evaluates_hands_exactly_as_the_counter_does():
 def test_determinisations_believe_the_bids_and_the_passes():
     """Seat 1 bid 4 and seats 2, 3 passed: in the imagined deals seat 1's hand is mostly
     strong enough for 4 and the passers' mostly too weak to have topped it."""
-    from p2pcards.bots.topper_search import _BID_AT, _tables
+    from p2pcards.bots.topper_playout import card_tables as _tables
+    from p2pcards.bots.topper_search import _BID_AT
     tables = _tables(TOPPER_DECK)
     state = TopperState.position(first=0, hands={0: [Card(Rank.NINE, Suit.SPADES), Card(Rank.TEN, Suit.SPADES),
                                                     Card(Rank.NINE, Suit.HEARTS), Card(Rank.TEN, Suit.HEARTS),

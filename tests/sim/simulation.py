@@ -80,6 +80,15 @@ record (:attr:`Schedule.crash`, finding 3: ``join`` again resumes; one seeded
 schedule in seven draws one), send a
 next shuffler hundreds of bad-signature shuffles (finding 2), and let
 spectators flood the relay with ``sync`` (finding 5).
+
+*Hints* (:func:`hint_schedule_for`, ``tests/sim/test_hint_simulation.py``): with
+``Schedule.hints`` the genesis allows the coach's hints (``config.hints = 1``) and
+every player, before some of its moves (seeded by the position), signs a
+``hint``; ``Schedule.hint_attack`` makes a coalition member break the hint rule
+once (``HINT_ATTACKS``): a ``hint`` instead of its move at a table without
+hints, a second ``hint`` right after its own, or a ``hint`` for the position
+after its own move when another seat writes it. Each is ``single`` evidence
+for property (b).
 """
 
 from __future__ import annotations
@@ -106,7 +115,8 @@ from p2pcards.protocol.relay import Broadcast, Close, Relay
 from p2pcards.protocol.relay import Send as RelaySend
 from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules, Settle, Speculate
 from p2pcards.protocol.table import Table
-from p2pcards.protocol.table_records import Stage
+from p2pcards.protocol.table_records import HINT, Stage
+from p2pcards.protocol.table_settings import HINTS
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
@@ -135,6 +145,15 @@ GAMES = ("topper", "bluff")
 BLUFF_CONFIG = BluffConfig(table_price=1, starting_chips=2, deal_cap=1, max_discard=2)
 #: Bluff messages a coalition member may replace with a rule-breaking one.
 BLUFF_BAD_TYPES = ("show", "discard", "pass", "challenge")
+
+#: The coalition's ``hint`` breaches (:attr:`Schedule.hint_attack`): a hint at a
+#: table that allows none instead of its move, a second hint right after its own
+#: hint, and a hint for the position after its own move when another seat writes it.
+HINT_ATTACKS = ("hint_off", "hint_twice", "hint_out_of_turn")
+#: The chance an honest player at a hints table asks the coach before a move.
+HINT_CHANCE = 0.3
+#: The decisions a player makes in play (a hint may come before each of them).
+ACTION_TYPES = frozenset({"bid", "pass", "trump", "play", "discard", "challenge"})
 
 
 @dataclass
@@ -178,6 +197,13 @@ class Schedule:
     #: With ``bad``: the rule-breaking message replaces the member's first message
     #: of this type at or after ``bad_at`` (None: the one at ``bad_at``, if its own).
     bad_type: str | None = None
+    #: The genesis allows hints (``config.hints = 1``): honest players then sign a
+    #: ``hint`` before some of their moves (seeded by the position, as their actions).
+    hints: bool = False
+    #: A coalition member's hint breach (``HINT_ATTACKS``), at its first own move
+    #: in play at or after position ``hint_at`` (once a schedule).
+    hint_attack: str | None = None
+    hint_at: int = 0
 
     def describe(self) -> str:
         return (f"game={self.game} seed={self.seed} coalition={sorted(self.coalition)} "
@@ -237,6 +263,28 @@ def schedule_for(seed: int, stop_at: int | None = None, game: str = "topper") ->
         schedule.bad_type = rng.choice(BLUFF_BAD_TYPES)
         schedule.bad_at = rng.randrange(1, SEATED + 8)
     return schedule
+
+
+def hint_schedule_for(seed: int, hints: bool = True, game: str = "topper") -> Schedule:
+    """``schedule_for(seed)`` at a table whose genesis allows hints (or not), and,
+    for half the schedules with a coalition, one of its hint breaches (a second
+    hint only where hints are allowed, a hint at all only where they are not)."""
+    schedule = schedule_for(seed, game=game)
+    rng = random.Random(f"hints/{game}/{int(hints)}/{seed}")
+    schedule.hints = hints
+    if schedule.coalition and rng.random() < 0.5:
+        schedule.hint_attack = rng.choice(("hint_twice" if hints else "hint_off",
+                                           "hint_out_of_turn"))
+        schedule.hint_at = rng.randrange(SEATED + 8, 32 if game == "topper" else 24)
+        if rng.random() < 0.5:  # the hint breach alone, so that it is reached
+            schedule.attacks, schedule.equivocate_at, schedule.bad_at = frozenset(), None, None
+    return schedule
+
+
+def describe_hints(schedule: Schedule) -> str:
+    """``schedule.describe()`` with its hint settings (a failing seed's replay)."""
+    return (f"{schedule.describe()} hints={schedule.hints} "
+            f"hint_attack={schedule.hint_attack} hint_at={schedule.hint_at}")
 
 
 # -- the seeded table, made once ------------------------------------------------------
@@ -421,6 +469,9 @@ class Simulation:
         seat = seating(schedule.game)
         self.identities = seat.identities
         lobby = _lobby(seat)
+        if schedule.hints:
+            lobby.config[HINTS] = 1
+        self._hint_sent = False
         self.relay = Relay(lobby, seat.nonce, clock=lambda: self.now)
         for player in range(PLAYERS):
             self.relay.connected(player, self.identities[player].public_key)
@@ -757,6 +808,8 @@ class Simulation:
                     and position >= self.schedule.silent_from):
                 peer.written[position] = b""
                 return
+            if self.schedule.hints and self._hint_first(peer, position):
+                continue
             written = table.outgoing()
             if written is None and table.awaiting_my_action:
                 written = table.act(_choose(list(table.view().legal_actions()), position,
@@ -789,6 +842,10 @@ class Simulation:
         targets = self._targets(peer)
         if self.schedule.fake_shuffles and msg.type == "shuffle":
             self._fake_shuffles(peer, msg)
+        if self.schedule.hint_attack is not None and not self._hint_sent:
+            hinted = self._hint_breach(peer, msg)
+            if hinted is not None:
+                return hinted
         if "equivocate" in attacks and msg.position == self.schedule.equivocate_at:
             other = seal(identity, session=msg.session, position=msg.position, prev=msg.prev,
                          player=peer.player, type=msg.type, body=_other_body(msg)).raw
@@ -819,6 +876,59 @@ class Simulation:
             self.evidence.append(("single", peer.player, msg.position, bad))
             return bad
         return None
+
+    def _hint_first(self, peer: Peer, position: int) -> bool:
+        """At a hints table, whether ``peer`` asks the coach (writes ``hint``) before
+        this move: seeded by the position for everyone; a coalition member about to
+        write a second hint (``hint_twice``) always takes its first. The hint is
+        published as any message; the move follows at the next position."""
+        table, schedule = peer.table, self.schedule
+        if not table.awaiting_my_action or table.hint_taken:
+            return False
+        forced = (not peer.honest and schedule.hint_attack == "hint_twice"
+                  and not self._hint_sent and position >= schedule.hint_at)
+        if not forced and random.Random(f"hint/{position}").random() >= HINT_CHANCE:
+            return False
+        written = table.take_hint()
+        if written is None:
+            return False
+        peer.written[position] = written.raw
+        self._emit(peer, written.events)
+        for out in peer.rules.published(written.raw):
+            self._send_path(peer, out.path, out.frame)
+        self._run(peer, peer.rules.progress(self.now))
+        return True
+
+    def _hint_breach(self, peer: Peer, msg: SignedMessage) -> bytes | None:
+        """The coalition's hint breach at its move ``msg`` (``Schedule.hint_attack``):
+        a ``hint`` instead of it where hints are off (``hint_off``) or right after
+        its own hint (``hint_twice``), returned to be sent instead; or a ``hint``
+        for the next position when another seat writes it (``hint_out_of_turn``),
+        sent beside it. Each is signed evidence of the breach."""
+        kind, table = self.schedule.hint_attack, peer.table
+        if msg.type not in ACTION_TYPES or msg.position < self.schedule.hint_at:
+            return None
+        identity = self.identities[peer.player]
+        if kind == "hint_out_of_turn":
+            if table.stage is not Stage.PLAY or table.writer in (None, peer.player):
+                return None
+            self._hint_sent = True
+            n = msg.position + 1
+            hint = seal(identity, session=msg.session, position=n, prev=msg.digest,
+                        player=peer.player, type=HINT, body={}).raw
+            self.evidence.append(("single", peer.player, n, hint))
+            at = self.now + self.rng.uniform(0, self.schedule.max_delay)
+            for path in self._targets(peer):
+                self._at(at, lambda path=path: self._send_raw(peer, path, hint))  # type: ignore[misc]
+            return None
+        before = SignedMessage.parse(table.transcript()[msg.position - 1])
+        if kind == "hint_twice" and not (before.type == HINT and before.player == peer.player):
+            return None
+        self._hint_sent = True
+        hint = seal(identity, session=msg.session, position=msg.position, prev=msg.prev,
+                    player=peer.player, type=HINT, body={}).raw
+        self.evidence.append(("single", peer.player, msg.position, hint))
+        return hint
 
     def _bad_now(self, msg: SignedMessage) -> bool:
         """Whether the rule-breaking message replaces ``msg`` (once a schedule)."""

@@ -136,6 +136,10 @@ Output = (Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyCh
 
 #: The most end-box choices the relay keeps: an again then a leave for each seat.
 MAX_CHOICES = 2 * 4
+#: The most it keeps of one player's: a player signing choices about other ends of
+#: this session (the relay cannot tell the right end) fills only its own share,
+#: never the seats whose players choose after it.
+MAX_CHOICES_PER_PLAYER = 2
 
 #: The most notices the relay keeps (and forwards) per player: an honest player
 #: signs at most a leave and an alert (the same bytes each time it repeats one).
@@ -451,6 +455,10 @@ class Relay:
     def tell_choice(self, raw: bytes) -> list[Output]:
         """Keep a choice (one of the host's own seats' too) and show it at every end box."""
         if raw in self.choices or len(self.choices) >= MAX_CHOICES:
+            return []
+        player = Choice.parse(raw).player
+        if sum(Choice.parse(kept).player == player for kept in self.choices) \
+                >= MAX_CHOICES_PER_PLAYER:
             return []
         self.choices.append(raw)
         out: list[Output] = [AgainHeard(raw)]

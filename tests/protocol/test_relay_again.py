@@ -95,3 +95,22 @@ def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_ma
     genesis = SignedMessage.parse(next(o for o in outputs if isinstance(o, Persist)).raw)
     assert [bytes(p[0]) for p in genesis.body["players"]] == [i.public_key for i in ids]
     assert After.from_wire(genesis.body["after"]) == after
+
+
+def test_a_player_signing_choices_about_other_ends_cannot_crowd_out_the_others():
+    """A player may sign any number of choices about this session with other final
+    digests (the relay cannot tell the right end; every count refuses them): the
+    relay keeps at most two of one player's, so the choices of the players who
+    choose after him are still kept, counted by the host and shown at every end box."""
+    ids = ids_()
+    relay, _ = started(ids)
+    finished = finished_of(relay)
+    for n in range(8):
+        other_end = FinishedMatch(finished.session, bytes([n + 100]) * 32, finished.seats)
+        relay.frame(2, again_frame(ids[1], other_end, 1, AGAIN))
+    out = relay.frame(3, again_frame(ids[2], finished, 2, AGAIN))
+    heard = [o for o in out if isinstance(o, AgainHeard)]
+    assert len(heard) == 1 and heard[0].raw == sign_choice(ids[2], finished, 2, AGAIN).raw
+    assert len(relay.choices) == 3
+    assert (2, "again") in [(o.link, frames.decode(o.frame).kind) for o in out
+                            if isinstance(o, Send)]

@@ -89,6 +89,11 @@ once (``HINT_ATTACKS``): a ``hint`` instead of its move at a table without
 hints, a second ``hint`` right after its own, or a ``hint`` for the position
 after its own move when another seat writes it. Each is ``single`` evidence
 for property (b).
+
+*The evening* after a finished match (the end box's signed choices, the
+relay's store of them, every count, the rematch's genesis and each joiner's
+check of it) is simulated in ``tests/sim/evening.py``
+(``tests/sim/test_evening_simulation.py``).
 """
 
 from __future__ import annotations

@@ -94,6 +94,37 @@ for property (b).
 relay's store of them, every count, the rematch's genesis and each joiner's
 check of it) is simulated in ``tests/sim/evening.py``
 (``tests/sim/test_evening_simulation.py``).
+
+*Each verdict rule, checked both ways* (is the cheater caught? is no honest
+player ever named?). "Caught" is a fixed schedule that asserts the rule and the
+evidence; "never honest" is property (a) over the seeded sweeps that make the
+message kind, every one of which also judges (b) on the coalition's evidence.
+
+=====================  ===============================================  ==============================
+verdict rule           cheater caught (test_*.py in tests/sim)           honest never named (sweeps)
+=====================  ===============================================  ==============================
+chain.equivocation     simulation: an_equivocation_is_named...;          every sweep (``equivocate``)
+                       bluff: an_equivocating_show...
+turn                   simulation: a_message_out_of_turn...;             every sweep (``out_of_turn``);
+                       hint: a_hint_breach... (hint_out_of_turn)         hint sweeps
+crypto                 simulation: a_bad_shuffle_or_bad_shares...;       every sweep (``bad``)
+                       bluff: a_cheating_show_or_discard... (show)
+rules.<game rule>      simulation: a_rule_breaking_action_in_play...;    every sweep (``bad``)
+                       bluff: a_cheating_show_or_discard... (discard)
+message.malformed      bluff: a_cheating_show_or_discard... (too few     every sweep (``bad``: a commit
+                       shares, rank 1)                                   of the wrong shape)
+table.hint             hint: a_hint_breach... (hint_off, hint_twice)     hint: seeded_matches_with_hints
+table.away             pause: an_away_with_no_pause_left...              pause: seeded_matches_with_pauses
+deadline               simulation: a_crash_that_outlasts_the_deadline;   every sweep (cuts, crashes,
+                       sweeps (``silent``)                               ``silent``: the blackout rule)
+left                   not simulated (no schedule signs a ``leave``)     not simulated
+=====================  ===============================================  ==============================
+
+Names nobody (dropped, judged by (a) and (c)): ``message.signature`` and
+``message.session`` (``junk``, fake shuffles: forged_and_replayed_frames_name_nobody,
+hundreds_of_fake_shuffles...), ``chain.gap`` / ``chain.fork`` (reordering, forks);
+the evening's refusals ``evening.again`` / ``evening.after`` / ``evening.rotation``
+are no verdicts (``test_evening_simulation.py``).
 """
 
 from __future__ import annotations
@@ -120,8 +151,8 @@ from p2pcards.protocol.relay import Broadcast, Close, Relay
 from p2pcards.protocol.relay import Send as RelaySend
 from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules, Settle, Speculate
 from p2pcards.protocol.table import Table
-from p2pcards.protocol.table_records import HINT, Stage
-from p2pcards.protocol.table_settings import HINTS
+from p2pcards.protocol.table_records import AWAY, HINT, Stage
+from p2pcards.protocol.table_settings import HINTS, PAUSES
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
@@ -157,6 +188,8 @@ BLUFF_BAD_TYPES = ("show", "discard", "pass", "challenge")
 HINT_ATTACKS = ("hint_off", "hint_twice", "hint_out_of_turn")
 #: The chance an honest player at a hints table asks the coach before a move.
 HINT_CHANCE = 0.3
+#: The chance a player with a pause left takes one before a move (``away``).
+PAUSE_CHANCE = 0.1
 #: The decisions a player makes in play (a hint may come before each of them).
 ACTION_TYPES = frozenset({"bid", "pass", "trump", "play", "discard", "challenge"})
 
@@ -209,6 +242,12 @@ class Schedule:
     #: in play at or after position ``hint_at`` (once a schedule).
     hint_attack: str | None = None
     hint_at: int = 0
+    #: The pauses the genesis gives each player (``config.away``; 0: none): players
+    #: then take one before some moves (seeded by the position).
+    pauses: int = 0
+    #: A coalition member writes ``away`` with no pause left instead of its first own
+    #: move at or after ``hint_at`` that finds its pauses spent (taking them before).
+    pause_attack: bool = False
 
     def describe(self) -> str:
         return (f"game={self.game} seed={self.seed} coalition={sorted(self.coalition)} "
@@ -286,10 +325,26 @@ def hint_schedule_for(seed: int, hints: bool = True, game: str = "topper") -> Sc
     return schedule
 
 
+def pause_schedule_for(seed: int, pauses: int = 1, game: str = "topper") -> Schedule:
+    """``schedule_for(seed)`` at a table whose genesis gives ``pauses`` pauses a
+    player, and, for half the schedules with a coalition, its ``away`` with none
+    left (``Schedule.pause_attack``), alone half of those times."""
+    schedule = schedule_for(seed, game=game)
+    rng = random.Random(f"pauses/{game}/{pauses}/{seed}")
+    schedule.pauses = pauses
+    if schedule.coalition and rng.random() < 0.5:
+        schedule.pause_attack = True
+        schedule.hint_at = rng.randrange(SEATED + 8, 32 if game == "topper" else 24)
+        if rng.random() < 0.5:
+            schedule.attacks, schedule.equivocate_at, schedule.bad_at = frozenset(), None, None
+    return schedule
+
+
 def describe_hints(schedule: Schedule) -> str:
     """``schedule.describe()`` with its hint settings (a failing seed's replay)."""
     return (f"{schedule.describe()} hints={schedule.hints} "
-            f"hint_attack={schedule.hint_attack} hint_at={schedule.hint_at}")
+            f"hint_attack={schedule.hint_attack} hint_at={schedule.hint_at} "
+            f"pauses={schedule.pauses} pause_attack={schedule.pause_attack}")
 
 
 # -- the seeded table, made once ------------------------------------------------------
@@ -476,6 +531,8 @@ class Simulation:
         lobby = _lobby(seat)
         if schedule.hints:
             lobby.config[HINTS] = 1
+        if schedule.pauses:
+            lobby.config[PAUSES] = schedule.pauses
         self._hint_sent = False
         self.relay = Relay(lobby, seat.nonce, clock=lambda: self.now)
         for player in range(PLAYERS):
@@ -815,6 +872,8 @@ class Simulation:
                 return
             if self.schedule.hints and self._hint_first(peer, position):
                 continue
+            if self.schedule.pauses and self._pause_first(peer, position):
+                continue
             written = table.outgoing()
             if written is None and table.awaiting_my_action:
                 written = table.act(_choose(list(table.view().legal_actions()), position,
@@ -851,6 +910,10 @@ class Simulation:
             hinted = self._hint_breach(peer, msg)
             if hinted is not None:
                 return hinted
+        if self.schedule.pause_attack and not self._hint_sent:
+            away = self._away_breach(peer, msg)
+            if away is not None:
+                return away
         if "equivocate" in attacks and msg.position == self.schedule.equivocate_at:
             other = seal(identity, session=msg.session, position=msg.position, prev=msg.prev,
                          player=peer.player, type=msg.type, body=_other_body(msg)).raw
@@ -903,6 +966,39 @@ class Simulation:
             self._send_path(peer, out.path, out.frame)
         self._run(peer, peer.rules.progress(self.now))
         return True
+
+    def _pause_first(self, peer: Peer, position: int) -> bool:
+        """At a table with pauses, whether ``peer`` takes one (writes ``away``) before
+        this move: seeded by the position; a coalition member about to write an
+        ``away`` with none left (``pause_attack``) spends its pauses first."""
+        table, schedule = peer.table, self.schedule
+        if (not table.awaiting_my_action or table.paused == peer.player
+                or table.pauses_left[peer.player] <= 0):
+            return False
+        forced = (not peer.honest and schedule.pause_attack and not self._hint_sent
+                  and position >= schedule.hint_at)
+        if not forced and random.Random(f"away/{position}").random() >= PAUSE_CHANCE:
+            return False
+        written = table.take_pause()
+        peer.written[position] = written.raw
+        self._emit(peer, written.events)
+        for out in peer.rules.published(written.raw):
+            self._send_path(peer, out.path, out.frame)
+        self._run(peer, peer.rules.progress(self.now))
+        return True
+
+    def _away_breach(self, peer: Peer, msg: SignedMessage) -> bytes | None:
+        """The coalition's ``away`` with no pause left, sent instead of its move
+        ``msg`` (``Schedule.pause_attack``): signed evidence of the breach."""
+        table = peer.table
+        if (msg.type not in ACTION_TYPES or msg.position < self.schedule.hint_at
+                or table.pauses_left[peer.player] > 0):
+            return None
+        self._hint_sent = True
+        away = seal(self.identities[peer.player], session=msg.session, position=msg.position,
+                    prev=msg.prev, player=peer.player, type=AWAY, body={}).raw
+        self.evidence.append(("single", peer.player, msg.position, away))
+        return away
 
     def _hint_breach(self, peer: Peer, msg: SignedMessage) -> bytes | None:
         """The coalition's hint breach at its move ``msg`` (``Schedule.hint_attack``):

@@ -347,6 +347,11 @@ class Table:
             held = self.messages[msg.position]
             if held.digest == msg.digest:
                 return []
+            if self.stage is Stage.OVER:
+                # After the match's normal end nothing is read (PROTOCOL.md §5): a
+                # verdict beside a finished match is one ``verify`` refuses.
+                raise TableClosed(f"the match has ended: a {msg.type!r} message for "
+                                  f"position {msg.position} changes nothing")
             if held.player == msg.player:
                 return self._end(Equivocation(
                     f"two different signed messages for position {msg.position}",

@@ -68,8 +68,11 @@ def receive_alert(table: Table, raw: bytes) -> list[TableEvent]:
             f"with its key, and this process did not sign it; this one stops, signing "
             f"nothing and naming nobody", position=notice.position)
         raise table.elsewhere
-    if table.stage is Stage.ENDED or notice.digest in table._notices_seen:
-        return []  # a notice handed out again (on a reconnect) says nothing new
+    if table.stage in (Stage.ENDED, Stage.OVER) or notice.digest in table._notices_seen:
+        # A notice handed out again (on a reconnect) says nothing new; after the
+        # match's normal end none is read (a leave or a proof then would put a
+        # verdict beside a finished match, which ``verify`` refuses: after-end).
+        return []
     if notice.type == "leave":
         _check_leave_dated_here(table, notice)
     table._notices_seen.add(notice.digest)

@@ -88,7 +88,11 @@ every player, before some of its moves (seeded by the position), signs a
 once (``HINT_ATTACKS``): a ``hint`` instead of its move at a table without
 hints, a second ``hint`` right after its own, or a ``hint`` for the position
 after its own move when another seat writes it. Each is ``single`` evidence
-for property (b).
+for property (b). Pauses likewise (:func:`pause_schedule_for`, ``Schedule.pauses``:
+``config.away``; ``pause_attack``: an ``away`` with none left), and leaves
+(:func:`leave_schedule_for`, ``Schedule.leave_at``: members sign their
+``leave`` after forging leaves for the honest seats and replaying ones those
+seats signed at another table).
 
 *The evening* after a finished match (the end box's signed choices, the
 relay's store of them, every count, the rematch's genesis and each joiner's
@@ -117,7 +121,8 @@ table.hint             hint: a_hint_breach... (hint_off, hint_twice)     hint: s
 table.away             pause: an_away_with_no_pause_left...              pause: seeded_matches_with_pauses
 deadline               simulation: a_crash_that_outlasts_the_deadline;   every sweep (cuts, crashes,
                        sweeps (``silent``)                               ``silent``: the blackout rule)
-left                   not simulated (no schedule signs a ``leave``)     not simulated
+left                   leave: a_leaver_is_named_left...                  leave: seeded_schedules_with_leaves
+                                                                         (forged and replayed leaves)
 =====================  ===============================================  ==============================
 
 Names nobody (dropped, judged by (a) and (c)): ``message.signature`` and
@@ -143,7 +148,13 @@ from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import evidence, frames, game_wire
 from p2pcards.protocol.dealing import DeckDeal, deck_key
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage, SignedNotice, seal
+from p2pcards.protocol.envelope import (
+    PROTOCOL_VERSION,
+    SignedMessage,
+    SignedNotice,
+    seal,
+    seal_notice,
+)
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEnded
 from p2pcards.protocol.lobby import Lobby
@@ -248,6 +259,11 @@ class Schedule:
     #: A coalition member writes ``away`` with no pause left instead of its first own
     #: move at or after ``hint_at`` that finds its pauses spent (taking them before).
     pause_attack: bool = False
+    #: Coalition members leave (a signed ``leave`` notice to everyone) after their
+    #: first own message at or after this position, each first sending, for every
+    #: honest seat, a leave signed with its own key and one that seat signed at
+    #: another table (neither may name that seat).
+    leave_at: int | None = None
 
     def describe(self) -> str:
         return (f"game={self.game} seed={self.seed} coalition={sorted(self.coalition)} "
@@ -340,11 +356,23 @@ def pause_schedule_for(seed: int, pauses: int = 1, game: str = "topper") -> Sche
     return schedule
 
 
+def leave_schedule_for(seed: int, game: str = "topper") -> Schedule:
+    """``schedule_for(seed)`` in which, for schedules with a coalition, its members
+    leave at a seeded position (``Schedule.leave_at``) after forging and replaying
+    leaves for the honest seats."""
+    schedule = schedule_for(seed, game=game)
+    rng = random.Random(f"leave/{game}/{seed}")
+    if schedule.coalition:
+        schedule.leave_at = rng.randrange(1, 45 if game == "topper" else 32)
+    return schedule
+
+
 def describe_hints(schedule: Schedule) -> str:
     """``schedule.describe()`` with its hint settings (a failing seed's replay)."""
     return (f"{schedule.describe()} hints={schedule.hints} "
             f"hint_attack={schedule.hint_attack} hint_at={schedule.hint_at} "
-            f"pauses={schedule.pauses} pause_attack={schedule.pause_attack}")
+            f"pauses={schedule.pauses} pause_attack={schedule.pause_attack} "
+            f"leave_at={schedule.leave_at}")
 
 
 # -- the seeded table, made once ------------------------------------------------------
@@ -910,6 +938,8 @@ class Simulation:
             hinted = self._hint_breach(peer, msg)
             if hinted is not None:
                 return hinted
+        if self.schedule.leave_at is not None and msg.position >= self.schedule.leave_at:
+            self._leave(peer, msg)
         if self.schedule.pause_attack and not self._hint_sent:
             away = self._away_breach(peer, msg)
             if away is not None:
@@ -966,6 +996,28 @@ class Simulation:
             self._send_path(peer, out.path, out.frame)
         self._run(peer, peer.rules.progress(self.now))
         return True
+
+    def _leave(self, peer: Peer, msg: SignedMessage) -> None:
+        """A coalition member leaves after ``msg`` (``Schedule.leave_at``): forged and
+        replayed leaves for the honest seats, then its own signed leave, on every path."""
+        table = peer.table
+        if table.stage is Stage.ENDED:
+            return  # left already (or ended otherwise)
+        other = hashlib.sha256(b"another table").digest()
+        notices = []
+        for victim in (p.player for p in self.peers if p.honest):
+            notices.append(seal_notice(self.identities[peer.player], session=msg.session,
+                                       position=msg.position + 1, prev=msg.digest,
+                                       player=victim, type="leave", body={}).raw)
+            notices.append(seal_notice(self.identities[victim], session=other, position=5,
+                                       prev=bytes(32), player=victim, type="leave",
+                                       body={}).raw)
+        notices.append(table.leave())
+        peer.verdict, peer.verdict_at = table.verdict, self.now  # its table ended: it left
+        for raw in notices:
+            for path in self._targets(peer):
+                dst: Node = RELAY if path is HOST else path
+                self.send(peer.player, dst, frames.encode("alert", raw))
 
     def _pause_first(self, peer: Peer, position: int) -> bool:
         """At a table with pauses, whether ``peer`` takes one (writes ``away``) before

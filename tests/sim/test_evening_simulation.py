@@ -24,7 +24,7 @@ from .simulation import Schedule, Simulation
 
 #: Seeded evenings after each finished match (each costs signatures only).
 EVENING_SEEDS = 40
-SLOW_EVENING_SEEDS = 150
+SLOW_EVENING_SEEDS = 100
 #: The finished matches an evening may follow: Topper, Bluff, Topper with hints,
 #: and a match a coalition played with forged and replayed frames.
 MATCHES = {

@@ -35,7 +35,7 @@ HINT_SEEDS = 24
 CHUNKS = 2
 OFF_SEEDS = 8
 #: Marked slow: many more.
-SLOW_HINT_SEEDS = 160
+SLOW_HINT_SEEDS = 120
 
 
 @pytest.fixture(autouse=True)

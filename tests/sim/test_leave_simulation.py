@@ -18,7 +18,7 @@ from p2pcards.protocol.verify import verify_transcript
 from .simulation import Outcome, Schedule, Simulation, describe_hints, judge, leave_schedule_for, run_schedule
 
 LEAVE_SEEDS = 16
-SLOW_LEAVE_SEEDS = 150
+SLOW_LEAVE_SEEDS = 90
 
 
 @pytest.fixture(autouse=True)

@@ -28,7 +28,7 @@ from .simulation import (
 )
 
 PAUSE_SEEDS = 16
-SLOW_PAUSE_SEEDS = 120
+SLOW_PAUSE_SEEDS = 80
 
 
 @pytest.fixture(autouse=True)

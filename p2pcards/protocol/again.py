@@ -167,9 +167,9 @@ class AgainCount:
         return public_key in self.player_keys or any(k == public_key
                                                      for k, _ in self.filled.values())
 
-    def take(self, public_key: bytes, name: str, now: float) -> Fill:
+    def take(self, public_key: bytes, name: str, now: float, bot: bool = False) -> Fill:
         """A newcomer asks for a freed seat (``now``: the host's clock): it gets the
-        first free one, in join order. Raises :class:`SeatRefused` when the end box
+        first free one, in join order (``bot``: its own word, shown). Raises :class:`SeatRefused` when the end box
         has closed, no seat is free, or the key is already at the table."""
         if self.closes_at is not None and now >= self.closes_at:
             raise SeatRefused("the end box has closed: the evening has ended")
@@ -177,7 +177,7 @@ class AgainCount:
             raise SeatRefused("this key is already at the table: it cannot take a second seat")
         if not self.free:
             raise SeatRefused("no seat is free at this table's end box")
-        return self.fill(self.free[0], public_key, name, bot=False)
+        return self.fill(self.free[0], public_key, name, bot)
 
     def hear_fill(self, made: Fill) -> bool:
         """An end box's count of the host's fill frame: True when it is new. Raises

@@ -68,6 +68,7 @@ class EveningHost:
         self.fills: list[Fill] = []
         self.changed = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
+        self._advertised = 0  # the freed seats discovery says (0: none, not between)
         told = hosted.host.on_event
 
         def hear(event: SessionEvent) -> None:
@@ -121,6 +122,9 @@ class EveningHost:
         """Open the end box to newcomers while a seat is free, and say so in discovery."""
         free = len(self.count.free)
         self.host.open_seats(free > 0)
+        if free == self._advertised:
+            return
+        self._advertised = free
         if self.advertiser is not None and self.options.advertise:
             task = asyncio.get_running_loop().create_task(
                 self.advertiser.update(free_seats=free, between=free > 0))

@@ -5,6 +5,7 @@ port with only the evening's players, rotated seats, and an evening that verifie
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -182,6 +183,14 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
     async def run():
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         evening = EveningHost(host, hosted, options)
+        # What discovery would say (a real advertiser needs mDNS): every change, once.
+        advertised: list[tuple[int, bool]] = []
+
+        class Advertiser:
+            async def update(self, *, free_seats: int, between: bool) -> None:
+                advertised.append((free_seats, between))
+        evening.advertiser = Advertiser()  # type: ignore[assignment]
+        evening.options = dataclasses.replace(evening.options, advertise=True)
         previous = [finished_of(s) for s in sessions]
         stays, leaves = index_of(sessions[0]), index_of(sessions[1])
         keys = tuple(p.public_key for p in sessions[0].table.players)
@@ -215,10 +224,12 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
                                                             previous[:1], tmp_path)
         theirs = await asyncio.wait_for(plays, 60)
         return (evening, leaves, told, heard, box_count, first_transcript, second, result,
-                joined, newcomer, theirs, nia)
+                joined, newcomer, theirs, nia, advertised)
 
     (evening, leaves, told, heard, box_count, first, second, result, joined, newcomer, theirs,
-     nia) = asyncio.run(run())
+     nia, advertised) = asyncio.run(run())
+    # Discovery said the table was between matches with one freed seat, then no more.
+    assert advertised == [(1, True), (0, False)]
     made = evening.fills[0]
     assert made.player == leaves and made.public_key == nia.public_key and made.name == "Nia"
     assert told == [made] and heard == [made]  # the staying joiner's end box, the newcomer

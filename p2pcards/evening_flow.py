@@ -125,7 +125,7 @@ class EveningHost:
         if free == self._advertised:
             return
         self._advertised = free
-        if self.advertiser is not None and self.options.advertise:
+        if self.advertiser is not None:  # a table advertised on the LAN
             task = asyncio.get_running_loop().create_task(
                 self.advertiser.update(free_seats=free, between=free > 0))
             self._background.add(task)
@@ -207,11 +207,12 @@ class EveningHost:
 
     def rematch_options(self, seed: int | None = None) -> TableOptions:
         """The next table's options: the same settings and address, only the evening's
-        players, the bots in their join order."""
+        players, the bots in their join order; advertised as the first table was (with
+        no free seat: its end box frees them, §14)."""
         rematch = rematch_of(self.count, self.names)
         bots = tuple(self.bots[key] for key in rematch.players if key in self.bots)
         return dataclasses.replace(self.options, rematch=rematch, bot_identities=bots,
-                                   seed=seed, advertise=False)
+                                   seed=seed)
 
     async def start(self, agent: Agent, seed: int | None = None,
                     on_event: Callable[[SessionEvent], None] | None = None) -> HostedTable:

@@ -5,7 +5,6 @@ port with only the evening's players, rotated seats, and an evening that verifie
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 
 from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -190,7 +189,6 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
             async def update(self, *, free_seats: int, between: bool) -> None:
                 advertised.append((free_seats, between))
         evening.advertiser = Advertiser()  # type: ignore[assignment]
-        evening.options = dataclasses.replace(evening.options, advertise=True)
         previous = [finished_of(s) for s in sessions]
         stays, leaves = index_of(sessions[0]), index_of(sessions[1])
         keys = tuple(p.public_key for p in sessions[0].table.players)

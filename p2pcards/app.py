@@ -212,9 +212,11 @@ async def start_hosted_table(
     hosted.alive = _heartbeat(hosted)
     if options.advertise and hosted.host.tcp_port:
         from p2pcards.net.discovery import TableAdvertiser
+        # A rematch seats only the evening's players: no free seat until its end box.
+        free = 0 if options.rematch is not None else hosted.host.lobby.free_seats
         hosted.advertiser = TableAdvertiser(
             table_name=options.name, game=options.game, port=hosted.host.tcp_port,
-            fingerprint=identity.fingerprint, free_seats=hosted.host.lobby.free_seats,
+            fingerprint=identity.fingerprint, free_seats=free,
             version=PROTOCOL_VERSION, interfaces=options.interfaces,
             bind=hosted.host.tcp_host, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators,
@@ -348,7 +350,8 @@ def _linked(hosted: HostedTable, sessions: list[PeerSession]) -> bool:
 
 
 def _host_event(hosted: HostedTable, event: SessionEvent, forward: Callable[[SessionEvent], None] | None) -> None:
-    if isinstance(event, LobbyChanged) and hosted.advertiser is not None:
+    if isinstance(event, LobbyChanged) and hosted.advertiser is not None \
+            and hosted.host.relay.rematch is None:
         task = asyncio.get_running_loop().create_task(
             hosted.advertiser.update(free_seats=event.free_seats))
         hosted.background.add(task)

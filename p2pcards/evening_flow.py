@@ -28,7 +28,8 @@ from p2pcards.protocol.again import AGAIN, AgainCount, Chosen, rematch_of, sign_
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.relay import AgainHeard
+from p2pcards.protocol.relay import AgainHeard, TakeAsked
+from p2pcards.protocol.seat_fill import Fill, SeatRefused
 from p2pcards.ui.text_common import quoted
 
 FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
@@ -61,14 +62,21 @@ class EveningHost:
         self.bots: dict[bytes, Identity] = {b.public_key: b for b in hosted.bot_identities}
         self._fillers = 0
         self.host = hosted.host
+        self.advertiser = hosted.advertiser
         self.heard: list[Chosen] = []
+        #: Every freed seat's fill, in the order made (what every end box is told).
+        self.fills: list[Fill] = []
         self.changed = asyncio.Event()
+        self._background: set[asyncio.Task[None]] = set()
+        self._advertised = 0  # the freed seats discovery says (0: none, not between)
         told = hosted.host.on_event
 
         def hear(event: SessionEvent) -> None:
             if isinstance(event, AgainHeard):
                 with contextlib.suppress(ProtocolError):
                     self.receive(event.raw)
+            elif isinstance(event, TakeAsked):
+                self.take(event)
             told(event)
         hosted.host.on_event = hear
         # The host's own seat and its bots take the table again; every end box sees it.
@@ -88,21 +96,60 @@ class EveningHost:
         if chosen is not None:
             self.heard.append(chosen)
             self.changed.set()
+            self._seats_changed()
         return chosen
 
+    def take(self, asked: TakeAsked, now: float | None = None) -> Fill | None:
+        """A newcomer's hello at the end box: the first free seat, told to everyone,
+        or its link refused (``now``: the host's clock, the loop's by default)."""
+        if now is None:
+            now = asyncio.get_running_loop().time()
+        try:
+            made = self.count.take(asked.public_key, asked.name, now, asked.bot)
+        except SeatRefused as refused:
+            self.host.refuse_taker(asked.link, refused.detail)
+            return None
+        self._told(made)
+        return made
+
+    def _told(self, made: Fill) -> None:
+        self.fills.append(made)
+        self.host.tell_fill(made.to_wire())
+        self.changed.set()  # a wait in :meth:`until_decided` looks again: ready now?
+        self._seats_changed()
+
+    def _seats_changed(self) -> None:
+        """Open the end box to newcomers while a seat is free, and say so in discovery."""
+        free = len(self.count.free)
+        self.host.open_seats(free > 0)
+        if free == self._advertised:
+            return
+        self._advertised = free
+        if self.advertiser is not None:  # a table advertised on the LAN
+            task = asyncio.get_running_loop().create_task(
+                self.advertiser.update(free_seats=free, between=free > 0))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
     async def until_decided(self, timeout: float, fill: bool = False,
-                            on_chosen: Callable[[Chosen], None] | None = None) -> bool:
+                            on_chosen: Callable[[Chosen], None] | None = None,
+                            on_fill: Callable[[Fill], None] | None = None) -> bool:
         """Wait (at most ``timeout`` s) until every seat is taken; ``fill``: a freed
-        seat gets a bot at once; ``on_chosen`` hears each choice once. True when the
-        rematch can start."""
+        seat gets a bot at once; ``on_chosen`` hears each choice once, ``on_fill`` each
+        fill. True when the rematch can start (the end box is then closed to newcomers)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        shown = 0
+        self.count.closes_at = end  # no newcomer takes a seat once the end box closed
+        shown = filled = 0
         while True:
             for chosen in self.heard[shown:]:
                 if on_chosen is not None:
                     on_chosen(chosen)
             shown = len(self.heard)
+            for made in self.fills[filled:]:
+                if on_fill is not None:
+                    on_fill(made)
+            filled = len(self.fills)
             if fill:
                 for player in self.count.free:
                     self.fill_with_bot(player)
@@ -111,6 +158,7 @@ class EveningHost:
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), max(0.0, end - loop.time()))
+        self.host.open_seats(False)
         return self.ready
 
     def fill_with_bot(self, player: int) -> Identity:
@@ -118,9 +166,9 @@ class EveningHost:
         name = FILLER_NAMES[self._fillers % len(FILLER_NAMES)]
         self._fillers += 1
         bot = Identity.generate(name)
-        self.count.fill(player, bot.public_key, name)
+        made = self.count.fill(player, bot.public_key, name, bot=True)
         self.bots[bot.public_key] = bot
-        self.changed.set()  # a wait in :meth:`until_decided` looks again: ready now?
+        self._told(made)
         return bot
 
     @property
@@ -159,11 +207,12 @@ class EveningHost:
 
     def rematch_options(self, seed: int | None = None) -> TableOptions:
         """The next table's options: the same settings and address, only the evening's
-        players, the bots in their join order."""
+        players, the bots in their join order; advertised as the first table was (with
+        no free seat: its end box frees them, §14)."""
         rematch = rematch_of(self.count, self.names)
         bots = tuple(self.bots[key] for key in rematch.players if key in self.bots)
         return dataclasses.replace(self.options, rematch=rematch, bot_identities=bots,
-                                   seed=seed, advertise=False)
+                                   seed=seed)
 
     async def start(self, agent: Agent, seed: int | None = None,
                     on_event: Callable[[SessionEvent], None] | None = None) -> HostedTable:
@@ -179,6 +228,15 @@ class EveningHost:
 def filled_line(leaver: str, taker: str) -> str:
     """Who took a freed seat, said on the host's screen when it fills it."""
     return f"End box: {quoted(leaver)}'s seat goes to the bot {quoted(taker)}."
+
+
+def fill_line(made: Fill, names: Sequence[str] | None = None, me: bytes | None = None) -> str:
+    """What every end box says when the host tells a fill: who takes which seat
+    (``names``: the finished match's, to name the leaver; ``me``: this seat's key)."""
+    whose = f" ({quoted(names[made.player])}'s)" if names is not None else ""
+    who = "You take" if made.public_key == me else \
+        f"{quoted(made.name)}{' (bot)' if made.bot else ''} takes"
+    return f"End box: {who} seat {made.seat}{whose}."
 
 
 def takers_of(previous: Sequence[tuple[bytes, str]], now: Sequence[tuple[bytes, str]]) -> list[str]:

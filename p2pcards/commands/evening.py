@@ -89,6 +89,15 @@ def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False,
     return tell
 
 
+def _fill_teller(front: FrontEnd, names: tuple[str, ...], me: bytes) -> Callable[[Any], None]:
+    """A joiner's end box: who the host says took each freed seat."""
+    from p2pcards.evening_flow import fill_line
+
+    def tell(made: Any) -> None:
+        front.say(fill_line(made, names, me))
+    return tell
+
+
 def _say_waiting(front: FrontEnd, evening: Any) -> None:
     """The host's end box: who it still waits for (see EveningHost.waiting_line)."""
     line = evening.waiting_line(END_BOX_WAIT)
@@ -130,7 +139,7 @@ async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
 
 async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: Identity,
                           options: TableOptions, current: list[HostedTable], result: SessionResult) -> SessionResult:
-    from p2pcards.evening_flow import EveningHost, filled_line
+    from p2pcards.evening_flow import EveningHost, fill_line, filled_line
     hosted = current[0]
     for number in range(MAX_REMATCHES):
         if result.outcome is None or not await wants_again(args, front, number):
@@ -141,10 +150,15 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
         if person:
             await front.offer_fill(evening)  # b / fill: a bot in a freed seat
         _say_waiting(front, evening)
+        def told(made: Any, evening: Any = evening) -> None:
+            if made.public_key not in evening.bots:  # the host's own bots: said as made
+                front.say(fill_line(made, evening.names))
+                _say_waiting(front, evening)
         try:
             ready = await evening.until_decided(
                 END_BOX_WAIT, fill=args.fill_with_bots,
-                on_chosen=_teller(front, evening.names, can_fill=person, waiting=evening))
+                on_chosen=_teller(front, evening.names, can_fill=person, waiting=evening),
+                on_fill=told)
         finally:
             front.say_waiting(None)
             if person:
@@ -189,6 +203,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
                                tuple(p.public_key for p in table.players), table.next_position,
                                mine, expected_peer=fingerprint,
                                on_choice=_teller(front, names),
+                               on_fill=_fill_teller(front, names, identity.public_key),
                                timeout=END_BOX_WAIT + 30)
         except (OSError, NetError):
             front.say("End box: the host is gone; the evening ends here.")

@@ -73,6 +73,7 @@ async def cmd_tables(args: argparse.Namespace) -> int:
                               "host": t.host_name, "address": t.host, "port": t.port,
                               "free": t.free_seats, "spectators": t.spectators,
                               "clock": t.clock, "hints": t.hints, "version": t.version,
+                              "between": t.between,
                               "fp": t.fingerprint}))
         return 0
     if not found:
@@ -82,12 +83,15 @@ async def cmd_tables(args: argparse.Namespace) -> int:
     print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'WATCH':<5}  {'CLOCK':<8}  "
           f"{'HOST':<16}  {'ADDRESS':<21}  KEY")
     for number, t in enumerate(found, start=1):
-        free = "full" if t.free_seats == 0 else str(t.free_seats)
+        free = "full" if t.free_seats == 0 else str(t.free_seats) + ("*" if t.between else "")
         watch = str(t.spectators) if t.spectators else "no"
         print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  {watch:<5}  {_clock_word(t.clock):<8}  "
               f"{(t.host_name or '?')[:16]:<16}  {connect_address(t.host, t.port):<21}  {t.fingerprint}")
     if any(t.clock == 0 for t in found):
         print(NO_CLOCK_WARNING)
+    if any(t.between and t.free_seats for t in found):
+        print("* between matches: a seat freed at the end box; whoever joins takes it "
+              "for the rematch.")
     print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash); "
           "watch one with: p2pcards watch NAME")
     return 0

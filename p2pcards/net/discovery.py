@@ -3,9 +3,10 @@
 A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
 ``name``, ``free``, ``v``, ``fp``, ``pk``, ``port``, ``hn`` (the hosting
 player's display name), ``watch`` (how many spectators it admits; absent:
-none) and ``clock`` (the table clock's seconds per move, 0: no clock, so
-anyone can stall the table for ever; absent: unknown, an older host);
-browsers list what answers.
+none), ``clock`` (the table clock's seconds per move, 0: no clock, so
+anyone can stall the table for ever; absent: unknown, an older host) and
+``end`` (1: the table is between matches, its end box has ``free`` seats a
+newcomer may take for the rematch, PROTOCOL.md §14); browsers list what answers.
 What arrives is untrusted: TXT values are decoded defensively (a table with
 a bad field is skipped, never a crash), control characters are stripped from
 names shown to people, and a table is listed only if its TCP port accepts a
@@ -99,6 +100,8 @@ class TableInfo:
     table for ever), None that the record does not say (or says it badly)."""
     hints: bool = False
     """Whether the host allowed the coach's hints (genesis ``hints``; absent: no)."""
+    between: bool = False
+    """Between matches: ``free_seats`` are seats freed at the end box (TXT ``end``)."""
 
 
 # --- names and TXT records -------------------------------------------------------------
@@ -123,7 +126,7 @@ def instance_name(table_name: str, fingerprint: str) -> str:
 def table_properties(
     *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
     public_key: bytes | None = None, host_name: str = "", spectators: int = 0,
-    clock: int | None = None, hints: bool = False,
+    clock: int | None = None, hints: bool = False, between: bool = False,
 ) -> dict[bytes, bytes]:
     """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
     fields = {
@@ -144,6 +147,8 @@ def table_properties(
         fields["clock"] = str(clock)
     if hints:
         fields["hints"] = "1"
+    if between:
+        fields["end"] = "1"
     properties: dict[bytes, bytes] = {}
     for key, value in fields.items():
         room = _TXT_ENTRY_BYTES - len(key) - 1
@@ -215,6 +220,7 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
         # Advisory, like ``watch``: the genesis the joiner checks is what binds.
         clock=_int_field(properties, b"clock", 0, MAX_CLOCK_SHOWN),
         hints=_int_field(properties, b"hints", 0, 1) == 1,
+        between=_int_field(properties, b"end", 0, 1) == 1,
     )
 
 
@@ -296,6 +302,7 @@ class TableAdvertiser:
         self.spectators = spectators
         self.clock = clock
         self.hints = hints
+        self.between = False
         self.free_seats = _checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
@@ -339,6 +346,7 @@ class TableAdvertiser:
                 spectators=self.spectators,
                 clock=self.clock,
                 hints=self.hints,
+                between=self.between,
             ),
             server=self._server,
             host_ttl=HOST_TTL,
@@ -375,8 +383,11 @@ class TableAdvertiser:
                 await azc.async_close()
             raise
 
-    async def update(self, *, free_seats: int | None = None, table_name: str | None = None) -> None:
+    async def update(self, *, free_seats: int | None = None, table_name: str | None = None,
+                     between: bool | None = None) -> None:
         """Re-announce with new TXT values (the instance name stays the same)."""
+        if between is not None:
+            self.between = between
         if free_seats is not None:
             self.free_seats = _checked_free_seats(free_seats)
         if table_name is not None:

@@ -49,7 +49,9 @@ from p2pcards.protocol.relay import (
     Relay,
     Send,
     TableStarted,
+    TakeAsked,
 )
+from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
 
@@ -256,6 +258,18 @@ class TableHost:
         """An end-box choice of the host's own seats: kept and shown at every end box."""
         self._apply(self.relay.tell_choice(raw))
 
+    def tell_fill(self, body: WireMap) -> None:
+        """Who took a freed seat (PROTOCOL.md §14): told to every end box and newcomer."""
+        self._apply(self.relay.tell_fill(body))
+
+    def open_seats(self, open_: bool) -> None:
+        """Whether a newcomer's hello may ask for a seat freed at the end box."""
+        self.relay.seats_open = open_
+
+    def refuse_taker(self, link: int, reason: str) -> None:
+        """Turn away a newcomer that gets no seat."""
+        self._apply(self.relay.refuse_taker(link, reason))
+
     def _reserved(self, key: bytes) -> bool:
         """A key whose place is kept: a lobby member, or one of the table's players
         once it started (a spectator's key is a stranger's until its hello)."""
@@ -311,7 +325,7 @@ class TableHost:
                 self._open_journal(out.session)
                 self.started.set()
                 self.on_event(out)
-            elif isinstance(out, (LobbyChanged, AgainHeard)):
+            elif isinstance(out, (LobbyChanged, AgainHeard, TakeAsked)):
                 self.on_event(out)
             elif isinstance(out, Dropped):
                 log.info("dropped a frame from %s: %s", self.relay.describe(out.link), out.reason)

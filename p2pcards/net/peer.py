@@ -47,6 +47,7 @@ from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.seat_fill import check_newcomer
 from p2pcards.protocol.session import HOST as HOST_PATH
 from p2pcards.protocol.session import (
     Check,
@@ -370,6 +371,12 @@ class PeerSession:
             except ProtocolError as error:
                 raise SessionRejected(f"the host's rematch is not the match played here: "
                                       f"{error}") from None
+        elif self.links.taken is not None and self.links.host_key is not None:
+            try:  # a newcomer in a freed seat: no record of the match before (§14)
+                check_newcomer(genesis, self.links.host_key, self.links.taken)
+            except ProtocolError as error:
+                raise SessionRejected(f"the host's rematch does not seat this newcomer as "
+                                      f"it said: {error}") from None
         try:
             table = Table(genesis, self.identity, randomness=self.randomness_for)
         except ProtocolError as error:

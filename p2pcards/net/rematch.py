@@ -5,8 +5,9 @@ After OVER the seat's own link to the host is closed (PROTOCOL.md §5); the end
 box dials the same host again, says hello as the seat of the finished session
 (it has every message: the relay sends none), and sends its signed choice in an
 ``again`` frame. The relay shows it, and every other choice, to every end box
-still linked; the link ends when the host closes the finished table (to open
-its rematch on the same port) or when this player leaves.
+still linked, and who takes each freed seat (a ``fill`` frame, unsigned: the
+rematch's genesis is what binds); the link ends when the host closes the
+finished table (to open its rematch on the same port) or when this player leaves.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.seat_fill import Fill
 
 #: Frames an end box reads at most (every choice, presence and peers frames): bounded.
 MAX_FRAMES = 256
@@ -32,13 +34,15 @@ async def end_box_link(identity: Identity, host: str, port: int, finished: Finis
                        player_keys: tuple[bytes, ...], have: int, choice: Choice, *,
                        expected_peer: bytes | str | None = None,
                        on_choice: Callable[[Chosen], None] | None = None,
+                       on_fill: Callable[[Fill], None] | None = None,
                        timeout: float = 120.0) -> AgainCount:
     """Send ``choice`` to the finished match's host and hear the others' until the host
-    closes the table (or ``timeout``); the choices heard, counted as the host counts them.
-    A leave is sent and the link closed at once. Raises NetError/OSError when the host
-    cannot be reached."""
+    closes the table (or ``timeout``); the choices and fills heard, counted as the host
+    counts them. A leave is sent and the link closed at once. Raises NetError/OSError
+    when the host cannot be reached."""
     count = AgainCount(finished, player_keys)
     tell = on_choice or (lambda chosen: None)
+    told = on_fill or (lambda made: None)
     connection: Connection = await connect(host, port, identity, expected_peer, timeout=10.0)
     try:
         await connection.send(frames.encode("hello", {
@@ -61,6 +65,12 @@ async def end_box_link(identity: Identity, host: str, port: int, finished: Finis
                 frame = frames.decode(await connection.recv())
                 if frame.kind == "reject":
                     break
+                if frame.kind == "fill":
+                    with contextlib.suppress(ProtocolError):
+                        made = Fill.from_wire(frame.body)
+                        if count.hear_fill(made):
+                            told(made)
+                    continue
                 if frame.kind != "again":
                     continue  # presence, peers: the finished table's, not the end box's
                 with contextlib.suppress(ProtocolError):

@@ -24,6 +24,7 @@ from p2pcards.net.session_events import (
     LinkUp,
     Paths,
     Rejected,
+    SeatFilled,
     SessionEvent,
     paths_of,
     presence_news,
@@ -31,7 +32,9 @@ from p2pcards.net.session_events import (
 )
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.seat_fill import Fill
 from p2pcards.protocol.table import Table
 from p2pcards.wiremap import WireList, WireMap
 
@@ -64,6 +67,9 @@ class SeatLinks:
         self._told_presence: dict[int, str] = {}
         #: The latest lobby's bot marks by public key (saved with the table's meta).
         self.bots: dict[bytes, bool] = {}
+        #: The freed seat this newcomer was given at a finished table's end box (its
+        #: rematch's genesis is checked against it), if any.
+        self.taken: Fill | None = None
         self._ups = 0
 
     def open_mesh(self, deliver: Callable[[int, bytes], Awaitable[None]],
@@ -120,9 +126,23 @@ class SeatLinks:
         elif frame.kind == "presence":
             self.host_presence = list(body["linked"])
             self.emit_presence(table)
+        elif frame.kind == "fill":
+            self.heard_fill(body, table)
         else:
             return False
         return True
+
+    def heard_fill(self, body: WireMap, table: Table | None) -> None:
+        """A finished table's end box said who took a freed seat (a newcomer hears
+        its own there, before it has any table); an unusable one is dropped."""
+        try:
+            made = Fill.from_wire(body)
+        except ProtocolError as bad:
+            log.info("dropped a fill frame from the host: %s", bad)
+            return
+        if table is None and made.public_key == self.identity.public_key and self.taken is None:
+            self.taken = made
+        self.on_event(SeatFilled(made))
 
     def hello_body(self, table: Table | None, with_addrs: bool = True) -> WireMap:
         body = {

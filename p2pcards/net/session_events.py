@@ -15,7 +15,8 @@ from typing import Protocol
 from p2pcards.errors import P2PCardsError
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.events import TableEvent
-from p2pcards.protocol.relay import AgainHeard, LobbyChanged, TableStarted
+from p2pcards.protocol.relay import AgainHeard, LobbyChanged, TableStarted, TakeAsked
+from p2pcards.protocol.seat_fill import Fill
 from p2pcards.protocol.talk import TalkLine
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine, Outcome
@@ -154,6 +155,14 @@ def presence_news(before: dict[int, str], states: dict[int, str], window: float)
 
 
 @dataclass(frozen=True)
+class SeatFilled:
+    """The host's word at the end box: who took a freed seat (PROTOCOL.md §14); this
+    seat's own when it is the newcomer. Unsigned: the rematch's genesis binds."""
+
+    fill: Fill
+
+
+@dataclass(frozen=True)
 class Rejected:
     """The host refused this peer; the session ends."""
 
@@ -183,4 +192,5 @@ LEFT_IN_LOBBY = "left before the table started"
 #: a refusal of this player's own move (a :class:`ProtocolError`), and at a host
 #: the relay's news (:class:`LobbyChanged`, :class:`TableStarted`).
 SessionEvent = (TableEvent | LobbyUpdate | LinkUp | LinkDown | Waiting | Paths | Presence | Rejected
-                | TalkLine | ProtocolError | LobbyChanged | TableStarted | AgainHeard)
+                | TalkLine | ProtocolError | LobbyChanged | TableStarted | AgainHeard | TakeAsked
+                | SeatFilled)

@@ -31,6 +31,7 @@ from p2pcards.protocol.evening import (
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import GENESIS_SHAPE, Lobby
 from p2pcards.protocol.schema import Bin, Const, Int, OneOf, Struct, Tuple, validate
+from p2pcards.protocol.seat_fill import Fill, SeatRefused, fill_of
 from p2pcards.rules.seats import SEATS
 
 AGAIN_TAG = b"p2pcards/again/v2\x00"
@@ -113,12 +114,17 @@ class AgainCount:
     The next match may start when every seat is taken again (:attr:`ready`):
     chosen again by its player, or :meth:`fill`\\ed after its player left."""
 
-    def __init__(self, finished: FinishedMatch, player_keys: tuple[bytes, ...]) -> None:
+    def __init__(self, finished: FinishedMatch, player_keys: tuple[bytes, ...],
+                 closes_at: float | None = None) -> None:
         self.finished = finished
         self.player_keys = tuple(player_keys)
+        #: When (the host's clock) the end box closes: no newcomer takes a seat after.
+        self.closes_at = closes_at
         self.choices: dict[int, str] = {}
         #: Freed seats' new occupants (by the leaver's player index): key and name.
         self.filled: dict[int, tuple[bytes, str]] = {}
+        #: The same, as the host's ``fill`` frames say them, in the order they were made.
+        self.fills: list[Fill] = []
         self._seen: set[bytes] = set()
 
     def receive(self, raw: bytes) -> Chosen | None:
@@ -142,13 +148,48 @@ class AgainCount:
         self.choices[choice.player] = choice.choice
         return Chosen(choice.player, choice.choice)
 
-    def fill(self, player: int, public_key: bytes, name: str) -> None:
-        """Give the seat player ``player`` freed to someone else (a bot, a newcomer)."""
+    def fill(self, player: int, public_key: bytes, name: str, bot: bool = True) -> Fill:
+        """Give the seat player ``player`` freed to someone else (a bot, a newcomer);
+        the fill every end box is told."""
         if self.choices.get(player) != LEAVE:
             raise MalformedMessage(f"player {player} has not left: the seat is not free")
-        if public_key in self.player_keys or any(k == public_key for k, _ in self.filled.values()):
+        if player in self.filled:
+            raise MalformedMessage(f"player {player}'s seat is taken already")
+        if self.seated(public_key):
             raise MalformedMessage("the seat's new player is already at this table")
+        made = fill_of(self.finished, self.player_keys, player, public_key, name, bot)
         self.filled[player] = (public_key, name)
+        self.fills.append(made)
+        return made
+
+    def seated(self, public_key: bytes) -> bool:
+        """Whether ``public_key`` played the finished match or took a freed seat."""
+        return public_key in self.player_keys or any(k == public_key
+                                                     for k, _ in self.filled.values())
+
+    def take(self, public_key: bytes, name: str, now: float, bot: bool = False) -> Fill:
+        """A newcomer asks for a freed seat (``now``: the host's clock): it gets the
+        first free one, in join order (``bot``: its own word, shown). Raises :class:`SeatRefused` when the end box
+        has closed, no seat is free, or the key is already at the table."""
+        if self.closes_at is not None and now >= self.closes_at:
+            raise SeatRefused("the end box has closed: the evening has ended")
+        if self.seated(public_key):
+            raise SeatRefused("this key is already at the table: it cannot take a second seat")
+        if not self.free:
+            raise SeatRefused("no seat is free at this table's end box")
+        return self.fill(self.free[0], public_key, name, bot)
+
+    def hear_fill(self, made: Fill) -> bool:
+        """An end box's count of the host's fill frame: True when it is new. Raises
+        :class:`AgainRefused` for a fill about another match, MalformedMessage for one
+        of a seat this count has not seen freed (or already filled otherwise)."""
+        if not made.about(self.finished):
+            raise AgainRefused(f"a fill about session {made.session.hex()[:12]}, not "
+                               f"{self.finished.session.hex()[:12]}")
+        if self.filled.get(made.player) == (made.public_key, made.name):
+            return False
+        self.fill(made.player, made.public_key, made.name, made.bot)
+        return True
 
     @property
     def left(self) -> tuple[int, ...]:

@@ -127,6 +127,18 @@ FRAME_SHAPES = {
     "talk": Bin(lo=1, hi=MAX_TALK_FRAME),
     # A signed end-box choice after OVER (``p2pcards.protocol.again``): outside the transcript.
     "again": Bin(lo=1, hi=512),
+    # The host's word on who took a seat freed at the end box (``p2pcards.protocol.seat_fill``):
+    # unsigned, outside the transcript; the rematch's genesis is what binds.
+    "fill": Struct({
+        "v": Int(0, 255),
+        "sid": Bin(32),
+        "final": Bin(32),
+        "from": Int(0, SEATS - 1),
+        "seat": Int(0, SEATS - 1),
+        "key": Bin(32),
+        "name": NAME,
+        "bot": Int(0, 1),
+    }),
 }
 
 

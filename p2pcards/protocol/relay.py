@@ -131,8 +131,19 @@ class AgainHeard:
     raw: bytes = field(repr=False)
 
 
+@dataclass(frozen=True)
+class TakeAsked:
+    """A newcomer's hello at a finished table whose end box has a free seat (PROTOCOL.md
+    §14): the host decides (``AgainCount.take``), then tells a fill or refuses the link."""
+
+    link: int
+    public_key: bytes = field(repr=False)
+    name: str
+    bot: bool
+
+
 Output = (Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyChanged
-          | TableStarted | AgainHeard)
+          | TableStarted | AgainHeard | TakeAsked)
 
 #: The most end-box choices the relay keeps: an again then a leave for each seat.
 MAX_CHOICES = 2 * 4
@@ -205,6 +216,10 @@ class Relay:
         #: End-box choices kept (raw), and the links that sent one and hear the others'.
         self.choices: list[bytes] = []
         self.end_box: set[int] = set()
+        #: Whether the host's end box has a free seat a newcomer may ask for, and the
+        #: newcomers' links (they hear the fills, say nothing after their hello).
+        self.seats_open = False
+        self.takers: set[int] = set()
         #: Digests of signed messages forwarded unstored (forks): each is shown once.
         self._forwarded: set[bytes] = set()
 
@@ -248,8 +263,9 @@ class Relay:
         return info is not None and info.spectator
 
     def hears(self, link: int) -> bool:
-        """Whether ``link`` hears the table (a player's or a spectator's)."""
-        return self.seated(link) or self.spectating(link)
+        """Whether ``link`` hears the table (a player's, a spectator's, a newcomer's at
+        the end box)."""
+        return self.seated(link) or self.spectating(link) or link in self.takers
 
     @property
     def spectators(self) -> int:
@@ -261,7 +277,8 @@ class Relay:
         """A new link whose peer proved ``public_key``. After the genesis only the
         four players' keys are kept: any other is rejected and closed at once, and
         nothing about it is kept."""
-        if self.started and public_key not in self._player_keys and not self.max_spectators:
+        if self.started and public_key not in self._player_keys and not self.max_spectators \
+                and not self.seats_open:
             reason = "this table has started without you"
             return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
         if public_key in self._flooders:
@@ -273,6 +290,7 @@ class Relay:
     def disconnected(self, link: int) -> list[Output]:
         info = self.links.pop(link, None)
         self.end_box.discard(link)
+        self.takers.discard(link)
         if info is None or info.player is None:
             return []
         if self.started:
@@ -303,6 +321,9 @@ class Relay:
                 raise MalformedMessage(f"a {frame.kind!r} frame is not for the host")
             if frame.kind != "hello" and not self.hears(link):
                 raise MalformedMessage(f"a {frame.kind} frame before a hello that seated this link")
+            if link in self.takers:
+                raise MalformedMessage(f"a newcomer at the end box sends nothing after its "
+                                       f"hello, not {frame.kind}")
             if self.spectating(link) and frame.kind != "sync":
                 raise MalformedMessage(f"a spectator may send only sync, not {frame.kind}")
             return handler(link, frame.body)
@@ -341,6 +362,9 @@ class Relay:
                 out += self._start()
             return out
         if info.public_key not in self._player_keys:
+            if self.seats_open and not body["sid"]:
+                self.takers.add(link)  # the host decides: a fill or a reject
+                return [TakeAsked(link, info.public_key, body["name"], bool(body["bot"]))]
             raise LocalProtocolError("this table has started without you")
         if body["sid"] not in (b"", self.session):
             raise MalformedMessage("that session is not this table's")
@@ -464,6 +488,18 @@ class Relay:
         out: list[Output] = [AgainHeard(raw)]
         return out + [Send(number, frames.encode("again", raw))
                                     for number in sorted(self.end_box)]
+
+    def tell_fill(self, body: WireMap) -> list[Output]:
+        """The host's word on who took a freed seat: to every end box and newcomer."""
+        return [Send(number, frames.encode("fill", body))
+                for number in sorted(self.end_box | self.takers)]
+
+    def refuse_taker(self, link: int, reason: str) -> list[Output]:
+        """A newcomer the host gives no seat: told why, and its link closed."""
+        if link not in self.takers:
+            return []
+        self.takers.discard(link)
+        return [Send(link, frames.encode("reject", {"reason": reason[:200]})), Close(link, reason)]
 
     def _on_talk(self, link: int, raw: bytes) -> list[Output]:
         """A chat line: checked like every player checks it, then forwarded to every

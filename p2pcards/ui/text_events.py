@@ -398,6 +398,12 @@ def _session_line(e: object, s: Speaker) -> str | None:
         return " ".join(parts) or None
     if isinstance(e, peer.Rejected):
         return f"The host refused this player: {clean(e.reason, 160)}."
+    if isinstance(e, peer.SeatFilled):
+        # A newcomer's screen at a finished table's end box (the players' end boxes
+        # say it with the leaver's name: p2pcards.evening_flow.fill_line).
+        taker = quoted(e.fill.name, 16) + (" (bot)" if e.fill.bot else "")
+        return (f"End box: {taker} takes seat {e.fill.seat} of the match before; the rematch "
+                f"starts when every seat is taken.")
     if isinstance(e, TalkLine):
         # A person's own words: every control and bidi character blanked (clean).
         return f"{s.player(e.player, True)}: {clean(e.text, MAX_TALK_CHARS)}"

@@ -173,3 +173,69 @@ def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_p
     assert one == 'End box: waiting for "Jo1" to choose (at most 120 s, then the evening ends).'
     assert free == "End box: waiting for a player to take the free seat."
     assert none is None  # every seat taken: the rematch starts
+
+
+def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifies(tmp_path):
+    from p2pcards.net.session_events import SeatFilled
+    from p2pcards.protocol.seat_fill import Fill
+
+    async def run():
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
+        evening = EveningHost(host, hosted, options)
+        # What discovery would say (a real advertiser needs mDNS): every change, once.
+        advertised: list[tuple[int, bool]] = []
+
+        class Advertiser:
+            async def update(self, *, free_seats: int, between: bool) -> None:
+                advertised.append((free_seats, between))
+        evening.advertiser = Advertiser()  # type: ignore[assignment]
+        previous = [finished_of(s) for s in sessions]
+        stays, leaves = index_of(sessions[0]), index_of(sessions[1])
+        keys = tuple(p.public_key for p in sessions[0].table.players)
+        told: list[Fill] = []
+        box = asyncio.create_task(end_box_link(
+            people[0], "127.0.0.1", port, previous[0], keys, sessions[0].table.next_position,
+            sign_choice(people[0], previous[0], stays, AGAIN), on_fill=told.append, timeout=60))
+        await end_box_link(people[1], "127.0.0.1", port, previous[1], keys,
+                           sessions[1].table.next_position,
+                           sign_choice(people[1], previous[1], leaves, LEAVE), timeout=60)
+        decided = asyncio.create_task(evening.until_decided(60))
+        for _ in range(600):  # the host counts the leave it was sent
+            if evening.count.free == (leaves,):
+                break
+            await asyncio.sleep(0.05)
+        assert evening.count.free == (leaves,)
+        # A newcomer joins the finished table by the ordinary join path: its hello
+        # takes the freed seat, and it plays the rematch on the same address.
+        nia = seeded_identity(SEED, "nia", "Nia")
+        heard: list[Fill] = []
+        newcomer = joining_session(
+            nia, bot(30), "127.0.0.1", port, deadline=30, bot=True, seed=SEED + 1, label="nia",
+            journal_root=tmp_path / "nia", direct=False, announce=False,
+            on_event=lambda e: heard.append(e.fill) if isinstance(e, SeatFilled) else None)
+        plays = asyncio.create_task(newcomer.run())
+        assert await asyncio.wait_for(decided, 60)
+        first_transcript = hosted.sessions[0].table.transcript()
+        await hosted.close(grace=0, linger=0)
+        box_count = await asyncio.wait_for(box, 30)
+        second, result, _again, joined = await second_match(evening, port, people[:1],
+                                                            previous[:1], tmp_path)
+        theirs = await asyncio.wait_for(plays, 60)
+        return (evening, leaves, told, heard, box_count, first_transcript, second, result,
+                joined, newcomer, theirs, nia, advertised)
+
+    (evening, leaves, told, heard, box_count, first, second, result, joined, newcomer, theirs,
+     nia, advertised) = asyncio.run(run())
+    # Discovery said the table was between matches with one freed seat, then no more.
+    assert advertised == [(1, True), (0, False)]
+    made = evening.fills[0]
+    assert made.player == leaves and made.public_key == nia.public_key and made.name == "Nia"
+    assert told == [made] and heard == [made]  # the staying joiner's end box, the newcomer
+    assert box_count.ready  # the end box counted the fill as the host did
+    assert newcomer.links.taken == made
+    assert result.outcome is not None and joined[0].outcome is not None
+    assert theirs.outcome is not None, theirs.reason
+    keys = [p.public_key for p in second.sessions[0].table.players]
+    assert keys[leaves] == nia.public_key  # in its leaver's place in the join order
+    assert newcomer.table is not None and newcomer.table.session == second.sessions[0].table.session
+    assert verify_evening([first, second.sessions[0].table.transcript()]).ok

@@ -303,3 +303,17 @@ def test_hints_allowed_round_trip_through_the_txt_record_and_absent_is_off() -> 
     for record in (GOOD, {**GOOD, b"hints": b"0"}, {**GOOD, b"hints": b"2"}, {**GOOD, b"hints": b"yes"}):
         table = parse_table(service(record), "10.0.0.5")
         assert table is not None and table.hints is False
+
+
+def test_a_table_between_matches_says_so_with_its_freed_seats_and_absent_is_not() -> None:
+    """A host whose end box has a freed seat announces ``end=1`` with ``free`` the seats
+    freed (PROTOCOL.md §14); no key, or any other value, is a table that is not."""
+    announced = table_properties(table_name="Den", game="bluff", free_seats=1, version=1,
+                                 fingerprint=DEN_HOST.fingerprint, port=4000,
+                                 public_key=DEN_HOST.public_key, between=True)
+    assert announced[b"end"] == b"1"
+    table = parse_table(service(announced), "10.0.0.5")
+    assert table is not None and table.between is True and table.free_seats == 1
+    for record in (GOOD, {**GOOD, b"end": b"0"}, {**GOOD, b"end": b"yes"}):
+        table = parse_table(service(record), "10.0.0.5")
+        assert table is not None and table.between is False

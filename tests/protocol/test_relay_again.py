@@ -114,3 +114,38 @@ def test_a_player_signing_choices_about_other_ends_cannot_crowd_out_the_others()
     assert len(relay.choices) == 3
     assert (2, "again") in [(o.link, frames.decode(o.frame).kind) for o in out
                             if isinstance(o, Send)]
+
+
+def test_a_newcomers_hello_asks_for_a_freed_seat_only_while_the_end_box_has_one():
+    from p2pcards.protocol.relay import TakeAsked
+
+    ids = ids_()
+    relay, _ = started(ids)
+    newcomer = Identity.generate("nia")
+    relay.connected(9, newcomer.public_key)
+    refused = relay.frame(9, hello("nia"))  # no seat free: the table started without it
+    assert isinstance(refused[-1], Close) and "started without you" in refused[-1].reason
+    relay.seats_open = True
+    relay.connected(10, newcomer.public_key)
+    asked = relay.frame(10, hello("nia"))
+    assert asked == [TakeAsked(10, newcomer.public_key, "nia", False)] and relay.hears(10)
+    # The host's fill goes to every end box and to the newcomer.
+    relay.frame(2, again_frame(ids[1], finished_of(relay), 1, AGAIN))
+    body = {"v": PROTOCOL_VERSION, "sid": relay.session, "final": bytes(32), "from": 3,
+            "seat": 0, "key": newcomer.public_key, "name": "nia", "bot": 0}
+    sent = relay.tell_fill(body)
+    assert [(o.link, frames.decode(o.frame).kind) for o in sent] == [(2, "fill"), (10, "fill")]
+    # A newcomer says nothing after its hello: anything else closes its link.
+    assert isinstance(relay.frame(10, frames.encode("ping", {"n": 1}))[-1], Close)
+
+
+def test_a_newcomer_the_host_gives_no_seat_is_told_why_and_closed():
+    ids = ids_()
+    relay, _ = started(ids)
+    relay.seats_open = True
+    newcomer = Identity.generate("nia")
+    relay.connected(10, newcomer.public_key)
+    relay.frame(10, hello("nia"))
+    out = relay.refuse_taker(10, "no seat is free at this table's end box")
+    assert frames.decode(out[0].frame).kind == "reject" and isinstance(out[1], Close)
+    assert relay.refuse_taker(10, "again") == []  # told once

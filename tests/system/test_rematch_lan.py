@@ -102,3 +102,45 @@ def test_a_leaver_frees_the_seat_the_others_are_told_and_a_bot_fills_it(
     # The two who stayed and joined again heard that the leaver left.
     for process in table.processes[1:3]:
         assert _said(process, f'End box: "{leaver_name}" left; the seat is free.'), process.lines
+
+
+@pytest.mark.slow
+def test_a_leaver_frees_the_seat_a_newcomer_joins_it_everyone_is_told_and_the_evening_verifies(
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable], tmp_path: Path,
+) -> None:
+    plan = TablePlan.short("bluff")
+    table = ProcessTable(plan, fresh_homes("newcomer"))
+    tables.append(table)
+    # The third player leaves at the end box; the host fills nothing itself.
+    _start(table, plan, ["--again", "1"], [["--again", "1"], ["--again", "1"], ["--again", "0"]])
+    host = table.processes[0]
+    leaver_name = "Kai"  # SEAT_NAMES[3]
+    host.wait_for(lambda lines: _said(host, f'End box: "{leaver_name}" left; the seat is free.'),
+                  EVENING_TIMEOUT, "the leave at the host's end box")
+    # A newcomer joins the finished table by the ordinary join path: it takes the seat.
+    nia = Home(tmp_path, "newcomer-nia")
+    nia.create_identity("Nia")
+    newcomer = nia.spawn(*plan.join_args(f"{plan.bind}:{table.port}"), "--again", "0")
+    table.history.append(newcomer)
+    codes = table.wait(EVENING_TIMEOUT) + [newcomer.wait(EVENING_TIMEOUT)]
+    assert codes == [0, 0, 0, 0, 0], [p.stderr() for p in [*table.processes, newcomer]]
+    assert newcomer.count_events("SeatFilled") == 1  # its own seat, told by the host
+    told = 'End box: "Nia" (bot) takes seat '  # its own word: it plays by --bot
+    assert _said(host, told), "\n".join(line for line in host.lines if not line.startswith("{"))
+    for process in table.processes[1:3]:  # the two who stayed heard it at their end box
+        assert _said(process, told) and any(
+            line.startswith(told) and f'("{leaver_name}"\'s)' in line for line in process.lines)
+    # The newcomer played the rematch alone of its evening; it verifies, and the two
+    # matches of each player who stayed verify as an evening.
+    own = _player_transcripts(nia)
+    assert len(own) == 1, own
+    second = _links(own)[0]
+    assert second.after is not None
+    for home in table.homes[:3]:
+        paths = _player_transcripts(home)
+        assert len(paths) == 2, paths
+        assert _links(paths)[1].session == second.session
+        done = home.run("verify", *map(str, paths), timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+    done = nia.run("verify", *map(str, own), timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -11,7 +11,11 @@ session awaits it like any agent.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pcards.net.session_events import Agent, Decision
+    from p2pcards.rules.contract import Engine
 
 #: Seconds a bot takes per decision at a table where a person plays (``--pace``).
 DEFAULT_PACE = 1.0
@@ -20,11 +24,11 @@ DEFAULT_PACE = 1.0
 class PacedAgent:
     """An agent (a bot) whose every decision takes at least ``seconds``."""
 
-    def __init__(self, agent: Any, seconds: float) -> None:
+    def __init__(self, agent: Agent, seconds: float) -> None:
         self.agent = agent
         self.seconds = max(0.0, seconds)
 
-    async def decide(self, view: Any, decision: Any) -> Any:
+    async def decide(self, view: Engine, decision: Decision) -> object:
         loop = asyncio.get_running_loop()
         started = loop.time()
         action = await self.agent.decide(view, decision)
@@ -34,6 +38,6 @@ class PacedAgent:
         return action
 
 
-def paced(agent: Any, seconds: float) -> Any:
+def paced(agent: Agent, seconds: float) -> Agent:
     """``agent`` with a think time, or ``agent`` itself when ``seconds`` is 0."""
     return PacedAgent(agent, seconds) if seconds > 0 else agent

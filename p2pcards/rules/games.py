@@ -58,7 +58,7 @@ class Game(Generic[S]):
     #: What ``new``'s ``first`` is: the first ``"leader"`` or ``"dealer"``.
     first: str
     #: The cards a config deals.
-    deck_of: Callable[[Any], tuple[Card, ...]]
+    deck_of: Callable[[Any], tuple[Card, ...]]  # Any: this game's own config (its fields)
 
     @property
     def view(self) -> type[S]:
@@ -70,7 +70,7 @@ class Game(Generic[S]):
         """A match before its first deal (``config`` None: the default table)."""
         return self.engine.new(config, first)
 
-    def position(self, config: GameConfig | None = None, **facts: Any) -> S:
+    def position(self, config: GameConfig | None = None, **facts: Any) -> S:  # Any: forwarded
         """A match partway through, from chosen facts: ``first``, ``hands``,
         ``standings``, ``deals`` in both games, and each game's own (Bluff's
         ``safe_box``; Topper's ``scored``, ``bidder``, ``bid``, ``trump``)."""

@@ -303,7 +303,8 @@ def _table(messages: Sequence[bytes], secrets: SessionSecrets | None,
     genesis = Table(messages[0])  # raises for a bad genesis before any seat is looked up
     if not 0 <= player < len(genesis.players):
         raise SecretsMismatch(f"the saved player {player} is not at this table", 0)
-    reader: Any = SeatReader(genesis.players[player].public_key, genesis.players[player].name)
+    seated = genesis.players[player]
+    reader: Any = SeatReader(seated.public_key, seated.name)  # Any: stands in for an Identity
     # Every share is checked, as an observer does, though this player's cards are known.
     return Table(messages[0], reader, secrets, check_all_shares=True)
 

@@ -68,7 +68,7 @@ from p2pcards.protocol.events import (
     TableEnded,
     TableEvent,
 )
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.lobby import GENESIS_SHAPE
 from p2pcards.protocol.schema import validate
 from p2pcards.protocol.table_errors import (
@@ -121,7 +121,7 @@ def _first_missing(given: Mapping[int, object]) -> int:
 class Table:
     """The state of one table as this peer (or an observer) knows it."""
 
-    def __init__(self, genesis_raw: bytes, me: Identity | None = None,
+    def __init__(self, genesis_raw: bytes, me: Signer | None = None,
                  secrets: SessionSecrets | None = None,
                  randomness: Callable[[int], Callable[[int], bytes]] | None = None,
                  check_all_shares: bool | None = None,
@@ -222,7 +222,7 @@ class Table:
     # whether it has been reached; :attr:`member` and :attr:`match` raise instead.
 
     @property
-    def me(self) -> Identity | None:
+    def me(self) -> Signer | None:
         return None if self._member is None else self._member.identity
 
     @property

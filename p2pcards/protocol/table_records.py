@@ -19,7 +19,7 @@ from p2pcards.crypto.group import Point
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.dealing import DeckDeal
 from p2pcards.protocol.events import TableEvent
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
 from p2pcards.rules.contract import Engine
 from p2pcards.wiremap import WireMap
@@ -97,7 +97,7 @@ class Player:
 class Member:
     """This peer as one of the table's players: an observer has none."""
 
-    identity: Identity
+    identity: Signer
     player: int
     secrets: SessionSecrets
 

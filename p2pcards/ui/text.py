@@ -15,7 +15,7 @@ from typing import Generic, Protocol, TypeVar
 
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.contract import Engine
-from p2pcards.rules.games import UnknownGame
+from p2pcards.rules.games import BLUFF, TOPPER, UnknownGame
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui import text_bluff, text_topper
 from p2pcards.ui.text_common import CommandError, HandCard, card_text, clean
@@ -79,9 +79,9 @@ class _Text(Generic[G]):
 def _game(view: object) -> _Text[BluffState] | _Text[TopperState]:
     """The text module of the view's game, with the view; :class:`UnknownGame` (the
     rules' one) for a view of neither game, a programming error."""
-    if isinstance(view, BluffState):
+    if BLUFF.is_view(view):
         return _Text(text_bluff, view)
-    if isinstance(view, TopperState):
+    if TOPPER.is_view(view):
         return _Text(text_topper, view)
     raise UnknownGame(f"{type(view).__name__} belongs to no game")
 

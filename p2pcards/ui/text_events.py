@@ -23,7 +23,7 @@ from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
-from p2pcards.rules.games import UnknownGame, game_of
+from p2pcards.rules.games import BLUFF, TOPPER, UnknownGame, game_of
 from p2pcards.rules.topper import events as topper
 from p2pcards.ui.text_common import (
     NAME_WIDTH,
@@ -215,9 +215,9 @@ def _dealt_line(e: HandDealt, s: Speaker) -> str:
 
 def outcome_words(outcome: Outcome, s: Speaker) -> str:
     """``deal cap reached after 20 deals. Seat 2 (Cal) won. Chips: …``"""
-    if isinstance(outcome, bluff.BluffOutcome):
+    if BLUFF.is_outcome(outcome):
         return _bluff_outcome(outcome, s)
-    if isinstance(outcome, topper.TopperOutcome):
+    if TOPPER.is_outcome(outcome):
         return _topper_outcome(outcome, s)
     raise UnknownGame(f"{type(outcome).__name__} belongs to no game")
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
 from p2pcards.ui.text_common import plural
@@ -38,9 +39,9 @@ def _topper_title(view: TopperState) -> list[str]:
 
 def _title_parts(view: object) -> list[str]:
     """What the title says of the match, by the view's own game (nothing before one)."""
-    if isinstance(view, BluffState):
+    if BLUFF.is_view(view):
         return _bluff_title(view)
-    if isinstance(view, TopperState):
+    if TOPPER.is_view(view):
         return _topper_title(view)
     return []
 

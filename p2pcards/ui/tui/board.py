@@ -15,7 +15,7 @@ from p2pcards.cards import Card
 from p2pcards.rules.bluff import BluffState, Claim
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.contract import Engine
-from p2pcards.rules.games import UnknownGame
+from p2pcards.rules.games import BLUFF, TOPPER, UnknownGame
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
@@ -139,9 +139,9 @@ def topper_lines(model: ScreenModel, view: TopperState, width: int) -> Lines:
 
 def _body(model: ScreenModel, view: Engine, width: int) -> Lines:
     """The game's public facts, drawn by the view's own game."""
-    if isinstance(view, BluffState):
+    if BLUFF.is_view(view):
         return bluff_lines(model, view, width)
-    if isinstance(view, TopperState):
+    if TOPPER.is_view(view):
         return topper_lines(model, view, width)
     raise UnknownGame(f"{type(view).__name__} belongs to no game")
 

@@ -18,6 +18,7 @@ from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.contract import Engine
+from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import CommandError, parse_command
@@ -142,9 +143,9 @@ def hints(view: Engine) -> list[KeyHint]:
     """The action bar of the viewer: only what is legal now (nothing if another seat acts)."""
     if getattr(view, "viewer", None) is not None and view.to_act != view.viewer:
         return []
-    if isinstance(view, BluffState):
+    if BLUFF.is_view(view):
         return _bluff_hints(view)
-    if isinstance(view, TopperState):
+    if TOPPER.is_view(view):
         return _topper_hints(view)
     return []
 
@@ -190,21 +191,21 @@ def press(key: str, view: Engine, chosen: Sequence[HandCard],
     ``chosen`` are the selected cards, ``cursor`` the card under the cursor.
     Raises :class:`Refused` (saying why) when the key cannot act now.
     """
-    if isinstance(view, BluffState):
+    if BLUFF.is_view(view):
         return _bluff_press(key, view, chosen, cursor)
-    if isinstance(view, TopperState):
+    if TOPPER.is_view(view):
         return _topper_press(key, view, chosen, cursor)
     raise Refused("the table is not ready yet")
 
 
 def playable(view: Engine) -> set[int] | None:
     """The slots that may be played now (Topper's play); None: no card is dimmed."""
-    return _topper_playable(view) if isinstance(view, TopperState) else None
+    return _topper_playable(view) if TOPPER.is_view(view) else None
 
 
 def picks_one_card(view: Engine) -> bool:
     """Whether an action takes one card (Topper's play), not several (Bluff's discard)."""
-    return isinstance(view, TopperState)
+    return TOPPER.is_view(view)
 
 
 def _bluff_press(key: str, view: BluffState, chosen: Sequence[HandCard],

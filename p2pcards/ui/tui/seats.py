@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
@@ -111,9 +112,9 @@ def _status(model: ScreenModel, seat: int, now: float) -> Line:
 def _facts(model: ScreenModel, seat: int) -> list[Line]:
     """What a seat's panel says, by the view's own game (nothing before one)."""
     view = model.view
-    if isinstance(view, BluffState):
+    if BLUFF.is_view(view):
         return _bluff_facts(view, seat)
-    if isinstance(view, TopperState):
+    if TOPPER.is_view(view):
         return _topper_facts(view, seat)
     return []
 

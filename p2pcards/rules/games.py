@@ -5,7 +5,9 @@ A :class:`Game` names a game's engine (the state class implementing
 actions, events, option summary, public record and outcome. Front ends and
 tools ask :func:`game_of` which game a state, view, outcome or event belongs
 to, and :func:`by_name` for the game a command line or a transcript names,
-instead of ``isinstance`` chains or module names.
+instead of ``isinstance`` chains or module names. Code that draws each game its
+own way asks ``BLUFF.is_view(view)`` (a type guard: the view is then typed as
+that game's engine) rather than keying a table of functions by name.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Pure functions, no I/O: the line-based front end (:mod:`.plain`) and a
 full-screen one draw the same words. Each function hands the view to its
-game's text module, chosen by the view's game object (:func:`game_of`).
+game's text module, chosen by the game object (``Game.is_view``).
 Everything shown comes from a seat's view or from events, which hold only
 what that seat may know.
 """

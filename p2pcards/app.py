@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from nacl.signing import SigningKey
 
@@ -385,6 +385,23 @@ def tcp_connector(host: str, port: int, identity: Identity,
     async def dial() -> Connection:
         return await connect(host, port, identity, expected_peer, timeout)
     return dial
+
+
+class JoinOptions(TypedDict, total=False):
+    """The keyword options of :func:`joining_session`, for a command that builds them
+    once and hands them on again for a rematch (``**options``, checked by key)."""
+
+    expected_peer: bytes | str | None
+    deadline: float
+    reconnect_window: float
+    journal_root: Path | None
+    bot: bool
+    seed: int | None
+    label: str
+    on_event: Callable[[SessionEvent], None] | None
+    direct: bool
+    listen: bool
+    announce: bool
 
 
 def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,

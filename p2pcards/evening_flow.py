@@ -16,9 +16,9 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Unpack
 
-from p2pcards.app import HostedTable, TableOptions, joining_session, start_hosted_table
+from p2pcards.app import HostedTable, JoinOptions, TableOptions, joining_session, start_hosted_table
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import Connector, PeerSession
@@ -248,7 +248,7 @@ def takers_of(previous: Sequence[tuple[bytes, str]], now: Sequence[tuple[bytes, 
 
 
 def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,
-                      previous: FinishedMatch, **kwargs: Any) -> PeerSession:
+                      previous: FinishedMatch, **kwargs: Unpack[JoinOptions]) -> PeerSession:
     """A joiner's session at the rematch of ``previous``, at the address it played at."""
     session = joining_session(identity, agent, host, port, **kwargs)
     session.previous = previous

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.net.session_events import SessionEvent, SessionResult
@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from p2pcards.net.watch import WatchSession
     from p2pcards.protocol.talk import TalkLine
     from p2pcards.rules.contract import Engine
-    from p2pcards.ui.plain import PlainPrinter
+    from p2pcards.ui.plain import PlainAgent, PlainPrinter
     from p2pcards.ui.tui import TableScreen
+    from p2pcards.ui.tui.screen import SeatFiller
 
 R = TypeVar("R")
 
@@ -101,7 +102,9 @@ class FrontEnd:
         #: Whether this seat's coach is on (a table against bots, or one allowing hints).
         self._coached = again
         if options.bot:
-            self.agent: Any = LazyBotAgent(options.bot, options.seed, options.bot_level)
+            #: Who decides this seat's moves: a bot, typed commands or the full screen.
+            self.agent: LazyBotAgent | PlainAgent | TableScreen = LazyBotAgent(
+                options.bot, options.seed, options.bot_level)
             self.plain = True
         elif options.plain or options.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
@@ -131,8 +134,8 @@ class FrontEnd:
     def _set_coach(self, coach: CoachLine | None) -> None:
         if self.screen is not None:
             self.screen.coach = coach
-        elif self.printer is not None:
-            self.agent.coach = coach
+        elif (plain := self._plain_agent()) is not None:
+            plain.coach = coach
 
     def _offer_hints(self) -> None:
         """A LAN table whose host allowed hints (known from its genesis): the coach is
@@ -227,15 +230,15 @@ class FrontEnd:
 
         In plain mode a person's ``say`` lines go to the table at any moment."""
         if self.screen is None:
-            listen = getattr(self.agent, "listen", None)
-            if listen is None:
+            plain = self._plain_agent()
+            if plain is None:
                 return await run
-            self.agent.talk = self.say_to_table
-            listen()
+            plain.talk = self.say_to_table
+            plain.listen()
             try:
                 return await run
             finally:
-                await self.agent.stop_listening()
+                await plain.stop_listening()
         result = await self.screen.play(run)
         self.again = self.screen.again
         return result
@@ -245,10 +248,18 @@ class FrontEnd:
         :meth:`play`), plain mode's typed ``again`` (asked now); a bot leaves."""
         if self.screen is not None:
             return self.again
-        if self.chooses_at_end:
-            choice: str = await self.agent.end_box()
-            return choice == "again"
+        plain = self._plain_agent()
+        if self.chooses_at_end and plain is not None:
+            return await plain.end_box() == "again"
         return False
+
+    def _plain_agent(self) -> PlainAgent | None:
+        """This seat's typed commands (plain mode's person, or a test's stand-in for
+        one); None for the full screen or a bot."""
+        if self.printer is None:
+            return None
+        from p2pcards.ui.plain import PlainAgent
+        return self.agent if isinstance(self.agent, PlainAgent) else None
 
     @property
     def chooses_at_end(self) -> bool:
@@ -256,7 +267,7 @@ class FrontEnd:
         ``--trace`` (scripts choose with ``--again``)."""
         return self.screen is not None or (self.printer is not None and not self.trace)
 
-    async def offer_fill(self, filler: Any) -> None:
+    async def offer_fill(self, filler: SeatFiller | None) -> None:
         """While the host waits for the others: ``filler`` (an
         :class:`~p2pcards.evening_flow.EveningHost`) puts a bot in a free seat (the
         full screen's ``b``, plain mode's ``fill``) and says who took it; None: the
@@ -269,9 +280,9 @@ class FrontEnd:
             reading.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reading
-        if filler is not None and self.printer is not None:
-            self._fill_reader = asyncio.ensure_future(
-                self.agent.host_end_box(filler.fill_free_seat))
+        plain = self._plain_agent()
+        if filler is not None and plain is not None:
+            self._fill_reader = asyncio.ensure_future(plain.host_end_box(filler.fill_free_seat))
 
     async def stop(self) -> None:
         """Give the terminal back (before the result is printed)."""

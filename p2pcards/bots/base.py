@@ -22,9 +22,9 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: Any) -> object:
-        """Return one legal action for ``view``'s seat, which is to act (``view`` is
-        Any: each bot takes its own game's engine, which no common type narrows to)."""
+    def choose(self, view: Any) -> object:  # Any: a per-game dispatch, paired at run time
+        """Return one legal action for ``view``'s seat, which is to act (each bot takes
+        its own game's engine, which no common type narrows to)."""
         ...
 
 

@@ -11,20 +11,33 @@ session awaits it like any agent.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Generic, Protocol, TypeVar
+
+from p2pcards.rules.contract import Engine
 
 #: Seconds a bot takes per decision at a table where a person plays (``--pace``).
 DEFAULT_PACE = 1.0
 
 
-class PacedAgent:
+#: The session's question an agent answers (bots read only its position).
+D = TypeVar("D", contravariant=True)
+
+
+class Deciding(Protocol[D]):
+    """An agent as the session asks it (``net.session_events.Agent``, which this
+    layer does not import): a view and the question in, an action out."""
+
+    async def decide(self, view: Engine, decision: D) -> object: ...
+
+
+class PacedAgent(Generic[D]):
     """An agent (a bot) whose every decision takes at least ``seconds``."""
 
-    def __init__(self, agent: Any, seconds: float) -> None:
+    def __init__(self, agent: Deciding[D], seconds: float) -> None:
         self.agent = agent
         self.seconds = max(0.0, seconds)
 
-    async def decide(self, view: Any, decision: Any) -> Any:
+    async def decide(self, view: Engine, decision: D) -> object:
         loop = asyncio.get_running_loop()
         started = loop.time()
         action = await self.agent.decide(view, decision)
@@ -34,6 +47,6 @@ class PacedAgent:
         return action
 
 
-def paced(agent: Any, seconds: float) -> Any:
+def paced(agent: Deciding[D], seconds: float) -> Deciding[D]:
     """``agent`` with a think time, or ``agent`` itself when ``seconds`` is 0."""
     return PacedAgent(agent, seconds) if seconds > 0 else agent

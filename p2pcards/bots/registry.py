@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from p2pcards.bots.base import Bot
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
@@ -23,7 +22,7 @@ from p2pcards.bots.topper_search import SearchTopperBot
 from p2pcards.errors import P2PCardsError
 from p2pcards.rules.games import GAMES
 
-BotFactory = Callable[[random.Random], Any]
+BotFactory = Callable[[random.Random], Bot]
 
 #: Bot kinds, strongest first (the first is the default of ``play``). ``counter`` counts
 #: cards without searching: the benchmark of the search (issue 26) and a fast opponent.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from p2pcards.front import FrontEnd
 from p2pcards.net.session_events import SessionResult
@@ -22,7 +22,10 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.ui.text_common import quoted
 
 if TYPE_CHECKING:
-    from p2pcards.app import HostedTable, TableOptions
+    from p2pcards.app import HostedTable, JoinOptions, TableOptions
+    from p2pcards.evening_flow import EveningHost
+    from p2pcards.net.session_events import SessionEvent
+    from p2pcards.protocol.seat_fill import Fill
 
 #: Seconds the host waits at the end box for every seat's choice.
 END_BOX_WAIT = 120.0
@@ -74,7 +77,7 @@ def _chosen_line(names: tuple[str, ...], chosen: Chosen) -> str:
 
 
 def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False,
-            waiting: Any = None) -> Callable[[Chosen], None]:
+            waiting: EveningHost | None = None) -> Callable[[Chosen], None]:
     """Each choice heard at the end box, said on this screen (``can_fill``: the host's,
     which says how to give a freed seat to a bot; ``waiting``: the host's count, whose
     end box then says who it still waits for)."""
@@ -89,16 +92,16 @@ def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False,
     return tell
 
 
-def _fill_teller(front: FrontEnd, names: tuple[str, ...], me: bytes) -> Callable[[Any], None]:
+def _fill_teller(front: FrontEnd, names: tuple[str, ...], me: bytes) -> Callable[[Fill], None]:
     """A joiner's end box: who the host says took each freed seat."""
     from p2pcards.evening_flow import fill_line
 
-    def tell(made: Any) -> None:
+    def tell(made: Fill) -> None:
         front.say(fill_line(made, names, me))
     return tell
 
 
-def _say_waiting(front: FrontEnd, evening: Any) -> None:
+def _say_waiting(front: FrontEnd, evening: EveningHost) -> None:
     """The host's end box: who it still waits for (see EveningHost.waiting_line)."""
     line = evening.waiting_line(END_BOX_WAIT)
     if line is not None:
@@ -106,13 +109,13 @@ def _say_waiting(front: FrontEnd, evening: Any) -> None:
 
 
 def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
-                   on_event: Callable[[Any], None] | None) -> Callable[[Any], None]:
+                   on_event: Callable[[SessionEvent], None] | None) -> Callable[[SessionEvent], None]:
     """A rejoining seat's events, and once its rematch's genesis is taken, who took
     each seat freed at the end box (the genesis names them, signed by the host)."""
     from p2pcards.evening_flow import takers_of
     told = False
 
-    def hear(event: Any) -> None:
+    def hear(event: SessionEvent) -> None:
         nonlocal told
         if on_event is not None:
             on_event(event)
@@ -150,7 +153,7 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
         if person:
             await front.offer_fill(evening)  # b / fill: a bot in a freed seat
         _say_waiting(front, evening)
-        def told(made: Any, evening: Any = evening) -> None:
+        def told(made: Fill, evening: EveningHost = evening) -> None:
             if made.public_key not in evening.bots:  # the host's own bots: said as made
                 front.say(fill_line(made, evening.names))
                 _say_waiting(front, evening)
@@ -181,7 +184,7 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
 
 async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
                        host: str, port: int, fingerprint: bytes | str | None, result: SessionResult,
-                       session_kwargs: dict[str, Any]) -> SessionResult:
+                       session_kwargs: JoinOptions) -> SessionResult:
     """After a joiner's match: the end box's choice, then up to ``--again`` rematches
     at the same address; a leave when they are used up."""
     from p2pcards.evening_flow import finished_of, rejoining_session
@@ -212,8 +215,9 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
             return result
         told = _takers_teller(front, tuple((p.public_key, p.name) for p in table.players),
                               session_kwargs.get("on_event"))
-        front.session = rejoining_session(identity, front.agent, host, port, finished,
-                                          **dict(session_kwargs, on_event=told))
+        options = session_kwargs.copy()
+        options["on_event"] = told
+        front.session = rejoining_session(identity, front.agent, host, port, finished, **options)
         front.say(f"Rematch {number + 1}: joining the host again.")
         rematch = await front.play(front.session.run())
         if front.session.table is None:

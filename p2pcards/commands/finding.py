@@ -6,10 +6,39 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from p2pcards.commands import UserError
 from p2pcards.ui.text_common import plural, quoted
+
+if TYPE_CHECKING:
+    from p2pcards.net.discovery import TableInfo
+
+
+class Listed(Protocol):
+    """What picking a table reads of a listed one: discovery's ``TableInfo``, or a
+    test's stand-in for it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def host(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def host_name(self) -> str: ...
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def free_seats(self) -> int: ...
+    @property
+    def spectators(self) -> int: ...
+
+
+#: A listed table, as the caller's own type (``TableInfo`` from discovery).
+L = TypeVar("L", bound=Listed)
 
 
 async def find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str | None]:
@@ -49,7 +78,7 @@ def host_port(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-async def _browse(args: argparse.Namespace) -> list[Any]:
+async def _browse(args: argparse.Namespace) -> list[TableInfo]:
     """The tables on the LAN (``--interface``: only where it says)."""
     from p2pcards.net.discovery import browse_tables
     from p2pcards.net.errors import UnknownInterface
@@ -59,7 +88,7 @@ async def _browse(args: argparse.Namespace) -> list[Any]:
         raise UserError(f"{error} (--interface takes an address or name of this machine's interfaces)") from None
 
 
-def _in_order(found: Sequence[Any]) -> list[Any]:
+def _in_order(found: Sequence[L]) -> list[L]:
     """Tables in the order ``tables`` numbers them (by name, then host key), so a
     number read off the list means the same table to ``join``."""
     return sorted(found, key=lambda t: (t.name.casefold(), t.fingerprint, t.host, t.port))
@@ -115,7 +144,7 @@ def connect_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def pick_table(found: Sequence[Any], wanted: str | None, *, watching: bool = False) -> Any:
+def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False) -> L:
     """The table ``join WANTED`` (or ``watch WANTED``) means: by name, host key (or
     its start) or list number; without WANTED, the only open table (the only one
     that admits spectators). Each refusal says what to do."""

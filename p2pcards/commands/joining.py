@@ -7,7 +7,7 @@ import argparse
 import errno
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from p2pcards.commands import UserError
 from p2pcards.commands.evening import offers_evening
@@ -22,6 +22,7 @@ from p2pcards.net.saved_tables import session_id
 from p2pcards.records import SHORT
 
 if TYPE_CHECKING:
+    from p2pcards.app import JoinOptions
     from p2pcards.net.session_events import SessionEvent
 
 
@@ -34,21 +35,22 @@ async def cmd_join(args: argparse.Namespace) -> int:
     host, port, fingerprint = await find_table(args)
     front = FrontEnd(front_options(args), None, rematch=True)
     heard = Heard(front.on_event)
-    seat: dict[str, Any] = dict(expected_peer=fingerprint, deadline=session_deadline(args),
-                                reconnect_window=args.reconnect_window,
-                                journal_root=journal_root(), bot=bool(args.bot), seed=args.seed,
-                                label=joiner_label(identity), direct=not args.no_direct,
-                                listen=not args.no_listen)
-    front.session = joining_session(identity, front.agent, host, port, on_event=heard.hear,
-                                    **seat)
+    seat: JoinOptions = dict(expected_peer=fingerprint, deadline=session_deadline(args),
+                             reconnect_window=args.reconnect_window,
+                             journal_root=journal_root(), bot=bool(args.bot), seed=args.seed,
+                             label=joiner_label(identity), direct=not args.no_direct,
+                             listen=not args.no_listen, on_event=heard.hear)
+    front.session = joining_session(identity, front.agent, host, port, **seat)
     sit_down()
     await front.start()
     try:
         result = await play_then_clean_up(front.play(front.session.run()))
         if offers_evening(args, front):
             from p2pcards.commands.evening import join_evening
+            rejoin = seat.copy()
+            rejoin["on_event"] = front.on_event
             result = await join_evening(args, front, identity, host, port, fingerprint, result,
-                                        dict(seat, on_event=front.on_event))
+                                        rejoin)
     except SeatAlreadySaved as saved:
         # The host seated our key at a table we saved: fresh secrets would sign a
         # second version of what our seat already wrote. Our saved seat goes on.

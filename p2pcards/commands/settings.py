@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.commands import UserError
@@ -37,7 +36,7 @@ def session_deadline(args: argparse.Namespace) -> float:
 
 
 #: Each game's settings from the options (``--deals`` is read apart), by game name.
-_SETTINGS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+_SETTINGS: dict[str, Callable[[argparse.Namespace], dict[str, int]]] = {
     "bluff": lambda args: {"table_price": args.price, "starting_chips": args.chips},
     "topper": lambda args: {"target_score": args.target},
 }

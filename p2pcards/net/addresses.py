@@ -24,7 +24,7 @@ import ipaddress
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
 
 import ifaddr  # a dependency of zeroconf
 
@@ -97,12 +97,35 @@ class AnnouncedLink:
         return v4 + v6[:1]
 
 
-def _zone(adapter: Any) -> str:
+class ListedIP(Protocol):
+    """One address of an adapter, as ``ifaddr`` lists it: a string (IPv4) or an
+    ``(address, flowinfo, scope)`` tuple (IPv6)."""
+
+    @property
+    def ip(self) -> str | tuple[str, int, int]: ...
+    @property
+    def network_prefix(self) -> int: ...
+
+
+class ListedAdapter(Protocol):
+    """One interface as ``ifaddr`` lists it (or a test's stand-in for one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def nice_name(self) -> str: ...
+    @property
+    def index(self) -> int | None: ...
+    @property
+    def ips(self) -> Sequence[ListedIP]: ...
+
+
+def _zone(adapter: ListedAdapter) -> str:
     # Windows names a zone by the interface index; POSIX systems by the interface name.
     return str(adapter.index) if sys.platform.startswith("win") else str(adapter.name)
 
 
-def local_addresses(adapters: Iterable[Any] | None = None) -> list[LocalAddress]:
+def local_addresses(adapters: Iterable[ListedAdapter] | None = None) -> list[LocalAddress]:
     """Every address of this machine (or of ``adapters``, as ``ifaddr`` lists them)."""
     found: list[LocalAddress] = []
     for adapter in ifaddr.get_adapters() if adapters is None else adapters:

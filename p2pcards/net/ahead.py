@@ -35,7 +35,7 @@ class Ahead:
     """The work one session makes ahead; :meth:`close` cancels what is left."""
 
     def __init__(self) -> None:
-        self._background: set[asyncio.Future[Any]] = set()
+        self._background: set[asyncio.Future[Any]] = set()  # Any: futures of any job's result
         self._speculation: dict[int, asyncio.Future[Prepared]] = {}
         self._pool: ThreadPoolExecutor | None = None
         #: This seat's shares being made (see Table.shares_job), awaited at its turn.

@@ -24,7 +24,6 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from p2pcards.net.admission import TokenBucket
 from p2pcards.net.connection import Connection, Limits, Server, serve
@@ -130,13 +129,17 @@ class TableHost:
         self._closed = False
 
     @classmethod
-    def resume(cls, identity: Identity, journal: Journal, **kwargs: Any) -> TableHost:
-        """A host restarted from its saved relay journal."""
+    def resume(cls, identity: Identity, journal: Journal, *,
+               on_event: Callable[[SessionEvent], None] | None = None, limits: Limits = Limits(),
+               max_spectators: int | None = None) -> TableHost:
+        """A host restarted from its saved relay journal (``max_spectators`` None: as saved)."""
         meta = journal.read_meta()
-        kwargs.setdefault("max_spectators", meta.get("spectators", DEFAULT_SPECTATORS))
-        host = cls(identity, meta["game"], meta["config"], meta["table"], **kwargs)
+        if max_spectators is None:
+            max_spectators = meta.get("spectators", DEFAULT_SPECTATORS)
+        host = cls(identity, meta["game"], meta["config"], meta["table"], on_event=on_event,
+                   limits=limits, max_spectators=max_spectators)
         host.relay = Relay.resume(host.lobby, journal.read_messages(), journal.read_notices(),
-                                  max_spectators=kwargs["max_spectators"])
+                                  max_spectators=max_spectators)
         host.journal = journal
         journal.rewrite([m.raw for m in host.relay.messages])
         host.started.set()

@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
+from p2pcards.net.inbox import InboxItem
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
 from p2pcards.wiremap import WireMap
@@ -34,7 +34,7 @@ FIRST_DIAL_WINDOW = 3.0
 REDIAL_DELAY = 0.2
 MAX_REDIAL_DELAY = 1.0
 
-Post = Callable[[tuple[str, Any, Any]], Awaitable[None]]
+Post = Callable[[InboxItem], Awaitable[None]]
 
 
 class HostLink:

@@ -12,12 +12,22 @@ import asyncio
 import contextlib
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from p2pcards.net.errors import NotRunning
 
-#: What the table task reads: (kind, source, payload), as the links put them.
-InboxItem = tuple[str, Any, Any]
+if TYPE_CHECKING:
+    from p2pcards.net.connection import Connection
+
+#: What the table task reads: (kind, source, payload), as the links put them: a
+#: frame from the host or from a player's direct link, the host link up (with the
+#: hello's count) or down (why), the host lost for good (why, in words), or a wake.
+InboxItem = (tuple[Literal["host"], "Connection", bytes]
+             | tuple[Literal["direct"], int, bytes]
+             | tuple[Literal["up"], "Connection", int]
+             | tuple[Literal["down"], "Connection", Exception]
+             | tuple[Literal["lost"], None, str]
+             | tuple[Literal["wake"], None, None])
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024
 #: Seconds to read what already arrived before a deadline counts as missed.

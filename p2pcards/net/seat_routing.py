@@ -57,24 +57,23 @@ class SeatRouting:
     async def item(self, item: InboxItem) -> SessionResult | None:
         """One inbox item; the session's result if it ends the session."""
         seat = self.seat
-        kind, source, payload = item
-        if kind == "host":
-            await self.host_frame(payload)
-        elif kind == "direct":
-            await self.direct_frame(source, payload)
-        elif kind == "up":
-            seat.links.host_up(source, own_host=bool(seat.meta.get("hosted")))
+        if item[0] == "host":
+            await self.host_frame(item[2])
+        elif item[0] == "direct":
+            await self.direct_frame(item[1], item[2])
+        elif item[0] == "up":
+            seat.links.host_up(item[1], own_host=bool(seat.meta.get("hosted")))
             # What this peer wrote after the hello named its count, while the link was
             # not yet this task's, went nowhere: the host would never ask for it. No
             # fresh deadline: a reconnect is not progress (see the peer module's doc).
-            await seat._apply(seat.rules.host_link_up(payload))
-        elif kind == "down":
+            await seat._apply(seat.rules.host_link_up(item[2]))
+        elif item[0] == "down":
             seat.rules.host_link_down()
-            seat.links.host_down(source, payload)
+            seat.links.host_down(item[1], item[2])
             if seat._table_done():
                 return seat._result()
-        elif kind == "lost":
-            return seat._give_up(payload)
+        elif item[0] == "lost":
+            return seat._give_up(item[2])
         return None
 
     async def host_frame(self, data: bytes) -> None:

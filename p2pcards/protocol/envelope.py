@@ -25,7 +25,7 @@ from nacl.signing import VerifyKey
 
 from p2pcards.protocol import wire
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.schema import Bin, Int, Shape, Struct, Text, Tuple, validate
 from p2pcards.wiremap import WireMap
 
@@ -218,7 +218,7 @@ def _payload(session: bytes | None, position: int, prev: bytes, player: int, typ
     return wire.pack(fields)
 
 
-def seal(identity: Identity, *, session: bytes | None, position: int, prev: bytes,
+def seal(identity: Signer, *, session: bytes | None, position: int, prev: bytes,
          player: int, type: str, body: WireMap) -> SignedMessage:
     """Build and sign a transcript message; the result parses back to an equal message."""
     payload = _payload(session, position, prev, player, type, body)
@@ -226,7 +226,7 @@ def seal(identity: Identity, *, session: bytes | None, position: int, prev: byte
     return SignedMessage.parse(wire.pack([payload, signature]))
 
 
-def seal_notice(identity: Identity, *, session: bytes, position: int, prev: bytes,
+def seal_notice(identity: Signer, *, session: bytes, position: int, prev: bytes,
                 player: int, type: str, body: WireMap) -> SignedNotice:
     """Build and sign a notice under the notice tag; it never verifies as a message."""
     payload = _payload(session, position, prev, player, type, body)

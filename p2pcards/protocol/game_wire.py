@@ -18,7 +18,7 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import Encoded, Int, ListOf, Shape, Struct, validate
 from p2pcards.rules import bluff, topper
 from p2pcards.rules import games as rules_games
-from p2pcards.rules.contract import Engine
+from p2pcards.rules.contract import Engine, Outcome
 from p2pcards.rules.games import Game, GameAction, GameConfig
 from p2pcards.wiremap import WireMap, WireValue
 
@@ -36,7 +36,7 @@ class GameRules:
     """One game as the protocol sees it: the rules' game object (its name, deck,
     referee and default table, defined there once) and how it meets the wire."""
 
-    rules: Game[Engine]
+    rules: Game[Engine, Outcome]
     shapes: dict[str, Shape]
     config_from_wire: Callable[[WireMap], GameConfig]
     #: Reads the config's fields by name (any object that has them).

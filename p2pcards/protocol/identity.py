@@ -8,6 +8,7 @@ module is pure: loading and saving the key lives in ``p2pcards.net.storage``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from nacl.encoding import RawEncoder
 from nacl.hash import blake2b
@@ -20,6 +21,23 @@ def fingerprint(public_key: bytes) -> str:
     """Short, human-comparable digest of an Ed25519 public key: ``ab12-cd34-ef56``."""
     digest = blake2b(public_key, digest_size=6, person=FINGERPRINT_PERSON, encoder=RawEncoder).hex()
     return "-".join(digest[i:i + 4] for i in range(0, 12, 4))
+
+
+class Signer(Protocol):
+    """What a table needs of its seat's identity: the key that finds the seat, the
+    name, and signatures. An :class:`Identity`, or a replay's stand-in that has only
+    the public half and refuses to sign."""
+
+    @property
+    def public_key(self) -> bytes: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def fingerprint(self) -> str: ...
+
+    def sign(self, message: bytes) -> bytes: ...
 
 
 @dataclass(frozen=True)

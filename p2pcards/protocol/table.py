@@ -31,8 +31,8 @@ message: the state before it is kept intact.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import cast
 
 from p2pcards.cards import Card
 from p2pcards.crypto import checks, draw
@@ -68,7 +68,7 @@ from p2pcards.protocol.events import (
     TableEnded,
     TableEvent,
 )
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.lobby import GENESIS_SHAPE
 from p2pcards.protocol.schema import validate
 from p2pcards.protocol.table_errors import (
@@ -105,13 +105,15 @@ from p2pcards.protocol.table_settings import (
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
 from p2pcards.rules.errors import RuleError
+from p2pcards.rules.games import GameAction
 from p2pcards.rules.seats import SEATS
+from p2pcards.wiremap import WireMap
 
 DRAW_SEATS = b"seats"
 DRAW_FIRST = b"first"
 
 
-def _first_missing(given: dict[int, Any]) -> int:
+def _first_missing(given: Mapping[int, object]) -> int:
     """The first player (in join order) who has not yet given his part."""
     return next(p for p in range(SEATS) if p not in given)
 
@@ -119,7 +121,7 @@ def _first_missing(given: dict[int, Any]) -> int:
 class Table:
     """The state of one table as this peer (or an observer) knows it."""
 
-    def __init__(self, genesis_raw: bytes, me: Identity | None = None,
+    def __init__(self, genesis_raw: bytes, me: Signer | None = None,
                  secrets: SessionSecrets | None = None,
                  randomness: Callable[[int], Callable[[int], bytes]] | None = None,
                  check_all_shares: bool | None = None,
@@ -220,7 +222,7 @@ class Table:
     # whether it has been reached; :attr:`member` and :attr:`match` raise instead.
 
     @property
-    def me(self) -> Identity | None:
+    def me(self) -> Signer | None:
         return None if self._member is None else self._member.identity
 
     @property
@@ -431,7 +433,7 @@ class Table:
         deal = self.match.deal
         return deal.number, deal.shuffles_done, deck_key(deal.deck)
 
-    def act(self, action: Any) -> Written:
+    def act(self, action: object) -> Written:
         """Write this peer's game action; refused actions raise and send nothing."""
         if self.stage in (Stage.OVER, Stage.ENDED):
             raise TableClosed("the table is closed")
@@ -445,7 +447,8 @@ class Table:
             match.engine.check(action)
         except RuleError as error:
             raise IllegalAction(error) from None
-        mtype, body = self.game.encode(action)
+        # check() admitted it, so it is one of this game's actions.
+        mtype, body = self.game.encode(cast(GameAction, action))
         slots = self.game.reveal_slots(match.engine, mtype, body)
         if slots:
             body["shares"] = match.deal.make_reveal(self.own_seat, self.member.secrets.key, slots,
@@ -478,14 +481,14 @@ class Table:
             raise TableClosed("another process is playing this seat: this one signs nothing")
         return self.member
 
-    def _sign_notice(self, kind: str, body: dict[str, Any]) -> bytes:
+    def _sign_notice(self, kind: str, body: WireMap) -> bytes:
         member = self._signer()
         notice = seal_notice(member.identity, session=self.session, position=self.next_position,
                              prev=self.head, player=member.player, type=kind, body=body)
         self._own_notices.add(notice.digest)
         return notice.raw
 
-    def _write(self, mtype: str, body: dict[str, Any]) -> Written:
+    def _write(self, mtype: str, body: WireMap) -> Written:
         member = self._signer()
         msg = seal(member.identity, session=self.session, position=self.next_position,
                    prev=self.head, player=member.player, type=mtype, body=body)

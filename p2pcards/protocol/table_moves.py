@@ -9,7 +9,7 @@ Each function checks one message against the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from p2pcards.cards import Card
 from p2pcards.protocol.dealing import LateBadShare, owner_of
@@ -90,7 +90,7 @@ def on_away(table: Table, msg: SignedMessage) -> list[TableEvent]:
     return [ClockPaused(msg.player, left - 1, PAUSE_SECONDS)]
 
 
-def on_hint(table: Table, msg: SignedMessage) -> list[Any]:
+def on_hint(table: Table, msg: SignedMessage) -> list[TableEvent]:
     """A hint: the writer stays the writer, marked as coached (see ``HINTS``)."""
     validate(HINT_SHAPE, msg.body, "hint")
     if not table.hints:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import nacl.utils
 
@@ -20,9 +19,10 @@ from p2pcards.crypto.group import Point
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.dealing import DeckDeal
 from p2pcards.protocol.events import TableEvent
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
 from p2pcards.rules.contract import Engine
+from p2pcards.wiremap import WireMap
 
 
 class Stage(enum.Enum):
@@ -50,9 +50,9 @@ HINT_SHAPE = Struct({})
 
 
 #: A shuffle made ahead: ((deck number, shuffle index, input deck key), message body).
-Prepared = tuple[tuple[int, int, bytes], dict[str, Any]]
+Prepared = tuple[tuple[int, int, bytes], WireMap]
 #: Shares made ahead: ((deck number, final deck key), message body).
-PreparedShares = tuple[tuple[int, bytes], dict[str, Any]]
+PreparedShares = tuple[tuple[int, bytes], WireMap]
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Player:
 class Member:
     """This peer as one of the table's players: an observer has none."""
 
-    identity: Identity
+    identity: Signer
     player: int
     secrets: SessionSecrets
 

@@ -182,16 +182,17 @@ class Engine(Protocol):
       own view, kept up to date by ``apply``. ``determinize(rng)`` draws a
       complete state consistent with everything the engine knows.
 
-    A parameter that takes a config or an action is ``Any``: each game takes
-    only its own, and no common type is narrower than both (a parameter cannot
-    be a union here); what they return is each game's union (``rules.games``).
+    ``check`` and ``apply`` take any object: each game refuses what is not one
+    of its own actions with a ``BadAction``. A config parameter is ``Any``: each
+    game takes only its own (a wrong one is a ``TypeError``), and no common type
+    is narrower than both; what they return is each game's union (``rules.games``).
     """
 
     @classmethod
-    def new(cls: type[E], config: Any = None, first: int = 0, /) -> E: ...
+    def new(cls: type[E], config: Any = None, first: int = 0, /) -> E: ...  # Any: see above
 
     @classmethod
-    def position(cls: type[E], config: Any = None, *, first: int = 0,
+    def position(cls: type[E], config: Any = None, *, first: int = 0,  # Any: see above
                  hands: Mapping[int, Sequence[Card]] | Sequence[Sequence[Card]] | None = None,
                  standings: Sequence[int] | None = None, deals: int = 0) -> E: ...
 
@@ -226,9 +227,9 @@ class Engine(Protocol):
 
     def forced_action(self) -> object | None: ...
 
-    def check(self, action: Any) -> None: ...
+    def check(self, action: object) -> None: ...
 
-    def apply(self, action: Any) -> tuple[GameEvent, ...]: ...
+    def apply(self, action: object) -> tuple[GameEvent, ...]: ...
 
     def deal(self, faces: Sequence[Card | None]) -> tuple[GameEvent, ...]: ...
 

@@ -5,7 +5,9 @@ A :class:`Game` names a game's engine (the state class implementing
 actions, events, option summary, public record and outcome. Front ends and
 tools ask :func:`game_of` which game a state, view, outcome or event belongs
 to, and :func:`by_name` for the game a command line or a transcript names,
-instead of ``isinstance`` chains or module names.
+instead of ``isinstance`` chains or module names. Code that draws each game its
+own way asks ``BLUFF.is_view(view)`` (a type guard: the view is then typed as
+that game's engine) rather than keying a table of functions by name.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from p2pcards.cards import FULL_DECK, Card
 from p2pcards.errors import P2PCardsError
@@ -21,8 +23,9 @@ from p2pcards.rules import bluff, topper
 from p2pcards.rules.contract import Engine, HandDealt, MatchEnded, Outcome
 from p2pcards.rules.topper import events as topper_events
 
-#: A game's engine (covariant: every game is a ``Game[Engine]``).
+#: A game's engine and its outcome (covariant: every game is a ``Game[Engine, Outcome]``).
 S = TypeVar("S", bound=Engine, covariant=True)
+R = TypeVar("R", bound=Outcome, covariant=True)
 #: A table configuration of either game.
 GameConfig = bluff.BluffConfig | topper.TopperConfig
 #: An action of either game.
@@ -36,7 +39,7 @@ GameOptions = bluff.BluffOptions | topper.TopperOptions
 
 
 @dataclass(frozen=True, eq=False)
-class Game(Generic[S]):
+class Game(Generic[S, R]):
     """One game: its name and the types that make up its side of the contract."""
 
     #: The name on the command line and the wire (``"bluff"``).
@@ -54,11 +57,11 @@ class Game(Generic[S]):
     events: tuple[type, ...]
     options: type
     public: type
-    outcome: type[Outcome]
+    outcome: type[R]
     #: What ``new``'s ``first`` is: the first ``"leader"`` or ``"dealer"``.
     first: str
     #: The cards a config deals.
-    deck_of: Callable[[Any], tuple[Card, ...]]
+    deck_of: Callable[[Any], tuple[Card, ...]]  # Any: this game's own config (its fields)
 
     @property
     def view(self) -> type[S]:
@@ -70,7 +73,7 @@ class Game(Generic[S]):
         """A match before its first deal (``config`` None: the default table)."""
         return self.engine.new(config, first)
 
-    def position(self, config: GameConfig | None = None, **facts: Any) -> S:
+    def position(self, config: GameConfig | None = None, **facts: Any) -> S:  # Any: forwarded
         """A match partway through, from chosen facts: ``first``, ``hands``,
         ``standings``, ``deals`` in both games, and each game's own (Bluff's
         ``safe_box``; Topper's ``scored``, ``bidder``, ``bid``, ``trump``)."""
@@ -88,13 +91,22 @@ class Game(Generic[S]):
         return isinstance(thing, (self.engine, self.config, self.outcome, *self.actions,
                                   *self.events)) and not isinstance(thing, _SHARED_EVENTS)
 
+    def is_view(self, thing: object) -> TypeGuard[S]:
+        """Whether ``thing`` is this game's state or a seat's view of it (so a front
+        end hands it to this game's drawing, typed as this game's engine)."""
+        return isinstance(thing, self.engine)
+
+    def is_outcome(self, thing: object) -> TypeGuard[R]:
+        """Whether ``thing`` is this game's outcome (typed as it)."""
+        return isinstance(thing, self.outcome)
+
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
 
 
 _SHARED_EVENTS = (HandDealt, MatchEnded)
 
-BLUFF: Game[bluff.BluffState] = Game(
+BLUFF: Game[bluff.BluffState, bluff.BluffOutcome] = Game(
     name="bluff",
     title="Bluff",
     engine=bluff.BluffState,
@@ -111,7 +123,7 @@ BLUFF: Game[bluff.BluffState] = Game(
     deck_of=lambda config: FULL_DECK,
 )
 
-TOPPER: Game[topper.TopperState] = Game(
+TOPPER: Game[topper.TopperState, topper_events.TopperOutcome] = Game(
     name="topper",
     title="Topper",
     engine=topper.TopperState,
@@ -130,7 +142,7 @@ TOPPER: Game[topper.TopperState] = Game(
 )
 
 #: Every game, by name.
-GAMES: dict[str, Game[Engine]] = {game.name: game for game in (BLUFF, TOPPER)}
+GAMES: dict[str, Game[Engine, Outcome]] = {game.name: game for game in (BLUFF, TOPPER)}
 
 
 class UnknownGame(P2PCardsError, LookupError):
@@ -138,7 +150,7 @@ class UnknownGame(P2PCardsError, LookupError):
     view of neither game handed to the front ends' text, a programming error)."""
 
 
-def by_name(name: str) -> Game[Engine]:
+def by_name(name: str) -> Game[Engine, Outcome]:
     """The game called ``name`` (``"bluff"``, ``"topper"``)."""
     try:
         return GAMES[name]
@@ -146,7 +158,7 @@ def by_name(name: str) -> Game[Engine]:
         raise UnknownGame(f"no game {name!r} (games: {', '.join(GAMES)})") from None
 
 
-def game_of(thing: object) -> Game[Engine]:
+def game_of(thing: object) -> Game[Engine, Outcome]:
     """The game a state, view, config, action, event or outcome belongs to.
 
     A ``MatchEnded`` answers by its outcome; a ``HandDealt`` is shared and

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import NoTranscript, read_saved_transcript
@@ -303,7 +302,7 @@ def _table(messages: Sequence[bytes], secrets: SessionSecrets | None,
     genesis = Table(messages[0])  # raises for a bad genesis before any seat is looked up
     if not 0 <= player < len(genesis.players):
         raise SecretsMismatch(f"the saved player {player} is not at this table", 0)
-    reader: Any = SeatReader(genesis.players[player].public_key, genesis.players[player].name)
+    reader = SeatReader(genesis.players[player].public_key, genesis.players[player].name)
     # Every share is checked, as an observer does, though this player's cards are known.
     return Table(messages[0], reader, secrets, check_all_shares=True)
 

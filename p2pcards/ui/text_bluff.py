@@ -290,7 +290,7 @@ def _rank(word: str) -> Rank:
 
 def _check(view: BluffState, action: object) -> None:
     try:
-        view.check(action)  # type: ignore[arg-type]
+        view.check(action)
     except RuleError as error:
         raise CommandError(explain(view, action, error)) from None
 

@@ -13,7 +13,6 @@ cleaned of control characters.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from p2pcards.cards import Card, Rank
 from p2pcards.net import session_events as peer
@@ -24,7 +23,7 @@ from p2pcards.protocol.talk import MAX_TALK_CHARS, TalkLine
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bluff
 from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
-from p2pcards.rules.games import UnknownGame, game_of
+from p2pcards.rules.games import BLUFF, TOPPER, UnknownGame, game_of
 from p2pcards.rules.topper import events as topper
 from p2pcards.ui.text_common import (
     NAME_WIDTH,
@@ -202,11 +201,9 @@ def _topper_outcome(outcome: topper.TopperOutcome, s: Speaker) -> str:
 
 # --- both games ----------------------------------------------------------------------------
 
-#: Each game's own events and outcome in words, chosen by the game object's name.
-_EVENT_LINES: dict[str, Callable[[Any, Speaker], str | None]] = {
+#: Each game's own events in words, chosen by the game object's name.
+_EVENT_LINES: dict[str, Callable[[object, Speaker], str | None]] = {
     "bluff": _bluff_line, "topper": _topper_line}
-_OUTCOME_LINES: dict[str, Callable[[Any, Speaker], str]] = {
-    "bluff": _bluff_outcome, "topper": _topper_outcome}
 
 
 def _dealt_line(e: HandDealt, s: Speaker) -> str:
@@ -218,7 +215,11 @@ def _dealt_line(e: HandDealt, s: Speaker) -> str:
 
 def outcome_words(outcome: Outcome, s: Speaker) -> str:
     """``deal cap reached after 20 deals. Seat 2 (Cal) won. Chips: …``"""
-    return _OUTCOME_LINES[game_of(outcome).name](outcome, s)
+    if BLUFF.is_outcome(outcome):
+        return _bluff_outcome(outcome, s)
+    if TOPPER.is_outcome(outcome):
+        return _topper_outcome(outcome, s)
+    raise UnknownGame(f"{type(outcome).__name__} belongs to no game")
 
 
 def _outcome_line(outcome: Outcome, s: Speaker) -> str:

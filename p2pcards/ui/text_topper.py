@@ -269,7 +269,7 @@ def _suit(word: str) -> Suit:
 
 def _check(view: TopperState, action: object) -> None:
     try:
-        view.check(action)  # type: ignore[arg-type]
+        view.check(action)
     except RuleError as error:
         raise CommandError(explain(view, action, error)) from None
 

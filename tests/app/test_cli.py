@@ -223,6 +223,7 @@ class _Found:
     def __init__(self, name: str, fp: str, free: int = 2, host_name: str = "Ann") -> None:
         self.name, self.fingerprint, self.free_seats, self.host_name = name, fp, free, host_name
         self.game, self.host, self.port, self.public_key = "bluff", "10.0.0.2", 4000, None
+        self.spectators = 0
 
 
 def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash():

@@ -89,6 +89,6 @@ def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_ho
     session.table = me
     link = Link()
     said_in_hello = 3
-    asyncio.run(session.routing.item(("up", link, said_in_hello)))
+    asyncio.run(session.routing.item(("up", link, said_in_hello)))  # type: ignore[arg-type]
     assert [frames.decode(f).body for f in link.sent] == me.transcript()[said_in_hello:]
     assert link.sent  # there was something to send

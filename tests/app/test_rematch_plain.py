@@ -10,7 +10,7 @@ import argparse
 import asyncio
 from collections.abc import Callable
 
-from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.app import JoinOptions, TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.commands.evening import host_evening, join_evening, wants_again
 from p2pcards.front import FrontEnd, FrontOptions
@@ -90,9 +90,10 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
         port = hosted.host.tcp_port
         fronts = {"Sam": stay_front, "Gil": go_front}
         people = {name: seeded_identity(SEED, name, name) for name in fronts}
-        kwargs = {name: dict(deadline=30, bot=True, seed=SEED, label=name, direct=False,
-                             journal_root=tmp_path / name, announce=False,
-                             on_event=fronts[name].on_event) for name in fronts}
+        kwargs: dict[str, JoinOptions] = {
+            name: dict(deadline=30, bot=True, seed=SEED, label=name, direct=False,
+                       journal_root=tmp_path / name, announce=False,
+                       on_event=fronts[name].on_event) for name in fronts}
         for name, front in fronts.items():
             front.session = joining_session(people[name], front.agent, "127.0.0.1", port,
                                             **kwargs[name])

@@ -24,7 +24,7 @@ def test_a_paced_bot_waits_out_its_think_time_after_choosing(monkeypatch):
 
     monkeypatch.setattr("p2pcards.bots.pace.asyncio.sleep", sleep)
     agent = pace.PacedAgent(InstantBot(), 0.8)
-    assert asyncio.run(agent.decide("view", None)) == ("action for", "view")
+    assert asyncio.run(agent.decide("view", None)) == ("action for", "view")  # type: ignore[arg-type]
     assert len(waits) == 1 and 0.7 < waits[0] <= 0.8
 
 

@@ -32,7 +32,7 @@ def _dealt() -> TopperState:
 
 def _rule(state: TopperState, action: object) -> str:
     with pytest.raises(RuleError) as refused:
-        state.check(action)  # type: ignore[arg-type]
+        state.check(action)
     return refused.value.rule
 
 

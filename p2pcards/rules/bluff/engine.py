@@ -24,9 +24,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import cast
 
 from p2pcards.cards import FULL_DECK, Card, Rank
-from p2pcards.rules.bluff.actions import Action, Challenge, Discard, Pass, Reveal
+from p2pcards.rules.bluff.actions import Challenge, Discard, Pass, Reveal
 from p2pcards.rules.bluff.errors import (
     AlreadyRevealed,
     DiscardCount,
@@ -218,7 +219,7 @@ class BluffState(BluffFacts):
 
     # --- actions ------------------------------------------------------------------
 
-    def check(self, action: Action) -> None:
+    def check(self, action: object) -> None:
         """Raise exactly what :meth:`apply` would for ``action``; change nothing."""
         if not isinstance(action, _ACTION_TYPES):
             raise BadAction(None, f"not a Bluff action: {type(action).__name__}")
@@ -299,7 +300,7 @@ class BluffState(BluffFacts):
                 raise CardMismatch(seat, f"the card shown for slot {slot} is known "
                                          f"to be elsewhere")
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
+    def apply(self, action: object) -> tuple[Event, ...]:
         """Play ``action`` and return what happened; refused actions raise and change nothing."""
         self.check(action)
         events: list[Event] = []
@@ -312,8 +313,8 @@ class BluffState(BluffFacts):
             self._phase = Phase.REVEAL
             self._to_act = self._pending
             events.append(Challenged(action.seat, self._pending))  # type: ignore[arg-type]
-        else:
-            self._reveal(action, events)
+        else:  # check() admits only the four action types
+            self._reveal(cast(Reveal, action), events)
         return tuple(events)
 
     # --- transitions (called only after a successful check) -----------------------

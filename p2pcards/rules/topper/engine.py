@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.contract import faces_for_hands
@@ -44,7 +45,7 @@ from p2pcards.rules.errors import (
     WrongPhase,
 )
 from p2pcards.rules.referee import Referee
-from p2pcards.rules.topper.actions import Bid, NameTrump, PassBid, Play, TopperAction
+from p2pcards.rules.topper.actions import Bid, NameTrump, PassBid, Play
 from p2pcards.rules.topper.determinize import assign_hidden
 from p2pcards.rules.topper.errors import (
     BadTrumpSuit,
@@ -279,7 +280,7 @@ class TopperState(TopperFacts):
 
     # ---------------------------------------------------------------- refereeing
 
-    def check(self, action: TopperAction) -> None:
+    def check(self, action: object) -> None:
         """Raise exactly the :class:`RuleError` that ``apply(action)`` would; else return."""
         seat = getattr(action, "seat", None)
         if type(action) not in _PHASE_OF_ACTION:
@@ -345,7 +346,7 @@ class TopperState(TopperFacts):
                         and effective_suit(face, trump) == led):
                     raise FollowSuit(seat, card, led)
 
-    def apply(self, action: TopperAction) -> tuple[TopperEvent, ...]:
+    def apply(self, action: object) -> tuple[TopperEvent, ...]:
         """Referee ``action`` and return what happened, or raise and change nothing."""
         self.check(action)
         if isinstance(action, Bid):
@@ -361,7 +362,7 @@ class TopperState(TopperFacts):
             self._phase = Phase.PLAY
             self._to_act = action.seat
             return (TrumpNamed(action.seat, action.suit, little_jack(action.suit)),)
-        return self._play(action)  # check() admits only the four action types
+        return self._play(cast(Play, action))  # check() admits only the four action types
 
     def _next_bidder(self, seat: int) -> tuple[TopperEvent, ...]:
         n = self.config.seats

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol, Self
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -73,7 +73,7 @@ class TableApp(ABC):
     ``clock`` replaces the loop's for countdowns.
     """
 
-    def __init__(self, bindings: Callable[[Any], KeyBindings], *, offer_again: bool = False,
+    def __init__(self, bindings: Callable[[Self], KeyBindings], *, offer_again: bool = False,
                  summary_seconds: float | None = None, input: Input | None = None, output: Output | None = None,
                  clock: Callable[[], float] | None = None,
                  again_label: str = "a new table") -> None:

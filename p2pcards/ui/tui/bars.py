@@ -10,12 +10,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 from p2pcards.rules.bluff import BluffState
+from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import turn_line
-from p2pcards.ui.text_common import game_name, plural
+from p2pcards.ui.text_common import plural
 from p2pcards.ui.tui.keymap import KeyHint
 from p2pcards.ui.tui.lines import Line, clickable, fragment, pad, width_of
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
@@ -37,9 +37,13 @@ def _topper_title(view: TopperState) -> list[str]:
     return [f"hand {view.hand_number}", f"first to {view.config.target_score}"]
 
 
-#: What the title says of the match, by the name of the view's game.
-_TITLE_PARTS: dict[str, Callable[[Any], list[str]]] = {
-    "bluff": _bluff_title, "topper": _topper_title}
+def _title_parts(view: object) -> list[str]:
+    """What the title says of the match, by the view's own game (nothing before one)."""
+    if BLUFF.is_view(view):
+        return _bluff_title(view)
+    if TOPPER.is_view(view):
+        return _topper_title(view)
+    return []
 
 
 def title_line(model: ScreenModel, width: int) -> Line:
@@ -51,9 +55,7 @@ def title_line(model: ScreenModel, width: int) -> Line:
         parts.append("no clock")
     if model.hints and model.ending is None:
         parts.append("hints on")  # the host allowed the coach: a coached seat is marked
-    about = _TITLE_PARTS.get(game_name(view) or "")
-    if about is not None:
-        parts.extend(about(view))
+    parts.extend(_title_parts(view))
     # Once the table is over the link no longer matters (a finished table dials nobody).
     replaying = model.link == REPLAY
     link = "over" if model.ending is not None and not replaying else model.link

@@ -9,17 +9,18 @@ the result of the hand just played are shown first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from p2pcards.cards import Card
 from p2pcards.rules.bluff import BluffState, Claim
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.contract import Engine
+from p2pcards.rules.games import BLUFF, TOPPER, UnknownGame
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper.order import big_jack, little_jack
-from p2pcards.ui.text_common import game_name, quoted
+from p2pcards.ui.text_common import quoted
 from p2pcards.ui.tui.hand import face_style, face_text
 from p2pcards.ui.tui.lines import Fragment, Line, Lines, fit, pack
 from p2pcards.ui.tui.model import ScreenModel
@@ -136,9 +137,13 @@ def topper_lines(model: ScreenModel, view: TopperState, width: int) -> Lines:
     return lines
 
 
-#: The game's public facts, by the name of the view's game.
-_BODIES: dict[str, Callable[[ScreenModel, Any, int], Lines]] = {
-    "bluff": bluff_lines, "topper": topper_lines}
+def _body(model: ScreenModel, view: Engine, width: int) -> Lines:
+    """The game's public facts, drawn by the view's own game."""
+    if BLUFF.is_view(view):
+        return bluff_lines(model, view, width)
+    if TOPPER.is_view(view):
+        return topper_lines(model, view, width)
+    raise UnknownGame(f"{type(view).__name__} belongs to no game")
 
 
 def board_lines(model: ScreenModel, width: int, height: int) -> Lines:
@@ -152,7 +157,7 @@ def board_lines(model: ScreenModel, width: int, height: int) -> Lines:
     if view is None:
         body = lobby_lines(model, width) if not model.seated else []
         return fit(notes + body if model.seated else body + notes, width, height)
-    body = _BODIES[game_name(view) or ""](model, view, width)
+    body = _body(model, view, width)
     waiting = view.awaiting_deal
     lines = notes + body if waiting else body + notes
     if model.last_move is not None and not waiting:

@@ -9,9 +9,8 @@ for the same, explained, reasons; a refused key changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from p2pcards.cards import Rank
 from p2pcards.errors import P2PCardsError
@@ -19,7 +18,7 @@ from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.contract import Engine
-from p2pcards.rules.games import UnknownGame, game_of
+from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.ui.text import CommandError, parse_command
@@ -144,8 +143,11 @@ def hints(view: Engine) -> list[KeyHint]:
     """The action bar of the viewer: only what is legal now (nothing if another seat acts)."""
     if getattr(view, "viewer", None) is not None and view.to_act != view.viewer:
         return []
-    keys = _keys(view)
-    return keys.hints(view) if keys is not None else []
+    if BLUFF.is_view(view):
+        return _bluff_hints(view)
+    if TOPPER.is_view(view):
+        return _topper_hints(view)
+    return []
 
 
 def _bluff_hints(view: BluffState) -> list[KeyHint]:
@@ -189,22 +191,21 @@ def press(key: str, view: Engine, chosen: Sequence[HandCard],
     ``chosen`` are the selected cards, ``cursor`` the card under the cursor.
     Raises :class:`Refused` (saying why) when the key cannot act now.
     """
-    keys = _keys(view)
-    if keys is None:
-        raise Refused("the table is not ready yet")
-    return keys.press(key, view, chosen, cursor)
+    if BLUFF.is_view(view):
+        return _bluff_press(key, view, chosen, cursor)
+    if TOPPER.is_view(view):
+        return _topper_press(key, view, chosen, cursor)
+    raise Refused("the table is not ready yet")
 
 
 def playable(view: Engine) -> set[int] | None:
     """The slots that may be played now (Topper's play); None: no card is dimmed."""
-    keys = _keys(view)
-    return keys.playable(view) if keys is not None else None
+    return _topper_playable(view) if TOPPER.is_view(view) else None
 
 
 def picks_one_card(view: Engine) -> bool:
     """Whether an action takes one card (Topper's play), not several (Bluff's discard)."""
-    keys = _keys(view)
-    return keys is not None and keys.one_card
+    return TOPPER.is_view(view)
 
 
 def _bluff_press(key: str, view: BluffState, chosen: Sequence[HandCard],
@@ -247,30 +248,6 @@ def _topper_playable(view: TopperState) -> set[int] | None:
         return None
     opts = view.options()
     return set(opts.playable) if opts is not None else None
-
-
-@dataclass(frozen=True)
-class _GameKeys:
-    """One game's keys: its action bar, what its keys do, which cards it dims."""
-
-    hints: Callable[[Any], list[KeyHint]]
-    press: Callable[[str, Any, Sequence[HandCard], HandCard | None], Outcome]
-    playable: Callable[[Any], set[int] | None]
-    one_card: bool
-
-
-#: Each game's keys, chosen by the name of the view's game object.
-_GAME_KEYS = {
-    "bluff": _GameKeys(_bluff_hints, _bluff_press, lambda view: None, one_card=False),
-    "topper": _GameKeys(_topper_hints, _topper_press, _topper_playable, one_card=True),
-}
-
-
-def _keys(view: Engine) -> _GameKeys | None:
-    try:
-        return _GAME_KEYS[game_of(view).name]
-    except UnknownGame:
-        return None
 
 
 def _unknown(key: str, view: Engine) -> str:

@@ -88,7 +88,7 @@ class TableRun:
         session_task = asyncio.ensure_future(run)
         leave_task = asyncio.ensure_future(leave_requested.wait())
         app_task = screen.app_task
-        waiters: set[asyncio.Future[Any]] = {session_task, leave_task}
+        waiters: set[asyncio.Future[Any]] = {session_task, leave_task}  # Any: asyncio.wait's mixed results
         if app_task is not None:
             waiters.add(app_task)
         try:
@@ -108,7 +108,7 @@ class TableRun:
         screen.events.ended(result)
         self._choice = asyncio.get_running_loop().create_future()
         screen.end_shown()
-        waited: set[asyncio.Future[Any]] = {self._choice, app_task}
+        waited: set[asyncio.Future[Any]] = {self._choice, app_task}  # Any: asyncio.wait's mixed results
         await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
         self.again = self._choice.done() and self._choice.result() == "again"
         if self.again:

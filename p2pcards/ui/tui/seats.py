@@ -9,15 +9,12 @@ lines or more at the sides, three across the table, one line for this player
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import Phase as TopperPhase
 from p2pcards.rules.topper import TopperState
-from p2pcards.ui.text_common import game_name
 from p2pcards.ui.tui.hand import face_style, face_text
 from p2pcards.ui.tui.lines import Line, Lines, fit, pack
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
@@ -112,14 +109,14 @@ def _status(model: ScreenModel, seat: int, now: float) -> Line:
     return []
 
 
-#: What a seat's panel says, by the name of the view's game.
-_FACTS: dict[str, Callable[[Any, int], list[Line]]] = {
-    "bluff": _bluff_facts, "topper": _topper_facts}
-
-
 def _facts(model: ScreenModel, seat: int) -> list[Line]:
-    facts = _FACTS.get(game_name(model.view) or "")
-    return facts(model.view, seat) if facts is not None else []
+    """What a seat's panel says, by the view's own game (nothing before one)."""
+    view = model.view
+    if BLUFF.is_view(view):
+        return _bluff_facts(view, seat)
+    if TOPPER.is_view(view):
+        return _topper_facts(view, seat)
+    return []
 
 
 def seat_panel(model: ScreenModel, place: int, width: int, height: int, now: float) -> Lines:

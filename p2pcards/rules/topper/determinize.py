@@ -20,34 +20,56 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.rules.topper.order import effective_suit
 
 _ALL_SUITS = (1 << len(Suit)) - 1
+_SETS = range(1, _ALL_SUITS + 1)
+#: By set of suits: the non-empty sets sharing a suit with it.
+_OVERLAPPING = [tuple(m for m in _SETS if m & suits) for suits in range(_ALL_SUITS + 1)]
+#: By suit: the sets holding it.
+_HOLDING = [tuple(m for m in _SETS if m >> g & 1) for g in range(len(Suit))]
+#: By the suits a seat may hold and the suit of a card it is given: the sets whose slack
+#: that lowers (those it may hold that lack the card's suit; see :class:`_Slack`).
+_LOWERED = [[tuple(m for m in _OVERLAPPING[suits] if not m >> g & 1) for g in range(len(Suit))]
+            for suits in range(_ALL_SUITS + 1)]
 
 
 class InconsistentView(P2PCardsError, ValueError):
     """No assignment of the unseen cards fits the hidden slots and the shown voids."""
 
 
-class _Fit:
-    """Gale's condition for one view: which seats may hold some suit of each set of suits.
+class _Slack:
+    """Gale's condition for one view, kept up to date while its cards are placed.
 
-    Built once per determinisation (the voids do not change while its cards are
-    placed), so each check only adds up counts and free room."""
+    For every non-empty set of suits (a bit mask) it holds the *slack*: the free
+    room of the seats allowed at least one of those suits, less the cards left of
+    them. The rest fits exactly when no slack is negative. Placing a card of suit
+    ``g`` with a seat allowed it lowers both sides of every set holding ``g``, so
+    only the sets without ``g`` that the seat may hold lose one: those are the only
+    ones to look at (a few counters instead of summing all fifteen sets afresh for
+    each card: the dear part of a determinisation).
+    """
 
-    __slots__ = ("seats_of",)
+    __slots__ = ("slack", "_allowed")
 
-    def __init__(self, allowed: Mapping[int, int]) -> None:
-        #: For each non-empty set of suits (a bit mask), the seats allowed at least one of them.
-        self.seats_of = [tuple(s for s in sorted(allowed) if allowed[s] & mask)
-                         for mask in range(_ALL_SUITS + 1)]
+    def __init__(self, allowed: Mapping[int, int], room: Mapping[int, int], counts: Sequence[int]) -> None:
+        self._allowed = allowed
+        slack = self.slack = [0] * (_ALL_SUITS + 1)
+        for seat, suits in allowed.items():
+            for mask in _OVERLAPPING[suits]:
+                slack[mask] += room[seat]
+        for g, cards in enumerate(counts):
+            for mask in _HOLDING[g]:
+                slack[mask] -= cards
 
-    def feasible(self, counts: Sequence[int], room: Mapping[int, int]) -> bool:
-        """Whether the cards left (``counts`` by suit) fit the free ``room`` of the seats."""
-        supply = [0] * (_ALL_SUITS + 1)
-        seats_of = self.seats_of
-        for mask in range(1, _ALL_SUITS + 1):
-            low = mask & -mask
-            need = supply[mask] = supply[mask ^ low] + counts[low.bit_length() - 1]
-            if need and need > sum(room[s] for s in seats_of[mask]):
-                return False
+    def feasible(self) -> bool:
+        return min(self.slack) >= 0
+
+    def place(self, seat: int, suit: int) -> bool:
+        """Give ``seat`` one card of ``suit`` if the cards left still fit; whether it did."""
+        masks = _LOWERED[self._allowed[seat]][suit]
+        slack = self.slack
+        if not all(slack[m] > 0 for m in masks):
+            return False
+        for m in masks:
+            slack[m] -= 1
         return True
 
 
@@ -81,24 +103,23 @@ def assign_hidden(
             s: _ALL_SUITS & ~sum(1 << suit for suit in voids.get(s, ()))
             for s in room
         }
+        suits = [int(effective_suit(c, trump)) for c in cards]
         counts = [0] * len(Suit)
-        for c in cards:
-            counts[effective_suit(c, trump)] += 1
-        fit = _Fit(allowed)
-        if not fit.feasible(counts, room):
+        for g in suits:
+            counts[g] += 1
+        fit = _Slack(allowed, room, counts)
+        if not fit.feasible():
             raise InconsistentView("the shown voids leave no place for some unseen cards")
-        for card in cards:
-            g = effective_suit(card, trump)
-            counts[g] -= 1
-            candidates = [s for s in sorted(room) if room[s] > 0 and allowed[s] >> g & 1]
+        seats = sorted(room)
+        for card, g in zip(cards, suits, strict=True):
+            candidates = [s for s in seats if room[s] > 0 and allowed[s] >> g & 1]
             while candidates:
                 weights = [room[s] for s in candidates]
                 seat = rng.choices(candidates, weights=weights)[0]
-                room[seat] -= 1
-                if fit.feasible(counts, room):
+                if fit.place(seat, g):
+                    room[seat] -= 1
                     per_seat[seat].append(card)
                     break
-                room[seat] += 1
                 candidates.remove(seat)
             else:  # pragma: no cover - impossible once the start was feasible
                 raise InconsistentView("assignment failed")

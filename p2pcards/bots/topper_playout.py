@@ -137,15 +137,39 @@ class HandSim:
     def play(self, card: int) -> None:
         seat = self.to_act
         self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < self.n:
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
             return
-        power = self.power[self.suit[self.trick[0][1]]]
-        winner = max(self.trick, key=lambda sc: power[sc[1]])[0]
+        power = self.power[self.suit[trick[0][1]]]
+        winner, top = trick[0][0], -1
+        for s, c in trick:  # the first of the highest, as max() would
+            if power[c] > top:
+                winner, top = s, power[c]
         self.taken[winner] += 1
         self.trick = []
         self.to_act = winner
+
+    def _threat(self, seats: Sequence[int], led: int) -> int:
+        """The highest power with which any of ``seats`` can answer a trick led in ``led``:
+        its best card of that suit, or when it has none its best card (a trump, else 0)."""
+        suit, power, hands = self.suit, self.power[led], self.hands
+        threat = 0
+        for s in seats:
+            # One pass over the hand, no list: follow cards always have power > 0.
+            follows = others = 0
+            for x in hands[s]:
+                p = power[x]
+                if suit[x] == led:
+                    if p > follows:
+                        follows = p
+                elif p > others:
+                    others = p
+            answer = follows or others
+            if answer > threat:
+                threat = answer
+        return threat
 
     def policy(self, rng: random.Random, explore: float = 0.05) -> int:
         """A quick, sensible move that reads the imagined hands: lead a card no other hand can
@@ -156,24 +180,18 @@ class HandSim:
             return legal[0]
         if rng.random() < explore:
             return rng.choice(legal)
-        own, suit, hands, me, n = self.own, self.suit, self.hands, self.to_act, self.n
+        own, suit, me, n = self.own, self.suit, self.to_act, self.n
         trick = self.trick
         if not trick:
+            others = [(me + k) % n for k in range(1, n)]
+            threats = [-1] * 4  # by led suit, computed when first needed
             best = -1
             for c in legal:
                 g = suit[c]
-                power = self.power[g]
-                pc = power[c]
-                safe = True
-                for s in range(n):
-                    if s == me:
-                        continue
-                    hand = hands[s]
-                    follow = [x for x in hand if suit[x] == g]
-                    if any(power[x] > pc for x in (follow or hand)):
-                        safe = False
-                        break
-                if safe and (best < 0 or own[c] > own[best]):
+                if threats[g] < 0:
+                    threats[g] = self._threat(others, g)
+                # Safe when no other hand can beat it; among the safe, the first highest.
+                if own[c] >= threats[g] and (best < 0 or own[c] > own[best]):
                     best = c
             return best if best >= 0 else min(legal, key=own.__getitem__)
         led = suit[trick[0][1]]
@@ -181,13 +199,7 @@ class HandSim:
         top = max(power[c] for _, c in trick)
         winners = [c for c in legal if power[c] > top]
         if winners:
-            threat = 0
-            for k in range(1, n - len(trick)):
-                hand = hands[(me + k) % n]
-                follow = [x for x in hand if suit[x] == led]
-                for x in follow or hand:
-                    if power[x] > threat:
-                        threat = power[x]
+            threat = self._threat([(me + k) % n for k in range(1, n - len(trick))], led)
             sure = [c for c in winners if power[c] > threat]
             if sure:
                 return min(sure, key=power.__getitem__)

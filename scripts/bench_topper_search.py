@@ -15,10 +15,12 @@ chose the same actions and left their random generators in the same state
 The ceilings are out of reach unless ``--keep-ceilings``, so both versions do
 the level's whole budget. CPU time is what the machine's load does not
 count, but a loaded machine still slows a run (caches, frequency): compare
-the two versions' figures of one run, not figures of different runs.
+the two versions' figures of one run, not figures of different runs, and
+``--repeat N`` runs each version N times, alternately, keeping each
+decision's least CPU time.
 
 Usage: ``python scripts/bench_topper_search.py [--reference REV] [--level easy|normal|hard]
-[--seeds N] [--steps N] [--json]``
+[--seeds N] [--steps N] [--repeat N] [--json]``
 """
 
 from __future__ import annotations
@@ -99,6 +101,17 @@ def extract(revision: str, into: str) -> str:
     return into
 
 
+def fastest(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One run of decisions with each decision's least CPU time over ``runs`` (which must
+    have decided alike: a seeded search repeats itself)."""
+    first = runs[0]["decisions"]
+    for other in runs[1:]:
+        if [(d["action"], d["draw"]) for d in other["decisions"]] != [(d["action"], d["draw"]) for d in first]:
+            raise SystemExit("bench: one version decided differently in two runs")
+    decisions = [dict(d, cpu=min(run["decisions"][i]["cpu"] for run in runs)) for i, d in enumerate(first)]
+    return {"root": runs[0]["root"], "decisions": decisions}
+
+
 def summary(decisions: Sequence[dict[str, Any]]) -> dict[str, float]:
     cpu = sorted(d["cpu"] for d in decisions)
     return {
@@ -119,6 +132,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seeds", type=int, default=2, help="seeded matches (default 2)")
     parser.add_argument("--steps", type=int, default=60,
                         help="steps of each match, deals included (default 60: about two hands)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each version, alternately; each decision's least CPU counts")
     parser.add_argument("--keep-ceilings", action="store_true",
                         help="keep the level's CPU and clock ceilings (default: out of reach)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -132,9 +147,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump(measure(args.measure, args.level, args.seeds, args.steps, args.keep_ceilings),
                   sys.stdout)
         return 0
+    runs: dict[str, list[dict[str, Any]]] = {"reference": [], "current": []}
     with tempfile.TemporaryDirectory(prefix="bench-topper-") as tmp:
-        reference = run_child(extract(args.reference, tmp), args)
-    current = run_child(os.path.abspath(REPO), args)
+        roots = {"reference": extract(args.reference, tmp), "current": os.path.abspath(REPO)}
+        for _ in range(args.repeat):  # alternately, so both see the same spells of load
+            for name, root in roots.items():
+                runs[name].append(run_child(root, args))
+    reference, current = (fastest(runs["reference"]), fastest(runs["current"]))
     ref, cur = summary(reference["decisions"]), summary(current["decisions"])
     differ = [(a["seed"], a["step"]) for a, b in zip(reference["decisions"], current["decisions"], strict=True)
               if (a["action"], a["draw"]) != (b["action"], b["draw"])]
@@ -146,8 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 1 if differ else 0
-    print(f"Topper search, level {args.level}: {cur['decisions']} decisions "
-          f"(CPU of the thinking thread, ceilings {'kept' if args.keep_ceilings else 'out of reach'})")
+    print(f"Topper search, level {args.level}: {cur['decisions']} decisions, least CPU of the "
+          f"thinking thread over {args.repeat} run(s) each, "
+          f"ceilings {'kept' if args.keep_ceilings else 'out of reach'}")
     print(f"{'code':<22}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}{'dec/s':>8}{'bid s':>8}{'play s':>8}")
     for name, fig in ((f"reference {args.reference}", ref), ("this tree", cur)):
         print(f"{name[:21]:<22}{fig['median_ms']:>10.1f}{fig['p95_ms']:>9.1f}{fig['max_ms']:>9.1f}"

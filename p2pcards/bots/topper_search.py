@@ -48,7 +48,7 @@ from p2pcards.bots.topper_counter import DEFEND_TRICKS, bid_value
 from p2pcards.bots.topper_playout import CardTables, HandSim, MatchOdds, card_tables, hand_score, reward
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
-from p2pcards.rules.topper.determinize import InconsistentView, assign_hidden
+from p2pcards.rules.topper.determinize import HiddenDeal, InconsistentView
 
 #: The least evaluation at which a careful player (the counter) bids each number of tricks.
 _BID_AT = {b: next(e / 20 for e in range(200) if bid_value(e / 20, b) > DEFEND_TRICKS)
@@ -123,6 +123,7 @@ class _Knowledge:
         index = self.tables.index
         self.played_index = {s: [index[c] for c in cards] for s, cards in played.items()}
         self._known_index = [[index[c] for c in self.known[s]] for s in range(self.n)]
+        self._dealer: HiddenDeal[int] | None = None
 
     def deal(self, rng: random.Random, tries: int = 4) -> list[list[Card]]:
         """Every seat's unplayed cards in one determinisation, bids believed when a few tries allow."""
@@ -131,11 +132,16 @@ class _Knowledge:
 
     def deal_indices(self, rng: random.Random, tries: int = 4) -> list[list[int]]:
         """:meth:`deal` as deck indices, what the play-outs run on (the same draws, the same deal)."""
-        index, hidden, known = self.tables.index, self.hidden, self._known_index
+        if self._dealer is None:  # made at the first deal, which raises what assign_hidden would
+            index = self.tables.index
+            self._dealer = HiddenDeal({s: len(slots) for s, slots in self.hidden.items()},
+                                      [index[c] for c in self.unseen],
+                                      self.tables.suit[self.trump].__getitem__, self.voids)
+        known = self._known_index
         hands: list[list[int]] = []
         for _attempt in range(tries):
-            placed = assign_hidden(hidden, self.unseen, self.voids, self.trump, rng)
-            hands = [known[s] + [index[placed[p]] for p in hidden[s]] for s in range(self.n)]
+            placed = self._dealer.draw(rng)
+            hands = [known[s] + placed[s] for s in range(self.n)]
             if all(low <= self._strength(hands[s], s) <= high for s, low, high in self.bounds):
                 break
         return hands

@@ -106,10 +106,14 @@ def card_tables(deck: Sequence[Card]) -> CardTables:
     return _CACHE[key]
 
 
+#: By number of seats, :attr:`HandSim._others`.
+_OTHERS: dict[int, list[list[int]]] = {}
+
+
 class HandSim:
     """The rest of one hand with every card known: what a determinisation plays out."""
 
-    __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own")
+    __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own", "trump", "_others")
 
     def __init__(self, hands: list[list[int]], trick: list[tuple[int, int]], to_act: int,
                  taken: list[int], tables: CardTables, trump: Suit | None) -> None:
@@ -121,6 +125,11 @@ class HandSim:
         self.suit = tables.suit[trump]
         self.power = tables.power[trump]
         self.own = tables.own[trump]
+        #: The effective suit of trump, or -1 without one.
+        self.trump = -1 if trump is None else int(trump)
+        #: By seat: the other seats in the order they play after it.
+        self._others = _OTHERS.get(self.n) or _OTHERS.setdefault(
+            self.n, [[(s + k) % self.n for k in range(1, self.n)] for s in range(self.n)])
 
     def over(self) -> bool:
         return not self.trick and not self.hands[self.to_act]
@@ -151,25 +160,26 @@ class HandSim:
         self.trick = []
         self.to_act = winner
 
-    def _threat(self, seats: Sequence[int], led: int) -> int:
-        """The highest power with which any of ``seats`` can answer a trick led in ``led``:
-        its best card of that suit, or when it has none its best card (a trump, else 0)."""
-        suit, power, hands = self.suit, self.power[led], self.hands
-        threat = 0
+    def _threats(self, seats: Sequence[int]) -> list[int]:
+        """By led suit, the highest power with which any of ``seats`` can answer a trick led
+        in it: its best card of that suit, or when it has none its best trump (else 0).
+
+        A card's power in its own suit (``own``) is its power in any trick it follows or
+        ruffs, so one pass over each hand gives every led suit's answer at once.
+        """
+        suit, own, hands, trump = self.suit, self.own, self.hands, self.trump
+        threats = [0, 0, 0, 0]
         for s in seats:
-            # One pass over the hand, no list: follow cards always have power > 0.
-            follows = others = 0
+            best = [0, 0, 0, 0]  # by suit: the hand's best card of it (cards have power > 0)
             for x in hands[s]:
-                p = power[x]
-                if suit[x] == led:
-                    if p > follows:
-                        follows = p
-                elif p > others:
-                    others = p
-            answer = follows or others
-            if answer > threat:
-                threat = answer
-        return threat
+                if own[x] > best[suit[x]]:
+                    best[suit[x]] = own[x]
+            ruff = best[trump] if trump >= 0 else 0
+            for g in range(4):
+                answer = best[g] or ruff
+                if answer > threats[g]:
+                    threats[g] = answer
+        return threats
 
     def policy(self, rng: random.Random, explore: float = 0.05) -> int:
         """A quick, sensible move that reads the imagined hands: lead a card no other hand can
@@ -178,37 +188,77 @@ class HandSim:
         legal = self.legal()
         if len(legal) == 1:
             return legal[0]
-        if rng.random() < explore:
-            return rng.choice(legal)
-        own, suit, me, n = self.own, self.suit, self.to_act, self.n
         trick = self.trick
         if not trick:
-            others = [(me + k) % n for k in range(1, n)]
-            threats = [-1] * 4  # by led suit, computed when first needed
+            return self._choose(legal, rng, self.to_act, -1, 0, 0, explore)
+        led = self.suit[trick[0][1]]
+        power = self.power[led]
+        return self._choose(legal, rng, self.to_act, led, max(power[c] for _, c in trick), len(trick),
+                            explore)
+
+    def _choose(self, legal: list[int], rng: random.Random, me: int, led: int, top: int, played: int,
+                explore: float = 0.05) -> int:
+        """:meth:`policy` for seat ``me`` among ``legal`` (more than one card), in a trick led in
+        ``led`` (-1 when ``me`` leads) whose best card so far has power ``top`` after ``played``
+        cards: what it needs of the trick, so that :meth:`play_out` can keep it in locals."""
+        if rng.random() < explore:
+            return rng.choice(legal)
+        own = self.own
+        if led < 0:
+            suit = self.suit
+            threats = self._threats(self._others[me])
             best = -1
             for c in legal:
-                g = suit[c]
-                if threats[g] < 0:
-                    threats[g] = self._threat(others, g)
                 # Safe when no other hand can beat it; among the safe, the first highest.
-                if own[c] >= threats[g] and (best < 0 or own[c] > own[best]):
+                if own[c] >= threats[suit[c]] and (best < 0 or own[c] > own[best]):
                     best = c
             return best if best >= 0 else min(legal, key=own.__getitem__)
-        led = suit[trick[0][1]]
         power = self.power[led]
-        top = max(power[c] for _, c in trick)
         winners = [c for c in legal if power[c] > top]
         if winners:
-            threat = self._threat([(me + k) % n for k in range(1, n - len(trick))], led)
+            threat = self._threats(self._others[me][:self.n - 1 - played])[led]
             sure = [c for c in winners if power[c] > threat]
             if sure:
                 return min(sure, key=power.__getitem__)
         return min(legal, key=own.__getitem__)
 
     def play_out(self, rng: random.Random) -> list[int]:
-        while not self.over():
-            self.play(self.policy(rng))
-        return self.taken
+        """Play the hand to its end by :meth:`policy`; the tricks each seat has taken.
+
+        :meth:`play` and :meth:`policy` inline, the trick kept as its led suit, best
+        power and winner so far: this loop is most of a search's time.
+        """
+        hands, suit, powers, own, n, taken = self.hands, self.suit, self.power, self.own, self.n, self.taken
+        seat, played = self.to_act, len(self.trick)
+        led = top = winner = -1
+        if played:
+            led = suit[self.trick[0][1]]
+            for s, c in self.trick:
+                if powers[led][c] > top:
+                    top, winner = powers[led][c], s
+        while True:
+            hand = hands[seat]
+            if played:
+                legal = [c for c in hand if suit[c] == led] or hand
+            elif hand:
+                legal = hand
+            else:
+                break
+            card = legal[0] if len(legal) == 1 else self._choose(legal, rng, seat, led if played else -1,
+                                                                 top, played)
+            hand.remove(card)
+            if not played:
+                led, top, winner = suit[card], own[card], seat
+            elif powers[led][card] > top:  # the first of the highest takes the trick
+                top, winner = powers[led][card], seat
+            played += 1
+            if played < n:
+                seat = (seat + 1) % n
+            else:
+                taken[winner] += 1
+                seat, played = winner, 0
+        self.to_act, self.trick = seat, []
+        return taken
 
 
 def hand_score(taken: Sequence[int], bidder: int | None, bid: int) -> list[int]:

@@ -7,7 +7,9 @@ suits to seats; Gale's theorem says an assignment exists exactly when, for
 every set of suits, the cards of those suits fit into the seats allowed to
 hold at least one of them. Cards are placed one at a time, each to a seat
 chosen with odds proportional to its free room among those that keep the
-rest solvable: unconstrained, this is a uniformly random deal.
+rest solvable: unconstrained, this is a uniformly random deal. A search
+draws hundreds of deals of one view, so :class:`HiddenDeal` works out once
+what they share; :func:`assign_hidden` is one such draw.
 """
 
 from __future__ import annotations

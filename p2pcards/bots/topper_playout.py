@@ -168,15 +168,15 @@ class HandSim:
         ruffs, so one pass over each hand gives every led suit's answer at once.
         """
         suit, own, hands, trump = self.suit, self.own, self.hands, self.trump
-        threats = [0, 0, 0, 0]
+        threats = [0] * len(Suit)
         for s in seats:
-            best = [0, 0, 0, 0]  # by suit: the hand's best card of it (cards have power > 0)
+            best = [0] * len(Suit)  # by suit: the hand's best card of it (cards have power > 0)
             for x in hands[s]:
                 if own[x] > best[suit[x]]:
                     best[suit[x]] = own[x]
             ruff = best[trump] if trump >= 0 else 0
-            for g in range(4):
-                answer = best[g] or ruff
+            for g, top in enumerate(best):
+                answer = top or ruff
                 if answer > threats[g]:
                     threats[g] = answer
         return threats

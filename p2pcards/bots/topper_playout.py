@@ -106,6 +106,7 @@ def card_tables(deck: Sequence[Card]) -> CardTables:
     return _CACHE[key]
 
 
+_SUITS = len(Suit)  # (len() of an enum is a Python call: too dear for the inner loop)
 #: By number of seats, :attr:`HandSim._others`.
 _OTHERS: dict[int, list[list[int]]] = {}
 
@@ -168,9 +169,9 @@ class HandSim:
         ruffs, so one pass over each hand gives every led suit's answer at once.
         """
         suit, own, hands, trump = self.suit, self.own, self.hands, self.trump
-        threats = [0] * len(Suit)
+        threats = [0] * _SUITS
         for s in seats:
-            best = [0] * len(Suit)  # by suit: the hand's best card of it (cards have power > 0)
+            best = [0] * _SUITS  # by suit: the hand's best card of it (cards have power > 0)
             for x in hands[s]:
                 if own[x] > best[suit[x]]:
                     best[suit[x]] = own[x]

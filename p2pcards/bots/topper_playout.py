@@ -106,10 +106,15 @@ def card_tables(deck: Sequence[Card]) -> CardTables:
     return _CACHE[key]
 
 
+_SUITS = len(Suit)  # (len() of an enum is a Python call: too dear for the inner loop)
+#: By number of seats, :attr:`HandSim._others`.
+_OTHERS: dict[int, list[list[int]]] = {}
+
+
 class HandSim:
     """The rest of one hand with every card known: what a determinisation plays out."""
 
-    __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own")
+    __slots__ = ("hands", "trick", "to_act", "taken", "n", "suit", "power", "own", "trump", "_others")
 
     def __init__(self, hands: list[list[int]], trick: list[tuple[int, int]], to_act: int,
                  taken: list[int], tables: CardTables, trump: Suit | None) -> None:
@@ -121,6 +126,11 @@ class HandSim:
         self.suit = tables.suit[trump]
         self.power = tables.power[trump]
         self.own = tables.own[trump]
+        #: The effective suit of trump, or -1 without one.
+        self.trump = -1 if trump is None else int(trump)
+        #: By seat: the other seats in the order they play after it.
+        self._others = _OTHERS.get(self.n) or _OTHERS.setdefault(
+            self.n, [[(s + k) % self.n for k in range(1, self.n)] for s in range(self.n)])
 
     def over(self) -> bool:
         return not self.trick and not self.hands[self.to_act]
@@ -137,15 +147,40 @@ class HandSim:
     def play(self, card: int) -> None:
         seat = self.to_act
         self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < self.n:
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
             return
-        power = self.power[self.suit[self.trick[0][1]]]
-        winner = max(self.trick, key=lambda sc: power[sc[1]])[0]
+        power = self.power[self.suit[trick[0][1]]]
+        winner, top = trick[0][0], -1
+        for s, c in trick:  # the first of the highest, as max() would
+            if power[c] > top:
+                winner, top = s, power[c]
         self.taken[winner] += 1
         self.trick = []
         self.to_act = winner
+
+    def _threats(self, seats: Sequence[int]) -> list[int]:
+        """By led suit, the highest power with which any of ``seats`` can answer a trick led
+        in it: its best card of that suit, or when it has none its best trump (else 0).
+
+        A card's power in its own suit (``own``) is its power in any trick it follows or
+        ruffs, so one pass over each hand gives every led suit's answer at once.
+        """
+        suit, own, hands, trump = self.suit, self.own, self.hands, self.trump
+        threats = [0] * _SUITS
+        for s in seats:
+            best = [0] * _SUITS  # by suit: the hand's best card of it (cards have power > 0)
+            for x in hands[s]:
+                if own[x] > best[suit[x]]:
+                    best[suit[x]] = own[x]
+            ruff = best[trump] if trump >= 0 else 0
+            for g, top in enumerate(best):
+                answer = top or ruff
+                if answer > threats[g]:
+                    threats[g] = answer
+        return threats
 
     def policy(self, rng: random.Random, explore: float = 0.05) -> int:
         """A quick, sensible move that reads the imagined hands: lead a card no other hand can
@@ -154,49 +189,77 @@ class HandSim:
         legal = self.legal()
         if len(legal) == 1:
             return legal[0]
-        if rng.random() < explore:
-            return rng.choice(legal)
-        own, suit, hands, me, n = self.own, self.suit, self.hands, self.to_act, self.n
         trick = self.trick
         if not trick:
+            return self._choose(legal, rng, self.to_act, -1, 0, 0, explore)
+        led = self.suit[trick[0][1]]
+        power = self.power[led]
+        return self._choose(legal, rng, self.to_act, led, max(power[c] for _, c in trick), len(trick),
+                            explore)
+
+    def _choose(self, legal: list[int], rng: random.Random, me: int, led: int, top: int, played: int,
+                explore: float = 0.05) -> int:
+        """:meth:`policy` for seat ``me`` among ``legal`` (more than one card), in a trick led in
+        ``led`` (-1 when ``me`` leads) whose best card so far has power ``top`` after ``played``
+        cards: what it needs of the trick, so that :meth:`play_out` can keep it in locals."""
+        if rng.random() < explore:
+            return rng.choice(legal)
+        own = self.own
+        if led < 0:
+            suit = self.suit
+            threats = self._threats(self._others[me])
             best = -1
             for c in legal:
-                g = suit[c]
-                power = self.power[g]
-                pc = power[c]
-                safe = True
-                for s in range(n):
-                    if s == me:
-                        continue
-                    hand = hands[s]
-                    follow = [x for x in hand if suit[x] == g]
-                    if any(power[x] > pc for x in (follow or hand)):
-                        safe = False
-                        break
-                if safe and (best < 0 or own[c] > own[best]):
+                # Safe when no other hand can beat it; among the safe, the first highest.
+                if own[c] >= threats[suit[c]] and (best < 0 or own[c] > own[best]):
                     best = c
             return best if best >= 0 else min(legal, key=own.__getitem__)
-        led = suit[trick[0][1]]
         power = self.power[led]
-        top = max(power[c] for _, c in trick)
         winners = [c for c in legal if power[c] > top]
         if winners:
-            threat = 0
-            for k in range(1, n - len(trick)):
-                hand = hands[(me + k) % n]
-                follow = [x for x in hand if suit[x] == led]
-                for x in follow or hand:
-                    if power[x] > threat:
-                        threat = power[x]
+            threat = self._threats(self._others[me][:self.n - 1 - played])[led]
             sure = [c for c in winners if power[c] > threat]
             if sure:
                 return min(sure, key=power.__getitem__)
         return min(legal, key=own.__getitem__)
 
     def play_out(self, rng: random.Random) -> list[int]:
-        while not self.over():
-            self.play(self.policy(rng))
-        return self.taken
+        """Play the hand to its end by :meth:`policy`; the tricks each seat has taken.
+
+        :meth:`play` and :meth:`policy` inline, the trick kept as its led suit, best
+        power and winner so far: this loop is most of a search's time.
+        """
+        hands, suit, powers, own, n, taken = self.hands, self.suit, self.power, self.own, self.n, self.taken
+        seat, played = self.to_act, len(self.trick)
+        led = top = winner = -1
+        if played:
+            led = suit[self.trick[0][1]]
+            for s, c in self.trick:
+                if powers[led][c] > top:
+                    top, winner = powers[led][c], s
+        while True:
+            hand = hands[seat]
+            if played:
+                legal = [c for c in hand if suit[c] == led] or hand
+            elif hand:
+                legal = hand
+            else:
+                break
+            card = legal[0] if len(legal) == 1 else self._choose(legal, rng, seat, led if played else -1,
+                                                                 top, played)
+            hand.remove(card)
+            if not played:
+                led, top, winner = suit[card], own[card], seat
+            elif powers[led][card] > top:  # the first of the highest takes the trick
+                top, winner = powers[led][card], seat
+            played += 1
+            if played < n:
+                seat = (seat + 1) % n
+            else:
+                taken[winner] += 1
+                seat, played = winner, 0
+        self.to_act, self.trick = seat, []
+        return taken
 
 
 def hand_score(taken: Sequence[int], bidder: int | None, bid: int) -> list[int]:

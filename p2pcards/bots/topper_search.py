@@ -48,7 +48,7 @@ from p2pcards.bots.topper_counter import DEFEND_TRICKS, bid_value
 from p2pcards.bots.topper_playout import CardTables, HandSim, MatchOdds, card_tables, hand_score, reward
 from p2pcards.cards import Card, Suit
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Phase, Play, TopperAction, TopperState
-from p2pcards.rules.topper.determinize import InconsistentView, assign_hidden
+from p2pcards.rules.topper.determinize import HiddenDeal, InconsistentView
 
 #: The least evaluation at which a careful player (the counter) bids each number of tricks.
 _BID_AT = {b: next(e / 20 for e in range(200) if bid_value(e / 20, b) > DEFEND_TRICKS)
@@ -120,23 +120,36 @@ class _Knowledge:
                 high = b
             elif s != seat and high < 6:
                 self.bounds.append((s, -math.inf, _BID_AT[high + 1] + 1.0))
-        self.played_index = {s: [self.tables.index[c] for c in cards] for s, cards in played.items()}
+        index = self.tables.index
+        self.played_index = {s: [index[c] for c in cards] for s, cards in played.items()}
+        self._known_index = [[index[c] for c in self.known[s]] for s in range(self.n)]
+        self._dealer: HiddenDeal[int] | None = None
 
     def deal(self, rng: random.Random, tries: int = 4) -> list[list[Card]]:
         """Every seat's unplayed cards in one determinisation, bids believed when a few tries allow."""
-        hands: list[list[Card]] = []
+        deck = self.tables.deck
+        return [[deck[i] for i in hand] for hand in self.deal_indices(rng, tries)]
+
+    def deal_indices(self, rng: random.Random, tries: int = 4) -> list[list[int]]:
+        """:meth:`deal` as deck indices, what the play-outs run on (the same draws, the same deal)."""
+        if self._dealer is None:  # made at the first deal, which raises what assign_hidden would
+            index = self.tables.index
+            self._dealer = HiddenDeal({s: len(slots) for s, slots in self.hidden.items()},
+                                      [index[c] for c in self.unseen],
+                                      self.tables.suit[self.trump].__getitem__, self.voids)
+        known = self._known_index
+        hands: list[list[int]] = []
         for _attempt in range(tries):
-            placed = assign_hidden(self.hidden, self.unseen, self.voids, self.trump, rng)
-            hands = [self.known[s] + [placed[p] for p in self.hidden[s]] for s in range(self.n)]
+            placed = self._dealer.draw(rng)
+            hands = [known[s] + placed[s] for s in range(self.n)]
             if all(low <= self._strength(hands[s], s) <= high for s, low, high in self.bounds):
                 break
         return hands
 
-    def _strength(self, held: list[Card], seat: int) -> float:
-        """The fitted evaluation of ``seat``'s hand as dealt (what it holds and has played),
-        under the named trump, else its best suit."""
-        index = self.tables.index
-        dealt = [index[c] for c in held] + self.played_index[seat]
+    def _strength(self, held: list[int], seat: int) -> float:
+        """The fitted evaluation of ``seat``'s hand as dealt (what it holds and has played, as
+        deck indices), under the named trump, else its best suit."""
+        dealt = held + self.played_index[seat]
         if self.trump is not None:
             return self.tables.evaluate(dealt, self.trump)
         return self.tables.best(dealt)[1]
@@ -219,10 +232,9 @@ class SearchTopperBot:
         for done in range(self.bid_samples):
             if done and deadline.passed():
                 break
-            dealt = know.deal(self.rng)
+            dealt = know.deal_indices(self.rng)
             for trump in Suit:
-                hands = [[tables.index[c] for c in h] for h in dealt]
-                sim = HandSim(hands, [], seat, [0] * know.n, tables, trump)
+                sim = HandSim([list(h) for h in dealt], [], seat, [0] * know.n, tables, trump)
                 tricks[trump].append(sim.play_out(self.rng)[seat])
         return tricks
 
@@ -282,10 +294,10 @@ class SearchTopperBot:
             if samples and deadline.passed():
                 break
             samples += 1
-            dealt = know.deal(self.rng)
+            dealt = know.deal_indices(self.rng)
             others: dict[tuple[int, int], float] = {}
             kept = []  # the bids no later seat tops in this deal
-            strength = {s: tables.best([tables.index[c] for c in dealt[s]])[1] for s in later}
+            strength = {s: tables.best(dealt[s])[1] for s in later}
             for b in levels:
                 holder, high = _outbid(strength, later, seat, b, cfg.min_bid, cfg.max_bid)
                 if holder == seat:
@@ -294,8 +306,7 @@ class SearchTopperBot:
                     topped[b] += self._others_hand(dealt, holder, high, odds, seat, tables, others)
             if kept:
                 for trump in Suit:
-                    hands = [[tables.index[c] for c in h] for h in dealt]
-                    sim = HandSim(hands, [], seat, [0] * n, tables, trump)
+                    sim = HandSim([list(h) for h in dealt], [], seat, [0] * n, tables, trump)
                     taken = sim.play_out(self.rng)
                     for b in kept:
                         mine[(trump, b)] += odds.after(hand_score(taken, seat, b), seat)[seat]
@@ -314,7 +325,7 @@ class SearchTopperBot:
             return PassBid(seat)
         return Bid(seat, bid)
 
-    def _others_hand(self, dealt: list[list[Card]], holder: int | None, high: int, odds: MatchOdds,
+    def _others_hand(self, dealt: list[list[int]], holder: int | None, high: int, odds: MatchOdds,
                      seat: int, tables: CardTables, cache: dict[tuple[int, int], float]) -> float:
         """The seat's odds when ``holder`` (None: nobody, a throw-in) bids ``high`` on this deal."""
         key = (-1 if holder is None else holder, high)
@@ -323,9 +334,8 @@ class SearchTopperBot:
             if holder is None:
                 cache[key] = odds.after([0] * n, None)[seat]
             else:
-                trump = tables.best([tables.index[c] for c in dealt[holder]])[0]
-                hands = [[tables.index[c] for c in h] for h in dealt]
-                sim = HandSim(hands, [], holder, [0] * n, tables, trump)
+                trump = tables.best(dealt[holder])[0]
+                sim = HandSim([list(h) for h in dealt], [], holder, [0] * n, tables, trump)
                 changes = hand_score(sim.play_out(self.rng), holder, high)
                 cache[key] = odds.after(changes, holder)[seat]
         return cache[key]
@@ -352,28 +362,30 @@ class SearchTopperBot:
         odds = MatchOdds(view.scores, view.config.target_score) if self.match_aware else None
         # Each seat's rewards are read on the scale of those seen so far (win
         # chances can spread little early in a match and a lot near its end).
-        low = [0.0] * know.n
-        span = [1.0] * know.n
-        seen: list[list[float]] = [[], []]
+        n = know.n
+        low = [0.0] * n
+        span = [1.0] * n
+        high: list[float] | None = None
         deadline = self._deadline()
         budget = self.budget(view, seat)
         # Dealing is the dear part of an iteration (the voids make it a transportation
         # problem): the first iterations deal afresh, the later ones reuse those deals.
         pool: list[list[list[int]]] = []
         fresh = max(1, round(budget * self.fresh_deals))
+        sqrt, log = math.sqrt, math.log
         for done in range(budget):
             if done % 32 == 31 and deadline.passed():
                 break
             if done < fresh:
                 try:
-                    pool.append([[index[card] for card in h] for h in know.deal(rng)])
+                    pool.append(know.deal_indices(rng))
                 except InconsistentView:
                     break
                 hands = pool[-1]
             else:
                 hands = pool[done % len(pool)]
             sim = HandSim([list(h) for h in hands], list(trick0), seat,
-                       list(taken0), tables, know.trump)
+                          list(taken0), tables, know.trump)
             node, path = root, []
             while not sim.over():
                 legal = sim.legal()
@@ -383,7 +395,7 @@ class SearchTopperBot:
                     move = rng.choice(untried)
                     child = children[move] = _Node(sim.to_act)
                     for m in legal:
-                        if m in children and m != move:
+                        if m != move and m in children:
                             children[m].avail += 1
                     sim.play(move)
                     path.append(child)
@@ -393,8 +405,8 @@ class SearchTopperBot:
                     child = children[m]
                     child.avail += 1
                     p = child.player
-                    score = (child.reward / child.visits - low[p]) / span[p] + c * math.sqrt(
-                        math.log(child.avail) / child.visits)
+                    score = (child.reward / child.visits - low[p]) / span[p] + c * sqrt(
+                        log(child.avail) / child.visits)
                     if score > best_score:
                         best_move, best_score = m, score
                 node = children[best_move]
@@ -402,16 +414,20 @@ class SearchTopperBot:
                 path.append(node)
             changes = hand_score(sim.play_out(rng), bidder, bid)
             if odds is None:
-                rewards = [reward(changes, s) for s in range(know.n)]
+                rewards = [reward(changes, s) for s in range(n)]
             else:
                 rewards = odds.after(changes, bidder)
-                if not seen[0]:
-                    seen = [list(rewards), list(rewards)]
-                else:
-                    seen = [[min(a, b) for a, b in zip(seen[0], rewards, strict=True)],
-                            [max(a, b) for a, b in zip(seen[1], rewards, strict=True)]]
-                low = seen[0]
-                span = [max(1e-9, hi - lo) for lo, hi in zip(seen[0], seen[1], strict=True)]
+                if high is None:
+                    low, high = list(rewards), list(rewards)
+                    span = [1e-9] * n
+                else:  # widen the scale in place (this runs every iteration)
+                    for s, r in enumerate(rewards):
+                        if r < low[s]:
+                            low[s] = r
+                            span[s] = max(1e-9, high[s] - r)
+                        elif r > high[s]:
+                            high[s] = r
+                            span[s] = max(1e-9, r - low[s])
             for node in path:
                 node.visits += 1
                 node.reward += rewards[node.player]

@@ -22,6 +22,7 @@ import pytest
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.registry import make_bot_factory
+from p2pcards.bots.topper_search import SearchTopperBot
 from p2pcards.cards import TOPPER_DECK
 from p2pcards.rules.topper import TopperState
 
@@ -91,6 +92,7 @@ def test_the_search_decides_and_draws_as_it_did_before_it_was_made_faster(
     assert state.phase.value == phase  # the position is the one the values were made from
     rng = random.Random(1000 + step)
     bot = make_bot_factory("topper", "search", level)(rng)
+    assert isinstance(bot, SearchTopperBot)
     bot.ceiling = bot.wall_ceiling = GENEROUS
     assert repr(bot.choose(state.view(state.to_act))) == action
     assert rng.random() == draw

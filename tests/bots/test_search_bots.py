@@ -72,7 +72,7 @@ def topper_states(seed: int, steps: int):
 # --- views: legal, unchanged, and blind ---------------------------------------------
 
 @pytest.mark.parametrize("bot", [tiny_topper, aware_topper], ids=["by score", "match-aware"])
-def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot):
+def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot) -> None:
     checked = 0
     for seed in range(2):
         for state in topper_states(seed, 120):
@@ -86,7 +86,7 @@ def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot):
     assert checked > 60
 
 
-def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was():
+def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was() -> None:
     checked = 0
     bots = {level: make_bot_factory("bluff", "search", level) for level in LEVELS}
     for seed in range(4):
@@ -112,7 +112,7 @@ def _other_hands_shuffled(state: TopperState, seat: int, rng: random.Random) -> 
     return other
 
 
-def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
+def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold() -> None:
     """Two tables that differ only in the other seats' hidden cards give equal views,
     so a seeded bot chooses alike: it cannot reach what its view does not hold."""
     rng = random.Random(5)
@@ -136,7 +136,7 @@ def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
 # --- seeded bots repeat themselves ---------------------------------------------------
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_a_seeded_search_match_repeats_exactly(game):
+def test_a_seeded_search_match_repeats_exactly(game: str) -> None:
     deck = FULL_DECK if game == "bluff" else TOPPER_DECK
     new = BluffState.new if game == "bluff" else TopperState.new
 
@@ -144,7 +144,7 @@ def test_a_seeded_search_match_repeats_exactly(game):
         make = (partial(SearchBluffBot, learn=True) if game == "bluff" else tiny_topper)
         chosen: list = []
 
-        def record(state, action, events):
+        def record(state, action, events) -> None:
             chosen.append(action)
         config = BluffConfig(deal_cap=2) if game == "bluff" else None
         play_local_match(new(config, 0), [make(random.Random(seed + s)) for s in range(4)], deck,  # type: ignore[arg-type]
@@ -157,7 +157,7 @@ def test_a_seeded_search_match_repeats_exactly(game):
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(6, 150), draw=st.integers(0, 2**32))
-def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
+def test_topper_determinisations_respect_every_public_fact(seed, steps, draw) -> None:
     *_, state = [None, *topper_states(seed, steps)]  # type: ignore[misc]  # the last state reached
     if state is None or state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
         return
@@ -176,7 +176,7 @@ def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
     assert sorted(hands[seat]) == sorted(face for _, face in state.hand(seat))
 
 
-def test_a_seat_void_in_a_suit_is_never_dealt_it():
+def test_a_seat_void_in_a_suit_is_never_dealt_it() -> None:
     found = 0
     for seed in range(40):
         for state in topper_states(seed, 200):
@@ -196,7 +196,7 @@ def test_a_seat_void_in_a_suit_is_never_dealt_it():
 
 # --- the opponent model ---------------------------------------------------------------
 
-def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted():
+def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted() -> None:
     model = OpponentModel()
     state = BluffState.new(BluffConfig(), 0)
     state.deal(shuffled_faces(FULL_DECK, random.Random(1)))
@@ -208,7 +208,7 @@ def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted():
     assert model.call_scale(1) > 1 and model.call_scale(2) == 1
 
 
-def test_unknown_bots_and_levels_are_refused():
+def test_unknown_bots_and_levels_are_refused() -> None:
     with pytest.raises(UnknownBot):
         make_bot_factory("bluff", "genius")
     with pytest.raises(UnknownBot):
@@ -219,7 +219,7 @@ def test_unknown_bots_and_levels_are_refused():
 
 # --- one registry ------------------------------------------------------------------------
 
-def test_the_registry_serves_the_arena_the_tables_and_the_cli():
+def test_the_registry_serves_the_arena_the_tables_and_the_cli() -> None:
     import p2pcards._direct as direct
     import p2pcards.app as app
     import p2pcards.cli as cli
@@ -238,7 +238,7 @@ def test_the_registry_serves_the_arena_the_tables_and_the_cli():
     assert result.to_json()["decision_cpu_ms"] == result.decision_cpu_ms
 
 
-def test_arena_results_do_not_depend_on_the_number_of_processes():
+def test_arena_results_do_not_depend_on_the_number_of_processes() -> None:
     arena = load_arena()
     kinds = ["search", "heuristic", "random", "heuristic"]
     one = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=1)
@@ -247,7 +247,7 @@ def test_arena_results_do_not_depend_on_the_number_of_processes():
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(jobs):
+def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(jobs: int) -> None:
     arena = load_arena()
     kinds = ["counter", "heuristic", "random", "heuristic"]
     stopped = arena.run_arena("topper", kinds, 5, seed=3, jobs=jobs, minutes=0)
@@ -257,7 +257,7 @@ def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(job
     assert stopped.to_json()["tally"] == first.to_json()["tally"]
 
 
-def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
+def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision() -> None:
     class Decision:
         def __init__(self, position: int) -> None:
             self.position = position
@@ -279,7 +279,7 @@ def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
 
 # --- match-aware Topper search (normal and hard) --------------------------------------
 
-def test_match_odds_follow_the_rules_when_a_hand_ends_the_match():
+def test_match_odds_follow_the_rules_when_a_hand_ends_the_match() -> None:
     odds = MatchOdds((18, 19, 5, 0), target=21)
     # Seat 0 reaches 22, seat 1 only 20: seat 0 wins outright.
     assert odds.after((4, 1, 1, 0), bidder=2) == [1.0, 0.0, 0.0, 0.0]
@@ -291,19 +291,19 @@ def test_match_odds_follow_the_rules_when_a_hand_ends_the_match():
     assert sum(tied) == pytest.approx(1.0)
 
 
-def test_match_odds_favour_the_leader_more_as_the_target_nears():
+def test_match_odds_favour_the_leader_more_as_the_target_nears() -> None:
     early = MatchOdds((3, 0, 0, 0), target=21).odds((3, 0, 0, 0), None)
     late = MatchOdds((20, 17, 17, 17), target=21).odds((20, 17, 17, 17), None)
     assert sum(early) == pytest.approx(1.0) and sum(late) == pytest.approx(1.0)
     assert 0.25 < early[0] < late[0] < 1.0
 
 
-def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand():
+def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand() -> None:
     for level, aware in (("easy", False), ("normal", True), ("hard", True)):
         assert make_bot_factory("topper", "search", level)(random.Random(0)).match_aware is aware
 
 
-def test_a_match_aware_bot_chooses_from_its_view_alone():
+def test_a_match_aware_bot_chooses_from_its_view_alone() -> None:
     rng = random.Random(8)
     compared = 0
     for state in topper_states(3, 80):
@@ -320,7 +320,7 @@ def _dealt_to_seat0(hand, dealer: int, scores) -> TopperState:
     return TopperState.position(first=dealer, hands={0: hand}, standings=scores)
 
 
-def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopeless_one():
+def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopeless_one() -> None:
     """At 18 points with the top trumps and the side Aces, bidding (any number: the bidder
     keeps every trick he takes) wins the match; with nothing, facing a bid of 3, it passes."""
     strong = [Card(Rank.JACK, Suit.SPADES), Card(Rank.JACK, Suit.CLUBS), Card(Rank.ACE, Suit.SPADES),
@@ -340,7 +340,7 @@ def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopele
     assert bot().choose(state.view(0)) == PassBid(0)
 
 
-def test_arena_progress_reports_the_running_rates_after_every_match():
+def test_arena_progress_reports_the_running_rates_after_every_match() -> None:
     arena = load_arena()
     lines: list[str] = []
     result = arena.run_arena("topper", ["heuristic", "random", "random", "random"], 3, seed=1,
@@ -353,7 +353,7 @@ def test_arena_progress_reports_the_running_rates_after_every_match():
 
 # --- issue 26: the counter's evaluation inside the search, budgets in work ------------------
 
-def test_the_search_evaluates_hands_exactly_as_the_counter_does():
+def test_the_search_evaluates_hands_exactly_as_the_counter_does() -> None:
     from p2pcards.bots.topper_counter import evaluate
     from p2pcards.bots.topper_playout import card_tables as _tables
     tables = _tables(TOPPER_DECK)
@@ -365,7 +365,7 @@ def test_the_search_evaluates_hands_exactly_as_the_counter_does():
                 evaluate(hand, trump))
 
 
-def test_determinisations_believe_the_bids_and_the_passes():
+def test_determinisations_believe_the_bids_and_the_passes() -> None:
     """Seat 1 bid 4 and seats 2, 3 passed: in the imagined deals seat 1's hand is mostly
     strong enough for 4 and the passers' mostly too weak to have topped it."""
     from p2pcards.bots.topper_playout import card_tables as _tables
@@ -388,7 +388,7 @@ def test_determinisations_believe_the_bids_and_the_passes():
     assert strong >= 30 and weak >= 30
 
 
-def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally():
+def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally() -> None:
     bot = SearchTopperBot(random.Random(0), iterations=600, bid_samples=10, ceiling=0.0)
     budgets = {}
     for state in topper_states(1, 200):
@@ -400,7 +400,7 @@ def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally
     assert budgets[6] == 600 and budgets[1] < budgets[3] < budgets[6]
 
 
-def test_the_ceiling_counts_the_thinking_thread_s_cpu_not_the_machine_s_load():
+def test_the_ceiling_counts_the_thinking_thread_s_cpu_not_the_machine_s_load() -> None:
     """Waiting (another process busy, this thread idle) does not spend the CPU ceiling, so a
     seeded bot on a loaded machine still does its whole budget; work does spend it; the
     wall-clock ceiling is the last resort."""

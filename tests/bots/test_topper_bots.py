@@ -101,27 +101,27 @@ def mixed(seed):
 
 
 @pytest.mark.parametrize("make_bots", [randoms, mixed])
-def test_bots_play_only_legal_actions_from_their_own_view(make_bots):
+def test_bots_play_only_legal_actions_from_their_own_view(make_bots) -> None:
     for seed in range(4):
         state, _ = match(make_bots, seed)
         assert state.outcome is not None
 
 
 @pytest.mark.parametrize("make_bots", [randoms, mixed])
-def test_bots_are_deterministic_given_their_seeds(make_bots):
+def test_bots_are_deterministic_given_their_seeds(make_bots) -> None:
     first, choices = match(make_bots, 11)
     again, choices_again = match(make_bots, 11)
     assert choices == choices_again and first == again
 
 
-def test_bots_have_names():
+def test_bots_have_names() -> None:
     assert RandomTopperBot(random.Random(0)).name == "random"
     assert HeuristicTopperBot(random.Random(0)).name == "heuristic"
     assert CounterTopperBot(random.Random(0)).name == "counter"
 
 
 @RULE_BOTS
-def test_bot_asked_to_act_for_another_seat_refuses(bot_class):
+def test_bot_asked_to_act_for_another_seat_refuses(bot_class) -> None:
     state = bidding_with("JS JC AS KS AH AD")
     with pytest.raises(ValueError):
         bot_class(random.Random(0)).choose(state.view(2))
@@ -129,12 +129,12 @@ def test_bot_asked_to_act_for_another_seat_refuses(bot_class):
 
 # ----------------------------------------------------------------- bidding
 
-def test_heuristic_bids_the_least_that_tops_the_bidding_with_a_strong_hand():
+def test_heuristic_bids_the_least_that_tops_the_bidding_with_a_strong_hand() -> None:
     state = bidding_with("JS JC AS KS AH AD")
     assert heuristic_choice(state) == Bid(0, 1)
 
 
-def test_heuristic_outbids_while_its_hand_can_make_it():
+def test_heuristic_outbids_while_its_hand_can_make_it() -> None:
     state = TopperState.new(TopperConfig(), 2)
     mine = cards("JS JC AS KS AH AD")
     rest = [c for c in TOPPER_DECK if c not in mine]
@@ -143,7 +143,7 @@ def test_heuristic_outbids_while_its_hand_can_make_it():
     assert heuristic_choice(state) == Bid(0, 4)
 
 
-def test_heuristic_passes_when_the_bid_to_top_exceeds_its_hand():
+def test_heuristic_passes_when_the_bid_to_top_exceeds_its_hand() -> None:
     mine = cards("JS JC AS KS AH AD")
     rest = [c for c in TOPPER_DECK if c not in mine]
     state = TopperState.new(TopperConfig(), 2)
@@ -154,19 +154,19 @@ def test_heuristic_passes_when_the_bid_to_top_exceeds_its_hand():
 
 
 @RULE_BOTS
-def test_rule_bot_bids_a_strong_hand_and_passes_a_weak_one(bot_class):
+def test_rule_bot_bids_a_strong_hand_and_passes_a_weak_one(bot_class) -> None:
     assert isinstance(rule_choice(bot_class, bidding_with("JS JC AS KS AH AD")), Bid)
     assert rule_choice(bot_class, bidding_with("9C 10D 9H 10S QC 9S")) == PassBid(0)
 
 
-def test_heuristic_counts_jacks_trumps_and_aces():
+def test_heuristic_counts_jacks_trumps_and_aces() -> None:
     assert estimate_tricks(cards("JS JC AS KS AH AD"), Suit.SPADES) > estimate_tricks(
         cards("JS JC AS KS 9H 9D"), Suit.SPADES) > estimate_tricks(
         cards("JS 10C AS KS 9H 9D"), Suit.SPADES)
 
 
 @RULE_BOTS
-def test_rule_bot_names_its_strongest_suit(bot_class):
+def test_rule_bot_names_its_strongest_suit(bot_class) -> None:
     assert best_trump(cards("JH JD AH KH 9C 10S"))[0] is Suit.HEARTS
     mine = cards("JH JD AH KH 9C 10S")
     rest = [c for c in TOPPER_DECK if c not in mine]
@@ -185,20 +185,20 @@ COUNTING = ("JS 9H 9S QD 9D 10D", "JC 10S AH AD KC 10H",
 
 
 @RULE_BOTS
-def test_rule_bot_leads_the_top_trump_to_draw_trumps(bot_class):
+def test_rule_bot_leads_the_top_trump_to_draw_trumps(bot_class) -> None:
     state, _ = table(COUNTING)
     assert rule_choice(bot_class, state).card == C("JS")
 
 
 @RULE_BOTS
-def test_rule_bot_leads_the_little_jack_once_the_big_jack_is_played(bot_class):
+def test_rule_bot_leads_the_little_jack_once_the_big_jack_is_played(bot_class) -> None:
     state, _ = table(COUNTING, [(0, "JS"), (1, "10S"), (2, "KS"), (3, "QS"),
                                 (0, "9H"), (1, "AH"), (2, "QH"), (3, "KH")])
     assert state.to_act == 1
     assert rule_choice(bot_class, state).card == C("JC")
 
 
-def test_heuristic_keeps_the_little_jack_while_the_big_jack_is_out():
+def test_heuristic_keeps_the_little_jack_while_the_big_jack_is_out() -> None:
     state, _ = table(COUNTING, [(0, "9H"), (1, "AH"), (2, "QH"), (3, "KH")])
     assert state.to_act == 1
     assert heuristic_choice(state).card == C("AD")  # a winner no unseen card beats
@@ -209,13 +209,13 @@ FOLLOWING = ("9H AS KS QS 10S 9S", "QH 9C 10C 9D 10D JD",
 
 
 @RULE_BOTS
-def test_rule_bot_last_to_play_wins_as_cheaply_as_it_can(bot_class):
+def test_rule_bot_last_to_play_wins_as_cheaply_as_it_can(bot_class) -> None:
     state, _ = table(FOLLOWING, [(0, "9H"), (1, "QH"), (2, "10H")])
     assert rule_choice(bot_class, state).card == C("KH")
 
 
 @RULE_BOTS
-def test_rule_bot_throws_its_lowest_card_when_it_cannot_win(bot_class):
+def test_rule_bot_throws_its_lowest_card_when_it_cannot_win(bot_class) -> None:
     state, _ = table(FOLLOWING, [(0, "AS")])
     assert rule_choice(bot_class, state).card == C("9C")
 
@@ -224,7 +224,7 @@ TRUMPING = ("AC 9S KH QH 9H 10D", "JC 10S AS 9D JD QD",
             "KC QC 10C JS KS JH", "9C QS 10H AH KD AD")
 
 
-def test_heuristic_void_in_the_led_suit_trumps_with_its_lowest_winning_trump():
+def test_heuristic_void_in_the_led_suit_trumps_with_its_lowest_winning_trump() -> None:
     state, _ = table(TRUMPING, [(0, "AC")])
     assert heuristic_choice(state).card == C("10S")
 
@@ -233,12 +233,12 @@ SURE = ("JS 9H KH QH 10D 9C", "QS 10H JH AH 10C QC",
         "JC 10S 9S 9D JD QD", "AS KS KC AC KD AD")
 
 
-def test_heuristic_trumps_in_cheaply_while_a_higher_trump_is_out():
+def test_heuristic_trumps_in_cheaply_while_a_higher_trump_is_out() -> None:
     state, _ = table(SURE, [(0, "9H"), (1, "10H")])
     assert heuristic_choice(state).card == C("9S")
 
 
-def test_heuristic_takes_the_trick_with_a_card_no_unseen_card_can_beat():
+def test_heuristic_takes_the_trick_with_a_card_no_unseen_card_can_beat() -> None:
     # The Big Jack has fallen, so the Little Jack is sure where the 10 of spades is not.
     state, _ = table(SURE, [(0, "JS"), (1, "QS"), (2, "9S"), (3, "KS"), (0, "9H"), (1, "10H")])
     assert heuristic_choice(state).card == C("JC")
@@ -246,7 +246,7 @@ def test_heuristic_takes_the_trick_with_a_card_no_unseen_card_can_beat():
 
 # ---------------------------------------------------------------- strength
 
-def test_heuristic_beats_three_random_bots_most_of_the_time():
+def test_heuristic_beats_three_random_bots_most_of_the_time() -> None:
     wins = 0.0
     matches = 80
     for i in range(matches):

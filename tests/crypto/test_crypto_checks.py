@@ -27,7 +27,7 @@ def shuffled(joint_key, ctxs, seeded):
     return deck, out, proof
 
 
-def test_a_passed_check_is_run_once_per_record(shuffled, joint_key, ctxs):
+def test_a_passed_check_is_run_once_per_record(shuffled, joint_key, ctxs) -> None:
     deck, out, proof = shuffled
     record = checks.VerifiedChecks()
     for _ in range(3):
@@ -35,7 +35,7 @@ def test_a_passed_check_is_run_once_per_record(shuffled, joint_key, ctxs):
     assert (record.runs, record.hits) == (1, 2)
 
 
-def test_any_other_binding_misses_and_fails_on_its_own(shuffled, joint_key, ctxs, session):
+def test_any_other_binding_misses_and_fails_on_its_own(shuffled, joint_key, ctxs, session) -> None:
     deck, out, proof = shuffled
     record = checks.VerifiedChecks()
     record.check(checks.shuffle_check(deck, out, proof, joint_key, ctxs[0]))
@@ -54,7 +54,7 @@ def test_any_other_binding_misses_and_fails_on_its_own(shuffled, joint_key, ctxs
     assert record.runs == 1 + len(others) and record.hits == 0
 
 
-def test_a_failure_is_never_recorded(shuffled, joint_key, ctxs, key_shares):
+def test_a_failure_is_never_recorded(shuffled, joint_key, ctxs, key_shares) -> None:
     deck, out, _ = shuffled
     share = make_share(key_shares[1], out[0], ctxs[1], 0)
     bad = DecryptionShare(share.point, DleqProof(share.proof.challenge,
@@ -69,7 +69,7 @@ def test_a_failure_is_never_recorded(shuffled, joint_key, ctxs, key_shares):
     assert good.key in record
 
 
-def test_threads_meeting_one_check_run_it_once(shuffled, joint_key, ctxs):
+def test_threads_meeting_one_check_run_it_once(shuffled, joint_key, ctxs) -> None:
     deck, out, proof = shuffled
     record = checks.VerifiedChecks()
     threads = [threading.Thread(target=record.check,
@@ -82,7 +82,7 @@ def test_threads_meeting_one_check_run_it_once(shuffled, joint_key, ctxs):
     assert record.runs == 1 and record.hits == 2
 
 
-def test_a_check_survives_pickling(shuffled, joint_key, ctxs):
+def test_a_check_survives_pickling(shuffled, joint_key, ctxs) -> None:
     deck, out, proof = shuffled
     check = checks.shuffle_check(deck, out, proof, joint_key, ctxs[0])
     again = pickle.loads(pickle.dumps(check))
@@ -90,7 +90,7 @@ def test_a_check_survives_pickling(shuffled, joint_key, ctxs):
     again.run()
 
 
-def test_the_record_is_bounded(shuffled, joint_key, ctxs):
+def test_the_record_is_bounded(shuffled, joint_key, ctxs) -> None:
     record = checks.VerifiedChecks(capacity=2)
     for key in (b"a" * 32, b"b" * 32, b"c" * 32):
         record.passed(key)

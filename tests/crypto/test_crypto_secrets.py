@@ -76,7 +76,7 @@ def test_exception_messages_name_seats_and_checks_but_no_secret(key_shares, join
 
 
 def test_no_log_record_is_written_during_a_whole_hand(key_shares, joint_key, ctxs, seeded,
-                                                      caplog) -> None:
+                                                      caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     deck, proof = shuffle_and_prove(initial_deck(range(8)), joint_key, ctxs[0], seeded("log"))
     verify_shuffle(initial_deck(range(8)), deck, proof, joint_key, ctxs[0])

@@ -39,7 +39,7 @@ def generated() -> dict:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_recomputing_from_the_seeds_gives_the_published_vectors(generated, name) -> None:
+def test_recomputing_from_the_seeds_gives_the_published_vectors(generated: dict, name) -> None:
     assert generated[name] == load(name)
 
 

@@ -61,7 +61,7 @@ def _forged_hint(direct: DirectTable, player: int) -> bytes:
                 prev=table.head, player=player, type=HINT, body={}).raw
 
 
-def test_a_hint_where_the_host_allowed_them_is_counted_by_every_peer_and_changes_nothing():
+def test_a_hint_where_the_host_allowed_them_is_counted_by_every_peer_and_changes_nothing() -> None:
     direct = _table(hints=1)
     writer = direct.writer
     engine = direct.observer.engine
@@ -79,7 +79,7 @@ def test_a_hint_where_the_host_allowed_them_is_counted_by_every_peer_and_changes
     assert direct.tables[writer].awaiting_my_action  # the same decision is still due
 
 
-def test_asked_again_for_the_same_move_nothing_more_is_written():
+def test_asked_again_for_the_same_move_nothing_more_is_written() -> None:
     direct = _table(hints=1)
     writer = direct.writer
     direct.deliver(direct.tables[writer].take_hint().raw, exclude=writer)
@@ -90,7 +90,7 @@ def test_asked_again_for_the_same_move_nothing_more_is_written():
     assert not direct.tables[direct.writer].hint_taken
 
 
-def test_a_hinted_match_plays_out_and_verifies_with_the_counts():
+def test_a_hinted_match_plays_out_and_verifies_with_the_counts() -> None:
     direct = _table(hints=1)
     taken = 0
     for _ in range(3000):
@@ -110,7 +110,7 @@ def test_a_hinted_match_plays_out_and_verifies_with_the_counts():
 
 
 @pytest.mark.parametrize("hints", [None, 0])
-def test_a_hint_where_the_host_did_not_allow_them_names_its_writer_provably(hints):
+def test_a_hint_where_the_host_did_not_allow_them_names_its_writer_provably(hints: int | None) -> None:
     direct = _table(hints=hints)
     writer = direct.writer
     with pytest.raises(HintsOffHere):
@@ -126,7 +126,7 @@ def test_a_hint_where_the_host_did_not_allow_them_names_its_writer_provably(hint
     assert report.verdict_confirmed is True and report.ok
 
 
-def test_two_hints_in_a_row_are_a_breach_of_their_writer():
+def test_two_hints_in_a_row_are_a_breach_of_their_writer() -> None:
     direct = _table(hints=1)
     writer = direct.writer
     direct.deliver(direct.tables[writer].take_hint().raw, exclude=writer)
@@ -137,7 +137,7 @@ def test_two_hints_in_a_row_are_a_breach_of_their_writer():
     assert verify_transcript(direct.observer.transcript(), ended[0].verdict).verdict_confirmed
 
 
-def test_nobody_can_take_a_hint_out_of_turn():
+def test_nobody_can_take_a_hint_out_of_turn() -> None:
     direct = _table(hints=1)
     other = (direct.writer + 1) % 4
     with pytest.raises(NotThisPeersTurn):
@@ -147,7 +147,7 @@ def test_nobody_can_take_a_hint_out_of_turn():
     assert ended and ended[0].verdict.rule == "turn" and ended[0].verdict.players == (other,)
 
 
-def test_a_genesis_with_hints_other_than_0_or_1_is_malformed():
+def test_a_genesis_with_hints_other_than_0_or_1_is_malformed() -> None:
     rules = game_wire.by_name("bluff")
     me = seeded_identity(1, "p0", "P0")
     lobby = Lobby(me, "bluff", {**rules.config_to_wire(SHORT["bluff"]), HINTS: 2}, "t")
@@ -158,7 +158,7 @@ def test_a_genesis_with_hints_other_than_0_or_1_is_malformed():
         Table(lobby.genesis(nonce=bytes(32)).raw)
 
 
-def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none():
+def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none() -> None:
     """verdicts.json's 'settings' case, read as another implementation would."""
     root = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
     case = json.loads((root / "verdicts.json").read_text())["settings"][0]
@@ -175,7 +175,7 @@ def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none():
         (case["rule"], case["players"], case["position"])
 
 
-def test_a_replayed_hint_is_a_step_and_names_the_coached_seat():
+def test_a_replayed_hint_is_a_step_and_names_the_coached_seat() -> None:
     """``replay`` of such a table: the hint is a step of its own, and its line names the
     coached seat as the live screens do."""
     from p2pcards.ui.replay import plain_lines, replay
@@ -191,7 +191,7 @@ def test_a_replayed_hint_is_a_step_and_names_the_coached_seat():
     assert lines == [f"Seat {seat} (P{writer}) asks the coach for a hint (coached 1 time)."]
 
 
-def test_the_coach_tells_the_table_only_for_the_move_it_advised_on():
+def test_the_coach_tells_the_table_only_for_the_move_it_advised_on() -> None:
     """telling_coach signs the hint for the decision it advised on: asked again it sends
     nothing more; once that move is made, a late answer is refused and sends nothing."""
     from p2pcards.coaching import telling_coach

@@ -41,7 +41,7 @@ def again_frame(identity: Identity, finished: FinishedMatch, player: int, choice
     return frames.encode("again", sign_choice(identity, finished, player, choice).raw)
 
 
-def test_a_choice_is_kept_once_and_shown_at_every_end_box():
+def test_a_choice_is_kept_once_and_shown_at_every_end_box() -> None:
     ids = ids_()
     relay, _ = started(ids)
     finished = finished_of(relay)
@@ -54,7 +54,7 @@ def test_a_choice_is_kept_once_and_shown_at_every_end_box():
     assert relay.frame(3, again_frame(ids[2], finished, 2, LEAVE)) == []  # a copy: nothing
 
 
-def test_a_choice_about_another_session_or_by_another_player_is_dropped():
+def test_a_choice_about_another_session_or_by_another_player_is_dropped() -> None:
     ids = ids_()
     relay, _ = started(ids)
     finished = finished_of(relay)
@@ -67,7 +67,7 @@ def test_a_choice_about_another_session_or_by_another_player_is_dropped():
     assert relay.choices == []
 
 
-def test_a_choice_before_the_table_started_closes_the_link():
+def test_a_choice_before_the_table_started_closes_the_link() -> None:
     ids = ids_()
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
     relay.connected(2, ids[1].public_key)
@@ -76,7 +76,7 @@ def test_a_choice_before_the_table_started_closes_the_link():
     assert isinstance(relay.frame(2, again_frame(ids[1], fake, 1, AGAIN))[-1], Close)
 
 
-def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_match_before():
+def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_match_before() -> None:
     ids = ids_()
     stranger = Identity.generate("x")
     after = After(bytes(32), bytes(range(32)), tuple(i.public_key for i in ids))

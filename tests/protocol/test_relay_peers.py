@@ -43,7 +43,7 @@ def _table(ids: list[Identity], addrs: dict[int, list]) -> tuple[Relay, list]:
     return relay, outputs
 
 
-def test_genesis_is_followed_by_every_players_addresses_in_player_order(ids):
+def test_genesis_is_followed_by_every_players_addresses_in_player_order(ids: list[Identity]) -> None:
     addrs = {1: [["10.0.0.2", 4001]], 2: [["10.0.0.3", 4002], ["fd00::3", 4002]]}
     relay, outputs = _table(ids, addrs)
     assert relay.started
@@ -55,13 +55,13 @@ def test_genesis_is_followed_by_every_players_addresses_in_player_order(ids):
     assert {bytes(pk): a for pk, a in body["players"]} == by_key
 
 
-def test_a_table_where_nobody_listens_hears_no_peers_frame(ids):
+def test_a_table_where_nobody_listens_hears_no_peers_frame(ids: list[Identity]) -> None:
     relay, outputs = _table(ids, {})
     assert relay.started
     assert _peers_in(outputs) == []
 
 
-def test_a_resumed_player_with_a_new_port_makes_the_relay_tell_everyone(ids):
+def test_a_resumed_player_with_a_new_port_makes_the_relay_tell_everyone(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {1: [["10.0.0.2", 4001]]})
     relay.disconnected(2)
     relay.connected(9, ids[1].public_key)
@@ -71,7 +71,7 @@ def test_a_resumed_player_with_a_new_port_makes_the_relay_tell_everyone(ids):
     assert [bytes(ids[1].public_key), [["10.0.0.2", 5005]]] in [[bytes(k), a] for k, a in body["players"]]
 
 
-def test_a_reconnect_with_the_same_addresses_is_told_them_alone(ids):
+def test_a_reconnect_with_the_same_addresses_is_told_them_alone(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {1: [["10.0.0.2", 4001]]})
     relay.disconnected(4)
     relay.connected(9, ids[3].public_key)
@@ -87,7 +87,7 @@ def test_a_reconnect_with_the_same_addresses_is_told_them_alone(ids):
     [["10.0.0.2", 1]] * 5,             # more than four
     [["10.0.0.2"]],
 ])
-def test_ill_formed_addresses_are_refused(ids, addrs):
+def test_ill_formed_addresses_are_refused(ids: list[Identity], addrs) -> None:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
     relay.connected(1, ids[1].public_key)
     out = relay.frame(1, hello("p1", addrs))
@@ -96,7 +96,7 @@ def test_ill_formed_addresses_are_refused(ids, addrs):
         frames.decode(hello("p1", addrs))
 
 
-def test_strangers_and_lobby_leavers_leave_no_address_behind(ids):
+def test_strangers_and_lobby_leavers_leave_no_address_behind(ids: list[Identity]) -> None:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
     for n in range(20):
         stranger = Identity.generate(f"s{n}")

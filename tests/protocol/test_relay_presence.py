@@ -25,13 +25,13 @@ def _presence_in(outputs: list) -> list[tuple[object, list[int]]]:
     return found  # type: ignore[return-value]
 
 
-def test_the_genesis_is_followed_by_everyone_linked(ids):
+def test_the_genesis_is_followed_by_everyone_linked(ids: list[Identity]) -> None:
     relay, outputs = _table(ids, {})
     [(out, linked)] = _presence_in(outputs)
     assert isinstance(out, Broadcast) and linked == [1, 1, 1, 1]
 
 
-def test_a_dropped_player_is_told_to_everyone_and_so_is_its_return(ids):
+def test_a_dropped_player_is_told_to_everyone_and_so_is_its_return(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {})
     [(out, linked)] = _presence_in(relay.disconnected(3))  # link 3 is player 2
     assert isinstance(out, Broadcast) and linked == [1, 1, 0, 1]
@@ -41,7 +41,7 @@ def test_a_dropped_player_is_told_to_everyone_and_so_is_its_return(ids):
     assert isinstance(out, Broadcast) and linked == [1, 1, 1, 1]
 
 
-def test_a_player_linked_twice_stays_present_when_one_link_closes(ids):
+def test_a_player_linked_twice_stays_present_when_one_link_closes(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {})
     relay.connected(9, ids[1].public_key)
     again = relay.frame(9, hello("p1", sid=relay.session, have=1))
@@ -50,7 +50,7 @@ def test_a_player_linked_twice_stays_present_when_one_link_closes(ids):
     assert _presence_in(relay.disconnected(2)) == []  # its other link is still up
 
 
-def test_a_stranger_or_a_lobby_link_never_changes_presence(ids):
+def test_a_stranger_or_a_lobby_link_never_changes_presence(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {})
     stranger = Identity.generate("x")
     assert _presence_in(relay.connected(20, stranger.public_key)) == []

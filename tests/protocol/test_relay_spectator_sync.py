@@ -52,7 +52,7 @@ def _answers(outputs: list) -> int:
     return sum(1 for out in outputs if isinstance(out, Send) and frames.decode(out.frame).kind == "msg")
 
 
-def test_a_spectators_sync_is_answered_once_per_transcript_message(ids):
+def test_a_spectators_sync_is_answered_once_per_transcript_message(ids: list[Identity]) -> None:
     relay = _watching(ids)
     for grown in range(3):
         assert SPECTATOR_SYNCS_PER_MESSAGE == 1
@@ -61,7 +61,7 @@ def test_a_spectators_sync_is_answered_once_per_transcript_message(ids):
     assert relay.spectating(SPECTATOR)
 
 
-def test_a_spectator_asking_again_before_the_chain_grows_is_closed(ids):
+def test_a_spectator_asking_again_before_the_chain_grows_is_closed(ids: list[Identity]) -> None:
     relay = _watching(ids)
     _grow(relay, ids)
     assert _answers(_sync(relay, SPECTATOR)) == 2
@@ -73,7 +73,7 @@ def test_a_spectator_asking_again_before_the_chain_grows_is_closed(ids):
     assert [r.kind for r in rejects] == ["reject"]
 
 
-def test_a_players_sync_is_answered_every_time(ids):
+def test_a_players_sync_is_answered_every_time(ids: list[Identity]) -> None:
     relay = _watching(ids)
     _grow(relay, ids)
     for _ in range(5):
@@ -81,7 +81,7 @@ def test_a_players_sync_is_answered_every_time(ids):
         assert _answers(outputs) == 2 and not any(isinstance(o, Close) for o in outputs)
 
 
-def test_a_spectator_closed_for_flooding_is_refused_when_it_dials_again(ids):
+def test_a_spectator_closed_for_flooding_is_refused_when_it_dials_again(ids: list[Identity]) -> None:
     relay = _watching(ids)
     key = relay.links[SPECTATOR].public_key
     _sync(relay, SPECTATOR)

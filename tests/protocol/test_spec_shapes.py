@@ -32,7 +32,7 @@ def _messages(name: str) -> list[bytes]:
 
 
 @pytest.mark.parametrize("name", ["table-bluff.json", "table-topper.json"])
-def test_every_message_of_a_table_vector_fits_the_written_shapes(name):
+def test_every_message_of_a_table_vector_fits_the_written_shapes(name: str) -> None:
     raw = _messages(name)
     game, keys = spec_shapes.genesis(raw[0])
     assert keys == [bytes.fromhex(k) for k in _vector(name)["player_public_keys"]]
@@ -47,7 +47,7 @@ BY_SHAPE = {"bluff discard naming rank 1": True, "bluff discard with a float sta
             "bluff show with one share too many": False}
 
 
-def test_the_shapes_refuse_the_malformed_vectors_they_decide_and_accept_the_rule_breaches():
+def test_the_shapes_refuse_the_malformed_vectors_they_decide_and_accept_the_rule_breaches() -> None:
     game, keys = spec_shapes.genesis(_messages("table-bluff.json")[0])
     verdicts = _vector("verdicts.json")
     assert {case["case"] for case in verdicts["malformed"]} == set(BY_SHAPE)
@@ -62,7 +62,7 @@ def test_the_shapes_refuse_the_malformed_vectors_they_decide_and_accept_the_rule
         spec_shapes.message(bytes.fromhex(case["message"]), game, keys, case["case"])
 
 
-def test_the_verdicts_and_notices_a_player_writes_fit_the_written_shapes():
+def test_the_verdicts_and_notices_a_player_writes_fit_the_written_shapes() -> None:
     _, keys = spec_shapes.genesis(_messages("table-bluff.json")[0])
     for case in _vector("verdicts.json")["written"]:
         verdict = spec_shapes.unpack(bytes.fromhex(case["verdict_file"]))
@@ -87,7 +87,7 @@ def _resigned(body_of, *, tag: bytes = spec_shapes.MESSAGE_TAG) -> tuple[bytes, 
     return msgpack.packb([packed, identity.sign(tag + packed)]), game, keys
 
 
-def test_the_reader_refuses_what_the_spec_does_not_describe():
+def test_the_reader_refuses_what_the_spec_does_not_describe() -> None:
     raw, game, keys = _resigned(lambda body: body)
     spec_shapes.message(raw, game, keys, "the same body")  # the writer's key: accepted
     raw, game, keys = _resigned(lambda body: {**body, "extra": 1})

@@ -29,13 +29,13 @@ def topper_match():
     return table
 
 
-def test_whole_topper_match_ends_with_the_same_outcome_for_every_peer_and_the_observer(topper_match):
+def test_whole_topper_match_ends_with_the_same_outcome_for_every_peer_and_the_observer(topper_match) -> None:
     outcomes = {repr(t.engine.outcome) for t in topper_match.tables + [topper_match.observer]}
     assert len(outcomes) == 1 and topper_match.tables[0].stage is Stage.OVER
     assert all(t.transcript() == topper_match.observer.transcript() for t in topper_match.tables)
 
 
-def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(topper_match):
+def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(topper_match) -> None:
     first_deals = []
     for events in topper_match.events[:4]:
         dealt = [e for e in events if isinstance(e, HandReceived)]
@@ -47,7 +47,7 @@ def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(
     assert sorted(slots) == list(range(24))
 
 
-def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards():
+def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards() -> None:
     table = direct_table("topper", seed=3)
     plays: list = []
 
@@ -64,18 +64,18 @@ def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards():
     assert all(owners[slot].hand[slot].code == code for slot, code in observer.deal.revealed.items())
 
 
-def test_seats_and_first_dealer_come_from_the_joint_draw_and_agree_everywhere(topper_match):
+def test_seats_and_first_dealer_come_from_the_joint_draw_and_agree_everywhere(topper_match) -> None:
     seated = [next(e for e in events if isinstance(e, PlayersSeated))
               for events in topper_match.events]
     assert len({(s.player_at_seat, s.first_seat) for s in seated}) == 1
     assert sorted(seated[0].player_at_seat) == [0, 1, 2, 3]
 
 
-def test_match_end_event_reaches_every_peer(topper_match):
+def test_match_end_event_reaches_every_peer(topper_match) -> None:
     assert all(any(isinstance(e, MatchCompleted) for e in events) for events in topper_match.events)
 
 
-def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck():
+def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck() -> None:
     table = direct_table("bluff", seed=5)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     hands = [dict(t.hand) for t in table.tables]
@@ -85,7 +85,7 @@ def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck():
         assert all(slot % 4 == t.my_seat for slot in t.hand)
 
 
-def test_only_the_writer_may_write_and_everyone_agrees_who_it_is():
+def test_only_the_writer_may_write_and_everyone_agrees_who_it_is() -> None:
     table = direct_table("topper", seed=4)
     for _ in range(30):
         writers = {t.writer for t in table.tables + [table.observer]}
@@ -96,7 +96,7 @@ def test_only_the_writer_may_write_and_everyone_agrees_who_it_is():
         table.step()
 
 
-def test_acting_out_of_turn_is_refused_locally_and_sends_nothing():
+def test_acting_out_of_turn_is_refused_locally_and_sends_nothing() -> None:
     table = direct_table("topper", seed=6)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     idle = next(t for t in table.tables if not t.my_turn)
@@ -106,7 +106,7 @@ def test_acting_out_of_turn_is_refused_locally_and_sends_nothing():
     assert idle.next_position == before
 
 
-def test_own_illegal_action_is_refused_with_the_rule_and_changes_nothing():
+def test_own_illegal_action_is_refused_with_the_rule_and_changes_nothing() -> None:
     table = direct_table("topper", seed=6)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     writer = table.tables[table.writer]
@@ -116,7 +116,7 @@ def test_own_illegal_action_is_refused_with_the_rule_and_changes_nothing():
     assert writer.next_position == table.observer.next_position
 
 
-def test_message_from_another_session_is_rejected_and_changes_nothing():
+def test_message_from_another_session_is_rejected_and_changes_nothing() -> None:
     first, second = direct_table("topper", seed=7), direct_table("topper", seed=8)
     raw = second.write()
     before = first.tables[1].transcript()
@@ -125,7 +125,7 @@ def test_message_from_another_session_is_rejected_and_changes_nothing():
     assert first.tables[1].transcript() == before
 
 
-def test_tampered_payload_fails_its_signature():
+def test_tampered_payload_fails_its_signature() -> None:
     table = direct_table("topper", seed=9)
     raw = bytearray(table.write())
     raw[-70] ^= 0x01  # inside the payload, before the 64-byte signature
@@ -134,7 +134,7 @@ def test_tampered_payload_fails_its_signature():
     assert table.tables[1].next_position == 1
 
 
-def test_message_ahead_of_the_next_position_asks_for_the_gap():
+def test_message_ahead_of_the_next_position_asks_for_the_gap() -> None:
     table = direct_table("topper", seed=10)
     first = table.write()
     table.deliver(first, exclude=0)
@@ -143,13 +143,13 @@ def test_message_ahead_of_the_next_position_asks_for_the_gap():
         Table(table.genesis).receive(second)
 
 
-def test_a_stranger_cannot_take_a_seat():
+def test_a_stranger_cannot_take_a_seat() -> None:
     table = direct_table("topper", seed=11)
     with pytest.raises(NotAtThisTable):
         Table(table.genesis, Identity.generate("stranger"))
 
 
-def test_genesis_signed_by_someone_other_than_player_zero_is_refused():
+def test_genesis_signed_by_someone_other_than_player_zero_is_refused() -> None:
     table = direct_table("topper", seed=12)
     forged = seal(table.identities[1], session=None, position=0, prev=bytes(32), player=0,
                   type="genesis", body=Table(table.genesis).messages[0].body)
@@ -157,7 +157,7 @@ def test_genesis_signed_by_someone_other_than_player_zero_is_refused():
         Table(forged.raw)
 
 
-def test_duplicate_delivery_is_ignored():
+def test_duplicate_delivery_is_ignored() -> None:
     table = direct_table("topper", seed=13)
     raw = table.write()
     table.deliver(raw, exclude=0)
@@ -165,7 +165,7 @@ def test_duplicate_delivery_is_ignored():
     assert table.tables[1].next_position == 2
 
 
-def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
+def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone() -> None:
     table = direct_table("bluff", seed=21)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     # Lead with a discard, then have the next seat challenge it.
@@ -184,7 +184,7 @@ def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
         assert _bluff(t.engine).face(slot) == leader.hand[slot]
 
 
-def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
+def test_peers_of_one_process_check_each_public_proof_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Four players and an observer in one process: every shuffle, key-share and
     share proof is run once, the other peers find it in the process's record."""
     from p2pcards.crypto import checks
@@ -200,7 +200,7 @@ def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
     assert record.hits >= 4 * 3  # each shuffle met by three more receivers at least
 
 
-def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accepted():
+def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accepted() -> None:
     table = direct_table("topper", seed=4, config=topper.TopperConfig(target_score=5))
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     first = table.tables[table.tables[0].player_at_seat[0]]
@@ -217,7 +217,7 @@ def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accept
     assert written.body == body and not table.ended()
 
 
-def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_used_on_that_deck():
+def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_used_on_that_deck() -> None:
     plain = direct_table("bluff", seed=6)
     ahead = direct_table("bluff", seed=6)
     plain.run_until(lambda t: t.tables[0].stage is Stage.SHUFFLE and t.tables[0].deal.shuffles_done == 1)
@@ -239,7 +239,7 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
     assert following._prepared is stale and following.outgoing() is None
 
 
-def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck():
+def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> None:
     table = direct_table("bluff", seed=8)
     table.run_until(lambda t: t.tables[0].stage is Stage.SHARES)
     by_seat = [table.tables[p] for p in table.tables[0].player_at_seat]
@@ -260,7 +260,7 @@ def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck():
 
 
 @pytest.mark.parametrize("wire_rank", ["none", "the round's"])
-def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wire(wire_rank):
+def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wire(wire_rank: str) -> None:
     """PROTOCOL.md §7 and RULES.md (issue 25 point 7): a responder's signed discard
     naming no rank (0) or the round's own rank is accepted by every peer, and both
     mean the round's rank."""

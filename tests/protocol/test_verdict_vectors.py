@@ -44,7 +44,7 @@ def _assert_verdict_as_in_vector(case: dict) -> None:
 
 
 @pytest.mark.parametrize("case", VERDICTS["malformed"], ids=lambda c: c["case"])
-def test_each_malformed_case_gets_its_one_rule_id(case):
+def test_each_malformed_case_gets_its_one_rule_id(case) -> None:
     _assert_verdict_as_in_vector(case)
     assert case["rule"] == "message.malformed"  # one id for every value outside its field
 
@@ -62,17 +62,17 @@ SEVERAL = {
 
 
 @pytest.mark.parametrize("case", VERDICTS["several"], ids=lambda c: c["case"])
-def test_a_message_breaking_several_rules_gets_the_first_in_the_documented_order(case):
+def test_a_message_breaking_several_rules_gets_the_first_in_the_documented_order(case) -> None:
     _assert_verdict_as_in_vector(case)
     assert case["rule"] == SEVERAL[case["case"]]
 
 
-def test_every_documented_order_case_is_in_the_vectors():
+def test_every_documented_order_case_is_in_the_vectors() -> None:
     assert {case["case"] for case in VERDICTS["several"]} == set(SEVERAL)
 
 
 @pytest.mark.parametrize("case", VERDICTS["written"], ids=lambda c: c["case"])
-def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
+def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case) -> None:
     verdict = Verdict.from_wire(wire.unpack(bytes.fromhex(case["verdict_file"])))
     assert (verdict.rule, list(verdict.players), verdict.position) == \
         (case["rule"], case["players"], case["position"])
@@ -90,7 +90,7 @@ def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
 
 @pytest.mark.parametrize("case", VERDICTS["malformed"] + VERDICTS["several"],
                          ids=lambda c: c["case"])
-def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(case):
+def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(case) -> None:
     table = _observer(case["after_messages"])
     table.receive(bytes.fromhex(case["message"]))
     verdict = table.verdict

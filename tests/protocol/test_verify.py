@@ -17,14 +17,14 @@ def finished():
     return table
 
 
-def test_a_finished_match_verifies_with_its_outcome(finished):
+def test_a_finished_match_verifies_with_its_outcome(finished) -> None:
     report = verify_transcript(finished.tables[2].transcript())
     assert report.ok and report.problem is None
     assert repr(report.outcome) == repr(finished.tables[0].engine.outcome)
     assert report.shuffles == 4 * report.deals and report.messages == len(finished.observer.messages)
 
 
-def test_a_transcript_with_a_flipped_byte_fails(finished):
+def test_a_transcript_with_a_flipped_byte_fails(finished) -> None:
     messages = finished.tables[1].transcript()
     raw = bytearray(messages[10])
     raw[len(raw) // 2] ^= 0x40
@@ -32,12 +32,12 @@ def test_a_transcript_with_a_flipped_byte_fails(finished):
     assert not report.ok and report.problem.startswith("message 10")
 
 
-def test_a_truncated_transcript_is_not_ok(finished):
+def test_a_truncated_transcript_is_not_ok(finished) -> None:
     report = verify_transcript(finished.tables[1].transcript()[:30])
     assert not report.ok and report.outcome is None
 
 
-def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence():
+def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence() -> None:
     table = direct_table("topper", seed=42)
     table.run_until(lambda t: t.writer == 2)
     intruder = table.tables[3]
@@ -51,7 +51,7 @@ def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence():
     assert report.verdict_confirmed is True and report.ok
 
 
-def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed():
+def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed() -> None:
     table = direct_table("topper", seed=43)
     for _ in range(3):
         table.step()
@@ -62,7 +62,7 @@ def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed():
     assert SignedMessage.parse(honest[2]).position == 2
 
 
-def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirmed_record():
+def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirmed_record() -> None:
     table = direct_table("topper", seed=44)
     table.run_until(lambda t: t.writer == 1)
     intruder = table.tables[3]
@@ -81,7 +81,7 @@ def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirme
 # -- a saved transcript is exactly the chain ------------------------------------------------
 
 
-def test_an_exact_duplicate_message_fails_with_its_reason(finished):
+def test_an_exact_duplicate_message_fails_with_its_reason(finished) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + [messages[11]] + messages[12:])
     assert not report.ok and report.outcome is None
@@ -90,7 +90,7 @@ def test_an_exact_duplicate_message_fails_with_its_reason(finished):
 
 
 @pytest.mark.parametrize("kind", ["leave", "alert"])
-def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind):
+def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind: str) -> None:
     table = direct_table("topper", seed=42)
     for _ in range(20):
         table.step()
@@ -107,13 +107,13 @@ def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind):
                               "which is never part of the transcript")
 
 
-def test_a_message_for_a_later_position_says_what_is_missing(finished):
+def test_a_message_for_a_later_position_says_what_is_missing(finished) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + messages[14:])
     assert report.problem.startswith("message 12: holds position 14")
 
 
-def test_a_notice_is_never_evidence_of_a_transcript_fault():
+def test_a_notice_is_never_evidence_of_a_transcript_fault() -> None:
     """A verdict that blames a player with its leave notice as 'evidence' of a
     turn fault is not confirmed."""
     table = direct_table("topper", seed=43)
@@ -144,7 +144,7 @@ def _with_bad_shuffle(finished, deck: int) -> list[bytes]:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_workers_change_nothing_but_the_time(finished, workers):
+def test_workers_change_nothing_but_the_time(finished, workers: int) -> None:
     good = verify_transcript(finished.tables[1].transcript(), workers=workers)
     assert good.ok and good == verify_transcript(finished.tables[1].transcript(), workers=1)
     bad = _with_bad_shuffle(finished, deck=0)
@@ -152,7 +152,7 @@ def test_workers_change_nothing_but_the_time(finished, workers):
     assert one == many and not many.ok and "shuffle proof fails" in many.verdict.detail
 
 
-def test_progress_is_told_for_the_replay_and_the_proofs(finished):
+def test_progress_is_told_for_the_replay_and_the_proofs(finished) -> None:
     seen: list[tuple[str, int, int]] = []
     verify_transcript(finished.tables[1].transcript(), workers=2,
                       progress=lambda stage, done, total: seen.append((stage, done, total)))

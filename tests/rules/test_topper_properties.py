@@ -146,7 +146,7 @@ configs = st.builds(
 @FAST
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3), config=configs,
        pass_bias=st.sampled_from([0.0, 0.6, 0.85]))
-def test_random_matches_keep_every_invariant_and_end_within_the_bound(seed, dealer, config, pass_bias):
+def test_random_matches_keep_every_invariant_and_end_within_the_bound(seed, dealer, config, pass_bias) -> None:
     state = TopperState.new(config, dealer)
     audit = MatchAudit(state)
     players = [Chooser(random.Random(seed * 4 + s), pass_bias) for s in range(4)]
@@ -162,7 +162,7 @@ def transcript(seed: int) -> tuple[list, TopperState]:
     state = TopperState.new(TopperConfig(deal_limit=20), seed % 4)
     players = [Chooser(random.Random(seed + s), 0.5) for s in range(4)]
 
-    def record(st_, action, events):
+    def record(st_, action, events) -> None:
         log.append((action, faces_known_to_all(st_) if action is None else None, events))
 
     play_local_match(state, players, TOPPER_DECK, random.Random(seed), on_step=record)
@@ -179,7 +179,7 @@ def faces_known_to_all(state: TopperState) -> list:
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_same_seed_and_actions_give_the_same_states(seed):
+def test_same_seed_and_actions_give_the_same_states(seed) -> None:
     log, final = transcript(seed)
     again, final_again = transcript(seed)
     assert again == log and final_again == final
@@ -191,7 +191,7 @@ def test_same_seed_and_actions_give_the_same_states(seed):
 
 @FAST
 @given(seed=st.integers(0, 2**32 - 1))
-def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed):
+def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed) -> None:
     rng = random.Random(seed)
     full = TopperState.new(TopperConfig(), rng.randrange(4))
     cheat = None
@@ -251,26 +251,26 @@ class TopperMachine(RuleBasedStateMachine):
     """Legal and arbitrary actions in any order: a refusal never changes anything."""
 
     @initialize(dealer=st.integers(0, 3), limit=st.sampled_from([3, 10]))
-    def start(self, dealer, limit):
+    def start(self, dealer, limit) -> None:
         self.state = TopperState.new(TopperConfig(deal_limit=limit, target_score=9), dealer)
         self.referee = self.state.view(0)
 
     @precondition(lambda self: self.state.awaiting_deal)
     @rule(deck=st.permutations(TOPPER_DECK))
-    def deal(self, deck):
+    def deal(self, deck) -> None:
         self.state.deal(list(deck))
         self.referee.deal(faces_known_to(self.state, 0))
 
     @precondition(lambda self: self.state.to_act is not None)
     @rule(data=st.data())
-    def legal(self, data):
+    def legal(self, data) -> None:
         action = data.draw(st.sampled_from(tuple(self.state.legal_actions())))
         self.state.apply(action)
         self.referee.apply(action)
 
     @precondition(lambda self: self.state.outcome is None)
     @rule(action=any_action)
-    def arbitrary(self, action):
+    def arbitrary(self, action) -> None:
         before = self.state.copy()
         try:
             self.state.check(action)
@@ -288,7 +288,7 @@ class TopperMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self.state.outcome is not None)
     @rule(action=any_action, deck=st.permutations(TOPPER_DECK))
-    def after_the_end(self, action, deck):
+    def after_the_end(self, action, deck) -> None:
         """A finished match refuses every action and any further deal, and stays as it was."""
         before = self.state.copy()
         with pytest.raises(RuleError):  # MatchOver, or BadAction first for no such seat
@@ -298,7 +298,7 @@ class TopperMachine(RuleBasedStateMachine):
         assert self.state == before and self.state.to_act is None
 
     @invariant()
-    def consistent(self):
+    def consistent(self) -> None:
         check_invariants(self.state)
         assert self.referee == self.state.view(0)
 

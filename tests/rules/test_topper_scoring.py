@@ -50,14 +50,14 @@ def scored_hand(bid: int, config: TopperConfig | None = None, dealer: int = 3):
     return state, next(e for e in events if isinstance(e, HandScored)), events
 
 
-def test_each_trick_scores_one_point_for_every_non_bidder():
+def test_each_trick_scores_one_point_for_every_non_bidder() -> None:
     _, scored, _ = scored_hand(1)
     assert sum(scored.tricks) == 6
     for seat in (1, 2, 3):
         assert scored.changes[seat] == scored.tricks[seat]
 
 
-def test_bidder_who_makes_his_bid_scores_every_trick_he_took():
+def test_bidder_who_makes_his_bid_scores_every_trick_he_took() -> None:
     state, scored, _ = scored_hand(1)
     assert scored.bidder == 0 and scored.made
     assert scored.tricks[0] > 1  # over-tricks count too
@@ -65,7 +65,7 @@ def test_bidder_who_makes_his_bid_scores_every_trick_he_took():
     assert state.scores == scored.changes == scored.scores
 
 
-def test_bidder_short_scores_minus_bid():
+def test_bidder_short_scores_minus_bid() -> None:
     # Seat 1 bids six with QS 10S 9S: the Jacks and the Ace are elsewhere.
     state, scored, _ = scored_hand(6, dealer=0)
     assert scored.bidder == 1 and scored.bid == 6
@@ -75,27 +75,27 @@ def test_bidder_short_scores_minus_bid():
         assert scored.changes[seat] == scored.tricks[seat]
 
 
-def test_deal_moves_one_seat_left_after_a_scored_hand():
+def test_deal_moves_one_seat_left_after_a_scored_hand() -> None:
     state, _, _ = scored_hand(1, dealer=3)
     assert state.phase is Phase.DEAL and state.awaiting_deal and state.dealer == 0
     events = state.deal(faces())
     assert events[0].first == 1 and events[0].hand == 2
 
 
-def test_cards_of_the_last_hand_stay_visible_until_the_next_deal():
+def test_cards_of_the_last_hand_stay_visible_until_the_next_deal() -> None:
     state, _, _ = scored_hand(1)
     assert len(state.tricks) == 6 and len(state.played_cards) == 24
     state.deal(faces())
     assert state.tricks == () and state.played_cards == () and state.tricks_taken == (0, 0, 0, 0)
 
 
-def test_no_one_wins_below_the_target():
+def test_no_one_wins_below_the_target() -> None:
     state, scored, events = scored_hand(1)
     assert max(scored.scores) < 21
     assert state.outcome is None and not any(isinstance(e, MatchEnded) for e in events)
 
 
-def test_first_seat_at_the_target_at_the_end_of_a_hand_wins():
+def test_first_seat_at_the_target_at_the_end_of_a_hand_wins() -> None:
     state, scored, events = scored_hand(1, config=TopperConfig(target_score=3))
     top = max(scored.scores)
     assert top >= 3 and scored.scores.count(top) == 1
@@ -147,28 +147,28 @@ def crossing_hand(standings: tuple[int, ...]) -> tuple[TopperState, list]:
     return state, events
 
 
-def test_highest_score_wins_when_two_cross_the_target_in_the_same_hand():
+def test_highest_score_wins_when_two_cross_the_target_in_the_same_hand() -> None:
     state, _ = crossing_hand((18, 0, 20, 0))
     assert state.scores == (23, 0, 21, 0)
     assert state.outcome.termination is Termination.TARGET_REACHED
     assert state.outcome.winners == (0,) and state.outcome.hands == 8
 
 
-def test_bidder_wins_a_tie_at_the_top():
+def test_bidder_wins_a_tie_at_the_top() -> None:
     state, _ = crossing_hand((17, 0, 21, 0))
     assert state.scores == (22, 0, 22, 0)
     assert state.outcome.termination is Termination.BIDDER_WINS_TIE
     assert state.outcome.winner == 0
 
 
-def test_tie_at_the_top_without_the_bidder_plays_another_hand():
+def test_tie_at_the_top_without_the_bidder_plays_another_hand() -> None:
     state, events = crossing_hand((10, 22, 21, 0))
     assert state.scores == (15, 22, 22, 0)
     assert TieContinues((1, 2), 22) in events
     assert state.outcome is None and state.awaiting_deal and state.dealer == 0
 
 
-def test_highest_score_wins_when_several_reach_the_target_in_random_play():
+def test_highest_score_wins_when_several_reach_the_target_in_random_play() -> None:
     cfg = TopperConfig(target_score=4)
 
     def wanted(h):
@@ -191,7 +191,7 @@ def throw_in(state: TopperState) -> tuple:
     return events
 
 
-def test_thrown_in_deals_count_toward_the_deal_limit():
+def test_thrown_in_deals_count_toward_the_deal_limit() -> None:
     state = TopperState.new(TopperConfig(deal_limit=3), 0)
     for _ in range(2):
         assert isinstance(throw_in(state)[-1], ThrownIn)
@@ -202,7 +202,7 @@ def test_thrown_in_deals_count_toward_the_deal_limit():
     assert outcome.winners == (0, 1, 2, 3) and outcome.winner is None and outcome.hands == 0
 
 
-def test_deal_limit_gives_the_match_to_the_highest_score():
+def test_deal_limit_gives_the_match_to_the_highest_score() -> None:
     state = TopperState.new(TopperConfig(deal_limit=2), 3)
     state.deal(faces())
     state.apply(Bid(0, 1))
@@ -217,7 +217,7 @@ def test_deal_limit_gives_the_match_to_the_highest_score():
     assert state.outcome.winners == tuple(lead) and state.outcome.scores == scores
 
 
-def test_deal_limit_tie_goes_to_the_bidder_if_among_the_tied():
+def test_deal_limit_tie_goes_to_the_bidder_if_among_the_tied() -> None:
     cfg = TopperConfig(target_score=21, deal_limit=1)
 
     def wanted(h):
@@ -229,7 +229,7 @@ def test_deal_limit_tie_goes_to_the_bidder_if_among_the_tied():
     assert state.outcome.winners == (scored.bidder,)
 
 
-def test_deal_limit_tie_without_the_bidder_is_shared():
+def test_deal_limit_tie_without_the_bidder_is_shared() -> None:
     cfg = TopperConfig(target_score=21, deal_limit=1)
 
     def wanted(h):
@@ -241,7 +241,7 @@ def test_deal_limit_tie_without_the_bidder_is_shared():
     assert state.outcome.winner is None
 
 
-def test_without_a_deal_limit_throw_ins_go_on():
+def test_without_a_deal_limit_throw_ins_go_on() -> None:
     state = TopperState.new(TopperConfig(deal_limit=None), 0)
     for _ in range(150):
         throw_in(state)
@@ -249,7 +249,7 @@ def test_without_a_deal_limit_throw_ins_go_on():
 
 
 @pytest.mark.parametrize("limit", [1, 5])
-def test_match_never_outlasts_the_deal_limit(limit):
+def test_match_never_outlasts_the_deal_limit(limit: int) -> None:
     state = TopperState.new(TopperConfig(deal_limit=limit), 0)
     for _ in range(limit):
         throw_in(state)

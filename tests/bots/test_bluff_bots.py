@@ -269,5 +269,6 @@ def test_heuristic_beats_three_random_bots_with_seats_rotated() -> None:
         final = play_local_match(BluffState.new(BluffConfig(), (m // 4) % 4), bots,
                                  FULL_DECK, random.Random(m))
         if seat in final.outcome.winners:
+            assert final.outcome is not None
             wins += 1 / len(final.outcome.winners)
     assert wins / matches >= 0.45

@@ -37,6 +37,8 @@ def load_arena():
     spec = importlib.util.spec_from_file_location("arena_script", ROOT / "scripts" / "arena.py")
     arena = importlib.util.module_from_spec(spec)
     sys.modules["arena_script"] = arena
+    assert spec is not None
+    assert spec.loader is not None
     spec.loader.exec_module(arena)
     return arena
 

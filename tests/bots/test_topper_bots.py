@@ -256,5 +256,6 @@ def test_heuristic_beats_three_random_bots_most_of_the_time() -> None:
         state = TopperState.new(TopperConfig(), (i // 4) % 4)
         play_local_match(state, bots, TOPPER_DECK, random.Random(10_000 + i))
         if seat in state.outcome.winners:
+            assert state.outcome is not None
             wins += 1 / len(state.outcome.winners)
     assert wins / matches >= 0.45

@@ -196,6 +196,7 @@ def test_a_tampered_link_is_refused_naming_the_match(evening) -> None:
     report = verify_evening([first.tables[0].transcript(), third.tables[0].transcript()],
                             verifier=_replay_only)
     assert not report.ok
+    assert report.problem is not None
     assert report.problem.startswith("match 2 is not the rematch of match 1")
     assert "[evening.after]" in report.problem
     assert report.reports[1].ok  # alone, the forged match verifies
@@ -206,6 +207,7 @@ def test_a_match_that_fails_alone_fails_the_evening(evening) -> None:
     transcript = second.tables[0].transcript()
     report = verify_evening([first.tables[0].transcript(), transcript[:20]],
                             verifier=_replay_only)
+    assert report.problem is not None
     assert not report.ok and report.problem.startswith("match 2 does not verify")
 
 

@@ -401,6 +401,7 @@ def test_an_ended_table_with_no_direct_link_does_not_linger(match_end_withheld: 
 
 def test_a_sync_beyond_our_count_is_answered_with_ours_once_per_count(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked={1, 3})
+    assert rules.table is not None
     have = rules.table.next_position
     assert _sends(rules.sync(1, have + 5)) == [(1, "sync")]  # asks for what it lacks
     assert rules.sync(1, have + 5) == []  # once per count: no sync storm

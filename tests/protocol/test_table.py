@@ -59,8 +59,10 @@ def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards() -> None
     table.run_until(three_played)
     observer = table.observer
     assert observer.hand == {}
+    assert observer.deal is not None
     assert observer.deal.revealed == {p.slot: p.card.code for p in plays}
     owners = {p.slot: table.tables[table.tables[0].player_at_seat[p.seat]] for p in plays}
+    assert observer.deal is not None
     assert all(owners[slot].hand[slot].code == code for slot, code in observer.deal.revealed.items())
 
 
@@ -180,6 +182,7 @@ def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone() -> N
     assert table.writer == leader.me_player  # the discarder must reveal
     table.step()  # the automatic reveal
     for t in table.tables + [table.observer]:
+        assert t.deal is not None
         assert t.deal.revealed == {slot: leader.hand[slot].code}
         assert _bluff(t.engine).face(slot) == leader.hand[slot]
 
@@ -210,6 +213,7 @@ def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accept
     assert all(t.next_shuffle_job() is None for t in others)
     job = first.next_shuffle_job()
     (number, index, _), body = prepared = job()
+    assert first.deal is not None
     assert number == first.deal.number + 1 and index == 0 and body["deck"] == number
     first.offer_shuffle(prepared)
     table.run_until(lambda t: t.tables[0].deal.number == number and t.tables[0].stage is Stage.PLAY)
@@ -249,6 +253,7 @@ def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> Non
     assert by_seat[0].shares_job() is None  # its turn is now: nothing to gain
     prepared = by_seat[3].shares_job()()
     (number, _), body = prepared
+    assert by_seat[3].deal is not None
     assert number == by_seat[3].deal.number and len(body["shares"]) == 39
     by_seat[3].offer_shares(prepared)
     stale = ((number, bytes(32)), {"deck": number, "shares": body["shares"][::-1]})

@@ -40,8 +40,11 @@ def test_table_vector_key_shares_open_exactly_each_seats_cards() -> None:
     deal = observer.deal  # the last hand, every card of which was played face up
     for seat, player in enumerate(vector["player_at_seat"]):
         share = KeyShare.from_secret_bytes(bytes.fromhex(vector["player_key_shares"][player]))
+        assert deal is not None
         hand = deal.private_hand(seat, share)
+        assert deal is not None
         assert sorted(hand) == deal.slots_of(seat)
+        assert deal is not None
         assert hand == {slot: deal.revealed[slot] for slot in hand}
 
 

@@ -94,6 +94,7 @@ def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(
     table = _observer(case["after_messages"])
     table.receive(bytes.fromhex(case["message"]))
     verdict = table.verdict
+    assert verdict is not None
     saved = wire.unpack(wire.pack(verdict.to_wire()))
     assert Verdict.from_wire(validate(VERDICT_SHAPE, saved, "verdict")) == verdict
     prefix = MESSAGES[:case["after_messages"]]

@@ -29,6 +29,7 @@ def test_a_transcript_with_a_flipped_byte_fails(finished) -> None:
     raw = bytearray(messages[10])
     raw[len(raw) // 2] ^= 0x40
     report = verify_transcript(messages[:10] + [bytes(raw)] + messages[11:])
+    assert report.problem is not None
     assert not report.ok and report.problem.startswith("message 10")
 
 
@@ -46,6 +47,7 @@ def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence() -> None:
                   prev=last.digest, player=3, type="commit", body={"key": bytes(32), "draw": bytes(32)})
     table.deliver(forged.raw, exclude=3)
     verdict = table.tables[0].verdict
+    assert verdict is not None
     assert verdict.rule == "turn" and verdict.players == (3,)
     report = verify_transcript(table.tables[0].transcript(), verdict)
     assert report.verdict_confirmed is True and report.ok
@@ -75,6 +77,7 @@ def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirme
     with_verdict = verify_transcript(transcript, saved)
     without = verify_transcript(transcript)
     assert with_verdict.ok and with_verdict.verdict_confirmed and with_verdict.problem is None
+    assert without.problem is not None
     assert not without.ok and without.problem.startswith(f"message {len(transcript) - 1}")
 
 
@@ -110,6 +113,7 @@ def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind: str) -> None
 def test_a_message_for_a_later_position_says_what_is_missing(finished) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + messages[14:])
+    assert report.problem is not None
     assert report.problem.startswith("message 12: holds position 14")
 
 
@@ -149,6 +153,7 @@ def test_workers_change_nothing_but_the_time(finished, workers: int) -> None:
     assert good.ok and good == verify_transcript(finished.tables[1].transcript(), workers=1)
     bad = _with_bad_shuffle(finished, deck=0)
     one, many = verify_transcript(bad, workers=1), verify_transcript(bad, workers=workers)
+    assert many.verdict is not None
     assert one == many and not many.ok and "shuffle proof fails" in many.verdict.detail
 
 

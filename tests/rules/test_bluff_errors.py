@@ -189,6 +189,7 @@ def test_mismatch_message_does_not_name_the_known_card() -> None:
     own = referee.face(2)
     with pytest.raises(CardMismatch) as raised:
         referee.apply(Reveal(0, (own, ACES[1])))
+    assert own is not None
     assert own.ascii not in str(raised.value) and str(own) not in str(raised.value)
 
 

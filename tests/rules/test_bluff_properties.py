@@ -138,6 +138,7 @@ def test_matches_with_a_deal_cap_end_after_at_most_that_many_deals(seed, cap) ->
     bots = [HeuristicBluffBot(random.Random(seed + s)) for s in range(4)]
     state = play_local_match(state, bots, FULL_DECK, random.Random(seed),
                              max_steps=MATCH_STEP_BOUND)
+    assert state.outcome is not None
     assert state.outcome.deals <= cap and state.deal_number <= cap
 
 

@@ -70,6 +70,7 @@ def play(state: BluffState, *actions) -> list:
 
 def reveal_last(state: BluffState) -> Reveal:
     claim = state.last_claim
+    assert claim is not None
     return Reveal(claim.seat, tuple(state.face(s) for s in claim.slots))
 
 
@@ -205,6 +206,7 @@ def test_responder_may_repeat_the_named_rank_or_name_none() -> None:
 def test_discard_of_one_to_four_cards() -> None:
     state = table()
     play(state, Discard(0, slots(0, 0, 1, 2, 3), 10, Rank.ACE))
+    assert state.last_claim is not None
     assert state.last_claim.count == 4
 
 
@@ -363,8 +365,10 @@ def test_seat_out_of_the_match_is_dealt_and_his_cards_leave_play_at_once() -> No
             break
         opts = state2.options()
         if opts.must_lead:
+            assert opts is not None
             state2.apply(Discard(opts.seat, opts.hand[:1], opts.min_stake, Rank.ACE))
         else:
+            assert opts is not None
             state2.apply(Discard(opts.seat, opts.hand[:1], opts.min_stake, None)
                          if opts.can_discard else Pass(opts.seat))
     assert state2.awaiting_deal
@@ -386,6 +390,7 @@ def short_leader_table() -> BluffState:
 def test_leader_short_of_the_minimum_stakes_his_whole_stack() -> None:
     state = short_leader_table()
     opts = state.options()
+    assert opts is not None
     assert opts.must_lead and opts.can_discard and opts.min_stake == opts.max_stake == 5
     with pytest.raises(StakeTooLow):
         state.check(Discard(1, slots(1, 0), 4, Rank.TWO))
@@ -404,6 +409,7 @@ def test_responder_who_cannot_afford_the_minimum_stake_may_not_discard() -> None
     play(state, Discard(0, slots(0, 0), 10, Rank.ACE), Pass(1), Pass(2), Pass(3))
     play(state, Discard(0, slots(0, 1), 10, Rank.ACE))
     opts = state.options()
+    assert opts is not None
     assert opts.seat == 1 and not opts.can_discard and opts.can_pass and opts.can_challenge
     with pytest.raises(StakeAboveStack):
         state.check(Discard(1, slots(1, 0), 10, None))
@@ -497,7 +503,9 @@ def test_match_ends_at_once_when_one_player_has_chips_and_he_takes_everything() 
     events = play(state, Pass(3))
     outcome = state.outcome
     assert events[-2:] == [PlayerOut(3), MatchEnded(outcome)]
+    assert outcome is not None
     assert outcome.termination is Termination.LAST_WITH_CHIPS and outcome.winners == (0,)
+    assert outcome is not None
     assert outcome.chips == (40, 0, 0, 0) and state.safe_box == state.table_stake == 0
     assert state.phase is Phase.MATCH_OVER and state.to_act is None
 
@@ -507,7 +515,9 @@ def test_deal_cap_ends_match_and_most_chips_win() -> None:
     empty_seat0_but_the_jack(state)
     play(state, Discard(0, slots(0, 12), 10, Rank.JACK))
     events = others_pass(state)
+    assert state.outcome is not None
     assert state.outcome.termination is Termination.DEAL_CAP
+    assert state.outcome is not None
     assert state.outcome.winners == (0,) and state.outcome.chips == (620, 460, 460, 460)
     assert isinstance(events[-1], MatchEnded) and not state.awaiting_deal
 
@@ -527,7 +537,9 @@ def square_deal(state: BluffState) -> None:
 def test_deal_cap_tie_every_tied_player_wins() -> None:
     state = table(BluffConfig(deal_cap=1))
     square_deal(state)
+    assert state.outcome is not None
     assert state.outcome.termination is Termination.DEAL_CAP
+    assert state.outcome is not None
     assert state.outcome.winners == (0, 1, 2, 3) and state.outcome.chips == (500,) * 4
 
 
@@ -540,6 +552,7 @@ def test_default_deal_cap_is_twenty_deals() -> None:
     state = BluffState.position(BluffConfig(), first=0, hands=HANDS, deals=19)
     assert state.deal_number == 20 and state.to_act == 0
     square_deal(state)
+    assert state.outcome is not None
     assert state.outcome.termination is Termination.DEAL_CAP and state.outcome.deals == 20
 
 

@@ -68,6 +68,7 @@ def test_view_keeps_every_public_fact() -> None:
     assert view.public() == state.public()
     assert (view.stacks, view.safe_box, view.table_stake, view.named_rank) == \
         ((470, 490, 500, 500), 10, 30, Rank.ACE)
+    assert view.last_claim is not None
     assert view.last_claim.seat == 0 and view.last_claim.count == 2
     assert view.hand_sizes == (11, 13, 13, 13) and len(view.pile) == 2
 
@@ -80,6 +81,7 @@ def test_view_of_a_view_knows_no_more_than_both() -> None:
 def test_view_answers_options_and_legal_actions_for_its_seat() -> None:
     view = dealt().view(0)
     opts = view.options()
+    assert opts is not None
     assert opts.seat == 0 and opts.must_lead and opts.hand == tuple(range(0, 52, 4))
     first = next(view.legal_actions())
     view.check(first)
@@ -136,6 +138,7 @@ def test_options_after_an_honest_challenge_forbid_a_second_challenge() -> None:
     state.apply(Challenge(1))
     state.apply(Reveal(0, (ACES[0],)))
     opts = state.options()
+    assert opts is not None
     assert opts.seat == 2 and opts.can_pass and not opts.can_challenge and opts.can_discard
     assert Challenge(2) not in list(state.legal_actions())
 

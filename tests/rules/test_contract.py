@@ -127,9 +127,12 @@ def test_topper_options_say_which_cards_may_follow() -> None:
         bidder=0, bid=2, trump=Suit.HEARTS)
     state.apply(topper.Play(0, 16, Card.parse("AH")))
     opts = state.options()
+    assert opts is not None
     assert opts.seat == 1 and not opts.can_pass and not opts.can_bid
+    assert opts is not None
     assert {state.view(1).hand(1)[i].face for i in range(6)
             if state.hand(1)[i].slot in opts.playable} == {Card.parse("KH"), Card.parse("QH")}
+    assert opts is not None
     assert {a.slot for a in state.legal_actions()} == set(opts.playable)
     with pytest.raises(FacesUnknown):
         state.view(0).options()

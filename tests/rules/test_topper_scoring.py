@@ -150,14 +150,18 @@ def crossing_hand(standings: tuple[int, ...]) -> tuple[TopperState, list]:
 def test_highest_score_wins_when_two_cross_the_target_in_the_same_hand() -> None:
     state, _ = crossing_hand((18, 0, 20, 0))
     assert state.scores == (23, 0, 21, 0)
+    assert state.outcome is not None
     assert state.outcome.termination is Termination.TARGET_REACHED
+    assert state.outcome is not None
     assert state.outcome.winners == (0,) and state.outcome.hands == 8
 
 
 def test_bidder_wins_a_tie_at_the_top() -> None:
     state, _ = crossing_hand((17, 0, 21, 0))
     assert state.scores == (22, 0, 22, 0)
+    assert state.outcome is not None
     assert state.outcome.termination is Termination.BIDDER_WINS_TIE
+    assert state.outcome is not None
     assert state.outcome.winner == 0
 
 
@@ -198,7 +202,9 @@ def test_thrown_in_deals_count_toward_the_deal_limit() -> None:
     events = throw_in(state)
     assert isinstance(events[-1], MatchEnded)
     outcome = state.outcome
+    assert outcome is not None
     assert outcome.termination is Termination.DEAL_LIMIT
+    assert outcome is not None
     assert outcome.winners == (0, 1, 2, 3) and outcome.winner is None and outcome.hands == 0
 
 
@@ -213,7 +219,9 @@ def test_deal_limit_gives_the_match_to_the_highest_score() -> None:
     scores = state.scores
     throw_in(state)
     top, lead = leaders(scores)
+    assert state.outcome is not None
     assert state.outcome.termination is Termination.DEAL_LIMIT
+    assert state.outcome is not None
     assert state.outcome.winners == tuple(lead) and state.outcome.scores == scores
 
 

@@ -62,7 +62,6 @@ def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards() -> None
     assert observer.deal is not None
     assert observer.deal.revealed == {p.slot: p.card.code for p in plays}
     owners = {p.slot: table.tables[table.tables[0].player_at_seat[p.seat]] for p in plays}
-    assert observer.deal is not None
     assert all(owners[slot].hand[slot].code == code for slot, code in observer.deal.revealed.items())
 
 

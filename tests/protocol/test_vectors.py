@@ -42,9 +42,7 @@ def test_table_vector_key_shares_open_exactly_each_seats_cards() -> None:
         share = KeyShare.from_secret_bytes(bytes.fromhex(vector["player_key_shares"][player]))
         assert deal is not None
         hand = deal.private_hand(seat, share)
-        assert deal is not None
         assert sorted(hand) == deal.slots_of(seat)
-        assert deal is not None
         assert hand == {slot: deal.revealed[slot] for slot in hand}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from p2pcards.cards import FULL_DECK, Card, Rank
@@ -152,14 +154,15 @@ CASES = [
 
 @pytest.mark.parametrize("name, make, action, error, seat, rule", CASES,
                          ids=[case[0] for case in CASES])
-def test_illegal_action_raises_precise_error_and_changes_nothing(name, make, action, error,
-                                                                 seat, rule) -> None:
+def test_illegal_action_raises_precise_error_and_changes_nothing(
+        name: str, make: Callable[[], BluffState], action: object, error: type[RuleError], seat: int | None,
+        rule: str) -> None:
     state = make()
     before = state.snapshot()
     with pytest.raises(error) as checked:
-        state.check(action)
+        state.check(action)  # type: ignore[arg-type]  # some are no action at all
     with pytest.raises(error) as applied:
-        state.apply(action)
+        state.apply(action)  # type: ignore[arg-type]
     for raised in (checked.value, applied.value):
         assert type(raised) is error
         assert raised.seat == seat and raised.rule == rule
@@ -179,6 +182,7 @@ def test_reveal_contradicting_a_card_the_referee_knows_elsewhere() -> None:
     # Seat 2's referee knows its own hand; seat 0 claims to show one of those cards.
     referee = revealing().view(2)
     own = referee.face(2)
+    assert own is not None
     with pytest.raises(CardMismatch) as raised:
         referee.apply(Reveal(0, (own, ACES[1])))
     assert raised.value.seat == 0 and raised.value.rule == "card.mismatch"
@@ -187,9 +191,9 @@ def test_reveal_contradicting_a_card_the_referee_knows_elsewhere() -> None:
 def test_mismatch_message_does_not_name_the_known_card() -> None:
     referee = revealing().view(2)
     own = referee.face(2)
+    assert own is not None
     with pytest.raises(CardMismatch) as raised:
         referee.apply(Reveal(0, (own, ACES[1])))
-    assert own is not None
     assert own.ascii not in str(raised.value) and str(own) not in str(raised.value)
 
 
@@ -211,11 +215,11 @@ def test_deal_after_the_match_is_refused() -> None:
     FACES[:51] + ["AS"],
     None,
 ], ids=["51 faces", "a card twice", "not a card", "not a sequence"])
-def test_malformed_deal_is_refused_and_changes_nothing(faces) -> None:
+def test_malformed_deal_is_refused_and_changes_nothing(faces: object) -> None:
     state = BluffState.new(BluffConfig(), 0)
     before = state.snapshot()
     with pytest.raises(BadDeal) as raised:
-        state.deal(faces)
+        state.deal(faces)  # type: ignore[arg-type]
     assert raised.value.rule == "deal.bad"
     assert state.snapshot() == before
 

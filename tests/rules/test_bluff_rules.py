@@ -12,6 +12,7 @@ import pytest
 
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
+    Action,
     BluffConfig,
     BluffState,
     Challenge,
@@ -20,6 +21,7 @@ from p2pcards.rules.bluff import (
     DealWon,
     Discard,
     Discarded,
+    Event,
     HandDealt,
     MatchEnded,
     Pass,
@@ -33,6 +35,7 @@ from p2pcards.rules.bluff import (
     faces_for_hands,
 )
 from p2pcards.rules.bluff.errors import StakeAboveStack, StakeTooLow
+from tests.rules.expect import known
 
 
 def cards(text: str) -> list[Card]:
@@ -61,8 +64,15 @@ def table(config: BluffConfig | None = None, leader: int = 0) -> BluffState:
     return state
 
 
-def play(state: BluffState, *actions) -> list:
-    events: list = []
+def min_stake(state: BluffState) -> int:
+    """The least the seat to act may stake now (some seat is to act)."""
+    opts = state.options()
+    assert opts is not None
+    return opts.min_stake
+
+
+def play(state: BluffState, *actions: Action) -> list[Event]:
+    events: list[Event] = []
     for action in actions:
         events.extend(state.apply(action))
     return events
@@ -71,15 +81,16 @@ def play(state: BluffState, *actions) -> list:
 def reveal_last(state: BluffState) -> Reveal:
     claim = state.last_claim
     assert claim is not None
-    return Reveal(claim.seat, tuple(state.face(s) for s in claim.slots))
+    return Reveal(claim.seat, tuple(known(state.face(s) for s in claim.slots)))
 
 
-def others_pass(state: BluffState) -> list:
+def others_pass(state: BluffState) -> list[Event]:
     """Everyone after the discarder passes until the turn comes back to him."""
-    events: list = []
+    events: list[Event] = []
     for _ in range(3):
         if state.phase is not Phase.RESPOND:
             break
+        assert state.to_act is not None
         events.extend(state.apply(Pass(state.to_act)))
     return events
 
@@ -187,13 +198,13 @@ def test_responder_stake_must_reach_the_current_stake() -> None:
     play(state, Discard(0, slots(0, 0), 40, Rank.ACE))
     with pytest.raises(StakeTooLow):
         state.check(Discard(1, slots(1, 0), 30, Rank.ACE))
-    assert state.options().min_stake == 40
+    assert min_stake(state) == 40
 
 
 def test_responder_may_raise_the_stake_and_the_raise_binds_the_round() -> None:
     state = table()
     play(state, Discard(0, slots(0, 0), 10, Rank.ACE), Discard(1, slots(1, 0), 60, None))
-    assert state.round_stake == 60 and state.options().min_stake == 60
+    assert state.round_stake == 60 and min_stake(state) == 60
 
 
 def test_responder_may_repeat_the_named_rank_or_name_none() -> None:
@@ -252,7 +263,7 @@ def test_honest_challenge_stake_stays_and_round_goes_on_after_challenger() -> No
     play(state, reveal_last(state))
     assert state.table_stake == 40 and state.discarder == 0
     assert state.phase is Phase.RESPOND and state.to_act == 2
-    assert state.named_rank is Rank.ACE and state.options().min_stake == 40
+    assert state.named_rank is Rank.ACE and min_stake(state) == 40
 
 
 def test_honest_challenge_counts_as_a_pass_for_ending_the_round() -> None:
@@ -364,11 +375,10 @@ def test_seat_out_of_the_match_is_dealt_and_his_cards_leave_play_at_once() -> No
         if state2.awaiting_deal or state2.outcome is not None:
             break
         opts = state2.options()
+        assert opts is not None
         if opts.must_lead:
-            assert opts is not None
             state2.apply(Discard(opts.seat, opts.hand[:1], opts.min_stake, Rank.ACE))
         else:
-            assert opts is not None
             state2.apply(Discard(opts.seat, opts.hand[:1], opts.min_stake, None)
                          if opts.can_discard else Pass(opts.seat))
     assert state2.awaiting_deal
@@ -401,7 +411,7 @@ def test_leader_short_of_the_minimum_stakes_his_whole_stack() -> None:
 def test_short_leader_stake_does_not_lower_the_table_minimum() -> None:
     state = short_leader_table()
     play(state, Discard(1, slots(1, 0), 5, Rank.TWO))
-    assert state.options().min_stake == 10
+    assert min_stake(state) == 10
 
 
 def test_responder_who_cannot_afford_the_minimum_stake_may_not_discard() -> None:
@@ -502,10 +512,9 @@ def test_match_ends_at_once_when_one_player_has_chips_and_he_takes_everything() 
     play(state, Discard(0, slots(0, 0), 10, Rank.ACE), Pass(1), Pass(2))
     events = play(state, Pass(3))
     outcome = state.outcome
+    assert outcome is not None
     assert events[-2:] == [PlayerOut(3), MatchEnded(outcome)]
-    assert outcome is not None
     assert outcome.termination is Termination.LAST_WITH_CHIPS and outcome.winners == (0,)
-    assert outcome is not None
     assert outcome.chips == (40, 0, 0, 0) and state.safe_box == state.table_stake == 0
     assert state.phase is Phase.MATCH_OVER and state.to_act is None
 
@@ -517,7 +526,6 @@ def test_deal_cap_ends_match_and_most_chips_win() -> None:
     events = others_pass(state)
     assert state.outcome is not None
     assert state.outcome.termination is Termination.DEAL_CAP
-    assert state.outcome is not None
     assert state.outcome.winners == (0,) and state.outcome.chips == (620, 460, 460, 460)
     assert isinstance(events[-1], MatchEnded) and not state.awaiting_deal
 
@@ -539,7 +547,6 @@ def test_deal_cap_tie_every_tied_player_wins() -> None:
     square_deal(state)
     assert state.outcome is not None
     assert state.outcome.termination is Termination.DEAL_CAP
-    assert state.outcome is not None
     assert state.outcome.winners == (0, 1, 2, 3) and state.outcome.chips == (500,) * 4
 
 

@@ -10,9 +10,11 @@ from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
+    Action,
     BluffConfig,
     BluffState,
     Challenge,
+    ChallengeResolved,
     Discard,
     Pass,
     Phase,
@@ -20,6 +22,7 @@ from p2pcards.rules.bluff import (
     faces_for_hands,
 )
 from p2pcards.rules.bluff.errors import StakeTooLow
+from tests.rules.expect import each, known
 
 ACES = [Card.parse(t) for t in ["AS", "AH", "AD", "AC"]]
 FACES = faces_for_hands({0: ACES}, FULL_DECK)
@@ -93,6 +96,7 @@ def test_view_applies_actions_with_unknown_faces() -> None:
     view.apply(Discard(0, (0,), 10, Rank.TWO))
     view.apply(Challenge(1))
     events = view.apply(Reveal(0, (ACES[0],)))
+    assert isinstance(events[0], ChallengeResolved)
     assert events[0].bluff and view.face(0) == ACES[0] and view.to_act == 1
 
 
@@ -112,7 +116,7 @@ def test_legal_actions_default_to_the_minimum_stake() -> None:
     actions = list(state.legal_actions())
     # 13 ranks × (13 + 78 + 286 + 715) ways to pick 1..4 of 13 slots.
     assert len(actions) == 13 * 1092
-    assert {a.stake for a in actions} == {10}
+    assert {a.stake for a in each(Discard, actions)} == {10}
 
 
 def test_legal_actions_offer_each_given_stake_within_limits() -> None:
@@ -120,7 +124,7 @@ def test_legal_actions_offer_each_given_stake_within_limits() -> None:
     state.apply(Discard(0, (0,), 10, Rank.ACE))
     actions = list(state.legal_actions(stakes=[5, 10, 20, 20, 600]))
     assert actions[:2] == [Pass(1), Challenge(1)]
-    discards = actions[2:]
+    discards = each(Discard, actions[2:])
     assert {a.stake for a in discards} == {10, 20}
     assert len(discards) == 2 * 1092 and all(a.rank is Rank.ACE for a in discards)
 
@@ -149,7 +153,8 @@ def test_reveal_is_the_only_legal_action_of_a_challenged_discarder() -> None:
     state.apply(Challenge(1))
     assert state.phase is Phase.REVEAL
     assert list(state.view(0).legal_actions()) == [Reveal(0, (ACES[0], ACES[1]))]
-    assert state.view(0).options().reveal_slots == (0, 4)
+    opts = state.view(0).options()
+    assert opts is not None and opts.reveal_slots == (0, 4)
 
 
 def test_determinize_keeps_what_the_seat_knows_and_fills_the_rest() -> None:
@@ -160,7 +165,7 @@ def test_determinize_keeps_what_the_seat_knows_and_fills_the_rest() -> None:
     view = state.view(3)
     full = view.determinize(random.Random(5))
     assert full.viewer is None
-    assert sorted(full.face(s) for s in range(52)) == sorted(FULL_DECK)
+    assert sorted(known(full.face(s) for s in range(52))) == sorted(FULL_DECK)
     for slot in known_slots(view):
         assert full.face(slot) == view.face(slot)
     assert full.public() == view.public()
@@ -177,7 +182,8 @@ def test_determinized_state_plays_on() -> None:
     full = dealt().view(1).determinize(random.Random(3))
     full.apply(Discard(0, (0,), 10, Rank.ACE))
     full.apply(Challenge(1))
-    assert next(full.legal_actions()).faces == (full.face(0),)
+    first = next(full.legal_actions())
+    assert isinstance(first, Reveal) and first.faces == (full.face(0),)
 
 
 def test_determinize_before_any_deal_is_the_same_state() -> None:
@@ -190,12 +196,16 @@ def test_repr_names_no_card() -> None:
     assert "Card(" not in text and not any(str(card) in text for card in FULL_DECK)
 
 
-def _transcript(seed: int, steps: int) -> tuple[BluffState, list]:
+#: ("deal", faces) or ("act", action), in the order fed.
+Fed = list[tuple[str, list[Card] | Action]]
+
+
+def _transcript(seed: int, steps: int) -> tuple[BluffState, Fed]:
     """A seeded random match: the final state and everything fed to it."""
     rng = random.Random(seed)
     bots = [RandomBluffBot(random.Random(seed * 4 + s)) for s in range(4)]
     state = BluffState.new(BluffConfig(), seed % 4)
-    fed: list = []
+    fed: Fed = []
     for _ in range(steps):
         if state.outcome is not None:
             break
@@ -204,6 +214,7 @@ def _transcript(seed: int, steps: int) -> tuple[BluffState, list]:
             state.deal(faces)
             fed.append(("deal", faces))
             continue
+        assert state.to_act is not None
         action = bots[state.to_act].choose(state.view(state.to_act))
         state.apply(action)
         fed.append(("act", action))
@@ -223,8 +234,10 @@ def test_replaying_a_transcript_gives_the_same_state() -> None:
     replay = BluffState.new(BluffConfig(), 21 % 4)
     for kind, item in fed:
         if kind == "deal":
+            assert isinstance(item, list)
             replay.deal(item)
         else:
+            assert not isinstance(item, list)
             replay.apply(item)
     assert replay == final and replay.snapshot() == final.snapshot()
 
@@ -237,10 +250,12 @@ def test_peer_referee_reaches_the_same_public_state_as_the_full_engine(seed: int
     peers = [BluffState.new(BluffConfig(), seed % 4) for _ in range(4)]
     for kind, item in fed:
         if kind == "deal":
+            assert isinstance(item, list)
             full.deal(item)
             for seat, peer in enumerate(peers):
                 peer.deal([face if p % 4 == seat else None for p, face in enumerate(item)])
         else:
+            assert not isinstance(item, list)
             full_events = full.apply(item)
             for peer in peers:
                 assert peer.apply(item) == full_events

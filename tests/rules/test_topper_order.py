@@ -13,7 +13,7 @@ def cards(text: str) -> list[Card]:
 @pytest.mark.parametrize("trump, jack", [
     (Suit.SPADES, "JC"), (Suit.CLUBS, "JS"), (Suit.HEARTS, "JD"), (Suit.DIAMONDS, "JH"),
 ])
-def test_little_jack_is_the_jack_of_the_same_colour(trump, jack) -> None:
+def test_little_jack_is_the_jack_of_the_same_colour(trump: Suit, jack: str) -> None:
     assert little_jack(trump) == Card.parse(jack)
     assert big_jack(trump) == Card(Card.parse(jack).rank, trump)
 

@@ -4,6 +4,8 @@ Scenarios are dealt by seat with the dealer at seat 3, so seat 0 bids first;
 seat 0 bids one, the others pass, and seat 0 names spades and leads.
 """
 
+from collections.abc import Iterable, Sequence
+
 import pytest
 
 from p2pcards.cards import Card, Suit
@@ -19,12 +21,15 @@ from p2pcards.rules.topper import (
     Play,
     Renege,
     ShowedVoid,
+    TopperAction,
     TopperConfig,
+    TopperEvent,
     TopperState,
     TrickWon,
     faces_for_hands,
 )
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known
 
 # Clubs led, seat 1 holds the Little Jack (JC) and a true club (10C).
 LITTLE_JACK_AND_CLUB = ("AS KS AC AH AD 9D", "JC 10C KH QH 9S 10S",
@@ -41,8 +46,8 @@ def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def deal_of(hand_texts) -> list[Card]:
-    return faces_for_hands([[C(t) for t in h.split()] for h in hand_texts])
+def deal_of(hand_texts: Sequence[str]) -> list[Card]:
+    return known(faces_for_hands([[C(t) for t in h.split()] for h in hand_texts]))
 
 
 def start(state: TopperState, trump: Suit = Suit.SPADES) -> TopperState:
@@ -53,14 +58,14 @@ def start(state: TopperState, trump: Suit = Suit.SPADES) -> TopperState:
     return state
 
 
-def full_table(hand_texts, trump: Suit = Suit.SPADES):
+def full_table(hand_texts: Sequence[str], trump: Suit = Suit.SPADES) -> tuple[TopperState, dict[Card, int]]:
     faces = deal_of(hand_texts)
     state = TopperState.new(TopperConfig(), 3)
     state.deal(faces)
     return start(state, trump), {c: p for p, c in enumerate(faces)}
 
 
-def referee_of(seat: int, hand_texts, trump: Suit = Suit.SPADES) -> TopperState:
+def referee_of(seat: int, hand_texts: Sequence[str], trump: Suit = Suit.SPADES) -> TopperState:
     """A peer's referee: its own view of the match, dealt only its own seat's faces."""
     faces = deal_of(hand_texts)
     state = TopperState.new(TopperConfig(), 3).view(seat)
@@ -68,25 +73,29 @@ def referee_of(seat: int, hand_texts, trump: Suit = Suit.SPADES) -> TopperState:
     return start(state, trump)
 
 
-def play(state: TopperState, slots: dict, seat: int, text: str):
+def play(state: TopperState, slots: dict[Card, int], seat: int, text: str) -> tuple[TopperEvent, ...]:
     card = C(text)
     return state.apply(Play(seat, slots[card], card))
 
 
-def refused(state: TopperState, action, cls: type, seat, rule: str) -> RuleError:
+def refused(state: TopperState, action: TopperAction, cls: type[RuleError], seat: int, rule: str) -> RuleError:
     before = state.copy()
     with pytest.raises(cls) as checked:
         state.check(action)
     with pytest.raises(cls) as applied:
         state.apply(action)
     assert type(applied.value) is cls and type(checked.value) is cls
-    assert applied.value.seat == seat and applied.value.rule == rule  # type: ignore[attr-defined]
+    assert applied.value.seat == seat and applied.value.rule == rule
     assert state == before
-    return applied.value  # type: ignore[return-value]
+    return applied.value
 
 
-def cards_of(actions) -> set[Card]:
-    return {a.card for a in actions}
+def cards_of(actions: Iterable[TopperAction]) -> set[Card]:
+    cards = set()
+    for action in actions:
+        assert isinstance(action, Play), action
+        cards.add(action.card)
+    return cards
 
 
 # ---------------------------------------------------------------- following suit
@@ -183,9 +192,9 @@ def test_play_goes_clockwise_from_the_leader() -> None:
 # ------------------------------------------------------------ slots and faces
 
 @pytest.mark.parametrize("slot", [1, 24, -1, "0", None, 2.0])
-def test_slot_not_in_the_seats_hand_is_refused(slot) -> None:
+def test_slot_not_in_the_seats_hand_is_refused(slot: object) -> None:
     state, _ = full_table(LITTLE_JACK_AND_CLUB)
-    refused(state, Play(0, slot, C("AC")), NotYourCard, 0, "card.not-held")
+    refused(state, Play(0, slot, C("AC")), NotYourCard, 0, "card.not-held")  # type: ignore[arg-type]
 
 
 def test_slot_already_played_is_refused() -> None:
@@ -220,9 +229,9 @@ def test_card_outside_the_topper_deck_is_refused() -> None:
 
 
 @pytest.mark.parametrize("face", ["AC", 48, None])
-def test_face_that_is_not_a_card_is_malformed(face) -> None:
+def test_face_that_is_not_a_card_is_malformed(face: object) -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
-    refused(state, Play(0, slots[C("AC")], face), BadAction, 0, "action.malformed")
+    refused(state, Play(0, slots[C("AC")], face), BadAction, 0, "action.malformed")  # type: ignore[arg-type]
 
 
 def test_referee_learns_each_face_as_it_is_played() -> None:
@@ -236,7 +245,7 @@ def test_referee_learns_each_face_as_it_is_played() -> None:
 
 # ------------------------------------------------------------------ renege
 
-def renege_on_trump_lead(referee: TopperState, slots: dict) -> None:
+def renege_on_trump_lead(referee: TopperState, slots: dict[Card, int]) -> None:
     """Seat 1 holds JC 10S 9S yet plays QH on the Ace of spades; Big Jack wins."""
     play(referee, slots, 0, "AS")
     play(referee, slots, 1, "QH")
@@ -307,6 +316,7 @@ def test_renege_is_caught_by_the_end_of_the_hand_even_when_the_cheat_delays() ->
     caught = None
     for _ in range(20):
         seat = referee.to_act
+        assert seat is not None
         led = referee.led_suit
         if seat == 1:  # the cheat: anything but a spade while it can
             safe = [c for c in held[1] if effective_suit(c, Suit.SPADES) != Suit.SPADES]

@@ -1,6 +1,7 @@
 """Topper views: what a seat may know, a peer's referee, and drawing the hidden hands."""
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -20,6 +21,7 @@ from p2pcards.rules.topper import (
 )
 from p2pcards.rules.topper.determinize import assign_hidden
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known, known_hand
 
 HANDS = ("AC AS AH AD 9D KH", "JC 10S QH 9S KD 9H",
          "JS QC KC 10C 9C 10D", "QS KS QD JD JH 10H")
@@ -34,8 +36,8 @@ def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def table(moves=()) -> tuple[TopperState, dict]:
-    faces = faces_for_hands([[C(t) for t in h.split()] for h in HANDS])
+def table(moves: Sequence[tuple[int, str]] = ()) -> tuple[TopperState, dict[Card, int]]:
+    faces = known(faces_for_hands([[C(t) for t in h.split()] for h in HANDS]))
     state = TopperState.new(TopperConfig(), 3)
     state.deal(faces)
     state.apply(Bid(0, 1))
@@ -128,10 +130,10 @@ def test_view_of_a_view_never_regains_hidden_faces() -> None:
 
 
 @pytest.mark.parametrize("seat", [4, -1, "1", None])
-def test_view_of_no_seat_is_refused(seat) -> None:
+def test_view_of_no_seat_is_refused(seat: object) -> None:
     state, _ = table()
     with pytest.raises(BadAction):
-        state.view(seat)
+        state.view(seat)  # type: ignore[arg-type]
 
 
 def test_repr_names_no_card() -> None:
@@ -143,7 +145,7 @@ def test_repr_names_no_card() -> None:
 # ------------------------------------------------------------ determinize
 
 def hands_of(state: TopperState) -> dict[int, set[Card]]:
-    return {s: {face for _, face in state.hand(s)} for s in range(4)}
+    return {s: {face for _, face in known_hand(state.hand(s))} for s in range(4)}
 
 
 def test_determinized_view_keeps_everything_the_seat_knows() -> None:
@@ -155,7 +157,7 @@ def test_determinized_view_keeps_everything_the_seat_knows() -> None:
         assert world.hand(1) == state.hand(1)
         dealt = [face for s in range(4) for _, face in world.hand(s)]
         assert None not in dealt
-        assert sorted(dealt + list(world.played_cards)) == sorted(TopperConfig().deck)
+        assert sorted(known(dealt) + list(world.played_cards)) == sorted(TopperConfig().deck)
 
 
 def test_determinized_hands_respect_every_shown_void() -> None:

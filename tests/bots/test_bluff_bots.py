@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,7 @@ from p2pcards.bots.bluff import (
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
+    Action,
     BluffConfig,
     BluffState,
     Challenge,
@@ -26,12 +29,15 @@ from p2pcards.rules.bluff import (
     faces_for_hands,
 )
 
+#: A bot made from its seeded generator.
+BotClass = Callable[[random.Random], RandomBluffBot | HeuristicBluffBot | SearchBluffBot]
+
 
 def cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
 
 
-def table(hands: dict[int, list[Card]], leader: int = 0, **config) -> BluffState:
+def table(hands: dict[int, list[Card]], leader: int = 0, **config: Any) -> BluffState:
     state = BluffState.new(BluffConfig(**config), leader)
     state.deal(faces_for_hands(hands, FULL_DECK))
     return state
@@ -41,11 +47,11 @@ def slots(seat: int, *indexes: int) -> tuple[int, ...]:
     return tuple(seat + 4 * i for i in indexes)
 
 
-def heuristic(view: BluffState):
+def heuristic(view: BluffState) -> Action:
     return HeuristicBluffBot(random.Random(0)).choose(view)
 
 
-def random_match_views(seed: int, steps: int):
+def random_match_views(seed: int, steps: int) -> Iterator[tuple[BluffState, int]]:
     """(full state, seat to act) along a seeded match of random bots."""
     rng = random.Random(seed)
     bots = [RandomBluffBot(random.Random(seed * 7 + s)) for s in range(4)]
@@ -56,6 +62,7 @@ def random_match_views(seed: int, steps: int):
         if state.awaiting_deal:
             state.deal(shuffled_faces(FULL_DECK, rng))
             continue
+        assert state.to_act is not None
         yield state, state.to_act
         state.apply(bots[state.to_act].choose(state.view(state.to_act)))
 
@@ -68,7 +75,7 @@ def test_bots_have_names() -> None:
 
 
 @pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot])
-def test_bot_always_chooses_a_legal_action(bot_class) -> None:
+def test_bot_always_chooses_a_legal_action(bot_class: BotClass) -> None:
     checked = 0
     for seed in range(15):
         for state, seat in random_match_views(seed, 400):
@@ -81,7 +88,7 @@ def test_bot_always_chooses_a_legal_action(bot_class) -> None:
 
 
 @pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot])
-def test_bot_is_deterministic_given_its_seed(bot_class) -> None:
+def test_bot_is_deterministic_given_its_seed(bot_class: BotClass) -> None:
     def match(seed: int) -> BluffState:
         bots = [bot_class(random.Random(seed + s)) for s in range(4)]
         return play_local_match(BluffState.new(BluffConfig(), 0), bots, FULL_DECK,
@@ -91,7 +98,7 @@ def test_bot_is_deterministic_given_its_seed(bot_class) -> None:
 
 
 @pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot, SearchBluffBot])
-def test_bot_decides_from_its_seat_knowledge_only(bot_class) -> None:
+def test_bot_decides_from_its_seat_knowledge_only(bot_class: BotClass) -> None:
     """A peer's referee (its own faces only) gets the same choice as the full engine's view."""
     rng = random.Random(3)
     full = BluffState.new(BluffConfig(), 0)
@@ -117,13 +124,14 @@ def test_bot_decides_from_its_seat_knowledge_only(bot_class) -> None:
 
 
 def test_random_bot_uses_every_kind_of_action_and_the_whole_stake_range() -> None:
-    kinds: Counter = Counter()
+    kinds: Counter[str] = Counter()
     above_minimum = 0
     ranks = set()
     for seed in range(10):
         for state, seat in random_match_views(seed, 300):
             view = state.view(seat)
             opts = view.options()
+            assert opts is not None
             action = RandomBluffBot(random.Random(seed)).choose(view)
             kinds[type(action).__name__] += 1
             if isinstance(action, Discard):
@@ -139,6 +147,7 @@ def test_random_bot_uses_every_kind_of_action_and_the_whole_stake_range() -> Non
 def test_chance_honest_is_zero_for_more_cards_of_a_rank_than_remain() -> None:
     state = table({1: cards("KS KH KD")})
     state.apply(Discard(0, slots(0, 0, 1), 10, Rank.KING))
+    assert state.last_claim is not None
     assert chance_honest(state.view(1), state.last_claim, 1) == 0.0
 
 
@@ -157,8 +166,10 @@ def caught_then_claims_an_ace_with(index: int) -> BluffState:
 
 def test_chance_honest_is_zero_when_a_known_face_contradicts_the_claim() -> None:
     shown = caught_then_claims_an_ace_with(0)
+    assert shown.last_claim is not None
     assert chance_honest(shown.view(1), shown.last_claim, 1) == 0.0
     unseen = caught_then_claims_an_ace_with(1)
+    assert unseen.last_claim is not None
     assert 0.0 < chance_honest(unseen.view(1), unseen.last_claim, 1) < 1.0
 
 
@@ -167,6 +178,7 @@ def test_chance_honest_falls_with_the_number_of_cards_claimed() -> None:
     for count in (1, 2, 3, 4):
         state = table({0: cards("2S 2H 2D 2C")})
         state.apply(Discard(0, slots(0, *range(count)), 10, Rank.QUEEN))
+        assert state.last_claim is not None
         chances.append(chance_honest(state.view(1), state.last_claim, 1))
     assert chances == sorted(chances, reverse=True) and chances[0] > 0.5 > chances[3]
 
@@ -196,6 +208,7 @@ def test_heuristic_challenges_a_claim_that_would_empty_the_hand() -> None:
             state.apply(Pass(seat))
     state.apply(Discard(0, slots(0, 12), 10, Rank.SEVEN))
     view = state.view(1)
+    assert view.last_claim is not None
     assert chance_honest(view, view.last_claim, 1) > 0.0
     assert heuristic(view) == Challenge(1)
 
@@ -207,6 +220,7 @@ def test_heuristic_weighs_a_call_against_the_stake(stake: int, calls: bool) -> N
     state = table({0: cards("KS KH KD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC"), 1: NO_KING})
     state.apply(Discard(0, slots(0, 0, 1, 2), stake, Rank.KING))
     view = state.view(1)
+    assert view.last_claim is not None
     assert chance_honest(view, view.last_claim, 1) < HeuristicBluffBot.doubt
     assert (heuristic(view) == Challenge(1)) is calls
 
@@ -236,6 +250,7 @@ def test_heuristic_does_not_bluff_a_rank_already_much_claimed() -> None:
     state.apply(Discard(1, slots(1, 0), 10, None))
     state.apply(Discard(2, slots(2, 0), 10, None))
     # Three kings claimed; seat 3 holds none and believes the last claim.
+    assert state.last_claim is not None
     assert chance_honest(state.view(3), state.last_claim, 3) > HeuristicBluffBot.doubt
     assert not isinstance(heuristic(state.view(3)), Discard)
 
@@ -268,7 +283,7 @@ def test_heuristic_beats_three_random_bots_with_seats_rotated() -> None:
                 else RandomBluffBot(random.Random(m * 4 + s)) for s in range(4)]
         final = play_local_match(BluffState.new(BluffConfig(), (m // 4) % 4), bots,
                                  FULL_DECK, random.Random(m))
+        assert final.outcome is not None
         if seat in final.outcome.winners:
-            assert final.outcome is not None
             wins += 1 / len(final.outcome.winners)
     assert wins / matches >= 0.45

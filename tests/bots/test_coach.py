@@ -22,7 +22,7 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(word) for word in text.split()]
 
 
-def normal_choice(view, seed: int):
+def normal_choice(view: BluffState | TopperState, seed: int) -> object:
     """What the registry's normal search bot chooses at ``view`` with this seed."""
     game = "bluff" if isinstance(view, BluffState) else "topper"
     return make_bot_factory(game, "search", "normal")(random.Random(seed)).choose(view)
@@ -71,6 +71,7 @@ def test_bluff_advice_gives_the_chance_of_a_claim_from_the_hypergeometric_count(
     assert advice.action == normal_choice(view, 9)
     could = 1 - comb(36, 13) / comb(39, 13)
     believed = could / (could + (1 - could) * 0.08)
+    assert view.last_claim is not None
     assert claim_chance(view, view.last_claim) == pytest.approx(believed)
     assert "Ben claims 1 card as 7" in advice.why
     assert "you hold 1 and 0 more are known" in advice.why
@@ -84,7 +85,9 @@ def test_a_shown_discard_counts_as_known_and_a_lead_says_whether_it_is_true() ->
                          1: cards("QD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD KD AD")})
     state.apply(Discard(0, tuple(hand_slots(state, 0)[:2]), 10, Rank.QUEEN))
     state.apply(Challenge(1))
-    state.apply(state.forced_action())
+    forced = state.forced_action()
+    assert forced is not None
+    state.apply(forced)
     count = rank_count(state.view(1), Rank.QUEEN)
     assert (count.in_hand, count.known, count.unaccounted) == (1, 2, 1)
     lead = advise(bluff_dealt({0: cards("QH QS QD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC")}).view(0),

@@ -22,19 +22,22 @@ from p2pcards.bots.topper_counter import (
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Discard
 from p2pcards.rules.topper import (
+    TopperAction,
     TopperConfig,
     TopperState,
 )
 from p2pcards.rules.topper.order import effective_suit
 from tests.bots.test_search_bots import _other_hands_shuffled, topper_states
 from tests.bots.test_topper_bots import Watched, cards, table
+from tests.rules.expect import known
 
 
 def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def counter_choice(state: TopperState):
+def counter_choice(state: TopperState) -> TopperAction:
+    assert state.to_act is not None
     return CounterTopperBot(random.Random(0)).choose(state.view(state.to_act))
 
 
@@ -56,8 +59,8 @@ def test_topper_counters_play_whole_matches_legally_from_their_own_views() -> No
 
 
 def test_a_seeded_topper_counter_match_repeats_exactly() -> None:
-    def run() -> list:
-        chosen: list = []
+    def run() -> list[object]:
+        chosen: list[object] = []
         bots = [CounterTopperBot(random.Random(s)) for s in range(4)]
         play_local_match(TopperState.new(TopperConfig(), 1), bots, TOPPER_DECK, random.Random(9),
                          on_step=lambda state, action, events: chosen.append(action))
@@ -72,6 +75,7 @@ def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold() -
     for seed in range(3):
         for state in topper_states(seed, 90):
             seat = state.to_act
+            assert seat is not None
             twin = _other_hands_shuffled(state, seat, rng)
             assert twin.view(seat) == state.view(seat)
             first = CounterTopperBot(random.Random(1)).choose(state.view(seat))
@@ -92,6 +96,7 @@ def test_bluff_counter_chooses_from_its_view_alone_and_legally() -> None:
             if state.awaiting_deal:
                 state.deal(shuffled_faces(FULL_DECK, rng))
                 continue
+            assert state.to_act is not None
             view = state.view(state.to_act)
             before = view.copy()
             action = CounterBluffBot(random.Random(seed)).choose(view)
@@ -147,8 +152,8 @@ def test_counter_beats_three_heuristic_bots_more_than_its_share() -> None:
                 else HeuristicTopperBot(random.Random(100 + 4 * i + s)) for s in range(4)]
         state = TopperState.new(TopperConfig(), (i // 4) % 4)
         play_local_match(state, bots, TOPPER_DECK, random.Random(5_000 + i))
+        assert state.outcome is not None
         if seat in state.outcome.winners:
-            assert state.outcome is not None
             wins += 1 / len(state.outcome.winners)
     assert wins / matches > 0.4
 
@@ -161,7 +166,7 @@ def _claims_of_one_rank(first: int, second: int) -> tuple[BluffState, int]:
     state = BluffState.new(BluffConfig(), 0)
     state.deal(shuffled_faces(FULL_DECK, random.Random(3)))
     judge = 2
-    mine = {state.face(p).rank for p in range(52) if p % 4 == judge}
+    mine = {card.rank for card in known(state.face(p) for p in range(52) if p % 4 == judge)}
     rank = next(r for r in sorted({c.rank for c in FULL_DECK}) if r not in mine)
     state.apply(Discard(0, tuple(p for p in range(0, 52, 4))[:first], 10, rank))
     state.apply(Discard(1, tuple(p for p in range(1, 52, 4))[:second], 10, rank))

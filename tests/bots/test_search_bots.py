@@ -8,8 +8,11 @@ import importlib.util
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -27,17 +30,18 @@ from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known
 
 ROOT = Path(__file__).resolve().parents[2]
 
-def load_arena():
+def load_arena() -> ModuleType:
     """scripts/arena.py as a module (registered, so its dataclasses and processes find it)."""
     if "arena_script" in sys.modules:
         return sys.modules["arena_script"]
     spec = importlib.util.spec_from_file_location("arena_script", ROOT / "scripts" / "arena.py")
+    assert spec is not None
     arena = importlib.util.module_from_spec(spec)
     sys.modules["arena_script"] = arena
-    assert spec is not None
     assert spec.loader is not None
     spec.loader.exec_module(arena)
     return arena
@@ -47,37 +51,41 @@ tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
 aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
 
 
-GAMES = {"bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
+#: Per game: a new match with the seat that acts first, its deck, its random bot.
+GAMES: dict[str, tuple[Callable[[int], Any], Sequence[Card], Callable[[random.Random], Any]]] = {
+         "bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
          "topper": (lambda first: TopperState.new(None, first), TOPPER_DECK, RandomTopperBot)}
 
 
-def random_states(game: str, seed: int, steps: int):
-    """Full states along a seeded match of random bots, each when a seat is to act."""
+def random_states(game: str, seed: int, steps: int) -> Iterator[Any]:
+    """Full states (either game's) along a seeded match of random bots, each when a seat is to act."""
     new, deck, random_bot = GAMES[game]
     rng = random.Random(seed)
     bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
     state = new(seed % 4)
     for _ in range(steps):
-        if state.outcome is not None:  # type: ignore[attr-defined]
+        if state.outcome is not None:
             return
-        if state.awaiting_deal:  # type: ignore[attr-defined]
-            state.deal(shuffled_faces(deck, rng))  # type: ignore[attr-defined]
+        if state.awaiting_deal:
+            state.deal(shuffled_faces(deck, rng))
             continue
         yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[attr-defined]
+        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
 
 
-def topper_states(seed: int, steps: int):
+def topper_states(seed: int, steps: int) -> Iterator[TopperState]:
     return random_states("topper", seed, steps)
 
 
 # --- views: legal, unchanged, and blind ---------------------------------------------
 
 @pytest.mark.parametrize("bot", [tiny_topper, aware_topper], ids=["by score", "match-aware"])
-def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot) -> None:
+def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(
+        bot: Callable[[random.Random], SearchTopperBot]) -> None:
     checked = 0
     for seed in range(2):
         for state in topper_states(seed, 120):
+            assert state.to_act is not None
             view = state.view(state.to_act)
             before = view.copy()
             action = bot(random.Random(seed)).choose(view)
@@ -123,6 +131,7 @@ def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold() ->
         if state.phase is not Phase.BIDDING:
             continue
         seat = state.to_act
+        assert seat is not None
         view = state.view(seat)
         for other in range(4):
             if other != seat:
@@ -142,11 +151,11 @@ def test_a_seeded_search_match_repeats_exactly(game: str) -> None:
     deck = FULL_DECK if game == "bluff" else TOPPER_DECK
     new = BluffState.new if game == "bluff" else TopperState.new
 
-    def run(seed: int):
+    def run(seed: int) -> list[object]:
         make = (partial(SearchBluffBot, learn=True) if game == "bluff" else tiny_topper)
-        chosen: list = []
+        chosen: list[object] = []
 
-        def record(state, action, events) -> None:
+        def record(state: object, action: object, events: object) -> None:
             chosen.append(action)
         config = BluffConfig(deal_cap=2) if game == "bluff" else None
         play_local_match(new(config, 0), [make(random.Random(seed + s)) for s in range(4)], deck,  # type: ignore[arg-type]
@@ -159,11 +168,12 @@ def test_a_seeded_search_match_repeats_exactly(game: str) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(6, 150), draw=st.integers(0, 2**32))
-def test_topper_determinisations_respect_every_public_fact(seed, steps, draw) -> None:
-    *_, state = [None, *topper_states(seed, steps)]  # type: ignore[misc]  # the last state reached
+def test_topper_determinisations_respect_every_public_fact(seed: int, steps: int, draw: int) -> None:
+    *_, state = [None, *topper_states(seed, steps)]  # the last state reached
     if state is None or state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
         return
     seat = state.to_act
+    assert seat is not None
     know = _Knowledge(state.view(seat), seat)
     hands = know.deal(random.Random(draw))
     played = set(state.played_cards)
@@ -175,7 +185,8 @@ def test_topper_determinisations_respect_every_public_fact(seed, steps, draw) ->
         for suit in state.voids(s):
             assert all(effective_suit(c, state.trump) != suit for c in hands[s])
     # The seat's own cards are its own.
-    assert sorted(hands[seat]) == sorted(face for _, face in state.hand(seat))
+    assert seat is not None
+    assert sorted(hands[seat]) == sorted(known(face for _, face in state.hand(seat)))
 
 
 def test_a_seat_void_in_a_suit_is_never_dealt_it() -> None:
@@ -186,6 +197,7 @@ def test_a_seat_void_in_a_suit_is_never_dealt_it() -> None:
             voids = {s: state.voids(s) for s in range(4) if s != seat and state.voids(s)}
             if not voids:
                 continue
+            assert seat is not None
             know = _Knowledge(state.view(seat), seat)
             for draw in range(20):
                 hands = know.deal(random.Random(draw))
@@ -203,7 +215,9 @@ def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted() -
     state = BluffState.new(BluffConfig(), 0)
     state.deal(shuffled_faces(FULL_DECK, random.Random(1)))
     model.predict_call(state, 1, 0.2)
-    lie = next(rank for rank in Rank if rank != state.face(0).rank)
+    face = state.face(0)
+    assert face is not None
+    lie = next(rank for rank in Rank if rank != face.rank)
     state.apply(Discard(0, (0,), 10, lie))
     state.apply(Challenge(1))
     model.observe(state.view(0))
@@ -310,6 +324,7 @@ def test_a_match_aware_bot_chooses_from_its_view_alone() -> None:
     compared = 0
     for state in topper_states(3, 80):
         seat = state.to_act
+        assert seat is not None
         twin = _other_hands_shuffled(state, seat, rng)
         assert twin.view(seat) == state.view(seat)
         first = aware_topper(random.Random(2)).choose(state.view(seat))
@@ -318,7 +333,7 @@ def test_a_match_aware_bot_chooses_from_its_view_alone() -> None:
     assert compared > 20
 
 
-def _dealt_to_seat0(hand, dealer: int, scores) -> TopperState:
+def _dealt_to_seat0(hand: list[Card], dealer: int, scores: list[int]) -> TopperState:
     return TopperState.position(first=dealer, hands={0: hand}, standings=scores)
 
 
@@ -330,7 +345,7 @@ def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopele
     weak = [Card(Rank.NINE, Suit.SPADES), Card(Rank.TEN, Suit.CLUBS), Card(Rank.NINE, Suit.HEARTS),
             Card(Rank.TEN, Suit.HEARTS), Card(Rank.NINE, Suit.DIAMONDS), Card(Rank.TEN, Suit.DIAMONDS)]
 
-    def bot():
+    def bot() -> SearchTopperBot:
         return SearchTopperBot(random.Random(3), iterations=50, bid_samples=40, match_aware=True)
 
     state = _dealt_to_seat0(strong, 3, [18, 10, 10, 10])
@@ -396,6 +411,7 @@ def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally
     for state in topper_states(1, 200):
         if state.phase is not Phase.PLAY:
             continue
+        assert state.to_act is not None
         view = state.view(state.to_act)
         budgets[len(view.hand(state.to_act))] = bot.budget(view, state.to_act)
         assert bot.choose(view) in tuple(view.legal_actions())

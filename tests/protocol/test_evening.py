@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import SHORT, direct_table
+from p2pcards._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, sign_choice
 from p2pcards.protocol.envelope import SignedMessage
@@ -22,13 +22,15 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import StageNotReached
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verify import Report
 from p2pcards.protocol.verify_evening import verify_evening
 
 GAME = "topper"
 
 
 @pytest.fixture(scope="module")
-def evening():
+def evening() -> tuple[DirectTable, DirectTable]:
     """Two short matches of the same four, the second the rematch of the first."""
     first = direct_table(GAME, seed=61)
     first.run()
@@ -42,7 +44,7 @@ def _keys(table: Table) -> list[bytes]:
     return [p.public_key for p in table.players]
 
 
-def test_the_rematch_seats_everyone_one_seat_on(evening) -> None:
+def test_the_rematch_seats_everyone_one_seat_on(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     before, now = first.tables[0], second.tables[3]
     assert before.player_at_seat is not None and now.player_at_seat is not None
@@ -51,7 +53,7 @@ def test_the_rematch_seats_everyone_one_seat_on(evening) -> None:
         assert _keys(now)[now.player_at_seat[(seat + 1) % 4]] == moved
 
 
-def test_every_player_and_the_observer_agree_on_the_link(evening) -> None:
+def test_every_player_and_the_observer_agree_on_the_link(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     record = first.tables[1].finished()
     assert record.final == SignedMessage.parse(first.tables[1].transcript()[-1]).digest
@@ -74,7 +76,7 @@ def test_rotation_gives_a_freed_seat_to_the_newcomer() -> None:
     assert rotated_seats(after, now) == (1, 2, 0, 3)
 
 
-def test_a_genesis_naming_another_session_is_refused(evening) -> None:
+def test_a_genesis_naming_another_session_is_refused(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     record = first.tables[0].finished()
     other = After(bytes(32), record.final, record.seats)
@@ -86,7 +88,7 @@ def test_a_genesis_naming_another_session_is_refused(evening) -> None:
         check_after(None, record)
 
 
-def test_a_genesis_rotating_another_seating_is_refused(evening) -> None:
+def test_a_genesis_rotating_another_seating_is_refused(evening: tuple[DirectTable, DirectTable]) -> None:
     first, _ = evening
     record = first.tables[0].finished()
     swapped = (record.seats[1], record.seats[0], *record.seats[2:])
@@ -94,7 +96,7 @@ def test_a_genesis_rotating_another_seating_is_refused(evening) -> None:
         check_after(After(record.session, record.final, swapped), record)
 
 
-def test_a_genesis_whose_after_repeats_a_seat_is_malformed(evening) -> None:
+def test_a_genesis_whose_after_repeats_a_seat_is_malformed(evening: tuple[DirectTable, DirectTable]) -> None:
     first, _ = evening
     identities = first.identities
     lobby = Lobby(identities[0], GAME, game_wire.by_name(GAME).config_to_wire(SHORT[GAME]), "again")
@@ -108,13 +110,13 @@ def test_a_genesis_whose_after_repeats_a_seat_is_malformed(evening) -> None:
 
 # -- the "again" count ---------------------------------------------------------
 
-def _count(evening) -> tuple[AgainCount, FinishedMatch, list[Identity]]:
+def _count(evening: tuple[DirectTable, DirectTable]) -> tuple[AgainCount, FinishedMatch, list[Identity]]:
     first, _ = evening
     record = first.tables[0].finished()
     return AgainCount(record, tuple(_keys(first.tables[0]))), record, first.identities
 
 
-def test_four_agains_make_the_count_ready(evening) -> None:
+def test_four_agains_make_the_count_ready(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     for player in range(4):
         assert not count.ready
@@ -123,7 +125,7 @@ def test_four_agains_make_the_count_ready(evening) -> None:
     assert count.ready and count.left == ()
 
 
-def test_a_copy_of_a_choice_counts_once_and_a_leave_is_final(evening) -> None:
+def test_a_copy_of_a_choice_counts_once_and_a_leave_is_final(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     again = sign_choice(identities[2], record, 2, AGAIN).raw
     assert count.receive(again) is not None and count.receive(again) is None
@@ -132,7 +134,7 @@ def test_a_copy_of_a_choice_counts_once_and_a_leave_is_final(evening) -> None:
     assert count.left == (2,) and count.free == (2,)
 
 
-def test_a_leaver_seat_filled_by_a_bot_makes_the_count_ready(evening) -> None:
+def test_a_leaver_seat_filled_by_a_bot_makes_the_count_ready(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     for player in (0, 1, 3):
         count.receive(sign_choice(identities[player], record, player, AGAIN).raw)
@@ -145,13 +147,13 @@ def test_a_leaver_seat_filled_by_a_bot_makes_the_count_ready(evening) -> None:
     assert players[2] == (bot.public_key, "bot") and players[0][0] == identities[0].public_key
 
 
-def test_a_seat_cannot_be_filled_before_its_player_left(evening) -> None:
+def test_a_seat_cannot_be_filled_before_its_player_left(evening: tuple[DirectTable, DirectTable]) -> None:
     count, _, _ = _count(evening)
     with pytest.raises(MalformedMessage, match="has not left"):
         count.fill(1, Identity.generate().public_key, "bot")
 
 
-def test_a_choice_replayed_from_another_match_is_refused(evening) -> None:
+def test_a_choice_replayed_from_another_match_is_refused(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     count, _, identities = _count(evening)
     other = second.tables[0].finished()
@@ -163,14 +165,14 @@ def test_a_choice_replayed_from_another_match_is_refused(evening) -> None:
     assert count.choices == {}
 
 
-def test_a_choice_signed_by_another_player_is_dropped(evening) -> None:
+def test_a_choice_signed_by_another_player_is_dropped(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     with pytest.raises(BadSignature):
         count.receive(sign_choice(identities[0], record, 1, AGAIN).raw)
     assert count.choices == {}
 
 
-def test_a_transcript_message_is_no_choice(evening) -> None:
+def test_a_transcript_message_is_no_choice(evening: tuple[DirectTable, DirectTable]) -> None:
     count, _, _ = _count(evening)
     with pytest.raises(MalformedMessage):
         count.receive(evening[0].tables[0].transcript()[-1])
@@ -178,7 +180,7 @@ def test_a_transcript_message_is_no_choice(evening) -> None:
 
 # -- verifying an evening ------------------------------------------------------
 
-def test_the_evening_verifies_whole_and_in_any_order(evening) -> None:
+def test_the_evening_verifies_whole_and_in_any_order(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     transcripts = [first.tables[0].transcript(), second.tables[1].transcript()]
     whole = verify_evening(transcripts, verifier=_replay_only)
@@ -187,7 +189,7 @@ def test_the_evening_verifies_whole_and_in_any_order(evening) -> None:
     assert shuffled.ok and shuffled.sessions == [first.tables[0].session, second.tables[0].session]
 
 
-def test_a_tampered_link_is_refused_naming_the_match(evening) -> None:
+def test_a_tampered_link_is_refused_naming_the_match(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     record = first.tables[0].finished()
     forged = After(record.session, bytes(32), record.seats)
@@ -202,7 +204,7 @@ def test_a_tampered_link_is_refused_naming_the_match(evening) -> None:
     assert report.reports[1].ok  # alone, the forged match verifies
 
 
-def test_a_match_that_fails_alone_fails_the_evening(evening) -> None:
+def test_a_match_that_fails_alone_fails_the_evening(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     transcript = second.tables[0].transcript()
     report = verify_evening([first.tables[0].transcript(), transcript[:20]],
@@ -211,14 +213,15 @@ def test_a_match_that_fails_alone_fails_the_evening(evening) -> None:
     assert not report.ok and report.problem.startswith("match 2 does not verify")
 
 
-def _replay_only(messages, verdict):
+def _replay_only(messages: list[bytes], verdict: Verdict | None) -> Report:
     from p2pcards.protocol.verify import verify_transcript
     return verify_transcript(messages, verdict, workers=1)
 
 
 # -- from the count to the next genesis ------------------------------------------
 
-def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(evening) -> None:
+def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(
+        evening: tuple[DirectTable, DirectTable]) -> None:
     from p2pcards.protocol.again import check_rematch, rematch_genesis
 
     first, _ = evening
@@ -236,7 +239,7 @@ def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(
     assert table.after == record.after
 
 
-def test_a_joiner_refuses_a_genesis_that_is_no_rematch(evening) -> None:
+def test_a_joiner_refuses_a_genesis_that_is_no_rematch(evening: tuple[DirectTable, DirectTable]) -> None:
     from p2pcards.protocol.again import check_rematch
 
     first, second = evening

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards._direct import DirectTable, direct_table
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, seal_notice
 from p2pcards.protocol.identity import Identity
@@ -20,6 +20,7 @@ from p2pcards.protocol.relay import (
     Send,
     TableStarted,
 )
+from p2pcards.protocol.relay import Output as RelayOutput
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
 
@@ -29,9 +30,9 @@ def hello(name: str, sid: bytes = b"", have: int = 0, bot: int = 0) -> bytes:
                                    "have": have, "bot": bot})
 
 
-def full_relay(ids: list[Identity]) -> tuple[Relay, list]:
+def full_relay(ids: list[Identity]) -> tuple[Relay, list[RelayOutput]]:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
-    outputs = []
+    outputs: list[RelayOutput] = []
     for link, identity in enumerate(ids, start=1):
         relay.connected(link, identity.public_key)
         outputs += relay.frame(link, hello(identity.name))
@@ -104,6 +105,7 @@ def test_message_extending_the_chain_is_stored_then_forwarded_to_the_others() ->
     relay = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"), [table.genesis])
     for link in range(1, 5):
         relay.connected(link, table.identities[link - 1].public_key)
+        assert relay.session is not None
         relay.frame(link, hello(f"p{link}", sid=relay.session, have=1))  # seated: may relay
     raw = table.write()
     out = relay.frame(1, frames.encode("msg", raw))
@@ -116,11 +118,12 @@ def test_message_ahead_of_the_chain_makes_the_relay_ask_for_the_gap() -> None:
     table = direct_table("topper", seed=32)
     relay = Relay.resume(Lobby(table.identities[0], "topper", {}, "den"), [table.genesis])
     relay.connected(1, table.identities[0].public_key)
+    assert relay.session is not None
     relay.frame(1, hello("p0", sid=relay.session, have=1))  # seated: may relay
     table.deliver(table.write(), exclude=0)
     second = table.write()
     out = relay.frame(1, frames.encode("msg", second))
-    assert len(out) == 1 and frames.decode(out[0].frame).body == {"have": 1}
+    assert len(out) == 1 and isinstance(out[0], Send) and frames.decode(out[0].frame).body == {"have": 1}
 
 
 def test_reconnecting_player_gets_the_messages_it_lacks() -> None:
@@ -144,7 +147,7 @@ def test_garbage_frame_gets_a_reject_and_closes_only_that_link(ids: list[Identit
 # -- notices: kept beside the chain, never in it --------------------------------------------
 
 
-def _relay_in_play(seed: int):
+def _relay_in_play(seed: int) -> tuple[DirectTable, Relay]:
     table = direct_table("topper", seed=seed)
     for _ in range(5):
         table.step()
@@ -152,6 +155,7 @@ def _relay_in_play(seed: int):
     held = len(table.tables[0].transcript())
     for link in range(1, 5):
         relay.connected(link, table.identities[link - 1].public_key)
+        assert relay.session is not None
         relay.frame(link, hello(f"P{link - 1}", sid=relay.session, have=held))  # seated
     return table, relay
 
@@ -166,6 +170,7 @@ def test_an_alert_is_kept_persisted_broadcast_once_and_handed_to_a_returning_pla
     assert relay.frame(3, frames.encode("alert", alert)) == []  # the same notice again
     assert [n.raw for n in relay.notices] == [alert]
     relay.connected(9, table.identities[3].public_key)
+    assert relay.session is not None
     out = relay.frame(9, hello("P3", sid=relay.session, have=1))
     sent = [f for f in (frames.decode(o.frame) for o in out if isinstance(o, Send))
             if f.kind != "presence"]

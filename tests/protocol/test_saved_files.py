@@ -31,7 +31,7 @@ from . import spec_shapes
 pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 
-def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess:
+def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
@@ -67,7 +67,7 @@ def test_every_file_a_match_writes_fits_its_written_shape(played: tuple[Path, Pa
         assert read["verdict"] is None and len(read["messages"]) > 10
 
 
-def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
+def _copy(played: tuple[Path, Path], tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
           cut: int = 0, verdict: bytes | None = None) -> Path:
     """Your folder copied, with its meta replaced (None: removed) and the transcript damaged."""
     _, table = played
@@ -87,7 +87,7 @@ def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
 
 @pytest.mark.parametrize("meta", [None, b"\xc1 not msgpack", wire.pack([1, 2]), wire.pack({"player": 9})],
                          ids=["absent", "not msgpack", "not a map", "another shape"])
-def test_verify_ignores_a_meta_it_cannot_use(played: tuple[Path, Path], tmp_path: Path, meta) -> None:
+def test_verify_ignores_a_meta_it_cannot_use(played: tuple[Path, Path], tmp_path: Path, meta: bytes | None) -> None:
     home, _ = played
     checked = _cli(["verify", str(_copy(played, tmp_path, meta=meta))], home)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -120,7 +120,7 @@ def test_a_transcript_with_bytes_after_its_last_whole_record_fails_with_that_rea
 
 @pytest.mark.parametrize("meta", [b"\xc1 not msgpack", wire.pack({"player": 9})], ids=["garbage", "another shape"])
 def test_verify_of_a_transcript_file_never_reads_the_meta_beside_it(
-        played: tuple[Path, Path], tmp_path: Path, meta) -> None:
+        played: tuple[Path, Path], tmp_path: Path, meta: bytes) -> None:
     home, _ = played
     with_meta = _copy(played, tmp_path / "with", meta=meta)
     without = _copy(played, tmp_path / "without", meta=None)
@@ -143,13 +143,14 @@ def test_verify_of_your_folder_names_you_from_its_meta(played: tuple[Path, Path]
 
 @pytest.mark.parametrize("pin, pinned", [(None, False), (bytes(range(32)), True)],
                          ids=["--connect: no key to pin", "found on the LAN: its host key"])
-def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin, pinned) -> None:
+def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin: bytes | None, pinned: bool) -> None:
     """SECURITY.md, "The first dial with --connect" (issue 25 point 9): an address typed
     by hand comes with no key, so the saved meta holds ``pin: ""`` and neither a
     reconnect nor ``resume`` pins one; a table found by discovery keeps its host key."""
     from p2pcards.app import joining_session
     from p2pcards.protocol.identity import Identity
-    session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711, expected_peer=pin)
+    session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711,  # type: ignore[arg-type]  # no play
+                              expected_peer=pin)
     assert session.meta == {"host": "127.0.0.1", "port": 4711, "pin": pin if pinned else ""}
     meta = {**session.meta, "v": 1, "player": 1, "name": "Jo", "bots": [0, 0, 0, 0],
             "secrets": {"key": bytes(32), "draw": bytes(32)}}

@@ -224,6 +224,7 @@ def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage
     again = rules.message(2, real)  # the same message on another path, not yet checked
     assert [type(o) for o in again] == [Check]
     outs = _run_check(rules, first)
+    assert isinstance(first[0], Speculate)
     assert Settle(first[0].position, True) in outs
     assert table.next_position == first[0].position + 1
 

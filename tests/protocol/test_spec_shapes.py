@@ -11,7 +11,9 @@ that breaks its written shape or signs in another domain.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -23,8 +25,9 @@ from . import spec_shapes
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
-def _vector(name: str) -> dict:
-    return json.loads((VECTORS / name).read_text())
+def _vector(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((VECTORS / name).read_text())
+    return data
 
 
 def _messages(name: str) -> list[bytes]:
@@ -74,7 +77,8 @@ def test_the_verdicts_and_notices_a_player_writes_fit_the_written_shapes() -> No
         assert notice["from"] == case["writer"]
 
 
-def _resigned(body_of, *, tag: bytes = spec_shapes.MESSAGE_TAG) -> tuple[bytes, str, list[bytes]]:
+def _resigned(body_of: Callable[[Any], Any], *,
+              tag: bytes = spec_shapes.MESSAGE_TAG) -> tuple[bytes, str, list[bytes]]:
     """The Topper vector's last message with another body, signed again by its writer
     over ``tag`` and the new payload."""
     raw = _messages("table-topper.json")

@@ -121,7 +121,7 @@ def test_own_lines_are_refused_beyond_the_rate_and_when_empty(ids: list[Identity
 
 
 @pytest.mark.parametrize("raw", [b"", b"\xc1", wire.pack([b"x", b"y"]), wire.pack(["a", 1])])
-def test_malformed_bytes_are_dropped_with_a_reason(ids: list[Identity], raw) -> None:
+def test_malformed_bytes_are_dropped_with_a_reason(ids: list[Identity], raw: bytes) -> None:
     with pytest.raises(TalkDropped, match="malformed chat line"):
         books(ids)[1].receive(raw, now=0.0)
 
@@ -158,6 +158,7 @@ def _talk_frame(identity: Identity, session: bytes, player: int, counter: int, t
 
 def test_the_relay_forwards_a_line_to_every_other_seated_link(ids: list[Identity]) -> None:
     relay, _ = full_relay(ids)
+    assert relay.session is not None
     out = relay.frame(2, _talk_frame(ids[1], relay.session, 1, 1, "gg"))
     assert len(out) == 1 and isinstance(out[0], Broadcast) and out[0].exclude == 2
     assert frames.decode(out[0].frame).kind == "talk"
@@ -167,6 +168,7 @@ def test_the_relay_forwards_a_line_to_every_other_seated_link(ids: list[Identity
 def test_the_relay_drops_bad_lines_without_closing_the_link(ids: list[Identity]) -> None:
     relay, _ = full_relay(ids)
     sid = relay.session
+    assert sid is not None
     cases = {
         "of player 0": _talk_frame(ids[0], sid, 0, 1, "someone else's line"),
         "another table": _talk_frame(ids[1], OTHER_SID, 1, 1, "replayed"),
@@ -189,15 +191,17 @@ def test_the_relay_drops_a_replay_and_a_flood(ids: list[Identity]) -> None:
         relay.connected(link, identity.public_key)
         relay.frame(link, hello(identity.name))
     sid = relay.session
+    assert sid is not None
     first = _talk_frame(ids[1], sid, 1, 100, "one")
     assert isinstance(relay.frame(2, first)[0], Broadcast)
     assert relay.frame(2, first) == []  # the same bytes: a copy, silently
     old = _talk_frame(ids[1], sid, 1, 99, "older")
-    assert "replayed" in relay.frame(2, old)[0].reason
+    dropped = relay.frame(2, old)[0]
+    assert isinstance(dropped, Dropped) and "replayed" in dropped.reason
     results = [relay.frame(2, _talk_frame(ids[1], sid, 1, 101 + i, f"x{i}"))[0]
                for i in range(RATE_LINES)]
     assert [type(r) for r in results] == [Broadcast] * (RATE_LINES - 1) + [Dropped]
-    assert "too fast" in results[-1].reason
+    assert isinstance(results[-1], Dropped) and "too fast" in results[-1].reason
     clock[0] = RATE_WINDOW + 1
     assert isinstance(relay.frame(2, _talk_frame(ids[1], sid, 1, 200, "later"))[0], Broadcast)
 

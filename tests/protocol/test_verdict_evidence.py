@@ -44,8 +44,8 @@ def left() -> tuple[DirectTable, list[bytes], Verdict]:
 
 def _notice(table: DirectTable, transcript: list[bytes], signer: int, **change: object) -> bytes:
     """A leave notice as player ``LEAVER`` would sign it, with ``change``s to its fields."""
-    fields: dict = {"session": table.tables[0].session, "position": len(transcript),
-                    "prev": table.tables[0].head, "player": LEAVER, "type": "leave", "body": {}}
+    fields: dict[str, Any] = {"session": table.tables[0].session, "position": len(transcript),
+                              "prev": table.tables[0].head, "player": LEAVER, "type": "leave", "body": {}}
     fields.update(change)
     return seal_notice(table.identities[signer], **fields).raw
 
@@ -139,7 +139,7 @@ def test_a_leave_signed_by_a_player_ahead_of_this_record_is_confirmed() -> None:
 
 @pytest.mark.parametrize("name", list(FORGERIES))
 def test_a_forged_leave_verdict_is_refused_with_its_reason(
-        left: tuple[DirectTable, list[bytes], Verdict], name) -> None:
+        left: tuple[DirectTable, list[bytes], Verdict], name: str) -> None:
     table, transcript, verdict = left
     forge, says = FORGERIES[name]
     _refused(verify_transcript(transcript, forge(table, transcript, verdict), workers=1), says)
@@ -160,6 +160,7 @@ def test_a_genuine_deadline_and_an_unreachable_host_check_as_far_as_a_clock_can(
         midway: tuple[DirectTable, list[bytes]]) -> None:
     table, transcript = midway
     writer = table.writer
+    assert writer is not None
     for blamed in (writer, 0):
         verdict = Verdict("deadline", (blamed,), len(transcript), "did not write before the deadline")
         report = verify_transcript(transcript, verdict, workers=1)
@@ -173,7 +174,7 @@ def test_a_genuine_deadline_and_an_unreachable_host_check_as_far_as_a_clock_can(
     ({"players": "not the writer"}, "was to write"),
 ])
 def test_a_deadline_that_cannot_be_a_clock_here_is_refused(
-        midway: tuple[DirectTable, list[bytes]], change, says: str) -> None:
+        midway: tuple[DirectTable, list[bytes]], change: dict[str, Any], says: str) -> None:
     table, transcript = midway
     writer = table.writer
     assert writer not in (None, 0), "the fixture's writer must not be the host"
@@ -219,7 +220,7 @@ def test_a_genuine_equivocation_is_proven(equivocated: tuple[list[bytes], Verdic
     ({"rule": "turn"}, "breaks rule 'chain.equivocation', not 'turn'"),
 ])
 def test_equivocation_evidence_for_another_claim_is_refused(
-        equivocated: tuple[list[bytes], Verdict], change, says: str) -> None:
+        equivocated: tuple[list[bytes], Verdict], change: dict[str, Any], says: str) -> None:
     transcript, verdict = equivocated
     fields: dict[str, Any] = {"rule": verdict.rule, "players": verdict.players, "position": verdict.position,
                               "detail": verdict.detail, "evidence": verdict.evidence}
@@ -247,7 +248,7 @@ def _save(folder: Path, transcript: list[bytes], verdict: Verdict) -> Path:
     return folder
 
 
-def _verify_cli(folder: Path, *extra: str) -> subprocess.CompletedProcess:
+def _verify_cli(folder: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(folder / "config"),
            "XDG_STATE_HOME": str(folder / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", "verify", *extra, str(folder)],

@@ -4,27 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards._direct import DirectTable, direct_table
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 
 
 @pytest.fixture(scope="module")
-def finished():
+def finished() -> DirectTable:
     table = direct_table("topper", seed=41)
     table.run()
     return table
 
 
-def test_a_finished_match_verifies_with_its_outcome(finished) -> None:
+def test_a_finished_match_verifies_with_its_outcome(finished: DirectTable) -> None:
     report = verify_transcript(finished.tables[2].transcript())
     assert report.ok and report.problem is None
+    assert finished.tables[0].engine is not None
     assert repr(report.outcome) == repr(finished.tables[0].engine.outcome)
     assert report.shuffles == 4 * report.deals and report.messages == len(finished.observer.messages)
 
 
-def test_a_transcript_with_a_flipped_byte_fails(finished) -> None:
+def test_a_transcript_with_a_flipped_byte_fails(finished: DirectTable) -> None:
     messages = finished.tables[1].transcript()
     raw = bytearray(messages[10])
     raw[len(raw) // 2] ^= 0x40
@@ -33,7 +34,7 @@ def test_a_transcript_with_a_flipped_byte_fails(finished) -> None:
     assert not report.ok and report.problem.startswith("message 10")
 
 
-def test_a_truncated_transcript_is_not_ok(finished) -> None:
+def test_a_truncated_transcript_is_not_ok(finished: DirectTable) -> None:
     report = verify_transcript(finished.tables[1].transcript()[:30])
     assert not report.ok and report.outcome is None
 
@@ -84,7 +85,7 @@ def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirme
 # -- a saved transcript is exactly the chain ------------------------------------------------
 
 
-def test_an_exact_duplicate_message_fails_with_its_reason(finished) -> None:
+def test_an_exact_duplicate_message_fails_with_its_reason(finished: DirectTable) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + [messages[11]] + messages[12:])
     assert not report.ok and report.outcome is None
@@ -102,7 +103,9 @@ def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind: str) -> None
         notice = signer.leave()
     else:
         signer.declare_deadline_missed()
-        notice = signer.alert()
+        alert = signer.alert()
+        assert alert is not None
+        notice = alert
     messages = table.tables[0].transcript()
     report = verify_transcript(messages + [notice])
     assert not report.ok and report.verdict is None
@@ -110,7 +113,7 @@ def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind: str) -> None
                               "which is never part of the transcript")
 
 
-def test_a_message_for_a_later_position_says_what_is_missing(finished) -> None:
+def test_a_message_for_a_later_position_says_what_is_missing(finished: DirectTable) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + messages[14:])
     assert report.problem is not None
@@ -129,7 +132,7 @@ def test_a_notice_is_never_evidence_of_a_transcript_fault() -> None:
     assert report.verdict_confirmed is False and not report.ok
 
 
-def _with_bad_shuffle(finished, deck: int) -> list[bytes]:
+def _with_bad_shuffle(finished: DirectTable, deck: int) -> list[bytes]:
     """The transcript with one shuffle of ``deck`` re-signed by its writer over a
     proof with one response changed (everything after it then breaks the chain)."""
     messages = finished.tables[0].transcript()
@@ -143,12 +146,13 @@ def _with_bad_shuffle(finished, deck: int) -> list[bytes]:
             forged = seal(finished.identities[msg.player], session=msg.session,
                           position=msg.position, prev=msg.prev, player=msg.player,
                           type="shuffle", body=body)
-            return messages[:index] + [forged.raw] + messages[index + 1:]
+            raws: list[bytes] = messages[:index] + [forged.raw] + messages[index + 1:]
+            return raws
     raise AssertionError("no shuffle of that deck")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_workers_change_nothing_but_the_time(finished, workers: int) -> None:
+def test_workers_change_nothing_but_the_time(finished: DirectTable, workers: int) -> None:
     good = verify_transcript(finished.tables[1].transcript(), workers=workers)
     assert good.ok and good == verify_transcript(finished.tables[1].transcript(), workers=1)
     bad = _with_bad_shuffle(finished, deck=0)
@@ -157,7 +161,7 @@ def test_workers_change_nothing_but_the_time(finished, workers: int) -> None:
     assert one == many and not many.ok and "shuffle proof fails" in many.verdict.detail
 
 
-def test_progress_is_told_for_the_replay_and_the_proofs(finished) -> None:
+def test_progress_is_told_for_the_replay_and_the_proofs(finished: DirectTable) -> None:
     seen: list[tuple[str, int, int]] = []
     verify_transcript(finished.tables[1].transcript(), workers=2,
                       progress=lambda stage, done, total: seen.append((stage, done, total)))

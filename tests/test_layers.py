@@ -56,7 +56,7 @@ def test_the_layer_check_sees_every_lower_layer() -> None:
     assert {layer_of(p) for p in MODULES} == set(ALLOWED)
 
 
-def test_every_deliberate_exception_has_the_one_root():
+def test_every_deliberate_exception_has_the_one_root() -> None:
     import importlib
     import pkgutil
 

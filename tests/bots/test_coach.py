@@ -22,7 +22,7 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(word) for word in text.split()]
 
 
-def normal_choice(view, seed: int):
+def normal_choice(view: BluffState | TopperState, seed: int) -> object:
     """What the registry's normal search bot chooses at ``view`` with this seed."""
     game = "bluff" if isinstance(view, BluffState) else "topper"
     return make_bot_factory(game, "search", "normal")(random.Random(seed)).choose(view)
@@ -40,7 +40,7 @@ def hand_slots(state: BluffState, seat: int) -> list[int]:
 
 # --- Bluff ------------------------------------------------------------------------------
 
-def test_bluff_advice_at_an_impossible_claim_is_the_bots_move_with_the_count_that_proves_it():
+def test_bluff_advice_at_an_impossible_claim_is_the_bots_move_with_the_count_that_proves_it() -> None:
     """Ben holds three 7s; Ann leads two cards as 7s: at most one 7 is left, so the
     claim cannot be true (0%). (The normal bot sheds its three true 7s on it.)"""
     state = bluff_dealt({1: cards("7C 7D 7H 2S 3S 4S 5S 6S 8S 9S 10S JS QS")})
@@ -58,7 +58,7 @@ def test_bluff_advice_at_an_impossible_claim_is_the_bots_move_with_the_count_tha
     assert "the chance the claim is true is about 0%" in advice.why
 
 
-def test_bluff_advice_gives_the_chance_of_a_claim_from_the_hypergeometric_count():
+def test_bluff_advice_gives_the_chance_of_a_claim_from_the_hypergeometric_count() -> None:
     """Cat holds one 7. Ann led one card as a 7, Ben answered one more: 3 sevens are
     unaccounted for among the 39 cards Cat has not seen, and Ben held 13 of them
     before his discard. The chance he held a 7 is 1 - C(36,13)/C(39,13); the bot
@@ -71,6 +71,7 @@ def test_bluff_advice_gives_the_chance_of_a_claim_from_the_hypergeometric_count(
     assert advice.action == normal_choice(view, 9)
     could = 1 - comb(36, 13) / comb(39, 13)
     believed = could / (could + (1 - could) * 0.08)
+    assert view.last_claim is not None
     assert claim_chance(view, view.last_claim) == pytest.approx(believed)
     assert "Ben claims 1 card as 7" in advice.why
     assert "you hold 1 and 0 more are known" in advice.why
@@ -78,13 +79,15 @@ def test_bluff_advice_gives_the_chance_of_a_claim_from_the_hypergeometric_count(
     assert f"the chance the claim is true is about {round(100 * believed)}%" in advice.why
 
 
-def test_a_shown_discard_counts_as_known_and_a_lead_says_whether_it_is_true():
+def test_a_shown_discard_counts_as_known_and_a_lead_says_whether_it_is_true() -> None:
     """After a call showed two of Ann's queens, Ben's count of queens knows them."""
     state = bluff_dealt({0: cards("QH QS 2C 3C 4C 5C 6C 7C 8C 9C 10C JC KC"),
                          1: cards("QD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD KD AD")})
     state.apply(Discard(0, tuple(hand_slots(state, 0)[:2]), 10, Rank.QUEEN))
     state.apply(Challenge(1))
-    state.apply(state.forced_action())
+    forced = state.forced_action()
+    assert forced is not None
+    state.apply(forced)
     count = rank_count(state.view(1), Rank.QUEEN)
     assert (count.in_hand, count.known, count.unaccounted) == (1, 2, 1)
     lead = advise(bluff_dealt({0: cards("QH QS QD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC")}).view(0),
@@ -100,7 +103,7 @@ def test_a_shown_discard_counts_as_known_and_a_lead_says_whether_it_is_true():
 SPADES_HAND = cards("JS JC AS KS 9H AD")
 
 
-def test_topper_bid_advice_is_the_bots_bid_with_the_trump_count_and_the_tricks_it_needs():
+def test_topper_bid_advice_is_the_bots_bid_with_the_trump_count_and_the_tricks_it_needs() -> None:
     state = TopperState.position(first=3, hands={0: SPADES_HAND})
     view = state.view(0)
     advice = advise(view, random.Random(2), NAMES)
@@ -115,7 +118,7 @@ def test_topper_bid_advice_is_the_bots_bid_with_the_trump_count_and_the_tricks_i
         assert isinstance(advice.action, PassBid)
 
 
-def test_topper_play_advice_is_the_bots_card_with_the_trumps_and_the_bid_it_serves():
+def test_topper_play_advice_is_the_bots_card_with_the_trumps_and_the_bid_it_serves() -> None:
     state = TopperState.position(first=3, hands={0: SPADES_HAND}, bidder=0, bid=3,
                                  trump=Suit.SPADES)
     view = state.view(0)
@@ -129,7 +132,7 @@ def test_topper_play_advice_is_the_bots_card_with_the_trumps_and_the_bid_it_serv
         assert "no card still unseen beats JS" in advice.why
 
 
-def test_a_card_that_cannot_take_the_trick_says_so():
+def test_a_card_that_cannot_take_the_trick_says_so() -> None:
     """Hearts trump; Ann leads the Little Jack (JD); Ben's hearts cannot beat it."""
     hands = [cards("JH JD AH 9C 10S KS"), cards("KH 9H QC AC 9S QS"),
              cards("QH 10H JC KC AS JS"), cards("10C 9D 10D QD KD AD")]
@@ -157,7 +160,7 @@ def _bluff_twin(state: BluffState, seat: int, rng: random.Random) -> BluffState:
     return twin
 
 
-def test_the_bluff_coach_advises_from_its_view_alone():
+def test_the_bluff_coach_advises_from_its_view_alone() -> None:
     rng = random.Random(6)
     compared = 0
     for state in random_states("bluff", 3, 200):
@@ -172,7 +175,7 @@ def test_the_bluff_coach_advises_from_its_view_alone():
     assert compared > 40
 
 
-def test_the_topper_coach_advises_from_its_view_alone():
+def test_the_topper_coach_advises_from_its_view_alone() -> None:
     rng = random.Random(7)
     compared = 0
     for state in random_states("topper", 4, 40):
@@ -187,7 +190,7 @@ def test_the_topper_coach_advises_from_its_view_alone():
     assert compared == 8
 
 
-def test_no_advice_when_it_is_not_your_turn_or_there_is_no_choice():
+def test_no_advice_when_it_is_not_your_turn_or_there_is_no_choice() -> None:
     state = bluff_dealt({})
     with pytest.raises(NoAdvice):
         advise(state.view(1), random.Random(0))

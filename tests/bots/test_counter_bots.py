@@ -22,32 +22,35 @@ from p2pcards.bots.topper_counter import (
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Discard
 from p2pcards.rules.topper import (
+    TopperAction,
     TopperConfig,
     TopperState,
 )
 from p2pcards.rules.topper.order import effective_suit
 from tests.bots.test_search_bots import _other_hands_shuffled, topper_states
 from tests.bots.test_topper_bots import Watched, cards, table
+from tests.rules.expect import known
 
 
 def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def counter_choice(state: TopperState):
+def counter_choice(state: TopperState) -> TopperAction:
+    assert state.to_act is not None
     return CounterTopperBot(random.Random(0)).choose(state.view(state.to_act))
 
 
 # --- a kind of the registry, at every table ------------------------------------------
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_counter_is_a_kind_of_both_games(game):
+def test_counter_is_a_kind_of_both_games(game: str) -> None:
     assert "counter" in KINDS
     bot = make_bot_factory(game, "counter", "hard")(random.Random(0))
     assert bot.name == "counter"
 
 
-def test_topper_counters_play_whole_matches_legally_from_their_own_views():
+def test_topper_counters_play_whole_matches_legally_from_their_own_views() -> None:
     for seed in range(3):
         bots = [Watched(CounterTopperBot(random.Random(seed * 4 + s))) for s in range(4)]
         state = TopperState.new(TopperConfig(), seed)
@@ -55,9 +58,9 @@ def test_topper_counters_play_whole_matches_legally_from_their_own_views():
         assert state.outcome is not None
 
 
-def test_a_seeded_topper_counter_match_repeats_exactly():
-    def run() -> list:
-        chosen: list = []
+def test_a_seeded_topper_counter_match_repeats_exactly() -> None:
+    def run() -> list[object]:
+        chosen: list[object] = []
         bots = [CounterTopperBot(random.Random(s)) for s in range(4)]
         play_local_match(TopperState.new(TopperConfig(), 1), bots, TOPPER_DECK, random.Random(9),
                          on_step=lambda state, action, events: chosen.append(action))
@@ -65,13 +68,14 @@ def test_a_seeded_topper_counter_match_repeats_exactly():
     assert run() == run()
 
 
-def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold():
+def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold() -> None:
     """Tables that differ only in the other seats' hidden cards give one view and one choice."""
     rng = random.Random(4)
     compared = 0
     for seed in range(3):
         for state in topper_states(seed, 90):
             seat = state.to_act
+            assert seat is not None
             twin = _other_hands_shuffled(state, seat, rng)
             assert twin.view(seat) == state.view(seat)
             first = CounterTopperBot(random.Random(1)).choose(state.view(seat))
@@ -80,7 +84,7 @@ def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold():
     assert compared > 60
 
 
-def test_bluff_counter_chooses_from_its_view_alone_and_legally():
+def test_bluff_counter_chooses_from_its_view_alone_and_legally() -> None:
     checked = 0
     for seed in range(3):
         rng = random.Random(seed)
@@ -92,6 +96,7 @@ def test_bluff_counter_chooses_from_its_view_alone_and_legally():
             if state.awaiting_deal:
                 state.deal(shuffled_faces(FULL_DECK, rng))
                 continue
+            assert state.to_act is not None
             view = state.view(state.to_act)
             before = view.copy()
             action = CounterBluffBot(random.Random(seed)).choose(view)
@@ -104,19 +109,19 @@ def test_bluff_counter_chooses_from_its_view_alone_and_legally():
 
 # --- the fitted evaluation and the bidding --------------------------------------------
 
-def test_the_evaluation_ranks_jacks_trumps_and_aces():
+def test_the_evaluation_ranks_jacks_trumps_and_aces() -> None:
     assert evaluate(cards("JS JC AS KS AH AD"), Suit.SPADES) > evaluate(
         cards("JS JC AS KS 9H 9D"), Suit.SPADES) > evaluate(
         cards("JS 10C AS KS 9H 9D"), Suit.SPADES) > evaluate(cards("9C 10D 9H 10S QC 9S"), Suit.SPADES)
 
 
-def test_the_little_jack_counts_as_a_trump_of_its_colour():
+def test_the_little_jack_counts_as_a_trump_of_its_colour() -> None:
     hand = cards("JC 9S 10S QH 9D 10D")
     assert evaluate(hand, Suit.SPADES) > evaluate(hand, Suit.CLUBS) - 0.5  # JC is spades' Little Jack
     assert best_suit(cards("JH JD AH KH 9C 10S"))[0] is Suit.HEARTS
 
 
-def test_a_bid_is_worth_less_the_further_it_is_above_the_estimate():
+def test_a_bid_is_worth_less_the_further_it_is_above_the_estimate() -> None:
     assert bid_value(4.0, 1) > bid_value(4.0, 5) and bid_value(1.0, 4) < 0
 
 
@@ -125,7 +130,7 @@ def test_a_bid_is_worth_less_the_further_it_is_above_the_estimate():
 
 # --- counted play -----------------------------------------------------------------------
 
-def test_a_seat_void_in_a_suit_is_counted_as_holding_none_of_it():
+def test_a_seat_void_in_a_suit_is_counted_as_holding_none_of_it() -> None:
     # Seat 1 shows it has no hearts (it discards on the 9 of hearts): it may hold none.
     state, _ = table(("9H AS KS QS 10S 9S", "9C 10C 9D 10D JD QC",
                       "QH 10H KC AC QD KD", "AH KH JS JC AD JH"), [(0, "9H"), (1, "9C")])
@@ -137,7 +142,7 @@ def test_a_seat_void_in_a_suit_is_counted_as_holding_none_of_it():
     assert count.beaten_by(1, C("QH"), Suit.HEARTS) > count.holds_any(1, [C("AH"), C("KH")]) == 0.0
 
 
-def test_counter_beats_three_heuristic_bots_more_than_its_share():
+def test_counter_beats_three_heuristic_bots_more_than_its_share() -> None:
     """A fixed seeded sample (the arena measures the rate with an interval)."""
     wins = 0.0
     matches = 40
@@ -147,6 +152,7 @@ def test_counter_beats_three_heuristic_bots_more_than_its_share():
                 else HeuristicTopperBot(random.Random(100 + 4 * i + s)) for s in range(4)]
         state = TopperState.new(TopperConfig(), (i // 4) % 4)
         play_local_match(state, bots, TOPPER_DECK, random.Random(5_000 + i))
+        assert state.outcome is not None
         if seat in state.outcome.winners:
             wins += 1 / len(state.outcome.winners)
     assert wins / matches > 0.4
@@ -160,7 +166,7 @@ def _claims_of_one_rank(first: int, second: int) -> tuple[BluffState, int]:
     state = BluffState.new(BluffConfig(), 0)
     state.deal(shuffled_faces(FULL_DECK, random.Random(3)))
     judge = 2
-    mine = {state.face(p).rank for p in range(52) if p % 4 == judge}
+    mine = {card.rank for card in known(state.face(p) for p in range(52) if p % 4 == judge)}
     rank = next(r for r in sorted({c.rank for c in FULL_DECK}) if r not in mine)
     state.apply(Discard(0, tuple(p for p in range(0, 52, 4))[:first], 10, rank))
     state.apply(Discard(1, tuple(p for p in range(1, 52, 4))[:second], 10, rank))
@@ -169,7 +175,7 @@ def _claims_of_one_rank(first: int, second: int) -> tuple[BluffState, int]:
 
 
 @pytest.mark.parametrize(("first", "second", "cut"), [(2, 2, False), (3, 2, True)])
-def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for(first, second, cut):
+def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for(first: int, second: int, cut: bool) -> None:
     view, judge = _claims_of_one_rank(first, second)
     claim = view.claims[-1]
     plain = HeuristicBluffBot(random.Random(0))._honest(view, claim, judge)
@@ -183,7 +189,7 @@ def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for(first
 
 # --- the arena's tally ------------------------------------------------------------------
 
-def test_the_arena_tallies_each_topper_bot_s_contracts_defence_and_points():
+def test_the_arena_tallies_each_topper_bot_s_contracts_defence_and_points() -> None:
     from tests.bots.test_search_bots import load_arena
     arena = load_arena()
     result = arena.run_arena("topper", ["counter", "heuristic", "heuristic", "heuristic"], 3, seed=2)

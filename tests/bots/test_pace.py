@@ -12,14 +12,14 @@ from p2pcards.commands.settings import pace_of
 
 
 class InstantBot:
-    async def decide(self, view, decision):
+    async def decide(self, view: object, decision: object) -> tuple[str, object]:
         return ("action for", view)
 
 
-def test_a_paced_bot_waits_out_its_think_time_after_choosing(monkeypatch):
+def test_a_paced_bot_waits_out_its_think_time_after_choosing(monkeypatch: pytest.MonkeyPatch) -> None:
     waits: list[float] = []
 
-    async def sleep(seconds):
+    async def sleep(seconds: float) -> None:
         waits.append(seconds)
 
     monkeypatch.setattr("p2pcards.bots.pace.asyncio.sleep", sleep)
@@ -28,7 +28,7 @@ def test_a_paced_bot_waits_out_its_think_time_after_choosing(monkeypatch):
     assert len(waits) == 1 and 0.7 < waits[0] <= 0.8
 
 
-def test_no_pace_is_the_bot_itself():
+def test_no_pace_is_the_bot_itself() -> None:
     bot = InstantBot()
     assert pace.paced(bot, 0) is bot and isinstance(pace.paced(bot, 0.5), pace.PacedAgent)
 
@@ -39,5 +39,5 @@ def test_no_pace_is_the_bot_itself():
     (["play", "bluff", "--pace", "0.3"], 0.3),
     (["host", "topper", "--pace", "0"], 0.0),
 ])
-def test_the_bots_think_time_follows_who_plays_and_the_option(argv, seconds):
+def test_the_bots_think_time_follows_who_plays_and_the_option(argv: list[str], seconds: float) -> None:
     assert pace_of(build_parser().parse_args(argv)) == seconds

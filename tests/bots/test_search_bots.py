@@ -8,8 +8,11 @@ import importlib.util
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -27,16 +30,19 @@ from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known
 
 ROOT = Path(__file__).resolve().parents[2]
 
-def load_arena():
+def load_arena() -> ModuleType:
     """scripts/arena.py as a module (registered, so its dataclasses and processes find it)."""
     if "arena_script" in sys.modules:
         return sys.modules["arena_script"]
     spec = importlib.util.spec_from_file_location("arena_script", ROOT / "scripts" / "arena.py")
+    assert spec is not None
     arena = importlib.util.module_from_spec(spec)
     sys.modules["arena_script"] = arena
+    assert spec.loader is not None
     spec.loader.exec_module(arena)
     return arena
 
@@ -45,37 +51,41 @@ tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
 aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
 
 
-GAMES = {"bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
+#: Per game: a new match with the seat that acts first, its deck, its random bot.
+GAMES: dict[str, tuple[Callable[[int], Any], Sequence[Card], Callable[[random.Random], Any]]] = {
+         "bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
          "topper": (lambda first: TopperState.new(None, first), TOPPER_DECK, RandomTopperBot)}
 
 
-def random_states(game: str, seed: int, steps: int):
-    """Full states along a seeded match of random bots, each when a seat is to act."""
+def random_states(game: str, seed: int, steps: int) -> Iterator[Any]:
+    """Full states (either game's) along a seeded match of random bots, each when a seat is to act."""
     new, deck, random_bot = GAMES[game]
     rng = random.Random(seed)
     bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
     state = new(seed % 4)
     for _ in range(steps):
-        if state.outcome is not None:  # type: ignore[attr-defined]
+        if state.outcome is not None:
             return
-        if state.awaiting_deal:  # type: ignore[attr-defined]
-            state.deal(shuffled_faces(deck, rng))  # type: ignore[attr-defined]
+        if state.awaiting_deal:
+            state.deal(shuffled_faces(deck, rng))
             continue
         yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[attr-defined]
+        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
 
 
-def topper_states(seed: int, steps: int):
+def topper_states(seed: int, steps: int) -> Iterator[TopperState]:
     return random_states("topper", seed, steps)
 
 
 # --- views: legal, unchanged, and blind ---------------------------------------------
 
 @pytest.mark.parametrize("bot", [tiny_topper, aware_topper], ids=["by score", "match-aware"])
-def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot):
+def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(
+        bot: Callable[[random.Random], SearchTopperBot]) -> None:
     checked = 0
     for seed in range(2):
         for state in topper_states(seed, 120):
+            assert state.to_act is not None
             view = state.view(state.to_act)
             before = view.copy()
             action = bot(random.Random(seed)).choose(view)
@@ -86,7 +96,7 @@ def test_topper_search_plays_legally_leaves_its_view_and_repeats_itself(bot):
     assert checked > 60
 
 
-def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was():
+def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was() -> None:
     checked = 0
     bots = {level: make_bot_factory("bluff", "search", level) for level in LEVELS}
     for seed in range(4):
@@ -112,7 +122,7 @@ def _other_hands_shuffled(state: TopperState, seat: int, rng: random.Random) -> 
     return other
 
 
-def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
+def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold() -> None:
     """Two tables that differ only in the other seats' hidden cards give equal views,
     so a seeded bot chooses alike: it cannot reach what its view does not hold."""
     rng = random.Random(5)
@@ -121,6 +131,7 @@ def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
         if state.phase is not Phase.BIDDING:
             continue
         seat = state.to_act
+        assert seat is not None
         view = state.view(seat)
         for other in range(4):
             if other != seat:
@@ -136,15 +147,15 @@ def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold():
 # --- seeded bots repeat themselves ---------------------------------------------------
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_a_seeded_search_match_repeats_exactly(game):
+def test_a_seeded_search_match_repeats_exactly(game: str) -> None:
     deck = FULL_DECK if game == "bluff" else TOPPER_DECK
     new = BluffState.new if game == "bluff" else TopperState.new
 
-    def run(seed: int):
+    def run(seed: int) -> list[object]:
         make = (partial(SearchBluffBot, learn=True) if game == "bluff" else tiny_topper)
-        chosen: list = []
+        chosen: list[object] = []
 
-        def record(state, action, events):
+        def record(state: object, action: object, events: object) -> None:
             chosen.append(action)
         config = BluffConfig(deal_cap=2) if game == "bluff" else None
         play_local_match(new(config, 0), [make(random.Random(seed + s)) for s in range(4)], deck,  # type: ignore[arg-type]
@@ -157,11 +168,12 @@ def test_a_seeded_search_match_repeats_exactly(game):
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(6, 150), draw=st.integers(0, 2**32))
-def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
-    *_, state = [None, *topper_states(seed, steps)]  # type: ignore[misc]  # the last state reached
+def test_topper_determinisations_respect_every_public_fact(seed: int, steps: int, draw: int) -> None:
+    *_, state = [None, *topper_states(seed, steps)]  # the last state reached
     if state is None or state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
         return
     seat = state.to_act
+    assert seat is not None
     know = _Knowledge(state.view(seat), seat)
     hands = know.deal(random.Random(draw))
     played = set(state.played_cards)
@@ -173,10 +185,11 @@ def test_topper_determinisations_respect_every_public_fact(seed, steps, draw):
         for suit in state.voids(s):
             assert all(effective_suit(c, state.trump) != suit for c in hands[s])
     # The seat's own cards are its own.
-    assert sorted(hands[seat]) == sorted(face for _, face in state.hand(seat))
+    assert seat is not None
+    assert sorted(hands[seat]) == sorted(known(face for _, face in state.hand(seat)))
 
 
-def test_a_seat_void_in_a_suit_is_never_dealt_it():
+def test_a_seat_void_in_a_suit_is_never_dealt_it() -> None:
     found = 0
     for seed in range(40):
         for state in topper_states(seed, 200):
@@ -184,6 +197,7 @@ def test_a_seat_void_in_a_suit_is_never_dealt_it():
             voids = {s: state.voids(s) for s in range(4) if s != seat and state.voids(s)}
             if not voids:
                 continue
+            assert seat is not None
             know = _Knowledge(state.view(seat), seat)
             for draw in range(20):
                 hands = know.deal(random.Random(draw))
@@ -196,19 +210,21 @@ def test_a_seat_void_in_a_suit_is_never_dealt_it():
 
 # --- the opponent model ---------------------------------------------------------------
 
-def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted():
+def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted() -> None:
     model = OpponentModel()
     state = BluffState.new(BluffConfig(), 0)
     state.deal(shuffled_faces(FULL_DECK, random.Random(1)))
     model.predict_call(state, 1, 0.2)
-    lie = next(rank for rank in Rank if rank != state.face(0).rank)
+    face = state.face(0)
+    assert face is not None
+    lie = next(rank for rank in Rank if rank != face.rank)
     state.apply(Discard(0, (0,), 10, lie))
     state.apply(Challenge(1))
     model.observe(state.view(0))
     assert model.call_scale(1) > 1 and model.call_scale(2) == 1
 
 
-def test_unknown_bots_and_levels_are_refused():
+def test_unknown_bots_and_levels_are_refused() -> None:
     with pytest.raises(UnknownBot):
         make_bot_factory("bluff", "genius")
     with pytest.raises(UnknownBot):
@@ -219,7 +235,7 @@ def test_unknown_bots_and_levels_are_refused():
 
 # --- one registry ------------------------------------------------------------------------
 
-def test_the_registry_serves_the_arena_the_tables_and_the_cli():
+def test_the_registry_serves_the_arena_the_tables_and_the_cli() -> None:
     import p2pcards._direct as direct
     import p2pcards.app as app
     import p2pcards.cli as cli
@@ -238,7 +254,7 @@ def test_the_registry_serves_the_arena_the_tables_and_the_cli():
     assert result.to_json()["decision_cpu_ms"] == result.decision_cpu_ms
 
 
-def test_arena_results_do_not_depend_on_the_number_of_processes():
+def test_arena_results_do_not_depend_on_the_number_of_processes() -> None:
     arena = load_arena()
     kinds = ["search", "heuristic", "random", "heuristic"]
     one = arena.run_arena("bluff", kinds, 4, seed=3, level="easy", jobs=1)
@@ -247,7 +263,7 @@ def test_arena_results_do_not_depend_on_the_number_of_processes():
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(jobs):
+def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(jobs: int) -> None:
     arena = load_arena()
     kinds = ["counter", "heuristic", "random", "heuristic"]
     stopped = arena.run_arena("topper", kinds, 5, seed=3, jobs=jobs, minutes=0)
@@ -257,7 +273,7 @@ def test_an_arena_stopped_by_its_minutes_reports_the_first_matches_as_seeded(job
     assert stopped.to_json()["tally"] == first.to_json()["tally"]
 
 
-def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
+def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision() -> None:
     class Decision:
         def __init__(self, position: int) -> None:
             self.position = position
@@ -279,7 +295,7 @@ def test_the_agent_keeps_a_learning_bot_and_reseeds_it_for_each_decision():
 
 # --- match-aware Topper search (normal and hard) --------------------------------------
 
-def test_match_odds_follow_the_rules_when_a_hand_ends_the_match():
+def test_match_odds_follow_the_rules_when_a_hand_ends_the_match() -> None:
     odds = MatchOdds((18, 19, 5, 0), target=21)
     # Seat 0 reaches 22, seat 1 only 20: seat 0 wins outright.
     assert odds.after((4, 1, 1, 0), bidder=2) == [1.0, 0.0, 0.0, 0.0]
@@ -291,24 +307,25 @@ def test_match_odds_follow_the_rules_when_a_hand_ends_the_match():
     assert sum(tied) == pytest.approx(1.0)
 
 
-def test_match_odds_favour_the_leader_more_as_the_target_nears():
+def test_match_odds_favour_the_leader_more_as_the_target_nears() -> None:
     early = MatchOdds((3, 0, 0, 0), target=21).odds((3, 0, 0, 0), None)
     late = MatchOdds((20, 17, 17, 17), target=21).odds((20, 17, 17, 17), None)
     assert sum(early) == pytest.approx(1.0) and sum(late) == pytest.approx(1.0)
     assert 0.25 < early[0] < late[0] < 1.0
 
 
-def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand():
+def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand() -> None:
     for level, aware in (("easy", False), ("normal", True), ("hard", True)):
         bot = make_bot_factory("topper", "search", level)(random.Random(0))
         assert bot.match_aware is aware  # type: ignore[attr-defined]  # the search bot's own
 
 
-def test_a_match_aware_bot_chooses_from_its_view_alone():
+def test_a_match_aware_bot_chooses_from_its_view_alone() -> None:
     rng = random.Random(8)
     compared = 0
     for state in topper_states(3, 80):
         seat = state.to_act
+        assert seat is not None
         twin = _other_hands_shuffled(state, seat, rng)
         assert twin.view(seat) == state.view(seat)
         first = aware_topper(random.Random(2)).choose(state.view(seat))
@@ -317,11 +334,11 @@ def test_a_match_aware_bot_chooses_from_its_view_alone():
     assert compared > 20
 
 
-def _dealt_to_seat0(hand, dealer: int, scores) -> TopperState:
+def _dealt_to_seat0(hand: list[Card], dealer: int, scores: list[int]) -> TopperState:
     return TopperState.position(first=dealer, hands={0: hand}, standings=scores)
 
 
-def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopeless_one():
+def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopeless_one() -> None:
     """At 18 points with the top trumps and the side Aces, bidding (any number: the bidder
     keeps every trick he takes) wins the match; with nothing, facing a bid of 3, it passes."""
     strong = [Card(Rank.JACK, Suit.SPADES), Card(Rank.JACK, Suit.CLUBS), Card(Rank.ACE, Suit.SPADES),
@@ -329,7 +346,7 @@ def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopele
     weak = [Card(Rank.NINE, Suit.SPADES), Card(Rank.TEN, Suit.CLUBS), Card(Rank.NINE, Suit.HEARTS),
             Card(Rank.TEN, Suit.HEARTS), Card(Rank.NINE, Suit.DIAMONDS), Card(Rank.TEN, Suit.DIAMONDS)]
 
-    def bot():
+    def bot() -> SearchTopperBot:
         return SearchTopperBot(random.Random(3), iterations=50, bid_samples=40, match_aware=True)
 
     state = _dealt_to_seat0(strong, 3, [18, 10, 10, 10])
@@ -341,7 +358,7 @@ def test_a_match_aware_bot_bids_the_hand_that_wins_the_match_and_passes_a_hopele
     assert bot().choose(state.view(0)) == PassBid(0)
 
 
-def test_arena_progress_reports_the_running_rates_after_every_match():
+def test_arena_progress_reports_the_running_rates_after_every_match() -> None:
     arena = load_arena()
     lines: list[str] = []
     result = arena.run_arena("topper", ["heuristic", "random", "random", "random"], 3, seed=1,
@@ -354,7 +371,7 @@ def test_arena_progress_reports_the_running_rates_after_every_match():
 
 # --- issue 26: the counter's evaluation inside the search, budgets in work ------------------
 
-def test_the_search_evaluates_hands_exactly_as_the_counter_does():
+def test_the_search_evaluates_hands_exactly_as_the_counter_does() -> None:
     from p2pcards.bots.topper_counter import evaluate
     from p2pcards.bots.topper_playout import card_tables as _tables
     tables = _tables(TOPPER_DECK)
@@ -366,7 +383,7 @@ def test_the_search_evaluates_hands_exactly_as_the_counter_does():
                 evaluate(hand, trump))
 
 
-def test_determinisations_believe_the_bids_and_the_passes():
+def test_determinisations_believe_the_bids_and_the_passes() -> None:
     """Seat 1 bid 4 and seats 2, 3 passed: in the imagined deals seat 1's hand is mostly
     strong enough for 4 and the passers' mostly too weak to have topped it."""
     from p2pcards.bots.topper_playout import card_tables as _tables
@@ -389,19 +406,20 @@ def test_determinisations_believe_the_bids_and_the_passes():
     assert strong >= 30 and weak >= 30
 
 
-def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally():
+def test_the_budget_shrinks_with_the_hand_and_a_zero_ceiling_still_plays_legally() -> None:
     bot = SearchTopperBot(random.Random(0), iterations=600, bid_samples=10, ceiling=0.0)
     budgets = {}
     for state in topper_states(1, 200):
         if state.phase is not Phase.PLAY:
             continue
+        assert state.to_act is not None
         view = state.view(state.to_act)
         budgets[len(view.hand(state.to_act))] = bot.budget(view, state.to_act)
         assert bot.choose(view) in tuple(view.legal_actions())
     assert budgets[6] == 600 and budgets[1] < budgets[3] < budgets[6]
 
 
-def test_the_ceiling_counts_the_thinking_thread_s_cpu_not_the_machine_s_load():
+def test_the_ceiling_counts_the_thinking_thread_s_cpu_not_the_machine_s_load() -> None:
     """Waiting (another process busy, this thread idle) does not spend the CPU ceiling, so a
     seeded bot on a loaded machine still does its whole budget; work does spend it; the
     wall-clock ceiling is the last resort."""

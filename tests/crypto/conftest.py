@@ -6,7 +6,7 @@ every test is reproducible and none can fail by chance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -15,6 +15,7 @@ from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import CardMap, Ciphertext
 from p2pcards.crypto.group import Point
 from p2pcards.crypto.seeded import SeededRng
+from tests.crypto.aliases import Opener, Seeded
 
 SEATS = 4
 SESSION = bytes(range(100, 132))
@@ -27,7 +28,7 @@ def _seeded(name: str) -> SeededRng:
 
 
 @pytest.fixture(scope="session")
-def seeded() -> Callable[[str], SeededRng]:
+def seeded() -> Seeded:
     """``seeded(name)``: a fresh deterministic byte source named after its use."""
     return _seeded
 
@@ -53,7 +54,7 @@ def ctxs() -> list[ProofContext]:
 
 
 @pytest.fixture(scope="session")
-def open_deck(key_shares: list[keys.KeyShare]) -> Callable[[Sequence[Ciphertext], CardMap], list[int]]:
+def open_deck(key_shares: list[keys.KeyShare]) -> Opener:
     """Decrypt a whole deck with every seat's key (only a test may hold them all)."""
 
     def opener(deck: Sequence[Ciphertext], card_map: CardMap) -> list[int]:

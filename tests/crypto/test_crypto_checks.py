@@ -9,25 +9,27 @@ import threading
 
 import pytest
 
-from p2pcards.crypto import checks
+from p2pcards.crypto import checks, keys
 from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import initial_deck
 from p2pcards.crypto.errors import ProofInvalid
-from p2pcards.crypto.group import Scalar
+from p2pcards.crypto.group import Point, Scalar
 from p2pcards.crypto.shares import DecryptionShare, DleqProof, make_share
 from p2pcards.crypto.shuffle import shuffle_and_prove
+from tests.crypto.aliases import Seeded, Shuffled
 
 CODES = [3, 17, 22, 30, 41, 44]
 
 
 @pytest.fixture(scope="module")
-def shuffled(joint_key, ctxs, seeded):
+def shuffled(joint_key: Point, ctxs: list[ProofContext], seeded: Seeded,
+             ) -> Shuffled:
     deck = initial_deck(CODES)
     out, proof = shuffle_and_prove(deck, joint_key, ctxs[0], seeded("checks"))
     return deck, out, proof
 
 
-def test_a_passed_check_is_run_once_per_record(shuffled, joint_key, ctxs):
+def test_a_passed_check_is_run_once_per_record(shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext]) -> None:
     deck, out, proof = shuffled
     record = checks.VerifiedChecks()
     for _ in range(3):
@@ -35,7 +37,8 @@ def test_a_passed_check_is_run_once_per_record(shuffled, joint_key, ctxs):
     assert (record.runs, record.hits) == (1, 2)
 
 
-def test_any_other_binding_misses_and_fails_on_its_own(shuffled, joint_key, ctxs, session):
+def test_any_other_binding_misses_and_fails_on_its_own(
+        shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext], session: bytes) -> None:
     deck, out, proof = shuffled
     record = checks.VerifiedChecks()
     record.check(checks.shuffle_check(deck, out, proof, joint_key, ctxs[0]))
@@ -54,9 +57,11 @@ def test_any_other_binding_misses_and_fails_on_its_own(shuffled, joint_key, ctxs
     assert record.runs == 1 + len(others) and record.hits == 0
 
 
-def test_a_failure_is_never_recorded(shuffled, joint_key, ctxs, key_shares):
+def test_a_failure_is_never_recorded(
+        shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext], key_shares: list[keys.KeyShare]) -> None:
     deck, out, _ = shuffled
     share = make_share(key_shares[1], out[0], ctxs[1], 0)
+    assert share.proof is not None
     bad = DecryptionShare(share.point, DleqProof(share.proof.challenge,
                                                  share.proof.response + Scalar.one()))
     record = checks.VerifiedChecks()
@@ -69,7 +74,7 @@ def test_a_failure_is_never_recorded(shuffled, joint_key, ctxs, key_shares):
     assert good.key in record
 
 
-def test_threads_meeting_one_check_run_it_once(shuffled, joint_key, ctxs):
+def test_threads_meeting_one_check_run_it_once(shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext]) -> None:
     deck, out, proof = shuffled
     record = checks.VerifiedChecks()
     threads = [threading.Thread(target=record.check,
@@ -82,7 +87,7 @@ def test_threads_meeting_one_check_run_it_once(shuffled, joint_key, ctxs):
     assert record.runs == 1 and record.hits == 2
 
 
-def test_a_check_survives_pickling(shuffled, joint_key, ctxs):
+def test_a_check_survives_pickling(shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext]) -> None:
     deck, out, proof = shuffled
     check = checks.shuffle_check(deck, out, proof, joint_key, ctxs[0])
     again = pickle.loads(pickle.dumps(check))
@@ -90,7 +95,7 @@ def test_a_check_survives_pickling(shuffled, joint_key, ctxs):
     again.run()
 
 
-def test_the_record_is_bounded(shuffled, joint_key, ctxs):
+def test_the_record_is_bounded(shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext]) -> None:
     record = checks.VerifiedChecks(capacity=2)
     for key in (b"a" * 32, b"b" * 32, b"c" * 32):
         record.passed(key)

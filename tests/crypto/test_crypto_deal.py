@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from p2pcards.crypto import keys, shares
@@ -12,7 +14,7 @@ from p2pcards.crypto.shuffle import ShuffleProof, shuffle_and_prove, verify_shuf
 SEATS = 4
 
 
-def play_hand(codes: list[int], session: bytes, deck_id: int) -> dict:
+def play_hand(codes: list[int], session: bytes, deck_id: int) -> dict[str, Any]:
     """One hand as the protocol runs it, every value through its wire form."""
     ctx = [ProofContext(session, seat, deck_id) for seat in range(SEATS)]
     key_shares = [keys.KeyShare.generate() for _ in range(SEATS)]
@@ -64,7 +66,7 @@ def play_hand(codes: list[int], session: bytes, deck_id: int) -> dict:
 
 
 @pytest.mark.parametrize("codes", [list(range(52)), list(range(28, 52))], ids=["bluff-52", "topper-24"])
-def test_an_honest_hand_deals_every_card_once_to_its_owner(codes, session) -> None:
+def test_an_honest_hand_deals_every_card_once_to_its_owner(codes: list[int], session: bytes) -> None:
     result = play_hand(codes, session, deck_id=3)
     hands = result["hands"]
     per_seat = len(codes) // SEATS

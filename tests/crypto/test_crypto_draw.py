@@ -7,15 +7,17 @@ import itertools
 import pytest
 
 from p2pcards.crypto import draw
+from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.errors import CommitmentMismatch, InvalidEncoding
 from p2pcards.crypto.sampling import fisher_yates, uniform_below, words_from_rng
+from tests.crypto.aliases import Seeded
 
 
 def chi_square(counts: list[int], expected: float) -> float:
     return sum((c - expected) ** 2 / expected for c in counts)
 
 
-def test_a_revealed_nonce_must_match_its_commitment_for_that_seat_and_purpose(session, seeded) -> None:
+def test_a_revealed_nonce_must_match_its_commitment_for_that_seat_and_purpose(session: bytes, seeded: Seeded) -> None:
     nonce = draw.new_nonce(seeded("nonce"))
     commitment = draw.draw_commitment(session, 1, "seating", nonce)
     draw.verify_draw_nonce(commitment, session, 1, "seating", nonce)
@@ -29,7 +31,7 @@ def test_a_revealed_nonce_must_match_its_commitment_for_that_seat_and_purpose(se
         draw.verify_draw_nonce(commitment, session, 1, "seating", nonce[:16])
 
 
-def test_the_seed_changes_with_any_one_seats_nonce(session, seeded) -> None:
+def test_the_seed_changes_with_any_one_seats_nonce(session: bytes, seeded: Seeded) -> None:
     nonces = [draw.new_nonce(seeded(f"n{i}")) for i in range(4)]
     seed = draw.draw_seed(session, "seating", nonces)
     for i in range(4):
@@ -41,7 +43,7 @@ def test_the_seed_changes_with_any_one_seats_nonce(session, seeded) -> None:
     assert draw.draw_seed(session, b"seating", nonces) == seed
 
 
-def test_draw_results_are_deterministic_in_range_and_permutations(session, seeded) -> None:
+def test_draw_results_are_deterministic_in_range_and_permutations(session: bytes, seeded: Seeded) -> None:
     seed = draw.draw_seed(session, "x", [draw.new_nonce(seeded("d"))])
     assert draw.uniform_index(seed, 4) == draw.uniform_index(seed, 4)
     assert 0 <= draw.uniform_index(seed, 4) < 4
@@ -61,7 +63,7 @@ def test_uniform_below_rejects_words_from_the_incomplete_top_range() -> None:
         uniform_below(2**32 + 1, lambda: 0)
 
 
-def test_uniform_index_over_many_seeds_hits_every_value_equally_often(session) -> None:
+def test_uniform_index_over_many_seeds_hits_every_value_equally_often(session: bytes) -> None:
     n, draws = 5, 5000
     counts = [0] * n
     for k in range(draws):
@@ -69,7 +71,7 @@ def test_uniform_index_over_many_seeds_hits_every_value_equally_often(session) -
     assert chi_square(counts, draws / n) < 27.0  # df 4; p < 1e-5
 
 
-def test_the_permutation_sampler_puts_each_card_in_each_position_equally_often(seeded) -> None:
+def test_the_permutation_sampler_puts_each_card_in_each_position_equally_often(seeded: Seeded) -> None:
     n, draws = 52, 2600
     counts = [[0] * n for _ in range(n)]
     words = words_from_rng(seeded("fisher-yates"))
@@ -81,7 +83,7 @@ def test_the_permutation_sampler_puts_each_card_in_each_position_equally_often(s
     assert chi_square(cells, draws / n) < 2601 + 6 * 72
 
 
-def test_the_permutation_sampler_draws_every_ordering_of_four_equally_often(seeded) -> None:
+def test_the_permutation_sampler_draws_every_ordering_of_four_equally_often(seeded: Seeded) -> None:
     draws = 2400
     seen = {p: 0 for p in itertools.permutations(range(4))}
     words = words_from_rng(seeded("four"))
@@ -90,7 +92,7 @@ def test_the_permutation_sampler_draws_every_ordering_of_four_equally_often(seed
     assert chi_square(list(seen.values()), draws / 24) < 60.0  # df 23; p < 1e-4
 
 
-def test_context_commitments_bind_session_and_seat(ctxs, seeded) -> None:
+def test_context_commitments_bind_session_and_seat(ctxs: list[ProofContext], seeded: Seeded) -> None:
     nonce = draw.new_nonce(seeded("ctx"))
     commitment = draw.commit(ctxs[2], nonce)
     assert commitment == draw.draw_commitment(ctxs[2].session, 2, draw.SETUP_PURPOSE, nonce)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import nacl.bindings as nb
 import pytest
 
+from p2pcards.crypto import keys
 from p2pcards.crypto.elgamal import (
     CardMap,
     Ciphertext,
@@ -15,6 +16,7 @@ from p2pcards.crypto.elgamal import (
 )
 from p2pcards.crypto.errors import InvalidEncoding, InvalidPoint
 from p2pcards.crypto.group import G, Point, random_scalar
+from tests.crypto.aliases import Seeded
 
 ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
@@ -31,9 +33,9 @@ def test_the_card_map_goes_from_codes_to_points_and_back() -> None:
 
 
 @pytest.mark.parametrize("codes", [[], [1, 1], [52], [-1], [True], ["3"]])
-def test_a_card_map_refuses_bad_codes(codes) -> None:
+def test_a_card_map_refuses_bad_codes(codes: list[object]) -> None:
     with pytest.raises(InvalidEncoding):
-        CardMap(codes)
+        CardMap(codes)  # type: ignore[arg-type]  # not card codes
 
 
 def test_the_initial_deck_is_unmasked_cards_in_order() -> None:
@@ -42,7 +44,8 @@ def test_the_initial_deck_is_unmasked_cards_in_order() -> None:
     assert [ct.c2 for ct in deck] == [card_point(5), card_point(9), card_point(2)]
 
 
-def test_reencryption_keeps_the_card_and_changes_both_components(joint_key, key_shares, seeded) -> None:
+def test_reencryption_keeps_the_card_and_changes_both_components(
+        joint_key: Point, key_shares: list[keys.KeyShare], seeded: Seeded) -> None:
     ct = initial_deck([7])[0].reencrypt(random_scalar(seeded("r1")), joint_key)
     again = ct.reencrypt(random_scalar(seeded("r2")), joint_key)
     assert again.c1 != ct.c1 and again.c2 != ct.c2
@@ -50,13 +53,13 @@ def test_reencryption_keeps_the_card_and_changes_both_components(joint_key, key_
     assert again.c2 - secret * again.c1 == card_point(7)
 
 
-def test_a_deck_round_trips_through_its_wire_form(joint_key, seeded) -> None:
+def test_a_deck_round_trips_through_its_wire_form(joint_key: Point, seeded: Seeded) -> None:
     deck = [ct.reencrypt(random_scalar(seeded(f"w{i}")), joint_key)
             for i, ct in enumerate(initial_deck(range(10)))]
     assert deck_from_wire(deck_to_wire(deck), seat=1) == deck
 
 
-def test_a_wire_ciphertext_may_not_hold_the_identity_or_a_small_order_tag(joint_key, seeded) -> None:
+def test_a_wire_ciphertext_may_not_hold_the_identity_or_a_small_order_tag(joint_key: Point, seeded: Seeded) -> None:
     ct = initial_deck([3])[0].reencrypt(random_scalar(seeded("t")), joint_key)
     with pytest.raises(InvalidPoint) as err:
         Ciphertext.from_wire([Point.identity().to_bytes(), ct.c2.to_bytes()], seat=2)
@@ -69,6 +72,6 @@ def test_a_wire_ciphertext_may_not_hold_the_identity_or_a_small_order_tag(joint_
 
 @pytest.mark.parametrize("wire", [[], "deck", [[b"x"]], [[bytes(32)] * 3], [[None, None]],
                                   [[bytes(32), bytes(32)]] * 257])
-def test_malformed_decks_are_refused_before_any_curve_work(wire) -> None:
+def test_malformed_decks_are_refused_before_any_curve_work(wire: object) -> None:
     with pytest.raises((InvalidEncoding, InvalidPoint)):
         deck_from_wire(wire, seat=0)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from p2pcards.crypto import draw, keys, shares
+from p2pcards.crypto.context import ProofContext
 from p2pcards.crypto.elgamal import CardMap, initial_deck
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.group import G, Point, random_scalar
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.crypto.shuffle import shuffle_and_prove, verify_shuffle
+from tests.crypto.aliases import Seeded
 
 HEX_RUN = re.compile(r"[0-9a-fA-F]{12,}")
 
@@ -23,7 +27,8 @@ def leaks(text: str, *secrets: bytes) -> bool:
     return bool(HEX_RUN.search(text)) or any(s.hex()[:12] in lowered for s in secrets)
 
 
-def test_reprs_show_no_secret_values(key_shares, joint_key, ctxs, seeded) -> None:
+def test_reprs_show_no_secret_values(
+        key_shares: list[keys.KeyShare], joint_key: Point, ctxs: list[ProofContext], seeded: Seeded) -> None:
     share = key_shares[0]
     deck, proof = shuffle_and_prove(initial_deck(range(4)), joint_key, ctxs[0], seeded("repr"))
     own = shares.decryption_point(share, deck[0])
@@ -38,11 +43,13 @@ def test_reprs_show_no_secret_values(key_shares, joint_key, ctxs, seeded) -> Non
     assert repr(G) == "Point(G)" and repr(Point.identity()) == "Point(identity)"
 
 
-def collect_errors(key_shares, joint_key, ctxs, seeded) -> list[CryptoError]:
+def collect_errors(
+        key_shares: list[keys.KeyShare], joint_key: Point, ctxs: list[ProofContext],
+        seeded: Seeded) -> list[CryptoError]:
     """Provoke every family of failure with secrets around, and keep the exceptions."""
     errors: list[CryptoError] = []
 
-    def catch(fn, *args) -> None:
+    def catch(fn: Callable[..., object], *args: Any) -> None:
         with pytest.raises(CryptoError) as err:
             fn(*args)
         errors.append(err.value)
@@ -63,8 +70,8 @@ def collect_errors(key_shares, joint_key, ctxs, seeded) -> list[CryptoError]:
     return errors
 
 
-def test_exception_messages_name_seats_and_checks_but_no_secret(key_shares, joint_key, ctxs,
-                                                                 seeded) -> None:
+def test_exception_messages_name_seats_and_checks_but_no_secret(
+        key_shares: list[keys.KeyShare], joint_key: Point, ctxs: list[ProofContext], seeded: Seeded) -> None:
     errors = collect_errors(key_shares, joint_key, ctxs, seeded)
     secrets = [k.secret.to_bytes() for k in key_shares]
     assert len(errors) == 9
@@ -75,8 +82,9 @@ def test_exception_messages_name_seats_and_checks_but_no_secret(key_shares, join
     assert "seat 1" in str(errors[0]) and "shuffle" in str(errors[0])
 
 
-def test_no_log_record_is_written_during_a_whole_hand(key_shares, joint_key, ctxs, seeded,
-                                                      caplog) -> None:
+def test_no_log_record_is_written_during_a_whole_hand(
+        key_shares: list[keys.KeyShare], joint_key: Point, ctxs: list[ProofContext], seeded: Seeded,
+        caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     deck, proof = shuffle_and_prove(initial_deck(range(8)), joint_key, ctxs[0], seeded("log"))
     verify_shuffle(initial_deck(range(8)), deck, proof, joint_key, ctxs[0])
@@ -87,10 +95,11 @@ def test_no_log_record_is_written_during_a_whole_hand(key_shares, joint_key, ctx
     assert caplog.records == []
 
 
-def test_bad_arguments_are_described_by_type_never_by_content(ctxs, key_shares) -> None:
+def test_bad_arguments_are_described_by_type_never_by_content(
+        ctxs: list[ProofContext], key_shares: list[keys.KeyShare]) -> None:
     secret = key_shares[0].secret_bytes()
     with pytest.raises(CryptoError) as err:
-        shares.make_share(key_shares[0], initial_deck([1])[0], ctxs[0], secret)
+        shares.make_share(key_shares[0], initial_deck([1])[0], ctxs[0], secret)  # type: ignore[arg-type]
     assert secret.hex()[:12] not in str(err.value)
     for bad in (secret, secret.hex(), [secret]):
         with pytest.raises(CryptoError) as err:

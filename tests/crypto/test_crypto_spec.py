@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import nacl.bindings as nb
 
@@ -20,11 +22,13 @@ IDENTITY = b"\x01" + bytes(31)
 G = nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
 
 
-def load(name: str) -> dict:
-    return json.loads((VECTORS / name).read_text(encoding="utf-8"))
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((VECTORS / name).read_text(encoding="utf-8"))
+    return data
 
 
-def hx(value):
+def hx(value: Any) -> Any:
+    """Hex text, or nested lists of it (JSON: any shape), as bytes."""
     return bytes.fromhex(value) if isinstance(value, str) else [hx(v) for v in value]
 
 
@@ -73,7 +77,7 @@ def neg(p: bytes) -> bytes:
     return IDENTITY if p == IDENTITY else nb.crypto_core_ed25519_sub(IDENTITY, p)
 
 
-def lin(scalars, points) -> bytes:
+def lin(scalars: Iterable[int], points: Iterable[bytes]) -> bytes:
     return add(*(mul(s, p) for s, p in zip(scalars, points, strict=False)))
 
 
@@ -89,7 +93,7 @@ class SeededRng:
         return out
 
 
-def random_scalar(rng) -> int:
+def random_scalar(rng: Callable[[int], bytes]) -> int:
     for _ in range(8):
         n = int.from_bytes(rng(64), "little") % L
         if n:
@@ -97,7 +101,7 @@ def random_scalar(rng) -> int:
     raise AssertionError("eight zero scalars in a row")
 
 
-def uniform_below(n: int, word) -> int:
+def uniform_below(n: int, word: Callable[[], int]) -> int:
     limit = 2**64 - 2**64 % n
     for _ in range(64):
         w = word()
@@ -106,7 +110,7 @@ def uniform_below(n: int, word) -> int:
     raise AssertionError("64 rejected words in a row")
 
 
-def fisher_yates(n: int, word) -> list[int]:
+def fisher_yates(n: int, word: Callable[[], int]) -> list[int]:
     p = list(range(n))
     for i in range(n - 1, 0, -1):
         j = uniform_below(i + 1, word)
@@ -145,7 +149,7 @@ def test_spec_draw() -> None:
     seed = sha512f("p2pcards/v1/draw/seed", session, purpose, u64(len(nonces)), b"".join(nonces))[:32]
     assert seed.hex() == v["seed"]
 
-    def stream():
+    def stream() -> Iterator[int]:
         for block in range(64):  # far more words than any draw here takes
             data = sha512f("p2pcards/v1/draw/stream", seed, u64(block))
             for w in range(8):
@@ -181,11 +185,15 @@ def test_spec_keys() -> None:
     assert add(*publics).hex() == v["joint_key"]
 
 
-def deck_bytes(deck) -> bytes:
+def deck_bytes(deck: Iterable[tuple[bytes, bytes]]) -> bytes:
     return b"".join(c1 + c2 for c1, c2 in deck)
 
 
-def spec_prove(deck_in, Y, ctx, rng):
+Deck = list[tuple[bytes, bytes]]
+Context = tuple[bytes, bytes, bytes]
+
+
+def spec_prove(deck_in: Deck, Y: bytes, ctx: Context, rng: Callable[[int], bytes]) -> tuple[Deck, list[Any]]:
     n = len(deck_in)
     H = h2c("p2pcards/v1/generator/chain")
     h = [h2c("p2pcards/v1/generator/perm", u64(i)) for i in range(n)]
@@ -231,7 +239,7 @@ def spec_prove(deck_in, Y, ctx, rng):
     return out, proof
 
 
-def spec_verify(deck_in, out, proof, Y, ctx) -> bool:
+def spec_verify(deck_in: Deck, out: Deck, proof: list[Any], Y: bytes, ctx: Context) -> bool:
     n = len(deck_in)
     H = h2c("p2pcards/v1/generator/chain")
     h = [h2c("p2pcards/v1/generator/perm", u64(i)) for i in range(n)]

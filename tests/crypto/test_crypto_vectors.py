@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import pathlib
+from typing import Any
 
 import pytest
 
@@ -20,26 +21,30 @@ VECTORS = ROOT / "protocol" / "vectors"
 NAMES = ["hashing.json", "points.json", "draw.json", "keys.json", "shuffle.json", "shares.json"]
 
 
-def load(name: str) -> dict:
-    return json.loads((VECTORS / name).read_text(encoding="utf-8"))
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((VECTORS / name).read_text(encoding="utf-8"))
+    return data
 
 
-def unhex(value):
+def unhex(value: Any) -> Any:
+    """Hex text, or nested lists of it (JSON: any shape), as bytes."""
     if isinstance(value, str):
         return bytes.fromhex(value)
     return [unhex(v) for v in value]
 
 
 @pytest.fixture(scope="module")
-def generated() -> dict:
+def generated() -> dict[str, Any]:
     spec = importlib.util.spec_from_file_location("gen_vectors", ROOT / "scripts" / "gen_vectors.py")
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
     spec.loader.exec_module(module)
     return {name: json.loads(module.render(content)) for name, content in module.build_vectors().items()}
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_recomputing_from_the_seeds_gives_the_published_vectors(generated, name) -> None:
+def test_recomputing_from_the_seeds_gives_the_published_vectors(generated: dict[str, Any], name: str) -> None:
     assert generated[name] == load(name)
 
 

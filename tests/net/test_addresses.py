@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -140,7 +142,7 @@ class Attempts:
         self.cancelled: list[int] = []
         self.count = count
 
-    def make(self, index: int):  # noqa: ANN201 - a coroutine function
+    def make(self, index: int) -> Callable[[], Coroutine[Any, Any, str | None]]:
         async def attempt() -> str | None:
             self.started.append(index)
             try:
@@ -150,7 +152,7 @@ class Attempts:
                 raise
         return attempt
 
-    def all(self) -> list:  # noqa: ANN201
+    def all(self) -> list[Callable[[], Coroutine[Any, Any, str | None]]]:
         loop = asyncio.get_running_loop()
         self.outcomes = [loop.create_future() for _ in range(self.count)]
         return [self.make(i) for i in range(self.count)]

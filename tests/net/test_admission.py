@@ -88,7 +88,7 @@ asyncio.run(main())
 '''
 
 
-def test_rate_limiter_over_real_ipv6_sockets_counts_a_64_as_one(require_netns) -> None:
+def test_rate_limiter_over_real_ipv6_sockets_counts_a_64_as_one(require_netns: None) -> None:
     """Three IPv6 sources in a namespace of this test's own: the second address of
     one /64 is refused once the first used the burst; another /64 is not."""
     import json

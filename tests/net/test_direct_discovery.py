@@ -30,6 +30,7 @@ from p2pcards.protocol.announce import (
 )
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
+from p2pcards.wiremap import WireList, WireMap
 from tests.support import until
 
 #: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
@@ -45,9 +46,9 @@ KEYS = [p.public_key for p in PLAYERS]
 
 class Heard:
     def __init__(self) -> None:
-        self.found: list[tuple[int, list[list]]] = []
+        self.found: list[tuple[int, list[WireList]]] = []
 
-    def __call__(self, player: int, addrs: list[list]) -> None:
+    def __call__(self, player: int, addrs: list[WireList]) -> None:
         self.found.append((player, addrs))
 
 
@@ -160,7 +161,7 @@ def _mesh(identity: Identity, **options: object) -> Mesh:
     async def deliver(player: int, data: bytes) -> None:
         return None
 
-    def hello() -> dict:
+    def hello() -> WireMap:
         return {"v": PROTOCOL_VERSION, "name": identity.name, "sid": SESSION, "have": 1, "bot": 0}
     return Mesh(identity, deliver, hello, **options)  # type: ignore[arg-type]
 
@@ -221,10 +222,10 @@ async def test_only_records_named_for_another_player_of_this_table_are_resolved(
         "not ours at all": f"Kitchen [{PLAYERS[2].fingerprint}].{DIRECT_SERVICE_TYPE}",
     }
     for name in names.values():
-        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)
+        me._on_change(None, DIRECT_SERVICE_TYPE, name, ServiceStateChange.Added)  # type: ignore[arg-type]  # never read
     assert me._resolving == set()
     wanted = announcement_instance(SESSION, PLAYERS[3].fingerprint, 1)
-    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)
+    me._on_change(None, DIRECT_SERVICE_TYPE, wanted, ServiceStateChange.Added)  # type: ignore[arg-type]
     assert me._resolving == {wanted}
     await me.stop()
 

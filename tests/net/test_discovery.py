@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -146,6 +146,7 @@ async def test_killed_advertiser_is_not_listed_as_live() -> None:
     )
     try:
         async with TableBrowser(LOOPBACK) as browser:
+            assert process.stdout is not None
             line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), BOUND)
             fingerprint, _port = line.split()
             live = await wait_for_table(browser, fingerprint, lambda t: t is not None)
@@ -166,10 +167,11 @@ async def test_killed_advertiser_is_not_listed_as_live() -> None:
 # --- names and hostile TXT records ----------------------------------------------------------
 
 
-def service(properties: dict[bytes, bytes | None] | bytes, port: int = 4000) -> ServiceInfo:
+def service(properties: Mapping[bytes, bytes | None] | bytes, port: int = 4000) -> ServiceInfo:
     return ServiceInfo(
         SERVICE_TYPE, f"Somewhere [aaaa-bbbb-cccc].{SERVICE_TYPE}", port=port,
-        properties=properties, server="x.local.", parsed_addresses=["127.0.0.1"],
+        properties=properties if isinstance(properties, bytes) else dict(properties),
+        server="x.local.", parsed_addresses=["127.0.0.1"],
     )
 
 

@@ -41,7 +41,7 @@ def ended_match() -> Any:
 
 
 def _ended_session(match: Any, grace: float) -> tuple[PeerSession, _FakeMesh]:
-    session = PeerSession(match.identities[1], agent=None, connector=None)
+    session = PeerSession(match.identities[1], agent=None, connector=None)  # type: ignore[arg-type]  # no play
     session.table = match.tables[1]
     session.rules.grace = grace
     mesh = _FakeMesh({2})
@@ -55,7 +55,7 @@ def _kinds(mesh: _FakeMesh) -> list[tuple[int, str, Any]]:
     return [(p, frames.decode(f).kind, frames.decode(f).body) for p, f in mesh.sent]
 
 
-def test_an_ended_session_answers_a_late_peer_and_stops_once_it_holds_the_end(ended_match) -> None:
+def test_an_ended_session_answers_a_late_peer_and_stops_once_it_holds_the_end(ended_match: Any) -> None:
     count = ended_match.tables[1].next_position
 
     async def scene() -> list[tuple[int, str, Any]]:
@@ -73,7 +73,7 @@ def test_an_ended_session_answers_a_late_peer_and_stops_once_it_holds_the_end(en
     assert sent[1][2] == ended_match.tables[1].transcript()[-1]
 
 
-def test_an_ended_session_stops_by_itself_when_the_grace_is_up(ended_match) -> None:
+def test_an_ended_session_stops_by_itself_when_the_grace_is_up(ended_match: Any) -> None:
     async def scene() -> tuple[bool, bool]:
         session, _ = _ended_session(ended_match, grace=0.2)
         await asyncio.wait_for(session._linger(), 5)  # nobody answers: it returns by itself

@@ -15,7 +15,7 @@ import pytest
 from p2pcards.net.inbox import Inbox
 
 
-def test_a_cancel_at_any_step_of_the_wait_stops_the_task():
+def test_a_cancel_at_any_step_of_the_wait_stops_the_task() -> None:
     async def run() -> list[int]:
         stopped: list[int] = []
         for steps in range(20):  # every point the wait can be suspended at, in turn
@@ -39,7 +39,7 @@ def test_a_cancel_at_any_step_of_the_wait_stops_the_task():
     assert len(stopped) >= 2  # cancelled before the wait and while it reaped the getter
 
 
-def test_an_item_is_kept_when_a_decision_comes_first():
+def test_an_item_is_kept_when_a_decision_comes_first() -> None:
     async def run() -> tuple[bool, object]:
         inbox = Inbox()
         inbox.open()

@@ -17,6 +17,7 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
+from p2pcards.wiremap import WireMap
 from tests.support import until
 
 pytestmark = pytest.mark.asyncio
@@ -39,7 +40,7 @@ class Player:
     async def _deliver(self, player: int, data: bytes) -> None:
         await self.got.put((player, data))
 
-    def _hello(self) -> dict:
+    def _hello(self) -> WireMap:
         return {"v": PROTOCOL_VERSION, "name": self.identity.name, "sid": self.sid, "have": 1,
                 "bot": 0, "addrs": self.mesh.addrs}
 

@@ -11,21 +11,22 @@ import pytest
 
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.seat_talk import TALK_WARNINGS
+from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.talk import TalkBook, TalkLine, TalkRefused, seal_talk
 
 SID = bytes(range(32))
 
 
-def session_with_talk(ids: list[Identity], events: list) -> PeerSession:
-    session = PeerSession(ids[1], agent=None, connector=None, on_event=events.append)
+def session_with_talk(ids: list[Identity], events: list[SessionEvent]) -> PeerSession:
+    session = PeerSession(ids[1], agent=None, connector=None, on_event=events.append)  # type: ignore[arg-type]  # no play
     session.talk = TalkBook(SID, [i.public_key for i in ids], 1)
     return session
 
 
 def test_a_flood_of_bad_lines_warns_a_bounded_number_of_times(caplog: pytest.LogCaptureFixture) -> None:
     ids = [Identity.generate(f"p{i}") for i in range(4)]
-    events: list = []
+    events: list[SessionEvent] = []
     session = session_with_talk(ids, events)
     caplog.set_level(logging.INFO, logger="p2pcards.net.seat_talk")
 
@@ -43,8 +44,8 @@ def test_a_flood_of_bad_lines_warns_a_bounded_number_of_times(caplog: pytest.Log
 
 def test_say_before_the_table_and_a_good_line_after() -> None:
     ids = [Identity.generate(f"p{i}") for i in range(4)]
-    events: list = []
-    bare = PeerSession(ids[1], agent=None, connector=None)
+    events: list[SessionEvent] = []
+    bare = PeerSession(ids[1], agent=None, connector=None)  # type: ignore[arg-type]  # no play
 
     async def scene() -> None:
         with pytest.raises(TalkRefused, match="not started"):

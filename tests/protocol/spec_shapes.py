@@ -153,7 +153,7 @@ NOTICE_TAG = _tag(SPEC["notice"]["signed bytes"])
 TALK_TAG = _tag(SPEC["talk"]["signed bytes"])
 
 
-def _signed(raw: bytes, tag: bytes, keys: list[bytes] | None, path: str) -> dict:
+def _signed(raw: bytes, tag: bytes, keys: list[bytes] | None, path: str) -> dict[str, Any]:
     """The payload map of ``[payload: bin, signature: bin(64)]``, its signature checked."""
     outer = unpack(raw)
     check({"tuple": [{"bin": [1, 1 << 20]}, {"bin": 64}]}, outer, path)
@@ -172,7 +172,7 @@ def _signed(raw: bytes, tag: bytes, keys: list[bytes] | None, path: str) -> dict
     return body
 
 
-def _header(payload: dict, with_sid: bool, path: str) -> None:
+def _header(payload: dict[str, Any], with_sid: bool, path: str) -> None:
     header = dict(MESSAGE["payload"]["map"])
     header.pop("body")
     if not with_sid:
@@ -194,7 +194,7 @@ def genesis(raw: bytes) -> tuple[str, list[bytes]]:
     return payload["body"]["game"], keys
 
 
-def message(raw: bytes, game: str, keys: list[bytes], path: str) -> dict:
+def message(raw: bytes, game: str, keys: list[bytes], path: str) -> dict[str, Any]:
     """A transcript message (not the genesis): header, its type's body, signature."""
     payload = _signed(raw, MESSAGE_TAG, keys, path)
     _header(payload, True, path)
@@ -206,7 +206,7 @@ def message(raw: bytes, game: str, keys: list[bytes], path: str) -> dict:
     return payload
 
 
-def notice(raw: bytes, keys: list[bytes], path: str) -> dict:
+def notice(raw: bytes, keys: list[bytes], path: str) -> dict[str, Any]:
     """A signed notice (leave or alert): never passes as a transcript message."""
     payload = _signed(raw, NOTICE_TAG, keys, path)
     _header(payload, True, path)
@@ -240,6 +240,7 @@ def frame(data: bytes, game: str | None, keys: list[bytes] | None, path: str) ->
     if not isinstance(decoded, list) or len(decoded) != 2 or decoded[0] not in SPEC["frame"]["kinds"]:
         raise Misfit(f"{path}: not a [kind, body] frame of a known kind")
     kind, body = decoded
+    assert isinstance(kind, str)  # one of the spec's kinds
     check(SPEC["frame"]["kinds"][kind], body, f"{path}.{kind}")
     if kind == "msg" and keys is not None and game is not None:
         if unpack(unpack(body)[0]).get("type") == "genesis":

@@ -27,6 +27,7 @@ from p2pcards.protocol.announce import (
 from p2pcards.protocol.envelope import NOTICE_TAG, SIGN_TAG
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.talk import TALK_TAG
+from p2pcards.wiremap import WireList
 
 SESSION = bytes(range(32))
 OTHER_SESSION = bytes(32)
@@ -39,19 +40,19 @@ def _book(me: int = 0) -> AnnouncementBook:
     return AnnouncementBook(SESSION, KEYS, me)
 
 
-def _signed(player: int = 2, *, session: bytes = SESSION, addrs: list | None = None,
+def _signed(player: int = 2, *, session: bytes = SESSION, addrs: list[WireList] | None = None,
             counter: int = 1000) -> bytes:
     return seal_announcement(PLAYERS[player], session=session, addrs=ADDRS if addrs is None else addrs,
                              counter=counter).raw
 
 
-def _raw(payload: dict, signer: Identity, tag: bytes = ANNOUNCE_TAG) -> bytes:
+def _raw(payload: dict[str, object], signer: Identity, tag: bytes = ANNOUNCE_TAG) -> bytes:
     packed = wire.pack(payload)
     return wire.pack([packed, signer.sign(tag + packed)])
 
 
-def _payload(player: int = 2, **changes: object) -> dict:
-    fields = {"v": 2, "sid": SESSION, "pk": KEYS[player], "n": 1000, "addrs": ADDRS}
+def _payload(player: int = 2, **changes: object) -> dict[str, object]:
+    fields: dict[str, object] = {"v": 2, "sid": SESSION, "pk": KEYS[player], "n": 1000, "addrs": ADDRS}
     fields.update(changes)
     return fields
 
@@ -121,7 +122,7 @@ def test_an_address_nobody_may_dial_is_refused(address: str) -> None:
     [["10.0.0.1", 1]] * 5,               # more than four
     [["10.0.0.1"]],
 ])
-def test_ill_shaped_addresses_are_malformed(addrs: list) -> None:
+def test_ill_shaped_addresses_are_malformed(addrs: list[object]) -> None:
     with pytest.raises(AnnouncementMalformed):
         _book().check(_raw(_payload(2, addrs=addrs), PLAYERS[2]))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import SHORT, direct_table
+from p2pcards._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, sign_choice
 from p2pcards.protocol.envelope import SignedMessage
@@ -22,13 +22,15 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import StageNotReached
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.protocol.verify import Report
 from p2pcards.protocol.verify_evening import verify_evening
 
 GAME = "topper"
 
 
 @pytest.fixture(scope="module")
-def evening():
+def evening() -> tuple[DirectTable, DirectTable]:
     """Two short matches of the same four, the second the rematch of the first."""
     first = direct_table(GAME, seed=61)
     first.run()
@@ -42,7 +44,7 @@ def _keys(table: Table) -> list[bytes]:
     return [p.public_key for p in table.players]
 
 
-def test_the_rematch_seats_everyone_one_seat_on(evening):
+def test_the_rematch_seats_everyone_one_seat_on(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     before, now = first.tables[0], second.tables[3]
     assert before.player_at_seat is not None and now.player_at_seat is not None
@@ -51,7 +53,7 @@ def test_the_rematch_seats_everyone_one_seat_on(evening):
         assert _keys(now)[now.player_at_seat[(seat + 1) % 4]] == moved
 
 
-def test_every_player_and_the_observer_agree_on_the_link(evening):
+def test_every_player_and_the_observer_agree_on_the_link(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     record = first.tables[1].finished()
     assert record.final == SignedMessage.parse(first.tables[1].transcript()[-1]).digest
@@ -59,14 +61,14 @@ def test_every_player_and_the_observer_agree_on_the_link(evening):
     check_after(second.tables[2].after, first.tables[2].finished())
 
 
-def test_an_unfinished_match_has_no_rematch():
+def test_an_unfinished_match_has_no_rematch() -> None:
     table = direct_table(GAME, seed=63)
     table.step()
     with pytest.raises(StageNotReached):
         table.tables[0].finished()
 
 
-def test_rotation_gives_a_freed_seat_to_the_newcomer():
+def test_rotation_gives_a_freed_seat_to_the_newcomer() -> None:
     keys = [bytes([k]) * 32 for k in range(5)]
     after = After(bytes(32), bytes(32), (keys[2], keys[0], keys[3], keys[1]))
     # Player 3 of the finished match left; key 4 took the place in the join order.
@@ -74,7 +76,7 @@ def test_rotation_gives_a_freed_seat_to_the_newcomer():
     assert rotated_seats(after, now) == (1, 2, 0, 3)
 
 
-def test_a_genesis_naming_another_session_is_refused(evening):
+def test_a_genesis_naming_another_session_is_refused(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     record = first.tables[0].finished()
     other = After(bytes(32), record.final, record.seats)
@@ -86,7 +88,7 @@ def test_a_genesis_naming_another_session_is_refused(evening):
         check_after(None, record)
 
 
-def test_a_genesis_rotating_another_seating_is_refused(evening):
+def test_a_genesis_rotating_another_seating_is_refused(evening: tuple[DirectTable, DirectTable]) -> None:
     first, _ = evening
     record = first.tables[0].finished()
     swapped = (record.seats[1], record.seats[0], *record.seats[2:])
@@ -94,7 +96,7 @@ def test_a_genesis_rotating_another_seating_is_refused(evening):
         check_after(After(record.session, record.final, swapped), record)
 
 
-def test_a_genesis_whose_after_repeats_a_seat_is_malformed(evening):
+def test_a_genesis_whose_after_repeats_a_seat_is_malformed(evening: tuple[DirectTable, DirectTable]) -> None:
     first, _ = evening
     identities = first.identities
     lobby = Lobby(identities[0], GAME, game_wire.by_name(GAME).config_to_wire(SHORT[GAME]), "again")
@@ -108,13 +110,13 @@ def test_a_genesis_whose_after_repeats_a_seat_is_malformed(evening):
 
 # -- the "again" count ---------------------------------------------------------
 
-def _count(evening) -> tuple[AgainCount, FinishedMatch, list[Identity]]:
+def _count(evening: tuple[DirectTable, DirectTable]) -> tuple[AgainCount, FinishedMatch, list[Identity]]:
     first, _ = evening
     record = first.tables[0].finished()
     return AgainCount(record, tuple(_keys(first.tables[0]))), record, first.identities
 
 
-def test_four_agains_make_the_count_ready(evening):
+def test_four_agains_make_the_count_ready(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     for player in range(4):
         assert not count.ready
@@ -123,7 +125,7 @@ def test_four_agains_make_the_count_ready(evening):
     assert count.ready and count.left == ()
 
 
-def test_a_copy_of_a_choice_counts_once_and_a_leave_is_final(evening):
+def test_a_copy_of_a_choice_counts_once_and_a_leave_is_final(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     again = sign_choice(identities[2], record, 2, AGAIN).raw
     assert count.receive(again) is not None and count.receive(again) is None
@@ -132,7 +134,7 @@ def test_a_copy_of_a_choice_counts_once_and_a_leave_is_final(evening):
     assert count.left == (2,) and count.free == (2,)
 
 
-def test_a_leaver_seat_filled_by_a_bot_makes_the_count_ready(evening):
+def test_a_leaver_seat_filled_by_a_bot_makes_the_count_ready(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     for player in (0, 1, 3):
         count.receive(sign_choice(identities[player], record, player, AGAIN).raw)
@@ -145,13 +147,13 @@ def test_a_leaver_seat_filled_by_a_bot_makes_the_count_ready(evening):
     assert players[2] == (bot.public_key, "bot") and players[0][0] == identities[0].public_key
 
 
-def test_a_seat_cannot_be_filled_before_its_player_left(evening):
+def test_a_seat_cannot_be_filled_before_its_player_left(evening: tuple[DirectTable, DirectTable]) -> None:
     count, _, _ = _count(evening)
     with pytest.raises(MalformedMessage, match="has not left"):
         count.fill(1, Identity.generate().public_key, "bot")
 
 
-def test_a_choice_replayed_from_another_match_is_refused(evening):
+def test_a_choice_replayed_from_another_match_is_refused(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     count, _, identities = _count(evening)
     other = second.tables[0].finished()
@@ -163,14 +165,14 @@ def test_a_choice_replayed_from_another_match_is_refused(evening):
     assert count.choices == {}
 
 
-def test_a_choice_signed_by_another_player_is_dropped(evening):
+def test_a_choice_signed_by_another_player_is_dropped(evening: tuple[DirectTable, DirectTable]) -> None:
     count, record, identities = _count(evening)
     with pytest.raises(BadSignature):
         count.receive(sign_choice(identities[0], record, 1, AGAIN).raw)
     assert count.choices == {}
 
 
-def test_a_transcript_message_is_no_choice(evening):
+def test_a_transcript_message_is_no_choice(evening: tuple[DirectTable, DirectTable]) -> None:
     count, _, _ = _count(evening)
     with pytest.raises(MalformedMessage):
         count.receive(evening[0].tables[0].transcript()[-1])
@@ -178,7 +180,7 @@ def test_a_transcript_message_is_no_choice(evening):
 
 # -- verifying an evening ------------------------------------------------------
 
-def test_the_evening_verifies_whole_and_in_any_order(evening):
+def test_the_evening_verifies_whole_and_in_any_order(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     transcripts = [first.tables[0].transcript(), second.tables[1].transcript()]
     whole = verify_evening(transcripts, verifier=_replay_only)
@@ -187,7 +189,7 @@ def test_the_evening_verifies_whole_and_in_any_order(evening):
     assert shuffled.ok and shuffled.sessions == [first.tables[0].session, second.tables[0].session]
 
 
-def test_a_tampered_link_is_refused_naming_the_match(evening):
+def test_a_tampered_link_is_refused_naming_the_match(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     record = first.tables[0].finished()
     forged = After(record.session, bytes(32), record.seats)
@@ -196,27 +198,30 @@ def test_a_tampered_link_is_refused_naming_the_match(evening):
     report = verify_evening([first.tables[0].transcript(), third.tables[0].transcript()],
                             verifier=_replay_only)
     assert not report.ok
+    assert report.problem is not None
     assert report.problem.startswith("match 2 is not the rematch of match 1")
     assert "[evening.after]" in report.problem
     assert report.reports[1].ok  # alone, the forged match verifies
 
 
-def test_a_match_that_fails_alone_fails_the_evening(evening):
+def test_a_match_that_fails_alone_fails_the_evening(evening: tuple[DirectTable, DirectTable]) -> None:
     first, second = evening
     transcript = second.tables[0].transcript()
     report = verify_evening([first.tables[0].transcript(), transcript[:20]],
                             verifier=_replay_only)
+    assert report.problem is not None
     assert not report.ok and report.problem.startswith("match 2 does not verify")
 
 
-def _replay_only(messages, verdict):
+def _replay_only(messages: list[bytes], verdict: Verdict | None) -> Report:
     from p2pcards.protocol.verify import verify_transcript
     return verify_transcript(messages, verdict, workers=1)
 
 
 # -- from the count to the next genesis ------------------------------------------
 
-def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(evening):
+def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(
+        evening: tuple[DirectTable, DirectTable]) -> None:
     from p2pcards.protocol.again import check_rematch, rematch_genesis
 
     first, _ = evening
@@ -234,7 +239,7 @@ def test_the_host_writes_the_rematch_from_a_ready_count_and_a_joiner_accepts_it(
     assert table.after == record.after
 
 
-def test_a_joiner_refuses_a_genesis_that_is_no_rematch(evening):
+def test_a_joiner_refuses_a_genesis_that_is_no_rematch(evening: tuple[DirectTable, DirectTable]) -> None:
     from p2pcards.protocol.again import check_rematch
 
     first, second = evening

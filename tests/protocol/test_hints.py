@@ -22,9 +22,16 @@ from p2pcards.protocol.events import HintTaken, TableEnded
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import HintsOffHere, NotThisPeersTurn
-from p2pcards.protocol.table_records import HINT, Stage
+from p2pcards.protocol.table_records import HINT, Stage, Written
 from p2pcards.protocol.table_settings import HINTS
 from p2pcards.protocol.verify import verify_transcript
+
+
+def _hint(table: Table) -> bytes:
+    """The hint ``table`` writes now (one is due)."""
+    written = table.take_hint()
+    assert written is not None
+    return written.raw
 
 
 def _table(game: str = "topper", seed: int = 12, hints: int | None = 1) -> DirectTable:
@@ -43,7 +50,7 @@ def _table(game: str = "topper", seed: int = 12, hints: int | None = 1) -> Direc
     factory = make_bot_factory(game, "heuristic")
     bots = [factory(random.Random(seed * 10 + s)) for s in range(4)]
     direct = DirectTable(game, identities, tables, Table(genesis), genesis, bots)
-    direct.run_until(lambda d: d.tables[0].stage is Stage.PLAY
+    direct.run_until(lambda d: d.tables[0].stage is Stage.PLAY and d.writer is not None
                      and d.tables[d.writer].awaiting_my_action)
     return direct
 
@@ -61,9 +68,10 @@ def _forged_hint(direct: DirectTable, player: int) -> bytes:
                 prev=table.head, player=player, type=HINT, body={}).raw
 
 
-def test_a_hint_where_the_host_allowed_them_is_counted_by_every_peer_and_changes_nothing():
+def test_a_hint_where_the_host_allowed_them_is_counted_by_every_peer_and_changes_nothing() -> None:
     direct = _table(hints=1)
     writer = direct.writer
+    assert writer is not None
     engine = direct.observer.engine
     before = _state(engine)
     written = direct.tables[writer].take_hint()
@@ -79,18 +87,20 @@ def test_a_hint_where_the_host_allowed_them_is_counted_by_every_peer_and_changes
     assert direct.tables[writer].awaiting_my_action  # the same decision is still due
 
 
-def test_asked_again_for_the_same_move_nothing_more_is_written():
+def test_asked_again_for_the_same_move_nothing_more_is_written() -> None:
     direct = _table(hints=1)
     writer = direct.writer
-    direct.deliver(direct.tables[writer].take_hint().raw, exclude=writer)
+    assert writer is not None
+    direct.deliver(_hint(direct.tables[writer]), exclude=writer)
     assert direct.tables[writer].hint_taken
     assert direct.tables[writer].take_hint() is None
     direct.step()  # the move itself
-    direct.run_until(lambda d: d.tables[d.writer].awaiting_my_action)
+    direct.run_until(lambda d: d.writer is not None and d.tables[d.writer].awaiting_my_action)
+    assert direct.writer is not None
     assert not direct.tables[direct.writer].hint_taken
 
 
-def test_a_hinted_match_plays_out_and_verifies_with_the_counts():
+def test_a_hinted_match_plays_out_and_verifies_with_the_counts() -> None:
     direct = _table(hints=1)
     taken = 0
     for _ in range(3000):
@@ -99,7 +109,7 @@ def test_a_hinted_match_plays_out_and_verifies_with_the_counts():
             break
         table = direct.tables[writer]
         if taken < 3 and table.awaiting_my_action and not table.hint_taken:
-            direct.deliver(table.take_hint().raw, exclude=writer)
+            direct.deliver(_hint(table), exclude=writer)
             taken += 1
         direct.step()
     assert direct.observer.stage is Stage.OVER and not direct.ended()
@@ -110,9 +120,10 @@ def test_a_hinted_match_plays_out_and_verifies_with_the_counts():
 
 
 @pytest.mark.parametrize("hints", [None, 0])
-def test_a_hint_where_the_host_did_not_allow_them_names_its_writer_provably(hints):
+def test_a_hint_where_the_host_did_not_allow_them_names_its_writer_provably(hints: int | None) -> None:
     direct = _table(hints=hints)
     writer = direct.writer
+    assert writer is not None
     with pytest.raises(HintsOffHere):
         direct.tables[writer].take_hint()
     assert direct.tables[writer].next_position == direct.observer.next_position  # nothing written
@@ -126,10 +137,11 @@ def test_a_hint_where_the_host_did_not_allow_them_names_its_writer_provably(hint
     assert report.verdict_confirmed is True and report.ok
 
 
-def test_two_hints_in_a_row_are_a_breach_of_their_writer():
+def test_two_hints_in_a_row_are_a_breach_of_their_writer() -> None:
     direct = _table(hints=1)
     writer = direct.writer
-    direct.deliver(direct.tables[writer].take_hint().raw, exclude=writer)
+    assert writer is not None
+    direct.deliver(_hint(direct.tables[writer]), exclude=writer)
     forged = _forged_hint(direct, writer)
     ended = [e for e in direct.observer.receive(forged) if isinstance(e, TableEnded)]
     assert ended and ended[0].verdict.rule == "table.hint"
@@ -137,8 +149,9 @@ def test_two_hints_in_a_row_are_a_breach_of_their_writer():
     assert verify_transcript(direct.observer.transcript(), ended[0].verdict).verdict_confirmed
 
 
-def test_nobody_can_take_a_hint_out_of_turn():
+def test_nobody_can_take_a_hint_out_of_turn() -> None:
     direct = _table(hints=1)
+    assert direct.writer is not None
     other = (direct.writer + 1) % 4
     with pytest.raises(NotThisPeersTurn):
         direct.tables[other].take_hint()
@@ -147,7 +160,7 @@ def test_nobody_can_take_a_hint_out_of_turn():
     assert ended and ended[0].verdict.rule == "turn" and ended[0].verdict.players == (other,)
 
 
-def test_a_genesis_with_hints_other_than_0_or_1_is_malformed():
+def test_a_genesis_with_hints_other_than_0_or_1_is_malformed() -> None:
     rules = game_wire.by_name("bluff")
     me = seeded_identity(1, "p0", "P0")
     lobby = Lobby(me, "bluff", {**rules.config_to_wire(SHORT["bluff"]), HINTS: 2}, "t")
@@ -158,7 +171,7 @@ def test_a_genesis_with_hints_other_than_0_or_1_is_malformed():
         Table(lobby.genesis(nonce=bytes(32)).raw)
 
 
-def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none():
+def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none() -> None:
     """verdicts.json's 'settings' case, read as another implementation would."""
     root = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
     case = json.loads((root / "verdicts.json").read_text())["settings"][0]
@@ -175,14 +188,15 @@ def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none():
         (case["rule"], case["players"], case["position"])
 
 
-def test_a_replayed_hint_is_a_step_and_names_the_coached_seat():
+def test_a_replayed_hint_is_a_step_and_names_the_coached_seat() -> None:
     """``replay`` of such a table: the hint is a step of its own, and its line names the
     coached seat as the live screens do."""
     from p2pcards.ui.replay import plain_lines, replay
 
     direct = _table(hints=1)
     writer = direct.writer
-    direct.deliver(direct.tables[writer].take_hint().raw, exclude=writer)
+    assert writer is not None
+    direct.deliver(_hint(direct.tables[writer]), exclude=writer)
     seat = direct.observer.seat_of(writer)
     record = replay(direct.observer.transcript())
     steps = [s for s in record.steps if any(isinstance(e, HintTaken) for e in s.events)]
@@ -191,7 +205,7 @@ def test_a_replayed_hint_is_a_step_and_names_the_coached_seat():
     assert lines == [f"Seat {seat} (P{writer}) asks the coach for a hint (coached 1 time)."]
 
 
-def test_the_coach_tells_the_table_only_for_the_move_it_advised_on():
+def test_the_coach_tells_the_table_only_for_the_move_it_advised_on() -> None:
     """telling_coach signs the hint for the decision it advised on: asked again it sends
     nothing more; once that move is made, a late answer is refused and sends nothing."""
     from p2pcards.coaching import telling_coach
@@ -199,13 +213,15 @@ def test_the_coach_tells_the_table_only_for_the_move_it_advised_on():
 
     direct = _table(hints=1)
     writer = direct.writer
+    assert writer is not None
     table = direct.tables[writer]
-    sent: list = []
+    sent: list[bytes] = []
 
-    async def publish(written) -> None:
+    async def publish(written: Written) -> None:
         sent.append(written.raw)
 
     coach = telling_coach(lambda position: write_hint(table, publish, position))
+    assert table.player_at_seat is not None
     names = [table.players[p].name for p in table.player_at_seat]
     position = table.next_position
 

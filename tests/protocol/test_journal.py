@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 from p2pcards.net.journal import Journal, read_records
 
 
-def test_transcript_records_round_trip_in_order(tmp_path):
+def test_transcript_records_round_trip_in_order(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "t")
     for i in range(5):
         journal.append(bytes([i]) * (i + 1), sync=(i == 2))
@@ -16,7 +17,7 @@ def test_transcript_records_round_trip_in_order(tmp_path):
     assert read_records(journal.transcript_path) == [bytes([i]) * (i + 1) for i in range(5)]
 
 
-def test_a_torn_last_record_is_dropped_and_the_rest_kept(tmp_path):
+def test_a_torn_last_record_is_dropped_and_the_rest_kept(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "t")
     journal.append(b"first")
     journal.append(b"second")
@@ -26,7 +27,7 @@ def test_a_torn_last_record_is_dropped_and_the_rest_kept(tmp_path):
     assert Journal(tmp_path / "t").read_messages() == [b"first"]
 
 
-def test_meta_holding_secrets_is_private_to_its_owner(tmp_path):
+def test_meta_holding_secrets_is_private_to_its_owner(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "t")
     journal.write_meta({"secrets": {"key": b"k" * 32}})
     mode = stat.S_IMODE(os.stat(journal.meta_path).st_mode)
@@ -34,7 +35,7 @@ def test_meta_holding_secrets_is_private_to_its_owner(tmp_path):
     assert journal.read_meta() == {"secrets": {"key": b"k" * 32}}
 
 
-def test_rewrite_replaces_the_transcript(tmp_path):
+def test_rewrite_replaces_the_transcript(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "t")
     journal.append(b"a")
     journal.append(b"b")
@@ -44,14 +45,14 @@ def test_rewrite_replaces_the_transcript(tmp_path):
     assert journal.read_messages() == [b"a", b"c"]
 
 
-def test_verdict_is_kept_beside_the_transcript(tmp_path):
+def test_verdict_is_kept_beside_the_transcript(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "t")
     assert journal.read_verdict() is None
     journal.write_verdict({"rule": "turn", "players": [2]})
     assert journal.read_verdict() == {"rule": "turn", "players": [2]}
 
 
-def test_notices_are_kept_apart_from_the_transcript(tmp_path):
+def test_notices_are_kept_apart_from_the_transcript(tmp_path: Path) -> None:
     """The relay's kept notices have their own file: they never enter the chain."""
     journal = Journal(tmp_path / "relay")
     journal.append(b"message")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards._direct import DirectTable, direct_table
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import (
     NOTICE_TAG,
@@ -19,19 +19,22 @@ from p2pcards.protocol.envelope import (
     seal_notice,
 )
 from p2pcards.protocol.errors import BadSignature, BrokenChain, MalformedMessage
-from p2pcards.protocol.events import Reported
+from p2pcards.protocol.events import Reported, TableEnded
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
+from p2pcards.wiremap import WireMap
 
 
-def _table_in_play():
+def _table_in_play() -> DirectTable:
     table = direct_table("topper", seed=21)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     return table
 
 
-def _signed(identity, tag: bytes, table, player: int, mtype: str, body: dict) -> bytes:
+def _signed(identity: Identity, tag: bytes, table: DirectTable, player: int, mtype: str, body: WireMap) -> bytes:
     ref = table.observer
     payload = wire.pack({"v": 2, "sid": ref.session, "n": ref.next_position, "prev": ref.head,
                          "from": player, "type": mtype, "body": body})
@@ -59,6 +62,7 @@ def test_a_game_type_signed_under_the_notice_tag_never_verifies_as_a_message() -
     """The tag, not only the type, separates them: the signature itself fails."""
     table = _table_in_play()
     writer = table.writer
+    assert writer is not None
     raw = _signed(table.identities[writer], NOTICE_TAG, table, writer, "bid", {"tricks": 2})
     msg = SignedMessage.parse(raw)
     with pytest.raises(BadSignature):
@@ -78,6 +82,7 @@ def test_a_notice_type_signed_under_the_message_tag_never_verifies_as_a_notice()
 @pytest.mark.parametrize("kind", ["leave", "alert"])
 def test_a_notice_fed_as_a_message_names_nobody_and_changes_nothing(kind: str) -> None:
     table = _table_in_play()
+    assert table.writer is not None
     sender = (table.writer + 1) % 4
     if kind == "leave":
         notice = seal_notice(table.identities[sender], session=table.observer.session,
@@ -85,7 +90,9 @@ def test_a_notice_fed_as_a_message_names_nobody_and_changes_nothing(kind: str) -
                              player=sender, type="leave", body={}).raw
     else:
         table.tables[sender].declare_deadline_missed()
-        notice = table.tables[sender].alert()
+        alert = table.tables[sender].alert()
+        assert alert is not None
+        notice = alert
     for who, peer in enumerate(table.tables + [table.observer]):
         if who == sender:
             continue
@@ -107,13 +114,13 @@ def test_sealing_a_transcript_message_of_a_notice_type_is_refused() -> None:
 # -- reports cannot move blame (PROTOCOL.md §8) ----------------------------------------------
 
 
-def _alert(table, sender: int, verdict) -> bytes:
+def _alert(table: DirectTable, sender: int, verdict: Verdict) -> bytes:
     ref = table.observer
     return seal_notice(table.identities[sender], session=ref.session, position=ref.next_position,
                        prev=ref.head, player=sender, type="alert", body=verdict.to_wire()).raw
 
 
-def _state(peer):
+def _state(peer: Table) -> tuple[list[bytes], Stage, Verdict | None, int | None]:
     return (peer.transcript(), peer.stage, peer.verdict, peer.writer)
 
 
@@ -122,6 +129,7 @@ def test_a_deadline_report_against_the_writer_is_advisory_everywhere() -> None:
     other peer, the accused included, only notes the report and plays on."""
     table = _table_in_play()
     writer = table.writer
+    assert writer is not None
     liar = (writer + 1) % 4
     lie = Verdict("deadline", (writer,), table.observer.next_position, "too slow")
     notice = _alert(table, liar, lie)
@@ -151,10 +159,11 @@ def test_a_leave_names_its_signer_only() -> None:
     notice = table.tables[3].leave()
     for who in (0, 1, 2):
         (ended,) = table.tables[who].receive_alert(notice)
+        assert isinstance(ended, TableEnded)
         assert ended.verdict.rule == "left" and ended.verdict.players == (3,)
 
 
-def _leave(table, player: int, *, position: int, prev: bytes, body: dict) -> bytes:
+def _leave(table: DirectTable, player: int, *, position: int, prev: bytes, body: WireMap) -> bytes:
     ref = table.observer
     return seal_notice(table.identities[player], session=ref.session, position=position,
                        prev=prev, player=player, type="leave", body=body).raw
@@ -185,6 +194,7 @@ def test_a_leave_dated_after_this_peers_end_is_the_leavers_word() -> None:
     ref = table.observer
     notice = _leave(table, 3, position=ref.next_position + 2, prev=bytes([5]) * 32, body={})
     (ended,) = table.tables[1].receive_alert(notice)
+    assert isinstance(ended, TableEnded)
     assert ended.verdict.rule == "left" and ended.verdict.players == (3,)
     report = verify_transcript(table.tables[1].transcript(), ended.verdict, workers=1)
     assert report.ok and report.verdict_refused is None
@@ -200,6 +210,7 @@ def test_equivocation_evidence_gives_this_peer_its_own_provable_verdict() -> Non
     notice = _alert(table, reporter, Verdict("chain.equivocation", (held.player,), 3, "two", (other,)))
     for who in [p for p in range(4) if p not in (reporter, held.player)]:
         (ended,) = table.tables[who].receive_alert(notice)
+        assert isinstance(ended, TableEnded)
         assert ended.verdict.rule == "chain.equivocation"
         assert ended.verdict.players == (held.player,) and ended.verdict.provable
 
@@ -216,6 +227,7 @@ def test_a_report_naming_the_receiver_with_proof_of_anothers_equivocation_names_
     receiver = (held.player + 2) % 4
     notice = _alert(table, reporter, Verdict("chain.equivocation", (receiver,), 3, "you", (other,)))
     (ended,) = table.tables[receiver].receive_alert(notice)
+    assert isinstance(ended, TableEnded)
     assert ended.verdict.rule == "chain.equivocation" and ended.verdict.provable
     assert ended.verdict.players == (held.player,)  # the signer of both, never the receiver
     # The same claim with nothing this peer can check is only shown.
@@ -234,6 +246,7 @@ def test_a_message_signed_for_another_writers_position_in_this_history_is_proof(
                  player=cheat, type="commit", body={}).raw
     notice = _alert(table, (cheat + 1) % 4, Verdict("turn", (cheat,), 3, "x", (other,)))
     (ended,) = table.observer.receive_alert(notice)
+    assert isinstance(ended, TableEnded)
     assert ended.verdict.rule == "turn" and ended.verdict.players == (cheat,)
 
 
@@ -256,11 +269,13 @@ def test_evidence_from_another_history_proves_nothing() -> None:
 def test_a_message_for_the_next_position_by_a_player_who_may_not_write_is_proof() -> None:
     table = _table_in_play()
     ref = table.observer
+    assert table.writer is not None
     cheat = (table.writer + 1) % 4
     other = seal(table.identities[cheat], session=ref.session, position=ref.next_position,
                  prev=ref.head, player=cheat, type="pass", body={}).raw
     notice = _alert(table, (cheat + 1) % 4, Verdict("turn", (cheat,), ref.next_position, "x", (other,)))
     (ended,) = ref.receive_alert(notice)
+    assert isinstance(ended, TableEnded)
     assert (ended.verdict.rule, ended.verdict.players) == ("turn", (cheat,))
     assert ended.verdict.provable
 
@@ -270,6 +285,7 @@ def test_the_writers_own_next_message_as_evidence_proves_nothing() -> None:
     table = _table_in_play()
     ref = table.observer
     writer = table.writer
+    assert writer is not None
     candidate = table.write()  # the writer's real next message, not delivered yet
     notice = _alert(table, (writer + 1) % 4, Verdict("turn", (writer,), ref.next_position, "x",
                                                      (candidate,)))

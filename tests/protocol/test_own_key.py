@@ -30,7 +30,7 @@ def _twin_commit(table: DirectTable) -> bytes:
     return written.raw
 
 
-def test_an_own_key_message_this_table_did_not_write_stops_it_naming_nobody():
+def test_an_own_key_message_this_table_did_not_write_stops_it_naming_nobody() -> None:
     table = direct_table("topper", seed=5)
     raw = _twin_commit(table)
     mine = table.tables[PLAYER]
@@ -52,7 +52,7 @@ def test_an_own_key_message_this_table_did_not_write_stops_it_naming_nobody():
         mine.receive(table.observer.transcript()[1])
 
 
-def test_a_second_version_of_a_position_it_holds_is_another_process_not_its_own_fault():
+def test_a_second_version_of_a_position_it_holds_is_another_process_not_its_own_fault() -> None:
     table = direct_table("topper", seed=6)
     raw = _twin_commit(table)
     table.step()  # player 1's own process writes position 2 too
@@ -62,7 +62,7 @@ def test_a_second_version_of_a_position_it_holds_is_another_process_not_its_own_
     assert mine.verdict is None
 
 
-def test_its_own_message_coming_back_is_no_alarm():
+def test_its_own_message_coming_back_is_no_alarm() -> None:
     table = direct_table("topper", seed=7)
     table.step()
     table.step()  # player 1 wrote position 2 (player 0 wrote 1)
@@ -70,7 +70,7 @@ def test_its_own_message_coming_back_is_no_alarm():
     assert mine.receive(mine.transcript()[2]) == [] and mine.elsewhere is None
 
 
-def test_its_own_saved_record_rebuilds_the_seat_and_play_goes_on():
+def test_its_own_saved_record_rebuilds_the_seat_and_play_goes_on() -> None:
     table = direct_table("topper", seed=8)
     for _ in range(6):  # commits and opens: player 1 has signed two messages
         table.step()
@@ -87,7 +87,7 @@ def test_its_own_saved_record_rebuilds_the_seat_and_play_goes_on():
         fresh.receive(mine.transcript()[2])
 
 
-def test_a_leave_signed_by_another_process_for_this_seat_stops_it_instead_of_ending_it():
+def test_a_leave_signed_by_another_process_for_this_seat_stops_it_instead_of_ending_it() -> None:
     table = direct_table("topper", seed=9)
     table.step()
     notice = _twin(table).leave()  # the other process for seat 1 is stopped (Ctrl-C)
@@ -97,7 +97,7 @@ def test_a_leave_signed_by_another_process_for_this_seat_stops_it_instead_of_end
     assert mine.verdict is None and mine.elsewhere is not None
 
 
-def test_its_own_leave_coming_back_is_no_alarm():
+def test_its_own_leave_coming_back_is_no_alarm() -> None:
     table = direct_table("topper", seed=10)
     table.step()
     mine = table.tables[PLAYER]

@@ -4,6 +4,8 @@ in the finished match's join order, under a genesis naming the match before."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
@@ -11,6 +13,7 @@ from p2pcards.protocol.evening import After, FinishedMatch, Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import AgainHeard, Close, Dropped, Persist, Relay, Send
+from p2pcards.protocol.relay import Output as RelayOutput
 
 
 def hello(name: str) -> bytes:
@@ -18,10 +21,11 @@ def hello(name: str) -> bytes:
                                    "bot": 0})
 
 
-def started(ids: list[Identity], rematch: Rematch | None = None, order=None) -> tuple[Relay, list]:
+def started(ids: list[Identity], rematch: Rematch | None = None,
+            order: Sequence[int] | None = None) -> tuple[Relay, list[RelayOutput]]:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32),
                   rematch=rematch)
-    outputs: list = []
+    outputs: list[RelayOutput] = []
     for link in order or range(4):
         relay.connected(link + 1, ids[link].public_key)
         outputs += relay.frame(link + 1, hello(ids[link].name))
@@ -41,12 +45,12 @@ def again_frame(identity: Identity, finished: FinishedMatch, player: int, choice
     return frames.encode("again", sign_choice(identity, finished, player, choice).raw)
 
 
-def test_a_choice_is_kept_once_and_shown_at_every_end_box():
+def test_a_choice_is_kept_once_and_shown_at_every_end_box() -> None:
     ids = ids_()
     relay, _ = started(ids)
     finished = finished_of(relay)
     out = relay.frame(2, again_frame(ids[1], finished, 1, AGAIN))
-    assert [type(o) for o in out] == [AgainHeard, Send] and out[1].link == 2
+    assert [type(o) for o in out] == [AgainHeard, Send] and isinstance(out[1], Send) and out[1].link == 2
     # A second end box first hears what was chosen before, then its own choice goes to both.
     out = relay.frame(3, again_frame(ids[2], finished, 2, LEAVE))
     sent = [(o.link, frames.decode(o.frame).kind) for o in out if isinstance(o, Send)]
@@ -54,7 +58,7 @@ def test_a_choice_is_kept_once_and_shown_at_every_end_box():
     assert relay.frame(3, again_frame(ids[2], finished, 2, LEAVE)) == []  # a copy: nothing
 
 
-def test_a_choice_about_another_session_or_by_another_player_is_dropped():
+def test_a_choice_about_another_session_or_by_another_player_is_dropped() -> None:
     ids = ids_()
     relay, _ = started(ids)
     finished = finished_of(relay)
@@ -67,7 +71,7 @@ def test_a_choice_about_another_session_or_by_another_player_is_dropped():
     assert relay.choices == []
 
 
-def test_a_choice_before_the_table_started_closes_the_link():
+def test_a_choice_before_the_table_started_closes_the_link() -> None:
     ids = ids_()
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
     relay.connected(2, ids[1].public_key)
@@ -76,7 +80,7 @@ def test_a_choice_before_the_table_started_closes_the_link():
     assert isinstance(relay.frame(2, again_frame(ids[1], fake, 1, AGAIN))[-1], Close)
 
 
-def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_match_before():
+def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_match_before() -> None:
     ids = ids_()
     stranger = Identity.generate("x")
     after = After(bytes(32), bytes(range(32)), tuple(i.public_key for i in ids))
@@ -88,7 +92,7 @@ def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_ma
     relay.connected(9, stranger.public_key)
     refused = relay.frame(9, hello("x"))
     assert isinstance(refused[-1], Close) and "rematch" in refused[-1].reason
-    outputs = []
+    outputs: list[RelayOutput] = []
     for link in (3, 1, 2):  # they come back in another order than they first joined
         relay.connected(link + 1, ids[link].public_key)
         outputs += relay.frame(link + 1, hello(ids[link].name))

@@ -10,9 +10,11 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Relay, Send
+from p2pcards.protocol.relay import Output as RelayOutput
+from p2pcards.wiremap import WireList, WireMap
 
 
-def hello(name: str, addrs: list | None = None, sid: bytes = b"", have: int = 0) -> bytes:
+def hello(name: str, addrs: WireList | None = None, sid: bytes = b"", have: int = 0) -> bytes:
     body = {"v": PROTOCOL_VERSION, "name": name, "sid": sid, "have": have, "bot": 0}
     if addrs is not None:
         body["addrs"] = addrs
@@ -24,26 +26,26 @@ def ids() -> list[Identity]:
     return [Identity.generate(f"p{i}") for i in range(4)]
 
 
-def _peers_in(outputs: list) -> list[tuple[object, dict]]:
-    found = []
+def _peers_in(outputs: list[RelayOutput]) -> list[tuple[object, WireMap]]:
+    found: list[tuple[object, WireMap]] = []
     for out in outputs:
         if isinstance(out, (Send, Broadcast)):
             frame = frames.decode(out.frame)
             if frame.kind == "peers":
                 found.append((out, frame.body))
-    return found  # type: ignore[return-value]
+    return found
 
 
-def _table(ids: list[Identity], addrs: dict[int, list]) -> tuple[Relay, list]:
+def _table(ids: list[Identity], addrs: dict[int, WireList]) -> tuple[Relay, list[RelayOutput]]:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
-    outputs = []
+    outputs: list[RelayOutput] = []
     for link, identity in enumerate(ids, start=1):
         relay.connected(link, identity.public_key)
         outputs += relay.frame(link, hello(identity.name, addrs.get(link - 1)))
     return relay, outputs
 
 
-def test_genesis_is_followed_by_every_players_addresses_in_player_order(ids):
+def test_genesis_is_followed_by_every_players_addresses_in_player_order(ids: list[Identity]) -> None:
     addrs = {1: [["10.0.0.2", 4001]], 2: [["10.0.0.3", 4002], ["fd00::3", 4002]]}
     relay, outputs = _table(ids, addrs)
     assert relay.started
@@ -55,26 +57,28 @@ def test_genesis_is_followed_by_every_players_addresses_in_player_order(ids):
     assert {bytes(pk): a for pk, a in body["players"]} == by_key
 
 
-def test_a_table_where_nobody_listens_hears_no_peers_frame(ids):
+def test_a_table_where_nobody_listens_hears_no_peers_frame(ids: list[Identity]) -> None:
     relay, outputs = _table(ids, {})
     assert relay.started
     assert _peers_in(outputs) == []
 
 
-def test_a_resumed_player_with_a_new_port_makes_the_relay_tell_everyone(ids):
+def test_a_resumed_player_with_a_new_port_makes_the_relay_tell_everyone(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {1: [["10.0.0.2", 4001]]})
     relay.disconnected(2)
     relay.connected(9, ids[1].public_key)
+    assert relay.session is not None
     out = relay.frame(9, hello("p1", [["10.0.0.2", 5005]], sid=relay.session, have=1))
     [(sent, body)] = _peers_in(out)
     assert isinstance(sent, Broadcast)
     assert [bytes(ids[1].public_key), [["10.0.0.2", 5005]]] in [[bytes(k), a] for k, a in body["players"]]
 
 
-def test_a_reconnect_with_the_same_addresses_is_told_them_alone(ids):
+def test_a_reconnect_with_the_same_addresses_is_told_them_alone(ids: list[Identity]) -> None:
     relay, _ = _table(ids, {1: [["10.0.0.2", 4001]]})
     relay.disconnected(4)
     relay.connected(9, ids[3].public_key)
+    assert relay.session is not None
     out = relay.frame(9, hello("p3", [], sid=relay.session, have=1))
     [(sent, _body)] = _peers_in(out)
     assert isinstance(sent, Send) and sent.link == 9
@@ -87,7 +91,7 @@ def test_a_reconnect_with_the_same_addresses_is_told_them_alone(ids):
     [["10.0.0.2", 1]] * 5,             # more than four
     [["10.0.0.2"]],
 ])
-def test_ill_formed_addresses_are_refused(ids, addrs):
+def test_ill_formed_addresses_are_refused(ids: list[Identity], addrs: WireList) -> None:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
     relay.connected(1, ids[1].public_key)
     out = relay.frame(1, hello("p1", addrs))
@@ -96,7 +100,7 @@ def test_ill_formed_addresses_are_refused(ids, addrs):
         frames.decode(hello("p1", addrs))
 
 
-def test_strangers_and_lobby_leavers_leave_no_address_behind(ids):
+def test_strangers_and_lobby_leavers_leave_no_address_behind(ids: list[Identity]) -> None:
     relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32))
     for n in range(20):
         stranger = Identity.generate(f"s{n}")

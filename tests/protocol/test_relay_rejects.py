@@ -17,6 +17,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION, seal, seal_notice
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Close, Persist, PersistNotice, Relay, Send
+from p2pcards.protocol.relay import Output as RelayOutput
 
 
 def _hello(name: str, sid: bytes = b"", v: int = PROTOCOL_VERSION) -> bytes:
@@ -45,6 +46,7 @@ def _message(relay: Relay, signer: Identity, session: bytes | None = None) -> by
 
 def _notice(relay: Relay, signer: Identity, session: bytes | None = None) -> bytes:
     held = relay.messages
+    assert relay.session is not None
     return seal_notice(signer, session=relay.session if session is None else session,
                        position=len(held), prev=held[-1].digest, player=1, type="leave",
                        body={}).raw
@@ -73,7 +75,7 @@ AFTER_GENESIS: list[tuple[str, Callable[[Relay, list[Identity]], bytes], str | N
 ]
 
 
-def _assert_rejected_and_closed(out: list, link: int, rule: str | None) -> None:
+def _assert_rejected_and_closed(out: list[RelayOutput], link: int, rule: str | None) -> None:
     sends = [o for o in out if isinstance(o, Send) and o.link == link]
     assert sends, "no reject sent"
     frame = frames.decode(sends[-1].frame)
@@ -85,7 +87,8 @@ def _assert_rejected_and_closed(out: list, link: int, rule: str | None) -> None:
 
 
 @pytest.mark.parametrize(("case", "build", "rule"), AFTER_GENESIS, ids=[c[0] for c in AFTER_GENESIS])
-def test_after_the_genesis_the_relay_rejects(case, build, rule) -> None:
+def test_after_the_genesis_the_relay_rejects(
+        case: str, build: Callable[[Relay, list[Identity]], bytes], rule: str | None) -> None:
     ids = _ids()
     relay = _relay(ids, 4)
     assert relay.started

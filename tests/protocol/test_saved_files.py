@@ -31,7 +31,7 @@ from . import spec_shapes
 pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 
-def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess:
+def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
@@ -48,13 +48,13 @@ def _play(home: Path, game: str) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory) -> tuple[Path, Path]:
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(home, the folder of the table's saved files) after one solo Topper match."""
     return _play(tmp_path_factory.mktemp("saved-files"), "topper")
 
 
 @pytest.mark.parametrize("game", ["topper", "bluff"])
-def test_every_file_a_match_writes_fits_its_written_shape(played, tmp_path, game):
+def test_every_file_a_match_writes_fits_its_written_shape(played: tuple[Path, Path], tmp_path: Path, game: str) -> None:
     """Read as another implementation reads protocol/schemas.json (``spec_shapes``):
     the folders ``play`` writes for your seat, the bots' and the relay's."""
     _, table = played if game == "topper" else _play(tmp_path, game)
@@ -67,7 +67,7 @@ def test_every_file_a_match_writes_fits_its_written_shape(played, tmp_path, game
         assert read["verdict"] is None and len(read["messages"]) > 10
 
 
-def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
+def _copy(played: tuple[Path, Path], tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
           cut: int = 0, verdict: bytes | None = None) -> Path:
     """Your folder copied, with its meta replaced (None: removed) and the transcript damaged."""
     _, table = played
@@ -87,7 +87,7 @@ def _copy(played, tmp_path: Path, *, meta: bytes | None, tail: bytes = b"",
 
 @pytest.mark.parametrize("meta", [None, b"\xc1 not msgpack", wire.pack([1, 2]), wire.pack({"player": 9})],
                          ids=["absent", "not msgpack", "not a map", "another shape"])
-def test_verify_ignores_a_meta_it_cannot_use(played, tmp_path, meta):
+def test_verify_ignores_a_meta_it_cannot_use(played: tuple[Path, Path], tmp_path: Path, meta: bytes | None) -> None:
     home, _ = played
     checked = _cli(["verify", str(_copy(played, tmp_path, meta=meta))], home)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -95,7 +95,8 @@ def test_verify_ignores_a_meta_it_cannot_use(played, tmp_path, meta):
     assert "(you)" not in checked.stdout
 
 
-def test_verify_refuses_a_verdict_file_that_is_not_a_verdict_in_one_sentence(played, tmp_path):
+def test_verify_refuses_a_verdict_file_that_is_not_a_verdict_in_one_sentence(
+        played: tuple[Path, Path], tmp_path: Path) -> None:
     home, _ = played
     for content in (b"\xc1", wire.pack({"rule": "left"})):
         folder = _copy(played, tmp_path / str(len(content)), meta=None, verdict=content)
@@ -110,7 +111,7 @@ def test_verify_refuses_a_verdict_file_that_is_not_a_verdict_in_one_sentence(pla
     (0, b"junk", "4 bytes that are not a whole record"),
 ], ids=["cut inside the last record", "a record cut short appended", "garbage appended"])
 def test_a_transcript_with_bytes_after_its_last_whole_record_fails_with_that_reason(
-        played, tmp_path, cut, tail, says):
+        played: tuple[Path, Path], tmp_path: Path, cut: int, tail: bytes, says: str) -> None:
     home, _ = played
     checked = _cli(["verify", str(_copy(played, tmp_path, meta=None, cut=cut, tail=tail))], home)
     assert checked.returncode == 1, checked.stdout + checked.stderr
@@ -118,7 +119,8 @@ def test_a_transcript_with_bytes_after_its_last_whole_record_fails_with_that_rea
 
 
 @pytest.mark.parametrize("meta", [b"\xc1 not msgpack", wire.pack({"player": 9})], ids=["garbage", "another shape"])
-def test_verify_of_a_transcript_file_never_reads_the_meta_beside_it(played, tmp_path, meta):
+def test_verify_of_a_transcript_file_never_reads_the_meta_beside_it(
+        played: tuple[Path, Path], tmp_path: Path, meta: bytes) -> None:
     home, _ = played
     with_meta = _copy(played, tmp_path / "with", meta=meta)
     without = _copy(played, tmp_path / "without", meta=None)
@@ -127,7 +129,7 @@ def test_verify_of_a_transcript_file_never_reads_the_meta_beside_it(played, tmp_
     assert results[0].stdout == results[1].stdout and results[0].stderr == results[1].stderr
 
 
-def test_verify_of_your_folder_names_you_from_its_meta(played, tmp_path):
+def test_verify_of_your_folder_names_you_from_its_meta(played: tuple[Path, Path], tmp_path: Path) -> None:
     home, _ = played
     folder = _copy(played, tmp_path, meta=None)
     _, table = played
@@ -141,13 +143,14 @@ def test_verify_of_your_folder_names_you_from_its_meta(played, tmp_path):
 
 @pytest.mark.parametrize("pin, pinned", [(None, False), (bytes(range(32)), True)],
                          ids=["--connect: no key to pin", "found on the LAN: its host key"])
-def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin, pinned):
+def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin: bytes | None, pinned: bool) -> None:
     """SECURITY.md, "The first dial with --connect" (issue 25 point 9): an address typed
     by hand comes with no key, so the saved meta holds ``pin: ""`` and neither a
     reconnect nor ``resume`` pins one; a table found by discovery keeps its host key."""
     from p2pcards.app import joining_session
     from p2pcards.protocol.identity import Identity
-    session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711, expected_peer=pin)
+    session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711,  # type: ignore[arg-type]  # no play
+                              expected_peer=pin)
     assert session.meta == {"host": "127.0.0.1", "port": 4711, "pin": pin if pinned else ""}
     meta = {**session.meta, "v": 1, "player": 1, "name": "Jo", "bots": [0, 0, 0, 0],
             "secrets": {"key": bytes(32), "draw": bytes(32)}}

@@ -65,7 +65,7 @@ class _Recording:
         self.connection, self.received = connection, received
 
     async def recv(self) -> bytes:
-        data = await self.connection.recv()
+        data: bytes = await self.connection.recv()
         self.received.append(data)
         return data
 
@@ -125,7 +125,8 @@ async def _table(root: Path, game: str, hostile: Callable[[NetTable, list[int]],
     return Ended(net, folders, received, chosen[0] if chosen else None)
 
 
-def _first_bid_of_a_remote_player(act: Callable[[NetTable, bytes, Any, Tampered], list[bytes]]):
+def _first_bid_of_a_remote_player(
+        act: Callable[[NetTable, bytes, Any, Tampered], list[bytes]]) -> Callable[[NetTable, list[int]], None]:
     """Policies for players 1..3: the first of them to bid does ``act`` instead."""
     def setup(net: NetTable, chosen: list[int]) -> None:
         def match(msg: Any) -> bool:
@@ -207,11 +208,12 @@ def _cli_verify(folder: Path) -> dict[str, Any]:
     done = subprocess.run([sys.executable, "-m", "p2pcards", "verify", "--json", str(folder)],
                           capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stderr, done.stderr
-    return json.loads(done.stdout)
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
 
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-async def test_a_whole_match_writes_only_what_the_spec_describes(tmp_path, game):
+async def test_a_whole_match_writes_only_what_the_spec_describes(tmp_path: Path, game: str) -> None:
     ended = await _table(tmp_path, game, talk=True)
     read = _check_files_and_frames(ended)
     assert any(spec_shapes.unpack(f)[0] == "talk" for who, f in ended.frames if who != "player 1")
@@ -234,7 +236,7 @@ async def test_a_whole_match_writes_only_what_the_spec_describes(tmp_path, game)
     assert report["ok"] and report["outcome"] is not None and report["you"] == 1
 
 
-async def test_a_vanished_player_is_named_at_the_deadline_and_it_names_the_unreachable_host(tmp_path):
+async def test_a_vanished_player_is_named_at_the_deadline_and_it_names_the_unreachable_host(tmp_path: Path) -> None:
     ended = await _table(tmp_path, "topper", _first_bid_of_a_remote_player(_vanish),
                          deadline=DEADLINE, reconnect_window=0.5)
     read = _check_files_and_frames(ended)
@@ -250,7 +252,7 @@ async def test_a_vanished_player_is_named_at_the_deadline_and_it_names_the_unrea
         assert tuple(report["verdict"]["blamed"]) == says and report["verdict"]["confirmed"] is None
 
 
-async def test_a_leave_is_saved_by_everyone_and_its_notice_by_the_relay(tmp_path):
+async def test_a_leave_is_saved_by_everyone_and_its_notice_by_the_relay(tmp_path: Path) -> None:
     ended = await _table(tmp_path, "topper", _first_bid_of_a_remote_player(_leave))
     read = _check_files_and_frames(ended)
     leaver = ended.hostile
@@ -264,7 +266,8 @@ async def test_a_leave_is_saved_by_everyone_and_its_notice_by_the_relay(tmp_path
 @pytest.mark.parametrize("cheat, rule", [(_overbid, "rules.topper.bid-range"),
                                          (_two_versions, "chain.equivocation")],
                          ids=["rule breach", "equivocation"])
-async def test_a_provable_verdict_is_saved_with_its_evidence_and_confirmed(tmp_path, cheat, rule):
+async def test_a_provable_verdict_is_saved_with_its_evidence_and_confirmed(
+        tmp_path: Path, cheat: Callable[[NetTable, bytes, Any, Tampered], list[bytes]], rule: str) -> None:
     # No short clock: the cheater ends too, on its own two versions coming back to it.
     ended = await _table(tmp_path, "topper", _first_bid_of_a_remote_player(cheat))
     read = _check_files_and_frames(ended)

@@ -69,7 +69,7 @@ def _rules_for(bench: Bench, player: int, linked: set[int], now: float = 0.0) ->
     return rules
 
 
-def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_peers(bench):
+def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_peers(bench: Bench) -> None:
     """Player 2 accepts player 0's commit from player 3's direct link: it passes it
     to player 1 at once and to the host a moment later, never back to 3 nor to
     its writer."""
@@ -83,7 +83,7 @@ def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_p
     assert rules.wake_at() == 1.0 + DEADLINE  # nothing more to pass on
 
 
-def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench):
+def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench: Bench) -> None:
     """Past half the writer's time, others' clocks may be about to run out."""
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
@@ -93,7 +93,7 @@ def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench):
     assert rules.wake_at() == late + DEADLINE
 
 
-def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench):
+def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench: Bench) -> None:
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
     _run_check(rules, rules.message(3, written.raw), now=1.0)
@@ -101,7 +101,7 @@ def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench):
     assert rules.tick(1.0 + FORWARD_DELAY) == []
 
 
-def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench):
+def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench: Bench) -> None:
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
     outs = _run_check(rules, rules.message(HOST, written.raw))
@@ -110,7 +110,7 @@ def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench):
     assert rules.message(1, written.raw) == []
 
 
-def test_a_deadline_hands_the_host_first_and_every_direct_peer_what_we_hold(bench):
+def test_a_deadline_hands_the_host_first_and_every_direct_peer_what_we_hold(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked={0, 3})  # player 0 writes first: linked
     outs = rules.tick(DEADLINE)
     assert _sends(outs) == [(HOST, "msg"), (HOST, "sync"), (HOST, "ping"),
@@ -119,7 +119,7 @@ def test_a_deadline_hands_the_host_first_and_every_direct_peer_what_we_hold(benc
     assert rules.wake_at() == DEADLINE + max(PROBE_TIMEOUT, DEADLINE)  # a full deadline more
 
 
-def test_the_window_then_names_the_writer_once_the_host_answered(bench):
+def test_the_window_then_names_the_writer_once_the_host_answered(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked=set())
     outs = rules.tick(DEADLINE)
     ping = next(frames.decode(o.frame).body for o in outs
@@ -130,7 +130,7 @@ def test_the_window_then_names_the_writer_once_the_host_answered(bench):
     assert [(v.rule, v.players) for v in verdicts] == [("deadline", (0,))]
 
 
-def test_a_host_that_answers_nothing_is_named_for_not_relaying(bench):
+def test_a_host_that_answers_nothing_is_named_for_not_relaying(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked=set())
     rules.tick(DEADLINE)
     verdicts = _verdicts(rules.tick(rules.wake_at()))
@@ -138,7 +138,7 @@ def test_a_host_that_answers_nothing_is_named_for_not_relaying(bench):
     assert "stopped relaying" in verdicts[0].detail
 
 
-def test_a_lost_host_link_with_no_other_path_names_the_host_after_the_window(bench):
+def test_a_lost_host_link_with_no_other_path_names_the_host_after_the_window(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked=set())
     rules.host_link_down()
     assert _verdicts(rules.tick(DEADLINE)) == []  # handed over first
@@ -146,7 +146,7 @@ def test_a_lost_host_link_with_no_other_path_names_the_host_after_the_window(ben
     assert [v.players for v in verdicts] == [(0,)] and "dropped our link" in verdicts[0].detail
 
 
-def test_progress_in_the_window_names_nobody(bench):
+def test_progress_in_the_window_names_nobody(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked=set())
     rules.tick(DEADLINE)
     written = bench.produce(0)
@@ -155,7 +155,7 @@ def test_progress_in_the_window_names_nobody(bench):
     assert _verdicts(rules.tick(DEADLINE + 2)) == []
 
 
-def test_a_sync_is_answered_from_the_transcript_even_once_the_table_ended(bench):
+def test_a_sync_is_answered_from_the_transcript_even_once_the_table_ended(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked={1})
     table = rules.table
     assert table is not None
@@ -203,7 +203,7 @@ def _forgeries(bench: Bench, real: bytes, me: int) -> dict[str, bytes]:
     }
 
 
-def test_forged_shuffles_start_no_speculative_work(shuffle_stage):
+def test_forged_shuffles_start_no_speculative_work(shuffle_stage: tuple[Bench, bytes]) -> None:
     bench, real = shuffle_stage
     me, table = _next_shuffler(bench)
     rules = SessionRules(DEADLINE)
@@ -214,7 +214,7 @@ def test_forged_shuffles_start_no_speculative_work(shuffle_stage):
             assert not any(isinstance(o, Speculate) for o in outs), name
 
 
-def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage):
+def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage: tuple[Bench, bytes]) -> None:
     bench, real = shuffle_stage
     me, table = _next_shuffler(bench)
     rules = SessionRules(DEADLINE)
@@ -224,11 +224,12 @@ def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage
     again = rules.message(2, real)  # the same message on another path, not yet checked
     assert [type(o) for o in again] == [Check]
     outs = _run_check(rules, first)
+    assert isinstance(first[0], Speculate)
     assert Settle(first[0].position, True) in outs
     assert table.next_position == first[0].position + 1
 
 
-def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage):
+def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage: tuple[Bench, bytes]) -> None:
     bench, real = shuffle_stage
     me, table = _next_shuffler(bench)
     msg = SignedMessage.parse(real)
@@ -245,7 +246,7 @@ def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage):
     assert table.stage is Stage.ENDED  # a rule broken under the writer's signature
 
 
-def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench):
+def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench: Bench) -> None:
     """Player 3 sends player 1 a malformed commit and player 0 a good one. Player
     1 ends naming 3; its alert reaches player 0 before the good commit does, when
     0 cannot judge it yet: once 0 holds the good one, the alert's message proves
@@ -265,7 +266,7 @@ def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench):
     assert set(verdicts[0].evidence) == {good, bad}
 
 
-def test_an_alert_about_a_message_out_of_turn_is_judged_once_its_position_is_next(bench):
+def test_an_alert_about_a_message_out_of_turn_is_judged_once_its_position_is_next(bench: Bench) -> None:
     """Player 1 signs a message for the position after player 3's commit (player
     0's to write) and sends it to player 2 only; player 2 names 1 and its alert
     reaches player 0 before 3's commit does: once 0 holds the commit, the alert's
@@ -284,7 +285,7 @@ def test_an_alert_about_a_message_out_of_turn_is_judged_once_its_position_is_nex
     assert [(v.rule, v.players) for v in verdicts] == [("turn", (1,))]
 
 
-def test_what_waits_to_go_on_to_the_host_goes_at_once_when_the_table_ends(bench):
+def test_what_waits_to_go_on_to_the_host_goes_at_once_when_the_table_ends(bench: Bench) -> None:
     """A session stops when its table ends: a message still waiting its delay
     would never reach the host (the host's own seat would then wait for it)."""
     written = bench.produce(0)
@@ -346,7 +347,8 @@ def _exchange(rules: dict[int, SessionRules], first: list[tuple[int, Any]], now:
     raise AssertionError("the frames never settled")
 
 
-def test_an_ended_table_tells_its_count_and_the_late_peer_gets_the_end_from_it(match_end_withheld):
+def test_an_ended_table_tells_its_count_and_the_late_peer_gets_the_end_from_it(
+        match_end_withheld: tuple[Any, int, int]) -> None:
     """Finding 1's cascade: the players whose match ended keep answering, so the
     one that missed the last message gets it by sync, well before its own clock
     could name the last writer (or the host); nobody is named."""
@@ -367,7 +369,8 @@ def test_an_ended_table_tells_its_count_and_the_late_peer_gets_the_end_from_it(m
     assert not any(r.lingering(1.0) for r in rules.values())
 
 
-def test_an_ended_table_lingers_while_a_linked_player_may_lack_the_end(match_end_withheld):
+def test_an_ended_table_lingers_while_a_linked_player_may_lack_the_end(
+        match_end_withheld: tuple[Any, int, int]) -> None:
     match, late, writer = match_end_withheld
     ender = next(p for p in range(4) if p not in (late, writer))
     rules = SessionRules(DEADLINE, grace=5.0)
@@ -387,7 +390,7 @@ def test_an_ended_table_lingers_while_a_linked_player_may_lack_the_end(match_end
     assert not rules.lingering(2.0)
 
 
-def test_an_ended_table_with_no_direct_link_does_not_linger(match_end_withheld):
+def test_an_ended_table_with_no_direct_link_does_not_linger(match_end_withheld: tuple[Any, int, int]) -> None:
     """The host link needs no grace: the relay keeps what we passed on and answers."""
     match, late, writer = match_end_withheld
     rules = SessionRules(DEADLINE)
@@ -397,8 +400,9 @@ def test_an_ended_table_with_no_direct_link_does_not_linger(match_end_withheld):
     assert not rules.lingering(1.0)
 
 
-def test_a_sync_beyond_our_count_is_answered_with_ours_once_per_count(bench):
+def test_a_sync_beyond_our_count_is_answered_with_ours_once_per_count(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked={1, 3})
+    assert rules.table is not None
     have = rules.table.next_position
     assert _sends(rules.sync(1, have + 5)) == [(1, "sync")]  # asks for what it lacks
     assert rules.sync(1, have + 5) == []  # once per count: no sync storm

@@ -11,7 +11,9 @@ that breaks its written shape or signs in another domain.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -23,8 +25,9 @@ from . import spec_shapes
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
-def _vector(name: str) -> dict:
-    return json.loads((VECTORS / name).read_text())
+def _vector(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((VECTORS / name).read_text())
+    return data
 
 
 def _messages(name: str) -> list[bytes]:
@@ -32,7 +35,7 @@ def _messages(name: str) -> list[bytes]:
 
 
 @pytest.mark.parametrize("name", ["table-bluff.json", "table-topper.json"])
-def test_every_message_of_a_table_vector_fits_the_written_shapes(name):
+def test_every_message_of_a_table_vector_fits_the_written_shapes(name: str) -> None:
     raw = _messages(name)
     game, keys = spec_shapes.genesis(raw[0])
     assert keys == [bytes.fromhex(k) for k in _vector(name)["player_public_keys"]]
@@ -47,7 +50,7 @@ BY_SHAPE = {"bluff discard naming rank 1": True, "bluff discard with a float sta
             "bluff show with one share too many": False}
 
 
-def test_the_shapes_refuse_the_malformed_vectors_they_decide_and_accept_the_rule_breaches():
+def test_the_shapes_refuse_the_malformed_vectors_they_decide_and_accept_the_rule_breaches() -> None:
     game, keys = spec_shapes.genesis(_messages("table-bluff.json")[0])
     verdicts = _vector("verdicts.json")
     assert {case["case"] for case in verdicts["malformed"]} == set(BY_SHAPE)
@@ -62,7 +65,7 @@ def test_the_shapes_refuse_the_malformed_vectors_they_decide_and_accept_the_rule
         spec_shapes.message(bytes.fromhex(case["message"]), game, keys, case["case"])
 
 
-def test_the_verdicts_and_notices_a_player_writes_fit_the_written_shapes():
+def test_the_verdicts_and_notices_a_player_writes_fit_the_written_shapes() -> None:
     _, keys = spec_shapes.genesis(_messages("table-bluff.json")[0])
     for case in _vector("verdicts.json")["written"]:
         verdict = spec_shapes.unpack(bytes.fromhex(case["verdict_file"]))
@@ -74,7 +77,8 @@ def test_the_verdicts_and_notices_a_player_writes_fit_the_written_shapes():
         assert notice["from"] == case["writer"]
 
 
-def _resigned(body_of, *, tag: bytes = spec_shapes.MESSAGE_TAG) -> tuple[bytes, str, list[bytes]]:
+def _resigned(body_of: Callable[[Any], Any], *,
+              tag: bytes = spec_shapes.MESSAGE_TAG) -> tuple[bytes, str, list[bytes]]:
     """The Topper vector's last message with another body, signed again by its writer
     over ``tag`` and the new payload."""
     raw = _messages("table-topper.json")
@@ -87,7 +91,7 @@ def _resigned(body_of, *, tag: bytes = spec_shapes.MESSAGE_TAG) -> tuple[bytes, 
     return msgpack.packb([packed, identity.sign(tag + packed)]), game, keys
 
 
-def test_the_reader_refuses_what_the_spec_does_not_describe():
+def test_the_reader_refuses_what_the_spec_does_not_describe() -> None:
     raw, game, keys = _resigned(lambda body: body)
     spec_shapes.message(raw, game, keys, "the same body")  # the writer's key: accepted
     raw, game, keys = _resigned(lambda body: {**body, "extra": 1})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards._direct import DirectTable, direct_table
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession
@@ -22,20 +22,30 @@ def _bluff(engine: object) -> bluff.BluffState:
     return engine
 
 
+def players_by_seat(table: DirectTable) -> tuple[int, ...]:
+    """The player at each seat (drawn by now)."""
+    seats = table.tables[0].player_at_seat
+    assert seats is not None
+    return seats
+
+
 @pytest.fixture(scope="module")
-def topper_match():
+def topper_match() -> DirectTable:
     table = direct_table("topper", seed=3)
     table.run()
     return table
 
 
-def test_whole_topper_match_ends_with_the_same_outcome_for_every_peer_and_the_observer(topper_match):
-    outcomes = {repr(t.engine.outcome) for t in topper_match.tables + [topper_match.observer]}
+def test_whole_topper_match_ends_with_the_same_outcome_for_every_peer_and_the_observer(
+        topper_match: DirectTable) -> None:
+    assert all(t.engine is not None for t in topper_match.tables + [topper_match.observer])
+    outcomes = {repr(t.engine.outcome if t.engine is not None else None)
+                for t in topper_match.tables + [topper_match.observer]}
     assert len(outcomes) == 1 and topper_match.tables[0].stage is Stage.OVER
     assert all(t.transcript() == topper_match.observer.transcript() for t in topper_match.tables)
 
 
-def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(topper_match):
+def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(topper_match: DirectTable) -> None:
     first_deals = []
     for events in topper_match.events[:4]:
         dealt = [e for e in events if isinstance(e, HandReceived)]
@@ -47,11 +57,11 @@ def test_every_peer_is_dealt_six_distinct_cards_and_together_they_hold_the_deck(
     assert sorted(slots) == list(range(24))
 
 
-def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards():
+def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards() -> None:
     table = direct_table("topper", seed=3)
-    plays: list = []
+    plays: list[topper.Play] = []
 
-    def three_played(t) -> bool:
+    def three_played(t: DirectTable) -> bool:
         plays[:] = [e.action for e in t.events[4]
                     if isinstance(e, ActionApplied) and isinstance(e.action, topper.Play)]
         return len(plays) == 3
@@ -59,23 +69,24 @@ def test_observer_is_dealt_no_card_and_learns_exactly_the_played_cards():
     table.run_until(three_played)
     observer = table.observer
     assert observer.hand == {}
+    assert observer.deal is not None
     assert observer.deal.revealed == {p.slot: p.card.code for p in plays}
-    owners = {p.slot: table.tables[table.tables[0].player_at_seat[p.seat]] for p in plays}
+    owners = {p.slot: table.tables[players_by_seat(table)[p.seat]] for p in plays}
     assert all(owners[slot].hand[slot].code == code for slot, code in observer.deal.revealed.items())
 
 
-def test_seats_and_first_dealer_come_from_the_joint_draw_and_agree_everywhere(topper_match):
+def test_seats_and_first_dealer_come_from_the_joint_draw_and_agree_everywhere(topper_match: DirectTable) -> None:
     seated = [next(e for e in events if isinstance(e, PlayersSeated))
               for events in topper_match.events]
     assert len({(s.player_at_seat, s.first_seat) for s in seated}) == 1
     assert sorted(seated[0].player_at_seat) == [0, 1, 2, 3]
 
 
-def test_match_end_event_reaches_every_peer(topper_match):
+def test_match_end_event_reaches_every_peer(topper_match: DirectTable) -> None:
     assert all(any(isinstance(e, MatchCompleted) for e in events) for events in topper_match.events)
 
 
-def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck():
+def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck() -> None:
     table = direct_table("bluff", seed=5)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     hands = [dict(t.hand) for t in table.tables]
@@ -85,38 +96,42 @@ def test_bluff_deal_gives_each_seat_thirteen_cards_of_one_deck():
         assert all(slot % 4 == t.my_seat for slot in t.hand)
 
 
-def test_only_the_writer_may_write_and_everyone_agrees_who_it_is():
+def test_only_the_writer_may_write_and_everyone_agrees_who_it_is() -> None:
     table = direct_table("topper", seed=4)
     for _ in range(30):
         writers = {t.writer for t in table.tables + [table.observer]}
         assert len(writers) == 1
         writer = writers.pop()
         others = [t for i, t in enumerate(table.tables) if i != writer]
+        assert writer is not None
         assert table.tables[writer].my_turn and not any(t.my_turn for t in others)
         table.step()
 
 
-def test_acting_out_of_turn_is_refused_locally_and_sends_nothing():
+def test_acting_out_of_turn_is_refused_locally_and_sends_nothing() -> None:
     table = direct_table("topper", seed=6)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     idle = next(t for t in table.tables if not t.my_turn)
     before = idle.next_position
     with pytest.raises(NotThisPeersTurn):
+        assert idle.my_seat is not None
         idle.act(topper.PassBid(idle.my_seat))
     assert idle.next_position == before
 
 
-def test_own_illegal_action_is_refused_with_the_rule_and_changes_nothing():
+def test_own_illegal_action_is_refused_with_the_rule_and_changes_nothing() -> None:
     table = direct_table("topper", seed=6)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    assert table.writer is not None
     writer = table.tables[table.writer]
     with pytest.raises(IllegalAction) as caught:
+        assert writer.my_seat is not None
         writer.act(topper.Bid(writer.my_seat, 9))
     assert caught.value.error.rule == "topper.bid-range"
     assert writer.next_position == table.observer.next_position
 
 
-def test_message_from_another_session_is_rejected_and_changes_nothing():
+def test_message_from_another_session_is_rejected_and_changes_nothing() -> None:
     first, second = direct_table("topper", seed=7), direct_table("topper", seed=8)
     raw = second.write()
     before = first.tables[1].transcript()
@@ -125,7 +140,7 @@ def test_message_from_another_session_is_rejected_and_changes_nothing():
     assert first.tables[1].transcript() == before
 
 
-def test_tampered_payload_fails_its_signature():
+def test_tampered_payload_fails_its_signature() -> None:
     table = direct_table("topper", seed=9)
     raw = bytearray(table.write())
     raw[-70] ^= 0x01  # inside the payload, before the 64-byte signature
@@ -134,7 +149,7 @@ def test_tampered_payload_fails_its_signature():
     assert table.tables[1].next_position == 1
 
 
-def test_message_ahead_of_the_next_position_asks_for_the_gap():
+def test_message_ahead_of_the_next_position_asks_for_the_gap() -> None:
     table = direct_table("topper", seed=10)
     first = table.write()
     table.deliver(first, exclude=0)
@@ -143,13 +158,13 @@ def test_message_ahead_of_the_next_position_asks_for_the_gap():
         Table(table.genesis).receive(second)
 
 
-def test_a_stranger_cannot_take_a_seat():
+def test_a_stranger_cannot_take_a_seat() -> None:
     table = direct_table("topper", seed=11)
     with pytest.raises(NotAtThisTable):
         Table(table.genesis, Identity.generate("stranger"))
 
 
-def test_genesis_signed_by_someone_other_than_player_zero_is_refused():
+def test_genesis_signed_by_someone_other_than_player_zero_is_refused() -> None:
     table = direct_table("topper", seed=12)
     forged = seal(table.identities[1], session=None, position=0, prev=bytes(32), player=0,
                   type="genesis", body=Table(table.genesis).messages[0].body)
@@ -157,7 +172,7 @@ def test_genesis_signed_by_someone_other_than_player_zero_is_refused():
         Table(forged.raw)
 
 
-def test_duplicate_delivery_is_ignored():
+def test_duplicate_delivery_is_ignored() -> None:
     table = direct_table("topper", seed=13)
     raw = table.write()
     table.deliver(raw, exclude=0)
@@ -165,26 +180,33 @@ def test_duplicate_delivery_is_ignored():
     assert table.tables[1].next_position == 2
 
 
-def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone():
+def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone() -> None:
     table = direct_table("bluff", seed=21)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     # Lead with a discard, then have the next seat challenge it.
+    assert table.writer is not None
     leader = table.tables[table.writer]
     slot = sorted(leader.hand)[0]
     rank = leader.hand[slot].rank
+    assert leader.my_seat is not None
     lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, rank))
+    assert leader.me_player is not None
     table.deliver(lead.raw, exclude=leader.me_player)
+    assert table.writer is not None
     challenger = table.tables[table.writer]
+    assert challenger.my_seat is not None
+    assert challenger.me_player is not None
     table.deliver(challenger.act(bluff.Challenge(challenger.my_seat)).raw,
                   exclude=challenger.me_player)
     assert table.writer == leader.me_player  # the discarder must reveal
     table.step()  # the automatic reveal
     for t in table.tables + [table.observer]:
+        assert t.deal is not None
         assert t.deal.revealed == {slot: leader.hand[slot].code}
         assert _bluff(t.engine).face(slot) == leader.hand[slot]
 
 
-def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
+def test_peers_of_one_process_check_each_public_proof_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Four players and an observer in one process: every shuffle, key-share and
     share proof is run once, the other peers find it in the process's record."""
     from p2pcards.crypto import checks
@@ -200,35 +222,41 @@ def test_peers_of_one_process_check_each_public_proof_once(monkeypatch):
     assert record.hits >= 4 * 3  # each shuffle met by three more receivers at least
 
 
-def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accepted():
+def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accepted() -> None:
     table = direct_table("topper", seed=4, config=topper.TopperConfig(target_score=5))
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
-    first = table.tables[table.tables[0].player_at_seat[0]]
+    first = table.tables[players_by_seat(table)[0]]
     assert first.next_shuffle_job() is None  # seeded: reproducible, nothing ahead
     first._randomness = None
     others = [t for t in table.tables if t is not first]
     assert all(t.next_shuffle_job() is None for t in others)
     job = first.next_shuffle_job()
+    assert job is not None
     (number, index, _), body = prepared = job()
+    assert first.deal is not None
     assert number == first.deal.number + 1 and index == 0 and body["deck"] == number
     first.offer_shuffle(prepared)
-    table.run_until(lambda t: t.tables[0].deal.number == number and t.tables[0].stage is Stage.PLAY)
+    table.run_until(lambda t: t.tables[0].deal is not None and t.tables[0].deal.number == number
+                    and t.tables[0].stage is Stage.PLAY)
     written = [m for m in first.messages if m.type == "shuffle" and m.body["deck"] == number][0]
     assert written.body == body and not table.ended()
 
 
-def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_used_on_that_deck():
+def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_used_on_that_deck() -> None:
     plain = direct_table("bluff", seed=6)
     ahead = direct_table("bluff", seed=6)
-    plain.run_until(lambda t: t.tables[0].stage is Stage.SHUFFLE and t.tables[0].deal.shuffles_done == 1)
+    plain.run_until(lambda t: t.tables[0].stage is Stage.SHUFFLE and t.tables[0].deal is not None
+                    and t.tables[0].deal.shuffles_done == 1)
     ahead.run_until(lambda t: t.tables[0].stage is Stage.SHUFFLE and t.tables[0].writer is not None
-                    and t.tables[0].deal.shuffles_done == 0 and t.tables[0].joint_key is not None)
+                    and t.tables[0].deal is not None and t.tables[0].deal.shuffles_done == 0
+                    and t.tables[0].joint_key is not None)
     raw = ahead.write()
-    following = ahead.tables[ahead.tables[0].player_at_seat[1]]
+    following = ahead.tables[players_by_seat(ahead)[1]]
     job = following.speculative_shuffle_job(raw)
+    assert job is not None
     prepared = job()
     assert all(t.speculative_shuffle_job(raw) is None for t in ahead.tables if t is not following)
-    ahead.deliver(raw, exclude=ahead.tables[0].player_at_seat[0])
+    ahead.deliver(raw, exclude=players_by_seat(ahead)[0])
     following.offer_shuffle(prepared)
     plain.step()
     ahead.step()
@@ -239,16 +267,19 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
     assert following._prepared is stale and following.outgoing() is None
 
 
-def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck():
+def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> None:
     table = direct_table("bluff", seed=8)
     table.run_until(lambda t: t.tables[0].stage is Stage.SHARES)
-    by_seat = [table.tables[p] for p in table.tables[0].player_at_seat]
+    by_seat = [table.tables[p] for p in players_by_seat(table)]
     assert by_seat[3].shares_job() is None  # seeded: reproducible, nothing ahead
     for seat_table in by_seat:
         seat_table._randomness = None
     assert by_seat[0].shares_job() is None  # its turn is now: nothing to gain
-    prepared = by_seat[3].shares_job()()
+    shares_job = by_seat[3].shares_job()
+    assert shares_job is not None
+    prepared = shares_job()
     (number, _), body = prepared
+    assert by_seat[3].deal is not None
     assert number == by_seat[3].deal.number and len(body["shares"]) == 39
     by_seat[3].offer_shares(prepared)
     stale = ((number, bytes(32)), {"deck": number, "shares": body["shares"][::-1]})
@@ -260,21 +291,26 @@ def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck():
 
 
 @pytest.mark.parametrize("wire_rank", ["none", "the round's"])
-def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wire(wire_rank):
+def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wire(wire_rank: str) -> None:
     """PROTOCOL.md §7 and RULES.md (issue 25 point 7): a responder's signed discard
     naming no rank (0) or the round's own rank is accepted by every peer, and both
     mean the round's rank."""
     table = direct_table("bluff", seed=21)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    assert table.writer is not None
     leader = table.tables[table.writer]
     slot = sorted(leader.hand)[0]
     named = leader.hand[slot].rank
+    assert leader.my_seat is not None
     lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, named))
+    assert leader.me_player is not None
     table.deliver(lead.raw, exclude=leader.me_player)
     after_lead = table.observer.next_position
+    assert table.writer is not None
     responder = table.tables[table.writer]
     own = sorted(responder.hand)[0]
     body = {"slots": [own], "stake": 10, "rank": 0 if wire_rank == "none" else int(named)}
+    assert responder.me_player is not None
     raw = seal(table.identities[responder.me_player], session=responder.session,
                position=responder.next_position, prev=responder.head,
                player=responder.me_player, type="discard", body=body).raw

@@ -16,14 +16,14 @@ from p2pcards.protocol.verify import verify_transcript
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_schemas_and_table_vectors_match_the_code():
+def test_schemas_and_table_vectors_match_the_code() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_protocol.py"), "--check"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("name", ["table-topper.json", "table-bluff.json"])
-def test_table_vector_verifies_offline_with_its_outcome(name):
+def test_table_vector_verifies_offline_with_its_outcome(name: str) -> None:
     vector = json.loads((ROOT / "protocol" / "vectors" / name).read_text())
     messages = [bytes.fromhex(m) for m in vector["messages"]]
     report = verify_transcript(messages)
@@ -32,7 +32,7 @@ def test_table_vector_verifies_offline_with_its_outcome(name):
     assert observer.session.hex() == vector["session_id"]
 
 
-def test_table_vector_key_shares_open_exactly_each_seats_cards():
+def test_table_vector_key_shares_open_exactly_each_seats_cards() -> None:
     vector = json.loads((ROOT / "protocol" / "vectors" / "table-topper.json").read_text())
     observer = Table(bytes.fromhex(vector["messages"][0]))
     for raw in vector["messages"][1:]:
@@ -40,12 +40,13 @@ def test_table_vector_key_shares_open_exactly_each_seats_cards():
     deal = observer.deal  # the last hand, every card of which was played face up
     for seat, player in enumerate(vector["player_at_seat"]):
         share = KeyShare.from_secret_bytes(bytes.fromhex(vector["player_key_shares"][player]))
+        assert deal is not None
         hand = deal.private_hand(seat, share)
         assert sorted(hand) == deal.slots_of(seat)
         assert hand == {slot: deal.revealed[slot] for slot in hand}
 
 
-def test_the_evening_vector_is_a_rematch_of_the_topper_vector_that_verifies_as_a_chain():
+def test_the_evening_vector_is_a_rematch_of_the_topper_vector_that_verifies_as_a_chain() -> None:
     from p2pcards.protocol.again import AGAIN, Choice
     from p2pcards.protocol.verify_evening import verify_evening
 

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,8 +44,8 @@ def left() -> tuple[DirectTable, list[bytes], Verdict]:
 
 def _notice(table: DirectTable, transcript: list[bytes], signer: int, **change: object) -> bytes:
     """A leave notice as player ``LEAVER`` would sign it, with ``change``s to its fields."""
-    fields: dict = {"session": table.tables[0].session, "position": len(transcript),
-                    "prev": table.tables[0].head, "player": LEAVER, "type": "leave", "body": {}}
+    fields: dict[str, Any] = {"session": table.tables[0].session, "position": len(transcript),
+                              "prev": table.tables[0].head, "player": LEAVER, "type": "leave", "body": {}}
     fields.update(change)
     return seal_notice(table.identities[signer], **fields).raw
 
@@ -110,13 +111,13 @@ def _refused(report: Report, says: str) -> None:
     assert report.problem is None  # the transcript itself checks
 
 
-def test_a_genuine_leave_is_confirmed_as_its_signers_word(left):
+def test_a_genuine_leave_is_confirmed_as_its_signers_word(left: tuple[DirectTable, list[bytes], Verdict]) -> None:
     _, transcript, verdict = left
     report = verify_transcript(transcript, verdict, workers=1)
     assert report.ok and report.verdict_confirmed is None and report.verdict_refused is None
 
 
-def test_a_leave_signed_by_a_player_ahead_of_this_record_is_confirmed():
+def test_a_leave_signed_by_a_player_ahead_of_this_record_is_confirmed() -> None:
     """The leaver held a message the naming peer had not received yet."""
     table = direct_table("topper", seed=54)
     for _ in range(20):
@@ -137,7 +138,8 @@ def test_a_leave_signed_by_a_player_ahead_of_this_record_is_confirmed():
 
 
 @pytest.mark.parametrize("name", list(FORGERIES))
-def test_a_forged_leave_verdict_is_refused_with_its_reason(left, name):
+def test_a_forged_leave_verdict_is_refused_with_its_reason(
+        left: tuple[DirectTable, list[bytes], Verdict], name: str) -> None:
     table, transcript, verdict = left
     forge, says = FORGERIES[name]
     _refused(verify_transcript(transcript, forge(table, transcript, verdict), workers=1), says)
@@ -154,9 +156,11 @@ def midway() -> tuple[DirectTable, list[bytes]]:
     return table, table.tables[0].transcript()
 
 
-def test_a_genuine_deadline_and_an_unreachable_host_check_as_far_as_a_clock_can(midway):
+def test_a_genuine_deadline_and_an_unreachable_host_check_as_far_as_a_clock_can(
+        midway: tuple[DirectTable, list[bytes]]) -> None:
     table, transcript = midway
     writer = table.writer
+    assert writer is not None
     for blamed in (writer, 0):
         verdict = Verdict("deadline", (blamed,), len(transcript), "did not write before the deadline")
         report = verify_transcript(transcript, verdict, workers=1)
@@ -169,7 +173,8 @@ def test_a_genuine_deadline_and_an_unreachable_host_check_as_far_as_a_clock_can(
     ({"position": 3}, "at the transcript's end"),
     ({"players": "not the writer"}, "was to write"),
 ])
-def test_a_deadline_that_cannot_be_a_clock_here_is_refused(midway, change, says):
+def test_a_deadline_that_cannot_be_a_clock_here_is_refused(
+        midway: tuple[DirectTable, list[bytes]], change: dict[str, Any], says: str) -> None:
     table, transcript = midway
     writer = table.writer
     assert writer not in (None, 0), "the fixture's writer must not be the host"
@@ -182,7 +187,7 @@ def test_a_deadline_that_cannot_be_a_clock_here_is_refused(midway, change, says)
 
 
 @pytest.mark.parametrize("rule", ["crypto", "chain.equivocation", "turn", "rules.bid", "made.up"])
-def test_a_provable_rule_without_evidence_is_refused(midway, rule):
+def test_a_provable_rule_without_evidence_is_refused(midway: tuple[DirectTable, list[bytes]], rule: str) -> None:
     _, transcript = midway
     _refused(verify_transcript(transcript, Verdict(rule, (2,), len(transcript), "x"), workers=1),
              "carries none")
@@ -203,7 +208,7 @@ def equivocated() -> tuple[list[bytes], Verdict]:
     return seen.transcript(), seen.verdict
 
 
-def test_a_genuine_equivocation_is_proven(equivocated):
+def test_a_genuine_equivocation_is_proven(equivocated: tuple[list[bytes], Verdict]) -> None:
     transcript, verdict = equivocated
     report = verify_transcript(transcript, verdict, workers=1)
     assert report.ok and report.verdict_confirmed is True
@@ -214,15 +219,16 @@ def test_a_genuine_equivocation_is_proven(equivocated):
     ({"players": (1,)}, "blames player 2, not player 1"),
     ({"rule": "turn"}, "breaks rule 'chain.equivocation', not 'turn'"),
 ])
-def test_equivocation_evidence_for_another_claim_is_refused(equivocated, change, says):
+def test_equivocation_evidence_for_another_claim_is_refused(
+        equivocated: tuple[list[bytes], Verdict], change: dict[str, Any], says: str) -> None:
     transcript, verdict = equivocated
-    fields = {"rule": verdict.rule, "players": verdict.players, "position": verdict.position,
-              "detail": verdict.detail, "evidence": verdict.evidence}
+    fields: dict[str, Any] = {"rule": verdict.rule, "players": verdict.players, "position": verdict.position,
+                              "detail": verdict.detail, "evidence": verdict.evidence}
     fields.update(change)
     _refused(verify_transcript(transcript, Verdict(**fields), workers=1), says)
 
 
-def test_a_verdict_beside_a_finished_match_is_refused():
+def test_a_verdict_beside_a_finished_match_is_refused() -> None:
     table = direct_table("topper", seed=41)
     table.run()
     transcript = table.tables[0].transcript()
@@ -242,14 +248,15 @@ def _save(folder: Path, transcript: list[bytes], verdict: Verdict) -> Path:
     return folder
 
 
-def _verify_cli(folder: Path, *extra: str) -> subprocess.CompletedProcess:
+def _verify_cli(folder: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(folder / "config"),
            "XDG_STATE_HOME": str(folder / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", "verify", *extra, str(folder)],
                           env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_the_verify_command_refuses_each_forged_leave_and_confirms_the_genuine_one(left, tmp_path):
+def test_the_verify_command_refuses_each_forged_leave_and_confirms_the_genuine_one(
+        left: tuple[DirectTable, list[bytes], Verdict], tmp_path: Path) -> None:
     table, transcript, verdict = left
     genuine = _verify_cli(_save(tmp_path / "genuine", transcript, verdict))
     assert genuine.returncode == 0, genuine.stdout + genuine.stderr
@@ -266,7 +273,7 @@ def test_the_verify_command_refuses_each_forged_leave_and_confirms_the_genuine_o
             assert says in report["verdict"]["refused"]
 
 
-def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left):
+def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left: tuple[DirectTable, list[bytes], Verdict]) -> None:
     from p2pcards.ui.replay import ReplayError, replay
     table, transcript, verdict = left
     assert replay(transcript, verdict=verdict).verdict == verdict
@@ -275,7 +282,8 @@ def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left):
         replay(transcript, verdict=forged)
 
 
-def test_the_words_of_a_refused_verdict_state_a_claim_not_a_fact(left):
+def test_the_words_of_a_refused_verdict_state_a_claim_not_a_fact(
+        left: tuple[DirectTable, list[bytes], Verdict]) -> None:
     from p2pcards.ui.text_verify import report_lines
     table, transcript, verdict = left
     forged = FORGERIES["naming someone else"][0](table, transcript, verdict)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,7 @@ def _observer(count: int) -> Table:
     return table
 
 
-def _assert_verdict_as_in_vector(case: dict) -> None:
+def _assert_verdict_as_in_vector(case: dict[str, Any]) -> None:
     """The case's message, fed after its messages, ends the table as the vector says."""
     table = _observer(case["after_messages"])
     table.receive(bytes.fromhex(case["message"]))
@@ -44,7 +45,7 @@ def _assert_verdict_as_in_vector(case: dict) -> None:
 
 
 @pytest.mark.parametrize("case", VERDICTS["malformed"], ids=lambda c: c["case"])
-def test_each_malformed_case_gets_its_one_rule_id(case):
+def test_each_malformed_case_gets_its_one_rule_id(case: dict[str, Any]) -> None:
     _assert_verdict_as_in_vector(case)
     assert case["rule"] == "message.malformed"  # one id for every value outside its field
 
@@ -62,17 +63,17 @@ SEVERAL = {
 
 
 @pytest.mark.parametrize("case", VERDICTS["several"], ids=lambda c: c["case"])
-def test_a_message_breaking_several_rules_gets_the_first_in_the_documented_order(case):
+def test_a_message_breaking_several_rules_gets_the_first_in_the_documented_order(case: dict[str, Any]) -> None:
     _assert_verdict_as_in_vector(case)
     assert case["rule"] == SEVERAL[case["case"]]
 
 
-def test_every_documented_order_case_is_in_the_vectors():
+def test_every_documented_order_case_is_in_the_vectors() -> None:
     assert {case["case"] for case in VERDICTS["several"]} == set(SEVERAL)
 
 
 @pytest.mark.parametrize("case", VERDICTS["written"], ids=lambda c: c["case"])
-def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
+def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case: dict[str, Any]) -> None:
     verdict = Verdict.from_wire(wire.unpack(bytes.fromhex(case["verdict_file"])))
     assert (verdict.rule, list(verdict.players), verdict.position) == \
         (case["rule"], case["players"], case["position"])
@@ -90,10 +91,11 @@ def test_each_verdict_a_player_writes_parses_is_signed_and_checks(case):
 
 @pytest.mark.parametrize("case", VERDICTS["malformed"] + VERDICTS["several"],
                          ids=lambda c: c["case"])
-def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(case):
+def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(case: dict[str, Any]) -> None:
     table = _observer(case["after_messages"])
     table.receive(bytes.fromhex(case["message"]))
     verdict = table.verdict
+    assert verdict is not None
     saved = wire.unpack(wire.pack(verdict.to_wire()))
     assert Verdict.from_wire(validate(VERDICT_SHAPE, saved, "verdict")) == verdict
     prefix = MESSAGES[:case["after_messages"]]

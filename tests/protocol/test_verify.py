@@ -4,40 +4,42 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards._direct import DirectTable, direct_table
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 
 
 @pytest.fixture(scope="module")
-def finished():
+def finished() -> DirectTable:
     table = direct_table("topper", seed=41)
     table.run()
     return table
 
 
-def test_a_finished_match_verifies_with_its_outcome(finished):
+def test_a_finished_match_verifies_with_its_outcome(finished: DirectTable) -> None:
     report = verify_transcript(finished.tables[2].transcript())
     assert report.ok and report.problem is None
+    assert finished.tables[0].engine is not None
     assert repr(report.outcome) == repr(finished.tables[0].engine.outcome)
     assert report.shuffles == 4 * report.deals and report.messages == len(finished.observer.messages)
 
 
-def test_a_transcript_with_a_flipped_byte_fails(finished):
+def test_a_transcript_with_a_flipped_byte_fails(finished: DirectTable) -> None:
     messages = finished.tables[1].transcript()
     raw = bytearray(messages[10])
     raw[len(raw) // 2] ^= 0x40
     report = verify_transcript(messages[:10] + [bytes(raw)] + messages[11:])
+    assert report.problem is not None
     assert not report.ok and report.problem.startswith("message 10")
 
 
-def test_a_truncated_transcript_is_not_ok(finished):
+def test_a_truncated_transcript_is_not_ok(finished: DirectTable) -> None:
     report = verify_transcript(finished.tables[1].transcript()[:30])
     assert not report.ok and report.outcome is None
 
 
-def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence():
+def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence() -> None:
     table = direct_table("topper", seed=42)
     table.run_until(lambda t: t.writer == 2)
     intruder = table.tables[3]
@@ -46,12 +48,13 @@ def test_an_out_of_turn_verdict_is_confirmed_by_its_evidence():
                   prev=last.digest, player=3, type="commit", body={"key": bytes(32), "draw": bytes(32)})
     table.deliver(forged.raw, exclude=3)
     verdict = table.tables[0].verdict
+    assert verdict is not None
     assert verdict.rule == "turn" and verdict.players == (3,)
     report = verify_transcript(table.tables[0].transcript(), verdict)
     assert report.verdict_confirmed is True and report.ok
 
 
-def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed():
+def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed() -> None:
     table = direct_table("topper", seed=43)
     for _ in range(3):
         table.step()
@@ -62,7 +65,7 @@ def test_a_verdict_whose_evidence_breaks_no_rule_is_not_confirmed():
     assert SignedMessage.parse(honest[2]).position == 2
 
 
-def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirmed_record():
+def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirmed_record() -> None:
     table = direct_table("topper", seed=44)
     table.run_until(lambda t: t.writer == 1)
     intruder = table.tables[3]
@@ -75,13 +78,14 @@ def test_a_transcript_holding_the_message_its_saved_verdict_blames_is_a_confirme
     with_verdict = verify_transcript(transcript, saved)
     without = verify_transcript(transcript)
     assert with_verdict.ok and with_verdict.verdict_confirmed and with_verdict.problem is None
+    assert without.problem is not None
     assert not without.ok and without.problem.startswith(f"message {len(transcript) - 1}")
 
 
 # -- a saved transcript is exactly the chain ------------------------------------------------
 
 
-def test_an_exact_duplicate_message_fails_with_its_reason(finished):
+def test_an_exact_duplicate_message_fails_with_its_reason(finished: DirectTable) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + [messages[11]] + messages[12:])
     assert not report.ok and report.outcome is None
@@ -90,7 +94,7 @@ def test_an_exact_duplicate_message_fails_with_its_reason(finished):
 
 
 @pytest.mark.parametrize("kind", ["leave", "alert"])
-def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind):
+def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind: str) -> None:
     table = direct_table("topper", seed=42)
     for _ in range(20):
         table.step()
@@ -99,7 +103,9 @@ def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind):
         notice = signer.leave()
     else:
         signer.declare_deadline_missed()
-        notice = signer.alert()
+        alert = signer.alert()
+        assert alert is not None
+        notice = alert
     messages = table.tables[0].transcript()
     report = verify_transcript(messages + [notice])
     assert not report.ok and report.verdict is None
@@ -107,13 +113,14 @@ def test_a_transcript_holding_a_notice_fails_and_names_nobody(kind):
                               "which is never part of the transcript")
 
 
-def test_a_message_for_a_later_position_says_what_is_missing(finished):
+def test_a_message_for_a_later_position_says_what_is_missing(finished: DirectTable) -> None:
     messages = finished.tables[1].transcript()
     report = verify_transcript(messages[:12] + messages[14:])
+    assert report.problem is not None
     assert report.problem.startswith("message 12: holds position 14")
 
 
-def test_a_notice_is_never_evidence_of_a_transcript_fault():
+def test_a_notice_is_never_evidence_of_a_transcript_fault() -> None:
     """A verdict that blames a player with its leave notice as 'evidence' of a
     turn fault is not confirmed."""
     table = direct_table("topper", seed=43)
@@ -125,7 +132,7 @@ def test_a_notice_is_never_evidence_of_a_transcript_fault():
     assert report.verdict_confirmed is False and not report.ok
 
 
-def _with_bad_shuffle(finished, deck: int) -> list[bytes]:
+def _with_bad_shuffle(finished: DirectTable, deck: int) -> list[bytes]:
     """The transcript with one shuffle of ``deck`` re-signed by its writer over a
     proof with one response changed (everything after it then breaks the chain)."""
     messages = finished.tables[0].transcript()
@@ -139,20 +146,22 @@ def _with_bad_shuffle(finished, deck: int) -> list[bytes]:
             forged = seal(finished.identities[msg.player], session=msg.session,
                           position=msg.position, prev=msg.prev, player=msg.player,
                           type="shuffle", body=body)
-            return messages[:index] + [forged.raw] + messages[index + 1:]
+            raws: list[bytes] = messages[:index] + [forged.raw] + messages[index + 1:]
+            return raws
     raise AssertionError("no shuffle of that deck")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_workers_change_nothing_but_the_time(finished, workers):
+def test_workers_change_nothing_but_the_time(finished: DirectTable, workers: int) -> None:
     good = verify_transcript(finished.tables[1].transcript(), workers=workers)
     assert good.ok and good == verify_transcript(finished.tables[1].transcript(), workers=1)
     bad = _with_bad_shuffle(finished, deck=0)
     one, many = verify_transcript(bad, workers=1), verify_transcript(bad, workers=workers)
+    assert many.verdict is not None
     assert one == many and not many.ok and "shuffle proof fails" in many.verdict.detail
 
 
-def test_progress_is_told_for_the_replay_and_the_proofs(finished):
+def test_progress_is_told_for_the_replay_and_the_proofs(finished: DirectTable) -> None:
     seen: list[tuple[str, int, int]] = []
     verify_transcript(finished.tables[1].transcript(), workers=2,
                       progress=lambda stage, done, total: seen.append((stage, done, total)))

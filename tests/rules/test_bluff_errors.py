@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from p2pcards.cards import FULL_DECK, Card, Rank
@@ -152,14 +154,15 @@ CASES = [
 
 @pytest.mark.parametrize("name, make, action, error, seat, rule", CASES,
                          ids=[case[0] for case in CASES])
-def test_illegal_action_raises_precise_error_and_changes_nothing(name, make, action, error,
-                                                                 seat, rule):
+def test_illegal_action_raises_precise_error_and_changes_nothing(
+        name: str, make: Callable[[], BluffState], action: object, error: type[RuleError], seat: int | None,
+        rule: str) -> None:
     state = make()
     before = state.snapshot()
     with pytest.raises(error) as checked:
-        state.check(action)
+        state.check(action)  # type: ignore[arg-type]  # some are no action at all
     with pytest.raises(error) as applied:
-        state.apply(action)
+        state.apply(action)  # type: ignore[arg-type]
     for raised in (checked.value, applied.value):
         assert type(raised) is error
         assert raised.seat == seat and raised.rule == rule
@@ -167,7 +170,7 @@ def test_illegal_action_raises_precise_error_and_changes_nothing(name, make, act
     assert state.snapshot() == before
 
 
-def test_refused_action_on_a_view_changes_nothing():
+def test_refused_action_on_a_view_changes_nothing() -> None:
     view = responding().view(1)
     before = view.snapshot()
     with pytest.raises(StakeTooLow):
@@ -175,31 +178,33 @@ def test_refused_action_on_a_view_changes_nothing():
     assert view.snapshot() == before
 
 
-def test_reveal_contradicting_a_card_the_referee_knows_elsewhere():
+def test_reveal_contradicting_a_card_the_referee_knows_elsewhere() -> None:
     # Seat 2's referee knows its own hand; seat 0 claims to show one of those cards.
     referee = revealing().view(2)
     own = referee.face(2)
+    assert own is not None
     with pytest.raises(CardMismatch) as raised:
         referee.apply(Reveal(0, (own, ACES[1])))
     assert raised.value.seat == 0 and raised.value.rule == "card.mismatch"
 
 
-def test_mismatch_message_does_not_name_the_known_card():
+def test_mismatch_message_does_not_name_the_known_card() -> None:
     referee = revealing().view(2)
     own = referee.face(2)
+    assert own is not None
     with pytest.raises(CardMismatch) as raised:
         referee.apply(Reveal(0, (own, ACES[1])))
     assert own.ascii not in str(raised.value) and str(own) not in str(raised.value)
 
 
-def test_deal_while_a_deal_is_in_play_is_refused():
+def test_deal_while_a_deal_is_in_play_is_refused() -> None:
     state = leading()
     with pytest.raises(DealNotAwaited) as raised:
         state.deal(FACES)
     assert raised.value.rule == "deal.not-awaited" and raised.value.seat is None
 
 
-def test_deal_after_the_match_is_refused():
+def test_deal_after_the_match_is_refused() -> None:
     with pytest.raises(MatchOver):
         finished().deal(FACES)
 
@@ -210,26 +215,26 @@ def test_deal_after_the_match_is_refused():
     FACES[:51] + ["AS"],
     None,
 ], ids=["51 faces", "a card twice", "not a card", "not a sequence"])
-def test_malformed_deal_is_refused_and_changes_nothing(faces):
+def test_malformed_deal_is_refused_and_changes_nothing(faces: object) -> None:
     state = BluffState.new(BluffConfig(), 0)
     before = state.snapshot()
     with pytest.raises(BadDeal) as raised:
-        state.deal(faces)
+        state.deal(faces)  # type: ignore[arg-type]
     assert raised.value.rule == "deal.bad"
     assert state.snapshot() == before
 
 
-def test_new_match_refuses_a_leader_that_is_not_a_seat():
+def test_new_match_refuses_a_leader_that_is_not_a_seat() -> None:
     with pytest.raises(BadAction):
         BluffState.new(BluffConfig(), 4)
 
 
-def test_legal_reveal_cannot_be_named_by_a_referee_blind_to_the_discard():
+def test_legal_reveal_cannot_be_named_by_a_referee_blind_to_the_discard() -> None:
     referee = revealing().view(2)
     with pytest.raises(FacesUnknown):
         list(referee.legal_actions())
 
 
-def test_new_match_refuses_a_config_that_is_not_a_bluff_config():
+def test_new_match_refuses_a_config_that_is_not_a_bluff_config() -> None:
     with pytest.raises(TypeError):
         BluffState.new({"table_price": 10}, 0)  # type: ignore[arg-type]

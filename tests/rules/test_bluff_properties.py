@@ -26,6 +26,7 @@ from p2pcards.bots.base import play_local_match, shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.cards import FULL_DECK, Rank
 from p2pcards.rules.bluff import (
+    Action,
     BluffConfig,
     BluffState,
     Challenge,
@@ -60,6 +61,7 @@ def assert_invariants(state: BluffState) -> None:
     elif state.awaiting_deal:
         assert state.to_act is None and state.table_stake == 0
     else:
+        assert state.to_act is not None
         seat = state.to_act
         assert seat in range(4) and not state.out[seat]
         if state.phase is Phase.REVEAL:
@@ -82,7 +84,7 @@ def assert_invariants(state: BluffState) -> None:
 class Table:
     """A full engine with the four peers' referees fed alongside."""
 
-    def __init__(self, config: BluffConfig, leader: int, seed: int, heuristic: int = -1):
+    def __init__(self, config: BluffConfig, leader: int, seed: int, heuristic: int = -1) -> None:
         self.full = BluffState.new(config, leader)
         self.peers = [BluffState.new(config, leader) for _ in range(4)]
         self.rng = random.Random(seed)
@@ -95,7 +97,7 @@ class Table:
         for seat, peer in enumerate(self.peers):
             peer.deal([face if p % 4 == seat else None for p, face in enumerate(faces)])
 
-    def act(self, action) -> None:
+    def act(self, action: Action) -> None:
         events = self.full.apply(action)
         for peer in self.peers:
             assert peer.apply(action) == events
@@ -105,6 +107,7 @@ class Table:
             self.deal()
         else:
             seat = self.full.to_act
+            assert seat is not None
             self.act(self.bots[seat].choose(self.full.view(seat)))
 
     def assert_agree(self) -> None:
@@ -116,7 +119,8 @@ class Table:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), chips=st.sampled_from([None, 40, 120]),
        heuristic=st.integers(-1, 3), leader=st.integers(0, 3))
-def test_random_matches_keep_every_invariant_and_end(seed, chips, heuristic, leader):
+def test_random_matches_keep_every_invariant_and_end(seed: int, chips: int | None, heuristic: int,
+                                                    leader: int) -> None:
     table = Table(BluffConfig(starting_chips=chips), leader, seed, heuristic)
     for _ in range(MATCH_STEP_BOUND):
         if table.full.outcome is not None:
@@ -133,11 +137,12 @@ def test_random_matches_keep_every_invariant_and_end(seed, chips, heuristic, lea
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), cap=st.integers(1, 3))
-def test_matches_with_a_deal_cap_end_after_at_most_that_many_deals(seed, cap):
+def test_matches_with_a_deal_cap_end_after_at_most_that_many_deals(seed: int, cap: int) -> None:
     state = BluffState.new(BluffConfig(deal_cap=cap), seed % 4)
     bots = [HeuristicBluffBot(random.Random(seed + s)) for s in range(4)]
     state = play_local_match(state, bots, FULL_DECK, random.Random(seed),
                              max_steps=MATCH_STEP_BOUND)
+    assert state.outcome is not None
     assert state.outcome.deals <= cap and state.deal_number <= cap
 
 
@@ -157,16 +162,16 @@ class BluffMachine(RuleBasedStateMachine):
     """Legal play interleaved with arbitrary actions, which must be refused cleanly."""
 
     @initialize(seed=st.integers(0, 2**32 - 1), chips=st.sampled_from([15, 40, 500]))
-    def start(self, seed, chips):
+    def start(self, seed: int, chips: int) -> None:
         self.table = Table(BluffConfig(starting_chips=chips), seed % 4, seed)
 
     @precondition(lambda self: self.table.full.outcome is None)
     @rule()
-    def legal_step(self):
+    def legal_step(self) -> None:
         self.table.step()
 
     @rule(action=ARBITRARY_ACTIONS)
-    def arbitrary_action(self, action):
+    def arbitrary_action(self, action: Action) -> None:
         full = self.table.full
         before = full.snapshot()
         try:
@@ -180,7 +185,7 @@ class BluffMachine(RuleBasedStateMachine):
             self.table.act(action)
 
     @invariant()
-    def invariants_hold(self):
+    def invariants_hold(self) -> None:
         assert_invariants(self.table.full)
         self.table.assert_agree()
 

@@ -5,6 +5,9 @@ actions and deals, actions after the end. Every refusal is checked for its
 exact class, seat and rule id, and for leaving the state as it was.
 """
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from p2pcards.cards import Card, Rank, Suit
@@ -56,52 +59,55 @@ def phase_of(state: TopperState) -> Phase:
     return state.phase
 
 
-def refused(state: TopperState, action, cls: type, seat, rule: str) -> RuleError:
-    """Assert ``action`` is refused exactly so, by check and by apply, with no change."""
+def refused(state: TopperState, action: object, cls: type[RuleError], seat: int | None, rule: str) -> RuleError:
+    """Assert ``action`` (perhaps no action at all) is refused exactly so, by check
+    and by apply, with no change."""
     before = state.copy()
     with pytest.raises(cls) as checked:
-        state.check(action)
+        state.check(action)  # type: ignore[arg-type]  # anything may arrive
     with pytest.raises(cls) as applied:
-        state.apply(action)
+        state.apply(action)  # type: ignore[arg-type]
     assert type(applied.value) is cls and type(checked.value) is cls
-    assert applied.value.seat == seat  # type: ignore[attr-defined]
-    assert applied.value.rule == rule  # type: ignore[attr-defined]
+    assert applied.value.seat == seat
+    assert applied.value.rule == rule
     assert state == before
-    return applied.value  # type: ignore[return-value]
+    return applied.value
 
 
-def test_new_match_awaits_first_deal_with_the_drawn_dealer():
+def test_new_match_awaits_first_deal_with_the_drawn_dealer() -> None:
     state = TopperState.new(TopperConfig(), 2)
     assert state.phase is Phase.DEAL and state.awaiting_deal
     assert state.dealer == 2 and state.to_act is None and state.outcome is None
     assert state.scores == (0, 0, 0, 0)
 
 
-def test_slot_p_goes_to_seat_p_mod_4():
+def test_slot_p_goes_to_seat_p_mod_4() -> None:
     state = dealt()
     faces = faces_for_hands(hands(*HANDS))
     for seat in range(4):
         assert state.hand(seat) == tuple((p, faces[p]) for p in range(seat, 24, 4))
 
 
-def test_bidding_starts_left_of_dealer():
+def test_bidding_starts_left_of_dealer() -> None:
     state = TopperState.new(TopperConfig(), 2)
     events = state.deal(faces_for_hands(hands(*HANDS)))
     assert events == (HandDealt(hand=1, first=3, dealer=2),)
     assert state.phase is Phase.BIDDING and state.to_act == 3
 
 
-def test_bidding_goes_once_around_the_table_clockwise():
+def test_bidding_goes_once_around_the_table_clockwise() -> None:
     state = dealt(dealer=1)
     order = []
     for _ in range(3):
+        assert state.to_act is not None
         order.append(state.to_act)
         state.apply(PassBid(state.to_act))
+    assert state.to_act is not None
     order.append(state.to_act)
     assert order == [2, 3, 0, 1]  # the dealer bids last
 
 
-def test_bid_must_be_strictly_higher():
+def test_bid_must_be_strictly_higher() -> None:
     state = dealt(dealer=3)
     state.apply(Bid(0, 2))
     refused(state, Bid(1, 2), BidNotHigher, 1, "topper.bid-not-higher")
@@ -111,26 +117,26 @@ def test_bid_must_be_strictly_higher():
 
 
 @pytest.mark.parametrize("tricks", [0, 7, -1, True, 2.0, "3", None])
-def test_bid_outside_one_to_six_is_out_of_range(tricks):
+def test_bid_outside_one_to_six_is_out_of_range(tricks: object) -> None:
     state = dealt(dealer=3)
-    refused(state, Bid(0, tricks), BidOutOfRange, 0, "topper.bid-range")
+    refused(state, Bid(0, tricks), BidOutOfRange, 0, "topper.bid-range")  # type: ignore[arg-type]
 
 
-def test_bid_range_follows_config():
+def test_bid_range_follows_config() -> None:
     state = dealt(dealer=3, config=TopperConfig(min_bid=2, max_bid=4))
     refused(state, Bid(0, 1), BidOutOfRange, 0, "topper.bid-range")
     refused(state, Bid(0, 5), BidOutOfRange, 0, "topper.bid-range")
     assert tuple(state.legal_actions()) == (PassBid(0), Bid(0, 2), Bid(0, 3), Bid(0, 4))
 
 
-def test_legal_bids_are_pass_and_every_higher_bid():
+def test_legal_bids_are_pass_and_every_higher_bid() -> None:
     state = dealt(dealer=3)
     assert tuple(state.legal_actions()) == (PassBid(0),) + tuple(Bid(0, t) for t in range(1, 7))
     state.apply(Bid(0, 4))
     assert tuple(state.legal_actions()) == (PassBid(1), Bid(1, 5), Bid(1, 6))
 
 
-def test_all_four_pass_throws_in_and_next_dealer_deals():
+def test_all_four_pass_throws_in_and_next_dealer_deals() -> None:
     state = dealt(dealer=3)
     for seat in (0, 1, 2):
         assert state.apply(PassBid(seat)) == (BidPassed(seat),)
@@ -141,7 +147,7 @@ def test_all_four_pass_throws_in_and_next_dealer_deals():
     assert state.scores == (0, 0, 0, 0) and state.hands_scored == 0
 
 
-def test_thrown_in_cards_leave_play_unseen():
+def test_thrown_in_cards_leave_play_unseen() -> None:
     state = dealt(dealer=3)
     for seat in (0, 1, 2, 3):
         state.apply(PassBid(seat))
@@ -150,7 +156,7 @@ def test_thrown_in_cards_leave_play_unseen():
     assert state.played_cards == ()
 
 
-def test_after_throw_in_bidding_starts_left_of_the_new_dealer():
+def test_after_throw_in_bidding_starts_left_of_the_new_dealer() -> None:
     state = dealt(dealer=3)
     for seat in (0, 1, 2, 3):
         state.apply(PassBid(seat))
@@ -159,7 +165,7 @@ def test_after_throw_in_bidding_starts_left_of_the_new_dealer():
     assert state.to_act == 1 and state.bids == ()
 
 
-def test_highest_bidder_names_trump_and_leads():
+def test_highest_bidder_names_trump_and_leads() -> None:
     state = dealt(dealer=3)
     state.apply(Bid(0, 1))
     state.apply(Bid(1, 2))
@@ -172,7 +178,7 @@ def test_highest_bidder_names_trump_and_leads():
     assert phase_of(state) is Phase.PLAY and state.trump is Suit.HEARTS and state.to_act == 1
 
 
-def test_dealer_may_outbid_last():
+def test_dealer_may_outbid_last() -> None:
     state = dealt(dealer=3)
     state.apply(Bid(0, 1))
     state.apply(PassBid(1))
@@ -181,7 +187,7 @@ def test_dealer_may_outbid_last():
     assert state.bidder == 3 and state.phase is Phase.TRUMP and state.to_act == 3
 
 
-def test_bidding_closes_at_once_on_the_maximum_bid():
+def test_bidding_closes_at_once_on_the_maximum_bid() -> None:
     state = dealt(dealer=3)
     state.apply(PassBid(0))
     assert state.apply(Bid(1, 6)) == (BidMade(1, 6), BiddingWon(1, 6))
@@ -189,7 +195,7 @@ def test_bidding_closes_at_once_on_the_maximum_bid():
     assert state.bids == ((0, None), (1, 6))
 
 
-def test_trump_named_by_a_seat_that_is_not_the_bidder_is_refused():
+def test_trump_named_by_a_seat_that_is_not_the_bidder_is_refused() -> None:
     state = dealt(dealer=3)
     state.apply(Bid(0, 2))
     for seat in (1, 2, 3):
@@ -199,21 +205,21 @@ def test_trump_named_by_a_seat_that_is_not_the_bidder_is_refused():
 
 
 @pytest.mark.parametrize("suit", [3, "S", None, Rank.ACE])
-def test_trump_must_be_one_of_the_four_suits(suit):
+def test_trump_must_be_one_of_the_four_suits(suit: object) -> None:
     state = dealt(dealer=3)
     state.apply(Bid(0, 2))
     for seat in (1, 2, 3):
         state.apply(PassBid(seat))
-    refused(state, NameTrump(0, suit), BadTrumpSuit, 0, "topper.trump-suit")
+    refused(state, NameTrump(0, suit), BadTrumpSuit, 0, "topper.trump-suit")  # type: ignore[arg-type]
 
 
-def test_bid_out_of_turn_is_refused():
+def test_bid_out_of_turn_is_refused() -> None:
     state = dealt(dealer=3)
     refused(state, Bid(2, 1), NotYourTurn, 2, "turn")
     refused(state, PassBid(1), NotYourTurn, 1, "turn")
 
 
-def test_actions_of_another_phase_are_refused():
+def test_actions_of_another_phase_are_refused() -> None:
     state = dealt(dealer=3)
     refused(state, NameTrump(0, Suit.SPADES), WrongPhase, 0, "phase")
     refused(state, Play(0, 0, Card.parse("JS")), WrongPhase, 0, "phase")
@@ -226,12 +232,12 @@ def test_actions_of_another_phase_are_refused():
     refused(state, NameTrump(0, Suit.CLUBS), WrongPhase, 0, "phase")
 
 
-def test_action_before_the_deal_is_wrong_phase():
+def test_action_before_the_deal_is_wrong_phase() -> None:
     state = TopperState.new(TopperConfig(), 0)
     refused(state, PassBid(1), WrongPhase, 1, "phase")
 
 
-def test_deal_when_none_is_awaited_is_wrong_phase():
+def test_deal_when_none_is_awaited_is_wrong_phase() -> None:
     state = dealt()
     before = state.copy()
     with pytest.raises(WrongPhase) as err:
@@ -240,7 +246,7 @@ def test_deal_when_none_is_awaited_is_wrong_phase():
     assert state == before
 
 
-def _bad_deals():
+def _bad_deals() -> Iterator[object]:
     good = faces_for_hands(hands(*HANDS))
     yield good[:23]
     yield good + [None]
@@ -252,35 +258,35 @@ def _bad_deals():
 
 
 @pytest.mark.parametrize("faces", list(_bad_deals()))
-def test_malformed_deal_is_refused(faces):
+def test_malformed_deal_is_refused(faces: object) -> None:
     state = TopperState.new(TopperConfig(), 0)
     before = state.copy()
     with pytest.raises(BadDeal) as err:
-        state.deal(faces)
+        state.deal(faces)  # type: ignore[arg-type]
     assert err.value.seat is None and err.value.rule == "deal.bad"
     assert state == before
 
 
-def test_deal_of_unknown_faces_is_accepted():
+def test_deal_of_unknown_faces_is_accepted() -> None:
     state = TopperState.new(TopperConfig(), 0)
     state.deal([None] * 24)
     assert state.phase is Phase.BIDDING
     assert all(face is None for s in range(4) for _, face in state.hand(s))
 
 
-def test_something_that_is_not_an_action_is_malformed():
+def test_something_that_is_not_an_action_is_malformed() -> None:
     state = dealt(dealer=3)
     refused(state, object(), BadAction, None, "action.malformed")
     refused(state, ("bid", 0, 1), BadAction, None, "action.malformed")
 
 
 @pytest.mark.parametrize("seat", [4, -1, None, "0", True])
-def test_action_from_no_seat_is_malformed(seat):
+def test_action_from_no_seat_is_malformed(seat: object) -> None:
     state = dealt(dealer=3)
-    refused(state, PassBid(seat), BadAction, None, "action.malformed")
+    refused(state, PassBid(seat), BadAction, None, "action.malformed")  # type: ignore[arg-type]
 
 
-def test_actions_and_deals_after_the_match_are_refused():
+def test_actions_and_deals_after_the_match_are_refused() -> None:
     state = TopperState.new(TopperConfig(deal_limit=1), 0)
     state.deal(faces_for_hands(hands(*HANDS)))
     for seat in (1, 2, 3, 0):
@@ -298,12 +304,12 @@ def test_actions_and_deals_after_the_match_are_refused():
     dict(min_bid=4, max_bid=3), dict(target_score=0), dict(deal_limit=0), dict(deal_limit=2.5),
     dict(deck=tuple(Card.parse(c) for c in ["AS"] * 24)),
 ])
-def test_unplayable_config_is_refused(kwargs):
+def test_unplayable_config_is_refused(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
         TopperConfig(**kwargs)
 
 
-def test_config_defaults_follow_the_rules():
+def test_config_defaults_follow_the_rules() -> None:
     cfg = TopperConfig()
     assert (cfg.target_score, cfg.seats, cfg.hand_size, cfg.min_bid, cfg.max_bid) == (21, 4, 6, 1, 6)
     assert len(cfg.deck) == 24 and {c.rank for c in cfg.deck} == {
@@ -312,6 +318,6 @@ def test_config_defaults_follow_the_rules():
 
 
 @pytest.mark.parametrize("dealer", [4, -1, None])
-def test_new_match_needs_a_dealer_at_the_table(dealer):
+def test_new_match_needs_a_dealer_at_the_table(dealer: int | None) -> None:
     with pytest.raises(ConfigError):
-        TopperState.new(TopperConfig(), dealer)
+        TopperState.new(TopperConfig(), dealer)  # type: ignore[arg-type]  # None among them

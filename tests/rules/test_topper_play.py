@@ -4,6 +4,8 @@ Scenarios are dealt by seat with the dealer at seat 3, so seat 0 bids first;
 seat 0 bids one, the others pass, and seat 0 names spades and leads.
 """
 
+from collections.abc import Iterable, Sequence
+
 import pytest
 
 from p2pcards.cards import Card, Suit
@@ -19,12 +21,15 @@ from p2pcards.rules.topper import (
     Play,
     Renege,
     ShowedVoid,
+    TopperAction,
     TopperConfig,
+    TopperEvent,
     TopperState,
     TrickWon,
     faces_for_hands,
 )
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known
 
 # Clubs led, seat 1 holds the Little Jack (JC) and a true club (10C).
 LITTLE_JACK_AND_CLUB = ("AS KS AC AH AD 9D", "JC 10C KH QH 9S 10S",
@@ -41,8 +46,8 @@ def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def deal_of(hand_texts) -> list[Card]:
-    return faces_for_hands([[C(t) for t in h.split()] for h in hand_texts])
+def deal_of(hand_texts: Sequence[str]) -> list[Card]:
+    return known(faces_for_hands([[C(t) for t in h.split()] for h in hand_texts]))
 
 
 def start(state: TopperState, trump: Suit = Suit.SPADES) -> TopperState:
@@ -53,14 +58,14 @@ def start(state: TopperState, trump: Suit = Suit.SPADES) -> TopperState:
     return state
 
 
-def full_table(hand_texts, trump: Suit = Suit.SPADES):
+def full_table(hand_texts: Sequence[str], trump: Suit = Suit.SPADES) -> tuple[TopperState, dict[Card, int]]:
     faces = deal_of(hand_texts)
     state = TopperState.new(TopperConfig(), 3)
     state.deal(faces)
     return start(state, trump), {c: p for p, c in enumerate(faces)}
 
 
-def referee_of(seat: int, hand_texts, trump: Suit = Suit.SPADES) -> TopperState:
+def referee_of(seat: int, hand_texts: Sequence[str], trump: Suit = Suit.SPADES) -> TopperState:
     """A peer's referee: its own view of the match, dealt only its own seat's faces."""
     faces = deal_of(hand_texts)
     state = TopperState.new(TopperConfig(), 3).view(seat)
@@ -68,30 +73,34 @@ def referee_of(seat: int, hand_texts, trump: Suit = Suit.SPADES) -> TopperState:
     return start(state, trump)
 
 
-def play(state: TopperState, slots: dict, seat: int, text: str):
+def play(state: TopperState, slots: dict[Card, int], seat: int, text: str) -> tuple[TopperEvent, ...]:
     card = C(text)
     return state.apply(Play(seat, slots[card], card))
 
 
-def refused(state: TopperState, action, cls: type, seat, rule: str) -> RuleError:
+def refused(state: TopperState, action: TopperAction, cls: type[RuleError], seat: int, rule: str) -> RuleError:
     before = state.copy()
     with pytest.raises(cls) as checked:
         state.check(action)
     with pytest.raises(cls) as applied:
         state.apply(action)
     assert type(applied.value) is cls and type(checked.value) is cls
-    assert applied.value.seat == seat and applied.value.rule == rule  # type: ignore[attr-defined]
+    assert applied.value.seat == seat and applied.value.rule == rule
     assert state == before
-    return applied.value  # type: ignore[return-value]
+    return applied.value
 
 
-def cards_of(actions) -> set[Card]:
-    return {a.card for a in actions}
+def cards_of(actions: Iterable[TopperAction]) -> set[Card]:
+    cards = set()
+    for action in actions:
+        assert isinstance(action, Play), action
+        cards.add(action.card)
+    return cards
 
 
 # ---------------------------------------------------------------- following suit
 
-def test_must_follow_suit_led_if_able():
+def test_must_follow_suit_led_if_able() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     play(state, slots, 0, "AC")
     play(state, slots, 1, "10C")
@@ -99,7 +108,7 @@ def test_must_follow_suit_led_if_able():
     assert cards_of(state.legal_actions()) == {C("KC"), C("QC"), C("9C")}
 
 
-def test_any_card_when_void_in_the_led_suit():
+def test_any_card_when_void_in_the_led_suit() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     for seat, card in ((0, "AC"), (1, "10C"), (2, "9C")):
         play(state, slots, seat, card)
@@ -108,7 +117,7 @@ def test_any_card_when_void_in_the_led_suit():
     assert state.tricks[0].winner == 0
 
 
-def test_little_jack_does_not_follow_its_printed_suit():
+def test_little_jack_does_not_follow_its_printed_suit() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     play(state, slots, 0, "AC")
     err = refused(state, Play(1, slots[C("JC")], C("JC")), FollowSuit, 1, "topper.follow-suit")
@@ -116,7 +125,7 @@ def test_little_jack_does_not_follow_its_printed_suit():
     assert cards_of(state.legal_actions()) == {C("10C")}
 
 
-def test_little_jack_led_demands_trump():
+def test_little_jack_led_demands_trump() -> None:
     state, slots = full_table(LITTLE_JACK_LED)
     play(state, slots, 0, "JC")
     assert state.led_suit is Suit.SPADES
@@ -126,7 +135,7 @@ def test_little_jack_led_demands_trump():
     assert cards_of(state.legal_actions()) == {C("JS")}  # seat 2's clubs do not follow
 
 
-def test_little_jack_follows_a_trump_lead():
+def test_little_jack_follows_a_trump_lead() -> None:
     state, slots = full_table(ONLY_LITTLE_JACK)
     play(state, slots, 0, "AS")
     assert C("JC") in cards_of(state.legal_actions())
@@ -136,7 +145,7 @@ def test_little_jack_follows_a_trump_lead():
     assert state.tricks[0].winner == 2  # Big Jack over Little Jack over Ace
 
 
-def test_seat_whose_only_printed_club_is_the_little_jack_is_void_in_clubs():
+def test_seat_whose_only_printed_club_is_the_little_jack_is_void_in_clubs() -> None:
     state, slots = full_table(ONLY_LITTLE_JACK)
     play(state, slots, 0, "AC")
     assert cards_of(state.legal_actions()) == {C(t) for t in ["JC", "10S", "QH", "9S", "KD", "9H"]}
@@ -144,7 +153,7 @@ def test_seat_whose_only_printed_club_is_the_little_jack_is_void_in_clubs():
     assert ShowedVoid(1, Suit.CLUBS, 0, C("QH")) in events
 
 
-def test_view_refuses_its_own_seat_a_card_that_does_not_follow():
+def test_view_refuses_its_own_seat_a_card_that_does_not_follow() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     play(state, slots, 0, "AC")
     own = state.view(1)
@@ -154,7 +163,7 @@ def test_view_refuses_its_own_seat_a_card_that_does_not_follow():
 
 # ------------------------------------------------------------------ tricks
 
-def test_trick_goes_to_the_highest_trump_and_its_winner_leads_next():
+def test_trick_goes_to_the_highest_trump_and_its_winner_leads_next() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     play(state, slots, 0, "AC")
     play(state, slots, 1, "10C")
@@ -165,14 +174,14 @@ def test_trick_goes_to_the_highest_trump_and_its_winner_leads_next():
     assert state.current_trick == ()
 
 
-def test_without_trump_the_highest_card_of_the_led_suit_wins():
+def test_without_trump_the_highest_card_of_the_led_suit_wins() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     for seat, card in ((0, "AC"), (1, "10C"), (2, "KC"), (3, "JH")):
         play(state, slots, seat, card)
     assert state.tricks[0].winner == 0 and state.to_act == 0
 
 
-def test_play_goes_clockwise_from_the_leader():
+def test_play_goes_clockwise_from_the_leader() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     assert state.to_act == 0
     events = play(state, slots, 0, "AC")
@@ -183,49 +192,49 @@ def test_play_goes_clockwise_from_the_leader():
 # ------------------------------------------------------------ slots and faces
 
 @pytest.mark.parametrize("slot", [1, 24, -1, "0", None, 2.0])
-def test_slot_not_in_the_seats_hand_is_refused(slot):
+def test_slot_not_in_the_seats_hand_is_refused(slot: object) -> None:
     state, _ = full_table(LITTLE_JACK_AND_CLUB)
-    refused(state, Play(0, slot, C("AC")), NotYourCard, 0, "card.not-held")
+    refused(state, Play(0, slot, C("AC")), NotYourCard, 0, "card.not-held")  # type: ignore[arg-type]
 
 
-def test_slot_already_played_is_refused():
+def test_slot_already_played_is_refused() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     for seat, card in ((0, "AC"), (1, "10C"), (2, "KC"), (3, "JH")):
         play(state, slots, seat, card)
     refused(state, Play(0, slots[C("AC")], C("AC")), NotYourCard, 0, "card.not-held")
 
 
-def test_face_contradicting_the_known_slot_is_a_mismatch():
+def test_face_contradicting_the_known_slot_is_a_mismatch() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     refused(state, Play(0, slots[C("AS")], C("KS")), CardMismatch, 0, "card.mismatch")
 
 
-def test_referee_refuses_a_face_it_knows_to_be_in_its_own_hand():
+def test_referee_refuses_a_face_it_knows_to_be_in_its_own_hand() -> None:
     referee = referee_of(1, LITTLE_JACK_AND_CLUB)
     _, slots = full_table(LITTLE_JACK_AND_CLUB)
     err = refused(referee, Play(0, slots[C("AC")], C("JC")), CardMismatch, 0, "card.mismatch")
     assert "slot" in str(err) and "elsewhere" in str(err)
 
 
-def test_referee_refuses_a_face_already_played():
+def test_referee_refuses_a_face_already_played() -> None:
     referee = referee_of(2, LITTLE_JACK_AND_CLUB)
     _, slots = full_table(LITTLE_JACK_AND_CLUB)
     play(referee, slots, 0, "AC")
     refused(referee, Play(1, slots[C("10C")], C("AC")), CardMismatch, 1, "card.mismatch")
 
 
-def test_card_outside_the_topper_deck_is_refused():
+def test_card_outside_the_topper_deck_is_refused() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     refused(state, Play(0, slots[C("AC")], C("2C")), CardNotInDeck, 0, "topper.card-not-in-deck")
 
 
 @pytest.mark.parametrize("face", ["AC", 48, None])
-def test_face_that_is_not_a_card_is_malformed(face):
+def test_face_that_is_not_a_card_is_malformed(face: object) -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
-    refused(state, Play(0, slots[C("AC")], face), BadAction, 0, "action.malformed")
+    refused(state, Play(0, slots[C("AC")], face), BadAction, 0, "action.malformed")  # type: ignore[arg-type]
 
 
-def test_referee_learns_each_face_as_it_is_played():
+def test_referee_learns_each_face_as_it_is_played() -> None:
     referee = referee_of(2, LITTLE_JACK_AND_CLUB)
     _, slots = full_table(LITTLE_JACK_AND_CLUB)
     assert dict(referee.hand(0))[slots[C("AC")]] is None
@@ -236,7 +245,7 @@ def test_referee_learns_each_face_as_it_is_played():
 
 # ------------------------------------------------------------------ renege
 
-def renege_on_trump_lead(referee: TopperState, slots: dict) -> None:
+def renege_on_trump_lead(referee: TopperState, slots: dict[Card, int]) -> None:
     """Seat 1 holds JC 10S 9S yet plays QH on the Ace of spades; Big Jack wins."""
     play(referee, slots, 0, "AS")
     play(referee, slots, 1, "QH")
@@ -244,13 +253,13 @@ def renege_on_trump_lead(referee: TopperState, slots: dict) -> None:
     play(referee, slots, 3, "KS")
 
 
-def test_full_engine_refuses_a_renege_as_follow_suit():
+def test_full_engine_refuses_a_renege_as_follow_suit() -> None:
     state, slots = full_table(ONLY_LITTLE_JACK)
     play(state, slots, 0, "AS")
     refused(state, Play(1, slots[C("QH")], C("QH")), FollowSuit, 1, "topper.follow-suit")
 
 
-def test_referee_that_cannot_see_the_hand_accepts_it_and_records_the_void():
+def test_referee_that_cannot_see_the_hand_accepts_it_and_records_the_void() -> None:
     referee = referee_of(0, ONLY_LITTLE_JACK)
     _, slots = full_table(ONLY_LITTLE_JACK)
     play(referee, slots, 0, "AS")
@@ -259,7 +268,7 @@ def test_referee_that_cannot_see_the_hand_accepts_it_and_records_the_void():
     assert referee.voids(1) == frozenset({Suit.SPADES})
 
 
-def test_referee_proves_the_renege_when_the_void_suit_appears():
+def test_referee_proves_the_renege_when_the_void_suit_appears() -> None:
     referee = referee_of(0, ONLY_LITTLE_JACK)
     _, slots = full_table(ONLY_LITTLE_JACK)
     renege_on_trump_lead(referee, slots)
@@ -270,7 +279,7 @@ def test_referee_proves_the_renege_when_the_void_suit_appears():
     assert (err.suit, err.trick, err.void_card, err.proof) == (Suit.SPADES, 0, C("QH"), C("9S"))  # type: ignore[attr-defined]
 
 
-def test_renege_proven_by_the_little_jack_after_a_trump_void():
+def test_renege_proven_by_the_little_jack_after_a_trump_void() -> None:
     referee = referee_of(0, ONLY_LITTLE_JACK)
     _, slots = full_table(ONLY_LITTLE_JACK)
     renege_on_trump_lead(referee, slots)
@@ -283,7 +292,7 @@ def test_renege_proven_by_the_little_jack_after_a_trump_void():
     assert "seat 1" in message and "trick 1" in message and "Q♥" in message and "J♣" in message
 
 
-def test_little_jack_after_a_club_void_is_no_renege():
+def test_little_jack_after_a_club_void_is_no_renege() -> None:
     state, slots = full_table(ONLY_LITTLE_JACK)
     referee = referee_of(0, ONLY_LITTLE_JACK)
     for engine in (state, referee):
@@ -295,7 +304,7 @@ def test_little_jack_after_a_club_void_is_no_renege():
     assert referee.public() == state.public()
 
 
-def test_renege_is_caught_by_the_end_of_the_hand_even_when_the_cheat_delays():
+def test_renege_is_caught_by_the_end_of_the_hand_even_when_the_cheat_delays() -> None:
     """The cheat keeps its spades as long as it can; it must play them before the hand ends."""
     faces = deal_of(ONLY_LITTLE_JACK)
     slots = {c: p for p, c in enumerate(faces)}
@@ -307,6 +316,7 @@ def test_renege_is_caught_by_the_end_of_the_hand_even_when_the_cheat_delays():
     caught = None
     for _ in range(20):
         seat = referee.to_act
+        assert seat is not None
         led = referee.led_suit
         if seat == 1:  # the cheat: anything but a spade while it can
             safe = [c for c in held[1] if effective_suit(c, Suit.SPADES) != Suit.SPADES]
@@ -324,7 +334,7 @@ def test_renege_is_caught_by_the_end_of_the_hand_even_when_the_cheat_delays():
     assert len(referee.tricks) < 6 and referee.phase is Phase.PLAY
 
 
-def test_referee_reaches_the_same_public_state_as_the_full_engine():
+def test_referee_reaches_the_same_public_state_as_the_full_engine() -> None:
     state, slots = full_table(LITTLE_JACK_AND_CLUB)
     referees = [referee_of(s, LITTLE_JACK_AND_CLUB) for s in range(4)]
     for seat, card in ((0, "AC"), (1, "10C"), (2, "9C"), (3, "QS"), (3, "KD"), (0, "AD")):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from p2pcards.bots.base import play_local_match
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Suit
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
 from p2pcards.rules.errors import MatchOver, RuleError
 from p2pcards.rules.topper import (
     Bid,
@@ -25,10 +25,12 @@ from p2pcards.rules.topper import (
     Renege,
     Termination,
     TieContinues,
+    TopperAction,
     TopperConfig,
     TopperState,
 )
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known, known_hand
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -42,17 +44,17 @@ class Chooser:
         self.rng = rng
         self.pass_bias = pass_bias
 
-    def choose(self, view: TopperState):
+    def choose(self, view: TopperState) -> TopperAction:
         actions = tuple(view.legal_actions())
         if view.phase is Phase.BIDDING and self.rng.random() < self.pass_bias:
             return actions[0]
         return self.rng.choice(actions)
 
 
-def faces_known_to(state: TopperState, seat: int) -> list:
-    faces = [None] * len(state.config.deck)
+def faces_known_to(state: TopperState, seat: int) -> list[Card | None]:
+    faces: list[Card | None] = [None] * len(state.config.deck)
     for slot, face in state.hand(seat):
-        faces[slot] = face  # type: ignore[call-overload]
+        faces[slot] = face
     return faces
 
 
@@ -68,7 +70,7 @@ def check_invariants(state: TopperState) -> None:
         assert actions and all(a.seat == state.to_act for a in actions)
         # The 24 cards are conserved: in hands or played, each once.
         held = [face for s in range(cfg.seats) for _, face in state.hand(s)]
-        assert sorted(held + list(state.played_cards)) == sorted(cfg.deck)
+        assert sorted(known(held) + list(state.played_cards)) == sorted(cfg.deck)
     else:
         assert state.to_act is None and tuple(state.legal_actions()) == ()
         assert sum(state.hand_sizes) == 0
@@ -92,15 +94,16 @@ class MatchAudit:
         self.scores = [0] * state.config.seats
         self.referees = [state.view(s) for s in range(state.config.seats)]
         self.steps = 0
-        self.ends: set = set()
+        self.ends: set[Termination] = set()
 
-    def __call__(self, state: TopperState, action, events: tuple) -> None:
+    def __call__(self, state: TopperState, action: object, events: tuple[object, ...]) -> None:
         self.steps += 1
         cfg = state.config
         for seat, referee in enumerate(self.referees):
             if action is None:
                 referee.deal(faces_known_to(state, seat))
             else:
+                assert isinstance(action, TopperAction)
                 referee.apply(action)  # a referee never refuses what the full engine accepts
             assert referee == state.view(seat)
         for i, event in enumerate(events):
@@ -109,7 +112,8 @@ class MatchAudit:
         assert list(state.scores) == self.scores
         check_invariants(state)
 
-    def check_scored(self, cfg: TopperConfig, hs: HandScored, after: tuple, state: TopperState) -> None:
+    def check_scored(self, cfg: TopperConfig, hs: HandScored, after: tuple[object, ...],
+                     state: TopperState) -> None:
         assert sum(hs.tricks) == cfg.hand_size
         assert hs.made == (hs.tricks[hs.bidder] >= hs.bid)
         for seat in range(cfg.seats):
@@ -146,10 +150,12 @@ configs = st.builds(
 @FAST
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3), config=configs,
        pass_bias=st.sampled_from([0.0, 0.6, 0.85]))
-def test_random_matches_keep_every_invariant_and_end_within_the_bound(seed, dealer, config, pass_bias):
+def test_random_matches_keep_every_invariant_and_end_within_the_bound(
+        seed: int, dealer: int, config: TopperConfig, pass_bias: float) -> None:
     state = TopperState.new(config, dealer)
     audit = MatchAudit(state)
     players = [Chooser(random.Random(seed * 4 + s), pass_bias) for s in range(4)]
+    assert config.deal_limit is not None
     bound = config.deal_limit * config.max_steps_per_deal
     play_local_match(state, players, config.deck, random.Random(seed), max_steps=bound + 1,
                      on_step=audit)
@@ -157,44 +163,52 @@ def test_random_matches_keep_every_invariant_and_end_within_the_bound(seed, deal
     assert state.hand_number <= config.deal_limit
 
 
-def transcript(seed: int) -> tuple[list, TopperState]:
-    log: list = []
+Log = list[tuple[object, list[Card | None] | None, tuple[object, ...]]]
+
+
+def transcript(seed: int) -> tuple[Log, TopperState]:
+    log: Log = []
     state = TopperState.new(TopperConfig(deal_limit=20), seed % 4)
     players = [Chooser(random.Random(seed + s), 0.5) for s in range(4)]
 
-    def record(st_, action, events):
+    def record(st_: TopperState, action: object, events: tuple[object, ...]) -> None:
         log.append((action, faces_known_to_all(st_) if action is None else None, events))
 
     play_local_match(state, players, TOPPER_DECK, random.Random(seed), on_step=record)
     return log, state
 
 
-def faces_known_to_all(state: TopperState) -> list:
-    faces = [None] * len(state.config.deck)
+def faces_known_to_all(state: TopperState) -> list[Card | None]:
+    faces: list[Card | None] = [None] * len(state.config.deck)
     for seat in range(state.config.seats):
         for slot, face in state.hand(seat):
-            faces[slot] = face  # type: ignore[call-overload]
+            faces[slot] = face
     return faces
 
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_same_seed_and_actions_give_the_same_states(seed):
+def test_same_seed_and_actions_give_the_same_states(seed: int) -> None:
     log, final = transcript(seed)
     again, final_again = transcript(seed)
     assert again == log and final_again == final
     replay = TopperState.new(TopperConfig(deal_limit=20), seed % 4)
     for action, faces, events in log:
-        assert (replay.deal(faces) if action is None else replay.apply(action)) == events
+        if action is None:
+            assert faces is not None
+            assert replay.deal(faces) == events
+        else:
+            assert isinstance(action, TopperAction)
+            assert replay.apply(action) == events
     assert replay == final
 
 
 @FAST
 @given(seed=st.integers(0, 2**32 - 1))
-def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed):
+def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed: int) -> None:
     rng = random.Random(seed)
     full = TopperState.new(TopperConfig(), rng.randrange(4))
-    cheat = None
+    cheat: tuple[int, int, Card] | None = None
     for _ in range(40):  # honest play until some seat could renege
         if full.awaiting_deal:
             deck = list(TOPPER_DECK)
@@ -203,17 +217,19 @@ def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed):
             continue
         seat, led = full.to_act, full.led_suit
         if full.phase is Phase.PLAY and led is not None:
-            held = [(p, c) for p, c in full.hand(seat)]
+            assert seat is not None
+            held = known_hand(full.hand(seat))
             off = [(p, c) for p, c in held if effective_suit(c, full.trump) != led]
             if off and len(off) < len(held):
                 cheat = (seat, *rng.choice(off))
                 break
         full.apply(rng.choice(tuple(full.legal_actions())))
     assume(cheat is not None)
+    assert cheat is not None
     seat, slot, card = cheat
     trump = full.trump
     referee = full.view((seat + 1) % 4)
-    hands = {s: [c for _, c in full.hand(s)] for s in range(4)}
+    hands = {s: [c for _, c in known_hand(full.hand(s))] for s in range(4)}
     slots = {c: p for s in range(4) for p, c in full.hand(s)}
     referee.apply(Play(seat, slot, card))  # the referee cannot see the hand: it accepts
     hands[seat].remove(card)
@@ -221,6 +237,7 @@ def test_a_renege_is_caught_by_a_peers_referee_before_the_hand_ends(seed):
     for _ in range(24):
         assert referee.phase is Phase.PLAY, "the hand ended with the renege unproven"
         actor, led = referee.to_act, referee.led_suit
+        assert actor is not None
         if actor == seat:
             choice = rng.choice(hands[actor])
         else:
@@ -251,26 +268,26 @@ class TopperMachine(RuleBasedStateMachine):
     """Legal and arbitrary actions in any order: a refusal never changes anything."""
 
     @initialize(dealer=st.integers(0, 3), limit=st.sampled_from([3, 10]))
-    def start(self, dealer, limit):
+    def start(self, dealer: int, limit: int) -> None:
         self.state = TopperState.new(TopperConfig(deal_limit=limit, target_score=9), dealer)
         self.referee = self.state.view(0)
 
     @precondition(lambda self: self.state.awaiting_deal)
     @rule(deck=st.permutations(TOPPER_DECK))
-    def deal(self, deck):
+    def deal(self, deck: list[Card]) -> None:
         self.state.deal(list(deck))
         self.referee.deal(faces_known_to(self.state, 0))
 
     @precondition(lambda self: self.state.to_act is not None)
     @rule(data=st.data())
-    def legal(self, data):
+    def legal(self, data: st.DataObject) -> None:
         action = data.draw(st.sampled_from(tuple(self.state.legal_actions())))
         self.state.apply(action)
         self.referee.apply(action)
 
     @precondition(lambda self: self.state.outcome is None)
     @rule(action=any_action)
-    def arbitrary(self, action):
+    def arbitrary(self, action: TopperAction) -> None:
         before = self.state.copy()
         try:
             self.state.check(action)
@@ -288,7 +305,7 @@ class TopperMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self.state.outcome is not None)
     @rule(action=any_action, deck=st.permutations(TOPPER_DECK))
-    def after_the_end(self, action, deck):
+    def after_the_end(self, action: TopperAction, deck: list[Card]) -> None:
         """A finished match refuses every action and any further deal, and stays as it was."""
         before = self.state.copy()
         with pytest.raises(RuleError):  # MatchOver, or BadAction first for no such seat
@@ -298,7 +315,7 @@ class TopperMachine(RuleBasedStateMachine):
         assert self.state == before and self.state.to_act is None
 
     @invariant()
-    def consistent(self):
+    def consistent(self) -> None:
         check_invariants(self.state)
         assert self.referee == self.state.view(0)
 

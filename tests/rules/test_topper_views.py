@@ -1,6 +1,7 @@
 """Topper views: what a seat may know, a peer's referee, and drawing the hidden hands."""
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -20,6 +21,7 @@ from p2pcards.rules.topper import (
 )
 from p2pcards.rules.topper.determinize import assign_hidden
 from p2pcards.rules.topper.order import effective_suit
+from tests.rules.expect import known, known_hand
 
 HANDS = ("AC AS AH AD 9D KH", "JC 10S QH 9S KD 9H",
          "JS QC KC 10C 9C 10D", "QS KS QD JD JH 10H")
@@ -34,8 +36,8 @@ def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def table(moves=()) -> tuple[TopperState, dict]:
-    faces = faces_for_hands([[C(t) for t in h.split()] for h in HANDS])
+def table(moves: Sequence[tuple[int, str]] = ()) -> tuple[TopperState, dict[Card, int]]:
+    faces = known(faces_for_hands([[C(t) for t in h.split()] for h in HANDS]))
     state = TopperState.new(TopperConfig(), 3)
     state.deal(faces)
     state.apply(Bid(0, 1))
@@ -48,7 +50,7 @@ def table(moves=()) -> tuple[TopperState, dict]:
     return state, slots
 
 
-def test_view_holds_its_own_faces_and_no_other_unplayed_card():
+def test_view_holds_its_own_faces_and_no_other_unplayed_card() -> None:
     state, _ = table(THREE_TRICKS[:5])
     for seat in range(4):
         view = state.view(seat)
@@ -59,14 +61,14 @@ def test_view_holds_its_own_faces_and_no_other_unplayed_card():
             assert all(face is None for _, face in view.hand(other))
 
 
-def test_view_shows_every_card_played_face_up():
+def test_view_shows_every_card_played_face_up() -> None:
     state, _ = table(THREE_TRICKS[:6])
     view = state.view(2)
     assert view.played_cards == state.played_cards == tuple(C(t) for _, t in THREE_TRICKS[:6])
     assert view.tricks == state.tricks and view.current_trick == state.current_trick
 
 
-def test_view_shows_all_public_information():
+def test_view_shows_all_public_information() -> None:
     state, _ = table(THREE_TRICKS[:7])
     assert state.view(3).public() == state.public()
     public = state.public()
@@ -76,27 +78,27 @@ def test_view_shows_all_public_information():
     assert public.voids[1] == frozenset({Suit.CLUBS}) and public.voids[2] == frozenset({Suit.HEARTS})
 
 
-def test_view_answers_legal_actions_and_check_for_its_own_seat():
+def test_view_answers_legal_actions_and_check_for_its_own_seat() -> None:
     state, slots = table(THREE_TRICKS[:1])
     view = state.view(1)
     assert tuple(view.legal_actions()) == tuple(state.legal_actions())
     view.check(Play(1, slots[C("QH")], C("QH")))
 
 
-def test_view_of_another_seat_cannot_list_plays_of_a_hidden_hand():
+def test_view_of_another_seat_cannot_list_plays_of_a_hidden_hand() -> None:
     state, _ = table(THREE_TRICKS[:1])
     with pytest.raises(FacesUnknown) as err:
         tuple(state.view(0).legal_actions())
     assert err.value.seat == 1
 
 
-def test_any_view_lists_bids_since_they_need_no_hidden_card():
+def test_any_view_lists_bids_since_they_need_no_hidden_card() -> None:
     state = TopperState.new(TopperConfig(), 3)
     state.deal([None] * 24)
     assert tuple(state.view(2).legal_actions()) == (PassBid(0),) + tuple(Bid(0, t) for t in range(1, 7))
 
 
-def test_applying_to_a_view_leaves_the_state_it_came_from_alone():
+def test_applying_to_a_view_leaves_the_state_it_came_from_alone() -> None:
     state, slots = table()
     before = state.copy()
     view = state.view(0)
@@ -104,7 +106,7 @@ def test_applying_to_a_view_leaves_the_state_it_came_from_alone():
     assert state == before and view != state.view(0)
 
 
-def test_copy_is_equal_and_independent():
+def test_copy_is_equal_and_independent() -> None:
     state, slots = table(THREE_TRICKS[:3])
     twin = state.copy()
     assert twin == state
@@ -112,7 +114,7 @@ def test_copy_is_equal_and_independent():
     assert twin != state and len(state.current_trick) == 3
 
 
-def test_deal_given_to_a_view_keeps_only_its_own_faces():
+def test_deal_given_to_a_view_keeps_only_its_own_faces() -> None:
     faces = faces_for_hands([[C(t) for t in h.split()] for h in HANDS])
     view = TopperState.new(TopperConfig(), 3).view(2)
     view.deal(faces)
@@ -120,7 +122,7 @@ def test_deal_given_to_a_view_keeps_only_its_own_faces():
     assert all(face is None for s in (0, 1, 3) for _, face in view.hand(s))
 
 
-def test_view_of_a_view_never_regains_hidden_faces():
+def test_view_of_a_view_never_regains_hidden_faces() -> None:
     state, _ = table(THREE_TRICKS[:2])
     twice = state.view(0).view(1)
     assert all(face is None for s in range(4) for _, face in twice.hand(s))
@@ -128,13 +130,13 @@ def test_view_of_a_view_never_regains_hidden_faces():
 
 
 @pytest.mark.parametrize("seat", [4, -1, "1", None])
-def test_view_of_no_seat_is_refused(seat):
+def test_view_of_no_seat_is_refused(seat: object) -> None:
     state, _ = table()
     with pytest.raises(BadAction):
-        state.view(seat)
+        state.view(seat)  # type: ignore[arg-type]
 
 
-def test_repr_names_no_card():
+def test_repr_names_no_card() -> None:
     state, _ = table(THREE_TRICKS[:2])
     text = repr(state)
     assert not any(str(c) in text or c.ascii in text for c in TopperConfig().deck)
@@ -143,10 +145,10 @@ def test_repr_names_no_card():
 # ------------------------------------------------------------ determinize
 
 def hands_of(state: TopperState) -> dict[int, set[Card]]:
-    return {s: {face for _, face in state.hand(s)} for s in range(4)}
+    return {s: {face for _, face in known_hand(state.hand(s))} for s in range(4)}
 
 
-def test_determinized_view_keeps_everything_the_seat_knows():
+def test_determinized_view_keeps_everything_the_seat_knows() -> None:
     state, _ = table(THREE_TRICKS[:6])
     view = state.view(1)
     for seed in range(20):
@@ -155,10 +157,10 @@ def test_determinized_view_keeps_everything_the_seat_knows():
         assert world.hand(1) == state.hand(1)
         dealt = [face for s in range(4) for _, face in world.hand(s)]
         assert None not in dealt
-        assert sorted(dealt + list(world.played_cards)) == sorted(TopperConfig().deck)
+        assert sorted(known(dealt) + list(world.played_cards)) == sorted(TopperConfig().deck)
 
 
-def test_determinized_hands_respect_every_shown_void():
+def test_determinized_hands_respect_every_shown_void() -> None:
     state, _ = table(THREE_TRICKS)
     view = state.view(0)
     assert {s: view.voids(s) for s in (1, 2, 3)} == {
@@ -174,19 +176,19 @@ def test_determinized_hands_respect_every_shown_void():
     assert little_jack_to_seat_1
 
 
-def test_determinize_draws_different_worlds_for_different_seeds():
+def test_determinize_draws_different_worlds_for_different_seeds() -> None:
     state, _ = table()
     view = state.view(0)
     worlds = {tuple(sorted(hands_of(view.determinize(random.Random(seed)))[1])) for seed in range(30)}
     assert len(worlds) > 20
 
 
-def test_determinize_is_deterministic_given_the_seed():
+def test_determinize_is_deterministic_given_the_seed() -> None:
     view = table(THREE_TRICKS[:5])[0].view(3)
     assert view.determinize(random.Random(7)) == view.determinize(random.Random(7))
 
 
-def test_determinized_world_can_be_played_on():
+def test_determinized_world_can_be_played_on() -> None:
     state, _ = table(THREE_TRICKS[:5])
     world = state.view(0).determinize(random.Random(1))
     actions = tuple(world.legal_actions())
@@ -194,18 +196,18 @@ def test_determinized_world_can_be_played_on():
     world.apply(actions[0])
 
 
-def test_determinize_of_a_full_state_is_the_same_state():
+def test_determinize_of_a_full_state_is_the_same_state() -> None:
     state, _ = table(THREE_TRICKS[:3])
     assert state.determinize(random.Random(0)) == state
 
 
-def test_determinize_before_any_deal_is_a_plain_copy():
+def test_determinize_before_any_deal_is_a_plain_copy() -> None:
     state = TopperState.new(TopperConfig(), 1).view(1)
     world = state.determinize(random.Random(0))
     assert world.phase is Phase.DEAL and world.public() == state.public()
 
 
-def test_impossible_voids_are_an_inconsistent_view():
+def test_impossible_voids_are_an_inconsistent_view() -> None:
     with pytest.raises(InconsistentView):
         assign_hidden({1: [1, 5]}, [C("AC"), C("KC")], {1: {Suit.CLUBS}}, Suit.SPADES, random.Random(0))
     with pytest.raises(InconsistentView):
@@ -213,7 +215,7 @@ def test_impossible_voids_are_an_inconsistent_view():
 
 
 @pytest.mark.parametrize("name", ["config", "phase", "to_act", "dealer", "scores", "trump", "viewer", "outcome"])
-def test_public_facts_are_read_only(name):
+def test_public_facts_are_read_only(name: str) -> None:
     state, _ = table()
     with pytest.raises(AttributeError):
         setattr(state, name, 0)

@@ -217,7 +217,7 @@ class Schedule:
     no_direct: frozenset[int] = frozenset({0})
     max_delay: float = 0.2
     #: (start, end, link) with link ("host", p) or ("direct", p, q), p < q.
-    cuts: list[tuple[float, float, tuple]] = field(default_factory=list)
+    cuts: list[tuple[float, float, tuple[Any, ...]]] = field(default_factory=list)
     #: Per coalition member: the paths it sends its own transcript messages on
     #: (None: all), and the chances it drops / duplicates a frame.
     paths: dict[int, frozenset[Path] | None] = field(default_factory=dict)
@@ -284,7 +284,7 @@ def schedule_for(seed: int, stop_at: int | None = None, game: str = "topper") ->
     cuts = []
     for _ in range(rng.choice([0, 0, 1, 2, 3])):
         if rng.random() < 0.5:
-            link: tuple = ("host", rng.randrange(PLAYERS))
+            link: tuple[Any, ...] = ("host", rng.randrange(PLAYERS))
             if link[1] == 0 and 0 not in coalition:
                 continue  # the host's own seat is in its process: its link cannot be cut
         else:
@@ -421,7 +421,7 @@ def randomness(label: str) -> Callable[[int], Callable[[int], bytes]]:
 #: Results of the checks met so far (None: passed; else the error it raised).
 _CHECKED: dict[bytes, CryptoError | None] = {}
 #: Proofs made so far, by (kind, session, deck, seat, input, key share, seed).
-_MADE: dict[tuple, Any] = {}
+_MADE: dict[tuple[Any, ...], Any] = {}
 _MEMO_LIMIT = 200_000
 
 
@@ -443,7 +443,7 @@ def memo_check(check: checks.Check) -> None:
         raise error.with_traceback(None)
 
 
-def _made(key: tuple, make: Callable[[], Any]) -> Any:
+def _made(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     if key not in _MADE:
         if len(_MADE) > _MEMO_LIMIT:
             _MADE.clear()
@@ -454,7 +454,7 @@ def _made(key: tuple, make: Callable[[], Any]) -> Any:
 class _MemoDeal(DeckDeal):
     """A deck whose seeded proofs are made once per distinct input (module docstring)."""
 
-    def _key(self, kind: str, seat: int, rng: Any, *more: Any) -> tuple | None:
+    def _key(self, kind: str, seat: int, rng: Any, *more: Any) -> tuple[Any, ...] | None:
         if not isinstance(rng, _Rng):
             return None
         return (kind, self.session, self.number, seat, deck_key(self.deck),
@@ -545,11 +545,11 @@ class Simulation:
         self._heap: list[tuple[float, int, Callable[[], None]]] = []
         self._seq = 0
         self._fifo: dict[tuple[Node, Node], float] = {}
-        self._epoch: dict[tuple, int] = {}
+        self._epoch: dict[tuple[Any, ...], int] = {}
         self.events = 0
         #: Signed evidence the coalition made: ("equivocation", player, position, a, b)
         #: and ("single", player, position, raw) for a message out of turn or breaking a rule.
-        self.evidence: list[tuple] = []
+        self.evidence: list[tuple[Any, ...]] = []
         #: Frames the relay sent each spectator, and the spectators it closed.
         self.to_spectator: dict[int, int] = {}
         self.closed_spectators: set[int] = set()
@@ -582,7 +582,7 @@ class Simulation:
             rules.host_up = True
             peer = Peer(player, player not in schedule.coalition, rules, table)
             self.peers.append(peer)
-        self.up: set[tuple] = {("host", p) for p in range(PLAYERS)}
+        self.up: set[tuple[Any, ...]] = {("host", p) for p in range(PLAYERS)}
         for p in range(PLAYERS):
             for q in range(p + 1, PLAYERS):
                 if p not in schedule.no_direct and q not in schedule.no_direct:
@@ -635,7 +635,7 @@ class Simulation:
     def _direct_up(self, p: int, q: int) -> bool:
         return p != q and ("direct", min(p, q), max(p, q)) in self.up
 
-    def _link_of(self, src: Node, dst: Node) -> tuple:
+    def _link_of(self, src: Node, dst: Node) -> tuple[Any, ...]:
         if src == RELAY:
             return ("host", dst)
         if dst == RELAY:
@@ -643,7 +643,7 @@ class Simulation:
         assert isinstance(src, int) and isinstance(dst, int)
         return ("direct", min(src, dst), max(src, dst))
 
-    def _cut(self, link: tuple) -> None:
+    def _cut(self, link: tuple[Any, ...]) -> None:
         if link not in self.up:
             return
         self.up.discard(link)
@@ -658,7 +658,7 @@ class Simulation:
             for player in link[1:]:
                 self._relink(self.peers[player])
 
-    def _restore(self, link: tuple) -> None:
+    def _restore(self, link: tuple[Any, ...]) -> None:
         if link in self.up:
             return
         self.up.add(link)
@@ -749,7 +749,7 @@ class Simulation:
                 self._fifo[(src, dst)] = when
             self._at(when, lambda: self._deliver(src, dst, frame, link, epoch))
 
-    def _deliver(self, src: Node, dst: Node, frame: bytes, link: tuple, epoch: int) -> None:
+    def _deliver(self, src: Node, dst: Node, frame: bytes, link: tuple[Any, ...], epoch: int) -> None:
         if link not in self.up or self._epoch.get(link, 0) != epoch:
             return  # the link was cut while the frame was on it
         if dst == RELAY:
@@ -913,6 +913,7 @@ class Simulation:
             bad = None if peer.honest else self._attack(peer, written.raw)
             if bad is None:
                 for out in peer.rules.published(written.raw):
+                    assert isinstance(out, Send)  # published() hands out sends only
                     self._send_path(peer, out.path, out.frame)
             else:  # the rule-breaking message goes out instead of its own
                 peer.withheld.add(written.raw)
@@ -1151,7 +1152,7 @@ class Simulation:
         return b in reached
 
     @staticmethod
-    def _ends(link: tuple) -> tuple[Node, ...]:
+    def _ends(link: tuple[Any, ...]) -> tuple[Node, ...]:
         return (link[1], RELAY) if link[0] == "host" else (link[1], link[2])
 
     def host_link_cut_near(self, player: int, until: float) -> bool:

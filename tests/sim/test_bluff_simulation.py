@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 
 import pytest
 
@@ -26,6 +27,7 @@ from p2pcards.protocol.errors import BadProof, MalformedMessage, RuleViolation
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffState
+from p2pcards.wiremap import WireValue
 
 from .simulation import SEATED, Outcome, Schedule, Simulation, judge, run_schedule, schedule_for
 
@@ -174,7 +176,7 @@ def test_the_judge_is_not_blind_to_an_unnamed_bluff_cheat(monkeypatch: pytest.Mo
     too few shares is accepted, nobody names its writer, and property (b) fails."""
     check = DeckDeal.check_reveal
 
-    def lenient(self, seat, slots, items):
+    def lenient(self: DeckDeal, seat: int, slots: Sequence[int], items: Sequence[WireValue]) -> list[int]:
         return check(self, seat, slots[:len(items)], items)
     monkeypatch.setattr(DeckDeal, "check_reveal", lenient)
     monkeypatch.setattr(BluffState, "_check_reveal", lambda self, action: None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -64,7 +65,7 @@ class AnnouncedLinks(Simulation):
         session = self.peers[0].table.session
         keys = [identity.public_key for identity in self.identities]
         self.books = {p: AnnouncementBook(session, keys, p) for p in range(PLAYERS)}
-        self.linked_at: dict[tuple, float] = {}
+        self.linked_at: dict[tuple[Any, ...], float] = {}
         self.ignored: list[tuple[int, str]] = []
         listeners = [p for p in range(PLAYERS) if p not in schedule.no_direct]
         heard: list[tuple[int, bytes]] = []

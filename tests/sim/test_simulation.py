@@ -26,9 +26,10 @@ import pytest
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.errors import BadProof, RuleViolation
+from p2pcards.protocol.errors import BadProof, ProtocolError, RuleViolation
+from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.relay import SPECTATOR_SYNCS_PER_MESSAGE
-from p2pcards.protocol.session import HOST, Send, SessionRules
+from p2pcards.protocol.session import HOST, Check, Output, Send, SessionRules
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 
@@ -139,15 +140,16 @@ def test_without_passing_messages_on_to_the_host_that_writer_gets_the_honest_hos
     others then name the host's seat for not writing after it."""
     checked, tick = SessionRules.checked, SessionRules.tick
 
-    def not_to_host(outs: list) -> list:
+    def not_to_host(outs: list[Output]) -> list[Output]:
         return [o for o in outs if not (isinstance(o, Send) and o.path is HOST
                                         and frames.decode(o.frame).kind == "msg")]
 
-    def checked_no_host(self, check, events, error, now):
+    def checked_no_host(self: SessionRules, check: Check, events: list[TableEvent] | None,
+                        error: ProtocolError | None, now: float) -> list[Output]:
         outs = checked(self, check, events, error, now)
         return outs if check.source is HOST else not_to_host(outs)
 
-    def tick_no_host(self, now):
+    def tick_no_host(self: SessionRules, now: float) -> list[Output]:
         return not_to_host(tick(self, now))
     monkeypatch.setattr(SessionRules, "checked", checked_no_host)
     monkeypatch.setattr(SessionRules, "tick", tick_no_host)

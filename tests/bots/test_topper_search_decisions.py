@@ -87,12 +87,14 @@ def match() -> dict[int, TopperState]:
 @pytest.mark.parametrize(("level", "step", "phase", "action", "draw"), CASES,
                          ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
 def test_the_search_decides_and_draws_as_it_did_before_it_was_made_faster(
-        match, level, step, phase, action, draw):
+        match: dict[int, TopperState], level: str, step: int, phase: str, action: str,
+        draw: float) -> None:
     state = match[step]
     assert state.phase.value == phase  # the position is the one the values were made from
     rng = random.Random(1000 + step)
     bot = make_bot_factory("topper", "search", level)(rng)
     assert isinstance(bot, SearchTopperBot)
     bot.ceiling = bot.wall_ceiling = GENEROUS
+    assert state.to_act is not None
     assert repr(bot.choose(state.view(state.to_act))) == action
     assert rng.random() == draw

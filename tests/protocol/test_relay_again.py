@@ -101,7 +101,7 @@ def test_a_rematch_seats_only_its_players_in_the_old_join_order_and_names_the_ma
     assert After.from_wire(genesis.body["after"]) == after
 
 
-def test_a_player_signing_choices_about_other_ends_cannot_crowd_out_the_others():
+def test_a_player_signing_choices_about_other_ends_cannot_crowd_out_the_others() -> None:
     """A player may sign any number of choices about this session with other final
     digests (the relay cannot tell the right end; every count refuses them): the
     relay keeps at most two of one player's, so the choices of the players who
@@ -120,7 +120,7 @@ def test_a_player_signing_choices_about_other_ends_cannot_crowd_out_the_others()
                             if isinstance(o, Send)]
 
 
-def test_a_newcomers_hello_asks_for_a_freed_seat_only_while_the_end_box_has_one():
+def test_a_newcomers_hello_asks_for_a_freed_seat_only_while_the_end_box_has_one() -> None:
     from p2pcards.protocol.relay import TakeAsked
 
     ids = ids_()
@@ -138,12 +138,14 @@ def test_a_newcomers_hello_asks_for_a_freed_seat_only_while_the_end_box_has_one(
     body = {"v": PROTOCOL_VERSION, "sid": relay.session, "final": bytes(32), "from": 3,
             "seat": 0, "key": newcomer.public_key, "name": "nia", "bot": 0}
     sent = relay.tell_fill(body)
-    assert [(o.link, frames.decode(o.frame).kind) for o in sent] == [(2, "fill"), (10, "fill")]
+    assert all(isinstance(o, Send) for o in sent)
+    assert [(o.link, frames.decode(o.frame).kind) for o in sent
+            if isinstance(o, Send)] == [(2, "fill"), (10, "fill")]
     # A newcomer says nothing after its hello: anything else closes its link.
     assert isinstance(relay.frame(10, frames.encode("ping", {"n": 1}))[-1], Close)
 
 
-def test_a_newcomer_the_host_gives_no_seat_is_told_why_and_closed():
+def test_a_newcomer_the_host_gives_no_seat_is_told_why_and_closed() -> None:
     ids = ids_()
     relay, _ = started(ids)
     relay.seats_open = True
@@ -151,5 +153,7 @@ def test_a_newcomer_the_host_gives_no_seat_is_told_why_and_closed():
     relay.connected(10, newcomer.public_key)
     relay.frame(10, hello("nia"))
     out = relay.refuse_taker(10, "no seat is free at this table's end box")
-    assert frames.decode(out[0].frame).kind == "reject" and isinstance(out[1], Close)
+    told = out[0]
+    assert isinstance(told, Send)
+    assert frames.decode(told.frame).kind == "reject" and isinstance(out[1], Close)
     assert relay.refuse_taker(10, "again") == []  # told once

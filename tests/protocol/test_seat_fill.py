@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import SHORT, direct_table
+from p2pcards._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, rematch_genesis, sign_choice
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.evening import FinishedMatch, NotTheMatchBefore, WrongRotation
+from p2pcards.protocol.evening import After, FinishedMatch, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.seat_fill import Fill, NotTheSeatTaken, SeatRefused, check_newcomer
@@ -21,14 +21,15 @@ NAMES = ("P0", "P1", "P2", "P3")
 
 
 @pytest.fixture(scope="module")
-def played():
+def played() -> DirectTable:
     """One short match of four, ended normally."""
     first = direct_table(GAME, seed=71)
     first.run()
     return first
 
 
-def _count(played, leavers=(2,), closes_at: float | None = 100.0):
+def _count(played: DirectTable, leavers: tuple[int, ...] = (2,), closes_at: float | None = 100.0,
+           ) -> tuple[AgainCount, FinishedMatch, tuple[bytes, ...]]:
     record = played.tables[0].finished()
     keys = tuple(p.public_key for p in played.tables[0].players)
     count = AgainCount(record, keys, closes_at=closes_at)
@@ -38,7 +39,7 @@ def _count(played, leavers=(2,), closes_at: float | None = 100.0):
     return count, record, keys
 
 
-def test_a_newcomer_takes_the_freed_seat_in_its_leavers_place_and_the_count_is_ready(played):
+def test_a_newcomer_takes_the_freed_seat_in_its_leavers_place_and_the_count_is_ready(played: DirectTable) -> None:
     count, record, keys = _count(played)
     newcomer = Identity.generate("Nia")
     made = count.take(newcomer.public_key, "Nia", now=10.0)
@@ -48,20 +49,20 @@ def test_a_newcomer_takes_the_freed_seat_in_its_leavers_place_and_the_count_is_r
     assert count.next_players(NAMES)[2] == (newcomer.public_key, "Nia")
 
 
-def test_no_newcomer_takes_a_seat_when_none_is_free(played):
+def test_no_newcomer_takes_a_seat_when_none_is_free(played: DirectTable) -> None:
     count, _, _ = _count(played, leavers=())
     with pytest.raises(SeatRefused, match="no seat is free"):
         count.take(Identity.generate().public_key, "Nia", now=10.0)
 
 
-def test_no_newcomer_takes_a_seat_once_the_end_box_has_closed(played):
+def test_no_newcomer_takes_a_seat_once_the_end_box_has_closed(played: DirectTable) -> None:
     count, _, _ = _count(played)
     with pytest.raises(SeatRefused, match="closed"):
         count.take(Identity.generate().public_key, "Nia", now=100.0)
     assert count.free == (2,)  # still free: the refusal changed nothing
 
 
-def test_a_player_of_the_match_or_a_newcomer_cannot_take_a_second_seat(played):
+def test_a_player_of_the_match_or_a_newcomer_cannot_take_a_second_seat(played: DirectTable) -> None:
     count, _, keys = _count(played, leavers=(1, 2))
     with pytest.raises(SeatRefused, match="already at the table"):
         count.take(keys[3], "P3", now=1.0)
@@ -74,7 +75,7 @@ def test_a_player_of_the_match_or_a_newcomer_cannot_take_a_second_seat(played):
     assert count.free == (2,)
 
 
-def test_the_fill_frame_round_trips_and_an_end_box_counts_it_once(played):
+def test_the_fill_frame_round_trips_and_an_end_box_counts_it_once(played: DirectTable) -> None:
     count, record, keys = _count(played)
     made = count.take(Identity.generate().public_key, "Nia", now=1.0)
     decoded = frames.decode(frames.encode("fill", made.to_wire()))
@@ -85,7 +86,7 @@ def test_the_fill_frame_round_trips_and_an_end_box_counts_it_once(played):
     assert box.ready and box.next_players(NAMES) == count.next_players(NAMES)
 
 
-def test_an_end_box_refuses_a_fill_about_another_match_or_a_seat_not_freed(played):
+def test_an_end_box_refuses_a_fill_about_another_match_or_a_seat_not_freed(played: DirectTable) -> None:
     count, record, keys = _count(played)
     made = count.take(Identity.generate().public_key, "Nia", now=1.0)
     other = AgainCount(FinishedMatch(record.session, bytes(32), record.seats), keys)
@@ -96,7 +97,8 @@ def test_an_end_box_refuses_a_fill_about_another_match_or_a_seat_not_freed(playe
         nobody_left.hear_fill(made)
 
 
-def _rematch(played, newcomer: Identity, host: Identity | None = None, after=None):
+def _rematch(played: DirectTable, newcomer: Identity, host: Identity | None = None,
+             after: After | None = None) -> tuple[bytes, Fill]:
     count, record, keys = _count(played)
     made = count.take(newcomer.public_key, newcomer.name, now=1.0)
     config = game_wire.by_name(GAME).config_to_wire(SHORT[GAME])
@@ -108,7 +110,7 @@ def _rematch(played, newcomer: Identity, host: Identity | None = None, after=Non
     return lobby.genesis(after=after or record.after).raw, made
 
 
-def test_a_newcomer_accepts_the_rematch_that_seats_it_as_its_fill_said(played):
+def test_a_newcomer_accepts_the_rematch_that_seats_it_as_its_fill_said(played: DirectTable) -> None:
     newcomer = Identity.generate("Nia")
     genesis, made = _rematch(played, newcomer)
     after = check_newcomer(genesis, played.identities[0].public_key, made)
@@ -117,14 +119,14 @@ def test_a_newcomer_accepts_the_rematch_that_seats_it_as_its_fill_said(played):
     assert table.players[2].public_key == newcomer.public_key
 
 
-def test_a_newcomer_refuses_a_genesis_of_another_host(played):
+def test_a_newcomer_refuses_a_genesis_of_another_host(played: DirectTable) -> None:
     newcomer = Identity.generate("Nia")
     genesis, made = _rematch(played, newcomer, host=Identity.generate("Mallory"))
     with pytest.raises(NotTheSeatTaken, match="not the table of the host"):
         check_newcomer(genesis, played.identities[0].public_key, made)
 
 
-def test_a_newcomer_refuses_a_genesis_that_names_another_match(played):
+def test_a_newcomer_refuses_a_genesis_that_names_another_match(played: DirectTable) -> None:
     newcomer = Identity.generate("Nia")
     record = played.tables[0].finished()
     genesis, made = _rematch(played, newcomer, host=played.identities[0],
@@ -133,7 +135,7 @@ def test_a_newcomer_refuses_a_genesis_that_names_another_match(played):
         check_newcomer(genesis, played.identities[0].public_key, made)
 
 
-def test_a_newcomer_refuses_a_genesis_that_seats_it_elsewhere_or_keeps_the_leaver(played):
+def test_a_newcomer_refuses_a_genesis_that_seats_it_elsewhere_or_keeps_the_leaver(played: DirectTable) -> None:
     newcomer = Identity.generate("Nia")
     genesis, made = _rematch(played, newcomer)
     elsewhere = Fill(made.session, made.final, 1, made.seat, made.public_key, made.name, False)

@@ -23,7 +23,7 @@ from tests.rules.expect import known
 GAME_NAMES = sorted(GAMES)
 
 
-def dealt(name: str, first: int = 0) -> tuple[Game[Engine], Engine]:
+def dealt(name: str, first: int = 0) -> tuple[Game[Engine, Outcome], Engine]:
     game = by_name(name)
     state = game.new(None, first)
     state.deal(list(game.deck()))

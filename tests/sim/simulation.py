@@ -994,6 +994,7 @@ class Simulation:
         peer.written[position] = written.raw
         self._emit(peer, written.events)
         for out in peer.rules.published(written.raw):
+            assert isinstance(out, Send)  # published() hands out sends only
             self._send_path(peer, out.path, out.frame)
         self._run(peer, peer.rules.progress(self.now))
         return True
@@ -1005,6 +1006,7 @@ class Simulation:
         if table.stage is Stage.ENDED:
             return  # left already (or ended otherwise)
         other = hashlib.sha256(b"another table").digest()
+        assert msg.session is not None  # a message of this table carries its session
         notices = []
         for victim in (p.player for p in self.peers if p.honest):
             notices.append(seal_notice(self.identities[peer.player], session=msg.session,
@@ -1036,6 +1038,7 @@ class Simulation:
         peer.written[position] = written.raw
         self._emit(peer, written.events)
         for out in peer.rules.published(written.raw):
+            assert isinstance(out, Send)  # published() hands out sends only
             self._send_path(peer, out.path, out.frame)
         self._run(peer, peer.rules.progress(self.now))
         return True

@@ -307,7 +307,11 @@ async def resume_hosted_table(
     hosted = HostedTable(TableHost.resume(identity, relay_journal,
                                           on_event=lambda e: _host_event(hosted, e, on_host_event)),
                          linger=_linger(deadline))
-    await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
+    try:
+        await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
+    except BaseException:  # its old port taken, its address gone: the record stays as it was
+        await hosted.host.close()
+        raise
     hosted.alive = _heartbeat(hosted)
     for journal, seat_identity, seat_agent, is_bot, callback in local:
         label = journal.read_meta().get("rng_label", "")

@@ -454,6 +454,11 @@ class PeerSession:
         return result_of(self.table)
 
     def _give_up(self, reason: str, detail: str = "(the host) could not be reached") -> SessionResult:
+        link = self._host_link
+        if self._resumed and link is not None and not link.connected_once:
+            # A resume that never reached the host blames nobody: the host may be
+            # down itself (a power cut for both), and will resume its table later.
+            return SessionResult(reason=reason, unreached=link.unreached or reason)
         if self.table is not None and self.table.stage not in (Stage.OVER, Stage.ENDED):
             self._emit(self.table.declare_deadline_missed(0, detail))
             return self._result()

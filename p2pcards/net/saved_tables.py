@@ -83,3 +83,34 @@ def own_seats(root: Path, fingerprint: str) -> list[tuple[Path, WireMap]]:
         if meta is not None:
             seats.append((record, meta))
     return seats
+
+
+def why_unreadable(error: OSError, path: Path) -> str:
+    """A saved file the system would not let us read, in words (never an OSError's
+    ``[Errno …]`` text): which file, and why."""
+    name = error.filename if error.filename is not None else path
+    why = (error.strerror or type(error).__name__).lower()
+    return f"cannot read {name}: {why}"
+
+
+def own_records(root: Path, fingerprint: str) -> list[Path]:
+    """Every record folder of the seat with this key, readable or not (to say which
+    ones :func:`own_seats` left out)."""
+    return [folder / fingerprint for folder in session_folders(root)
+            if is_record(folder / fingerprint)]
+
+
+def why_left_out(record: Path) -> str:
+    """Why a record cannot be listed, in words: the file the system would not let
+    us read and why, or that it is not what p2pcards writes."""
+    from p2pcards.net.journal import Journal
+    journal = Journal(record)
+    for path in (journal.meta_path, journal.transcript_path):
+        try:
+            with open(path, "rb") as readable:
+                readable.read(1)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            return why_unreadable(error, path)
+    return f"{record} holds no meta and transcript p2pcards can read (damaged?)"

@@ -31,7 +31,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     identity = my_identity(args)
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
-    if not picked.in_play:
+    if not picked.in_play and not picked.away:
         return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, session_folder(directory))
@@ -50,10 +50,12 @@ def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
     in_play = [r for r in rows if r.in_play]
     if len(in_play) != 1:
         named = ", ".join(f"{r.short} ({r.game}, {quoted(r.table)})" for r in in_play)
-        raise UserError(f"{len(in_play)} saved tables of yours are in play: {named}; "
-                        f"name one by its session (p2pcards resume {in_play[0].short})"
+        away = [r for r in rows if r.away]
+        ended = "".join(f"; {r.short} ({r.game}, {quoted(r.table)}) {r.status}" for r in away)
+        raise UserError(f"{len(in_play)} saved tables of yours were in play when you left: "
+                        f"{named}; name one by its session (p2pcards resume {in_play[0].short})"
                         if in_play else
-                        "no saved table of yours is in play (see p2pcards saved)")
+                        f"no saved table of yours is in play{ended} (see p2pcards saved)")
     return in_play[0]
 
 

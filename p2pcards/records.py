@@ -188,19 +188,22 @@ def unended_status(directory: Path, meta: WireMap, now: float) -> tuple[str, boo
     machine can tell). The status, and whether it is known to have ended."""
     if meta.get("hosted"):
         from p2pcards.net.resume import ALIVE_EVERY, last_up
+        from p2pcards.net.saved_tables import ended_away
         from p2pcards.protocol.away import ended_while_away
         from p2pcards.rules.seats import SEATS
         folder = Path(directory).parent
         bots = sum(1 for record in records_in(folder)
                    if record != Path(directory) and record.name != RELAY
                    and (_read_meta(record) or {}).get("bot_key") is not None)
-        gone = ended_while_away(now, last_up(folder / RELAY), HOST_WAIT, SEATS - 1 - bots,
-                                precision=ALIVE_EVERY)
-        if gone is not None:
-            return (f"ended while you were away (you hosted it, and were gone longer than "
-                    f"the {gone.window:.0f} s its players wait for a host; their records "
-                    f"name you, yours nobody)"), True
+        if ended_away(folder) or ended_while_away(now, last_up(folder / RELAY), HOST_WAIT,
+                                                  SEATS - 1 - bots, precision=ALIVE_EVERY):
+            return ENDED_AWAY_STATUS, True
     return IN_PLAY_WHEN_LEFT, False
+
+
+#: A table you hosted that ended while you were away, as ``saved`` and ``standings`` say it.
+ENDED_AWAY_STATUS = ("ended while you were away (you hosted it, and were gone longer than its "
+                     "players wait for a host: their records name you, yours nobody)")
 
 
 def my_saved_tables(root: Path, fingerprint: str) -> list[SavedTable]:

@@ -18,7 +18,7 @@ from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean
 from p2pcards.commands.settings import front_options, pace_of, session_deadline
 from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
-from p2pcards.net.saved_tables import read_meta, session_folder, session_id
+from p2pcards.net.saved_tables import note_ended_away, read_meta, session_folder, session_id
 from p2pcards.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.ui.text_common import quoted
 from p2pcards.wiremap import WireMap
@@ -154,6 +154,7 @@ async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir
             raise UserError(host_again_failure(table_dir, error)) from None
         except TableEndedWhileAway as away:
             # Nothing to host again and nobody to name: one sentence, as a table that ended.
+            note_ended_away(table_dir, str(away))  # so saved lists it as ended
             await front.stop()
             print(f"Table ended: {away}.")
             return 3

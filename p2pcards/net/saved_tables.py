@@ -9,6 +9,7 @@ the folders itself.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from p2pcards.errors import P2PCardsError
@@ -16,6 +17,11 @@ from p2pcards.wiremap import WireMap
 
 #: The folder of a session's records that is the host's relay, not a seat.
 RELAY = "relay"
+
+#: A note in the relay's folder: a resume of the host found that its table ended
+#: while it was away. It writes no verdict (its record names nobody), so this note
+#: is how ``saved`` knows the table ended.
+ENDED_AWAY = "ended_away"
 
 
 def session_id(record: Path) -> str:
@@ -114,3 +120,15 @@ def why_left_out(record: Path) -> str:
         except OSError as error:
             return why_unreadable(error, path)
     return f"{record} holds no meta and transcript p2pcards can read (damaged?)"
+
+
+def note_ended_away(session_dir: Path, sentence: str) -> None:
+    """Keep, beside the relay's record, what a resume of the host learnt: the table
+    ended while it was away (a note only: nothing to verify, no one named)."""
+    with contextlib.suppress(OSError):  # a note that cannot be written: saved says less
+        (Path(session_dir) / RELAY / ENDED_AWAY).write_text(sentence + "\n", encoding="utf-8")
+
+
+def ended_away(session_dir: Path) -> bool:
+    """Whether a resume of the host found that this table ended while it was away."""
+    return (Path(session_dir) / RELAY / ENDED_AWAY).is_file()

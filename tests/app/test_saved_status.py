@@ -94,8 +94,8 @@ def test_a_hosted_table_whose_players_gave_up_on_you_is_said_to_have_ended(home,
     relay = Path(row["path"]).parent / "relay"
     _age(relay, 300)
     (row,) = _saved(capsys)
-    assert row["status"].startswith("ended while you were away (you hosted it, and were gone "
-                                    "longer than the 60 s its players wait for a host")
+    assert row["status"] == ("ended while you were away (you hosted it, and were gone longer than "
+                             "its players wait for a host: their records name you, yours nobody)")
     assert not row["in_play"] and "resume" not in row["commands"]
     assert f"{row['path']}: verifies, but the match did not finish (ended while you were away" \
         in _standings(capsys)

@@ -106,6 +106,7 @@ def nobody_answered(address: str, reason: str) -> str:
     said = reason.lower()  # the host link's words (p2pcards.net.host_link.why_unreached)
     why = ("nothing accepts connections there" if "refused" in said
            else "no route to that address from this network" if "unreachable" in said
+           else "that name could not be looked up" if "unknown address" in said
            else "no answer")
     return (f"no table answered at {address} ({why}): check the address and port the "
             f"host's screen shows, and that its firewall lets them in")

@@ -139,3 +139,15 @@ def test_a_host_whose_port_is_taken_says_so_and_keeps_the_table(tmp_path, monkey
     assert f"p2pcards resume {before['session'][:12]} again" in err
     (after,) = _saved(capsys)
     assert after["in_play"] and after["status"] == before["status"]
+
+
+@pytest.mark.parametrize(("error", "words"), [
+    (ConnectionRefusedError(111, "Connection refused"), "nothing accepts connections there"),
+    (OSError(113, "No route to host"), "no route to that address from this network"),
+    (socket.gaierror(-2, "Name or service not known"), "that name could not be looked up"),
+    (TimeoutError(), "no answer"),
+])
+def test_a_join_that_reached_no_host_says_why_in_words(error, words):
+    from p2pcards.commands.joining import nobody_answered
+    said = nobody_answered("nowhere:7", f"cannot reach the host ({why_unreached(error)})")
+    assert said.startswith(f"no table answered at nowhere:7 ({words}): ")

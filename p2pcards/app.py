@@ -35,6 +35,7 @@ from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import ALIVE_EVERY, keep_alive, last_up
 from p2pcards.net.session_events import Agent, SessionEvent, SessionResult
+from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.evening import Rematch
@@ -156,18 +157,24 @@ class HostedTable:
         for task in self.tasks:
             if not task.done():
                 task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        if self.advertiser is not None:
-            with contextlib.suppress(Exception):
-                await self.advertiser.stop()
-        if self.alive is not None:
-            self.alive.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.alive
-        self._keep_verdict_with_relay()
-        await self.host.close()
+        try:
+            if self.tasks:
+                # Not suppress(CancelledError) around each await: a stop of close itself
+                # (Ctrl-C) must land even while a seat is slow to end (net/stopping.py).
+                await asyncio.wait(self.tasks)
+                for task in self.tasks:
+                    if not task.cancelled():
+                        task.exception()  # a seat's failure is its own; retrieved
+            if self.advertiser is not None:
+                with contextlib.suppress(Exception):
+                    await self.advertiser.stop()
+            if self.alive is not None:
+                await stop_task(self.alive)
+        finally:
+            if self.alive is not None:
+                self.alive.cancel()
+            self._keep_verdict_with_relay()
+            await self.host.close()
 
     def _own_seat_crashed(self) -> bool:
         own = self.tasks[0] if self.tasks else None
@@ -309,7 +316,11 @@ async def resume_hosted_table(
     hosted = HostedTable(TableHost.resume(identity, relay_journal,
                                           on_event=lambda e: _host_event(hosted, e, on_host_event)),
                          linger=_linger(deadline))
-    await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
+    try:
+        await hosted.host.start(relay_meta.get("tcp_host") or None, relay_meta.get("tcp_port", 0))
+    except BaseException:  # its old port taken, its address gone: the record stays as it was
+        await hosted.host.close()
+        raise
     hosted.alive = _heartbeat(hosted)
     for journal, seat_identity, seat_agent, is_bot, callback in local:
         label = journal.read_meta().get("rng_label", "")

@@ -32,6 +32,7 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     ├── CommandError, ...                  a player's typed command or the UI's input (ui)
     ├── RecordNotFound                     no saved record, or several, for a session id typed (records)
     └── UserError                          a command that cannot run as given (commands)
+        └── TableUnreachable               resume reached no host: which, why; the table is kept
 
 This module imports nothing, so every layer may import it.
 """

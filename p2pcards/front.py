@@ -9,7 +9,6 @@ module decides who answers for the seat and who hears its events.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import math
 import os
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.net.session_events import SessionEvent, SessionResult
+from p2pcards.net.stopping import stop_task
 from p2pcards.wiremap import WireMap
 
 if TYPE_CHECKING:
@@ -277,9 +277,7 @@ class FrontEnd:
             return
         reading, self._fill_reader = self._fill_reader, None
         if reading is not None:
-            reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reading
+            await stop_task(reading)
         plain = self._plain_agent()
         if filler is not None and plain is not None:
             self._fill_reader = asyncio.ensure_future(plain.host_end_box(filler.fill_free_seat))

@@ -10,6 +10,7 @@ folder's several records is theirs.
 from __future__ import annotations
 
 import string
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,10 @@ class SavedTable:
     saved_at: float
     status: str
     in_play: bool
+    """No result nor verdict saved, and not known to have ended: ``resume`` takes it up."""
+    away: bool = False
+    """A table you hosted that ended while you were away (the players gave up on their
+    host; its record names nobody): ``resume`` says so."""
 
     @property
     def session(self) -> str:
@@ -132,8 +137,9 @@ def find_record(root: Path, text: str, fingerprint: str | None) -> Path:
     return own_record(matches[0], fingerprint)
 
 
-def describe(directory: Path, meta: WireMap) -> SavedTable | None:
-    """What a person wants to know of a saved record, read without replaying its proofs."""
+def describe(directory: Path, meta: WireMap, now: float | None = None) -> SavedTable | None:
+    """What a person wants to know of a saved record, read without replaying its proofs
+    (``now``, the wall time, decides whether a hosted table ended while you were away)."""
     from p2pcards.net.journal import Journal, read_records
     from p2pcards.protocol.envelope import SignedMessage
     from p2pcards.protocol.errors import ProtocolError
@@ -160,9 +166,44 @@ def describe(directory: Path, meta: WireMap) -> SavedTable | None:
         status = (f"ended: {who} "
                   f"{offence(str(verdict.get('rule')), str(verdict.get('detail', '')), mine)}")
     else:
-        status = "in play"
-    return SavedTable(directory, meta, game, table, players, saved_at, status,
-                      in_play=result is None and verdict is None)
+        status, away = unended_status(directory, meta, time.time() if now is None else now)
+        return SavedTable(directory, meta, game, table, players, saved_at, status,
+                          in_play=not away, away=away)
+    return SavedTable(directory, meta, game, table, players, saved_at, status, in_play=False)
+
+
+#: The reconnect window players are taken to give their host (``--reconnect-window``'s
+#: default): ``saved`` and ``standings`` take no such option.
+HOST_WAIT = 60.0
+
+#: What a record with no result nor verdict says: it cannot know what happened since.
+IN_PLAY_WHEN_LEFT = "in play when you left"
+
+
+def unended_status(directory: Path, meta: WireMap, now: float) -> tuple[str, bool]:
+    """A record without a result or a verdict, as far as it can be known: a table
+    you hosted whose players gave up on you while you were away (its relay's
+    heartbeat is older than their reconnect window: :mod:`p2pcards.protocol.away`),
+    else in play when you left (the others may have ended it since: nothing on this
+    machine can tell). The status, and whether it is known to have ended."""
+    if meta.get("hosted"):
+        from p2pcards.net.resume import ALIVE_EVERY, last_up
+        from p2pcards.net.saved_tables import ended_away
+        from p2pcards.protocol.away import ended_while_away
+        from p2pcards.rules.seats import SEATS
+        folder = Path(directory).parent
+        bots = sum(1 for record in records_in(folder)
+                   if record != Path(directory) and record.name != RELAY
+                   and (_read_meta(record) or {}).get("bot_key") is not None)
+        if ended_away(folder) or ended_while_away(now, last_up(folder / RELAY), HOST_WAIT,
+                                                  SEATS - 1 - bots, precision=ALIVE_EVERY):
+            return ENDED_AWAY_STATUS, True
+    return IN_PLAY_WHEN_LEFT, False
+
+
+#: A table you hosted that ended while you were away, as ``saved`` and ``standings`` say it.
+ENDED_AWAY_STATUS = ("ended while you were away (you hosted it, and were gone longer than its "
+                     "players wait for a host: their records name you, yours nobody)")
 
 
 def my_saved_tables(root: Path, fingerprint: str) -> list[SavedTable]:

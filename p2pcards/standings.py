@@ -226,6 +226,20 @@ def records_under(path: Path) -> list[Path]:
     return found
 
 
+def _unfinished(journal: Journal, verdict: Verdict | None) -> str:
+    """Why a record that verifies holds no finished match: a verdict ended it, a table
+    you hosted ended while you were away, or it was in play when you left."""
+    from p2pcards.records import IN_PLAY_WHEN_LEFT, unended_status
+    if verdict is not None:
+        return "it ended with a verdict"
+    meta = None
+    with contextlib.suppress(OSError, ValueError, P2PCardsError):
+        meta = journal.read_meta()
+    if meta is None:
+        return IN_PLAY_WHEN_LEFT  # a transcript alone: nothing says whose or whether it ended
+    return unended_status(journal.directory, meta, time.time())[0]
+
+
 def _bots_of(journal: Journal) -> list[bool] | None:
     """Which players (join order) the record's own meta says are bots, if it says."""
     with contextlib.suppress(OSError, ValueError, P2PCardsError):
@@ -260,12 +274,16 @@ def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match |
     report = verifier(messages, verdict)
     if report.problem is None:
         report.problem = tail_problem(transcript.stat().st_size, messages)
+    if report.problem is None and report.outcome is None and report.verdict is None:
+        # Every message checks, the table stops before its end: not a failure.
+        return session, NotCounted(Path(path), "verifies, but the match did not finish "
+                                               f"({_unfinished(journal, verdict)})", False)
     if not report.ok:
         why = report.problem or report.verdict_refused or "it does not verify"
         return session, NotCounted(Path(path), f"fails verify: {why}", True)
     if report.outcome is None or report.seating is None:
         return session, NotCounted(Path(path), "verifies, but the match did not finish "
-                                               "(it ended with a verdict)", False)
+                                               f"({_unfinished(journal, verdict)})", False)
     outcome = report.outcome
     seats = []
     for seat, player in enumerate(report.seating):
@@ -422,7 +440,7 @@ def standings_lines(standings: Standings) -> list[str]:
     if unfinished:
         lines.append("")
         lines.append(f"Not counted: {_matches(len(unfinished))} that did not finish:")
-        lines.extend(f"  {n.path}" for n in unfinished)
+        lines.extend(f"  {n.path}: {n.why}" for n in unfinished)
     return lines
 
 

@@ -14,3 +14,8 @@ from p2pcards.errors import P2PCardsError
 
 class UserError(P2PCardsError):
     """A command that cannot run as given: one sentence for the person, exit 2."""
+
+
+class TableUnreachable(UserError):
+    """A saved table's host that ``resume`` could not reach: which table and host,
+    why in words, and what to do; the table is kept in play (nobody is blamed)."""

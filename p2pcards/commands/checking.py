@@ -9,11 +9,13 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import known_fingerprint
-from p2pcards.net.saved_tables import is_session_folder
+from p2pcards.errors import P2PCardsError
+from p2pcards.net.saved_tables import is_session_folder, why_unreadable
 from p2pcards.records import RecordNotFound, find_record, is_session_text, own_record
 
 
@@ -42,7 +44,24 @@ def _record_path(text: str) -> Path:
         raise UserError(str(error)) from None
 
 
+@contextlib.contextmanager
+def _readable(given: str) -> Iterator[None]:
+    """A saved file the system will not let ``verify`` or ``replay`` read: one
+    sentence naming it and why (a product error keeps its own)."""
+    try:
+        yield
+    except OSError as error:
+        if isinstance(error, P2PCardsError):
+            raise
+        raise UserError(why_unreadable(error, Path(given))) from None
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
+    with _readable(args.file):
+        return _verify(args)
+
+
+def _verify(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import NoTranscript, read_saved_transcript
     from p2pcards.protocol.errors import ProtocolError
     from p2pcards.protocol.saved import SEAT_META_SHAPE
@@ -60,7 +79,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         saved = journal.read_verdict()
         verdict = Verdict.from_wire(saved) if saved is not None else None
-    except (OSError, ProtocolError) as error:
+    except ProtocolError as error:  # an unreadable one is said by _readable
         raise UserError(f"{journal.verdict_path} is not a saved verdict ({error})") from None
     report = verify_transcript(messages, verdict,
                                progress=_progress_bar if sys.stderr.isatty() else None)
@@ -90,7 +109,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
     path = _record_path(args.file)
     try:
-        saved = load_saved(path)
+        with _readable(args.file):
+            saved = load_saved(path)
     except ReplayError as error:
         raise UserError(str(error)) from None
     bar = sys.stderr.isatty()

@@ -4,7 +4,6 @@ hosts, and saying in one sentence why a dial never reached it."""
 from __future__ import annotations
 
 import argparse
-import errno
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -106,8 +105,11 @@ def _not_joined(reason: str, heard: Heard, front: FrontEnd, address: str) -> int
 
 def nobody_answered(address: str, reason: str) -> str:
     """A dial that never reached a host, said as what the person can check."""
-    why = ("nothing accepts connections there" if "refused" in reason.lower()
-           or f"Errno {errno.ECONNREFUSED}" in reason else "no answer")
+    said = reason.lower()  # the host link's words (p2pcards.net.host_link.why_unreached)
+    why = ("nothing accepts connections there" if "refused" in said
+           else "no route to that address from this network" if "unreachable" in said
+           else "that name could not be looked up" if "unknown address" in said
+           else "no answer")
     return (f"no table answered at {address} ({why}): check the address and port the "
             f"host's screen shows, and that its firewall lets them in")
 

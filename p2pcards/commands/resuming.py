@@ -4,18 +4,22 @@ it is over, shown from its record alone."""
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from p2pcards.commands import UserError
+from p2pcards.commands import TableUnreachable, UserError
+from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
+from p2pcards.commands.printed import command_line
 from p2pcards.commands.saved import my_tables
 from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, pace_of, session_deadline
+from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
-from p2pcards.net.saved_tables import session_folder
-from p2pcards.records import RecordNotFound, SavedTable, pick_mine
+from p2pcards.net.saved_tables import note_ended_away, read_meta, session_folder, session_id
+from p2pcards.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.ui.text_common import quoted
 from p2pcards.wiremap import WireMap
 
@@ -27,7 +31,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     identity = my_identity(args)
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
-    if not picked.in_play:
+    if not picked.in_play and not picked.away:
         return await _show_finished(args, identity, directory)
     if meta.get("hosted"):
         return await _resume_hosted(args, identity, session_folder(directory))
@@ -46,10 +50,12 @@ def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
     in_play = [r for r in rows if r.in_play]
     if len(in_play) != 1:
         named = ", ".join(f"{r.short} ({r.game}, {quoted(r.table)})" for r in in_play)
-        raise UserError(f"{len(in_play)} saved tables of yours are in play: {named}; "
-                        f"name one by its session (p2pcards resume {in_play[0].short})"
+        away = [r for r in rows if r.away]
+        ended = "".join(f"; {r.short} ({r.game}, {quoted(r.table)}) {r.status}" for r in away)
+        raise UserError(f"{len(in_play)} saved tables of yours were in play when you left: "
+                        f"{named}; name one by its session (p2pcards resume {in_play[0].short})"
                         if in_play else
-                        "no saved table of yours is in play (see p2pcards saved)")
+                        f"no saved table of yours is in play{ended} (see p2pcards saved)")
     return in_play[0]
 
 
@@ -79,7 +85,24 @@ async def resume_joined(args: argparse.Namespace, identity: Identity, directory:
         result = await play_then_clean_up(front.play(session.run()))
     finally:
         await front.stop()
+    if result.unreached is not None and result.outcome is None and result.verdict is None:
+        raise TableUnreachable(unreached_sentence(directory, meta, result.unreached))
     return print_result(result, front)
+
+
+def unreached_sentence(directory: Path, meta: WireMap, why: str) -> str:
+    """A resume that reached no host, as the person can act on it: which table and
+    host (name, address and port), why in words, what to check, and that the table
+    is kept."""
+    table = describe(directory, meta)
+    short = session_id(directory)[:SHORT]
+    named = f"your table {quoted(table.table)} ({table.game})" if table is not None else "your table"
+    host = f"{table.players[0]} at " if table is not None and table.players else ""
+    address = connect_address(str(meta["host"]), int(meta["port"]))
+    return (f"could not reach the host of {named}, {host}{address} ({why}). Is the host's "
+            f"laptop on and on this network, with the table hosted again? Your table is kept, "
+            f"still in play: {command_line('resume', short)} tries again (p2pcards saved lists your "
+            f"tables)")
 
 
 async def _show_finished(args: argparse.Namespace, identity: Identity, directory: Path) -> int:
@@ -125,8 +148,13 @@ async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir
         except JournalInUse:
             raise UserError("that table is in use by another p2pcards process of yours; "
                             "end it first (two hosts for one table would sign twice)") from None
+        except OSError as error:
+            if isinstance(error, P2PCardsError):
+                raise  # not the listening socket: one sentence of its own (see main)
+            raise UserError(host_again_failure(table_dir, error)) from None
         except TableEndedWhileAway as away:
             # Nothing to host again and nobody to name: one sentence, as a table that ended.
+            note_ended_away(table_dir, str(away))  # so saved lists it as ended
             await front.stop()
             print(f"Table ended: {away}.")
             return 3
@@ -141,6 +169,29 @@ async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir
     finally:
         await front.stop()
     return print_result(result, front)
+
+
+def host_again_failure(table_dir: Path, error: OSError) -> str:
+    """Why a hosted table cannot listen again where its players will reconnect (its
+    saved address and port), in words; the table is kept."""
+    from p2pcards.net.saved_tables import RELAY
+    meta = read_meta(table_dir / RELAY)
+    host = str(meta.get("tcp_host") or "") if meta is not None else ""
+    port = int(meta.get("tcp_port") or 0) if meta is not None else 0
+    where = connect_address(host, port) if host else "its saved port"
+    resume = command_line("resume", table_dir.name[:SHORT])
+    kept = "Your table is kept, still in play"
+    if error.errno == errno.EADDRINUSE:
+        return (f"cannot host your table again on {where}: another program holds that port "
+                f"now, and the players reconnect to that port alone. {kept}: close that "
+                f"program, then run {resume} again")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (f"cannot host your table again on {where}: {host} is no longer an address of "
+                f"this machine (is it on another network now?). {kept}: run {resume} again "
+                f"once it is back")
+    why = "permission denied" if error.errno == errno.EACCES else \
+        (error.strerror or type(error).__name__).lower()
+    return f"cannot host your table again on {where}: {why}. {kept}: {resume} tries again"
 
 
 def resumed_line(table_name: str, port: int | None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,6 +44,7 @@ def _commands_for(row: SavedTable) -> dict[str, str]:
 def cmd_saved(args: argparse.Namespace) -> int:
     identity = my_identity(args)
     rows = my_tables(identity)
+    _say_left_out(identity, rows)
     if args.json:
         for row in rows:
             print(json.dumps({"session": row.session, "game": row.game, "table": row.table,
@@ -74,6 +76,17 @@ def cmd_saved(args: argparse.Namespace) -> int:
         also = "replay and resume take the same id" if row.in_play else "replay takes the same id"
         print(f"{'':<12}  check it: {_commands_for(row)['verify']} ({also})")
     return 0
+
+
+def _say_left_out(identity: Identity, rows: list[SavedTable]) -> None:
+    """Your records that cannot be listed, each named on stderr with why (the list
+    itself, and ``--json``, stay what scripts read)."""
+    from p2pcards.net.saved_tables import own_records, why_left_out
+    listed = {row.directory for row in rows}
+    for record in own_records(journal_root(), identity.fingerprint):
+        if record not in listed:
+            print(f"p2pcards: {why_left_out(record)}; that table is left out of this list",
+                  file=sys.stderr)
 
 
 def _evening_id(directory: Path) -> str | None:

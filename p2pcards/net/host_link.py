@@ -15,7 +15,9 @@ the window).
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 
 from p2pcards.net.connection import Connection
@@ -37,6 +39,30 @@ MAX_REDIAL_DELAY = 1.0
 Post = Callable[[InboxItem], Awaitable[None]]
 
 
+#: The errors that say no route leads to the host's address from here.
+_UNREACHABLE = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN, errno.ENETDOWN,
+                          errno.EADDRNOTAVAIL})
+
+
+def why_unreached(error: BaseException) -> str:
+    """Why a dial did not reach the host, in the person's words (never an OSError's
+    ``[Errno …]`` text): refused, unreachable, timed out, an unknown name, or the
+    handshake's own sentence."""
+    if isinstance(error, ConnectionRefusedError):
+        return "refused: nothing accepts connections on that port"
+    if isinstance(error, TimeoutError) or getattr(error, "errno", None) == errno.ETIMEDOUT:
+        return "timed out: nothing answered"
+    if isinstance(error, socket.gaierror):
+        return "unknown address: that name could not be looked up"
+    if isinstance(error, OSError) and error.errno in _UNREACHABLE:
+        return "unreachable: no route to that address from this network"
+    if isinstance(error, NetError):
+        return f"the link's handshake failed: {error}"
+    if isinstance(error, OSError) and error.strerror:
+        return f"the connection failed: {error.strerror.lower()}"
+    return f"the connection failed ({type(error).__name__})"
+
+
 class HostLink:
     """Keeps one session's link to the host (see the module docstring)."""
 
@@ -46,6 +72,8 @@ class HostLink:
         self.post = post
         self.reconnect_window = reconnect_window
         self.connected_once = False
+        #: Why the last dial that gave up failed, in words (:func:`why_unreached`).
+        self.unreached: str | None = None
 
     async def run(self, hello: Callable[[Connection], Awaitable[WireMap]]) -> None:
         """Until cancelled or given up; ``hello(connection)`` makes the hello's
@@ -68,7 +96,8 @@ class HostLink:
             except (TimeoutError, OSError, NetError) as error:
                 refused = not self.connected_once and isinstance(error, ConnectionRefusedError)
                 if refused or not await redial.failed():
-                    await self.post(("lost", None, f"cannot reach the host: {error}"))
+                    self.unreached = why_unreached(error)
+                    await self.post(("lost", None, f"cannot reach the host ({self.unreached})"))
                     return
                 continue
             self.connected_once = True

@@ -42,6 +42,7 @@ from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_hint, write_pause
 from p2pcards.net.session_events import Agent, LeaveTable, SessionEvent, SessionResult, TakePause, Waiting
+from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.again import check_rematch
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.evening import FinishedMatch
@@ -205,13 +206,13 @@ class PeerSession:
             except SeatPlayedElsewhere as elsewhere:  # stop at once, signing and naming nothing
                 return SessionResult(reason=elsewhere.detail)
         finally:
-            host_link.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await host_link
-            self.ahead.close()
-            self.chat.close()
-            await self.links.close()
-            self.record.close()
+            try:
+                await stop_task(host_link, quiet=True)  # a stop of this task still lands
+            finally:
+                self.ahead.close()
+                self.chat.close()
+                await self.links.close()
+                self.record.close()
 
     def say(self, text: str) -> TalkLine:
         """Sign a chat line and send it to the host and every direct peer; the
@@ -461,6 +462,11 @@ class PeerSession:
         return result_of(self.table)
 
     def _give_up(self, reason: str, detail: str = "(the host) could not be reached") -> SessionResult:
+        link = self._host_link
+        if self._resumed and link is not None and not link.connected_once:
+            # A resume that never reached the host blames nobody: the host may be
+            # down itself (a power cut for both), and will resume its table later.
+            return SessionResult(reason=reason, unreached=link.unreached or reason)
         if self.table is not None and self.table.stage not in (Stage.OVER, Stage.ENDED):
             self._emit(self.table.declare_deadline_missed(0, detail))
             return self._result()

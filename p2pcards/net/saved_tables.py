@@ -9,6 +9,7 @@ the folders itself.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from p2pcards.errors import P2PCardsError
@@ -16,6 +17,11 @@ from p2pcards.wiremap import WireMap
 
 #: The folder of a session's records that is the host's relay, not a seat.
 RELAY = "relay"
+
+#: A note in the relay's folder: a resume of the host found that its table ended
+#: while it was away. It writes no verdict (its record names nobody), so this note
+#: is how ``saved`` knows the table ended.
+ENDED_AWAY = "ended_away"
 
 
 def session_id(record: Path) -> str:
@@ -83,3 +89,46 @@ def own_seats(root: Path, fingerprint: str) -> list[tuple[Path, WireMap]]:
         if meta is not None:
             seats.append((record, meta))
     return seats
+
+
+def why_unreadable(error: OSError, path: Path) -> str:
+    """A saved file the system would not let us read, in words (never an OSError's
+    ``[Errno …]`` text): which file, and why."""
+    name = error.filename if error.filename is not None else path
+    why = (error.strerror or type(error).__name__).lower()
+    return f"cannot read {name}: {why}"
+
+
+def own_records(root: Path, fingerprint: str) -> list[Path]:
+    """Every record folder of the seat with this key, readable or not (to say which
+    ones :func:`own_seats` left out)."""
+    return [folder / fingerprint for folder in session_folders(root)
+            if is_record(folder / fingerprint)]
+
+
+def why_left_out(record: Path) -> str:
+    """Why a record cannot be listed, in words: the file the system would not let
+    us read and why, or that it is not what p2pcards writes."""
+    from p2pcards.net.journal import Journal
+    journal = Journal(record)
+    for path in (journal.meta_path, journal.transcript_path):
+        try:
+            with open(path, "rb") as readable:
+                readable.read(1)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            return why_unreadable(error, path)
+    return f"{record} holds no meta and transcript p2pcards can read (damaged?)"
+
+
+def note_ended_away(session_dir: Path, sentence: str) -> None:
+    """Keep, beside the relay's record, what a resume of the host learnt: the table
+    ended while it was away (a note only: nothing to verify, no one named)."""
+    with contextlib.suppress(OSError):  # a note that cannot be written: saved says less
+        (Path(session_dir) / RELAY / ENDED_AWAY).write_text(sentence + "\n", encoding="utf-8")
+
+
+def ended_away(session_dir: Path) -> bool:
+    """Whether a resume of the host found that this table ended while it was away."""
+    return (Path(session_dir) / RELAY / ENDED_AWAY).is_file()

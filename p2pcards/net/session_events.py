@@ -176,6 +176,9 @@ class SessionResult:
     outcome: Outcome | None = None
     verdict: Verdict | None = None
     reason: str = ""
+    #: Why the host was never reached, in words, when that ended a resumed session:
+    #: its table is kept in play (no verdict), to be resumed when the host is back.
+    unreached: str | None = None
 
     @property
     def left_in_lobby(self) -> bool:

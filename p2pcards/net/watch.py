@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.errors import NetError
+from p2pcards.net.host_link import why_unreached
 from p2pcards.net.redial import Redial
 from p2pcards.net.session_events import (
     CONNECTED,
@@ -145,7 +146,7 @@ class WatchSession:
                     self._connection = await self.connector()
                 except (TimeoutError, OSError, NetError) as error:
                     if not connected_once or not await redial.failed():
-                        return self._result(f"could not reach the table's host: {error}")
+                        return self._result(f"could not reach the table's host ({why_unreached(error)})")
                     continue
                 self.on_event(LinkUp(reconnect=connected_once, own_host=False))
                 connected_once = True

@@ -8,7 +8,6 @@ from :mod:`p2pcards.ui.text`; this module only reads lines and writes them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import queue
 import sys
@@ -18,6 +17,7 @@ from typing import TextIO
 
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.session_events import Decision, LeaveTable, LobbyUpdate, SessionEvent, TakePause, Waiting
+from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.events import (
     ActionApplied,
     CardsRevealed,
@@ -189,9 +189,7 @@ class PlainAgent:
         """Stop reading between turns (the table is over); lines already read are kept."""
         pump, self._pump = self._pump, None
         if pump is not None and not pump.done():
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
+            await stop_task(pump)
 
     async def _read_all(self) -> None:
         lines = self._lines

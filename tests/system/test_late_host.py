@@ -58,5 +58,6 @@ def test_a_host_back_after_the_players_gave_up_names_nobody_and_says_so(
     folders = [path.parent for path in host_home.transcripts()]
     assert len(folders) == 4 and not any((folder / "verdict").exists() for folder in folders)
     (own,) = host_home.saved()  # the host's own seat (not its bots', not its relay's)
+    assert own["status"].startswith("ended while you were away") and not own["in_play"], own
     check = host_home.verify(Path(own["path"]) / "transcript")
     assert check.verdict is None and check.report.get("unfinished"), check.stdout

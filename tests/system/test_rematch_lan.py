@@ -6,11 +6,13 @@ rematch plays."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from p2pcards.commands.finding import connect_address
 from p2pcards.net.journal import read_records
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.protocol.verify_evening import link_of
@@ -18,6 +20,24 @@ from p2pcards.protocol.verify_evening import link_of
 from .harness import Home, ProcessTable, TablePlan
 
 EVENING_TIMEOUT = 300.0
+
+
+def _loopback_v6() -> bool:
+    """Whether this machine has an IPv6 loopback (``::1``) to listen on."""
+    if not socket.has_ipv6:
+        return False
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+#: The loopback of each family: an evening runs the same over IPv4 and IPv6.
+LOOPBACKS = [pytest.param("127.0.0.1", id="ipv4"),
+             pytest.param("::1", id="ipv6", marks=pytest.mark.skipif(
+                 not _loopback_v6(), reason="no IPv6 loopback (::1) on this machine"))]
 
 
 def _player_transcripts(home: Home) -> list[Path]:
@@ -44,15 +64,16 @@ def _start(table: ProcessTable, plan: TablePlan, host_extra: list[str],
            joiner_extra: list[list[str]]) -> None:
     table.start_host(args=[*plan.host_args(), *host_extra])
     for index in range(1, 4):
-        table.add_joiner(index, [*plan.join_args(f"{plan.bind}:{table.port}"),
+        table.add_joiner(index, [*plan.join_args(connect_address(plan.bind, table.port)),
                                  *joiner_extra[index - 1]])
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("loopback", LOOPBACKS)
 def test_all_four_choose_again_and_the_rematch_starts_rotated_without_joining(
-    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
+    fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable], loopback: str,
 ) -> None:
-    plan = TablePlan.short("bluff")
+    plan = TablePlan.short("bluff", bind=loopback)
     table = ProcessTable(plan, fresh_homes("again"))
     tables.append(table)
     _start(table, plan, ["--again", "1"], [["--again", "1"]] * 3)

@@ -32,7 +32,7 @@ from tests.ui.test_tui_harness import (
     shows,
     wait_until,
 )
-from tests.ui.ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
+from tests.ui.ui_scenes import NAMES, bluff_lead, bluff_respond, end_box_shown, topper_bidding, topper_play
 
 KEYS = [bytes([seat + 1]) * 32 for seat in range(4)]
 
@@ -394,15 +394,7 @@ def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_pla
     async def scene() -> tuple[str, bool, str]:
         async with headless(offer_again=again) as (screen, keys, term):
             seat_everyone(screen, 0)
-            outcome = _outcome()
-
-            async def session() -> SessionResult:
-                screen.on_event(proto.MatchCompleted(outcome))
-                return SessionResult(outcome=outcome)
-            playing = asyncio.ensure_future(screen.play(session()))
-            await wait_until(lambda: screen.end_ready, "the end box", term)
-            await drawn(screen, term)
-            shown = term.text
+            playing, shown = await end_box_shown(screen, term, _outcome())
             keys.send_text("n")
             if not again:
                 await wait_until(lambda: screen.message, "a word on the key", term)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -191,3 +192,19 @@ def seated_model(me: int = 1) -> Any:
     model.me = me
     model.set_view(TopperState.new(TopperConfig(target_score=5), 0).view(me))
     return model
+
+
+async def end_box_shown(screen: Any, term: Any, outcome: Any) -> tuple[asyncio.Future[Any], str]:
+    """Play a session on ``screen`` that ends with ``outcome`` until its end box is
+    drawn: the playing future (a key in the box ends it) and the screen's text then."""
+    from p2pcards.net.session_events import SessionResult
+    from p2pcards.protocol import events as proto
+    from tests.ui.test_tui_harness import drawn, wait_until
+
+    async def session() -> SessionResult:
+        screen.on_event(proto.MatchCompleted(outcome))
+        return SessionResult(outcome=outcome)
+    playing = asyncio.ensure_future(screen.play(session()))
+    await wait_until(lambda: screen.end_ready, "the end box", term)
+    await drawn(screen, term)
+    return playing, term.text

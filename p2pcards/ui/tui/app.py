@@ -33,6 +33,7 @@ from prompt_toolkit.key_binding import (
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 
+from p2pcards.net.stopping import stop_task
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
@@ -352,16 +353,21 @@ class TableApp(ABC):
     async def stop(self) -> None:
         """Leave the full screen and give the terminal back."""
         if self._tick_task is not None:
-            self._tick_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._tick_task
+            await stop_task(self._tick_task)
         if self._app_task is not None:
             future = self.app.future
             if self.app.is_running and future is not None and not future.done():
                 self.app.exit()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._app_task
-            self._log_capture.stop()
+            try:
+                # asyncio.wait, not suppress(CancelledError): a stop of this task lands.
+                await asyncio.wait({self._app_task})
+            except asyncio.CancelledError:
+                self._app_task.cancel()  # stopped while the screen closes: it closes too
+                raise
+            finally:
+                self._log_capture.stop()
+            if not self._app_task.cancelled():
+                self._app_task.exception()  # the screen's failure is not this stop's
         self._app_task = self._tick_task = None
 
     async def _tick(self) -> None:

@@ -11,7 +11,6 @@ same however it was reached.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,6 +19,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
 
+from p2pcards.net.stopping import stop_task
 from p2pcards.ui.replay import Replay
 from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bindings import add_reading_keys
@@ -267,11 +267,11 @@ class ReplayScreen(TableApp):
             waiters = {done} | ({self._app_task} if self._app_task is not None else set())
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (player, done):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            await self.stop()
+            try:
+                for task in (player, done):
+                    await stop_task(task)
+            finally:
+                await self.stop()
 
 
 def replay_bindings(screen: ReplayScreen) -> KeyBindings:

@@ -12,11 +12,11 @@ screen passes on the keys and draws what the run decided.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable
 from typing import Any, Literal, Protocol, TypeVar
 
 from p2pcards.net.session_events import SessionResult
+from p2pcards.net.stopping import stop_task
 from p2pcards.ui.tui.agent import SeatAgent
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
@@ -124,7 +124,5 @@ class TableRun:
         finished = session_task.done() and not session_task.cancelled()
         if finished and session_task.exception() is None:
             return session_task.result()
-        session_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await session_task
+        await stop_task(session_task, quiet=True)  # a stop of this task still lands
         return source.left_result()

@@ -29,6 +29,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pcards.net.session_events import Decision, SessionEvent, SessionResult
+from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.events import MatchCompleted, TableEnded
 from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
@@ -332,11 +333,11 @@ class TableScreen(TableApp):
 
     async def stop(self) -> None:
         coaching, self._coaching = self._coaching, None
-        if coaching is not None and not coaching.done():
-            coaching.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await coaching
-        await super().stop()
+        try:
+            if coaching is not None and not coaching.done():
+                await stop_task(coaching)
+        finally:
+            await super().stop()
 
     def _resolve(self, action: object) -> None:
         self.close_question()

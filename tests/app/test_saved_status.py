@@ -1,0 +1,109 @@
+"""What ``saved``, ``standings`` and ``resume`` say of a table without a result or a
+verdict: a table you hosted whose players gave up on you while you were away has
+ended (its relay's heartbeat says so); any other was in play when you left (the
+others may have ended it since: nothing on this machine can tell)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.cli import main
+from p2pcards.net.peer import PeerSession
+from p2pcards.net.storage import load_or_create_identity, tables_dir
+from p2pcards.protocol import game_wire
+from p2pcards.protocol.identity import Identity
+from p2pcards.rules.topper import TopperConfig
+from tests.app.hosted import topper_bot
+from tests.app.test_resume_unreached import _free_port, _sit_and_crash
+
+
+async def _host_and_crash(identity: Identity, root: Path, elsewhere: Path) -> None:
+    """Host a table (two bots, one player in "another process") into its deal, then
+    stop as a crash does: nothing signed, every record in play."""
+    config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=50))
+    options = TableOptions(game="topper", config=config, seed=6, deadline=30, journal_root=root)
+    hosted = await start_hosted_table(identity, topper_bot(1), options, bots=2)
+    own = hosted.sessions[0]
+    own.leave_when_stopped = False
+    friend = seeded_identity(6, "friend", "Flo")
+    joiner = PeerSession(friend, topper_bot(2), hosted.host.local_connector(friend),
+                         journal_root=elsewhere, deadline=30, direct=False, listen=False)
+    joiner.leave_when_stopped = False
+    running = asyncio.create_task(joiner.run())
+    try:
+        for _ in range(1200):  # bounded: the deal comes within a few seconds
+            if own.table is not None and len(own.table.messages) > 12 or running.done():
+                break
+            await asyncio.sleep(0.05)
+        assert not running.done() and own.table is not None
+    finally:
+        running.cancel()
+        await asyncio.wait({running})
+        await hosted.close(grace=0, linger=0)
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    root = tables_dir()
+    root.mkdir(parents=True)
+    return root
+
+
+def _saved(capsys) -> list[dict]:
+    assert main(["saved", "--json"]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def _standings(capsys) -> str:
+    main(["standings"])
+    return capsys.readouterr().out
+
+
+def test_a_joined_table_without_result_or_verdict_was_in_play_when_you_left(home, tmp_path, capsys):
+    asyncio.run(_sit_and_crash(load_or_create_identity("Ivo"), _free_port(), home, tmp_path / "host"))
+    (row,) = _saved(capsys)
+    assert row["status"] == "in play when you left" and row["in_play"]
+    assert "resume" in row["commands"]
+    assert main(["saved"]) == 0
+    assert "  in play when you left\n" in capsys.readouterr().out
+    assert f"{row['path']}: verifies, but the match did not finish (in play when you left)" \
+        in _standings(capsys)
+
+
+def _age(relay: Path, seconds: float) -> None:
+    """The host was last up ``seconds`` ago: its heartbeat and relay transcript that old."""
+    then = time.time() - seconds
+    for name in ("alive", "transcript"):
+        if (relay / name).exists():
+            os.utime(relay / name, (then, then))
+
+
+def test_a_hosted_table_whose_players_gave_up_on_you_is_said_to_have_ended(home, tmp_path, capsys):
+    asyncio.run(_host_and_crash(load_or_create_identity("Hana"), home, tmp_path / "friend"))
+    (row,) = _saved(capsys)
+    assert row["status"] == "in play when you left" and row["in_play"]  # just now: it may go on
+    relay = Path(row["path"]).parent / "relay"
+    _age(relay, 300)
+    (row,) = _saved(capsys)
+    assert row["status"] == ("ended while you were away (you hosted it, and were gone longer than "
+                             "its players wait for a host: their records name you, yours nobody)")
+    assert not row["in_play"] and "resume" not in row["commands"]
+    assert f"{row['path']}: verifies, but the match did not finish (ended while you were away" \
+        in _standings(capsys)
+    # resume without a session: none in play, and the one that ended is named.
+    assert main(["resume", "--plain"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"p2pcards: no saved table of yours is in play; {row['session'][:12]} "
+                           f"(topper, \"table\") ended while you were away"), said
+    # Named, it says that the table ended, as a host back too late is told.
+    assert main(["resume", "--plain", row["session"][:12]]) == 3
+    assert capsys.readouterr().out.startswith("Table ended: the table ended while you were away")

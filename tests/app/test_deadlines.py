@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -20,12 +21,12 @@ class _Silent:
     def __init__(self) -> None:
         self.asked = asyncio.Event()
 
-    async def decide(self, view, decision):
+    async def decide(self, view, decision) -> None:
         self.asked.set()
         await asyncio.Event().wait()
 
 
-def _options(tmp_path) -> TableOptions:
+def _options(tmp_path: Path) -> TableOptions:
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     return TableOptions(game="topper", config=config, seed=4, deadline=1.5, journal_root=tmp_path)
 
@@ -36,7 +37,7 @@ async def _verdicts_of_bots(hosted, timeout: float = 30):
 
 
 @pytest.mark.slow
-def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
+def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
@@ -53,7 +54,7 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
+def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(4, "me", "Me")
         bot_agent = BotAgent(make_bot_factory("topper", "heuristic"), 4)
@@ -74,7 +75,7 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
 
 
 
-def _later_clock_at_a_host_that_closes(tmp_path, linger):
+def _later_clock_at_a_host_that_closes(tmp_path: Path, linger):
     """The host's seat and its bot time out a silent player first; a player whose
     own clock is longer is still waiting when the host closes its table."""
     async def run():
@@ -103,7 +104,7 @@ def _later_clock_at_a_host_that_closes(tmp_path, linger):
 
 
 @pytest.mark.slow
-def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_path):
+def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_path: Path) -> None:
     silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=None)
     assert mine.rule == "deadline" and mine.players == (silent,)
     # The slower clock ran out while the relay was still up: it names the silent player.
@@ -111,7 +112,7 @@ def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_
 
 
 @pytest.mark.slow
-def test_a_host_that_closed_at_once_would_be_named_by_the_slower_clock(tmp_path):
+def test_a_host_that_closed_at_once_would_be_named_by_the_slower_clock(tmp_path: Path) -> None:
     """Why the host lingers: without it the other player's own clock names the host."""
     silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=0)
     assert mine.players == (silent,)

@@ -4,6 +4,7 @@ moment; a host where nobody listens is reported at once."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -13,7 +14,7 @@ from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 
 
-def _options(tmp_path) -> TableOptions:
+def _options(tmp_path: Path) -> TableOptions:
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     return TableOptions(game="topper", config=config, seed=8, journal_root=tmp_path)
 
@@ -29,7 +30,7 @@ def _joiner(hosted, failures: list[BaseException]) -> PeerSession:
     return PeerSession(identity, BotAgent(make_bot_factory("topper", "heuristic"), 8), connect)
 
 
-def test_a_joiner_whose_first_handshakes_were_cut_joins_a_moment_later(tmp_path):
+def test_a_joiner_whose_first_handshakes_were_cut_joins_a_moment_later(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(8, "me", "Me")
         hosted = await start_hosted_table(
@@ -47,7 +48,7 @@ def test_a_joiner_whose_first_handshakes_were_cut_joins_a_moment_later(tmp_path)
     assert result.verdict is None and result.outcome is not None  # it played the match
 
 
-def test_a_host_where_nobody_listens_is_reported_at_once(tmp_path):
+def test_a_host_where_nobody_listens_is_reported_at_once(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(8, "me", "Me")
         hosted = await start_hosted_table(
@@ -63,7 +64,7 @@ def test_a_host_where_nobody_listens_is_reported_at_once(tmp_path):
     assert result.outcome is None and "cannot reach the host" in result.reason
 
 
-def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_host():
+def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_host() -> None:
     """The hello names how many messages this peer holds; a message written before
     the table task takes the new link (a resumed player's first move, a reconnect)
     is sent on it as soon as it does: the host would never ask for it."""

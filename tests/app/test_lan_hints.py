@@ -7,6 +7,7 @@ with a sentence and nothing is sent."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -51,7 +52,7 @@ class _Script:
         raise EOFError
 
 
-async def _lan_table(hints: bool, tmp_path):
+async def _lan_table(hints: bool, tmp_path: Path):
     options = TableOptions(game="topper", config=_config(hints), seed=4, deadline=60,
                            journal_root=tmp_path / "host")
     host_seen: list = []
@@ -84,7 +85,7 @@ async def _lan_table(hints: bool, tmp_path):
         await hosted.close(grace=0, linger=0)
 
 
-def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
+def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path: Path) -> None:
     said, host_seen, tables, session = asyncio.run(_lan_table(True, tmp_path))
     me = session.table.me_player
     assert not any(HINTS_OFF in line for line in said)
@@ -129,7 +130,7 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     assert early.hints and any("hints on" in fragment[1] for fragment in title_line(early, 200))
 
 
-def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):
+def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path: Path) -> None:
     said, host_seen, tables, session = asyncio.run(_lan_table(False, tmp_path))
     assert any(f"Not accepted: {HINTS_OFF}." in line for line in said)
     assert not any(isinstance(e, HintTaken) for e in host_seen)
@@ -141,7 +142,7 @@ def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):
     assert all(v.rule == "left" for v in ended)  # he left; nobody broke a rule
 
 
-def test_host_hints_goes_into_the_genesis_config_and_is_off_by_default():
+def test_host_hints_goes_into_the_genesis_config_and_is_off_by_default() -> None:
     parser = build_parser()
     on = parser.parse_args(["host", "topper", "--hints"])
     off = parser.parse_args(["host", "topper"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -20,12 +21,12 @@ from tests.support import until
 CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
 
 
-def options(game: str, tmp_path, seed: int = 5) -> TableOptions:
+def options(game: str, tmp_path: Path, seed: int = 5) -> TableOptions:
     return TableOptions(game=game, config=game_wire.by_name(game).config_to_wire(CONFIGS[game]),
                         seed=seed, deadline=30, journal_root=tmp_path)
 
 
-async def play(game: str, tmp_path, seed: int = 5):
+async def play(game: str, tmp_path: Path, seed: int = 5):
     me = seeded_identity(seed, "me", "Me")
     events: list = []
     result = await asyncio.wait_for(play_local(
@@ -35,7 +36,7 @@ async def play(game: str, tmp_path, seed: int = 5):
 
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_whole_local_match_against_three_bots_ends_with_an_outcome(game, tmp_path):
+def test_whole_local_match_against_three_bots_ends_with_an_outcome(game: str, tmp_path: Path) -> None:
     _me, result, events = asyncio.run(play(game, tmp_path))
     assert result.outcome is not None and result.verdict is None
     assert any(isinstance(e, MatchCompleted) for e in events)
@@ -44,7 +45,7 @@ def test_whole_local_match_against_three_bots_ends_with_an_outcome(game, tmp_pat
     assert hands and len(hands[0].hand) == (13 if game == "bluff" else 6)
 
 
-def test_every_seat_saves_a_transcript_that_verifies_offline(tmp_path):
+def test_every_seat_saves_a_transcript_that_verifies_offline(tmp_path: Path) -> None:
     me, result, _ = asyncio.run(play("topper", tmp_path))
     saved = sorted(tmp_path.glob("*/*/transcript"))
     owners = {p.parent.name for p in saved}
@@ -55,7 +56,7 @@ def test_every_seat_saves_a_transcript_that_verifies_offline(tmp_path):
     assert report.ok and repr(report.outcome) == repr(result.outcome)
 
 
-def test_the_same_seed_replays_the_same_match_bit_for_bit(tmp_path):
+def test_the_same_seed_replays_the_same_match_bit_for_bit(tmp_path: Path) -> None:
     _, first, _ = asyncio.run(play("topper", tmp_path / "a", seed=9))
     _, second, _ = asyncio.run(play("topper", tmp_path / "b", seed=9))
     assert repr(first.outcome) == repr(second.outcome)
@@ -64,7 +65,7 @@ def test_the_same_seed_replays_the_same_match_bit_for_bit(tmp_path):
     assert a == b
 
 
-def test_meta_keeps_the_secrets_only_in_the_owners_private_file(tmp_path):
+def test_meta_keeps_the_secrets_only_in_the_owners_private_file(tmp_path: Path) -> None:
     me, _, _ = asyncio.run(play("topper", tmp_path))
     journal = Journal(next(tmp_path.glob(f"*/{me.fingerprint}")))
     secret = journal.read_meta()["secrets"]["key"]
@@ -72,7 +73,7 @@ def test_meta_keeps_the_secrets_only_in_the_owners_private_file(tmp_path):
         assert secret not in transcript.read_bytes()
 
 
-def test_bots_fill_seats_in_a_fixed_order_and_the_host_sits_first(tmp_path):
+def test_bots_fill_seats_in_a_fixed_order_and_the_host_sits_first(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(1, "me", "Me")
         hosted = await start_hosted_table(
@@ -91,12 +92,12 @@ class _NeverDecides:
     def __init__(self) -> None:
         self.asked = asyncio.Event()
 
-    async def decide(self, view, decision):
+    async def decide(self, view, decision) -> None:
         self.asked.set()
         await asyncio.Event().wait()
 
 
-def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_path):
+def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(2, "me", "Me")
         agent = _NeverDecides()
@@ -113,7 +114,7 @@ def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_pa
 
 
 @pytest.mark.slow
-def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_the_stop(tmp_path):
+def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_the_stop(tmp_path: Path) -> None:
     """The host process dies (every local task stops at once); a new process brings
     back the relay, the host's seat and its bots from their journals."""
     from p2pcards.app import resume_hosted_table
@@ -148,7 +149,7 @@ def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_th
     assert relay == read_records(next((tmp_path / "clean").glob("*/relay/transcript")))
 
 
-def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path):
+def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path: Path) -> None:
     async def run():
         me = seeded_identity(2, "me", "Me")
         agent = _NeverDecides()
@@ -167,7 +168,7 @@ def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path):
     assert saved is not None and saved.rule == "left" and after == saved
 
 
-async def play_async(game, tmp_path, seed):
+async def play_async(game, tmp_path: Path, seed):
     return await play(game, tmp_path, seed)
 
 

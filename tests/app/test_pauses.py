@@ -5,6 +5,7 @@ alone."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +50,7 @@ def _config(pauses: int) -> dict:
 
 
 
-def _table_with(me_agent, pauses: int, tmp_path):
+def _table_with(me_agent, pauses: int, tmp_path: Path):
     async def run():
         options = TableOptions(game="topper", config=_config(pauses), seed=3, deadline=60,
                                journal_root=tmp_path)
@@ -72,7 +73,7 @@ def _table_with(me_agent, pauses: int, tmp_path):
     return asyncio.run(run())
 
 
-def test_a_pause_is_told_to_every_peer_and_gives_more_time(tmp_path):
+def test_a_pause_is_told_to_every_peer_and_gives_more_time(tmp_path: Path) -> None:
     agent = _StepsAway(times=1)
     seen, lefts, table, result = _table_with(agent, pauses=2, tmp_path=tmp_path)
     paused = [e for e in seen if isinstance(e, ClockPaused)]
@@ -84,7 +85,7 @@ def test_a_pause_is_told_to_every_peer_and_gives_more_time(tmp_path):
     assert report.ok, report.problem
 
 
-def test_no_pause_left_is_refused_here(tmp_path):
+def test_no_pause_left_is_refused_here(tmp_path: Path) -> None:
     agent = _StepsAway(times=2)  # the table allows one: the second is refused locally
     seen, _lefts, table, result = _table_with(agent, pauses=1, tmp_path=tmp_path)
     assert [e.left for e in seen if isinstance(e, ClockPaused)] == [0]
@@ -105,7 +106,7 @@ def _in_play():
     return direct
 
 
-def test_an_away_with_no_pause_left_names_its_writer_and_the_verdict_is_provable():
+def test_an_away_with_no_pause_left_names_its_writer_and_the_verdict_is_provable() -> None:
     direct = _in_play()
     writer = direct.writer
     forged = _forged_away(direct, writer)
@@ -117,7 +118,7 @@ def test_an_away_with_no_pause_left_names_its_writer_and_the_verdict_is_provable
     assert report.verdict_confirmed is True
 
 
-def test_nobody_can_take_a_pause_for_another_player():
+def test_nobody_can_take_a_pause_for_another_player() -> None:
     direct = _in_play()
     writer = direct.writer
     other = (writer + 1) % 4

@@ -4,6 +4,7 @@ others' screens, then as back; it is advisory and never blames anyone."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -30,7 +31,7 @@ class _Blockable:
 
 
 
-def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_path):
+def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_path: Path) -> None:
     seen: list[Presence] = []
 
     async def run():
@@ -72,7 +73,7 @@ def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_
     assert changes[-2:] == [RECONNECTING, CONNECTED]
 
 
-def test_the_log_says_who_dropped_and_who_is_back():
+def test_the_log_says_who_dropped_and_who_is_back() -> None:
     players = ("Ann", "Bob", "Cal", "Dee")  # join order; the seats not drawn yet
     dropped = Presence({1: CONNECTED, 2: RECONNECTING}, {2: RECONNECTING}, 60.0)
     back = Presence({1: CONNECTED, 2: CONNECTED}, {2: CONNECTED}, 60.0)

@@ -5,6 +5,7 @@ port with only the evening's players, rotated seats, and an evening that verifie
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -23,13 +24,13 @@ def bot(seed: int) -> BotAgent:
     return BotAgent(make_bot_factory("bluff", "heuristic"), seed)
 
 
-def table_options(tmp_path, bots: int = 2) -> TableOptions:
+def table_options(tmp_path: Path, bots: int = 2) -> TableOptions:
     return TableOptions(game="bluff", config=game_wire.by_name("bluff").config_to_wire(
         BluffConfig(deal_cap=1)), seed=SEED, deadline=30, journal_root=tmp_path / "host",
         tcp_host="127.0.0.1", tcp_port=0)
 
 
-async def first_match(tmp_path, joiners: int):
+async def first_match(tmp_path: Path, joiners: int):
     """A table with ``joiners`` players over TCP (the rest the host's bots), played out."""
     host = seeded_identity(SEED, "host", "Hana")
     options = table_options(tmp_path)
@@ -48,7 +49,7 @@ async def first_match(tmp_path, joiners: int):
 
 
 async def second_match(evening: EveningHost, port: int, people, previous: list[FinishedMatch],
-                       tmp_path):
+                       tmp_path: Path):
     second = await evening.start(bot(2), seed=SEED + 1)
     assert second.host.tcp_port == port  # the same address: nobody discovers anything
     again = [rejoining_session(p, bot(20 + i), "127.0.0.1", port, previous[i], deadline=30,
@@ -69,7 +70,7 @@ def index_of(session) -> int:
     return keys.index(session.identity.public_key)
 
 
-def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tmp_path):
+def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tmp_path: Path) -> None:
     async def run():
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         evening = EveningHost(host, hosted, options)
@@ -101,7 +102,7 @@ def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tm
     assert report.ok, report.problem
 
 
-def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_plays(tmp_path):
+def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_plays(tmp_path: Path) -> None:
     async def run():
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         evening = EveningHost(host, hosted, options)
@@ -125,7 +126,7 @@ def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_pl
     assert verify_evening([first, second.sessions[0].table.transcript()]).ok
 
 
-def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path):
+def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path: Path) -> None:
     async def run():
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=1)
         evening = EveningHost(host, hosted, options)
@@ -149,7 +150,7 @@ def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path):
 
 
 
-def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_path):
+def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_path: Path) -> None:
     async def run():
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         try:

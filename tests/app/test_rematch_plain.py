@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -59,7 +61,7 @@ def plain_front(lines: list[Line], seed: int) -> tuple[FrontEnd, list[str]]:
     return front, said
 
 
-def test_typed_again_leave_and_the_input_ending_choose_as_the_end_box_keys_do():
+def test_typed_again_leave_and_the_input_ending_choose_as_the_end_box_keys_do() -> None:
     async def choose(lines: list[Line]) -> tuple[bool, list[str]]:
         front, said = plain_front(lines, 1)
         return await wants_again(argparse.Namespace(again=None), front, 0), said
@@ -74,7 +76,7 @@ def test_typed_again_leave_and_the_input_ending_choose_as_the_end_box_keys_do():
     assert asyncio.run(wants_again(argparse.Namespace(again=2), front, 1))
 
 
-def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(tmp_path):
+def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(tmp_path: Path) -> None:
     async def run():
         host_front, host_said = plain_front(
             ["again", lambda: any("left; the seat is free" in s for s in host_said), "fill"], 1)
@@ -90,9 +92,9 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
         port = hosted.host.tcp_port
         fronts = {"Sam": stay_front, "Gil": go_front}
         people = {name: seeded_identity(SEED, name, name) for name in fronts}
-        kwargs = {name: dict(deadline=30, bot=True, seed=SEED, label=name, direct=False,
-                             journal_root=tmp_path / name, announce=False,
-                             on_event=fronts[name].on_event) for name in fronts}
+        kwargs: dict[str, dict[str, Any]] = {name: dict(deadline=30, bot=True, seed=SEED, label=name, direct=False,
+                                                    journal_root=tmp_path / name, announce=False,
+                                                    on_event=fronts[name].on_event) for name in fronts}
         for name, front in fronts.items():
             front.session = joining_session(people[name], front.agent, "127.0.0.1", port,
                                             **kwargs[name])

@@ -117,7 +117,7 @@ async def _crash_mid_deal(root: Path) -> tuple[_Seat, Path]:
 
 
 @pytest.mark.slow
-def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_were(tmp_path):
+def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_were(tmp_path: Path) -> None:
     async def run() -> tuple[_Seat, _Seat]:
         before, table_dir = await _crash_mid_deal(tmp_path)
         me = seeded_identity(SEED, "me", "Me")
@@ -146,7 +146,7 @@ def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_w
     assert after.screen.summaries == 0  # no old deal's box pops up over the table
 
 
-def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path):
+def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path: Path) -> None:
     """Its bots never left: no "dropped; reconnecting" and "back" for them."""
     async def run() -> list[Any]:
         _, table_dir = await _crash_mid_deal(tmp_path)
@@ -172,7 +172,8 @@ def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path):
     assert dropped == []
 
 
-def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path, capsys):
+def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """``--trace`` is for scripts: the record told again is not news."""
     import json
 

@@ -33,7 +33,7 @@ def _save(root: Path, table: Table, when: float) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chain(tmp_path_factory) -> tuple[Path, list[Path]]:
+def chain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     """Three chained matches (the third with a bot in a leaver's seat, a day later) and a
     match whose link is forged, two days later."""
     root = tmp_path_factory.mktemp("tables")
@@ -76,7 +76,7 @@ def _played(genesis: bytes, identities: list[Identity], seed: int) -> Table:
     return tables[0]
 
 
-def test_a_chained_evening_is_one_evening_across_days_and_a_bot_in_a_freed_seat(chain):
+def test_a_chained_evening_is_one_evening_across_days_and_a_bot_in_a_freed_seat(chain) -> None:
     _, folders = chain
     standings = collect(folders)
     assert standings.not_counted == []
@@ -88,13 +88,13 @@ def test_a_chained_evening_is_one_evening_across_days_and_a_bot_in_a_freed_seat(
     assert any(s.name == "Bot" for s in night.matches[2].seats)
 
 
-def test_a_forged_link_starts_no_chain(chain):
+def test_a_forged_link_starts_no_chain(chain) -> None:
     _, folders = chain
     alone = [e for e in collect(folders).evenings if len(e.matches) == 1][0]
     assert alone.matches[0].path == folders[3]
 
 
-def test_saved_gives_a_rematch_the_evening_of_the_chain_s_first_match(chain):
+def test_saved_gives_a_rematch_the_evening_of_the_chain_s_first_match(chain) -> None:
     _, folders = chain
     first = evening_of(folders[0])
     assert first is not None

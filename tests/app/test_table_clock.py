@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +25,7 @@ from tests.support import until
 
 
 class _Silent:
-    async def decide(self, view, decision):
+    async def decide(self, view, decision) -> None:
         await asyncio.Event().wait()
 
 
@@ -33,7 +34,7 @@ def _config(move_time):
     return config if move_time is None else {**config, MOVE_TIME: move_time}
 
 
-async def _hosted(tmp_path, move_time, session_deadline):
+async def _hosted(tmp_path: Path, move_time, session_deadline):
     options = TableOptions(game="topper", config=_config(move_time), seed=4,
                            deadline=session_deadline, journal_root=tmp_path)
     me = seeded_identity(4, "me", "Me")
@@ -42,7 +43,7 @@ async def _hosted(tmp_path, move_time, session_deadline):
 
 
 @pytest.mark.slow
-def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path):
+def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path: Path) -> None:
     async def run():
         # Every session's own deadline is long; the genesis gives each writer 1 s.
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
@@ -57,7 +58,7 @@ def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_pat
     assert all(v is not None and v.rule == "deadline" and v.players == (2,) for v in verdicts)
 
 
-def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
+def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path: Path) -> None:
     async def run():
         hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
         hosted.sessions[2].agent = _Silent()
@@ -76,7 +77,7 @@ def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
     assert verdicts == [None] * len(verdicts)
 
 
-def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_refused():
+def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_refused() -> None:
     assert move_time_of(None) is None and move_time_of(0) == 0 and move_time_of(90) == 90
     with pytest.raises(MalformedMessage, match="move_time must be 0..3600 seconds, not 3601"):
         move_time_of(3601)
@@ -86,7 +87,7 @@ def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_ref
     (60, 60),           # 120 s less the 60 already spent, not a fresh 120
     (3 * 3600, 30),     # a table resumed hours later: the grace, not an instant verdict
 ])
-def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expected):
+def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path: Path, spent, left_expected: int) -> None:
     # A player's saved table, mid-hand, whose last message was saved `spent` s ago.
     direct = direct_table("topper", seed=7)
     direct.run_until(lambda d: d.tables[0].stage is Stage.PLAY)
@@ -121,7 +122,7 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
     (["host", "topper"], 120),
     (["host", "topper", "--deadline", "30"], 30),
 ])
-def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
+def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time: int) -> None:
     from p2pcards.commands.settings import HOST_MOVE_TIME
     from p2pcards.commands.settings import clock_seconds as _clock_seconds
     args = build_parser().parse_args(argv)
@@ -131,7 +132,7 @@ def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
 
 
 @pytest.mark.slow
-def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path):
+def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path: Path) -> None:
     async def run():
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
         silent = hosted.sessions[2]

@@ -4,6 +4,7 @@ outcome, no hidden card, never a delay to the players, never a seat."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -29,7 +30,7 @@ from tests.support import until
 LOOPBACK = "127.0.0.1"
 
 
-def _options(tmp_path, spectators: int = 8, game: str = "topper") -> TableOptions:
+def _options(tmp_path: Path, spectators: int = 8, game: str = "topper") -> TableOptions:
     rules = game_wire.by_name(game)
     config = rules.config_to_wire(TopperConfig(target_score=2) if game == "topper"
                                   else BluffConfig(deal_cap=5))
@@ -37,7 +38,7 @@ def _options(tmp_path, spectators: int = 8, game: str = "topper") -> TableOption
                         tcp_host=LOOPBACK, tcp_port=0, spectators=spectators)
 
 
-async def _hosted(tmp_path, spectators: int = 8, game: str = "topper"):
+async def _hosted(tmp_path: Path, spectators: int = 8, game: str = "topper"):
     me = seeded_identity(9, "me", "Me")
     return await start_hosted_table(me, BotAgent(make_bot_factory(game, "heuristic"), 9),
                                     _options(tmp_path, spectators, game), bots=3)
@@ -48,7 +49,7 @@ def _watch_hello() -> bytes:
                                    "bot": 0, "watch": 1})
 
 
-def test_a_spectator_sees_every_move_and_the_players_outcome_and_no_hidden_card(tmp_path):
+def test_a_spectator_sees_every_move_and_the_players_outcome_and_no_hidden_card(tmp_path: Path) -> None:
     seen: list = []
 
     async def run():
@@ -77,7 +78,7 @@ def test_a_spectator_sees_every_move_and_the_players_outcome_and_no_hidden_card(
     assert not any(isinstance(e, TableEnded) for e in seen)
 
 
-def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path):
+def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path: Path) -> None:
     async def run():
         hosted = await _hosted(tmp_path, spectators=0)
         try:
@@ -91,7 +92,7 @@ def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path):
     assert result.outcome is None and "started without you" in result.reason
 
 
-def test_a_spectator_cannot_write_and_a_player_cannot_be_a_spectator(tmp_path):
+def test_a_spectator_cannot_write_and_a_player_cannot_be_a_spectator(tmp_path: Path) -> None:
     async def run():
         hosted = await _hosted(tmp_path)
         try:
@@ -145,7 +146,8 @@ class _StalledSpectator:
         self.closed.set()
 
 
-def test_a_spectator_that_stops_reading_is_dropped_and_the_table_plays_on(tmp_path, monkeypatch):
+def test_a_spectator_that_stops_reading_is_dropped_and_the_table_plays_on(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(host_module, "SPECTATOR_BACKLOG", 3)
 
     async def run():
@@ -180,11 +182,11 @@ async def _until_closed(link) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(autouse=True)
-def _quiet_logs(caplog):
+def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("ERROR")
 
 
-def test_a_spectator_says_who_dropped_and_who_is_back_once_each():
+def test_a_spectator_says_who_dropped_and_who_is_back_once_each() -> None:
     from p2pcards._direct import direct_table
     from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 

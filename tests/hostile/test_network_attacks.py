@@ -179,7 +179,7 @@ async def test_peer_that_vanishes_for_good_is_named_at_the_deadline() -> None:
     hostile, _ = _first("topper", "bid")
     net = NetTable("topper", deadline=SHORT_DEADLINE, reconnect_window=0.5)
 
-    async def unreachable():
+    async def unreachable() -> None:
         raise ConnectionRefusedError("gone")
 
     def vanish(frame, msg, conn):

@@ -17,7 +17,7 @@ TOPPER = TopperOutcome(Termination.TARGET_REACHED, (0,), (22, 9, 4, -3), 5)
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
-def test_the_tally_counts_wins_and_totals_by_name_over_the_matches():
+def test_the_tally_counts_wins_and_totals_by_name_over_the_matches() -> None:
     tally = EveningTally()
     assert tally.lines() == []
     tally.take(TOPPER, NAMES)
@@ -39,7 +39,7 @@ def _end_of(screen, outcome):
     return session()
 
 
-def test_the_end_box_of_play_shows_the_evening_so_far_and_r_shows_it_too():
+def test_the_end_box_of_play_shows_the_evening_so_far_and_r_shows_it_too() -> None:
     async def scene() -> tuple[str, list[str]]:
         async with headless(100, 34, offer_again=True) as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -62,7 +62,7 @@ def test_the_end_box_of_play_shows_the_evening_so_far_and_r_shows_it_too():
     assert "This evening: 2 matches." in "\n".join(history)
 
 
-def test_a_lan_table_shows_no_evening():
+def test_a_lan_table_shows_no_evening() -> None:
     async def scene() -> str:
         async with headless(100, 34) as (screen, keys, term):
             seat_everyone(screen, 0)

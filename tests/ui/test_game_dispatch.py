@@ -20,14 +20,14 @@ GUESSES = re.compile(r"isinstance\([^)]*\b(BluffState|TopperState|BluffOutcome|T
 
 
 @pytest.mark.parametrize("path", FRONT_ENDS, ids=lambda p: str(p.relative_to(ROOT)))
-def test_no_front_end_guesses_the_game_from_a_type_or_a_module(path):
+def test_no_front_end_guesses_the_game_from_a_type_or_a_module(path) -> None:
     found = [f"{path.name}:{n}: {line.strip()}"
              for n, line in enumerate(path.read_text().splitlines(), 1) if GUESSES.search(line)]
     assert not found, "ask rules.games.game_of instead:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_game_has_its_text_and_its_keys(name):
+def test_every_game_has_its_text_and_its_keys(name) -> None:
     game = by_name(name)
     state = game.new(None, 0)
     state.deal(list(game.deck()))
@@ -39,7 +39,7 @@ def test_every_game_has_its_text_and_its_keys(name):
     assert keymap.picks_one_card(view) is (name == "topper")
 
 
-def test_a_view_of_no_game_is_refused_in_words():
+def test_a_view_of_no_game_is_refused_in_words() -> None:
     with pytest.raises(text.UnknownGame):
         text.render(object(), [], None)  # type: ignore[arg-type]  # deliberately no game's view
     assert keymap.hints(object()) == []  # type: ignore[arg-type]  # deliberately no game's view

@@ -393,7 +393,8 @@ def test_a_missing_or_repeated_message_is_named() -> None:
         replay(messages[:21] + messages[20:])
 
 
-def test_the_command_refuses_a_damaged_transcript_with_one_sentence(tmp_path: Path, capsys) -> None:
+def test_the_command_refuses_a_damaged_transcript_with_one_sentence(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     messages = messages_of("table-bluff.json")
     messages[20] = messages[20][:-5] + bytes(5)
     path = write_records(tmp_path / "transcript", messages)
@@ -425,7 +426,7 @@ def test_another_players_secrets_in_the_folder_are_refused(matches: dict, tmp_pa
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
 def test_plain_mode_prints_one_summary_line_per_scored_deal_then_the_outcome(
-        matches: dict, game: str, capsys) -> None:
+        matches: dict, game: str, capsys: pytest.CaptureFixture[str]) -> None:
     outcome, table_dir, me = matches[game]
     assert main(["replay", str(table_dir / "relay"), "--plain"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -535,7 +536,7 @@ def test_the_replay_keys_move_play_jump_and_quit(matches: dict) -> None:
 
 
 def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: dict,
-                                                                        monkeypatch) -> None:
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from p2pcards.ui.tui import replay as tui_replay
     monkeypatch.setattr(tui_replay, "SUMMARY_PAUSE", 0.05)
     _, table_dir, _ = matches["topper"]
@@ -562,7 +563,7 @@ def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: d
 
 
 @pytest.mark.parametrize("name", VECTORS)
-def test_replay_counts_the_signed_messages_as_verify_does(name):
+def test_replay_counts_the_signed_messages_as_verify_does(name) -> None:
     from p2pcards.protocol.verify import verify_transcript
     from p2pcards.ui.replay import heading
 

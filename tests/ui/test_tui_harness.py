@@ -144,7 +144,7 @@ def same_action(got: Any, wanted: Any) -> bool:
 
 # --- the harness reads what the application draws -----------------------------------------
 
-def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24():
+def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24() -> None:
     async def run() -> str:
         async with headless() as (screen, keys, term):
             await shows(term, "Connecting to the table")
@@ -156,7 +156,7 @@ def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24():
     assert "Not your turn." in text
 
 
-def test_keys_sent_through_the_pipe_reach_the_screen():
+def test_keys_sent_through_the_pipe_reach_the_screen() -> None:
     async def run() -> tuple[str, str | None]:
         async with headless() as (screen, keys, term):
             await shows(term, "Connecting")

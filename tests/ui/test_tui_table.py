@@ -120,7 +120,7 @@ async def play_table(game: str, checks: Any) -> dict:
     return seen
 
 
-def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
+def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result() -> None:
     async def checks(screen, keys, term, pending, table, seen) -> None:
         view = pending.view
         me = view.viewer
@@ -188,7 +188,7 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
     assert not seen["again"]
 
 
-def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores():
+def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores() -> None:
     async def checks(screen, keys, term, pending, table, seen) -> None:
         view = pending.view
         me = view.viewer

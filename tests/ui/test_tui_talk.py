@@ -35,7 +35,7 @@ class TalkingSession:
         return line
 
 
-def test_another_players_line_is_in_the_log_with_controls_and_bidi_stripped():
+def test_another_players_line_is_in_the_log_with_controls_and_bidi_stripped() -> None:
     async def scene() -> str:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -47,7 +47,7 @@ def test_another_players_line_is_in_the_log_with_controls_and_bidi_stripped():
     assert "\u202e" not in text and "\x1b" not in text and "\u2066" not in text
 
 
-def test_t_opens_the_prompt_and_enter_sends_the_line_without_touching_the_decision():
+def test_t_opens_the_prompt_and_enter_sends_the_line_without_touching_the_decision() -> None:
     async def scene() -> tuple[list[str], str, bool, Any]:
         box: list = [None]
         session = TalkingSession(box)
@@ -75,7 +75,7 @@ def test_t_opens_the_prompt_and_enter_sends_the_line_without_touching_the_decisi
     assert "Say to the table:" not in text
 
 
-def test_escape_cancels_the_prompt_and_nothing_is_said():
+def test_escape_cancels_the_prompt_and_nothing_is_said() -> None:
     async def scene() -> tuple[list[str], str]:
         box: list = [None]
         session = TalkingSession(box)
@@ -96,7 +96,7 @@ def test_escape_cancels_the_prompt_and_nothing_is_said():
     assert "You (seat 1): oops" not in text
 
 
-def test_a_refused_line_says_why_and_keeps_the_prompt_open():
+def test_a_refused_line_says_why_and_keeps_the_prompt_open() -> None:
     async def scene() -> tuple[str, Any]:
         box: list = [None]
         session = TalkingSession(box, refuse="at most 5 lines in 10 seconds; wait a moment")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -20,7 +21,7 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, timeout=90))
 
 
-def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_no_hand(tmp_path) -> None:
+def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_no_hand(tmp_path: Path) -> None:
     async def scene() -> tuple[list[str], str, str, list]:
         config = {**game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1)),
                   MOVE_TIME: 90}

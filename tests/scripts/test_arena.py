@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARENA = ROOT / "scripts" / "arena.py"
 
 
-def run_arena(*args: str, isolated: bool = False) -> subprocess.CompletedProcess:
+def run_arena(*args: str, isolated: bool = False) -> subprocess.CompletedProcess[str]:
     # -I -S: no site-packages and no current directory, as in a fresh checkout with nothing
     # installed; the script must find the package from the repository root itself.
     flags = ["-I", "-S"] if isolated else []
@@ -23,8 +24,9 @@ def run_arena(*args: str, isolated: bool = False) -> subprocess.CompletedProcess
                           text=True, timeout=120, cwd="/")
 
 
-def load_arena():
+def load_arena() -> ModuleType:
     spec = importlib.util.spec_from_file_location("arena_script", ARENA)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while it loads
     spec.loader.exec_module(module)

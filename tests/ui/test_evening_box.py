@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from typing import Any
 
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import events as proto
 from p2pcards.rules.bluff.events import BluffOutcome, Termination
+from p2pcards.rules.contract import Outcome
 from p2pcards.rules.topper.events import TopperOutcome
 from p2pcards.ui.evening import EveningTally
+from p2pcards.ui.tui import TableScreen
 from tests.ui.test_tui_harness import drawn, headless, wait_until
 from tests.ui.test_tui_screen import run, seat_everyone
 
@@ -32,7 +36,7 @@ def test_the_tally_counts_wins_and_totals_by_name_over_the_matches() -> None:
     assert "Topper points in all: Alice 31, Bob 31, Carol 8, Dave -6." in lines
 
 
-def _end_of(screen, outcome):
+def _end_of(screen: TableScreen, outcome: Outcome) -> Coroutine[Any, Any, SessionResult]:
     async def session() -> SessionResult:
         screen.on_event(proto.MatchCompleted(outcome))
         return SessionResult(outcome=outcome)

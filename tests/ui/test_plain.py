@@ -12,7 +12,7 @@ import pytest
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
-from p2pcards.cards import FULL_DECK, TOPPER_DECK
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card
 from p2pcards.net.session_events import Decision, SessionEvent, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
@@ -23,6 +23,7 @@ from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.rules.topper import events as te
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
+from tests.support.typed import present
 from tests.ui.ui_scenes import (
     NAMES,
     bluff_lead,
@@ -44,7 +45,7 @@ def command_for(view: Any, action: Any, turn: int) -> str:
 
     def card(slot: int) -> str:
         entry = hand[slot]
-        return str(entry.label) if turn % 2 == 0 else entry.card.ascii.lower()
+        return str(entry.label) if turn % 2 == 0 else present(entry.card).ascii.lower()
 
     if isinstance(action, Reveal):
         return "reveal"  # never read: the agent reveals without asking
@@ -82,6 +83,7 @@ class Typist:
 
 def play_typed_match(game: str, seed: int) -> tuple[Any, list[str], int, int, int]:
     """Seat 0 is a PlainAgent fed typed commands (a bad line first each turn) against bots."""
+    bots: list[Any]
     if game == "bluff":
         state: Any = BluffState.new(None, seed % 4)
         deck, helper = FULL_DECK, HeuristicBluffBot(random.Random(seed))
@@ -213,14 +215,14 @@ def test_stdin_lines_reads_a_stream_then_reports_its_end() -> None:
 
 # --- the printer -------------------------------------------------------------------------
 
-def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set]:
+def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set[Card]]:
     """The events a peer at seat ``me`` would get, built from a local match, and the faces
     it may know (its own hands and every revealed discard)."""
     state = BluffState.new(None, 0)
     bots = [HeuristicBluffBot(random.Random(seed + s)) for s in range(4)]
     rng = random.Random(seed)
     events: list[Any] = [proto.PlayersSeated((0, 1, 2, 3), 0)]
-    allowed: set = set()
+    allowed: set[Card] = set()
     deck = 0
     position = 1
     for _ in range(20_000):
@@ -231,15 +233,15 @@ def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set
             state.deal(shuffled_faces(FULL_DECK, rng))
             for seat in range(4):
                 events.append(proto.ShuffleVerified(seat, deck, seat == me))
-            hand = tuple(state.hand(me))
+            hand = tuple((slot, present(face)) for slot, face in state.hand(me))
             allowed |= {card for _, card in hand}
             events.append(proto.HandReceived(deck, hand))
             deck += 1
             continue
-        seat = state.to_act
+        seat = present(state.to_act)
         action = bots[seat].choose(state.view(seat))
         if isinstance(action, Reveal):
-            slots = state.last_claim.slots
+            slots = present(state.last_claim).slots
             events.append(proto.CardsRevealed(seat, tuple(zip(slots, action.faces, strict=False))))
             allowed |= set(action.faces)
         events.append(proto.ActionApplied(seat, action, state.apply(action), position))
@@ -294,7 +296,7 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn() -> None:
 
 def applied(result: GameEvent) -> proto.ActionApplied:
     """A referee event as the session delivers it: in the ``ActionApplied`` of its action."""
-    return proto.ActionApplied(0, None, (result,), 0)
+    return proto.ActionApplied(0, None, (result,), 0)  # type: ignore[arg-type]  # the printer reads only the results
 
 
 def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, faces_for_hands
 from p2pcards.rules.bluff.errors import StakeTooLow
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.rules.topper import events as te
 from p2pcards.ui.text import (
@@ -30,6 +32,7 @@ from p2pcards.ui.text import (
     parse_command,
     render,
 )
+from tests.support.typed import present
 from tests.ui.ui_scenes import (
     NAMES,
     bluff_after_honest_call,
@@ -173,7 +176,7 @@ def test_topper_render_shows_scores_after_a_hand_and_never_foreign_faces() -> No
     state = topper_lead()
     bots = [HeuristicTopperBot(random.Random(i)) for i in range(4)]
     while not state.awaiting_deal:
-        seat = state.to_act
+        seat = present(state.to_act)
         for view_seat in range(4):
             view = state.view(view_seat)
             assert faces_in(render(view, NAMES, view_seat)) <= known_to(view)
@@ -318,7 +321,7 @@ def test_parse_reveal_when_called() -> None:
     (bluff_respond, 1, "d KH as K", "the rank of this round is Q"),
     (bluff_after_honest_call, 2, "c", "already shown honest"),
 ])
-def test_parse_errors_name_what_was_wrong(scene, seat: int, line: str, message: str) -> None:
+def test_parse_errors_name_what_was_wrong(scene: Callable[[], Engine], seat: int, line: str, message: str) -> None:
     view = scene().view(seat)
     with pytest.raises(CommandError) as caught:
         parse_command(line, view)
@@ -381,7 +384,8 @@ def test_parse_topper_play_by_label_face_or_bare() -> None:
     (topper_play, 1, "dance", "unknown command 'dance'"),
     (topper_play, 2, "play 1", "it is not your turn: seat 1 is to act"),
 ])
-def test_parse_topper_errors_name_what_was_wrong(scene, seat: int, line: str, message: str) -> None:
+def test_parse_topper_errors_name_what_was_wrong(scene: Callable[[], Engine], seat: int, line: str,
+                                                 message: str) -> None:
     with pytest.raises(CommandError) as caught:
         parse_command(line, scene().view(seat))
     assert message in str(caught.value)
@@ -401,7 +405,7 @@ def test_text_functions_refuse_a_foreign_view() -> None:
 
 # --- any text --------------------------------------------------------------------------
 
-_VIEWS = [
+_VIEWS: list[Engine] = [
     bluff_lead().view(0), bluff_respond().view(1), bluff_reveal().view(0),
     bluff_after_honest_call().view(2), bluff_caught().view(2), bluff_respond().view(3),
     BluffState.new(None, 0).view(0),
@@ -414,7 +418,7 @@ _WORDS = ["d", "discard", "as", "stake", "p", "pass", "c", "bluff", "reveal", "b
           "123456789012345678901234567890"]
 
 
-def _check_result(text: str, view) -> None:
+def _check_result(text: str, view: Engine) -> None:
     try:
         action = parse_command(text, view)
     except CommandError as error:
@@ -425,13 +429,13 @@ def _check_result(text: str, view) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60), st.sampled_from(range(len(_VIEWS))))
-def test_any_text_gives_an_action_or_a_command_error(text, index) -> None:
+def test_any_text_gives_an_action_or_a_command_error(text: str, index: int) -> None:
     _check_result(text, _VIEWS[index])
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_WORDS), max_size=8), st.sampled_from(range(len(_VIEWS))))
-def test_any_command_like_words_give_an_action_or_a_command_error(words, index) -> None:
+def test_any_command_like_words_give_an_action_or_a_command_error(words: list[str], index: int) -> None:
     _check_result(" ".join(words), _VIEWS[index])
 
 
@@ -506,7 +510,8 @@ def test_describe_every_engine_event_of_whole_matches() -> None:
             if state.awaiting_deal:
                 events = state.deal(shuffled_faces(deck, rng))
             else:
-                events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[arg-type]
+                seat = present(state.to_act)
+                events = state.apply(bots[seat].choose(state.view(seat)))  # type: ignore[arg-type]
             for event in events:
                 line = describe(event, NAMES, 1)
                 assert line and "\n" not in line, event
@@ -539,11 +544,11 @@ def test_describe_protocol_events() -> None:
     assert describe(proto.PlayersSeated(seating, 3), NAMES, 0) == (
         "Seats drawn (Seat 0: Alice (you), Seat 1: Bob, Seat 2: Carol, Seat 3: Dave); "
         "seat 3 (Dave) starts.")
-    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0).endswith("you (seat 0) start.")
+    assert present(describe(proto.PlayersSeated(seating, 0), NAMES, 0)).endswith("you (seat 0) start.")
     # Topper's first seat is its first dealer: "deals", not "starts".
-    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0, game="topper").endswith(
+    assert present(describe(proto.PlayersSeated(seating, 0), NAMES, 0, game="topper")).endswith(
         "you (seat 0) deal first.")
-    assert describe(proto.PlayersSeated(seating, 3), NAMES, 0, game="topper").endswith(
+    assert present(describe(proto.PlayersSeated(seating, 3), NAMES, 0, game="topper")).endswith(
         "seat 3 (Dave) deals first.")
     assert describe(proto.CardsRevealed(1, ((5, c("KH")),)), NAMES, 0) == \
         "Seat 1 (Bob) opened KH; decryption shares verified."
@@ -553,10 +558,10 @@ def test_describe_action_applied_gives_its_results_and_leaves_the_end_to_match_e
     outcome = bm.BluffOutcome(bm.Termination.LAST_WITH_CHIPS, (1,), (0, 2000, 0, 0), 3)
     applied = proto.ActionApplied(2, Pass(2), (bm.Passed(2, 10), bm.PlayerOut(2),
                                               bm.MatchEnded(outcome)), 99)
-    text = describe(applied, NAMES, 0)
+    text = present(describe(applied, NAMES, 0))
     assert text.splitlines() == ["Seat 2 (Carol) passed and paid 10 into the safe box.",
                                  "Seat 2 (Carol) ran out of chips and is out of the match."]
-    ended = describe(proto.MatchCompleted(outcome), NAMES, 0)
+    ended = present(describe(proto.MatchCompleted(outcome), NAMES, 0))
     assert ended.startswith("Match over: one player has all the chips after 3 deals. "
                             "Seat 1 (Bob) won.")
     assert describe(proto.ActionApplied(0, Pass(0), (), 5), NAMES, 0) is None
@@ -611,15 +616,15 @@ def test_describe_session_events() -> None:
 
 def test_the_lobby_line_says_when_the_table_has_no_clock_and_only_then() -> None:
     players = ((b"k1", "Alice", False),)
-    untimed = describe(LobbyUpdate("bluff", "Friday", {"move_time": 0}, players), NAMES, None)
+    untimed = present(describe(LobbyUpdate("bluff", "Friday", {"move_time": 0}, players), NAMES, None))
     assert untimed.startswith('Table "Friday" (bluff, no clock: anyone can stall it for ever): ')
     for config in ({"move_time": 120}, {}):  # a clock, or a lobby that does not say
-        assert "clock" not in describe(LobbyUpdate("bluff", "Friday", config, players), NAMES, None)
+        assert "clock" not in present(describe(LobbyUpdate("bluff", "Friday", config, players), NAMES, None))
 
 
 def test_describe_own_refused_action_and_unknown_events() -> None:
     refused = IllegalAction(StakeTooLow(0, "stake at least 20, not 10"))
-    assert describe(refused, NAMES, 0).startswith("Your action was refused: seat 0: stake at")
+    assert present(describe(refused, NAMES, 0)).startswith("Your action was refused: seat 0: stake at")
     assert describe(object(), NAMES, 0) is None
 
 
@@ -632,22 +637,22 @@ def test_describe_before_names_are_known_says_seats_only() -> None:
 
 def test_describe_and_render_clean_control_characters_from_remote_text() -> None:
     names = ("\x1b[2J\x1b[31mEvil", "Bob\r\nFAKE: you won", "Carol", "Dave")
-    line = describe(bm.Passed(0, 10), names, 3)
+    line = present(describe(bm.Passed(0, 10), names, 3))
     assert "\x1b" not in line and "Evil" in line
     lobby = LobbyUpdate("bluff", "t\x07able", {}, ((b"k", "a\x1bb", False),))
-    assert "\x1b" not in describe(lobby, names, None) and "\x07" not in describe(lobby, names, None)
+    assert "\x1b" not in present(describe(lobby, names, None)) and "\x07" not in present(describe(lobby, names, None))
     text = render(bluff_lead().view(0), names, 0)
     assert "\x1b" not in text and "\r" not in text
     assert "FAKE" in text and all(not line.startswith("FAKE") for line in text.splitlines())
     verdict = Verdict("crypto\x1b[0m", (0,), 1, "bad\x1b]0;title\x07", (b"x",))
-    assert "\x1b" not in describe(proto.TableEnded(verdict), names, 0)
+    assert "\x1b" not in present(describe(proto.TableEnded(verdict), names, 0))
 
 
 def test_lines_about_this_peer_use_the_verb_that_agrees_with_you() -> None:
     from p2pcards.rules.bluff.events import RoundEnded
     from p2pcards.ui.text import describe
     names = ["Ann", "Bob", "Cy", "Dee"]
-    assert describe(RoundEnded(leader=1, cards_out=3), names, me=1).endswith(
+    assert present(describe(RoundEnded(leader=1, cards_out=3), names, me=1)).endswith(
         "you (seat 1) lead the next round.")
-    assert describe(RoundEnded(leader=2, cards_out=3), names, me=1).endswith(
+    assert present(describe(RoundEnded(leader=2, cards_out=3), names, me=1)).endswith(
         "seat 2 (Cy) leads the next round.")

@@ -24,6 +24,7 @@ from p2pcards.ui.text import describe, render
 from p2pcards.ui.text_bluff import turn_line as bluff_turn
 from p2pcards.ui.text_events import _OFFENCES
 from p2pcards.ui.text_topper import turn_line as topper_turn
+from tests.support.typed import present
 from tests.ui.ui_scenes import NAMES
 
 NOUNS = "card|deal|hand|player|trick|chip|proof|message|share"
@@ -70,7 +71,8 @@ def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game: str) -> 
             rng.shuffle(faces)
             events = state.deal(faces)
         else:
-            events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+            seat = present(state.to_act)
+            events = state.apply(bots[seat].choose(state.view(seat)))
         for me in range(4):
             for event in events:
                 problems += slips(describe(event, NAMES, me) or "")

@@ -12,10 +12,13 @@ from p2pcards.bots.bluff import HeuristicBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
 from p2pcards.rules.bluff import Challenge, Discard, Pass
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
 from p2pcards.ui.text import labelled_hand
+from p2pcards.ui.text_common import HandCard
 from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
 from p2pcards.ui.tui.picker import HandPicker
+from tests.support.typed import present
 from tests.ui.ui_scenes import (
     bluff_after_honest_call,
     bluff_lead,
@@ -30,11 +33,11 @@ from tests.ui.ui_scenes import (
 )
 
 
-def hand_of(view):
-    return labelled_hand(view, view.viewer)
+def hand_of(view: Engine) -> list[HandCard]:
+    return labelled_hand(view, present(view.viewer))
 
 
-def chosen(view, *labels):
+def chosen(view: Engine, *labels: int) -> list[HandCard]:
     return [entry for entry in hand_of(view) if entry.label in labels]
 
 
@@ -193,8 +196,8 @@ def test_topper_keys_of_another_stage_say_which_stage_this_is() -> None:
 def test_topper_enter_plays_the_selected_card_else_the_cursor_card() -> None:
     view = topper_lead().view(0)
     hand = hand_of(view)
-    assert press("enter", view, [], hand[2]) == Play(0, hand[2].slot, hand[2].card)
-    assert press("enter", view, [hand[4]], hand[2]) == Play(0, hand[4].slot, hand[4].card)
+    assert press("enter", view, [], hand[2]) == Play(0, hand[2].slot, present(hand[2].card))
+    assert press("enter", view, [hand[4]], hand[2]) == Play(0, hand[4].slot, present(hand[4].card))
 
 
 def test_topper_playing_off_suit_is_refused_and_names_the_cards_that_follow() -> None:
@@ -211,7 +214,7 @@ def test_topper_playing_off_suit_is_refused_and_names_the_cards_that_follow() ->
 
 # --- whole matches: the keys reach every action a bot chooses ----------------------------------
 
-def _key_for(wanted):
+def _key_for(wanted: object) -> str:
     if isinstance(wanted, Bid):
         return str(wanted.tricks)
     if isinstance(wanted, NameTrump):
@@ -220,17 +223,18 @@ def _key_for(wanted):
         type(wanted).__name__]
 
 
-def _complete(flow, wanted):
+def _complete(flow: DiscardFlow, wanted: Discard) -> Discard:
     """Answer the discard questions as ``wanted`` would."""
     for _ in range(3):
         if flow.step == "rank":
-            answer = wanted.rank.label
+            answer = present(wanted.rank).label
         elif flow.step == "stake":
             answer = str(wanted.stake)
         else:
             answer = ""
         action = flow.answer(answer)
         if action is not None:
+            assert isinstance(action, Discard)
             return action
     raise AssertionError("the discard flow did not finish")
 

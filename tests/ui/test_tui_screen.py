@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import pytest
 
@@ -18,6 +19,7 @@ from p2pcards.rules.bluff import Discard
 from p2pcards.rules.bluff.events import BluffOutcome, Termination
 from p2pcards.rules.topper import Play
 from p2pcards.ui.plain import PlayerQuit
+from tests.support.typed import present
 from tests.ui.test_tui_harness import (
     CTRL_C,
     CTRL_U,
@@ -35,6 +37,7 @@ from tests.ui.test_tui_harness import (
 from tests.ui.ui_scenes import NAMES, bluff_lead, bluff_respond, topper_bidding, topper_play
 
 KEYS = [bytes([seat + 1]) * 32 for seat in range(4)]
+T = TypeVar("T")
 
 
 def seat_everyone(screen: Any, me: int, bots: tuple[bool, ...] = (False, True, True, True)) -> None:
@@ -45,14 +48,14 @@ def seat_everyone(screen: Any, me: int, bots: tuple[bool, ...] = (False, True, T
     screen.model.me = me
 
 
-async def deciding(screen: Any, view: Any, term: Any) -> asyncio.Future:
-    task = asyncio.ensure_future(screen.decide(view))
+async def deciding(screen: Any, view: Any, term: Any) -> asyncio.Task[object]:
+    task: asyncio.Task[object] = asyncio.ensure_future(screen.decide(view))
     await wait_until(lambda: screen.pending is not None, "a pending decision", term)
     await drawn(screen, term)
     return task
 
 
-def run(coro: Any) -> Any:
+def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(asyncio.wait_for(coro, timeout=60))
 
 
@@ -208,9 +211,9 @@ def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts() -> None:
             return await asyncio.wait_for(task, 5), asked_rank, asked_stake
     action, asked_rank, asked_stake = run(scene())
     view = bluff_lead().view(0)
-    queens = tuple(s for s, f in view.hand(0) if f.rank == Rank.QUEEN)[:2]
+    queens = tuple(s for s, f in view.hand(0) if f is not None and f.rank == Rank.QUEEN)[:2]
     assert isinstance(action, Discard)
-    assert set(action.slots) <= set(s for s, f in view.hand(0) if f.rank == Rank.QUEEN)
+    assert set(action.slots) <= set(s for s, f in view.hand(0) if f is not None and f.rank == Rank.QUEEN)
     assert len(action.slots) == 2 and action.rank == Rank.QUEEN and action.stake == 30
     assert len(queens) == 2
     assert "Discard 2 cards: claim which rank?" in asked_rank
@@ -218,7 +221,7 @@ def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts() -> None:
 
 
 def test_escape_cancels_the_question_and_keeps_the_selection() -> None:
-    async def scene() -> tuple[list, str, bool]:
+    async def scene() -> tuple[list[int], str, bool]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
             task = await deciding(screen, bluff_respond().view(1), term)
@@ -238,7 +241,7 @@ def test_escape_cancels_the_question_and_keeps_the_selection() -> None:
 
 
 def test_a_click_on_a_card_selects_it_and_marks_it() -> None:
-    async def scene() -> tuple[list, str]:
+    async def scene() -> tuple[list[int], str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
             task = await deciding(screen, bluff_respond().view(1), term)
@@ -252,7 +255,7 @@ def test_a_click_on_a_card_selects_it_and_marks_it() -> None:
             return selected, mark_row[column - 1:column + 3]
     selected, mark = run(scene())
     view = bluff_respond().view(1)
-    five = next(s for s, f in view.hand(1) if f.rank == Rank.FIVE)
+    five = next(s for s, f in view.hand(1) if f is not None and f.rank == Rank.FIVE)
     assert selected == [five] and "▼" in mark
 
 
@@ -567,7 +570,7 @@ def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself() -> Non
 
 
 def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell() -> None:
-    async def scene() -> tuple[list, int]:
+    async def scene() -> tuple[list[str | None], int]:
         now = [100.0]
         async with headless(clock=lambda: now[0]) as (screen, keys, term):
             rings = []
@@ -586,8 +589,8 @@ def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell() -> None:
             return seen, len(rings)
     seen, rings = run(scene())
     assert seen[0] is None  # 50 s left: nothing to say
-    assert seen[1].startswith("30 seconds left to move") and seen[2] == seen[1]
-    assert seen[3].startswith("10 seconds left to move") and seen[4] == seen[3]
+    assert present(seen[1]).startswith("30 seconds left to move") and seen[2] == seen[1]
+    assert present(seen[3]).startswith("10 seconds left to move") and seen[4] == seen[3]
     assert rings == 2  # once at 30, once at 10
 
 
@@ -650,7 +653,7 @@ def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_d
 def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none() -> None:
     from p2pcards.ui.tui.bars import title_line
 
-    def title(config: dict) -> str:
+    def title(config: dict[str, object]) -> str:
         from p2pcards.ui.tui.model import ScreenModel
         model = ScreenModel()
         model.apply(LobbyUpdate("bluff", "Friday", config, ((KEYS[0], "Ann", False),)))
@@ -729,7 +732,7 @@ def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left
             await wait_until(lambda: screen.pending is not None, "the decision", term)
             keys.send_text("a")
             await wait_until(lambda: screen.message is not None, "a word on a", term)
-            said = screen.message[1]
+            said = present(screen.message)[1]
             task.cancel()
             return said
     said = run(scene())

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.typed import present
+
 #: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
 #: runs all such tests, so no other test's table shows up in a list.
 pytestmark = pytest.mark.xdist_group("loopback-mdns")
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.xdist_group("loopback-mdns")
 BOUND = 180
 
 
-def run_cli(args: list[str], home: Path, timeout: float = BOUND) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], home: Path, timeout: float = BOUND) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
@@ -107,7 +109,7 @@ def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path: Path) 
     (["play", "bluff", "--bots", "smart"], "invalid choice: 'smart'"),
     (["host", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
 ])
-def test_impossible_options_are_one_sentence_and_exit_2(tmp_path: Path, args, says: str) -> None:
+def test_impossible_options_are_one_sentence_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     result = run_cli(args, tmp_path, timeout=30)
     assert result.returncode == 2
     assert says in result.stderr and "Traceback" not in result.stderr
@@ -165,7 +167,7 @@ def finished_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, 
     return home, row["session"], Path(row["path"]) / "transcript"
 
 
-def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home) -> None:
+def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home: tuple[Path, str, Path]) -> None:
     home, _, transcript = finished_home
     checked = run_cli(["verify", str(transcript.parent)], home)
     assert checked.returncode == 0, checked.stdout
@@ -182,7 +184,7 @@ def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home) 
     assert detailed.count("in join order") == 4
 
 
-def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home) -> None:
+def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home: tuple[Path, str, Path]) -> None:
     home, _, transcript = finished_home
     report = json.loads(run_cli(["verify", "--json", str(transcript.parent)], home).stdout)
     assert report["ok"] is True and report["game"] == "topper" and report["verdict"] is None
@@ -205,7 +207,8 @@ def test_verify_of_a_file_that_is_not_a_transcript_is_one_sentence(tmp_path: Pat
     assert "Traceback" not in checked.stderr and checked.stdout == ""
 
 
-def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(finished_home) -> None:
+def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(
+        finished_home: tuple[Path, str, Path]) -> None:
     home, session, _ = finished_home
     shown = run_cli(["resume", "--plain", session], home, timeout=60)
     assert shown.returncode == 0, shown.stderr
@@ -249,7 +252,7 @@ def test_join_of_a_full_table_says_it_is_full() -> None:
         _pick_table([_Found("Friday", "aaaa-0000-0000")], "Nope")
 
 
-def _announced_host(home: Path, name: str, table: str, *extra: str) -> subprocess.Popen:
+def _announced_host(home: Path, name: str, table: str, *extra: str) -> subprocess.Popen[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_STATE_HOME": str(home / "state")}
     return subprocess.Popen(
@@ -270,7 +273,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
              _announced_host(tmp_path / "h3", "Hanna", "Full den", "--bots", "3")]
     try:
         # Each host's "Hosting …" line (a host with bots may print its lobby first).
-        firsts = [next(line for line in iter(host.stdout.readline, "") if "Hosting" in line)
+        firsts = [next(line for line in iter(present(host.stdout).readline, "") if "Hosting" in line)
                   for host in hosts]
         assert all("--connect 127.0.0.1:" in line for line in firsts), firsts
         assert "Friends join with: p2pcards join 'Loop den'" in firsts[0]
@@ -317,11 +320,11 @@ def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger() -> No
         class host:
             class relay:
                 started = False
-        tasks: list = []
+        tasks: list[object] = []
         linger = 125.0
-        closed_with: dict = {}
+        closed_with: dict[str, float] = {}
 
-        async def close(self, **kwargs) -> None:
+        async def close(self, **kwargs: float) -> None:
             self.closed_with = kwargs
 
     hosted = Hosted()

@@ -9,18 +9,20 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.app.test_cli import _Found, run_cli
+from tests.support.typed import present
 
 
 @pytest.mark.parametrize("args", [
     ["join", "--connect", "127.0.0.1:9", "--deadline", "5"],
     ["resume", "--deadline", "30"],
 ])
-def test_join_and_resume_refuse_a_deadline_instead_of_ignoring_it(tmp_path: Path, args) -> None:
+def test_join_and_resume_refuse_a_deadline_instead_of_ignoring_it(tmp_path: Path, args: list[str]) -> None:
     done = run_cli(args, tmp_path, timeout=30)
     assert done.returncode == 2 and done.stdout == ""
     assert f"p2pcards: {args[0]} takes no --deadline: the table clock is its host's setting" \
@@ -34,7 +36,8 @@ def _free_port() -> int:
     """A loopback port nothing listens on (bound, then closed)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 @pytest.mark.parametrize("command", ["join", "watch"])
@@ -50,7 +53,7 @@ def test_connect_to_nothing_says_no_table_answered_there(tmp_path: Path, command
 
 
 @pytest.fixture
-def started_table(tmp_path: Path):
+def started_table(tmp_path: Path) -> Iterator[int]:
     """A table whose four seats are taken (the host's own seat and three bots), on loopback."""
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "host" / "config"),
            "XDG_STATE_HOME": str(tmp_path / "host" / "state")}
@@ -69,10 +72,10 @@ def started_table(tmp_path: Path):
     finally:
         host.kill()
         host.wait(timeout=30)
-        host.stdout.close()
+        present(host.stdout).close()
 
 
-def test_a_started_table_over_connect_says_its_refusal_once(tmp_path: Path, started_table) -> None:
+def test_a_started_table_over_connect_says_its_refusal_once(tmp_path: Path, started_table: int) -> None:
     done = run_cli(["join", "--connect", f"127.0.0.1:{started_table}", "--plain"],
                    tmp_path / "joiner", timeout=60)
     assert done.returncode == 2, done.stdout + done.stderr

@@ -7,12 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import Decision
 from p2pcards.protocol import game_wire
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until
+from tests.support.typed import present
 
 
 class _Silent:
@@ -21,7 +25,7 @@ class _Silent:
     def __init__(self) -> None:
         self.asked = asyncio.Event()
 
-    async def decide(self, view, decision) -> None:
+    async def decide(self, view: Engine, decision: Decision) -> None:
         self.asked.set()
         await asyncio.Event().wait()
 
@@ -31,14 +35,14 @@ def _options(tmp_path: Path) -> TableOptions:
     return TableOptions(game="topper", config=config, seed=4, deadline=1.5, journal_root=tmp_path)
 
 
-async def _verdicts_of_bots(hosted, timeout: float = 30):
+async def _verdicts_of_bots(hosted: HostedTable, timeout: float = 30) -> list[Verdict]:
     results = await asyncio.wait_for(asyncio.gather(*hosted.tasks[1:]), timeout)
-    return [r.verdict for r in results]
+    return [present(r.verdict) for r in results]
 
 
 @pytest.mark.slow
 def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> list[Verdict]:
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=3)
@@ -46,7 +50,7 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path: Path) 
         try:
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
             results = await asyncio.wait_for(asyncio.gather(*others), 30)
-            return [r.verdict for r in results]
+            return [present(r.verdict) for r in results]
         finally:
             await hosted.close(grace=0.1)
     verdicts = asyncio.run(run())
@@ -55,7 +59,7 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path: Path) 
 
 @pytest.mark.slow
 def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> list[Verdict]:
         me = seeded_identity(4, "me", "Me")
         bot_agent = BotAgent(make_bot_factory("topper", "heuristic"), 4)
         hosted = await start_hosted_table(me, bot_agent, _options(tmp_path), bots=3)
@@ -75,10 +79,11 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path: Path) -> 
 
 
 
-def _later_clock_at_a_host_that_closes(tmp_path: Path, linger):
+def _later_clock_at_a_host_that_closes(tmp_path: Path,
+                                       linger: float | None) -> tuple[int, Verdict, Verdict]:
     """The host's seat and its bot time out a silent player first; a player whose
     own clock is longer is still waiting when the host closes its table."""
-    async def run():
+    async def run() -> tuple[int, Verdict, Verdict]:
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=1)
@@ -96,7 +101,7 @@ def _later_clock_at_a_host_that_closes(tmp_path: Path, linger):
             mine = await asyncio.wait_for(hosted.result(), 30)
             await hosted.close(grace=5, linger=linger)
             theirs = await asyncio.wait_for(watcher_task, 30)
-            return silent.table.me_player, mine.verdict, theirs.verdict
+            return present(present(silent.table).me_player), present(mine.verdict), present(theirs.verdict)
         finally:
             silent_task.cancel()
             await asyncio.gather(silent_task, watcher_task, return_exceptions=True)

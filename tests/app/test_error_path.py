@@ -29,12 +29,12 @@ def _env(home: Path) -> dict[str, str]:
             "XDG_STATE_HOME": str(home / "state")}
 
 
-def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=_env(home),
                           capture_output=True, text=True, timeout=BOUND)
 
 
-def run_into_closed_pipe(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def run_into_closed_pipe(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     """The command with its stdout a pipe whose reader has already gone, as
     ``p2pcards ... | head -1`` is once ``head`` has its line."""
     read_end, write_end = os.pipe()
@@ -60,7 +60,8 @@ def run_into_closed_pipe(args: list[str], home: Path) -> subprocess.CompletedPro
     (["play", "bluff", "--price", "ten"], "argument --price: the table price is a whole "
                                           "number, not 'ten'"),
 ])
-def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path: Path, args, says: str) -> None:
+def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path: Path, args: list[str],
+                                                                      says: str) -> None:
     result = run_cli(args, tmp_path)
     assert result.returncode == 2 and says in result.stderr
     assert "Traceback" not in result.stderr and "table_price" not in result.stderr
@@ -68,12 +69,12 @@ def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path: 
 
 @pytest.mark.parametrize("args", [["saved"], ["whoami"],
                                   ["tables", "--timeout", "0.2", "--interface", "127.0.0.1"]])
-def test_a_reader_that_stopped_reading_ends_the_command_quietly(tmp_path: Path, args) -> None:
+def test_a_reader_that_stopped_reading_ends_the_command_quietly(tmp_path: Path, args: list[str]) -> None:
     result = run_into_closed_pipe(args, tmp_path)
     assert result.stderr == "" and result.returncode == front.EXIT_PIPE
 
 
-def _interrupted(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
+def _interrupted(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                  target: str, argv: list[str], coroutine: bool) -> tuple[int, str]:
     """``main(argv)`` with ``target`` replaced by a Ctrl-C (a real SIGINT) at that point."""
     async def press_ctrl_c(*_args: object, **_kwargs: object) -> None:
@@ -157,7 +158,7 @@ def _bad_files(home: Path) -> dict[str, str]:
                                                   "control character U+001B", 2),
     (["host", "topper", "--table", "x" * 33], "argument --table: a name is at most 32", 2),
 ])
-def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_path: Path, args, says: str,
+def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_path: Path, args: list[str], says: str,
                                                                            code: int) -> None:
     files = _bad_files(tmp_path)
     result = run_cli([a.format(**files) for a in args], tmp_path)
@@ -170,7 +171,7 @@ def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_pa
 
 @pytest.mark.parametrize("args", [["play", "topper", "--bot", "random", "--target", "1"],
                                   ["saved"]])
-def test_a_state_folder_that_is_a_file_is_one_sentence_not_a_hung_table(tmp_path: Path, args) -> None:
+def test_a_state_folder_that_is_a_file_is_one_sentence_not_a_hung_table(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "state").write_text("a file where the saved tables should go")
     result = run_cli(args, tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr

@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 
@@ -19,11 +21,11 @@ def _options(tmp_path: Path) -> TableOptions:
     return TableOptions(game="topper", config=config, seed=8, journal_root=tmp_path)
 
 
-def _joiner(hosted, failures: list[BaseException]) -> PeerSession:
+def _joiner(hosted: HostedTable, failures: list[BaseException]) -> PeerSession:
     identity = seeded_identity(8, "late", "Late")
     dial = hosted.host.local_connector(identity)
 
-    async def connect():
+    async def connect() -> Connection:
         if failures:
             raise failures.pop(0)
         return await dial()
@@ -31,7 +33,7 @@ def _joiner(hosted, failures: list[BaseException]) -> PeerSession:
 
 
 def test_a_joiner_whose_first_handshakes_were_cut_joins_a_moment_later(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> tuple[list[BaseException], SessionResult]:
         me = seeded_identity(8, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 8), _options(tmp_path), bots=2)
@@ -49,7 +51,7 @@ def test_a_joiner_whose_first_handshakes_were_cut_joins_a_moment_later(tmp_path:
 
 
 def test_a_host_where_nobody_listens_is_reported_at_once(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> tuple[list[BaseException], SessionResult]:
         me = seeded_identity(8, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 8), _options(tmp_path), bots=2)
@@ -86,7 +88,7 @@ def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_ho
             self.sent.append(frame)
 
     session = PeerSession(table.identities[1], BotAgent(make_bot_factory("topper", "heuristic"), 8),
-                          connector=None)
+                          connector=None)  # type: ignore[arg-type]  # never dials
     session.table = me
     link = Link()
     said_in_hello = 3

@@ -14,7 +14,7 @@ import pytest
 BOUND = 60
 
 
-def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_STATE_HOME": str(home / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env,
@@ -32,7 +32,8 @@ def identity_file(home: Path) -> Path:
     ("Eve\x1b[2J", "a name cannot hold the control character U+001B"),
     ("Bob\nAlice", "a name cannot hold the control character U+000A"),
 ])
-def test_a_name_the_others_would_refuse_is_a_sentence_and_nothing_is_saved(tmp_path: Path, name, says: str) -> None:
+def test_a_name_the_others_would_refuse_is_a_sentence_and_nothing_is_saved(tmp_path: Path, name: str,
+                                                                          says: str) -> None:
     first = run_cli(["whoami", "--name", "Zoe"], tmp_path)
     before = identity_file(tmp_path).read_bytes()
     refused = run_cli(["whoami", "--name", name], tmp_path)

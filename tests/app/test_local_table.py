@@ -8,15 +8,19 @@ from pathlib import Path
 import pytest
 
 from p2pcards.app import TableOptions, play_local, seeded_identity, start_hosted_table
-from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.bots.agent import BotAgent, Positioned, make_bot_factory
 from p2pcards.net.journal import Journal, read_records
-from p2pcards.net.session_events import LobbyUpdate
+from p2pcards.net.session_events import LobbyUpdate, SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import HandReceived, MatchCompleted
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until
+from tests.support.typed import present
 
 CONFIGS = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=3)}
 
@@ -26,9 +30,9 @@ def options(game: str, tmp_path: Path, seed: int = 5) -> TableOptions:
                         seed=seed, deadline=30, journal_root=tmp_path)
 
 
-async def play(game: str, tmp_path: Path, seed: int = 5):
+async def play(game: str, tmp_path: Path, seed: int = 5) -> tuple[Identity, SessionResult, list[object]]:
     me = seeded_identity(seed, "me", "Me")
-    events: list = []
+    events: list[object] = []
     result = await asyncio.wait_for(play_local(
         me, BotAgent(make_bot_factory(game, "heuristic"), seed), options(game, tmp_path, seed),
         on_event=events.append), timeout=120)
@@ -74,7 +78,7 @@ def test_meta_keeps_the_secrets_only_in_the_owners_private_file(tmp_path: Path) 
 
 
 def test_bots_fill_seats_in_a_fixed_order_and_the_host_sits_first(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> list[str]:
         me = seeded_identity(1, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "random"), 1), options("topper", tmp_path, 1), bots=3)
@@ -92,13 +96,13 @@ class _NeverDecides:
     def __init__(self) -> None:
         self.asked = asyncio.Event()
 
-    async def decide(self, view, decision) -> None:
+    async def decide(self, view: Engine, decision: Positioned) -> None:
         self.asked.set()
         await asyncio.Event().wait()
 
 
 def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> list[Verdict | None]:
         me = seeded_identity(2, "me", "Me")
         agent = _NeverDecides()
         hosted = await start_hosted_table(me, agent, options("topper", tmp_path, 2), bots=3)
@@ -119,17 +123,16 @@ def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_th
     back the relay, the host's seat and its bots from their journals."""
     from p2pcards.app import resume_hosted_table
 
-    async def clean_run():
+    async def clean_run() -> SessionResult:
         _, result, _ = await play_async("topper", tmp_path / "clean", seed=6)
         return result
 
-    async def stopped_then_resumed():
+    async def stopped_then_resumed() -> SessionResult:
         me = seeded_identity(6, "me", "Me")
         root = tmp_path / "faulted"
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 6), options("topper", root, 6), bots=3)
-        await until(lambda: hosted.sessions[0].table is not None
-                     and hosted.sessions[0].table.next_position > 40)
+        await until(lambda: (table := hosted.sessions[0].table) is not None and table.next_position > 40)
         await hosted.host.close()  # the links die first, as in a crash: no leave notice gets out
         for task in hosted.tasks:
             task.cancel()
@@ -150,7 +153,7 @@ def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_th
 
 
 def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path: Path) -> None:
-    async def run():
+    async def run() -> tuple[Verdict | None, Verdict | None]:
         me = seeded_identity(2, "me", "Me")
         agent = _NeverDecides()
         hosted = await start_hosted_table(me, agent, options("topper", tmp_path, 2), bots=3)
@@ -162,13 +165,13 @@ def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path: 
             await hosted.close()
         bot = hosted.sessions[1]
         again = type(bot)(bot.identity, bot.agent, bot.connector)
-        again.resume_from(Journal(bot.journal.directory))
-        return again.table.verdict, (await asyncio.wait_for(again.run(), 10)).verdict
+        again.resume_from(Journal(present(bot.journal).directory))
+        return present(again.table).verdict, (await asyncio.wait_for(again.run(), 10)).verdict
     saved, after = asyncio.run(run())
     assert saved is not None and saved.rule == "left" and after == saved
 
 
-async def play_async(game, tmp_path: Path, seed):
+async def play_async(game: str, tmp_path: Path, seed: int) -> tuple[Identity, SessionResult, list[object]]:
     return await play(game, tmp_path, seed)
 
 

@@ -9,12 +9,13 @@ from pathlib import Path
 
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import SessionResult
 from tests.support import until
 
 from .hosted import hosted_topper, topper_bot
 
 
-async def _second_process_for_one_seat(tmp_path: Path):
+async def _second_process_for_one_seat(tmp_path: Path) -> tuple[PeerSession, SessionResult]:
     async with hosted_topper(tmp_path, 5) as hosted:
         seat = seeded_identity(5, "x", "Xan")
         first = PeerSession(seat, topper_bot(2), hosted.host.local_connector(seat),

@@ -10,7 +10,9 @@ import pytest
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.net.journal import Journal
+from p2pcards.net.session_events import Decision
 from p2pcards.protocol import game_wire
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
 
 
@@ -19,7 +21,7 @@ class _Broken(RuntimeError):
 
 
 class _CrashingAgent:
-    async def decide(self, view, decision) -> None:
+    async def decide(self, view: Engine, decision: Decision) -> None:
         raise _Broken("the front end failed")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from pathlib import Path
+from typing import Any
 
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
@@ -19,14 +20,14 @@ from .hosted import hosted_topper, topper_bot
 CUT_FROM = 10
 
 
-async def _cancelled_as_a_check_finished(tmp_path: Path):
+async def _cancelled_as_a_check_finished(tmp_path: Path) -> Any:  # a PeerSession with the test's cut_at
     async with hosted_topper(tmp_path, 7) as hosted:
         seat = seeded_identity(7, "x", "Xan")
         session = PeerSession(seat, topper_bot(2), hosted.host.local_connector(seat),
                               journal_root=tmp_path / "seat")
         checked = session._check
 
-        async def cancelled_once_accepted(check) -> None:
+        async def cancelled_once_accepted(check: Any) -> None:
             table = session.table
             if table is not None and table.next_position >= CUT_FROM and not session.cut_at:  # type: ignore[attr-defined]
                 session.cut_at.append(table.next_position)  # type: ignore[attr-defined]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.typed import present
+
 #: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
 #: runs all such tests, so no other test's table shows up in a list.
 pytestmark = pytest.mark.xdist_group("loopback-mdns")
@@ -18,13 +20,13 @@ pytestmark = pytest.mark.xdist_group("loopback-mdns")
 BOUND = 180
 
 
-def run_cli(args: list[str], home: Path, timeout: float = BOUND) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], home: Path, timeout: float = BOUND) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 
-def test_whoami_creates_one_identity_and_keeps_it(tmp_path):
+def test_whoami_creates_one_identity_and_keeps_it(tmp_path: Path) -> None:
     first = run_cli(["whoami", "--name", "Zoe"], tmp_path)
     second = run_cli(["whoami"], tmp_path)
     assert first.returncode == 0 and first.stdout == second.stdout
@@ -33,7 +35,7 @@ def test_whoami_creates_one_identity_and_keeps_it(tmp_path):
 
 
 @pytest.mark.slow
-def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_path):
+def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_path: Path) -> None:
     played = run_cli(["play", "topper", "--bot", "heuristic", "--target", "3", "--name", "Me"], tmp_path)
     assert played.returncode == 0, played.stderr
     assert "Match over:" in played.stdout
@@ -45,7 +47,7 @@ def test_play_with_a_bot_in_my_seat_finishes_and_its_transcript_verifies(tmp_pat
 
 
 @pytest.mark.slow
-def test_verify_reports_a_damaged_transcript(tmp_path):
+def test_verify_reports_a_damaged_transcript(tmp_path: Path) -> None:
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2"], tmp_path)
     assert played.returncode == 0, played.stderr
     row = json.loads(run_cli(["saved", "--json"], tmp_path).stdout.splitlines()[0])
@@ -57,18 +59,18 @@ def test_verify_reports_a_damaged_transcript(tmp_path):
     assert checked.returncode == 1 and "FAILED" in checked.stdout
 
 
-def test_verify_without_a_transcript_says_so(tmp_path):
+def test_verify_without_a_transcript_says_so(tmp_path: Path) -> None:
     checked = run_cli(["verify", str(tmp_path / "nothing")], tmp_path)
     assert checked.returncode == 2 and "no transcript" in checked.stderr
 
 
-def test_unknown_game_is_refused_with_usage(tmp_path):
+def test_unknown_game_is_refused_with_usage(tmp_path: Path) -> None:
     result = run_cli(["play", "poker"], tmp_path)
     assert result.returncode == 2 and "invalid choice" in result.stderr
 
 
 @pytest.mark.slow
-def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
+def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path: Path) -> None:
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Pia"],
                      tmp_path)
     assert played.returncode == 0, played.stderr
@@ -88,7 +90,7 @@ def test_saved_lists_only_your_own_tables_with_game_table_and_result(tmp_path):
 
 
 @pytest.mark.slow
-def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path):
+def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path: Path) -> None:
     run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
     result = run_cli(["resume"], tmp_path, timeout=30)
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -107,13 +109,13 @@ def test_resume_without_a_session_says_when_no_table_is_in_play(tmp_path):
     (["play", "bluff", "--bots", "smart"], "invalid choice: 'smart'"),
     (["host", "bluff", "--bot-kind", "smart"], "invalid choice: 'smart'"),
 ])
-def test_impossible_options_are_one_sentence_and_exit_2(tmp_path, args, says):
+def test_impossible_options_are_one_sentence_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     result = run_cli(args, tmp_path, timeout=30)
     assert result.returncode == 2
     assert says in result.stderr and "Traceback" not in result.stderr
 
 
-def test_hosting_on_a_busy_port_says_so_without_a_traceback(tmp_path):
+def test_hosting_on_a_busy_port_says_so_without_a_traceback(tmp_path: Path) -> None:
     import socket
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -125,7 +127,7 @@ def test_hosting_on_a_busy_port_says_so_without_a_traceback(tmp_path):
     assert f"cannot host on 127.0.0.1:{port}: that port is already in use" in result.stderr
 
 
-def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
+def test_hosting_on_an_address_of_another_machine_says_so(tmp_path: Path) -> None:
     # Binding sends nothing: 192.0.2.1 (TEST-NET-1) is simply not an address of this machine.
     result = run_cli(["host", "bluff", "--plain", "--no-advertise", "--bind", "192.0.2.1"],
                      tmp_path, timeout=30)
@@ -134,7 +136,7 @@ def test_hosting_on_an_address_of_another_machine_says_so(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path):
+def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path: Path) -> None:
     played = run_cli(["play", "topper", "--bot", "random", "--target", "1"], tmp_path)
     line = next(line for line in played.stdout.splitlines() if "check it with: " in line)
     hint = line.split("check it with: ")[1].strip()
@@ -148,7 +150,7 @@ def test_the_exit_hint_is_one_short_line_that_runs_as_printed(tmp_path):
     assert "OK: every signature, proof and rule checks." in checked.stdout
 
 
-def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port():
+def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port() -> None:
     from p2pcards.commands.resuming import resumed_line as _resumed_line
     solo = _resumed_line("Me's table", None)
     assert "None" not in solo and "port" not in solo and "against the bots" in solo
@@ -156,7 +158,7 @@ def test_a_resumed_solo_table_is_not_said_to_listen_on_a_port():
 
 
 @pytest.fixture(scope="module")
-def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
+def finished_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path]:
     """A home holding one finished solo Topper match: (home, session id, your transcript)."""
     home = tmp_path_factory.mktemp("finished")
     played = run_cli(["play", "topper", "--bot", "random", "--target", "2", "--name", "Ona"], home)
@@ -165,7 +167,7 @@ def finished_home(tmp_path_factory) -> tuple[Path, str, Path]:
     return home, row["session"], Path(row["path"]) / "transcript"
 
 
-def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
+def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home: tuple[Path, str, Path]) -> None:
     home, _, transcript = finished_home
     checked = run_cli(["verify", str(transcript.parent)], home)
     assert checked.returncode == 0, checked.stdout
@@ -182,7 +184,7 @@ def test_verify_names_seats_and_you_and_says_how_the_match_ended(finished_home):
     assert detailed.count("in join order") == 4
 
 
-def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home):
+def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home: tuple[Path, str, Path]) -> None:
     home, _, transcript = finished_home
     report = json.loads(run_cli(["verify", "--json", str(transcript.parent)], home).stdout)
     assert report["ok"] is True and report["game"] == "topper" and report["verdict"] is None
@@ -197,7 +199,7 @@ def test_verify_json_gives_seats_join_order_and_the_outcome(finished_home):
     (b"", "is empty: the table never started"),
     (b"hello, not a transcript\n", "is not a p2pcards transcript"),
 ])
-def test_verify_of_a_file_that_is_not_a_transcript_is_one_sentence(tmp_path, content, says):
+def test_verify_of_a_file_that_is_not_a_transcript_is_one_sentence(tmp_path: Path, content: bytes, says: str) -> None:
     path = tmp_path / "file.bin"
     path.write_bytes(content)
     checked = run_cli(["verify", str(path)], tmp_path, timeout=30)
@@ -205,7 +207,8 @@ def test_verify_of_a_file_that_is_not_a_transcript_is_one_sentence(tmp_path, con
     assert "Traceback" not in checked.stderr and checked.stdout == ""
 
 
-def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(finished_home):
+def test_resuming_a_finished_table_shows_how_it_ended_with_names_and_bots(
+        finished_home: tuple[Path, str, Path]) -> None:
     home, session, _ = finished_home
     shown = run_cli(["resume", "--plain", session], home, timeout=60)
     assert shown.returncode == 0, shown.stderr
@@ -226,7 +229,7 @@ class _Found:
         self.spectators = 0
 
 
-def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash():
+def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash() -> None:
     from p2pcards.commands import UserError
     from p2pcards.commands.finding import pick_table as _pick_table
     one, two = _Found("dup", "bbbb-0000-0000"), _Found("dup", "aaaa-1111-1111", host_name="Bo")
@@ -241,7 +244,7 @@ def test_join_picks_a_table_by_name_key_or_list_number_and_says_when_names_clash
     assert _pick_table(found, "3") is other and _pick_table(found, "quiet") is other
 
 
-def test_join_of_a_full_table_says_it_is_full():
+def test_join_of_a_full_table_says_it_is_full() -> None:
     from p2pcards.commands import UserError
     from p2pcards.commands.finding import pick_table as _pick_table
     with pytest.raises(UserError, match='table "Friday" is full'):
@@ -250,7 +253,7 @@ def test_join_of_a_full_table_says_it_is_full():
         _pick_table([_Found("Friday", "aaaa-0000-0000")], "Nope")
 
 
-def _announced_host(home: Path, name: str, table: str, *extra: str) -> subprocess.Popen:
+def _announced_host(home: Path, name: str, table: str, *extra: str) -> subprocess.Popen[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_STATE_HOME": str(home / "state")}
     return subprocess.Popen(
@@ -260,7 +263,7 @@ def _announced_host(home: Path, name: str, table: str, *extra: str) -> subproces
 
 
 @pytest.mark.slow
-def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tables(tmp_path):
+def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tables(tmp_path: Path) -> None:
     """Real hosts announced on loopback: two tables named alike and a full one.
     `tables` lists them under headers with host names and addresses; `join` tells
     the twins apart by number and key and says the full one is full; each host
@@ -271,7 +274,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
              _announced_host(tmp_path / "h3", "Hanna", "Full den", "--bots", "3")]
     try:
         # Each host's "Hosting …" line (a host with bots may print its lobby first).
-        firsts = [next(line for line in iter(host.stdout.readline, "") if "Hosting" in line)
+        firsts = [next(line for line in iter(present(host.stdout).readline, "") if "Hosting" in line)
                   for host in hosts]
         assert all("--connect 127.0.0.1:" in line for line in firsts), firsts
         assert "Friends join with: p2pcards join 'Loop den'" in firsts[0]
@@ -309,7 +312,7 @@ def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tab
             host.communicate(timeout=30)  # waits, and closes its pipes
 
 
-def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
+def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger() -> None:
     import asyncio
 
     from p2pcards.commands.seated import close_hosted as _close_hosted
@@ -318,11 +321,11 @@ def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
         class host:
             class relay:
                 started = False
-        tasks: list = []
+        tasks: list[object] = []
         linger = 125.0
-        closed_with: dict = {}
+        closed_with: dict[str, float] = {}
 
-        async def close(self, **kwargs):
+        async def close(self, **kwargs: float) -> None:
             self.closed_with = kwargs
 
     hosted = Hosted()
@@ -330,7 +333,8 @@ def test_closing_a_table_that_never_started_gives_no_grace_and_no_linger():
     assert hosted.closed_with == {"grace": 0, "linger": 0}
 
 
-def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_path, monkeypatch):
+def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("P2PCARDS_INSECURE_SEED", raising=False)
     refused = run_cli(["host", "topper", "--seed", "3", "--no-advertise"], tmp_path)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
@@ -340,7 +344,8 @@ def test_a_seed_is_refused_outside_tests_because_it_makes_every_hand_known(tmp_p
 
 @pytest.mark.asyncio
 @pytest.mark.slow
-async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_down(capsys):
+async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_down(
+        capsys: pytest.CaptureFixture[str]) -> None:
     """Two tables announced on loopback, one with a 90 s clock and one with none:
     `tables` (plain and --json) shows each clock and warns of the unclocked one,
     and `join` says so, with the warning, before the joiner sits down; the timed

@@ -19,7 +19,7 @@ def _save(path: Path, messages: list[bytes]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def evening(tmp_path_factory) -> tuple[Path, list[Path]]:
+def evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     folder = tmp_path_factory.mktemp("evening")
     first = direct_table("topper", seed=71)
     first.run()
@@ -35,7 +35,7 @@ def evening(tmp_path_factory) -> tuple[Path, list[Path]]:
     return folder, files
 
 
-def test_an_evening_given_in_any_order_verifies_match_by_match_and_whole(evening):
+def test_an_evening_given_in_any_order_verifies_match_by_match_and_whole(evening: tuple[Path, list[Path]]) -> None:
     home, (one, two, _) = evening
     checked = run_cli(["verify", str(two), str(one)], home)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -45,7 +45,7 @@ def test_an_evening_given_in_any_order_verifies_match_by_match_and_whole(evening
     assert lines[2] == "The evening verifies: 2 matches, each the rematch of the one before."
 
 
-def test_a_tampered_link_is_refused_with_a_sentence_naming_the_match(evening):
+def test_a_tampered_link_is_refused_with_a_sentence_naming_the_match(evening: tuple[Path, list[Path]]) -> None:
     home, (one, _, forged) = evening
     checked = run_cli(["verify", str(one), str(forged)], home)
     assert checked.returncode == 1
@@ -54,7 +54,7 @@ def test_a_tampered_link_is_refused_with_a_sentence_naming_the_match(evening):
     assert "[evening.rotation]" in last
 
 
-def test_verify_json_of_an_evening_lists_each_match_in_order(evening):
+def test_verify_json_of_an_evening_lists_each_match_in_order(evening: tuple[Path, list[Path]]) -> None:
     home, (one, two, _) = evening
     report = json.loads(run_cli(["verify", "--json", str(two), str(one)], home).stdout)
     assert report["ok"] is True and report["problem"] is None

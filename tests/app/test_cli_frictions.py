@@ -9,17 +9,20 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.app.test_cli import _Found, run_cli
+from tests.support.typed import present
 
 
 @pytest.mark.parametrize("args", [
     ["join", "--connect", "127.0.0.1:9", "--deadline", "5"],
     ["resume", "--deadline", "30"],
 ])
-def test_join_and_resume_refuse_a_deadline_instead_of_ignoring_it(tmp_path, args):
+def test_join_and_resume_refuse_a_deadline_instead_of_ignoring_it(tmp_path: Path, args: list[str]) -> None:
     done = run_cli(args, tmp_path, timeout=30)
     assert done.returncode == 2 and done.stdout == ""
     assert f"p2pcards: {args[0]} takes no --deadline: the table clock is its host's setting" \
@@ -33,11 +36,12 @@ def _free_port() -> int:
     """A loopback port nothing listens on (bound, then closed)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 @pytest.mark.parametrize("command", ["join", "watch"])
-def test_connect_to_nothing_says_no_table_answered_there(tmp_path, command):
+def test_connect_to_nothing_says_no_table_answered_there(tmp_path: Path, command: str) -> None:
     port = _free_port()
     done = run_cli([command, "--connect", f"127.0.0.1:{port}", "--plain"], tmp_path, timeout=60)
     assert done.returncode == 2
@@ -49,7 +53,7 @@ def test_connect_to_nothing_says_no_table_answered_there(tmp_path, command):
 
 
 @pytest.fixture
-def started_table(tmp_path):
+def started_table(tmp_path: Path) -> Iterator[int]:
     """A table whose four seats are taken (the host's own seat and three bots), on loopback."""
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "host" / "config"),
            "XDG_STATE_HOME": str(tmp_path / "host" / "state")}
@@ -68,10 +72,10 @@ def started_table(tmp_path):
     finally:
         host.kill()
         host.wait(timeout=30)
-        host.stdout.close()
+        present(host.stdout).close()
 
 
-def test_a_started_table_over_connect_says_its_refusal_once(tmp_path, started_table):
+def test_a_started_table_over_connect_says_its_refusal_once(tmp_path: Path, started_table: int) -> None:
     done = run_cli(["join", "--connect", f"127.0.0.1:{started_table}", "--plain"],
                    tmp_path / "joiner", timeout=60)
     assert done.returncode == 2, done.stdout + done.stderr
@@ -80,7 +84,7 @@ def test_a_started_table_over_connect_says_its_refusal_once(tmp_path, started_ta
     assert "The host refused this player: this table has started without you." in done.stdout
 
 
-def test_old_option_spellings_still_work_but_the_help_shows_the_lined_up_ones(tmp_path):
+def test_old_option_spellings_still_work_but_the_help_shows_the_lined_up_ones(tmp_path: Path) -> None:
     from p2pcards.cli import build_parser
     parser = build_parser()
     old = parser.parse_args(["play", "bluff", "--level", "hard", "--bot", "random"])
@@ -95,7 +99,7 @@ def test_old_option_spellings_still_work_but_the_help_shows_the_lined_up_ones(tm
         assert "--level" not in shown.replace("--bot-level", ""), command
 
 
-def test_join_by_a_number_past_the_list_says_how_many_there_are():
+def test_join_by_a_number_past_the_list_says_how_many_there_are() -> None:
     from p2pcards.commands import UserError
     from p2pcards.commands.finding import pick_table as _pick_table
     found = [_Found("dup", "aaaa-0000-0000"), _Found("dup", "bbbb-0000-0000")]

@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory) -> tuple[Path, dict]:
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """A home holding one finished solo Topper match: (home, its row in saved --json)."""
     home = tmp_path_factory.mktemp("records")
     done = run_cli(["play", "topper", "--bot", "random", "--target", "1", "--name", "Ida"], home)
@@ -31,7 +32,7 @@ def played(tmp_path_factory) -> tuple[Path, dict]:
     return home, rows[0]
 
 
-def _copy_session(home: Path, row: dict, new_id: str) -> Path:
+def _copy_session(home: Path, row: dict[str, Any], new_id: str) -> Path:
     """A second saved table: the same records under another session id."""
     session_dir = Path(row["path"]).parent
     copy = session_dir.parent / new_id
@@ -40,7 +41,8 @@ def _copy_session(home: Path, row: dict, new_id: str) -> Path:
 
 
 @pytest.mark.slow
-def test_saved_shows_your_record_its_neighbours_and_the_commands_that_take_it_up(played):
+def test_saved_shows_your_record_its_neighbours_and_the_commands_that_take_it_up(
+        played: tuple[Path, dict[str, Any]]) -> None:
     home, row = played
     listed = run_cli(["saved"], home).stdout.splitlines()
     short = row["session"][:12]
@@ -70,7 +72,8 @@ def _env(home: Path) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_record(played):
+def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_record(
+        played: tuple[Path, dict[str, Any]]) -> None:
     home, row = played
     prefix = row["session"][:6]
     checked = run_cli(["verify", prefix], home)
@@ -90,7 +93,8 @@ def test_verify_replay_and_resume_take_a_session_ids_start_meaning_your_own_reco
 
 
 @pytest.mark.slow
-def test_an_unknown_or_ambiguous_session_id_is_one_sentence_naming_the_matches(played, tmp_path):
+def test_an_unknown_or_ambiguous_session_id_is_one_sentence_naming_the_matches(played: tuple[Path, dict[str, Any]],
+                                                                               tmp_path: Path) -> None:
     home, row = played
     unknown = run_cli(["verify", "0" * 9], home, timeout=30)
     assert unknown.returncode == 2 and unknown.stdout == ""
@@ -114,7 +118,8 @@ def test_an_unknown_or_ambiguous_session_id_is_one_sentence_naming_the_matches(p
         shutil.rmtree(copy)
 
 
-def test_a_session_without_your_seat_stands_for_its_relays_record(played, tmp_path):
+def test_a_session_without_your_seat_stands_for_its_relays_record(played: tuple[Path, dict[str, Any]],
+                                                                  tmp_path: Path) -> None:
     home, row = played
     # Someone else's home holds a copy of the table: the relay's record is the one read.
     other = tmp_path / "other"

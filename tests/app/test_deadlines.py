@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import Decision
 from p2pcards.protocol import game_wire
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until
+from tests.support.typed import present
 
 
 class _Silent:
@@ -20,24 +25,24 @@ class _Silent:
     def __init__(self) -> None:
         self.asked = asyncio.Event()
 
-    async def decide(self, view, decision):
+    async def decide(self, view: Engine, decision: Decision) -> None:
         self.asked.set()
         await asyncio.Event().wait()
 
 
-def _options(tmp_path) -> TableOptions:
+def _options(tmp_path: Path) -> TableOptions:
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     return TableOptions(game="topper", config=config, seed=4, deadline=1.5, journal_root=tmp_path)
 
 
-async def _verdicts_of_bots(hosted, timeout: float = 30):
+async def _verdicts_of_bots(hosted: HostedTable, timeout: float = 30) -> list[Verdict]:
     results = await asyncio.wait_for(asyncio.gather(*hosted.tasks[1:]), timeout)
-    return [r.verdict for r in results]
+    return [present(r.verdict) for r in results]
 
 
 @pytest.mark.slow
-def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
-    async def run():
+def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path: Path) -> None:
+    async def run() -> list[Verdict]:
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=3)
@@ -45,7 +50,7 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
         try:
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
             results = await asyncio.wait_for(asyncio.gather(*others), 30)
-            return [r.verdict for r in results]
+            return [present(r.verdict) for r in results]
         finally:
             await hosted.close(grace=0.1)
     verdicts = asyncio.run(run())
@@ -53,8 +58,8 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
-    async def run():
+def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path: Path) -> None:
+    async def run() -> list[Verdict]:
         me = seeded_identity(4, "me", "Me")
         bot_agent = BotAgent(make_bot_factory("topper", "heuristic"), 4)
         hosted = await start_hosted_table(me, bot_agent, _options(tmp_path), bots=3)
@@ -74,10 +79,11 @@ def test_a_host_that_stops_relaying_is_blamed_not_the_writer(tmp_path):
 
 
 
-def _later_clock_at_a_host_that_closes(tmp_path, linger):
+def _later_clock_at_a_host_that_closes(tmp_path: Path,
+                                       linger: float | None) -> tuple[int, Verdict, Verdict]:
     """The host's seat and its bot time out a silent player first; a player whose
     own clock is longer is still waiting when the host closes its table."""
-    async def run():
+    async def run() -> tuple[int, Verdict, Verdict]:
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=1)
@@ -95,7 +101,7 @@ def _later_clock_at_a_host_that_closes(tmp_path, linger):
             mine = await asyncio.wait_for(hosted.result(), 30)
             await hosted.close(grace=5, linger=linger)
             theirs = await asyncio.wait_for(watcher_task, 30)
-            return silent.table.me_player, mine.verdict, theirs.verdict
+            return present(present(silent.table).me_player), present(mine.verdict), present(theirs.verdict)
         finally:
             silent_task.cancel()
             await asyncio.gather(silent_task, watcher_task, return_exceptions=True)
@@ -103,7 +109,7 @@ def _later_clock_at_a_host_that_closes(tmp_path, linger):
 
 
 @pytest.mark.slow
-def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_path):
+def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_path: Path) -> None:
     silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=None)
     assert mine.rule == "deadline" and mine.players == (silent,)
     # The slower clock ran out while the relay was still up: it names the silent player.
@@ -111,7 +117,7 @@ def test_a_host_whose_seat_timed_out_a_player_keeps_relaying_for_the_others(tmp_
 
 
 @pytest.mark.slow
-def test_a_host_that_closed_at_once_would_be_named_by_the_slower_clock(tmp_path):
+def test_a_host_that_closed_at_once_would_be_named_by_the_slower_clock(tmp_path: Path) -> None:
     """Why the host lingers: without it the other player's own clock names the host."""
     silent, mine, theirs = _later_clock_at_a_host_that_closes(tmp_path, linger=0)
     assert mine.players == (silent,)

@@ -19,8 +19,8 @@ def test_join_and_resume_take_the_direct_link_switches() -> None:
 
 def test_a_joiner_links_directly_unless_told_not_to() -> None:
     me = Identity.generate("me")
-    session = joining_session(me, agent=None, host="127.0.0.1", port=1)
+    session = joining_session(me, agent=None, host="127.0.0.1", port=1)  # type: ignore[arg-type]  # never plays
     assert session.direct and session.links.listen
-    quiet = joining_session(me, agent=None, host="127.0.0.1", port=1,
+    quiet = joining_session(me, agent=None, host="127.0.0.1", port=1,  # type: ignore[arg-type]
                             direct=False, listen=False)
     assert not quiet.direct and not quiet.links.listen

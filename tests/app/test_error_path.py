@@ -29,12 +29,12 @@ def _env(home: Path) -> dict[str, str]:
             "XDG_STATE_HOME": str(home / "state")}
 
 
-def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=_env(home),
                           capture_output=True, text=True, timeout=BOUND)
 
 
-def run_into_closed_pipe(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def run_into_closed_pipe(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     """The command with its stdout a pipe whose reader has already gone, as
     ``p2pcards ... | head -1`` is once ``head`` has its line."""
     read_end, write_end = os.pipe()
@@ -60,7 +60,8 @@ def run_into_closed_pipe(args: list[str], home: Path) -> subprocess.CompletedPro
     (["play", "bluff", "--price", "ten"], "argument --price: the table price is a whole "
                                           "number, not 'ten'"),
 ])
-def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path, args, says):
+def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path: Path, args: list[str],
+                                                                      says: str) -> None:
     result = run_cli(args, tmp_path)
     assert result.returncode == 2 and says in result.stderr
     assert "Traceback" not in result.stderr and "table_price" not in result.stderr
@@ -68,12 +69,12 @@ def test_a_table_setting_out_of_range_is_a_sentence_naming_its_option(tmp_path, 
 
 @pytest.mark.parametrize("args", [["saved"], ["whoami"],
                                   ["tables", "--timeout", "0.2", "--interface", "127.0.0.1"]])
-def test_a_reader_that_stopped_reading_ends_the_command_quietly(tmp_path, args):
+def test_a_reader_that_stopped_reading_ends_the_command_quietly(tmp_path: Path, args: list[str]) -> None:
     result = run_into_closed_pipe(args, tmp_path)
     assert result.stderr == "" and result.returncode == front.EXIT_PIPE
 
 
-def _interrupted(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
+def _interrupted(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                  target: str, argv: list[str], coroutine: bool) -> tuple[int, str]:
     """``main(argv)`` with ``target`` replaced by a Ctrl-C (a real SIGINT) at that point."""
     async def press_ctrl_c(*_args: object, **_kwargs: object) -> None:
@@ -89,14 +90,16 @@ def _interrupted(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
     return code, capsys.readouterr().err
 
 
-def test_ctrl_c_while_listing_tables_is_a_quiet_exit(monkeypatch, capsys, tmp_path):
+def test_ctrl_c_while_listing_tables_is_a_quiet_exit(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     code, err = _interrupted(monkeypatch, capsys, "p2pcards.net.discovery.browse_tables",
                              ["tables", "--timeout", "5"], coroutine=True)
     assert code == cli.EXIT_INTERRUPTED and "Left the table" not in err and "Traceback" not in err
 
 
-def test_ctrl_c_while_join_looks_for_tables_leaves_no_table(monkeypatch, capsys, tmp_path):
+def test_ctrl_c_while_join_looks_for_tables_leaves_no_table(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     code, err = _interrupted(monkeypatch, capsys, "p2pcards.net.discovery.browse_tables",
@@ -104,7 +107,8 @@ def test_ctrl_c_while_join_looks_for_tables_leaves_no_table(monkeypatch, capsys,
     assert code == cli.EXIT_INTERRUPTED and "Left the table" not in err
 
 
-def test_ctrl_c_while_verifying_is_a_quiet_exit(monkeypatch, capsys, tmp_path):
+def test_ctrl_c_while_verifying_is_a_quiet_exit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
     saved = tmp_path / "transcript"
     saved.write_bytes(b"\x00\x00\x00\x01x")  # one record: verify is reached, then interrupted
     code, err = _interrupted(monkeypatch, capsys, "p2pcards.protocol.verify.verify_transcript",
@@ -112,7 +116,7 @@ def test_ctrl_c_while_verifying_is_a_quiet_exit(monkeypatch, capsys, tmp_path):
     assert code == cli.EXIT_INTERRUPTED and "Left the table" not in err and err == ""
 
 
-def test_a_project_error_is_one_sentence_not_a_traceback(tmp_path):
+def test_a_project_error_is_one_sentence_not_a_traceback(tmp_path: Path) -> None:
     identity = tmp_path / "config" / "p2pcards" / "identity.json"
     identity.parent.mkdir(parents=True)
     identity.write_text("not json")
@@ -154,8 +158,8 @@ def _bad_files(home: Path) -> dict[str, str]:
                                                   "control character U+001B", 2),
     (["host", "topper", "--table", "x" * 33], "argument --table: a name is at most 32", 2),
 ])
-def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_path, args, says,
-                                                                           code):
+def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_path: Path, args: list[str], says: str,
+                                                                           code: int) -> None:
     files = _bad_files(tmp_path)
     result = run_cli([a.format(**files) for a in args], tmp_path)
     assert result.returncode == code and "Traceback" not in result.stderr, result.stderr
@@ -167,7 +171,7 @@ def test_bad_invocations_and_bad_files_are_one_sentence_never_a_traceback(tmp_pa
 
 @pytest.mark.parametrize("args", [["play", "topper", "--bot", "random", "--target", "1"],
                                   ["saved"]])
-def test_a_state_folder_that_is_a_file_is_one_sentence_not_a_hung_table(tmp_path, args):
+def test_a_state_folder_that_is_a_file_is_one_sentence_not_a_hung_table(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "state").write_text("a file where the saved tables should go")
     result = run_cli(args, tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr

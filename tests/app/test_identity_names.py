@@ -14,7 +14,7 @@ import pytest
 BOUND = 60
 
 
-def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_STATE_HOME": str(home / "state")}
     return subprocess.run([sys.executable, "-m", "p2pcards", *args], env=env,
@@ -32,7 +32,8 @@ def identity_file(home: Path) -> Path:
     ("Eve\x1b[2J", "a name cannot hold the control character U+001B"),
     ("Bob\nAlice", "a name cannot hold the control character U+000A"),
 ])
-def test_a_name_the_others_would_refuse_is_a_sentence_and_nothing_is_saved(tmp_path, name, says):
+def test_a_name_the_others_would_refuse_is_a_sentence_and_nothing_is_saved(tmp_path: Path, name: str,
+                                                                          says: str) -> None:
     first = run_cli(["whoami", "--name", "Zoe"], tmp_path)
     before = identity_file(tmp_path).read_bytes()
     refused = run_cli(["whoami", "--name", name], tmp_path)
@@ -42,14 +43,14 @@ def test_a_name_the_others_would_refuse_is_a_sentence_and_nothing_is_saved(tmp_p
     assert run_cli(["whoami"], tmp_path).stdout == first.stdout  # still works, unchanged
 
 
-def test_a_table_command_refuses_an_empty_name_before_anything_starts(tmp_path):
+def test_a_table_command_refuses_an_empty_name_before_anything_starts(tmp_path: Path) -> None:
     refused = run_cli(["play", "topper", "--bot", "random", "--name", ""], tmp_path)
     assert refused.returncode == 2 and "a name cannot be empty" in refused.stderr
     assert not (tmp_path / "state").exists() and not identity_file(tmp_path).exists()
 
 
 @pytest.mark.slow
-def test_a_damaged_name_is_reported_and_whoami_name_repairs_it_keeping_the_key(tmp_path):
+def test_a_damaged_name_is_reported_and_whoami_name_repairs_it_keeping_the_key(tmp_path: Path) -> None:
     made = run_cli(["whoami", "--name", "Zoe"], tmp_path)
     fingerprint = made.stdout.split()[1]
     path = identity_file(tmp_path)
@@ -71,7 +72,7 @@ def test_a_damaged_name_is_reported_and_whoami_name_repairs_it_keeping_the_key(t
     assert run_cli(["saved"], tmp_path).returncode == 0
 
 
-def test_a_file_whose_key_is_damaged_is_never_replaced_even_when_a_name_is_given(tmp_path):
+def test_a_file_whose_key_is_damaged_is_never_replaced_even_when_a_name_is_given(tmp_path: Path) -> None:
     path = identity_file(tmp_path)
     path.parent.mkdir(parents=True)
     path.write_text('{"format": 1, "seed": "00", "name": "Zoe"}')

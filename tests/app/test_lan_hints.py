@@ -7,6 +7,7 @@ with a sentence and nothing is sent."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -15,9 +16,10 @@ from p2pcards.commands.settings import table_config
 from p2pcards.front import FrontEnd, FrontOptions
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.seat_view import decision_of
-from p2pcards.net.session_events import LobbyUpdate
+from p2pcards.net.session_events import LobbyUpdate, SessionEvent
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import HintTaken, TableEnded
+from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import HINT
 from p2pcards.protocol.table_settings import HINTS
 from p2pcards.protocol.verify import verify_transcript
@@ -30,9 +32,10 @@ from p2pcards.ui.tui.bars import title_line
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.seats import _header
 from tests.support import until
+from tests.support.typed import present
 
 
-def _config(hints: bool) -> dict:
+def _config(hints: bool) -> dict[str, int]:
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1))
     return {**config, **({HINTS: 1} if hints else {})}
 
@@ -51,10 +54,10 @@ class _Script:
         raise EOFError
 
 
-async def _lan_table(hints: bool, tmp_path):
+async def _lan_table(hints: bool, tmp_path: Path) -> tuple[list[str], list[SessionEvent], list[Table], PeerSession]:
     options = TableOptions(game="topper", config=_config(hints), seed=4, deadline=60,
                            journal_root=tmp_path / "host")
-    host_seen: list = []
+    host_seen: list[SessionEvent] = []
     hosted = await start_hosted_table(
         seeded_identity(4, "me", "Host"), BotAgent(make_bot_factory("topper", "heuristic"), 1),
         options, bots=2, on_event=host_seen.append)
@@ -62,18 +65,18 @@ async def _lan_table(hints: bool, tmp_path):
     said: list[str] = []
     script = _Script()
     front.agent.read_line, front.agent.write = script, said.append
-    front.printer.write = said.append
+    present(front.printer).write = said.append
     person = seeded_identity(4, "p", "Pat")
     front.session = session = PeerSession(person, front.agent, hosted.host.local_connector(person),
                                           journal_root=tmp_path / "pat", on_event=front.on_event)
     playing = asyncio.ensure_future(front.play(session.run()))
     try:
         if hints:
-            await until(lambda: all(s.table is not None and sum(s.table.hints_used) == 1
+            await until(lambda: all((table := s.table) is not None and sum(table.hints_used) == 1
                                     for s in hosted.sessions), timeout=60)
         else:
             await until(lambda: any(HINTS_OFF in line for line in said), timeout=60)
-        tables = [s.table for s in hosted.sessions] + [session.table]
+        tables = [present(s.table) for s in hosted.sessions] + [present(session.table)]
         script.done.set()
         await asyncio.wait_for(playing, 60)
         return said, host_seen, tables, session
@@ -84,9 +87,10 @@ async def _lan_table(hints: bool, tmp_path):
         await hosted.close(grace=0, linger=0)
 
 
-def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
+def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path: Path) -> None:
     said, host_seen, tables, session = asyncio.run(_lan_table(True, tmp_path))
-    me = session.table.me_player
+    mine = present(session.table)
+    me = present(mine.me_player)
     assert not any(HINTS_OFF in line for line in said)
     # Every seat's table counts the hint (the host's, its bots', and the asker's own).
     assert all(t.hints and t.hints_used == [1 if p == me else 0 for p in range(4)]
@@ -96,11 +100,11 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     model = ScreenModel()
     for event in host_seen:
         model.apply(event)
-    seat = session.table.own_seat
+    seat = present(mine.own_seat)
     header = "".join(fragment[1] for fragment in _header(model, seat))
     assert "(coached 1)" in header and "Pat" in header
     host = tables[0]
-    names = [host.players[p].name for p in host.player_at_seat]
+    names = [host.players[p].name for p in present(host.player_at_seat)]
     line = describe(HintTaken(me, 1), names, host.own_seat, host.player_at_seat) or ""
     assert "Pat" in line and "coach" in line and "coached 1 time" in line
     # The line mode's table, at each later decision: who was coached, by seat.
@@ -129,7 +133,7 @@ def test_with_hints_a_seats_hint_reaches_every_other_seat_marked(tmp_path):
     assert early.hints and any("hints on" in fragment[1] for fragment in title_line(early, 200))
 
 
-def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):
+def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path: Path) -> None:
     said, host_seen, tables, session = asyncio.run(_lan_table(False, tmp_path))
     assert any(f"Not accepted: {HINTS_OFF}." in line for line in said)
     assert not any(isinstance(e, HintTaken) for e in host_seen)
@@ -141,7 +145,7 @@ def test_without_hints_the_command_is_refused_and_nothing_is_sent(tmp_path):
     assert all(v.rule == "left" for v in ended)  # he left; nobody broke a rule
 
 
-def test_host_hints_goes_into_the_genesis_config_and_is_off_by_default():
+def test_host_hints_goes_into_the_genesis_config_and_is_off_by_default() -> None:
     parser = build_parser()
     on = parser.parse_args(["host", "topper", "--hints"])
     off = parser.parse_args(["host", "topper"])

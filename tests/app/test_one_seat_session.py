@@ -5,15 +5,17 @@ at once with a result naming nobody, having signed nothing after it knew."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
+from p2pcards.net.session_events import SessionResult
 from tests.support import until
 
 from .hosted import hosted_topper, topper_bot
 
 
-async def _second_process_for_one_seat(tmp_path):
+async def _second_process_for_one_seat(tmp_path: Path) -> tuple[PeerSession, SessionResult]:
     async with hosted_topper(tmp_path, 5) as hosted:
         seat = seeded_identity(5, "x", "Xan")
         first = PeerSession(seat, topper_bot(2), hosted.host.local_connector(seat),
@@ -28,7 +30,7 @@ async def _second_process_for_one_seat(tmp_path):
         return second, result
 
 
-def test_a_second_process_for_a_seat_stops_naming_nobody(tmp_path):
+def test_a_second_process_for_a_seat_stops_naming_nobody(tmp_path: Path) -> None:
     second, result = asyncio.run(_second_process_for_one_seat(tmp_path))
     assert result.verdict is None and result.outcome is None
     assert "another process is playing this seat" in result.reason

@@ -4,12 +4,15 @@ as the host winds down, sign no leave, and the table stays resumable."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.net.journal import Journal
+from p2pcards.net.session_events import Decision
 from p2pcards.protocol import game_wire
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
 
 
@@ -18,11 +21,11 @@ class _Broken(RuntimeError):
 
 
 class _CrashingAgent:
-    async def decide(self, view, decision):
+    async def decide(self, view: Engine, decision: Decision) -> None:
         raise _Broken("the front end failed")
 
 
-async def _crash(tmp_path):
+async def _crash(tmp_path: Path) -> None:
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     options = TableOptions(game="topper", config=config, seed=4, deadline=30,
                            journal_root=tmp_path)
@@ -35,7 +38,7 @@ async def _crash(tmp_path):
         await hosted.close()
 
 
-def test_the_bots_of_a_crashed_host_seat_sign_no_leave(tmp_path):
+def test_the_bots_of_a_crashed_host_seat_sign_no_leave(tmp_path: Path) -> None:
     asyncio.run(_crash(tmp_path))
     (session,) = list(tmp_path.iterdir())
     seats = [d for d in session.iterdir() if d.name != "relay"]

@@ -4,25 +4,30 @@ others' screens, then as back; it is advisory and never blames anyone."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 from p2pcards.protocol import game_wire
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_events import describe
 from tests.support import until
+from tests.support.typed import present
 
 
 class _Blockable:
     """A dialer that can be told to fail, as a player's lost network would."""
 
-    def __init__(self, dial) -> None:
+    def __init__(self, dial: Callable[[], Awaitable[Connection]]) -> None:
         self.dial, self.blocked = dial, False
 
-    async def __call__(self):
+    async def __call__(self) -> Connection:
         if self.blocked:
             raise NetError("no route to the host (blocked by the test)")
         return await self.dial()
@@ -30,10 +35,10 @@ class _Blockable:
 
 
 
-def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_path):
+def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_path: Path) -> None:
     seen: list[Presence] = []
 
-    async def run():
+    async def run() -> tuple[int, str, Verdict | None]:
         config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1))
         options = TableOptions(game="topper", config=config, seed=6, deadline=30,
                                journal_root=tmp_path)
@@ -47,9 +52,9 @@ def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_
                              deadline=30, reconnect_window=30)
         task = asyncio.create_task(joiner.run())
         try:
-            await until(lambda: joiner.table is not None and joiner.table.me_player is not None
+            await until(lambda: (table := joiner.table) is not None and table.me_player is not None
                          and any(s.table is not None for s in hosted.sessions) and seen)
-            cal_player = joiner.table.me_player
+            cal_player = present(present(joiner.table).me_player)
             dial.blocked = True
             for number, info in list(hosted.host.relay.links.items()):
                 if info.player == cal_player:
@@ -72,7 +77,7 @@ def test_a_dropped_player_shows_reconnecting_then_back_and_nobody_is_blamed(tmp_
     assert changes[-2:] == [RECONNECTING, CONNECTED]
 
 
-def test_the_log_says_who_dropped_and_who_is_back():
+def test_the_log_says_who_dropped_and_who_is_back() -> None:
     players = ("Ann", "Bob", "Cal", "Dee")  # join order; the seats not drawn yet
     dropped = Presence({1: CONNECTED, 2: RECONNECTING}, {2: RECONNECTING}, 60.0)
     back = Presence({1: CONNECTED, 2: CONNECTED}, {2: CONNECTED}, 60.0)

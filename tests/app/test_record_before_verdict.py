@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from pathlib import Path
+from typing import Any
 
 from p2pcards.app import seeded_identity
 from p2pcards.net.peer import PeerSession
@@ -18,14 +20,14 @@ from .hosted import hosted_topper, topper_bot
 CUT_FROM = 10
 
 
-async def _cancelled_as_a_check_finished(tmp_path):
+async def _cancelled_as_a_check_finished(tmp_path: Path) -> Any:  # a PeerSession with the test's cut_at
     async with hosted_topper(tmp_path, 7) as hosted:
         seat = seeded_identity(7, "x", "Xan")
         session = PeerSession(seat, topper_bot(2), hosted.host.local_connector(seat),
                               journal_root=tmp_path / "seat")
         checked = session._check
 
-        async def cancelled_once_accepted(check):
+        async def cancelled_once_accepted(check: Any) -> None:
             table = session.table
             if table is not None and table.next_position >= CUT_FROM and not session.cut_at:  # type: ignore[attr-defined]
                 session.cut_at.append(table.next_position)  # type: ignore[attr-defined]
@@ -43,7 +45,7 @@ async def _cancelled_as_a_check_finished(tmp_path):
         return session
 
 
-def test_a_leave_signed_as_a_check_finished_is_dated_where_the_record_ends(tmp_path):
+def test_a_leave_signed_as_a_check_finished_is_dated_where_the_record_ends(tmp_path: Path) -> None:
     session = asyncio.run(_cancelled_as_a_check_finished(tmp_path))
     table, journal = session.table, session.journal
     assert table is not None and journal is not None

@@ -5,16 +5,21 @@ port with only the evening's players, rotated seats, and an evening that verifie
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
-from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.app import HostedTable, TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.evening_flow import EveningHost, choices_of, finished_of, rejoining_session
+from p2pcards.net.peer import PeerSession
 from p2pcards.net.rematch import end_box_link
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
 from p2pcards.protocol.evening import FinishedMatch
+from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.verify_evening import verify_evening
 from p2pcards.rules.bluff import BluffConfig
+from tests.support.typed import present
 
 SEED = 21
 
@@ -23,18 +28,19 @@ def bot(seed: int) -> BotAgent:
     return BotAgent(make_bot_factory("bluff", "heuristic"), seed)
 
 
-def table_options(tmp_path, bots: int = 2) -> TableOptions:
+def table_options(tmp_path: Path, bots: int = 2) -> TableOptions:
     return TableOptions(game="bluff", config=game_wire.by_name("bluff").config_to_wire(
         BluffConfig(deal_cap=1)), seed=SEED, deadline=30, journal_root=tmp_path / "host",
         tcp_host="127.0.0.1", tcp_port=0)
 
 
-async def first_match(tmp_path, joiners: int):
+async def first_match(tmp_path: Path, joiners: int) -> tuple[
+        Identity, TableOptions, HostedTable, int, list[Identity], list[PeerSession]]:
     """A table with ``joiners`` players over TCP (the rest the host's bots), played out."""
     host = seeded_identity(SEED, "host", "Hana")
     options = table_options(tmp_path)
     hosted = await start_hosted_table(host, bot(1), options, bots=3 - joiners)
-    port = hosted.host.tcp_port
+    port = present(hosted.host.tcp_port)
     people = [seeded_identity(SEED, f"j{i}", f"Jo{i}") for i in range(joiners)]
     sessions = [joining_session(p, bot(10 + i), "127.0.0.1", port, deadline=30, bot=True,
                                 seed=SEED, label=f"j{i}", journal_root=tmp_path / f"j{i}",
@@ -47,8 +53,8 @@ async def first_match(tmp_path, joiners: int):
     return host, options, hosted, port, people, sessions
 
 
-async def second_match(evening: EveningHost, port: int, people, previous: list[FinishedMatch],
-                       tmp_path):
+async def second_match(evening: EveningHost, port: int, people: list[Identity], previous: list[FinishedMatch],
+                       tmp_path: Path) -> tuple[HostedTable, SessionResult, list[PeerSession], list[SessionResult]]:
     second = await evening.start(bot(2), seed=SEED + 1)
     assert second.host.tcp_port == port  # the same address: nobody discovers anything
     again = [rejoining_session(p, bot(20 + i), "127.0.0.1", port, previous[i], deadline=30,
@@ -64,24 +70,24 @@ async def second_match(evening: EveningHost, port: int, people, previous: list[F
     return second, result, again, joined
 
 
-def index_of(session) -> int:
-    keys = [p.public_key for p in session.table.players]
+def index_of(session: PeerSession) -> int:
+    keys = [p.public_key for p in present(session.table).players]
     return keys.index(session.identity.public_key)
 
 
-def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tmp_path):
-    async def run():
+def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tmp_path: Path) -> None:
+    async def run() -> tuple[FinishedMatch, list[bytes], HostedTable, SessionResult, list[SessionResult]]:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         evening = EveningHost(host, hosted, options)
         assert not evening.ready  # the host and its bot said again; the joiners not yet
         previous = [finished_of(s) for s in sessions]
         # Each joiner's end box carries its signed choice to the host over a new link.
         boxes = [asyncio.create_task(end_box_link(
-            person, "127.0.0.1", port, finished, tuple(p.public_key for p in s.table.players),
-            s.table.next_position, sign_choice(person, finished, index_of(s), AGAIN), timeout=60))
+            person, "127.0.0.1", port, finished, tuple(p.public_key for p in present(s.table).players),
+            present(s.table).next_position, sign_choice(person, finished, index_of(s), AGAIN), timeout=60))
             for person, s, finished in zip(people, sessions, previous, strict=True)]
         assert await evening.until_decided(60)
-        first_transcript = hosted.sessions[0].table.transcript()
+        first_transcript = present(hosted.sessions[0].table).transcript()
         await hosted.close(grace=0, linger=0)
         heard = await asyncio.wait_for(asyncio.gather(*boxes), 30)
         # Every end box heard every seat's again (its own, the others', the host's bots').
@@ -92,7 +98,7 @@ def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tm
 
     before, first, second, result, joined = asyncio.run(run())
     assert result.outcome is not None and all(r.outcome is not None for r in joined)
-    table = second.sessions[0].table
+    table = present(second.sessions[0].table)
     assert table.after is not None and table.after.session == before.session
     now = table.finished()
     # The player at seat s of the match before sits at seat s + 1 now.
@@ -101,8 +107,9 @@ def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tm
     assert report.ok, report.problem
 
 
-def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_plays(tmp_path):
-    async def run():
+def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_plays(tmp_path: Path) -> None:
+    async def run() -> tuple[
+            EveningHost, Identity, list[bytes], HostedTable, SessionResult, list[SessionResult], int]:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         evening = EveningHost(host, hosted, options)
         previous = [finished_of(s) for s in sessions]
@@ -112,7 +119,7 @@ def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_pl
         assert evening.count.free == (leaves,) and not evening.ready
         filler = evening.fill_with_bot(leaves)
         assert evening.ready
-        first_transcript = hosted.sessions[0].table.transcript()
+        first_transcript = present(hosted.sessions[0].table).transcript()
         await hosted.close(grace=0, linger=0)
         second, result, _again, joined = await second_match(evening, port, people[:1],
                                                             previous[:1], tmp_path)
@@ -120,13 +127,13 @@ def test_a_leaver_frees_the_seat_the_host_fills_it_with_a_bot_and_the_rematch_pl
 
     evening, filler, first, second, result, joined, leaves = asyncio.run(run())
     assert result.outcome is not None and joined[0].outcome is not None
-    keys = [p.public_key for p in second.sessions[0].table.players]
+    keys = [p.public_key for p in present(second.sessions[0].table).players]
     assert keys[leaves] == filler.public_key  # the filler takes its leaver's place
-    assert verify_evening([first, second.sessions[0].table.transcript()]).ok
+    assert verify_evening([first, present(second.sessions[0].table).transcript()]).ok
 
 
-def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path):
-    async def run():
+def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path: Path) -> None:
+    async def run() -> tuple[PeerSession, SessionResult]:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=1)
         evening = EveningHost(host, hosted, options)
         finished = finished_of(sessions[0])
@@ -149,8 +156,8 @@ def test_a_joiner_refuses_a_rematch_that_names_another_match(tmp_path):
 
 
 
-def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_path):
-    async def run():
+def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_path: Path) -> None:
+    async def run() -> list[str | None]:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         try:
             evening = EveningHost(host, hosted, options)

@@ -9,16 +9,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from p2pcards.app import JoinOptions, TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.commands.evening import host_evening, join_evening, wants_again
 from p2pcards.front import FrontEnd, FrontOptions
-from p2pcards.net.session_events import SessionResult
+from p2pcards.net.session_events import Decision, SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.contract import Engine
 from p2pcards.ui.plain import END_BOX_PROMPT, PlainAgent
 from tests.support.polling import until
+from tests.support.typed import present
 
 SEED = 31
 Line = str | Callable[[], bool]
@@ -46,20 +49,20 @@ class BotMoves(PlainAgent):
         super().__init__(read_line=script, write=said.append)
         self.bot = BotAgent(make_bot_factory("bluff", "heuristic"), seed)
 
-    async def decide(self, view, decision=None):
-        return await self.bot.decide(view, decision)
+    async def decide(self, view: Engine, decision: Decision | None = None) -> object:
+        return await self.bot.decide(view, present(decision))
 
 
 def plain_front(lines: list[Line], seed: int) -> tuple[FrontEnd, list[str]]:
     front = FrontEnd(FrontOptions(plain=True, bell=False), "bluff", rematch=True)
     said: list[str] = []
     front.agent = BotMoves(Script(lines), said, seed)
-    front.printer.write = said.append
+    present(front.printer).write = said.append
     front.say = said.append  # type: ignore[method-assign,assignment]
     return front, said
 
 
-def test_typed_again_leave_and_the_input_ending_choose_as_the_end_box_keys_do():
+def test_typed_again_leave_and_the_input_ending_choose_as_the_end_box_keys_do() -> None:
     async def choose(lines: list[Line]) -> tuple[bool, list[str]]:
         front, said = plain_front(lines, 1)
         return await wants_again(argparse.Namespace(again=None), front, 0), said
@@ -74,8 +77,8 @@ def test_typed_again_leave_and_the_input_ending_choose_as_the_end_box_keys_do():
     assert asyncio.run(wants_again(argparse.Namespace(again=2), front, 1))
 
 
-def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(tmp_path):
-    async def run():
+def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(tmp_path: Path) -> None:
+    async def run() -> tuple[list[SessionResult], FrontEnd, list[str], list[str], list[str]]:
         host_front, host_said = plain_front(
             ["again", lambda: any("left; the seat is free" in s for s in host_said), "fill"], 1)
         stay_front, stay_said = plain_front(["again"], 2)
@@ -87,18 +90,19 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
         hosted = await start_hosted_table(host, host_front.agent, options, bots=1,
                                           on_event=host_front.on_event)
         host_front.session = hosted.sessions[0]
-        port = hosted.host.tcp_port
+        port = present(hosted.host.tcp_port)
         fronts = {"Sam": stay_front, "Gil": go_front}
         people = {name: seeded_identity(SEED, name, name) for name in fronts}
         kwargs: dict[str, JoinOptions] = {
             name: dict(deadline=30, bot=True, seed=SEED, label=name, direct=False,
                        journal_root=tmp_path / name, announce=False,
                        on_event=fronts[name].on_event) for name in fronts}
+        joiners = {name: joining_session(people[name], front.agent, "127.0.0.1", port, **kwargs[name])
+                   for name, front in fronts.items()}
         for name, front in fronts.items():
-            front.session = joining_session(people[name], front.agent, "127.0.0.1", port,
-                                            **kwargs[name])
+            front.session = joiners[name]
         ended = await asyncio.wait_for(asyncio.gather(
-            hosted.result(), *(f.session.run() for f in fronts.values())), 120)
+            hosted.result(), *(joiners[name].run() for name in fronts)), 120)
         firsts = [r for r in ended if isinstance(r, SessionResult)]
         assert len(firsts) == len(ended) and all(r.outcome is not None for r in firsts)
         args = argparse.Namespace(again=None, fill_with_bots=False, seed=SEED)
@@ -121,5 +125,7 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
     # The rematch was played, and the player who stayed was told who took the seat.
     assert host_result.outcome is not None and stay_result.outcome is not None
     assert 'Rematch: "Gil"\'s seat went to "Dee".' in stay_said
-    names = [p.name for p in host_front.session.table.players]
+    session = host_front.session
+    assert session is not None
+    names = [p.name for p in present(session.table).players]
     assert "Dee" in names and "Gil" not in names

@@ -25,6 +25,7 @@ from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
 from tests.support import until
+from tests.support.typed import present
 
 SEED = 11
 
@@ -51,7 +52,7 @@ class _Seat:
     def __init__(self) -> None:
         self.front = FrontEnd(FrontOptions(plain=True, bell=False), "bluff")
         self.lines: list[str] = []
-        self.front.printer.write = self.lines.append
+        present(self.front.printer).write = self.lines.append
         self.screen = _Screen()
         self.sink = ScreenEvents(self.screen, SessionSource(lambda: self.front.session))
         self.events: list[Any] = []
@@ -71,9 +72,11 @@ class _Seat:
             [line.text for line in self.screen.model.log])
 
     def history(self) -> tuple[list[str], list[str]]:
-        table = self.front.session.table
-        view, names, me = table.view(), self.front.names(), table.my_seat
-        return (self.front.printer.history_lines(view, names, me),
+        session = self.front.session
+        assert session is not None
+        table = present(session.table)
+        view, names, me = table.view(), self.front.names(), present(table.my_seat)
+        return (present(self.front.printer).history_lines(view, names, me),
                 self.screen.model.history.lines(names, me, view))
 
 
@@ -117,7 +120,7 @@ async def _crash_mid_deal(root: Path) -> tuple[_Seat, Path]:
 
 
 @pytest.mark.slow
-def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_were(tmp_path):
+def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_were(tmp_path: Path) -> None:
     async def run() -> tuple[_Seat, _Seat]:
         before, table_dir = await _crash_mid_deal(tmp_path)
         me = seeded_identity(SEED, "me", "Me")
@@ -129,8 +132,8 @@ def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_w
         session = PeerSession(me, _bot(), no_dial, on_event=after.on_event)
         session.resume_from(Journal(table_dir / me.fingerprint))
         after.front.session = session
-        show_record(session, resumed_steps(session.table, session.meta, session._record))
-        session.journal.release()
+        show_record(session, resumed_steps(present(session.table), session.meta, session._record))
+        present(session.journal).release()
         return before, after
 
     before, after = asyncio.run(run())
@@ -146,7 +149,7 @@ def test_a_resumed_seat_is_told_its_record_again_log_history_and_stage_as_they_w
     assert after.screen.summaries == 0  # no old deal's box pops up over the table
 
 
-def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path):
+def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path: Path) -> None:
     """Its bots never left: no "dropped; reconnecting" and "back" for them."""
     async def run() -> list[Any]:
         _, table_dir = await _crash_mid_deal(tmp_path)
@@ -172,7 +175,8 @@ def test_a_resumed_host_hears_its_own_bots_linked_from_the_start(tmp_path):
     assert dropped == []
 
 
-def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path, capsys):
+def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """``--trace`` is for scripts: the record told again is not news."""
     import json
 
@@ -188,9 +192,9 @@ def test_a_resumed_seats_trace_marks_what_its_record_tells_again(tmp_path, capsy
         session.resume_from(Journal(table_dir / me.fingerprint))
         front.session = session
         capsys.readouterr()
-        show_record(session, resumed_steps(session.table, session.meta, session._record))
+        show_record(session, resumed_steps(present(session.table), session.meta, session._record))
         front.on_event(LobbyUpdate("bluff", "t", {}, ()))  # anything new: not marked
-        session.journal.release()
+        present(session.journal).release()
 
     asyncio.run(run())
     traced = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -40,7 +40,7 @@ CONFIG = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3)
 
 def _play(root: Path, seed: int) -> dict[str, Any]:
     """One seeded match against three bots; what it gave each name: points, and a win."""
-    events: list = []
+    events: list[object] = []
     options = TableOptions(game="topper", config=CONFIG, seed=seed, deadline=30, journal_root=root)
     result = asyncio.run(asyncio.wait_for(play_local(
         ME, BotAgent(make_bot_factory("topper", "heuristic"), seed), options,
@@ -55,15 +55,15 @@ def _play(root: Path, seed: int) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def evening(tmp_path_factory) -> tuple[Path, list[dict]]:
+def evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """Three matches of one evening, in the order played (sessions by transcript time)."""
     root = tmp_path_factory.mktemp("evening")
     return root, [_play(root, seed) for seed in (21, 22, 23)]
 
 
-def _expected(results: list[dict]) -> tuple[Counter, Counter]:
-    wins: Counter = Counter()
-    totals: Counter = Counter()
+def _expected(results: list[dict[str, Any]]) -> tuple[Counter[str], Counter[str]]:
+    wins: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
     for r in results:
         wins.update(r["won"])
         totals.update(r["points"])
@@ -74,7 +74,8 @@ def _mine_in_order(root: Path) -> list[Path]:
     return sorted(own_records(root, ME.fingerprint), key=lambda p: (p / "transcript").stat().st_mtime)
 
 
-def test_an_evening_of_three_matches_counts_each_players_wins_and_points(evening):
+def test_an_evening_of_three_matches_counts_each_players_wins_and_points(
+        evening: tuple[Path, list[dict[str, Any]]]) -> None:
     root, results = evening
     standings = collect(own_records(root, ME.fingerprint))
     assert standings.not_counted == []
@@ -95,7 +96,8 @@ def test_an_evening_of_three_matches_counts_each_players_wins_and_points(evening
     assert " and ".join(last["won"]) in text.split("Last match:")[1]
 
 
-def test_a_tampered_record_is_not_counted_and_is_named_with_why(evening, tmp_path):
+def test_a_tampered_record_is_not_counted_and_is_named_with_why(evening: tuple[Path, list[dict[str, Any]]],
+                                                                tmp_path: Path) -> None:
     root, results = evening
     copy = tmp_path / "tables"
     shutil.copytree(root, copy)
@@ -117,7 +119,8 @@ def test_a_tampered_record_is_not_counted_and_is_named_with_why(evening, tmp_pat
     assert "Not counted: 1 record that fails verify:" in text and str(first) in text
 
 
-def test_another_day_is_another_evening_and_saved_names_the_same_evenings(evening, tmp_path):
+def test_another_day_is_another_evening_and_saved_names_the_same_evenings(evening: tuple[Path, list[dict[str, Any]]],
+                                                                          tmp_path: Path) -> None:
     root, _ = evening
     copy = tmp_path / "tables"
     shutil.copytree(root, copy)
@@ -131,7 +134,7 @@ def test_another_day_is_another_evening_and_saved_names_the_same_evenings(evenin
             assert evening_of(match.path) == (night.id, night.day)
 
 
-def test_copies_of_one_match_count_once(evening):
+def test_copies_of_one_match_count_once(evening: tuple[Path, list[dict[str, Any]]]) -> None:
     root, _ = evening
     everything = records_under(root)  # every seat's copy and the relay's: 5 per match
     assert len(everything) == 15
@@ -142,7 +145,8 @@ def test_copies_of_one_match_count_once(evening):
 
 
 @pytest.mark.slow
-def test_the_standings_command_counts_the_folders_given_and_says_what_it_left_out(evening, tmp_path):
+def test_the_standings_command_counts_the_folders_given_and_says_what_it_left_out(
+        evening: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
     root, results = evening
     copy = tmp_path / "friend"
     shutil.copytree(root, copy)

@@ -18,13 +18,14 @@ from p2pcards.protocol.evening import After
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.standings import collect, evening_of
+from tests.support.typed import present
 
 DAY = 24 * 3600
 
 
 def _save(root: Path, table: Table, when: float) -> Path:
     """A seat's record as a player saves it: ``<root>/<session>/<fingerprint>/transcript``."""
-    folder = root / table.session.hex() / table.me.fingerprint
+    folder = root / table.session.hex() / present(table.me).fingerprint
     folder.mkdir(parents=True)
     transcript = folder / "transcript"
     transcript.write_bytes(b"".join(len(r).to_bytes(4, "big") + r for r in table.transcript()))
@@ -33,7 +34,7 @@ def _save(root: Path, table: Table, when: float) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chain(tmp_path_factory) -> tuple[Path, list[Path]]:
+def chain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     """Three chained matches (the third with a bot in a leaver's seat, a day later) and a
     match whose link is forged, two days later."""
     root = tmp_path_factory.mktemp("tables")
@@ -76,7 +77,7 @@ def _played(genesis: bytes, identities: list[Identity], seed: int) -> Table:
     return tables[0]
 
 
-def test_a_chained_evening_is_one_evening_across_days_and_a_bot_in_a_freed_seat(chain):
+def test_a_chained_evening_is_one_evening_across_days_and_a_bot_in_a_freed_seat(chain: tuple[Path, list[Path]]) -> None:
     _, folders = chain
     standings = collect(folders)
     assert standings.not_counted == []
@@ -88,13 +89,13 @@ def test_a_chained_evening_is_one_evening_across_days_and_a_bot_in_a_freed_seat(
     assert any(s.name == "Bot" for s in night.matches[2].seats)
 
 
-def test_a_forged_link_starts_no_chain(chain):
+def test_a_forged_link_starts_no_chain(chain: tuple[Path, list[Path]]) -> None:
     _, folders = chain
     alone = [e for e in collect(folders).evenings if len(e.matches) == 1][0]
     assert alone.matches[0].path == folders[3]
 
 
-def test_saved_gives_a_rematch_the_evening_of_the_chain_s_first_match(chain):
+def test_saved_gives_a_rematch_the_evening_of_the_chain_s_first_match(chain: tuple[Path, list[Path]]) -> None:
     _, folders = chain
     first = evening_of(folders[0])
     assert first is not None

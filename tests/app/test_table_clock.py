@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from pathlib import Path
 
 import pytest
 
 from p2pcards._direct import direct_table
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
-from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
+from p2pcards.bots.agent import BotAgent, Positioned, make_bot_factory
 from p2pcards.cli import build_parser
 from p2pcards.commands.settings import table_config
 from p2pcards.net.journal import Journal
@@ -19,21 +20,24 @@ from p2pcards.protocol import game_wire
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import MOVE_TIME, move_time_of
+from p2pcards.protocol.verdict import Verdict
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
 from tests.support import until
+from tests.support.typed import present
 
 
 class _Silent:
-    async def decide(self, view, decision):
+    async def decide(self, view: Engine, decision: Positioned) -> None:
         await asyncio.Event().wait()
 
 
-def _config(move_time):
+def _config(move_time: int | None) -> dict[str, int]:
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))
     return config if move_time is None else {**config, MOVE_TIME: move_time}
 
 
-async def _hosted(tmp_path, move_time, session_deadline):
+async def _hosted(tmp_path: Path, move_time: int | None, session_deadline: float) -> HostedTable:
     options = TableOptions(game="topper", config=_config(move_time), seed=4,
                            deadline=session_deadline, journal_root=tmp_path)
     me = seeded_identity(4, "me", "Me")
@@ -42,8 +46,8 @@ async def _hosted(tmp_path, move_time, session_deadline):
 
 
 @pytest.mark.slow
-def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path):
-    async def run():
+def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_path: Path) -> None:
+    async def run() -> list[Verdict | None]:
         # Every session's own deadline is long; the genesis gives each writer 1 s.
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
         hosted.sessions[2].agent = _Silent()
@@ -57,18 +61,18 @@ def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_pat
     assert all(v is not None and v.rule == "deadline" and v.players == (2,) for v in verdicts)
 
 
-def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
-    async def run():
+def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path: Path) -> None:
+    async def run() -> tuple[list[float], list[Verdict | None]]:
         hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
         hosted.sessions[2].agent = _Silent()
         try:
             # Every peer reaches the silent player's turn and its (sans-IO) rules set that
             # turn's deadline to never, not to the sessions' own 0.5 s: no tick names him.
-            await until(lambda: all(s.table is not None and s.table.writer == 2
+            await until(lambda: all((table := s.table) is not None and table.writer == 2
                                     and s.rules.deadline_at == float("inf")
                                     for s in hosted.sessions))
             sessions = [s for s in hosted.sessions if s.table is not None]
-            return [s.move_time() for s in sessions], [s.table.verdict for s in sessions]
+            return [s.move_time() for s in sessions], [present(s.table).verdict for s in sessions]
         finally:
             await hosted.close(grace=0.1, linger=0)
     clocks, verdicts = asyncio.run(run())
@@ -76,7 +80,7 @@ def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path):
     assert verdicts == [None] * len(verdicts)
 
 
-def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_refused():
+def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_refused() -> None:
     assert move_time_of(None) is None and move_time_of(0) == 0 and move_time_of(90) == 90
     with pytest.raises(MalformedMessage, match="move_time must be 0..3600 seconds, not 3601"):
         move_time_of(3601)
@@ -86,7 +90,7 @@ def test_a_genesis_without_a_clock_leaves_each_peer_its_own_and_a_bad_one_is_ref
     (60, 60),           # 120 s less the 60 already spent, not a fresh 120
     (3 * 3600, 30),     # a table resumed hours later: the grace, not an instant verdict
 ])
-def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expected):
+def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path: Path, spent: int, left_expected: int) -> None:
     # A player's saved table, mid-hand, whose last message was saved `spent` s ago.
     direct = direct_table("topper", seed=7)
     direct.run_until(lambda d: d.tables[0].stage is Stage.PLAY)
@@ -94,15 +98,15 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
     journal = Journal(tmp_path / "saved")
     journal.claim()
     journal.write_meta({"v": 1, "player": 1, "name": "P1", "bots": [0, 0, 0, 0],
-                        "secrets": table.secrets.to_wire()})
+                        "secrets": present(table.secrets).to_wire()})
     for raw in table.transcript():
         journal.append(raw)
     journal.release()
     began = time.time() - spent
     os.utime(journal.transcript_path, (began, began))
 
-    async def run():
-        session = PeerSession(direct.identities[1], _Silent(), None, deadline=120)
+    async def run() -> float:
+        session = PeerSession(direct.identities[1], _Silent(), None, deadline=120)  # type: ignore[arg-type]  # never dials
         session.resume_from(journal)  # rewrites the transcript: its old age must be kept
         try:
             session._reset_deadline(elapsed=session._saved_turn_age())
@@ -121,7 +125,7 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path, spent, left_expec
     (["host", "topper"], 120),
     (["host", "topper", "--deadline", "30"], 30),
 ])
-def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
+def test_the_clock_is_a_table_setting_of_play_and_host(argv: list[str], move_time: int) -> None:
     from p2pcards.commands.settings import HOST_MOVE_TIME
     from p2pcards.commands.settings import clock_seconds as _clock_seconds
     args = build_parser().parse_args(argv)
@@ -131,15 +135,16 @@ def test_the_clock_is_a_table_setting_of_play_and_host(argv, move_time):
 
 
 @pytest.mark.slow
-def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path):
-    async def run():
+def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_path: Path) -> None:
+    async def run() -> tuple[bool, float, Verdict | None]:
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
         silent = hosted.sessions[2]
         silent.agent = _Silent()
         try:
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
             await asyncio.wait_for(asyncio.gather(*others), 60)
-            return silent.table.my_turn, silent.rules.deadline_at, silent.table.verdict
+            table = present(silent.table)
+            return table.my_turn, silent.rules.deadline_at, table.verdict
         finally:
             await hosted.close(grace=0.1, linger=0)
     my_turn, deadline_at, verdict = asyncio.run(run())

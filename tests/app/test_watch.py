@@ -4,10 +4,12 @@ outcome, no hidden card, never a delay to the players, never a seat."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
 from p2pcards.app import (
+    HostedTable,
     TableOptions,
     seeded_identity,
     start_hosted_table,
@@ -15,21 +17,23 @@ from p2pcards.app import (
 )
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net import host as host_module
-from p2pcards.net.connection import connect
+from p2pcards.net.connection import Connection, connect
 from p2pcards.net.errors import NetError
-from p2pcards.net.watch import WatchSession
+from p2pcards.net.session_events import SessionResult
+from p2pcards.net.watch import WatchResult, WatchSession
 from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.events import ActionApplied, CardsRevealed, TableEnded
 from p2pcards.protocol.identity import Identity
 from p2pcards.rules.bluff import BluffConfig
-from p2pcards.rules.topper import TopperConfig
+from p2pcards.rules.topper import Play, TopperConfig
 from tests.support import until
+from tests.support.typed import present
 
 LOOPBACK = "127.0.0.1"
 
 
-def _options(tmp_path, spectators: int = 8, game: str = "topper") -> TableOptions:
+def _options(tmp_path: Path, spectators: int = 8, game: str = "topper") -> TableOptions:
     rules = game_wire.by_name(game)
     config = rules.config_to_wire(TopperConfig(target_score=2) if game == "topper"
                                   else BluffConfig(deal_cap=5))
@@ -37,7 +41,7 @@ def _options(tmp_path, spectators: int = 8, game: str = "topper") -> TableOption
                         tcp_host=LOOPBACK, tcp_port=0, spectators=spectators)
 
 
-async def _hosted(tmp_path, spectators: int = 8, game: str = "topper"):
+async def _hosted(tmp_path: Path, spectators: int = 8, game: str = "topper") -> HostedTable:
     me = seeded_identity(9, "me", "Me")
     return await start_hosted_table(me, BotAgent(make_bot_factory(game, "heuristic"), 9),
                                     _options(tmp_path, spectators, game), bots=3)
@@ -48,19 +52,19 @@ def _watch_hello() -> bytes:
                                    "bot": 0, "watch": 1})
 
 
-def test_a_spectator_sees_every_move_and_the_players_outcome_and_no_hidden_card(tmp_path):
-    seen: list = []
+def test_a_spectator_sees_every_move_and_the_players_outcome_and_no_hidden_card(tmp_path: Path) -> None:
+    seen: list[object] = []
 
-    async def run():
+    async def run() -> tuple[WatchResult, SessionResult, list[bytes], list[bytes]]:
         hosted = await _hosted(tmp_path)
         try:
             sam = Identity.generate("Sam")
-            watcher = WatchSession(sam, tcp_connector(LOOPBACK, hosted.host.tcp_port, sam),
+            watcher = WatchSession(sam, tcp_connector(LOOPBACK, present(hosted.host.tcp_port), sam),
                                    on_event=seen.append)
             watched = await asyncio.wait_for(watcher.run(), 120)
             mine = await asyncio.wait_for(hosted.result(), 60)
-            table = hosted.sessions[0].table
-            return watched, mine, table.transcript(), watcher.table.transcript()
+            table = present(hosted.sessions[0].table)
+            return watched, mine, table.transcript(), present(watcher.table).transcript()
         finally:
             await hosted.close(grace=0.1, linger=0)
 
@@ -71,19 +75,18 @@ def test_a_spectator_sees_every_move_and_the_players_outcome_and_no_hidden_card(
     assert moves == sorted(moves) and len(moves) > 10
     # The only faces a spectator learns are those the rules revealed (cards played).
     revealed = {face for e in seen if isinstance(e, CardsRevealed) for _, face in e.cards}
-    played = {e.action.card for e in seen if isinstance(e, ActionApplied)
-              and getattr(e.action, "card", None) is not None}
+    played = {e.action.card for e in seen if isinstance(e, ActionApplied) and isinstance(e.action, Play)}
     assert revealed == played
     assert not any(isinstance(e, TableEnded) for e in seen)
 
 
-def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path):
-    async def run():
+def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path: Path) -> None:
+    async def run() -> WatchResult:
         hosted = await _hosted(tmp_path, spectators=0)
         try:
             await asyncio.wait_for(until(lambda: hosted.host.relay.started), 30)
             sam = Identity.generate("Sam")
-            watcher = WatchSession(sam, tcp_connector(LOOPBACK, hosted.host.tcp_port, sam))
+            watcher = WatchSession(sam, tcp_connector(LOOPBACK, present(hosted.host.tcp_port), sam))
             return await asyncio.wait_for(watcher.run(), 30)
         finally:
             await hosted.close(grace=0.1, linger=0)
@@ -91,19 +94,19 @@ def test_a_table_without_spectators_refuses_one_with_a_sentence(tmp_path):
     assert result.outcome is None and "started without you" in result.reason
 
 
-def test_a_spectator_cannot_write_and_a_player_cannot_be_a_spectator(tmp_path):
-    async def run():
+def test_a_spectator_cannot_write_and_a_player_cannot_be_a_spectator(tmp_path: Path) -> None:
+    async def run() -> tuple[str, list[tuple[str, str]], list[tuple[str, str]], SessionResult]:
         hosted = await _hosted(tmp_path)
         try:
             await asyncio.wait_for(until(lambda: hosted.host.relay.started), 30)
             sam = Identity.generate("Sam")
-            link = await connect(LOOPBACK, hosted.host.tcp_port, sam)
+            link = await connect(LOOPBACK, present(hosted.host.tcp_port), sam)
             await link.send(_watch_hello())
             genesis = frames.decode(await asyncio.wait_for(link.recv(), 10))
             await link.send(frames.encode("msg", genesis.body))  # a spectator tries to write
             heard = await _until_closed(link)
             player = hosted.sessions[1].identity
-            twin = await connect(LOOPBACK, hosted.host.tcp_port, player)
+            twin = await connect(LOOPBACK, present(hosted.host.tcp_port), player)
             await twin.send(_watch_hello())
             refused = await _until_closed(twin)
             result = await asyncio.wait_for(hosted.result(), 120)
@@ -145,13 +148,14 @@ class _StalledSpectator:
         self.closed.set()
 
 
-def test_a_spectator_that_stops_reading_is_dropped_and_the_table_plays_on(tmp_path, monkeypatch):
+def test_a_spectator_that_stops_reading_is_dropped_and_the_table_plays_on(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(host_module, "SPECTATOR_BACKLOG", 3)
 
-    async def run():
+    async def run() -> tuple[SessionResult, int]:
         hosted = await _hosted(tmp_path)
         stalled = _StalledSpectator()
-        accepting = asyncio.ensure_future(hosted.host._accept(stalled))
+        accepting = asyncio.ensure_future(hosted.host._accept(stalled))  # type: ignore[arg-type]  # a stand-in link
         try:
             result = await asyncio.wait_for(hosted.result(), 120)
             await asyncio.wait_for(stalled.closed.wait(), 30)
@@ -167,7 +171,7 @@ def test_a_spectator_that_stops_reading_is_dropped_and_the_table_plays_on(tmp_pa
 
 
 
-async def _until_closed(link) -> list[tuple[str, str]]:
+async def _until_closed(link: Connection) -> list[tuple[str, str]]:
     heard: list[tuple[str, str]] = []
     try:
         async with asyncio.timeout(15):
@@ -180,16 +184,16 @@ async def _until_closed(link) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(autouse=True)
-def _quiet_logs(caplog):
+def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("ERROR")
 
 
-def test_a_spectator_says_who_dropped_and_who_is_back_once_each():
+def test_a_spectator_says_who_dropped_and_who_is_back_once_each() -> None:
     from p2pcards._direct import direct_table
     from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 
-    seen: list = []
-    watcher = WatchSession(Identity.generate("Sam"), None, on_event=seen.append)
+    seen: list[object] = []
+    watcher = WatchSession(Identity.generate("Sam"), None, on_event=seen.append)  # type: ignore[arg-type]  # never dials
     watcher.table = direct_table("topper", seed=3).observer
 
     def presence(linked: list[int]) -> None:

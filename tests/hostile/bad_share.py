@@ -7,10 +7,13 @@ Pure list surgery on the message body (no p2pcards imports), so that
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 SEATS = 4
+T = TypeVar("T")
 
 
-def swap_share_for_next_seat(shares: list, sharer_seat: int) -> tuple[list, int]:
+def swap_share_for_next_seat(shares: list[T], sharer_seat: int) -> tuple[list[T], int]:
     """``shares`` (one per card not held by ``sharer_seat``, in deck order) with the
     first share for the next seat's card replaced by a share of another seat's
     card; and that victim seat. Only the victim checks it at once."""

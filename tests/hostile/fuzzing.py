@@ -43,6 +43,7 @@ from p2pcards.protocol.relay import Output, Relay
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
+from tests.support.typed import present
 
 from .harness import Bench, Recording, clone, recording
 
@@ -81,7 +82,7 @@ def _random_value(rng: random.Random, depth: int = 0) -> Any:
     return [rng.randbytes(32) for _ in range(rng.choice([1, 2, 3, 14, 24, 52, 257]))]
 
 
-def _nodes(obj: Any, path: tuple = ()) -> list[tuple]:
+def _nodes(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Paths to every container slot of a decoded msgpack value."""
     out = []
     if isinstance(obj, dict):
@@ -95,7 +96,7 @@ def _nodes(obj: Any, path: tuple = ()) -> list[tuple]:
     return out
 
 
-def _get(obj: Any, path: tuple) -> Any:
+def _get(obj: Any, path: tuple[Any, ...]) -> Any:
     for key in path:
         obj = obj[key]
     return obj
@@ -201,7 +202,8 @@ def _deepcopy(obj: Any) -> Any:
 
 def _pack(obj: Any) -> bytes | None:
     try:
-        return msgpack.packb(obj, use_bin_type=True)
+        packed: bytes = msgpack.packb(obj, use_bin_type=True)
+        return packed
     except (ValueError, TypeError, OverflowError):
         return None
 
@@ -226,7 +228,8 @@ def resigned(raw: bytes, mutator: Mutator, identities: list[Identity]) -> bytes:
         signature = identities[signer].sign(tag + new_payload)
     else:
         signature = mutator.rng.randbytes(64)
-    return msgpack.packb([new_payload, signature], use_bin_type=True)
+    packed: bytes = msgpack.packb([new_payload, signature], use_bin_type=True)
+    return packed
 
 
 # -- targets -------------------------------------------------------------------------------------
@@ -293,7 +296,7 @@ def _notices(rec: Recording) -> list[bytes]:
     return out
 
 
-def _quick_mark(table: Table) -> tuple:
+def _quick_mark(table: Table) -> tuple[Any, ...]:
     deal = table.deal
     return (len(table.messages), table.head, table.stage, table.verdict,
             None if deal is None else (deal.number, deal.shuffles_done, deal.shares_done,
@@ -316,7 +319,7 @@ class TableDoor:
                             *play[::max(1, len(play) // positions_per_match)]})
             for position in picks[:positions_per_match + 3]:
                 bench = rec.bench_at(position)
-                writer = bench.writer
+                writer = present(bench.writer)
                 player = (writer + 1) % 4
                 self.places.append((bench, player, clone(bench.tables[player]),
                                     rec.transcript[position]))
@@ -366,8 +369,9 @@ class TableDoor:
         self.live.pop(index, None)
         signer = SignedMessage.parse(data).player
         if table.stage is Stage.ENDED:
-            if not as_alert and signer not in table.verdict.players:
-                raise Failure(f"verdict {table.verdict.rule} blames {table.verdict.players}, "
+            verdict = present(table.verdict)
+            if not as_alert and signer not in verdict.players:
+                raise Failure(f"verdict {verdict.rule} blames {verdict.players}, "
                               f"not the signer {signer}")
             return
         if table.transcript()[-1] != data or len(table.messages) != before[0] + 1:
@@ -431,9 +435,9 @@ def _sealed_corpus(corpus: Corpus) -> tuple[list[bytes], Callable[[], Any], list
     factory of receivers expecting the first of them."""
     alice, bob = Identity.generate("a"), Identity.generate("b")
     i, r = LinkHandshake(alice, Role.INITIATOR), LinkHandshake(bob, Role.RESPONDER)
-    hello = i.start()
-    reply = r.receive(hello)
-    finish = i.receive(reply)
+    hello = present(i.start())
+    reply = present(r.receive(hello))
+    finish = present(i.receive(reply))
     keys = (bytes(range(32)), bytes(range(32, 64)))
     sender = SecureChannel(keys[0], keys[1], bob.public_key)
     sealed = [sender.seal(f) for f in corpus.frames[:40]]

@@ -32,7 +32,7 @@ import copyreg
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from p2pcards.app import randomness_for, seeded_identity
 from p2pcards.bots.agent import make_bot_factory
@@ -41,6 +41,7 @@ from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import NOTICE_TYPES, SignedMessage, seal, seal_notice
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
@@ -50,6 +51,8 @@ from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
+from p2pcards.wiremap import WireMap
+from tests.support.typed import present
 
 PLAYERS = 4
 
@@ -79,7 +82,10 @@ def _immutable_parts(obj: Any) -> list[Any]:
     return [m for t in tables for m in t.messages]
 
 
-def clone(obj: Any) -> Any:
+T = TypeVar("T")
+
+
+def clone(obj: T) -> T:
     """A deep copy of tables and benches.
 
     Points and scalars refuse attribute assignment (they are immutable), so
@@ -212,7 +218,7 @@ def delay(steps: int) -> Action:
     """Hold the message until ``steps`` further messages went out (a reorder
     when the hostile player writes those itself)."""
     def act(out: Outgoing, bench: Bench) -> list[Delivery]:
-        bench.hostile.held.append((steps, Delivery(out.raw)))
+        present(bench.hostile).held.append((steps, Delivery(out.raw)))
         return []
     return act
 
@@ -224,7 +230,7 @@ def corrupt(mutate: Callable[[bytes], bytes]) -> Action:
     return act
 
 
-def alter(change: Callable[[dict, Outgoing, Bench], dict]) -> Action:
+def alter(change: Callable[[WireMap, Outgoing, Bench], WireMap]) -> Action:
     """Change the body and sign the result with the hostile player's own key."""
     def act(out: Outgoing, bench: Bench) -> list[Delivery]:
         body = change(copy.deepcopy(out.message.body), out, bench)
@@ -240,7 +246,7 @@ def replace(build: Callable[[Outgoing, Bench], bytes]) -> Action:
     return act
 
 
-def equivocate(other: Callable[[dict, Outgoing, Bench], dict], to_other: Sequence[int]) -> Action:
+def equivocate(other: Callable[[WireMap, Outgoing, Bench], WireMap], to_other: Sequence[int]) -> Action:
     """Send the honest message to some players and a second, differently signed
     one for the same position to ``to_other``."""
     def act(out: Outgoing, bench: Bench) -> list[Delivery]:
@@ -259,7 +265,7 @@ class Received:
     """What one peer's table said about one message it was given."""
 
     raw: bytes = field(repr=False)
-    events: list = field(default_factory=list)
+    events: list[TableEvent] = field(default_factory=list)
     error: ProtocolError | None = None
 
 
@@ -323,7 +329,7 @@ class Bench:
         return self.reference.seat_of(player)
 
     def player_at(self, seat: int) -> int:
-        return self.reference.player_at_seat[seat]
+        return present(self.reference.player_at_seat)[seat]
 
     # -- writing --------------------------------------------------------------
 
@@ -341,16 +347,16 @@ class Bench:
 
     def peek(self, player: int | None = None) -> SignedMessage:
         """The message ``player`` (default: the writer) would write now, without writing it."""
-        player = self.writer if player is None else player
+        player = present(self.writer if player is None else player, "a writer")
         return SignedMessage.parse(clone(self).produce(player).raw)
 
-    def forge(self, mtype: str, body: dict, *, position: int | None = None,
+    def forge(self, mtype: str, body: WireMap, *, position: int | None = None,
               prev: bytes | None = None, player: int | None = None,
               session: bytes | None = None, identity: Identity | None = None) -> bytes:
         """A message built and signed by a player (default: the hostile one, with
         its own key), for the honest peers' next position unless told otherwise.
         A notice type (``leave``, ``alert``) is signed as a notice."""
-        player = self.hostile_player if player is None else player
+        player = present(self.hostile_player if player is None else player, "the player who signs")
         ref = self.reference
         sealer = seal_notice if mtype in NOTICE_TYPES else seal
         return sealer(identity or self.identities[player],
@@ -405,7 +411,7 @@ class Bench:
                 return
             for player in news:
                 told.add(player)
-                notice = self.tables[player].alert()
+                notice = present(self.tables[player].alert())
                 for who in (*self.others(player), "observer"):
                     with contextlib.suppress(ProtocolError):
                         self.table_of(who).receive_alert(notice)
@@ -490,7 +496,7 @@ class Recording:
             self.steps.append(Step(position, stage, writer, seat, msg.type, deck, phase))
         self.final = bench
         self.transcript = bench.reference.transcript()
-        self.outcome = bench.reference.engine.outcome
+        self.outcome = present(bench.reference.engine).outcome
 
     def find(self, predicate: Callable[[Step], bool], nth: int = 0) -> Step:
         hits = [s for s in self.steps if predicate(s)]
@@ -517,7 +523,7 @@ class Recording:
         return bench, step
 
 
-_RECORDINGS: dict[tuple, Recording] = {}
+_RECORDINGS: dict[tuple[str, int], Recording] = {}
 
 
 def recording(game: str, seed: int = 1) -> Recording:
@@ -537,11 +543,11 @@ class StateMark:
 
     transcript: tuple[bytes, ...]
     engine: Any
-    deck: tuple
-    shares: tuple
-    revealed: tuple
-    hand: tuple
-    counters: tuple
+    deck: tuple[Any, ...]
+    shares: tuple[Any, ...]
+    revealed: tuple[Any, ...]
+    hand: tuple[Any, ...]
+    counters: tuple[Any, ...]
 
 
 def mark(table: Table) -> StateMark:
@@ -551,7 +557,7 @@ def mark(table: Table) -> StateMark:
         deck = shares = revealed = counters = ()
     else:
         deck = tuple((c.c1.to_bytes(), c.c2.to_bytes()) for c in deal.deck)  # type: ignore[assignment]
-        shares = tuple(tuple(sorted((s, getattr(v, 'point', v).to_bytes()) for s, v in slot.items()))  # type: ignore[assignment]
+        shares = tuple(tuple(sorted((s, v.point.to_bytes()) for s, v in slot.items()))  # type: ignore[assignment]
                        for slot in deal.public_shares)
         revealed = tuple(sorted(deal.revealed.items()))  # type: ignore[assignment]
         counters = (deal.number, deal.shuffles_done, deal.shares_done)  # type: ignore[assignment]
@@ -596,6 +602,7 @@ def assert_verdict(bench: Bench, rule: str, players: Sequence[int], position: in
         table = bench.table_of(p)
         assert table.stage is Stage.ENDED, f"{p}: table not ended (stage {table.stage})"
         v = table.verdict
+        assert v is not None, f"{p}: no verdict"
         assert v.rule == rule, f"{p}: rule {v.rule!r} ({v.detail}), expected {rule!r}"
         assert tuple(v.players) == tuple(players), f"{p}: blamed {v.players}, expected {players}"
         if position is not None:

@@ -40,6 +40,7 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 from tests.support import until
+from tests.support.typed import present
 
 from .harness import PLAYERS, SHORT_CONFIGS, genesis_nonce_for
 
@@ -68,7 +69,7 @@ class Tampered:
         self.received = received
         self.inbound = inbound
         self.withheld = 0
-        self.tasks: list[asyncio.Task] = []
+        self.tasks: list[asyncio.Task[None]] = []
 
     async def send(self, payload: bytes) -> None:
         out = [payload] if self.policy is None else self.policy(payload, self)
@@ -77,7 +78,7 @@ class Tampered:
 
     async def recv(self) -> bytes:
         while True:
-            data = await self.inner.recv()
+            data: bytes = await self.inner.recv()
             verdict = True if self.inbound is None else self.inbound(data)
             if isinstance(verdict, bytes):
                 data = verdict  # the host hands this player something else
@@ -152,7 +153,7 @@ def closing_after(match: Match) -> Policy:
 class Seat:
     player: int
     session: PeerSession
-    task: asyncio.Task | None = None
+    task: asyncio.Task[SessionResult] | None = None
     received: list[bytes] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)
     connections: list[Tampered] = field(default_factory=list)
@@ -221,7 +222,7 @@ class NetTable:
         await self.host.start(tcp_host)
         relay_frame = self.host.relay.frame
 
-        def recording_frame(link: int, data: bytes) -> list:
+        def recording_frame(link: int, data: bytes) -> list[Any]:
             self.host_received.append((link, data))
             return relay_frame(link, data)
         self.host.relay.frame = recording_frame  # type: ignore[method-assign]
@@ -231,7 +232,7 @@ class NetTable:
         """Start the four sessions, one at a time so that the join order is fixed."""
         factory = make_bot_factory(self.game, "heuristic")
         for player in range(PLAYERS):
-            seat = Seat(player, None)
+            seat = Seat(player, None)  # type: ignore[arg-type]  # its session is made next, with its events list
             self.seats.append(seat)
             seat.session = PeerSession(
                 self.identities[player], BotAgent(factory, self.seed), self._connector(player),
@@ -253,7 +254,7 @@ class NetTable:
                       timeout: float = 60.0) -> dict[int, SessionResult]:
         """Wait (bounded) for these players' sessions to end."""
         players = list(range(PLAYERS)) if players is None else players
-        tasks = [self.seats[p].task for p in players]
+        tasks = [present(self.seats[p].task) for p in players]
         async with asyncio.timeout(timeout):
             done = await asyncio.gather(*tasks)
         return dict(zip(players, done, strict=False))
@@ -261,7 +262,7 @@ class NetTable:
     async def link_to_host(self, identity: Identity, *args: Any, **options: Any) -> Connection:
         """A link to the host opened by hand (a stranger's, or a player's second
         one); :meth:`close` closes it."""
-        connection = await connect(LOOPBACK, self.host.tcp_port, identity, *args, **options)
+        connection = await connect(LOOPBACK, present(self.host.tcp_port), identity, *args, **options)
         self.strangers.append(connection)
         return connection
 
@@ -286,7 +287,8 @@ class NetTable:
         return self.seats[player].session.table
 
     def transcript(self, player: int) -> list[bytes]:
-        return self.table(player).transcript()
+        transcript: list[bytes] = self.table(player).transcript()
+        return transcript
 
 
 def assert_same_end(net: NetTable, players: list[int], rule: str, blamed: tuple[int, ...],

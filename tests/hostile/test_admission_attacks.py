@@ -13,15 +13,16 @@ import contextlib
 
 import pytest
 
-from p2pcards.net.connection import Limits, connect
+from p2pcards.net.connection import Connection, Limits, connect
 from p2pcards.net.errors import NetError
 from p2pcards.protocol import frames
-from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import PINGS_PER_MESSAGE
+from tests.support.typed import present
 
 from .harness import recording
-from .netbench import NetTable, on_message
+from .netbench import NetTable, Tampered, on_message
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,7 +38,7 @@ def _hello(name: str, sid: bytes = b"", have: int = 0) -> bytes:
     return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": name, "sid": sid, "have": have, "bot": 0})
 
 
-async def _heard(connection, within: float) -> tuple[list[str], bool]:
+async def _heard(connection: Connection, within: float) -> tuple[list[str], bool]:
     """The kinds of the frames received within ``within`` seconds, and whether the link closed."""
     kinds: list[str] = []
     try:
@@ -68,7 +69,7 @@ class SilentFlood:
         self.dials_left = max_dials
         self.held = 0
         self.peak = 0
-        self.tasks: list[asyncio.Task] = []
+        self.tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> SilentFlood:
         loop = asyncio.get_running_loop()
@@ -172,7 +173,7 @@ async def test_seated_player_reconnects_while_strangers_hold_every_link_they_can
     it reconnects each time and the match ends as recorded."""
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
-    flood = SilentFlood(net.host.tcp_port).start()
+    flood = SilentFlood(present(net.host.tcp_port)).start()
 
     _player_3_from_its_own_address(net)
     stages = {"commit", "open", "shuffle", "shares", "bid", "play"}
@@ -190,20 +191,20 @@ async def test_seated_player_reconnects_while_strangers_hold_every_link_they_can
 
 def _player_3_from_its_own_address(net: NetTable) -> None:
     """Player 3 dials the host over TCP from another loopback address than the flood's."""
-    async def from_elsewhere():
+    async def from_elsewhere() -> Connection:
         return await net.link_to_host(net.identities[3], net.identities[0].public_key,
                              local_host=PLAYER_ADDRESS)
     net.connectors[3] = from_elsewhere
 
 
-def _stage_once(msg, stages: set[str]) -> bool:
+def _stage_once(msg: SignedMessage, stages: set[str]) -> bool:
     if msg.type in stages:
         stages.discard(msg.type)
         return True
     return False
 
 
-def _cut_after(frame: bytes, msg, conn) -> list[bytes]:
+def _cut_after(frame: bytes, msg: SignedMessage, conn: Tampered) -> list[bytes]:
     """Send the frame, then drop the link (the session reconnects)."""
     async def cut() -> None:
         await asyncio.sleep(0)
@@ -215,7 +216,7 @@ def _cut_after(frame: bytes, msg, conn) -> list[bytes]:
 async def test_player_joins_a_lobby_during_a_flood_of_silent_links() -> None:
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
-    flood = SilentFlood(net.host.tcp_port).start()
+    flood = SilentFlood(present(net.host.tcp_port)).start()
 
     _player_3_from_its_own_address(net)
     try:

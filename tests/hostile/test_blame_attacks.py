@@ -24,6 +24,7 @@ import pytest
 
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedNotice, seal_notice
 from p2pcards.protocol.errors import MalformedMessage
@@ -33,6 +34,7 @@ from p2pcards.protocol.relay import Broadcast, Close, Persist, PersistNotice, Re
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
+from tests.support.typed import present
 
 from .bad_share import swap_share_for_next_seat
 from .harness import Bench, assert_transcripts_valid, assert_untouched, marks, recording
@@ -67,7 +69,7 @@ def _as_message(bench: Bench, notice: bytes, sender: int) -> None:
 def _verify_refuses(bench: Bench, notice: bytes) -> None:
     transcript = bench.reference.transcript()
     report = verify_transcript(transcript + [notice])
-    assert not report.ok and NOTICE_PROBLEM in report.problem
+    assert not report.ok and NOTICE_PROBLEM in present(report.problem)
     assert report.verdict is None
     # Nor is it evidence of a transcript fault against its signer.
     signer = SignedNotice.parse(notice).player
@@ -141,6 +143,7 @@ def test_leave_notice_resent_as_a_message_names_nobody_for_it() -> None:
         if who == victim:
             continue
         (ended,) = bench.tables[who].receive_alert(notice)
+        assert isinstance(ended, TableEnded)
         assert (ended.verdict.rule, ended.verdict.players) == ("left", (victim,))
         assert not ended.verdict.provable
 
@@ -151,7 +154,7 @@ def test_victims_alert_resent_as_a_message_names_nobody() -> None:
     bench, step = recording("topper").bench_before(lambda s: s.type == "play", nth=5)
     victim = (step.player + 1) % 4
     bench.tables[victim].declare_deadline_missed()
-    notice = bench.tables[victim].alert()
+    notice = present(bench.tables[victim].alert())
     others = [w for w in (*bench.honest, "observer") if w != victim]
     before = {w: m for w, m in marks(bench).items() if w != victim}
     _as_message(bench, notice, victim)
@@ -178,9 +181,9 @@ def test_alert_reporting_the_hosts_bad_share_names_the_host_never_the_reporter()
     bench.set_hostile(HOST)
     raw, victim = _host_bad_share(bench, step)
     bench.deliver(raw, sender=HOST)
-    verdict = bench.tables[victim].verdict
+    verdict = present(bench.tables[victim].verdict)
     assert (verdict.rule, verdict.players) == ("crypto", (HOST,))
-    alert = bench.tables[victim].alert()
+    alert = present(bench.tables[victim].alert())
     # The host buries the alert as a message: dropped by all, nobody named for it.
     others = [w for w in (*bench.honest, "observer") if w != victim]
     before = {w: m for w, m in marks(bench).items() if w != victim}
@@ -196,8 +199,8 @@ def test_alert_reporting_the_hosts_bad_share_names_the_host_never_the_reporter()
         if table.verdict is None:
             (ended,) = table.receive_alert(alert)
             assert isinstance(ended, TableEnded)
-        assert (table.verdict.rule, table.verdict.players) == ("crypto", (HOST,))
-        assert table.verdict.provable and table.verdict.evidence == (raw,)
+        assert (present(table.verdict).rule, present(table.verdict).players) == ("crypto", (HOST,))
+        assert present(table.verdict).provable and present(table.verdict).evidence == (raw,)
     assert _named(bench) == {HOST}
     assert_transcripts_valid(bench, bench.tables[victim].verdict, who=(victim,))
     report = verify_transcript(bench.tables[bench.honest[-1]].transcript(),
@@ -214,7 +217,7 @@ def _notices_as_messages(net: NetTable, forward_alerts: bool = True) -> list[byt
     resent: list[bytes] = []
     relay_frame = net.host.relay.frame
 
-    def evil(link: int, data: bytes) -> list:
+    def evil(link: int, data: bytes) -> list[Any]:
         decoded = frames.decode(data)
         out = relay_frame(link, data) if forward_alerts or decoded.kind != "alert" else []
         if decoded.kind == "alert":
@@ -238,7 +241,7 @@ def _forge_deadline_report(net: NetTable, liar: int) -> Callable[..., list[bytes
     return report_next_writer
 
 
-async def _run(net: NetTable, before_seats: Any = None, timeout: float = 90.0) -> dict:
+async def _run(net: NetTable, before_seats: Any = None, timeout: float = 90.0) -> dict[int, SessionResult]:
     await net.start_host()
     if before_seats is not None:
         before_seats()
@@ -271,7 +274,7 @@ async def test_forged_deadline_report_over_the_network_changes_nothing(tmp_path:
     assert len(reports) == 3 and all(r.reporter == liar and r.rule == "deadline" for r in reports)
     assert [m.raw for m in net.host.relay.messages] == rec.transcript
     assert len(net.host.relay.notices) == 1
-    journal = Journal(tmp_path / net.host.relay.session.hex() / "relay")
+    journal = Journal(tmp_path / present(net.host.relay.session).hex() / "relay")
     assert journal.read_messages() == rec.transcript
     assert journal.read_notices() == [net.host.relay.notices[0].raw]
     again = TableHost.resume(net.identities[0], journal)
@@ -304,13 +307,13 @@ async def test_host_resending_a_leave_notice_as_a_message_gets_nobody_named_for_
     for p in range(4):
         if p == leaver:
             continue
-        verdict = results[p].verdict
+        verdict = present(results[p].verdict)
         assert (verdict.rule, verdict.players) == ("left", (leaver,)), verdict
         transcript = net.transcript(p)
         assert not set(resent_notices) & set(transcript)
         report = verify_transcript(transcript, verdict)
         assert report.problem is None and report.verdict_confirmed is None
-        assert NOTICE_PROBLEM in verify_transcript(transcript + resent_notices[:1]).problem
+        assert NOTICE_PROBLEM in present(verify_transcript(transcript + resent_notices[:1]).problem)
     assert not set(resent_notices) & {m.raw for m in net.host.relay.messages}
 
 
@@ -322,11 +325,11 @@ async def test_hosts_bad_share_is_named_by_every_peer_even_when_it_resends_the_a
     rec = recording("topper")
     step = rec.find(lambda s: s.type == "shares" and s.player == HOST)
     net = NetTable("topper")
-    victim_seat = (step.seat + 1) % 4
+    victim_seat = (present(step.seat) + 1) % 4
 
     def bad_share(frame: bytes, msg: Any, conn: Tampered) -> list[bytes]:
         from p2pcards.protocol.envelope import seal
-        forged, _ = swap_share_for_next_seat(msg.body["shares"], step.seat)
+        forged, _ = swap_share_for_next_seat(msg.body["shares"], present(step.seat))
         body = dict(msg.body, shares=forged)
         cheat = seal(net.identities[HOST], session=msg.session, position=msg.position,
                      prev=msg.prev, player=HOST, type="shares", body=body)
@@ -338,14 +341,14 @@ async def test_hosts_bad_share_is_named_by_every_peer_even_when_it_resends_the_a
     victim = net.table(1).player_at_seat[victim_seat]
     assert holder[0], "the victim's alert reached the host"
     for p in range(1, 4):
-        verdict = results[p].verdict
+        verdict = present(results[p].verdict)
         assert verdict is not None, (p, results[p])
         assert (verdict.rule, verdict.players) == ("crypto", (HOST,)), (p, verdict)
         assert verdict.provable
         report = verify_transcript(net.transcript(p), verdict)
         assert report.ok and report.verdict_confirmed is True
         assert not set(holder[0]) & set(net.transcript(p))
-    assert results[victim].verdict.players == (HOST,)
+    assert present(results[victim].verdict).players == (HOST,)
 
 
 @pytest.mark.asyncio
@@ -383,7 +386,7 @@ async def test_honest_relay_given_another_players_notice_as_a_message_stores_not
     for p in range(4):
         if p == echoer:
             continue
-        verdict = results[p].verdict
+        verdict = present(results[p].verdict)
         assert (verdict.rule, verdict.players) == ("deadline", (echoer,)), (p, verdict)
         transcript = net.transcript(p)
         assert echoed[0] not in transcript and transcript == rec.transcript[:len(transcript)]

@@ -8,6 +8,7 @@ peer's state as it was before the message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from p2pcards.crypto.group import G, Point, random_scalar
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol.table_records import Stage
 from p2pcards.rules.bluff import BluffState
+from tests.support.typed import present
 
 from .bad_share import swap_share_for_next_seat
 from .harness import (
@@ -37,7 +39,7 @@ def _bench(game: str, predicate: Any, nth: int = 0) -> tuple[Bench, Step]:
     return recording(game).bench_before(predicate, nth)
 
 
-def _attack(bench: Bench, step: Step, body: dict, rule: str = "crypto", mtype: str = None) -> None:
+def _attack(bench: Bench, step: Step, body: dict[str, Any], rule: str = "crypto", mtype: str | None = None) -> None:
     before = marks(bench)
     raw = bench.forge(mtype or step.type, body)
     bench.deliver(raw, sender=step.player)
@@ -104,7 +106,7 @@ def _field_cases() -> list[Any]:
 
 
 @pytest.mark.parametrize("mtype,path,value,schema", _field_cases())
-def test_invalid_point_or_scalar_in_a_crypto_field(mtype: str, path: tuple, value: Any,
+def test_invalid_point_or_scalar_in_a_crypto_field(mtype: str, path: tuple[Any, ...], value: Any,
                                                    schema: bool) -> None:
     """Small-order, mixed-order, non-canonical, off-curve and identity points and
     zero or non-canonical scalars, in every crypto field of every message."""
@@ -119,7 +121,7 @@ def test_invalid_point_or_scalar_in_a_crypto_field(mtype: str, path: tuple, valu
 
 def _cancelling_key(bench: Bench, hostile: int, target: Point) -> Point:
     """``target - Σ others``: a share that makes the joint key whatever the cheater likes."""
-    others = [bench.tables[p].secrets.key.public for p in range(4) if p != hostile]
+    others = [present(bench.tables[p].secrets).key.public for p in range(4) if p != hostile]
     rogue = target
     for public in others:
         rogue = rogue - public
@@ -144,7 +146,7 @@ def test_key_share_chosen_to_cancel_the_others_fails_its_proof(target: str) -> N
     bench.set_hostile(3)
     wanted = Point.identity() if target == "identity" else random_scalar(_rng("t")) * G
     rogue = _cancelling_key(bench, 3, wanted)
-    nonce = bench.tables[3].secrets.draw_nonce
+    nonce = present(bench.tables[3].secrets).draw_nonce
     ctx = bench.reference._key_context(3)
     bench.deliver(bench.forge("commit", {"key": keys.key_commitment(ctx, rogue),
                                          "draw": draw.commit(ctx, nonce)}), sender=3)
@@ -161,7 +163,7 @@ def test_key_share_chosen_to_cancel_the_others_fails_its_proof(target: str) -> N
 
 def test_key_share_proof_made_for_another_seat_is_refused() -> None:
     bench, step = _bench("topper", lambda s: s.type == "open" and s.player == 2)
-    key = bench.tables[2].secrets.key
+    key = present(bench.tables[2].secrets).key
     wrong_ctx = bench.reference._key_context(1)
     body = dict(bench.peek().body, proof=keys.prove_key_share(key, wrong_ctx, _rng("p")).to_wire())
     _attack(bench, step, body)
@@ -176,24 +178,24 @@ def test_draw_nonce_changed_after_seeing_the_others_is_refused() -> None:
 # -- shuffles -----------------------------------------------------------------------------------
 
 
-def _shuffle_body(bench: Bench, deck: list, seat: int, label: str = "cheat",
-                  ctx_seat: int = None) -> dict:
-    deal = bench.reference.deal
+def _shuffle_body(bench: Bench, deck: list[Ciphertext], seat: int, label: str = "cheat",
+                  ctx_seat: int | None = None) -> dict[str, Any]:
+    deal = present(bench.reference.deal)
     ctx = deal.context(seat if ctx_seat is None else ctx_seat)
     out, proof = shuffle.shuffle_and_prove(deck, deal.joint_key, ctx, rng=_rng(label))
     return {"deck": deal.number, "cards": [c.to_wire() for c in out], "proof": proof.to_wire()}
 
 
-def _shuffler(seat: int):
+def _shuffler(seat: int) -> Callable[[Step], bool]:
     return lambda s: s.type == "shuffle" and s.seat == seat
 
 
 @pytest.mark.parametrize("game", ["topper", "bluff"])
 def test_shuffle_that_duplicates_a_card_and_drops_another(game: str) -> None:
     bench, step = _bench(game, _shuffler(2))
-    deck = list(bench.reference.deal.deck)
+    deck = list(present(bench.reference.deal).deck)
     deck[3] = deck[9]
-    _attack(bench, step, _shuffle_body(bench, deck, step.seat))
+    _attack(bench, step, _shuffle_body(bench, deck, present(step.seat)))
 
 
 def test_shuffle_that_drops_a_card_from_the_deck() -> None:
@@ -206,18 +208,18 @@ def test_shuffle_that_drops_a_card_from_the_deck() -> None:
 def test_shuffle_that_replaces_a_card_with_one_of_its_choice() -> None:
     """An ace of a suit the cheater likes, re-encrypted in place of a deck card."""
     bench, step = _bench("topper", _shuffler(1))
-    deal = bench.reference.deal
+    deal = present(bench.reference.deal)
     r = random_scalar(_rng("r"))
     chosen = Ciphertext(r * G, card_point(51) + r * deal.joint_key)
     deck = list(deal.deck)
     deck[0] = chosen
-    _attack(bench, step, _shuffle_body(bench, deck, step.seat))
+    _attack(bench, step, _shuffle_body(bench, deck, present(step.seat)))
 
 
 def test_shuffle_that_puts_a_card_from_outside_the_deck_in_the_first_shuffle() -> None:
     """Topper's deck has no twos: seat 0 slips one in instead of a nine."""
     bench, step = _bench("topper", _shuffler(0))
-    deck = list(bench.reference.deal.deck)
+    deck = list(present(bench.reference.deal).deck)
     deck[0] = Ciphertext(Point.identity(), card_point(0))
     _attack(bench, step, _shuffle_body(bench, deck, 0))
 
@@ -246,13 +248,13 @@ def test_shuffle_that_tags_a_card_with_a_known_group_point() -> None:
 def test_shuffle_with_the_proof_of_another_shuffle() -> None:
     bench, step = _bench("topper", _shuffler(2))
     honest = bench.peek().body
-    other = _shuffle_body(bench, list(bench.reference.deal.deck), step.seat, "another shuffle")
+    other = _shuffle_body(bench, list(present(bench.reference.deal).deck), present(step.seat), "another shuffle")
     _attack(bench, step, dict(honest, proof=other["proof"]))
 
 
 def test_shuffle_proved_for_another_seat() -> None:
     bench, step = _bench("topper", _shuffler(2))
-    body = _shuffle_body(bench, list(bench.reference.deal.deck), step.seat, ctx_seat=1)
+    body = _shuffle_body(bench, list(present(bench.reference.deal).deck), present(step.seat), ctx_seat=1)
     _attack(bench, step, body)
 
 
@@ -260,9 +262,9 @@ def test_shuffle_of_a_stale_deck_skipping_the_previous_seat() -> None:
     """Seat 2 re-shuffles the deck seat 1 was given, undoing seat 1's shuffle."""
     rec = recording("topper")
     earlier = rec.find(_shuffler(1))
-    stale = list(rec.bench_at(earlier.position).reference.deal.deck)
+    stale = list(present(rec.bench_at(earlier.position).reference.deal).deck)
     bench, step = _bench("topper", _shuffler(2))
-    _attack(bench, step, _shuffle_body(bench, stale, step.seat))
+    _attack(bench, step, _shuffle_body(bench, stale, present(step.seat)))
 
 
 def test_shuffle_for_another_deck_number() -> None:
@@ -273,7 +275,7 @@ def test_shuffle_for_another_deck_number() -> None:
 def test_shuffle_output_that_is_the_input_reordered_without_re_encryption() -> None:
     """A permutation the others could follow card by card: no proof exists."""
     bench, step = _bench("topper", _shuffler(2))
-    deck = list(bench.reference.deal.deck)
+    deck = list(present(bench.reference.deal).deck)
     body = dict(bench.peek().body, cards=[c.to_wire() for c in reversed(deck)])
     _attack(bench, step, body)
 
@@ -286,7 +288,7 @@ def test_shuffle_that_only_permutes_with_a_valid_proof_is_refused() -> None:
     from p2pcards.crypto.sampling import fisher_yates, words_from_rng
 
     bench, step = _bench("topper", _shuffler(2))
-    deal = bench.reference.deal
+    deal = present(bench.reference.deal)
     deck_in = list(deal.deck)
     n = len(deck_in)
     rng = _rng("permute only")
@@ -299,13 +301,13 @@ def test_shuffle_that_only_permutes_with_a_valid_proof_is_refused() -> None:
     assert caught.value.seat == 2
     body = dict(bench.peek().body, cards=[c.to_wire() for c in deck_out], proof=proof.to_wire())
     _attack(bench, step, body)
-    assert "not re-encrypted" in bench.reference.verdict.detail
+    assert "not re-encrypted" in present(bench.reference.verdict).detail
 
 
 # -- decryption shares ----------------------------------------------------------------------------
 
 
-def _sharer(seat: int):
+def _sharer(seat: int) -> Callable[[Step], bool]:
     return lambda s: s.type == "shares" and s.seat == seat
 
 
@@ -320,8 +322,8 @@ def test_decryption_shares_for_the_wrong_cards() -> None:
 def test_decryption_share_proved_for_another_seat() -> None:
     """A share of the right card under a proof bound to another seat."""
     bench, step = _bench("topper", _sharer(1))
-    deal = bench.reference.deal
-    key = bench.tables[step.player].secrets.key
+    deal = present(bench.reference.deal)
+    key = present(bench.tables[step.player].secrets).key
     body = bench.peek().body
     slots = [p for p in range(deal.size) if p % 4 != step.seat]
     body["shares"] = [shares.make_share(key, deal.deck[p], deal.context(2), p, _rng("w")).to_wire()
@@ -351,12 +353,12 @@ def test_bad_share_for_one_owners_card_is_proven_to_every_peer() -> None:
     reporter."""
     bench, step = _bench("topper", _sharer(1))
     body = bench.peek().body
-    body["shares"], victim_seat = swap_share_for_next_seat(body["shares"], step.seat)
+    body["shares"], victim_seat = swap_share_for_next_seat(body["shares"], present(step.seat))
     victim = bench.player_at(victim_seat)
     raw = bench.forge("shares", body)
     before = marks(bench)
     bench.deliver(raw, sender=step.player)
-    assert bench.tables[victim].verdict.rule == "crypto"
+    assert present(bench.tables[victim].verdict).rule == "crypto"
     bench.send_alerts()
     for who in bench.honest:
         verdict = bench.tables[who].verdict
@@ -374,19 +376,19 @@ def test_bad_share_for_one_owners_card_is_proven_to_every_peer() -> None:
 
 def test_topper_play_revealed_with_the_share_of_another_own_card() -> None:
     bench, step = _bench("topper", lambda s: s.type == "play" and s.seat == 1)
-    deal = bench.reference.deal
-    key = bench.tables[step.player].secrets.key
+    deal = present(bench.reference.deal)
+    key = present(bench.tables[step.player].secrets).key
     body = bench.peek().body
     other = next(p for p in range(deal.size) if p % 4 == step.seat and p != body["slot"])
-    body["shares"] = [shares.make_share(key, deal.deck[other], deal.context(step.seat), other,
+    body["shares"] = [shares.make_share(key, deal.deck[other], deal.context(present(step.seat)), other,
                                         _rng("x")).to_wire()]
     _attack(bench, step, body)
 
 
 def test_topper_play_revealed_with_a_proof_for_another_seat() -> None:
     bench, step = _bench("topper", lambda s: s.type == "play" and s.seat == 2)
-    deal = bench.reference.deal
-    key = bench.tables[step.player].secrets.key
+    deal = present(bench.reference.deal)
+    key = present(bench.tables[step.player].secrets).key
     body = bench.peek().body
     slot = body["slot"]
     body["shares"] = [shares.make_share(key, deal.deck[slot], deal.context(0), slot,
@@ -405,12 +407,12 @@ def test_bluff_reveal_with_shares_of_other_cards_of_the_same_hand() -> None:
     """The cheater shows two other cards of its hand (of the claimed rank,
     perhaps) instead of the ones it discarded."""
     bench, step = _bench("bluff", lambda s: s.type == "show")
-    deal = bench.reference.deal
-    key = bench.tables[step.player].secrets.key
-    claim = _bluff(bench).last_claim
+    deal = present(bench.reference.deal)
+    key = present(bench.tables[step.player].secrets).key
+    claim = present(_bluff(bench).last_claim)
     in_hand = [p for p in bench.tables[step.player].hand if p not in claim.slots
-               and p in dict(bench.reference.engine.hand(step.seat))]
-    body = {"shares": [shares.make_share(key, deal.deck[p], deal.context(step.seat), p,
+               and p in dict(present(bench.reference.engine).hand(present(step.seat)))]
+    body = {"shares": [shares.make_share(key, deal.deck[p], deal.context(present(step.seat)), p,
                                          _rng(f"z{p}")).to_wire()
                        for p in in_hand[:len(claim.slots)]]}
     _attack(bench, step, body)
@@ -418,8 +420,8 @@ def test_bluff_reveal_with_shares_of_other_cards_of_the_same_hand() -> None:
 
 def test_bluff_reveal_with_too_few_shares() -> None:
     bench, step = _bench("bluff", lambda s: s.type == "show"
-                         and len(_bluff(recording("bluff").bench_at(s.position))
-                                 .last_claim.slots) > 1)
+                         and len(present(_bluff(recording("bluff").bench_at(s.position))
+                                         .last_claim).slots) > 1)
     body = bench.peek().body
     body["shares"] = body["shares"][:-1]
     _attack(bench, step, body, "message.malformed")

@@ -14,9 +14,10 @@ from collections.abc import Callable
 
 import pytest
 
-from p2pcards.net.session_events import DIRECT, Paths
+from p2pcards.net.session_events import DIRECT, Paths, SessionResult
 from p2pcards.protocol import frames
 from p2pcards.protocol.errors import ProtocolError
+from tests.support.typed import present
 
 from .harness import recording
 from .netbench import NetTable, message_of
@@ -53,7 +54,7 @@ def _direct_pairs(net: NetTable) -> set[tuple[int, int]]:
     return pairs
 
 
-async def _play(net: NetTable, timeout: float = 120.0) -> dict:
+async def _play(net: NetTable, timeout: float = 120.0) -> dict[int, SessionResult]:
     await net.start()
     try:
         return await net.results(timeout=timeout)
@@ -80,7 +81,7 @@ async def test_players_link_directly_through_their_announcements_when_the_host_h
     pairs = _direct_pairs(net)
     assert (2, 1) in pairs or {(2, 3), (3, 1)} <= pairs, pairs
     for player in REMOTE:
-        announcer = net.seats[player].session.mesh.announcer
+        announcer = present(net.seats[player].session.mesh).announcer
         assert announcer is not None and announcer.info is not None
 
 
@@ -104,5 +105,5 @@ async def test_a_player_that_does_not_listen_dials_the_others_announcements() ->
     assert all(results[p].verdict is None for p in range(4)), results
     pairs = _direct_pairs(net)
     assert (1, 2) in pairs or (1, 3) in pairs, pairs
-    quiet = net.seats[1].session.mesh.announcer
+    quiet = present(net.seats[1].session.mesh).announcer
     assert quiet is not None and quiet.info is None and quiet.book.last

@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from p2pcards.net.session_events import DIRECT, HOST, Paths, Waiting
+from p2pcards.net.session_events import DIRECT, HOST, Paths, SessionResult, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 from tests.support import until
+from tests.support.typed import present
 
 from .harness import recording
 from .netbench import NetTable, message_of
@@ -41,7 +42,7 @@ def _from(player: int) -> Callable[[bytes], bool]:
     return keep
 
 
-async def _play(net: NetTable, timeout: float = 90.0) -> dict:
+async def _play(net: NetTable, timeout: float = 90.0) -> dict[int, SessionResult]:
     await net.start()
     try:
         return await net.results(timeout=timeout)
@@ -105,7 +106,7 @@ async def test_a_writer_telling_players_different_things_is_proven() -> None:
     await net.start()
     try:
         session = net.seats[hostile].session
-        original_send = session.mesh.send
+        original_send = present(session.mesh).send
 
         def two_faced(player: int, frame: bytes) -> None:
             msg = message_of(frame)
@@ -118,7 +119,7 @@ async def test_a_writer_telling_players_different_things_is_proven() -> None:
                 original_send(victim, frames.encode("msg", other.raw))
             elif player == other_player:
                 original_send(other_player, frame)
-        session.mesh.send = two_faced  # type: ignore[method-assign]
+        present(session.mesh).send = two_faced  # type: ignore[method-assign]
         results = await net.results([1, 2], timeout=90.0)
     finally:
         await net.close()
@@ -137,10 +138,10 @@ async def test_a_writer_telling_players_different_things_is_proven() -> None:
 async def test_copies_from_every_link_are_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each message reaches a linked player from the host, its writer and the echoes
     of the others; the table verifies each one once (the digest drops the copies)."""
-    calls: Counter = Counter()
+    calls: Counter[tuple[int, bytes]] = Counter()
     receive = Table.receive
 
-    def counting(table: Table, raw: bytes) -> list:
+    def counting(table: Table, raw: bytes) -> list[Any]:
         events = receive(table, raw)
         calls[(id(table), SignedMessage.parse(raw).digest)] += 1
         return events
@@ -204,7 +205,7 @@ async def test_a_silent_writer_on_a_live_direct_link_is_named_by_its_own_silence
         assert verdict.players == (silent,), f"player {p}: {verdict.detail}"
         assert net.table(p).next_position == step.position
     # Whoever judged first did so on its own direct link (the other may take its alert).
-    assert any("direct link" in results[p].verdict.detail for p in (1, 2))
+    assert any("direct link" in present(results[p].verdict).detail for p in (1, 2))
 
 
 async def test_a_bad_notice_on_a_direct_link_goes_no_further() -> None:

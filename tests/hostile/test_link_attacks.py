@@ -11,15 +11,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import struct
+from typing import Any
 
 import pytest
 
-from p2pcards.net.connection import Limits, connect
+from p2pcards.net.connection import Connection, Limits, connect
 from p2pcards.net.framing import FrameDecoder, encode_frame
-from p2pcards.net.link import LinkHandshake, Role
+from p2pcards.net.link import LinkHandshake, Role, SecureChannel
 from p2pcards.protocol import frames, wire
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.identity import Identity
+from tests.support.typed import present
 
 from .harness import recording
 from .netbench import NetTable
@@ -33,17 +35,17 @@ OTHER_ADDRESS = "127.0.0.2"
 TIGHT = Limits(handshake_timeout=1.0, frame_timeout=0.4, max_per_address=4)
 
 
-async def _raw_link(port: int, identity: Identity) -> tuple:
+async def _raw_link(port: int, identity: Identity) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, SecureChannel]:
     """A TCP connection that completed the link handshake by hand, so that its
     bytes can then be sent any way at all; returns (reader, writer, channel)."""
     reader, writer = await asyncio.open_connection(LOOPBACK, port)
     handshake = LinkHandshake(identity, Role.INITIATOR)
-    writer.write(encode_frame(handshake.start()))
+    writer.write(encode_frame(present(handshake.start())))
     decoder = FrameDecoder()
     async with asyncio.timeout(5):
         while not handshake.complete:
             for frame in decoder.feed(await reader.read(4096)):
-                writer.write(encode_frame(handshake.receive(frame)))
+                writer.write(encode_frame(present(handshake.receive(frame))))
     await writer.drain()
     return reader, writer, handshake.channel()
 
@@ -80,11 +82,11 @@ async def _finish_as_recorded(net: NetTable) -> None:
 async def test_slow_sender_trickling_bytes_is_cut_off_while_the_table_plays() -> None:
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
-    port = net.host.tcp_port
+    port = present(net.host.tcp_port)
     try:
         # One trickles its handshake, one trickles a frame after a proper handshake.
         r1, w1 = await asyncio.open_connection(LOOPBACK, port)
-        hello = encode_frame(LinkHandshake(Identity.generate("slow"), Role.INITIATOR).start())
+        hello = encode_frame(present(LinkHandshake(Identity.generate("slow"), Role.INITIATOR).start()))
         r2, w2, channel = await _raw_link(port, Identity.generate("slower"))
         frame = encode_frame(channel.seal(frames.encode("sync", {"have": 0})))
         trickles = [asyncio.create_task(_trickle(w1, hello, 0.2)),
@@ -107,12 +109,12 @@ async def test_connection_flood_from_one_address_leaves_room_for_a_player() -> N
     net = NetTable("topper", limits=Limits(handshake_timeout=20.0, frame_timeout=0.4,
                                            max_per_address=4))
     await net.start_host(LOOPBACK)
-    port = net.host.tcp_port
+    port = present(net.host.tcp_port)
     flood = [await asyncio.open_connection(LOOPBACK, port) for _ in range(4)]
     extra_reader, extra_writer = await asyncio.open_connection(LOOPBACK, port)
     assert await _closed_by_server(extra_reader, 2.0), "a fifth connection from one address got in"
 
-    async def from_elsewhere():
+    async def from_elsewhere() -> Connection:
         return await connect(LOOPBACK, port, net.identities[3], net.identities[0].public_key,
                              local_host=OTHER_ADDRESS)
 
@@ -131,7 +133,7 @@ async def test_oversized_frame_closes_only_that_link() -> None:
     net = NetTable("topper", limits=TIGHT)
     await net.start_host(LOOPBACK)
     try:
-        reader, writer, _ = await _raw_link(net.host.tcp_port, Identity.generate("big"))
+        reader, writer, _ = await _raw_link(present(net.host.tcp_port), Identity.generate("big"))
         writer.write(struct.pack(">I", 64 * 1024 * 1024) + bytes(1024))
         await writer.drain()
         assert await _closed_by_server(reader, 5.0)
@@ -170,7 +172,7 @@ async def test_junk_frame_to_the_host_closes_only_that_link(payload: bytes) -> N
         await net.close()
 
 
-async def _closed(connection) -> bool:
+async def _closed(connection: Connection) -> bool:
     try:
         async with asyncio.timeout(5):
             await connection.recv()
@@ -200,7 +202,7 @@ async def test_stranger_is_refused_once_the_table_started() -> None:
     ("msg", None),
     ("alert", None),
 ])
-async def test_stranger_that_skips_the_hello_learns_nothing(kind: str, body) -> None:
+async def test_stranger_that_skips_the_hello_learns_nothing(kind: str, body: dict[str, int] | bytes | None) -> None:
     """A link that never said hello (so was never checked against the players)
     gets no transcript and cannot relay messages to the table."""
     net = NetTable("topper", limits=TIGHT)
@@ -229,7 +231,7 @@ async def test_silent_stranger_on_the_host_hears_nothing_of_the_table() -> None:
     await net.start_host(LOOPBACK)
     try:
         stranger = await net.link_to_host(Identity.generate("spy"))
-        heard: list = []
+        heard: list[Any] = []
 
         async def listen() -> None:
             with contextlib.suppress(Exception):

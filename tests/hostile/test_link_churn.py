@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards.net.session_events import LinkUp, Waiting
+from p2pcards.net.session_events import LinkUp, SessionResult, Waiting
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
 from tests.support import until
@@ -64,7 +64,7 @@ def _withhold_from(net: NetTable, writer: int, match: Callable[[SignedMessage], 
     """The host's relay silently discards ``writer``'s messages that ``match``."""
     relay_frame = net.host.relay.frame
 
-    def frame(link: int, data: bytes) -> list:
+    def frame(link: int, data: bytes) -> list[Any]:
         info = net.host.relay.links.get(link)
         if info is not None and info.player == writer:
             with contextlib.suppress(Exception):
@@ -79,7 +79,7 @@ def _bury_alerts(net: NetTable) -> None:
     """The host's relay forwards no alert (each peer is left to its own clock)."""
     relay_frame = net.host.relay.frame
 
-    def frame(link: int, data: bytes) -> list:
+    def frame(link: int, data: bytes) -> list[Any]:
         with contextlib.suppress(Exception):
             if frames.decode(data).kind == "alert":
                 return []
@@ -87,7 +87,7 @@ def _bury_alerts(net: NetTable) -> None:
     net.host.relay.frame = frame  # type: ignore[method-assign]
 
 
-async def _run(net: NetTable, churn: Any, timeout: float = 90.0) -> dict:
+async def _run(net: NetTable, churn: Any, timeout: float = 90.0) -> dict[int, SessionResult]:
     await net.start_host()
     _bury_alerts(net)
     task = None

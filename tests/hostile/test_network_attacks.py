@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.table_records import Stage
 
@@ -36,7 +37,7 @@ def _first(game: str, mtype: str) -> tuple[int, int]:
     return step.player, step.position
 
 
-async def _play(net: NetTable, timeout: float = 60.0) -> dict:
+async def _play(net: NetTable, timeout: float = 60.0) -> dict[int, SessionResult]:
     await net.start()
     try:
         return await net.results(timeout=timeout)
@@ -164,7 +165,7 @@ async def test_peer_that_leaves_at_every_stage_is_named_by_its_signed_notice(sta
     hostile, _ = _first("topper", mtype)
     net = NetTable("topper")
 
-    def leave(frame, msg, conn):
+    def leave(frame: bytes, msg: SignedMessage, conn: Tampered) -> list[bytes]:
         session = net.seats[hostile].session
         conn.tasks.append(asyncio.get_running_loop().create_task(session.leave()))
         return [frame]
@@ -179,10 +180,10 @@ async def test_peer_that_vanishes_for_good_is_named_at_the_deadline() -> None:
     hostile, _ = _first("topper", "bid")
     net = NetTable("topper", deadline=SHORT_DEADLINE, reconnect_window=0.5)
 
-    async def unreachable():
+    async def unreachable() -> None:
         raise ConnectionRefusedError("gone")
 
-    def vanish(frame, msg, conn):
+    def vanish(frame: bytes, msg: SignedMessage, conn: Tampered) -> list[bytes]:
         net.connectors[hostile] = unreachable
         conn.inner.close()
         return []
@@ -199,7 +200,7 @@ async def test_cheat_sent_through_the_host_ends_every_honest_table_alike() -> No
     hostile, position = _first("topper", "bid")
     net = NetTable("topper")
 
-    def overbid(frame, msg, conn):
+    def overbid(frame: bytes, msg: SignedMessage, conn: Tampered) -> list[bytes]:
         from p2pcards.protocol import frames
         from p2pcards.protocol.envelope import seal
         cheat = seal(net.identities[hostile], session=msg.session, position=msg.position,
@@ -221,7 +222,7 @@ async def test_equivocating_peer_is_caught_through_the_host() -> None:
     hostile, position = _first("topper", "bid")
     net = NetTable("topper")
 
-    def two_bids(frame, msg, conn):
+    def two_bids(frame: bytes, msg: SignedMessage, conn: Tampered) -> list[bytes]:
         from p2pcards.protocol import frames
         from p2pcards.protocol.envelope import seal
         other = seal(net.identities[hostile], session=msg.session, position=msg.position,

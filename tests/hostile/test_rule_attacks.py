@@ -17,6 +17,7 @@ from p2pcards.rules.bluff import BluffConfig, BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.topper import TopperState
 from p2pcards.rules.topper.order import effective_suit
+from tests.support.typed import present
 
 from .harness import (
     Bench,
@@ -45,16 +46,16 @@ def _topper(bench: Bench) -> TopperState:
     return engine
 
 
-def _attack(bench: Bench, step: Step, mtype: str, body: dict, rule: str) -> None:
+def _attack(bench: Bench, step: Step, mtype: str, body: dict[str, Any], rule: str) -> None:
     before = marks(bench)
     bench.deliver(bench.forge(mtype, body), sender=step.player)
     assert_verdict(bench, rule, (step.player,), step.position, before)
 
 
-def _reveal(bench: Bench, player: int, slots: list[int], label: str = "reveal") -> list:
+def _reveal(bench: Bench, player: int, slots: list[int], label: str = "reveal") -> list[Any]:
     """The cheater's genuine decryption shares for its own ``slots``."""
-    deal = bench.reference.deal
-    return deal.make_reveal(bench.seat_of(player), bench.tables[player].secrets.key, slots,
+    deal = present(bench.reference.deal)
+    return deal.make_reveal(bench.seat_of(player), present(bench.tables[player].secrets).key, slots,
                             SeededRng(label.encode()))
 
 
@@ -71,7 +72,7 @@ def _bluff_response_discard() -> tuple[Bench, Step]:
 
 def _own_hand(bench: Bench, player: int) -> list[int]:
     """The slots of the player's hand, as the reference referee holds them."""
-    return [h.slot for h in bench.reference.engine.hand(bench.seat_of(player))]
+    return [h.slot for h in present(bench.reference.engine).hand(bench.seat_of(player))]
 
 
 # -- Bluff ---------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ def _own_hand(bench: Bench, player: int) -> list[int]:
 
 def test_bluff_discard_of_another_seats_slot() -> None:
     bench, step = _bluff_turn(BluffPhase.LEAD)
-    theirs = _own_hand(bench, bench.player_at((step.seat + 1) % 4))[0]
+    theirs = _own_hand(bench, bench.player_at((present(step.seat) + 1) % 4))[0]
     body = {"slots": [theirs], "stake": 10, "rank": 14}
     _attack(bench, step, "discard", body, "rules.card.not-held")
 
@@ -96,21 +97,21 @@ def test_bluff_discard_of_a_slot_already_discarded() -> None:
 def test_bluff_stake_below_the_minimum() -> None:
     bench, step = _bluff_response_discard()
     honest = bench.peek().body
-    low = _bluff(bench).min_stake_for(step.seat) - 1
+    low = _bluff(bench).min_stake_for(present(step.seat)) - 1
     _attack(bench, step, "discard", dict(honest, stake=low), "rules.bluff.stake-too-low")
 
 
 def test_bluff_stake_above_the_stack() -> None:
     bench, step = _bluff_response_discard()
     honest = bench.peek().body
-    high = _bluff(bench).stacks[step.seat] + 1
+    high = _bluff(bench).stacks[present(step.seat)] + 1
     _attack(bench, step, "discard", dict(honest, stake=high), "rules.bluff.stake-above-stack")
 
 
 def test_bluff_response_claiming_another_rank() -> None:
     bench, step = _bluff_response_discard()
     honest = bench.peek().body
-    named = int(_bluff(bench).named_rank)
+    named = int(present(_bluff(bench).named_rank))
     other = 2 if named != 2 else 3
     _attack(bench, step, "discard", dict(honest, rank=other), "rules.bluff.wrong-rank")
 
@@ -155,7 +156,7 @@ def test_bluff_show_when_nothing_was_challenged() -> None:
 
 def test_bluff_show_of_another_players_discard() -> None:
     bench, step = _bluff_turn(BluffPhase.RESPOND)
-    claim = _bluff(bench).last_claim
+    claim = present(_bluff(bench).last_claim)
     assert claim.seat != step.seat
     own = _own_hand(bench, step.player)[:len(claim.slots)]
     _attack(bench, step, "show", {"shares": _reveal(bench, step.player, own)},
@@ -173,10 +174,10 @@ def test_bluff_challenged_discard_of_more_than_four_cards_is_shown() -> None:
     bench = Bench("bluff", seed=5, config=BluffConfig(deal_cap=1, max_discard=13),
                   bot_kind="random")
     bench.run(until=lambda b: b.reference.stage is Stage.PLAY
-              and b.reference.engine.phase is BluffPhase.REVEAL
-              and len(_bluff(b).last_claim.slots) > 4)
+              and present(b.reference.engine).phase is BluffPhase.REVEAL
+              and len(present(_bluff(b).last_claim).slots) > 4)
     assert bench.writer is not None
-    count = len(_bluff(bench).last_claim.slots)
+    count = len(present(_bluff(bench).last_claim).slots)
     bench.step()
     shown = SignedMessage.parse(bench.reference.transcript()[-1])
     assert shown.type == "show" and len(shown.body["shares"]) == count
@@ -197,9 +198,8 @@ def _topper_turn(mtype: str, nth: int = 0, **where: Any) -> tuple[Bench, Step]:
 def test_topper_bid_not_higher() -> None:
     rec = recording("topper")
     bench, step = rec.bench_before(
-        lambda s: s.type in ("bid", "pass") and rec.bench_at(s.position).reference.engine
-        .public().high_bid is not None)
-    high = bench.reference.engine.public().high_bid
+        lambda s: s.type in ("bid", "pass") and _topper(rec.bench_at(s.position)).public().high_bid is not None)
+    high = _topper(bench).public().high_bid
     _attack(bench, step, "bid", {"tricks": high}, "rules.topper.bid-not-higher")
 
 
@@ -291,7 +291,7 @@ def test_topper_renege_is_caught_when_the_proving_card_is_played() -> None:
     ("bluff", "genesis", {}),
     ("topper", "shuffle", {"deck": 0, "cards": [], "proof": []}),
 ])
-def test_message_type_the_game_does_not_have(game: str, mtype: str, body: dict) -> None:
+def test_message_type_the_game_does_not_have(game: str, mtype: str, body: dict[str, Any]) -> None:
     bench, step = recording(game).bench_before(lambda s: s.stage is Stage.PLAY)
     _attack(bench, step, mtype, body, "message.malformed")
 
@@ -302,7 +302,7 @@ def test_message_type_of_another_stage(mtype: str) -> None:
     bench, step = recording("topper").bench_before(lambda s: s.stage is Stage.SHUFFLE)
     other = replace(lambda out, b: b.forge(mtype, {"tricks": 3}, position=out.position,
                                            prev=out.message.prev))
-    bench.hostile.rules.append(Rule(When(stage=Stage.SHUFFLE), other))
+    present(bench.hostile).rules.append(Rule(When(stage=Stage.SHUFFLE), other))
     before = marks(bench)
     bench.step()
     assert_verdict(bench, "message.malformed", (step.player,), step.position, before)
@@ -312,6 +312,6 @@ def test_message_type_of_another_stage(mtype: str) -> None:
     {"tricks": "3"}, {"tricks": 3, "extra": 1}, {}, {"tricks": True}, {"tricks": 3.0},
     {"tricks": -1}, {"tricks": 2**40}, {"tricks": None}, {"tricks": b"\x03"},
 ])
-def test_action_body_of_the_wrong_shape(body: dict) -> None:
+def test_action_body_of_the_wrong_shape(body: dict[str, Any]) -> None:
     bench, step = _topper_turn("bid")
     _attack(bench, step, "bid", body, "message.malformed")

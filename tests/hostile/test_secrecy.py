@@ -18,16 +18,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 import pytest
 
-from p2pcards.crypto.elgamal import card_point
+from p2pcards.crypto.elgamal import Ciphertext, card_point
 from p2pcards.crypto.group import Point
 from p2pcards.crypto.shares import DecryptionShare, decryption_point
+from p2pcards.net.connection import Connection
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.events import CardsRevealed, HandReceived
 from p2pcards.protocol.table import Table
+from tests.support.typed import present
 
 from .harness import recording
 from .netbench import NetTable
@@ -41,9 +44,9 @@ CARD_POINTS = {card_point(code).to_bytes(): code for code in range(52)}
 class Deck:
     """One deal's public record, as a peer can rebuild it from what it received."""
 
-    cards: list = field(default_factory=list)          # final ciphertexts, by slot
-    shares: dict = field(default_factory=dict)         # slot -> {seat: point} (dealing)
-    reveals: dict = field(default_factory=dict)        # slot -> (owner's point, position, code)
+    cards: list[Ciphertext] = field(default_factory=list)  # final ciphertexts, by slot
+    shares: dict[int, dict[int, Point]] = field(default_factory=dict)  # slot -> {seat: point} (dealing)
+    reveals: dict[int, tuple[Point, int, int]] = field(default_factory=dict)  # slot -> (owner's point, position, code)
 
 
 def _messages_in(received: list[bytes]) -> list[SignedMessage]:
@@ -64,10 +67,10 @@ def _rebuild(messages: list[SignedMessage]) -> tuple[Table, list[Deck]]:
         events = observer.receive(msg.raw)
         for event in events:
             if isinstance(event, HandReceived):
-                deal = observer.deal
+                deal = present(observer.deal)
                 decks.append(Deck(
                     cards=list(deal.deck),
-                    shares={slot: {seat: getattr(s, "point", s) for seat, s in by_seat.items()}
+                    shares={slot: {seat: s.point for seat, s in by_seat.items()}
                             for slot, by_seat in enumerate(deal.public_shares)}))
             elif isinstance(event, CardsRevealed):
                 items = msg.body["shares"]
@@ -79,7 +82,7 @@ def _rebuild(messages: list[SignedMessage]) -> tuple[Table, list[Deck]]:
     return observer, decks
 
 
-def _no_subset_opens(ct, shares: dict, what: str) -> None:
+def _no_subset_opens(ct: Ciphertext, shares: dict[int, Point], what: str) -> None:
     """No combination of ``shares`` (by seat) takes ``ct`` to a card point."""
     for size in range(len(shares) + 1):
         for subset in combinations(sorted(shares), size):
@@ -91,7 +94,7 @@ def _no_subset_opens(ct, shares: dict, what: str) -> None:
 
 def _what_peer_learns(player: int, received: list[bytes], net: NetTable) -> None:
     session = net.seats[player].session
-    mine = session.table
+    mine = present(session.table)
     messages = _messages_in(received)
     # Its own messages it wrote itself; everything else must have been received.
     own = {SignedMessage.parse(raw).digest for raw in mine.transcript()
@@ -100,8 +103,8 @@ def _what_peer_learns(player: int, received: list[bytes], net: NetTable) -> None
     assert held - own <= {m.digest for m in messages}
     observer, decks = _rebuild(_messages_in(received + [
         frames.encode("msg", raw) for raw in mine.transcript()]))
-    seat = mine.my_seat
-    key = mine.secrets.key
+    seat = present(mine.my_seat)
+    key = present(mine.secrets).key
     assert decks, "no deal was completed"
     everything = b"".join(received)
 
@@ -195,7 +198,7 @@ async def test_topper_hand_reveals_each_card_only_when_it_is_played() -> None:
 class _Recording:
     """A spectator's link that keeps every frame it receives."""
 
-    def __init__(self, connection, received: list[bytes]) -> None:
+    def __init__(self, connection: Connection, received: list[bytes]) -> None:
         self.connection, self.received = connection, received
 
     async def recv(self) -> bytes:
@@ -203,7 +206,7 @@ class _Recording:
         self.received.append(data)
         return data
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.connection, name)
 
 
@@ -244,8 +247,8 @@ async def test_a_spectator_learns_no_hidden_card_from_every_byte_it_received() -
     sam = Identity.generate("Sam")
     dial = net.host.local_connector(sam)
 
-    async def recording_dial():
-        return _Recording(await dial(), received)
+    async def recording_dial() -> Connection:
+        return _Recording(await dial(), received)  # type: ignore[return-value]  # a Connection, by delegation
 
     try:
         watched = await asyncio.wait_for(WatchSession(sam, recording_dial).run(), 90)

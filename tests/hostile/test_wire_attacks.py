@@ -5,6 +5,8 @@ dropped and change nothing. A signed notice is another matter."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgpack
 import pytest
 
@@ -231,7 +233,7 @@ def test_notice_of_an_unknown_type_or_signed_by_a_stranger_is_dropped() -> None:
 # -- the genesis ------------------------------------------------------------------------------------
 
 
-def _genesis(signer: Identity, players: list, game: str = "topper", config=None,
+def _genesis(signer: Identity, players: list[Any], game: str = "topper", config: dict[str, int] | None = None,
              table: str = "t") -> bytes:
     body = {"game": game, "table": table, "config": config or {}, "nonce": bytes(32),
             "players": players}

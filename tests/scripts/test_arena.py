@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARENA = ROOT / "scripts" / "arena.py"
 
 
-def run_arena(*args: str, isolated: bool = False) -> subprocess.CompletedProcess:
+def run_arena(*args: str, isolated: bool = False) -> subprocess.CompletedProcess[str]:
     # -I -S: no site-packages and no current directory, as in a fresh checkout with nothing
     # installed; the script must find the package from the repository root itself.
     flags = ["-I", "-S"] if isolated else []
@@ -23,8 +24,9 @@ def run_arena(*args: str, isolated: bool = False) -> subprocess.CompletedProcess
                           text=True, timeout=120, cwd="/")
 
 
-def load_arena():
+def load_arena() -> ModuleType:
     spec = importlib.util.spec_from_file_location("arena_script", ARENA)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while it loads
     spec.loader.exec_module(module)
@@ -32,7 +34,7 @@ def load_arena():
 
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_json_has_the_fields_and_rates_that_sum_to_one(game):
+def test_json_has_the_fields_and_rates_that_sum_to_one(game: str) -> None:
     done = run_arena("--game", game, "--matches", "20", "--seed", "3", "--json",
                      "--bots", "heuristic,random,heuristic,random", isolated=True)
     assert done.returncode == 0, done.stderr
@@ -47,7 +49,7 @@ def test_json_has_the_fields_and_rates_that_sum_to_one(game):
     assert report["matches_per_s"] > 0 and report["steps_per_match"] > 0
 
 
-def test_the_same_seed_gives_the_same_rates_and_another_seed_other_matches():
+def test_the_same_seed_gives_the_same_rates_and_another_seed_other_matches() -> None:
     module = load_arena()
     kinds = ["heuristic", "heuristic", "random", "random"]
     first = module.run_arena("bluff", kinds, 12, seed=8)
@@ -57,7 +59,7 @@ def test_the_same_seed_gives_the_same_rates_and_another_seed_other_matches():
     assert other.steps != first.steps
 
 
-def test_plain_report_lists_each_bot_with_its_interval():
+def test_plain_report_lists_each_bot_with_its_interval() -> None:
     done = run_arena("--game", "topper", "--matches", "8", "--seed", "1")
     assert done.returncode == 0, done.stderr
     for name in ("heuristic#0", "random#1", "random#2", "random#3"):
@@ -65,13 +67,13 @@ def test_plain_report_lists_each_bot_with_its_interval():
     assert "matches/s" in done.stdout and "steps per match" in done.stdout
 
 
-def test_bad_bot_lists_are_refused():
+def test_bad_bot_lists_are_refused() -> None:
     assert run_arena("--bots", "heuristic,random").returncode == 2
     wrong = run_arena("--bots", "heuristic,random,random,genius", "--matches", "1")
     assert wrong.returncode == 2 and "unknown bot kind 'genius'" in wrong.stderr
 
 
-def test_wilson_interval():
+def test_wilson_interval() -> None:
     wilson = load_arena().wilson
     assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
     lo, hi = wilson(50, 100)
@@ -80,7 +82,7 @@ def test_wilson_interval():
     assert lo < 0.25 < hi
 
 
-def test_shared_wins_are_split_between_the_winners(monkeypatch):
+def test_shared_wins_are_split_between_the_winners(monkeypatch: pytest.MonkeyPatch) -> None:
     module = load_arena()
 
     class Outcome:

@@ -24,12 +24,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 #: Generous bound for one whole short match, so a hung run fails instead of hanging.
 MATCH_TIMEOUT = 120.0
 STARTUP_TIMEOUT = 20.0
+
+
+T = TypeVar("T")
 
 
 class HarnessError(RuntimeError):
@@ -194,7 +197,7 @@ class PeerProcess:
                     out.append(record)
         return out
 
-    def wait_for(self, predicate: Callable[[list[str]], Any], timeout: float, what: str) -> Any:
+    def wait_for(self, predicate: Callable[[list[str]], T | None], timeout: float, what: str) -> T:
         """Wait until ``predicate(lines)`` is truthy and return it; raise if it is not in time."""
         end = time.monotonic() + timeout
         with self._changed:
@@ -274,14 +277,14 @@ class PeerProcess:
     def wait(self, timeout: float) -> int:
         """Wait for the process to end; raise (leaving it running) if it does not in time."""
         end = time.monotonic() + timeout
-        while self.poll() is None:
+        while (code := self.poll()) is None:
             if time.monotonic() > end:
                 raise HarnessError(f"{self.home.label}: still running after {timeout:.0f} s; "
                                    f"last lines: {self.lines[-3:]}; "
                                    f"stderr: {self.stderr()[-400:]!r}")
             time.sleep(0.02)
         self._reader.join(timeout=5)
-        return self.returncode
+        return code
 
     def signal(self, number: int) -> None:
         if self.poll() is None:

@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .harness import (
     MATCH_TIMEOUT,
@@ -41,7 +42,7 @@ class SeatRecord:
 
     summary: str | None
     returncode: int | None
-    table_ended: dict | None
+    table_ended: dict[str, Any] | None
     lines: int
     first_table_line: int | None
     """Index of the first line after the genesis (the first ``Committed`` event)."""

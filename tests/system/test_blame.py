@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.net.journal import Journal
+from tests.support.typed import present
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, ProcessTable
 from .scenarios import match_problems, record, standard_plan
@@ -53,7 +54,7 @@ def test_a_forged_deadline_report_between_real_processes_names_nobody(
     run = record(table)
     assert match_problems(run) == []
     assert all(seat.table_ended is None for seat in run.seats)
-    assert all(seat.summary.startswith("Match over:") for seat in run.seats)
+    assert all(present(seat.summary).startswith("Match over:") for seat in run.seats)
     reports = []
     for index, process in enumerate(table.processes):
         if index == LIAR:
@@ -101,7 +102,7 @@ def test_a_leave_echoed_to_an_honest_relay_as_a_message_names_the_leaver_only_fo
     # The players' records (the relay's copy keeps no verdict: it judges nothing).
     checks = [c for c in table.verify_all([0, 1]) if c.transcript.parent.name != "relay"]
     assert len(checks) == 2 and all(c.ok for c in checks), [c.stdout for c in checks]
-    assert all(c.verdict["rule"] == "left" for c in checks), [c.stdout for c in checks]
+    assert all(present(c.verdict)["rule"] == "left" for c in checks), [c.stdout for c in checks]
 
 
 @pytest.mark.slow
@@ -127,7 +128,7 @@ def test_a_writer_that_sends_only_on_direct_links_gets_nobody_named(
     run = record(table)
     assert match_problems(run) == []
     assert all(seat.table_ended is None for seat in run.seats), [s.table_ended for s in run.seats]
-    assert all(seat.summary.startswith("Match over:") for seat in run.seats)
+    assert all(present(seat.summary).startswith("Match over:") for seat in run.seats)
     assert "withheld from the host" in table.processes[writer].stderr()
 
 

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from tests.support.netns import SimulatedLan
 
-from .harness import Home, ProcessTable, TablePlan
+from .harness import Home, PeerProcess, ProcessTable, TablePlan
 from .scenarios import after_events
 
 HOST_CLOCK = 40
 VICTIM = 2  # join order: the host is player 0, the joiners 1, 2, 3
 
 
-def _events(process, name: str) -> list[dict]:
+def _events(process: PeerProcess, name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in process.lines if f'"event": "{name}"' in line]
 
 

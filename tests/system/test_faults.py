@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.support.typed import present
+
 from .harness import STARTUP_TIMEOUT, Home, ProcessTable
 from .scenarios import (
     MatchRecord,
@@ -52,7 +54,7 @@ def test_a_peer_killed_mid_hand_resumes_and_the_match_ends_as_without_the_fault(
     for seat in range(4):
         check = run.record.seats[seat].player_verification
         assert check is not None and check.ok, check
-        assert check.outcome == clean.seats[seat].player_verification.outcome
+        assert check.outcome == present(clean.seats[seat].player_verification).outcome
         # Same seed, same players: the transcript is the fault-free one, bit for bit.
         assert run.record.player_transcript_bytes(seat) == clean.player_transcript_bytes(seat)
 
@@ -73,11 +75,12 @@ def test_a_silent_peer_is_named_by_every_other_peer_after_its_deadline(
         process.wait(60)
 
     for process in others:
-        assert process.table_ended() is not None, process.lines[-3:]
-        assert process.table_ended()["rule"] == "deadline"
-        assert process.table_ended()["blamed"] == [VICTIM], [q.table_ended() for q in others]
-        assert process.summary.startswith("Table ended:")
-        assert process.summary.endswith(f"({VICTIM_NAME}) ran out of time."), process.summary
+        ended = process.table_ended()
+        assert ended is not None, process.lines[-3:]
+        assert ended["rule"] == "deadline"
+        assert ended["blamed"] == [VICTIM], [q.table_ended() for q in others]
+        assert present(process.summary).startswith("Table ended:")
+        assert present(process.summary).endswith(f"({VICTIM_NAME}) ran out of time."), process.summary
         assert process.returncode == 3
     checks = table.verify_all([i for i in range(4) if i != VICTIM])
     players = [c for c in checks if c.transcript.parent.name != "relay"]
@@ -85,7 +88,7 @@ def test_a_silent_peer_is_named_by_every_other_peer_after_its_deadline(
     assert len(players) == 3 and len(relay) == 1, [c.transcript for c in checks]
     # Every record, the host's relay copy included, verifies and names the silent player.
     assert all(c.ok for c in checks), [c.stdout for c in checks]
-    assert all(c.verdict["rule"] == "deadline" and c.verdict["blamed"] == [VICTIM]
+    assert all(present(c.verdict)["rule"] == "deadline" and present(c.verdict)["blamed"] == [VICTIM]
                for c in checks), [c.verdict for c in checks]
     assert all(f"({VICTIM_NAME}) ran out of time." in c.stdout for c in checks)
 
@@ -97,7 +100,7 @@ def test_a_silent_peer_is_named_by_every_other_peer_after_its_deadline(
     ended = victim.table_ended()
     assert ended is not None, victim.lines[-3:]
     assert (ended["rule"] != "deadline" or ended["blamed"] == [VICTIM]
-            or "could not be reached (the host)" in victim.summary), victim.summary
+            or "could not be reached (the host)" in present(victim.summary)), victim.summary
     mine = transcript_of(table.homes[VICTIM])
     assert mine is not None and table.homes[VICTIM].verify(mine).ok
 
@@ -120,7 +123,7 @@ def test_joiners_that_lose_the_host_name_it_after_their_reconnect_window(
     for index, process in enumerate(joiners, start=1):
         ended = process.table_ended()
         assert ended is not None and (ended["rule"], ended["blamed"]) == ("deadline", [0])
-        assert "could not be reached (the host)" in process.summary
+        assert "could not be reached (the host)" in present(process.summary)
         check = run.seats[index].player_verification
         assert check is not None and check.ok, check
         # Nothing it had seen is lost: every position it traced is in its saved transcript.
@@ -167,7 +170,7 @@ def test_a_new_table_on_the_lost_hosts_port_is_refused_by_its_joiners(
     for index, process in enumerate(table.processes[1:], start=1):
         ended = process.table_ended()
         assert ended is not None and (ended["rule"], ended["blamed"]) == ("deadline", [0])
-        assert "refused to go on (the host)" in process.summary
+        assert "refused to go on (the host)" in present(process.summary)
         mine = transcript_of(table.homes[index])
         assert mine is not None and table.homes[index].verify(mine).ok
     assert fresh_host.poll() is None, "the new host should still wait for players"

@@ -43,7 +43,8 @@ class _HostileHost:
 
     def report(self, timeout: float) -> dict[str, Any]:
         out, _ = self.popen.communicate(timeout=timeout)
-        return json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
+        report: dict[str, Any] = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
+        return report
 
     def stop(self) -> None:
         if self.popen.poll() is None:

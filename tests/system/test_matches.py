@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.support.typed import present
+
 from .scenarios import MatchRecord
 
 #: What each game's outcome counts (verify --json).
@@ -24,7 +26,7 @@ def test_four_processes_play_a_whole_match_and_report_the_same_outcome(
     assert [seat.returncode for seat in run.seats] == [0, 0, 0, 0], summaries
     # Each closing line says "you" for its own seat; the same winner is named by all four.
     assert all((s or "").startswith("Match over:") for s in summaries), summaries
-    winners = {tuple(re.findall(r"[Ss]eat (\d)", s)) for s in summaries}
+    winners = {tuple(re.findall(r"[Ss]eat (\d)", present(s))) for s in summaries}
     assert len(winners) == 1, summaries
 
 
@@ -42,7 +44,7 @@ def test_verify_accepts_every_saved_transcript_of_a_whole_match(
     assert refused == []
     outcomes = {check.outcome for check in checks}
     assert len(outcomes) == 1, outcomes
-    outcome = json.loads(next(iter(outcomes)))
+    outcome = json.loads(present(next(iter(outcomes))))
     assert len(outcome[OUTCOME_TALLIES[game]]) == 4 and outcome["winners"]
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.support.netns import SimulatedLan
+from tests.support.typed import present
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
 
@@ -34,7 +35,7 @@ def _host(lan: SimulatedLan, *args: str) -> Any:
     line = lan.read_line(process, timeout=STARTUP_TIMEOUT)
     if not line.startswith("{"):
         process.kill()
-        raise AssertionError(f"the test host did not start: {line!r} {process.stderr.read()[-800:]!r}")
+        raise AssertionError(f"the test host did not start: {line!r} {present(process.stderr).read()[-800:]!r}")
     return process, json.loads(line)["listening"]
 
 

@@ -8,13 +8,15 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.support.typed import present
+
 from .harness import Home, ProcessTable
 from .scenarios import after_events, run_with_kill, standard_plan
 
 VICTIM = 2
 
 
-def _paths(lines: list[str]) -> list[dict]:
+def _paths(lines: list[str]) -> list[dict[str, str]]:
     return [json.loads(line)["paths"] for line in lines if '"Paths"' in line]
 
 
@@ -30,7 +32,7 @@ def test_a_resumed_player_is_linked_directly_again(
     first = next(p for p in table.history[1:] if p.home is table.homes[VICTIM])
     resumed = table.processes[VICTIM]
     assert resumed is not first
-    assert [seat.summary for seat in run.record.seats][0].startswith("Match over:")
+    assert present([seat.summary for seat in run.record.seats][0]).startswith("Match over:")
     # The resumed process links directly again (to the other joiners; under load a
     # short match can end before the second pair is back, so one link is required).
     again = _paths(resumed.lines)

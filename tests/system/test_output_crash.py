@@ -40,7 +40,7 @@ def _into_head(home: Path, args: list[str], lines: int) -> str:
     return errors
 
 
-def test_play_into_a_closed_pipe_signs_no_leave_and_resumes_with_nobody_named(tmp_path):
+def test_play_into_a_closed_pipe_signs_no_leave_and_resumes_with_nobody_named(tmp_path: Path) -> None:
     errors = _into_head(tmp_path, ["play", "bluff", "--plain", "--name", "Me", "--deals", "1",
                                    "--pace", "0"], 5)
     assert errors == "", errors
@@ -59,7 +59,7 @@ def test_play_into_a_closed_pipe_signs_no_leave_and_resumes_with_nobody_named(tm
     assert "Table ended" not in resumed.stdout
 
 
-def test_hosting_into_a_closed_pipe_ends_quietly_signing_nothing(tmp_path):
+def test_hosting_into_a_closed_pipe_ends_quietly_signing_nothing(tmp_path: Path) -> None:
     errors = _into_head(tmp_path, ["host", "bluff", "--plain", "--bots", "3", "--bot",
                                    "heuristic", "--no-advertise", "--bind", "127.0.0.1",
                                    "--deals", "1", "--pace", "0"], 2)

@@ -15,9 +15,10 @@ import pytest
 from p2pcards.commands.finding import connect_address
 from p2pcards.net.journal import read_records
 from p2pcards.protocol.verify import verify_transcript
-from p2pcards.protocol.verify_evening import link_of
+from p2pcards.protocol.verify_evening import Link, link_of
+from tests.support.typed import present
 
-from .harness import Home, ProcessTable, TablePlan
+from .harness import Home, PeerProcess, ProcessTable, TablePlan
 
 EVENING_TIMEOUT = 300.0
 
@@ -48,15 +49,15 @@ def _player_transcripts(home: Home) -> list[Path]:
     return sorted(own, key=lambda p: p.stat().st_mtime)
 
 
-def _links(paths: list[Path]) -> list:
+def _links(paths: list[Path]) -> list[Link]:
     out = []
     for path in paths:
         messages = list(read_records(path))
-        out.append(link_of(messages, verify_transcript(messages)))
+        out.append(present(link_of(messages, verify_transcript(messages)), f"the chain fields of {path}"))
     return out
 
 
-def _said(process, prefix: str) -> bool:
+def _said(process: PeerProcess, prefix: str) -> bool:
     return any(line.startswith(prefix) for line in process.lines)
 
 

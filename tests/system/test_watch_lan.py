@@ -12,10 +12,10 @@ import pytest
 
 from tests.support.netns import SimulatedLan
 
-from .harness import Home, ProcessTable, TablePlan, make_homes
+from .harness import Home, PeerProcess, ProcessTable, TablePlan, make_homes
 
 
-def _moves(process) -> list[int]:
+def _moves(process: PeerProcess) -> list[int]:
     return [json.loads(line)["position"] for line in process.lines
             if '"event": "ActionApplied"' in line]
 

@@ -26,7 +26,7 @@ def _agent(lines: list[str], hints: bool) -> tuple[PlainAgent, list[str]]:
                       coach=coach_line if hints else None), out
 
 
-def test_hint_at_a_table_against_bots_prints_the_coachs_move_and_why_then_asks_again():
+def test_hint_at_a_table_against_bots_prints_the_coachs_move_and_why_then_asks_again() -> None:
     agent, out = _agent(["hint", "pass"], hints=True)
     view = bluff_respond().view(1)
     assert asyncio.run(agent.decide(view)) == Pass(1)
@@ -37,7 +37,7 @@ def test_hint_at_a_table_against_bots_prints_the_coachs_move_and_why_then_asks_a
     assert sum(line.startswith("Your command") for line in out) == 2
 
 
-def test_hint_at_a_lan_table_is_refused_with_why_and_changes_nothing():
+def test_hint_at_a_lan_table_is_refused_with_why_and_changes_nothing() -> None:
     agent, out = _agent(["hint", "pass"], hints=False)
     assert asyncio.run(agent.decide(topper_bidding().view(0))) == PassBid(0)
     assert f"Not accepted: {HINTS_OFF}." in out
@@ -45,7 +45,7 @@ def test_hint_at_a_lan_table_is_refused_with_why_and_changes_nothing():
     assert HINT_HELP not in out
 
 
-def test_the_front_end_of_play_gives_hints_and_that_of_a_lan_seat_does_not():
+def test_the_front_end_of_play_gives_hints_and_that_of_a_lan_seat_does_not() -> None:
     """``play`` (a table against bots) gives plain mode the coach; ``host`` and ``join``
     (LAN tables) do not."""
     for words, game, on in ((["play", "bluff", "--plain"], "bluff", True),
@@ -75,7 +75,7 @@ def _screen_after_w(hints: bool) -> tuple[str, object, list[str]]:
     return run(scene())
 
 
-def test_w_at_a_table_against_bots_shows_the_coachs_move_and_why():
+def test_w_at_a_table_against_bots_shows_the_coachs_move_and_why() -> None:
     text, message, bar = _screen_after_w(hints=True)
     advice = advise(bluff_respond().view(1), random.Random("coach:0"), NAMES)
     assert message == ("info", faces_as_symbols(advice.text()))  # cards as the board draws them
@@ -83,7 +83,7 @@ def test_w_at_a_table_against_bots_shows_the_coachs_move_and_why():
     assert "w" in bar
 
 
-def test_w_at_a_lan_table_is_refused_with_why():
+def test_w_at_a_lan_table_is_refused_with_why() -> None:
     text, message, bar = _screen_after_w(hints=False)
     assert message == ("error", f"Not accepted: {HINTS_OFF}")
     assert "w" not in bar

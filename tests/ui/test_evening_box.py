@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from typing import Any
 
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import events as proto
 from p2pcards.rules.bluff.events import BluffOutcome, Termination
+from p2pcards.rules.contract import Outcome
 from p2pcards.rules.topper.events import TopperOutcome
 from p2pcards.ui.evening import EveningTally
+from p2pcards.ui.tui import TableScreen
 from tests.ui.test_tui_harness import drawn, headless, wait_until
 from tests.ui.test_tui_screen import run, seat_everyone
 
@@ -17,7 +21,7 @@ TOPPER = TopperOutcome(Termination.TARGET_REACHED, (0,), (22, 9, 4, -3), 5)
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
-def test_the_tally_counts_wins_and_totals_by_name_over_the_matches():
+def test_the_tally_counts_wins_and_totals_by_name_over_the_matches() -> None:
     tally = EveningTally()
     assert tally.lines() == []
     tally.take(TOPPER, NAMES)
@@ -32,14 +36,14 @@ def test_the_tally_counts_wins_and_totals_by_name_over_the_matches():
     assert "Topper points in all: Alice 31, Bob 31, Carol 8, Dave -6." in lines
 
 
-def _end_of(screen, outcome):
+def _end_of(screen: TableScreen, outcome: Outcome) -> Coroutine[Any, Any, SessionResult]:
     async def session() -> SessionResult:
         screen.on_event(proto.MatchCompleted(outcome))
         return SessionResult(outcome=outcome)
     return session()
 
 
-def test_the_end_box_of_play_shows_the_evening_so_far_and_r_shows_it_too():
+def test_the_end_box_of_play_shows_the_evening_so_far_and_r_shows_it_too() -> None:
     async def scene() -> tuple[str, list[str]]:
         async with headless(100, 34, offer_again=True) as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -62,7 +66,7 @@ def test_the_end_box_of_play_shows_the_evening_so_far_and_r_shows_it_too():
     assert "This evening: 2 matches." in "\n".join(history)
 
 
-def test_a_lan_table_shows_no_evening():
+def test_a_lan_table_shows_no_evening() -> None:
     async def scene() -> str:
         async with headless(100, 34) as (screen, keys, term):
             seat_everyone(screen, 0)

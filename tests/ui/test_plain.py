@@ -12,7 +12,7 @@ import pytest
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
-from p2pcards.cards import FULL_DECK, TOPPER_DECK
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card
 from p2pcards.net.session_events import Decision, SessionEvent, TakePause, Waiting
 from p2pcards.protocol import events as proto
 from p2pcards.protocol.verdict import Verdict
@@ -23,6 +23,7 @@ from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.rules.topper import events as te
 from p2pcards.ui.plain import NothingToDecide, PlainAgent, PlainPrinter, PlayerQuit, StdinLines
 from p2pcards.ui.text import labelled_hand
+from tests.support.typed import present
 from tests.ui.ui_scenes import (
     NAMES,
     bluff_lead,
@@ -44,7 +45,7 @@ def command_for(view: Any, action: Any, turn: int) -> str:
 
     def card(slot: int) -> str:
         entry = hand[slot]
-        return str(entry.label) if turn % 2 == 0 else entry.card.ascii.lower()
+        return str(entry.label) if turn % 2 == 0 else present(entry.card).ascii.lower()
 
     if isinstance(action, Reveal):
         return "reveal"  # never read: the agent reveals without asking
@@ -82,6 +83,7 @@ class Typist:
 
 def play_typed_match(game: str, seed: int) -> tuple[Any, list[str], int, int, int]:
     """Seat 0 is a PlainAgent fed typed commands (a bad line first each turn) against bots."""
+    bots: list[Any]
     if game == "bluff":
         state: Any = BluffState.new(None, seed % 4)
         deck, helper = FULL_DECK, HeuristicBluffBot(random.Random(seed))
@@ -122,7 +124,7 @@ def play_typed_match(game: str, seed: int) -> tuple[Any, list[str], int, int, in
 
 
 @pytest.mark.parametrize("game, seed", [("bluff", 5), ("bluff", 6), ("topper", 5)])
-def test_a_whole_match_typed_line_by_line_ends_and_bad_lines_are_answered(game, seed):
+def test_a_whole_match_typed_line_by_line_ends_and_bad_lines_are_answered(game: str, seed: int) -> None:
     state, out, turns, bad, reads = play_typed_match(game, seed)
     assert state.outcome is not None
     assert turns > 5
@@ -144,7 +146,7 @@ def _agent(lines: list[str]) -> tuple[PlainAgent, list[str]]:
     return PlainAgent(typist.read_line, out.append, names=NAMES), out
 
 
-def test_help_prints_the_rules_and_the_commands_then_asks_again():
+def test_help_prints_the_rules_and_the_commands_then_asks_again() -> None:
     agent, out = _agent(["help", "pass"])
     assert _run(agent, bluff_respond().view(1)) == Pass(1)
     text = "\n".join(out)
@@ -152,13 +154,13 @@ def test_help_prints_the_rules_and_the_commands_then_asks_again():
     assert text.count("Your choices:") == 2  # once with the table, once after help
 
 
-def test_table_reprints_the_table():
+def test_table_reprints_the_table() -> None:
     agent, out = _agent(["table", "p"])
     _run(agent, bluff_respond().view(1))
     assert sum("Last claim:" in block for block in out) == 2
 
 
-def test_quit_and_end_of_input_raise_player_quit():
+def test_quit_and_end_of_input_raise_player_quit() -> None:
     agent, _ = _agent(["QUIT"])
     with pytest.raises(PlayerQuit):
         _run(agent, bluff_lead().view(0))
@@ -168,20 +170,20 @@ def test_quit_and_end_of_input_raise_player_quit():
     assert any(line.startswith("Not accepted: unknown command") for line in out)
 
 
-def test_a_called_discard_is_revealed_without_asking():
+def test_a_called_discard_is_revealed_without_asking() -> None:
     agent, out = _agent([])
     action = _run(agent, bluff_reveal().view(0))
     assert isinstance(action, Reveal) and action.seat == 0
     assert out == ["Your discard was called: revealing it."]
 
 
-def test_decide_refuses_a_view_where_another_seat_acts():
+def test_decide_refuses_a_view_where_another_seat_acts() -> None:
     agent, _ = _agent(["pass"])
     with pytest.raises(NothingToDecide):
         _run(agent, bluff_respond().view(2))
 
 
-def test_the_session_decision_gives_names_and_the_time_left():
+def test_the_session_decision_gives_names_and_the_time_left() -> None:
     agent, out = _agent(["play 1"])
 
     async def decide() -> Any:
@@ -196,7 +198,7 @@ def test_the_session_decision_gives_names_and_the_time_left():
     assert any(line.startswith("You have about 8") for line in out)  # 89 or 90 seconds
 
 
-def test_stdin_lines_reads_a_stream_then_reports_its_end():
+def test_stdin_lines_reads_a_stream_then_reports_its_end() -> None:
     reader = StdinLines(io.StringIO("bid 3\r\npass\n"))
 
     async def read_all() -> list[Any]:
@@ -213,14 +215,14 @@ def test_stdin_lines_reads_a_stream_then_reports_its_end():
 
 # --- the printer -------------------------------------------------------------------------
 
-def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set]:
+def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set[Card]]:
     """The events a peer at seat ``me`` would get, built from a local match, and the faces
     it may know (its own hands and every revealed discard)."""
     state = BluffState.new(None, 0)
     bots = [HeuristicBluffBot(random.Random(seed + s)) for s in range(4)]
     rng = random.Random(seed)
     events: list[Any] = [proto.PlayersSeated((0, 1, 2, 3), 0)]
-    allowed: set = set()
+    allowed: set[Card] = set()
     deck = 0
     position = 1
     for _ in range(20_000):
@@ -231,15 +233,15 @@ def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set
             state.deal(shuffled_faces(FULL_DECK, rng))
             for seat in range(4):
                 events.append(proto.ShuffleVerified(seat, deck, seat == me))
-            hand = tuple(state.hand(me))
+            hand = tuple((slot, present(face)) for slot, face in state.hand(me))
             allowed |= {card for _, card in hand}
             events.append(proto.HandReceived(deck, hand))
             deck += 1
             continue
-        seat = state.to_act
+        seat = present(state.to_act)
         action = bots[seat].choose(state.view(seat))
         if isinstance(action, Reveal):
-            slots = state.last_claim.slots
+            slots = present(state.last_claim).slots
             events.append(proto.CardsRevealed(seat, tuple(zip(slots, action.faces, strict=False))))
             allowed |= set(action.faces)
         events.append(proto.ActionApplied(seat, action, state.apply(action), position))
@@ -247,7 +249,7 @@ def protocol_events_of_a_bluff_match(seed: int, me: int) -> tuple[list[Any], set
     raise AssertionError("the match did not end")
 
 
-def test_printer_prints_only_what_this_peer_may_know():
+def test_printer_prints_only_what_this_peer_may_know() -> None:
     events, allowed = protocol_events_of_a_bluff_match(seed=21, me=2)
     out: list[str] = []
     printer = PlainPrinter(out.append, lambda: NAMES, verbose=True)
@@ -260,7 +262,7 @@ def test_printer_prints_only_what_this_peer_may_know():
     assert "called BLUFF" in text and "opened" in text
 
 
-def test_printer_leaves_out_repeated_checks_unless_verbose():
+def test_printer_leaves_out_repeated_checks_unless_verbose() -> None:
     events: list[SessionEvent] = [proto.CardsRevealed(1, ()), Waiting(1, 5.0), proto.ShuffleVerified(1, 0, False)]
     quiet: list[str] = []
     loud: list[str] = []
@@ -271,7 +273,7 @@ def test_printer_leaves_out_repeated_checks_unless_verbose():
     assert len(loud) == 3
 
 
-def test_printer_folds_each_stage_of_checks_into_one_line():
+def test_printer_folds_each_stage_of_checks_into_one_line() -> None:
     quiet: list[str] = []
     printer = PlainPrinter(quiet.append, NAMES)
     for seat in range(4):
@@ -283,7 +285,7 @@ def test_printer_folds_each_stage_of_checks_into_one_line():
                      "✓ All four players committed to their key shares and draw nonces."]
 
 
-def test_printer_names_the_blamed_player_once_seats_are_drawn():
+def test_printer_names_the_blamed_player_once_seats_are_drawn() -> None:
     out: list[str] = []
     printer = PlainPrinter(out.append, lambda: NAMES, me_provider=lambda: 0)
     printer.on_event(proto.PlayersSeated((3, 1, 0, 2), 1))
@@ -294,10 +296,10 @@ def test_printer_names_the_blamed_player_once_seats_are_drawn():
 
 def applied(result: GameEvent) -> proto.ActionApplied:
     """A referee event as the session delivers it: in the ``ActionApplied`` of its action."""
-    return proto.ActionApplied(0, None, (result,), 0)
+    return proto.ActionApplied(0, None, (result,), 0)  # type: ignore[arg-type]  # the printer reads only the results
 
 
-def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
+def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught() -> None:
     out: list[str] = []
     printer = PlainPrinter(out.append, NAMES, me_provider=lambda: 0)
     printer.on_event(applied(bm.HandDealt(2, 1)))
@@ -317,7 +319,7 @@ def test_printer_says_a_deals_summary_with_revealed_cards_and_bluffs_caught():
     assert out[-1].splitlines()[1] == "You (seat 0) bid 2 and took 3 tricks: made it (+2)."
 
 
-def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
+def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks() -> None:
     printer = PlainPrinter(lambda line: None, NAMES, me_provider=lambda: 0)
     printer.on_event(applied(te.HandDealt(1, first=1, dealer=0)))
     printer.on_event(applied(te.TrickWon(0, 2, ((1, c("QS")), (2, c("AS")), (3, c("9S")), (0, c("10S"))))))
@@ -339,7 +341,7 @@ def test_the_history_command_shows_the_scoreboard_and_this_hands_tricks():
     assert "QS" not in text  # the last hand's tricks are gone with it
 
 
-def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_types():
+def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_types() -> None:
     written: list[str] = []
 
     async def scene() -> None:
@@ -366,7 +368,7 @@ def test_plain_mode_warns_at_10_seconds_left_with_the_bell_while_the_person_type
     assert warnings == ["\a10 seconds left to move: after that the others end the table naming you."]
 
 
-def test_away_takes_a_pause_only_where_one_is_left():
+def test_away_takes_a_pause_only_where_one_is_left() -> None:
     async def decide(pauses: int) -> tuple[Any, list[str]]:
         agent, out = _agent(["away", "play 1"])
         deadline = asyncio.get_running_loop().time() + 90
@@ -384,7 +386,7 @@ def test_away_takes_a_pause_only_where_one_is_left():
     assert "Not accepted: away: no pause left at this table." in out
 
 
-def test_away_at_a_table_without_a_clock_says_there_is_none_to_pause():
+def test_away_at_a_table_without_a_clock_says_there_is_none_to_pause() -> None:
     import math
 
     async def decide(decision: Any) -> list[str]:
@@ -398,7 +400,7 @@ def test_away_at_a_table_without_a_clock_says_there_is_none_to_pause():
         assert "this table has no clock" in refusal and "no pause left" not in refusal
 
 
-def test_the_choices_list_history_always_and_away_while_a_pause_is_left():
+def test_the_choices_list_history_always_and_away_while_a_pause_is_left() -> None:
     async def choices(pauses: int) -> str:
         agent, out = _agent(["play 1"])
         deadline = asyncio.get_running_loop().time() + 90
@@ -426,7 +428,7 @@ class Listener:
         self.said.append(text)
 
 
-def test_say_talks_to_the_table_during_a_decision_and_is_no_move():
+def test_say_talks_to_the_table_during_a_decision_and_is_no_move() -> None:
     from p2pcards.protocol.talk import REACTIONS
     agent, out = _agent(["say good luck all", "say 4", "say", "pass"])
     agent.talk = listener = Listener()
@@ -436,14 +438,14 @@ def test_say_talks_to_the_table_during_a_decision_and_is_no_move():
     assert not any(line.startswith("Not accepted") for line in out)
 
 
-def test_a_refused_say_says_why():
+def test_a_refused_say_says_why() -> None:
     agent, out = _agent(["say hi", "p"])
     agent.talk = Listener(refuse="at most 5 lines in 10 seconds; wait a moment")
     _run(agent, bluff_respond().view(1))
     assert "Not sent: at most 5 lines in 10 seconds; wait a moment" in out
 
 
-def test_say_goes_out_between_turns_and_other_lines_wait_for_the_turn():
+def test_say_goes_out_between_turns_and_other_lines_wait_for_the_turn() -> None:
     typist = Typist()
     typist.lines = ["say gg", "pass"]
     out: list[str] = []
@@ -465,7 +467,7 @@ def test_say_goes_out_between_turns_and_other_lines_wait_for_the_turn():
     assert action == Pass(1)  # the other line waited for the turn
 
 
-def test_printer_prints_another_players_line_cleaned():
+def test_printer_prints_another_players_line_cleaned() -> None:
     from p2pcards.protocol.talk import TalkLine
     out: list[str] = []
     printer = PlainPrinter(out.append, lambda: NAMES, me_provider=lambda: 0)

@@ -11,6 +11,7 @@ from p2pcards.ui.plain import PlainPrinter
 from p2pcards.ui.tui.bars import status_line
 from p2pcards.ui.tui.lines import width_of
 from p2pcards.ui.tui.seats import LEFT, TOP, seat_panel
+from tests.support.typed import present
 from tests.ui.ui_scenes import panel_text, seated_model, topper_bidding
 
 
@@ -59,8 +60,8 @@ def test_the_board_and_the_seat_mark_the_last_move() -> None:
     model = seated_model(me=1)
     model.set_view(topper_bidding().view(1))
     assert "◆" not in panel_text(board_lines(model, 46, 10))
-    bidder = model.view.to_act
-    model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))
+    bidder = present(present(model.view).to_act)
+    model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))  # type: ignore[arg-type]  # read: the results
     board = panel_text(board_lines(model, 46, 10))
     assert board.splitlines()[0].startswith("◆ ") and "bid 2" in board.splitlines()[0]
     assert "◆" in panel_text([_header(model, bidder)])
@@ -74,8 +75,8 @@ def test_a_new_deal_clears_the_last_move_of_the_one_before() -> None:
 
     model = seated_model(me=1)
     model.set_view(topper_bidding().view(1))
-    bidder = model.view.to_act
-    model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))
+    bidder = present(present(model.view).to_act)
+    model.apply(ActionApplied(bidder, None, (BidMade(bidder, 2),), 9))  # type: ignore[arg-type]  # read: the results
     assert model.last_move is not None
     model.apply(HandReceived(1, ()))
     assert model.last_move is None and "◆" not in panel_text(board_lines(model, 46, 10))

@@ -11,7 +11,7 @@ from tests.ui.ui_scenes import end_box_shown
 LABEL = "again (a rematch, seats rotated)"
 
 
-def test_a_lan_end_box_offers_a_rematch_under_its_own_name_and_n_chooses_it():
+def test_a_lan_end_box_offers_a_rematch_under_its_own_name_and_n_chooses_it() -> None:
     async def scene() -> tuple[str, bool]:
         async with headless(100, 30, offer_again=True, again_label=LABEL) as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -38,7 +38,7 @@ class _Count:
         return f'End box: "{self.free.pop()}"\'s seat goes to the bot "Dee".' if self.free else None
 
 
-def test_the_host_fills_a_free_seat_with_b_which_shows_only_while_a_seat_is_free():
+def test_the_host_fills_a_free_seat_with_b_which_shows_only_while_a_seat_is_free() -> None:
     async def scene() -> tuple[str, str, str, list[str]]:
         async with headless(100, 30, offer_again=True, again_label=LABEL) as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -58,7 +58,7 @@ def test_the_host_fills_a_free_seat_with_b_which_shows_only_while_a_seat_is_free
     assert 'End box: "Gil"\'s seat goes to the bot "Dee".' in log
 
 
-def test_the_hosts_wait_shows_whom_it_waits_for_on_the_status_line_until_it_is_over():
+def test_the_hosts_wait_shows_whom_it_waits_for_on_the_status_line_until_it_is_over() -> None:
     waiting = 'End box: waiting for "Kai" to choose (at most 120 s, then the evening ends).'
 
     async def scene() -> tuple[str, object, object, list[str]]:

@@ -15,6 +15,7 @@ from prompt_toolkit.input import DummyInput, create_pipe_input
 
 from p2pcards.app import TableOptions, play_local, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.cards import Card
 from p2pcards.cli import main
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.net.journal import Journal
@@ -40,11 +41,13 @@ from p2pcards.ui.replay import (
     replay_saved,
 )
 from p2pcards.ui.text_common import card_text
+from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.bars import status_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.dialogs import ending_lines, summary_lines
 from p2pcards.ui.tui.replay import ReplayScreen, model_at
 from p2pcards.ui.tui.seats import seat_panel
+from tests.support.typed import present
 from tests.ui.test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,8 +56,9 @@ CONFIGS = {"bluff": BluffConfig(deal_cap=2), "topper": TopperConfig(target_score
 SEED = 5
 
 
-def vector(name: str) -> dict:
-    return json.loads((ROOT / "protocol" / "vectors" / name).read_text())
+def vector(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((ROOT / "protocol" / "vectors" / name).read_text())
+    return loaded
 
 
 def messages_of(name: str) -> list[bytes]:
@@ -82,7 +86,7 @@ def screen_for(record: Any) -> ReplayScreen:
     return ReplayScreen(record, input=DummyInput(), output=VirtualTerminal().output())
 
 
-def state(screen: ReplayScreen) -> tuple:
+def state(screen: ReplayScreen) -> tuple[object, ...]:
     """Everything the screen shows at its step, as a comparable value."""
     m = screen.model
     return (screen.index, screen.overlay, tuple(line.text for line in m.log),
@@ -92,7 +96,7 @@ def state(screen: ReplayScreen) -> tuple:
             tuple(m.history.rows), tuple(m.history.tricks), m.names(), tuple(screen.hand()))
 
 
-def forward_and_back(screen: ReplayScreen) -> list[tuple]:
+def forward_and_back(screen: ReplayScreen) -> list[tuple[object, ...]]:
     """Every move forward to the end, then back to the start; each step seen twice alike."""
     record = screen.record
     seen = {0: state(screen)}
@@ -171,7 +175,8 @@ def test_secrets_of_another_player_are_refused() -> None:
 # -- a fresh saved match ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_a_fresh_saved_match_steps_forward_to_its_outcome_and_back(matches: dict, game: str) -> None:
+def test_a_fresh_saved_match_steps_forward_to_its_outcome_and_back(matches: dict[str, tuple[Any, Path, Any]],
+                                                                   game: str) -> None:
     outcome, table_dir, me = matches[game]
     for folder in (table_dir / me.fingerprint, table_dir / "relay"):
         record = replay_saved(load_saved(folder))
@@ -184,29 +189,30 @@ def test_a_fresh_saved_match_steps_forward_to_its_outcome_and_back(matches: dict
         assert repr(screen.model.outcome) == repr(outcome)
 
 
-def hands_by_step(table_dir: Path) -> list[dict[int, set]]:
+def hands_by_step(table_dir: Path) -> list[dict[int, set[Card]]]:
     """From every seat's own folder: the cards in each seat's hand after each step."""
-    per_seat: dict[int, list[set]] = {}
+    per_seat: dict[int, list[set[Card]]] = {}
     for folder in table_dir.iterdir():
         if folder.name == "relay":
             continue
         record = replay_saved(load_saved(folder))
-        per_seat[record.me_seat] = [in_hands(step.view, record.me_seat) for step in record.steps]
+        seat = present(record.me_seat)
+        per_seat[seat] = [in_hands(step.view, seat) for step in record.steps]
     assert sorted(per_seat) == [0, 1, 2, 3]
     return [{seat: per_seat[seat][i] for seat in per_seat} for i in range(len(per_seat[0]))]
 
 
-def in_hands(view: Any, seat: int) -> set:
+def in_hands(view: Any, seat: int) -> set[Card]:
     """The known faces of the cards ``seat`` holds in ``view``."""
     if view is None:
         return set()
     return {card for _, card in view.hand(seat)} - {None}
 
 
-def revealed_by_step(record: Any) -> list[set]:
+def revealed_by_step(record: Any) -> list[set[Card]]:
     """The cards the rules revealed to everyone in the deal in play, after each step."""
-    out: list[set] = []
-    shown: set = set()
+    out: list[set[Card]] = []
+    shown: set[Card] = set()
     for step in record.steps:
         for event in step.events:
             if isinstance(event, HandReceived):
@@ -217,7 +223,7 @@ def revealed_by_step(record: Any) -> list[set]:
     return out
 
 
-def hidden_by_step(table_dir: Path, record: Any, me_seat: Any) -> list[set]:
+def hidden_by_step(table_dir: Path, record: Any, me_seat: Any) -> list[set[Card]]:
     """After each step: the cards in other seats' hands that the rules have not revealed."""
     held, shown = hands_by_step(table_dir), revealed_by_step(record)
     assert len(held) == len(record.steps)
@@ -232,7 +238,7 @@ def cards_in(text: str) -> set[str]:
     return set(CARD.findall(text))
 
 
-def texts_of(cards: set, game: str) -> set[str]:
+def texts_of(cards: set[Card], game: str) -> set[str]:
     """How ``cards`` are written (Topper's Jacks aside: naming trump names its two Jacks)."""
     return {card_text(c, symbols) for c in cards for symbols in (False, True)
             if game != "topper" or c.rank.label != "J"}
@@ -251,7 +257,7 @@ def drawn_text(screen: ReplayScreen) -> str:
                                    if entry.card is not None)
 
 
-def last_move_cards(record: Any) -> list[set]:
+def last_move_cards(record: Any) -> list[set[Card]]:
     """After each step: the cards the latest game move revealed (the board's ◆ line says
     that move, and keeps saying it once the next deck is dealt)."""
     out, cards = [], set()
@@ -262,7 +268,7 @@ def last_move_cards(record: Any) -> list[set]:
     return out
 
 
-def check_secrecy(screen: ReplayScreen, hidden: list[set], game: str) -> None:
+def check_secrecy(screen: ReplayScreen, hidden: list[set[Card]], game: str) -> None:
     """At every move, no hidden card in the panels or in the log lines it added; and in
     plain mode, none in the lines each step printed."""
     record = screen.record
@@ -285,7 +291,7 @@ def check_secrecy(screen: ReplayScreen, hidden: list[set], game: str) -> None:
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
 def test_without_the_players_folder_no_hidden_card_is_in_any_view_line_or_screen(
-        matches: dict, game: str) -> None:
+        matches: dict[str, tuple[Any, Path, Any]], game: str) -> None:
     _, table_dir, me = matches[game]
     for folder, own_hand in ((table_dir / "relay", True), (table_dir / me.fingerprint, False)):
         record = replay_saved(load_saved(folder), own_hand=own_hand)
@@ -304,7 +310,8 @@ def test_without_the_players_folder_no_hidden_card_is_in_any_view_line_or_screen
 
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_with_the_players_folder_his_hand_is_shown_and_no_other(matches: dict, game: str) -> None:
+def test_with_the_players_folder_his_hand_is_shown_and_no_other(matches: dict[str, tuple[Any, Path, Any]],
+                                                                game: str) -> None:
     _, table_dir, me = matches[game]
     held = hands_by_step(table_dir)
     record = replay_saved(load_saved(table_dir / me.fingerprint))
@@ -315,13 +322,14 @@ def test_with_the_players_folder_his_hand_is_shown_and_no_other(matches: dict, g
         screen.go(index)
         hand = {entry.card for entry in screen.hand()}
         if hand:
-            assert hand == held[index][record.me_seat]
+            assert hand == held[index][present(record.me_seat)]
             shown_some += 1
     assert shown_some > 10
     check_secrecy(screen, hidden_by_step(table_dir, record, record.me_seat), game)
 
 
-def test_the_full_screen_shows_the_players_hand_and_a_public_one_none(matches: dict) -> None:
+def test_the_full_screen_shows_the_players_hand_and_a_public_one_none(
+        matches: dict[str, tuple[Any, Path, Any]]) -> None:
     _, table_dir, me = matches["bluff"]
 
     async def run(folder: Path) -> tuple[str, list[str]]:
@@ -358,8 +366,9 @@ def test_a_table_ended_by_a_saved_verdict_ends_the_replay_with_it() -> None:
     screen = screen_for(record)
     forward_and_back(screen)
     screen.go_end()
-    assert screen.model.ending.kind == "verdict"
-    assert "ran out of time" in screen.model.ending.text
+    ending = present(screen.model.ending)
+    assert ending.kind == "verdict"
+    assert "ran out of time" in ending.text
     lines = [line for _, line in plain_lines(record)]
     assert lines[-1] == "Outcome: no winner. Table ended: Seat 0 (P0) ran out of time."
     # Without the saved verdict the record stops where the transcript does.
@@ -393,7 +402,8 @@ def test_a_missing_or_repeated_message_is_named() -> None:
         replay(messages[:21] + messages[20:])
 
 
-def test_the_command_refuses_a_damaged_transcript_with_one_sentence(tmp_path: Path, capsys) -> None:
+def test_the_command_refuses_a_damaged_transcript_with_one_sentence(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     messages = messages_of("table-bluff.json")
     messages[20] = messages[20][:-5] + bytes(5)
     path = write_records(tmp_path / "transcript", messages)
@@ -407,7 +417,8 @@ def test_the_command_refuses_a_damaged_transcript_with_one_sentence(tmp_path: Pa
     assert "no transcript at" in capsys.readouterr().err
 
 
-def test_another_players_secrets_in_the_folder_are_refused(matches: dict, tmp_path: Path) -> None:
+def test_another_players_secrets_in_the_folder_are_refused(matches: dict[str, tuple[Any, Path, Any]],
+                                                           tmp_path: Path) -> None:
     _, table_dir, me = matches["topper"]
     folder = tmp_path / "copy"
     folder.mkdir()
@@ -425,7 +436,7 @@ def test_another_players_secrets_in_the_folder_are_refused(matches: dict, tmp_pa
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
 def test_plain_mode_prints_one_summary_line_per_scored_deal_then_the_outcome(
-        matches: dict, game: str, capsys) -> None:
+        matches: dict[str, tuple[Any, Path, Any]], game: str, capsys: pytest.CaptureFixture[str]) -> None:
     outcome, table_dir, me = matches[game]
     assert main(["replay", str(table_dir / "relay"), "--plain"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -442,7 +453,7 @@ def test_plain_mode_prints_one_summary_line_per_scored_deal_then_the_outcome(
     assert any(line.startswith("Match over:") for line in lines)
 
 
-def test_plain_summaries_say_only_their_own_deals_revealed_cards(matches: dict) -> None:
+def test_plain_summaries_say_only_their_own_deals_revealed_cards(matches: dict[str, tuple[Any, Path, Any]]) -> None:
     _, table_dir, _ = matches["bluff"]
     record = replay_saved(load_saved(table_dir / "relay"))
     lines = list(plain_lines(record))
@@ -456,7 +467,7 @@ def test_plain_summaries_say_only_their_own_deals_revealed_cards(matches: dict) 
     assert said == [card_text(c, False) for c in revealed]
 
 
-def test_plain_lines_follow_the_live_tables_words(matches: dict) -> None:
+def test_plain_lines_follow_the_live_tables_words(matches: dict[str, tuple[Any, Path, Any]]) -> None:
     _, table_dir, me = matches["topper"]
     lines = [line for _, line in plain_lines(replay_saved(load_saved(table_dir / me.fingerprint)))]
     assert "with Me's own hand" in lines[0]
@@ -469,7 +480,7 @@ def test_plain_lines_follow_the_live_tables_words(matches: dict) -> None:
 
 # -- the keys, headless ----------------------------------------------------------------------
 
-def test_the_replay_keys_move_play_jump_and_quit(matches: dict) -> None:
+def test_the_replay_keys_move_play_jump_and_quit(matches: dict[str, tuple[Any, Path, Any]]) -> None:
     _, table_dir, me = matches["bluff"]
     record = replay_saved(load_saved(table_dir / me.fingerprint))
 
@@ -534,23 +545,23 @@ def test_the_replay_keys_move_play_jump_and_quit(matches: dict) -> None:
     asyncio.run(run())
 
 
-def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: dict,
-                                                                        monkeypatch) -> None:
+def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: dict[str, tuple[Any, Path, Any]],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from p2pcards.ui.tui import replay as tui_replay
     monkeypatch.setattr(tui_replay, "SUMMARY_PAUSE", 0.05)
     _, table_dir, _ = matches["topper"]
     record = replay_saved(load_saved(table_dir / "relay"))
 
-    async def run() -> list:
+    async def run() -> list[Summary]:
         term = VirtualTerminal(80, 24)
-        summaries = []
+        summaries: list[Summary] = []
         with create_pipe_input() as keys:
             screen = ReplayScreen(record, speed=50.0, input=keys, output=term.output())
             task = asyncio.ensure_future(screen.run(playing=True))
             await wait_until(lambda: screen.app.is_running, "the replay screen", term)
             while screen.playing:
                 if screen.overlay == "summary" and screen.model.summary not in summaries:
-                    summaries.append(screen.model.summary)
+                    summaries.append(present(screen.model.summary))
                 await asyncio.sleep(0.005)
             assert screen.at_end and screen.model.ending is not None
             keys.send_text("q")
@@ -562,7 +573,7 @@ def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: d
 
 
 @pytest.mark.parametrize("name", VECTORS)
-def test_replay_counts_the_signed_messages_as_verify_does(name):
+def test_replay_counts_the_signed_messages_as_verify_does(name: str) -> None:
     from p2pcards.protocol.verify import verify_transcript
     from p2pcards.ui.replay import heading
 
@@ -573,7 +584,7 @@ def test_replay_counts_the_signed_messages_as_verify_does(name):
     assert f"{checked} signed messages checked" in heading(record)
 
 
-def test_a_replay_in_a_window_too_small_ignores_its_keys_but_ctrl_c(matches: dict) -> None:
+def test_a_replay_in_a_window_too_small_ignores_its_keys_but_ctrl_c(matches: dict[str, tuple[Any, Path, Any]]) -> None:
     _, table_dir, me = matches["bluff"]
     from tests.ui.test_tui_harness import CTRL_C
 

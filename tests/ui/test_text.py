@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules import bluff as bm
 from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass, Reveal, faces_for_hands
 from p2pcards.rules.bluff.errors import StakeTooLow
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperState
 from p2pcards.rules.topper import events as te
 from p2pcards.ui.text import (
@@ -30,6 +32,7 @@ from p2pcards.ui.text import (
     parse_command,
     render,
 )
+from tests.support.typed import present
 from tests.ui.ui_scenes import (
     NAMES,
     bluff_after_honest_call,
@@ -52,7 +55,7 @@ from tests.ui.ui_scenes import (
 
 # --- rendering: Bluff --------------------------------------------------------------------
 
-def test_bluff_lead_render_shows_sorted_labelled_hand_chips_names_and_turn():
+def test_bluff_lead_render_shows_sorted_labelled_hand_chips_names_and_turn() -> None:
     text = render(bluff_lead().view(0), NAMES, 0)
     assert "[1] 2C" in text and "[10] JC" in text and "[11] QD" in text and "[13] QS" in text
     for name in NAMES:
@@ -64,7 +67,7 @@ def test_bluff_lead_render_shows_sorted_labelled_hand_chips_names_and_turn():
     assert "Stake on the table: none." in text
 
 
-def test_bluff_render_shows_the_claim_stake_pile_and_who_acts():
+def test_bluff_render_shows_the_claim_stake_pile_and_who_acts() -> None:
     text = render(bluff_respond().view(1), NAMES, 1)
     assert "Last claim: Seat 0 (Alice) discarded 2 cards as Q, stake 20." in text
     assert "stake 20 on the table" in text
@@ -74,12 +77,12 @@ def test_bluff_render_shows_the_claim_stake_pile_and_who_acts():
     assert " 480 " in text  # seat 0's stack after staking 20
 
 
-def test_bluff_render_of_another_seats_turn_says_whom_we_wait_for():
+def test_bluff_render_of_another_seats_turn_says_whom_we_wait_for() -> None:
     text = render(bluff_respond().view(3), NAMES, 3)
     assert "Waiting for seat 1 (Bob) to act." in text
 
 
-def test_bluff_render_shows_what_a_call_revealed():
+def test_bluff_render_shows_what_a_call_revealed() -> None:
     honest = render(bluff_after_honest_call().view(3), NAMES, 3)
     assert "Last call showed seat 0 (Alice)'s 2 cards claimed as Q: QH QS (honest)" in honest
     assert "stake 20. Shown honest: it cannot be called again." in " ".join(honest.split())
@@ -87,7 +90,7 @@ def test_bluff_render_shows_what_a_call_revealed():
     assert "Last call showed seat 1 (Bob)'s 1 card claimed as Q: 2D (a bluff)." in caught
 
 
-def test_bluff_render_never_shows_a_face_the_view_does_not_hold():
+def test_bluff_render_never_shows_a_face_the_view_does_not_hold() -> None:
     state = bluff_respond()
     for seat in range(4):
         view = state.view(seat)
@@ -97,7 +100,7 @@ def test_bluff_render_never_shows_a_face_the_view_does_not_hold():
     assert not faces_in(render(state.view(2), NAMES, 2)) & set(cards("KH KS KD 2D"))
 
 
-def test_bluff_render_marks_a_seat_out_and_the_end_of_the_match():
+def test_bluff_render_marks_a_seat_out_and_the_end_of_the_match() -> None:
     state = BluffState.new(bm.BluffConfig(table_price=10, starting_chips=10), 0)
     rng = random.Random(4)
     bots = [RandomBluffBot(random.Random(i)) for i in range(4)]
@@ -107,7 +110,7 @@ def test_bluff_render_marks_a_seat_out_and_the_end_of_the_match():
     assert text.count("out") >= 3
 
 
-def test_render_is_plain_and_fits_80_columns_through_whole_matches():
+def test_render_is_plain_and_fits_80_columns_through_whole_matches() -> None:
     names = ("A very long player name indeed", "Bob", "Carol", "Dave")
     for game, state, bots, deck in (
         ("bluff", BluffState.new(None, 1), [HeuristicBluffBot, RandomBluffBot] * 2, FULL_DECK),
@@ -128,7 +131,7 @@ def test_render_is_plain_and_fits_80_columns_through_whole_matches():
 
 # --- rendering: Topper -------------------------------------------------------------------
 
-def test_topper_bidding_render_shows_dealer_bids_and_turn():
+def test_topper_bidding_render_shows_dealer_bids_and_turn() -> None:
     text = render(topper_after_bid().view(1), NAMES, 1)
     assert "Dealer: Seat 3 (Dave)" in text
     assert "Highest bid so far: 2 by seat 0 (Alice)" in text
@@ -137,7 +140,7 @@ def test_topper_bidding_render_shows_dealer_bids_and_turn():
     assert rows["Alice"].split()[3] == "2"  # score 0, bid 2
 
 
-def test_topper_render_marks_big_and_little_jack_and_sorts_trumps_first():
+def test_topper_render_marks_big_and_little_jack_and_sorts_trumps_first() -> None:
     view = topper_lead().view(0)
     text = render(view, NAMES, 0)
     assert "[1] JH (Big Jack)" in text
@@ -148,13 +151,13 @@ def test_topper_render_marks_big_and_little_jack_and_sorts_trumps_first():
     assert [e.card for e in labelled_hand(view, 0)] == cards("JH JD AH 9C KS 10S")
 
 
-def test_topper_render_shows_the_trick_in_progress_and_follow_hint():
+def test_topper_render_shows_the_trick_in_progress_and_follow_hint() -> None:
     text = render(topper_play().view(1), NAMES, 1)
     assert "Trick 1 so far: seat 0 (Alice) JD." in text
     assert "Your turn: follow hearts if you can." in text
 
 
-def test_topper_render_shows_tricks_scores_and_voids_after_plays():
+def test_topper_render_shows_tricks_scores_and_voids_after_plays() -> None:
     state = topper_play()
     for seat, face in ((1, "9H"), (2, "10H"), (3, "AD")):
         slot = next(s for s, f in state.hand(seat) if f == c(face))
@@ -169,11 +172,11 @@ def test_topper_render_shows_tricks_scores_and_voids_after_plays():
     assert alice.split()[4] == "1" and "bidder" in alice  # one trick taken
 
 
-def test_topper_render_shows_scores_after_a_hand_and_never_foreign_faces():
+def test_topper_render_shows_scores_after_a_hand_and_never_foreign_faces() -> None:
     state = topper_lead()
     bots = [HeuristicTopperBot(random.Random(i)) for i in range(4)]
     while not state.awaiting_deal:
-        seat = state.to_act
+        seat = present(state.to_act)
         for view_seat in range(4):
             view = state.view(view_seat)
             assert faces_in(render(view, NAMES, view_seat)) <= known_to(view)
@@ -186,7 +189,7 @@ def test_topper_render_shows_scores_after_a_hand_and_never_foreign_faces():
 
 # --- options -----------------------------------------------------------------------------
 
-def test_bluff_options_list_only_legal_kinds():
+def test_bluff_options_list_only_legal_kinds() -> None:
     lead = options_help(bluff_lead().view(0))
     assert "discard <cards> as <rank>" in lead
     assert "pass" not in lead and "challenge" not in lead
@@ -209,7 +212,7 @@ def _short_of_the_stake() -> BluffState:
     return state
 
 
-def test_bluff_options_without_chips_for_the_stake_offer_no_discard():
+def test_bluff_options_without_chips_for_the_stake_offer_no_discard() -> None:
     view = _short_of_the_stake().view(1)
     text = options_help(view)
     assert "discard <cards>" not in text
@@ -220,7 +223,7 @@ def test_bluff_options_without_chips_for_the_stake_offer_no_discard():
                                  "you cannot discard; pass or challenge")
 
 
-def test_topper_options_by_phase():
+def test_topper_options_by_phase() -> None:
     assert "bid <n>" in options_help(topper_bidding().view(0))
     assert "n is 3 to 6" in options_help(topper_after_bid().view(1))
     assert "trump <suit>" in options_help(topper_trump().view(0))
@@ -230,7 +233,7 @@ def test_topper_options_by_phase():
     assert options_help(topper_play().view(2)).startswith("Nothing to choose now")
 
 
-def test_topper_bid_range_follows_the_high_bid():
+def test_topper_bid_range_follows_the_high_bid() -> None:
     state = topper_bidding()
     state.apply(PassBid(0))
     text = options_help(state.view(1))
@@ -242,13 +245,13 @@ def test_topper_bid_range_follows_the_high_bid():
 
 # --- parsing: Bluff ---------------------------------------------------------------------
 
-def test_parse_lead_by_labels_with_default_stake():
+def test_parse_lead_by_labels_with_default_stake() -> None:
     state = bluff_lead()
     action = parse_command("d 11 12 13 as Q", state.view(0))
     assert action == Discard(0, slots_of(state, 0, cards("QD QH QS")), 10, Rank.QUEEN)
 
 
-def test_parse_lead_by_faces_any_case_commas_and_stake():
+def test_parse_lead_by_faces_any_case_commas_and_stake() -> None:
     state = bluff_lead()
     action = parse_command("  DISCARD qh,  QS\t2c As q  Stake 30 ", state.view(0))
     assert action == Discard(0, slots_of(state, 0, cards("QH QS 2C")), 30, Rank.QUEEN)
@@ -257,7 +260,7 @@ def test_parse_lead_by_faces_any_case_commas_and_stake():
     assert ten.rank == Rank.TEN and ten.slots == slots_of(state, 0, cards("10C"))
 
 
-def test_parse_tells_the_ace_of_spades_from_the_word_as():
+def test_parse_tells_the_ace_of_spades_from_the_word_as() -> None:
     state = BluffState.new(None, 0)
     state.deal(faces_for_hands({0: cards("AS AH 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC")}, FULL_DECK))
     view = state.view(0)
@@ -271,7 +274,7 @@ def test_parse_tells_the_ace_of_spades_from_the_word_as():
         parse_command("d as", view)  # the Ace of spades, and no rank
 
 
-def test_parse_respond_pass_challenge_and_discard_without_rank():
+def test_parse_respond_pass_challenge_and_discard_without_rank() -> None:
     state = bluff_respond()
     view = state.view(1)
     assert parse_command("pass", view) == Pass(1) == parse_command("P", view)
@@ -284,7 +287,7 @@ def test_parse_respond_pass_challenge_and_discard_without_rank():
     assert isinstance(staked, Discard) and staked.stake == 25
 
 
-def test_parse_reveal_when_called():
+def test_parse_reveal_when_called() -> None:
     state = bluff_reveal()
     assert parse_command("reveal", state.view(0)) == Reveal(0, tuple(cards("QH QS")))
     with pytest.raises(CommandError, match="type reveal"):
@@ -318,20 +321,20 @@ def test_parse_reveal_when_called():
     (bluff_respond, 1, "d KH as K", "the rank of this round is Q"),
     (bluff_after_honest_call, 2, "c", "already shown honest"),
 ])
-def test_parse_errors_name_what_was_wrong(scene, seat, line, message):
+def test_parse_errors_name_what_was_wrong(scene: Callable[[], Engine], seat: int, line: str, message: str) -> None:
     view = scene().view(seat)
     with pytest.raises(CommandError) as caught:
         parse_command(line, view)
     assert message in str(caught.value)
 
 
-def test_parse_when_nobody_acts():
+def test_parse_when_nobody_acts() -> None:
     state = BluffState.new(None, 0)
     with pytest.raises(CommandError, match="a deal is awaited"):
         parse_command("pass", state.view(0))
 
 
-def test_stake_error_sentence_names_the_minimum():
+def test_stake_error_sentence_names_the_minimum() -> None:
     view = bluff_respond().view(1)
     with pytest.raises(CommandError) as caught:
         parse_command("d KH stake 15", view)
@@ -341,19 +344,19 @@ def test_stake_error_sentence_names_the_minimum():
 
 # --- parsing: Topper --------------------------------------------------------------------
 
-def test_parse_topper_bids_and_passes():
+def test_parse_topper_bids_and_passes() -> None:
     view = topper_bidding().view(0)
     assert parse_command("bid 2", view) == Bid(0, 2) == parse_command(" B   2 ", view)
     assert parse_command("pass", view) == PassBid(0) == parse_command("p", view)
 
 
-def test_parse_topper_trump_in_every_spelling():
+def test_parse_topper_trump_in_every_spelling() -> None:
     view = topper_trump().view(0)
     for line in ("trump h", "t hearts", "T H", "hearts", "h", "trump ♥", "trump heart"):
         assert parse_command(line, view) == NameTrump(0, Suit.HEARTS), line
 
 
-def test_parse_topper_play_by_label_face_or_bare():
+def test_parse_topper_play_by_label_face_or_bare() -> None:
     state = topper_play()
     view = state.view(1)
     slot = next(s for s, f in state.hand(1) if f == c("KH"))
@@ -381,27 +384,28 @@ def test_parse_topper_play_by_label_face_or_bare():
     (topper_play, 1, "dance", "unknown command 'dance'"),
     (topper_play, 2, "play 1", "it is not your turn: seat 1 is to act"),
 ])
-def test_parse_topper_errors_name_what_was_wrong(scene, seat, line, message):
+def test_parse_topper_errors_name_what_was_wrong(scene: Callable[[], Engine], seat: int, line: str,
+                                                 message: str) -> None:
     with pytest.raises(CommandError) as caught:
         parse_command(line, scene().view(seat))
     assert message in str(caught.value)
 
 
-def test_parse_topper_follow_error_lists_only_following_cards():
+def test_parse_topper_follow_error_lists_only_following_cards() -> None:
     with pytest.raises(CommandError) as caught:
         parse_command("play AC", topper_play().view(1))
     text = str(caught.value)
     assert "KH" in text and "9H" in text and "QC" not in text.split(":", 1)[1]
 
 
-def test_text_functions_refuse_a_foreign_view():
+def test_text_functions_refuse_a_foreign_view() -> None:
     with pytest.raises(UnknownGame):
         render(object(), NAMES, 0)  # type: ignore[arg-type]  # deliberately no game's view
 
 
 # --- any text --------------------------------------------------------------------------
 
-_VIEWS = [
+_VIEWS: list[Engine] = [
     bluff_lead().view(0), bluff_respond().view(1), bluff_reveal().view(0),
     bluff_after_honest_call().view(2), bluff_caught().view(2), bluff_respond().view(3),
     BluffState.new(None, 0).view(0),
@@ -414,7 +418,7 @@ _WORDS = ["d", "discard", "as", "stake", "p", "pass", "c", "bluff", "reveal", "b
           "123456789012345678901234567890"]
 
 
-def _check_result(text: str, view) -> None:
+def _check_result(text: str, view: Engine) -> None:
     try:
         action = parse_command(text, view)
     except CommandError as error:
@@ -425,19 +429,19 @@ def _check_result(text: str, view) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60), st.sampled_from(range(len(_VIEWS))))
-def test_any_text_gives_an_action_or_a_command_error(text, index):
+def test_any_text_gives_an_action_or_a_command_error(text: str, index: int) -> None:
     _check_result(text, _VIEWS[index])
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_WORDS), max_size=8), st.sampled_from(range(len(_VIEWS))))
-def test_any_command_like_words_give_an_action_or_a_command_error(words, index):
+def test_any_command_like_words_give_an_action_or_a_command_error(words: list[str], index: int) -> None:
     _check_result(" ".join(words), _VIEWS[index])
 
 
 # --- describe ----------------------------------------------------------------------------
 
-def test_describe_bluff_events_in_words():
+def test_describe_bluff_events_in_words() -> None:
     qs = cards("QH QS")
     lines = {
         bm.HandDealt(2, 1): "Deal 2 begins: seat 1 (Bob) leads.",
@@ -464,7 +468,7 @@ def test_describe_bluff_events_in_words():
         assert describe(event, NAMES, 0) == line
 
 
-def test_describe_topper_events_in_words():
+def test_describe_topper_events_in_words() -> None:
     out = te.TopperOutcome(te.Termination.TARGET_REACHED, (2,), (5, 8, 22, -3), 9)
     lines = {
         te.HandDealt(3, first=2, dealer=1): "Hand 3: seat 1 (Bob) dealt; seat 2 (Carol) bids first.",
@@ -491,7 +495,7 @@ def test_describe_topper_events_in_words():
         assert describe(event, NAMES, 0) == line
 
 
-def test_describe_every_engine_event_of_whole_matches():
+def test_describe_every_engine_event_of_whole_matches() -> None:
     seen = set()
     for state, bots, deck in (
         (BluffState.new(None, 0), [HeuristicBluffBot(random.Random(i)) for i in range(4)],
@@ -506,7 +510,8 @@ def test_describe_every_engine_event_of_whole_matches():
             if state.awaiting_deal:
                 events = state.deal(shuffled_faces(deck, rng))
             else:
-                events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))  # type: ignore[arg-type]
+                seat = present(state.to_act)
+                events = state.apply(bots[seat].choose(state.view(seat)))  # type: ignore[arg-type]
             for event in events:
                 line = describe(event, NAMES, 1)
                 assert line and "\n" not in line, event
@@ -515,7 +520,7 @@ def test_describe_every_engine_event_of_whole_matches():
             bm.MatchEnded, te.MatchEnded} <= seen
 
 
-def test_describe_protocol_events():
+def test_describe_protocol_events() -> None:
     seating = (2, 0, 3, 1)  # player 2 sits at seat 0, ...
     hand = ((0, c("QS")), (4, c("2C")))
     assert describe(proto.ShuffleVerified(2, 0, False), NAMES, 0) == \
@@ -539,30 +544,30 @@ def test_describe_protocol_events():
     assert describe(proto.PlayersSeated(seating, 3), NAMES, 0) == (
         "Seats drawn (Seat 0: Alice (you), Seat 1: Bob, Seat 2: Carol, Seat 3: Dave); "
         "seat 3 (Dave) starts.")
-    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0).endswith("you (seat 0) start.")
+    assert present(describe(proto.PlayersSeated(seating, 0), NAMES, 0)).endswith("you (seat 0) start.")
     # Topper's first seat is its first dealer: "deals", not "starts".
-    assert describe(proto.PlayersSeated(seating, 0), NAMES, 0, game="topper").endswith(
+    assert present(describe(proto.PlayersSeated(seating, 0), NAMES, 0, game="topper")).endswith(
         "you (seat 0) deal first.")
-    assert describe(proto.PlayersSeated(seating, 3), NAMES, 0, game="topper").endswith(
+    assert present(describe(proto.PlayersSeated(seating, 3), NAMES, 0, game="topper")).endswith(
         "seat 3 (Dave) deals first.")
     assert describe(proto.CardsRevealed(1, ((5, c("KH")),)), NAMES, 0) == \
         "Seat 1 (Bob) opened KH; decryption shares verified."
 
 
-def test_describe_action_applied_gives_its_results_and_leaves_the_end_to_match_ended():
+def test_describe_action_applied_gives_its_results_and_leaves_the_end_to_match_ended() -> None:
     outcome = bm.BluffOutcome(bm.Termination.LAST_WITH_CHIPS, (1,), (0, 2000, 0, 0), 3)
     applied = proto.ActionApplied(2, Pass(2), (bm.Passed(2, 10), bm.PlayerOut(2),
                                               bm.MatchEnded(outcome)), 99)
-    text = describe(applied, NAMES, 0)
+    text = present(describe(applied, NAMES, 0))
     assert text.splitlines() == ["Seat 2 (Carol) passed and paid 10 into the safe box.",
                                  "Seat 2 (Carol) ran out of chips and is out of the match."]
-    ended = describe(proto.MatchCompleted(outcome), NAMES, 0)
+    ended = present(describe(proto.MatchCompleted(outcome), NAMES, 0))
     assert ended.startswith("Match over: one player has all the chips after 3 deals. "
                             "Seat 1 (Bob) won.")
     assert describe(proto.ActionApplied(0, Pass(0), (), 5), NAMES, 0) is None
 
 
-def test_describe_verdicts_loudly_with_the_blamed_players_name():
+def test_describe_verdicts_loudly_with_the_blamed_players_name() -> None:
     seating = (2, 0, 3, 1)
     crypto = Verdict("crypto", (3,), 40, "shuffle proof does not verify", (b"x",))
     assert describe(proto.TableEnded(crypto), NAMES, 1, seating) == (
@@ -583,7 +588,7 @@ def test_describe_verdicts_loudly_with_the_blamed_players_name():
         "proven by your signed message.")
 
 
-def test_describe_a_report_as_unconfirmed_never_as_a_verdict():
+def test_describe_a_report_as_unconfirmed_never_as_a_verdict() -> None:
     """Another peer's unchecked report: who says what, and that nothing follows here."""
     seating = (2, 0, 3, 1)
     report = proto.Reported(reporter=3, rule="deadline", players=(0,), position=41,
@@ -594,7 +599,7 @@ def test_describe_a_report_as_unconfirmed_never_as_a_verdict():
     assert "Table ended" not in line
 
 
-def test_describe_session_events():
+def test_describe_session_events() -> None:
     lobby = LobbyUpdate("bluff", "Friday", {}, ((b"k1", "Alice", False), (b"k2", "Bot", True)))
     assert describe(lobby, NAMES, None) == (
         'Table "Friday" (bluff): 2 players joined: Alice, Bot (bot); waiting for 2 more.')
@@ -609,45 +614,45 @@ def test_describe_session_events():
         "The host refused this player: table full."
 
 
-def test_the_lobby_line_says_when_the_table_has_no_clock_and_only_then():
+def test_the_lobby_line_says_when_the_table_has_no_clock_and_only_then() -> None:
     players = ((b"k1", "Alice", False),)
-    untimed = describe(LobbyUpdate("bluff", "Friday", {"move_time": 0}, players), NAMES, None)
+    untimed = present(describe(LobbyUpdate("bluff", "Friday", {"move_time": 0}, players), NAMES, None))
     assert untimed.startswith('Table "Friday" (bluff, no clock: anyone can stall it for ever): ')
     for config in ({"move_time": 120}, {}):  # a clock, or a lobby that does not say
-        assert "clock" not in describe(LobbyUpdate("bluff", "Friday", config, players), NAMES, None)
+        assert "clock" not in present(describe(LobbyUpdate("bluff", "Friday", config, players), NAMES, None))
 
 
-def test_describe_own_refused_action_and_unknown_events():
+def test_describe_own_refused_action_and_unknown_events() -> None:
     refused = IllegalAction(StakeTooLow(0, "stake at least 20, not 10"))
-    assert describe(refused, NAMES, 0).startswith("Your action was refused: seat 0: stake at")
+    assert present(describe(refused, NAMES, 0)).startswith("Your action was refused: seat 0: stake at")
     assert describe(object(), NAMES, 0) is None
 
 
-def test_describe_before_names_are_known_says_seats_only():
+def test_describe_before_names_are_known_says_seats_only() -> None:
     assert describe(bm.Passed(2, 10), (), None) == "Seat 2 passed and paid 10 into the safe box."
     assert describe(proto.KeyShareVerified(1), (), None, (1, 0, 2, 3)) == \
         "Seat 0 opened a key share; proof verified."
     assert "   2  Seat 2 " in render(bluff_lead().view(0), (), 0)
 
 
-def test_describe_and_render_clean_control_characters_from_remote_text():
+def test_describe_and_render_clean_control_characters_from_remote_text() -> None:
     names = ("\x1b[2J\x1b[31mEvil", "Bob\r\nFAKE: you won", "Carol", "Dave")
-    line = describe(bm.Passed(0, 10), names, 3)
+    line = present(describe(bm.Passed(0, 10), names, 3))
     assert "\x1b" not in line and "Evil" in line
     lobby = LobbyUpdate("bluff", "t\x07able", {}, ((b"k", "a\x1bb", False),))
-    assert "\x1b" not in describe(lobby, names, None) and "\x07" not in describe(lobby, names, None)
+    assert "\x1b" not in present(describe(lobby, names, None)) and "\x07" not in present(describe(lobby, names, None))
     text = render(bluff_lead().view(0), names, 0)
     assert "\x1b" not in text and "\r" not in text
     assert "FAKE" in text and all(not line.startswith("FAKE") for line in text.splitlines())
     verdict = Verdict("crypto\x1b[0m", (0,), 1, "bad\x1b]0;title\x07", (b"x",))
-    assert "\x1b" not in describe(proto.TableEnded(verdict), names, 0)
+    assert "\x1b" not in present(describe(proto.TableEnded(verdict), names, 0))
 
 
 def test_lines_about_this_peer_use_the_verb_that_agrees_with_you() -> None:
     from p2pcards.rules.bluff.events import RoundEnded
     from p2pcards.ui.text import describe
     names = ["Ann", "Bob", "Cy", "Dee"]
-    assert describe(RoundEnded(leader=1, cards_out=3), names, me=1).endswith(
+    assert present(describe(RoundEnded(leader=1, cards_out=3), names, me=1)).endswith(
         "you (seat 1) lead the next round.")
-    assert describe(RoundEnded(leader=2, cards_out=3), names, me=1).endswith(
+    assert present(describe(RoundEnded(leader=2, cards_out=3), names, me=1)).endswith(
         "seat 2 (Cy) leads the next round.")

@@ -24,6 +24,7 @@ from p2pcards.ui.text import describe, render
 from p2pcards.ui.text_bluff import turn_line as bluff_turn
 from p2pcards.ui.text_events import _OFFENCES
 from p2pcards.ui.text_topper import turn_line as topper_turn
+from tests.support.typed import present
 from tests.ui.ui_scenes import NAMES
 
 NOUNS = "card|deal|hand|player|trick|chip|proof|message|share"
@@ -44,14 +45,14 @@ def slips(text: str) -> list[str]:
     return found
 
 
-def test_the_checks_catch_the_slips_they_are_for():
+def test_the_checks_catch_the_slips_they_are_for() -> None:
     assert slips("1 cards; you leads it; Seat 2 (Bob) have no hearts; 3 deal") == [
         "1 cards", "3 deal", "you leads", "Seat 2 (Bob) have"]
     assert slips("1 card; you lead it; Seat 2 (Bob) has no hearts; 3 deals; 10 cards") == []
 
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game):
+def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game: str) -> None:
     if game == "bluff":
         state = BluffState.new(None, 0)
         bots = [HeuristicBluffBot(random.Random(i)) for i in range(4)]
@@ -70,7 +71,8 @@ def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game):
             rng.shuffle(faces)
             events = state.deal(faces)
         else:
-            events = state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+            seat = present(state.to_act)
+            events = state.apply(bots[seat].choose(state.view(seat)))
         for me in range(4):
             for event in events:
                 problems += slips(describe(event, NAMES, me) or "")
@@ -81,7 +83,7 @@ def test_every_line_of_a_whole_match_agrees_for_every_seat_as_you(game):
     assert problems == [], sorted(set(problems))
 
 
-def test_every_verdict_agrees_with_you_and_with_another_seat():
+def test_every_verdict_agrees_with_you_and_with_another_seat() -> None:
     seating = (2, 0, 3, 1)
     for rule in [*_OFFENCES, "rules.bluff.stake-too-low", "message.unknown"]:
         verdict = Verdict(rule, (0,), 40, "player 0 did something", (b"x",))

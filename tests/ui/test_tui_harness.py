@@ -20,6 +20,7 @@ from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
 from p2pcards.ui.tui import TableScreen
 from tests.support import until
+from tests.support.typed import present
 
 RIGHT, LEFT, HOME = "\x1b[C", "\x1b[D", "\x1b[H"
 ENTER, CTRL_C, CTRL_U, F1, PAGE_UP = "\r", "\x03", "\x15", "\x1bOP", "\x1b[5~"
@@ -57,13 +58,13 @@ class VirtualTerminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.lines)
 
-    def find(self, needle: str) -> tuple[int, int] | None:
-        """(row, column) of the first ``needle`` on the screen."""
+    def find(self, needle: str) -> tuple[int, int]:
+        """(row, column) of the first ``needle`` on the screen (a test failure if it is not shown)."""
         for row, line in enumerate(self.lines):
             column = line.find(needle)
             if column >= 0:
                 return row, column
-        return None
+        raise AssertionError(f"{needle!r} is not on the screen:\n{self.text}")
 
     def char(self, row: int, column: int) -> Any:
         return self.screen.buffer[row][column]
@@ -122,10 +123,10 @@ def keys_for(action: Any, screen: TableScreen) -> list[str]:
         return [HOME + RIGHT * index[action.slot], ENTER]
     if isinstance(action, Discard):
         presses = [HOME + RIGHT * index[slot] + " " for slot in action.slots] + ["d"]
-        view = screen.pending.view
+        view = present(screen.pending).view
         if action.rank is not None and view.phase.value == "lead":
             presses.append(action.rank.label + ENTER)
-        me = view.viewer
+        me = present(view.viewer)
         assert isinstance(view, BluffState)
         if view.min_stake_for(me) < view.stacks[me]:
             presses.append(CTRL_U + str(action.stake) + ENTER)
@@ -139,12 +140,12 @@ def same_action(got: Any, wanted: Any) -> bool:
     if isinstance(wanted, Discard) and isinstance(got, Discard):
         return (set(got.slots) == set(wanted.slots) and got.stake == wanted.stake
                 and (None in (got.rank, wanted.rank) or got.rank == wanted.rank))
-    return got == wanted
+    return bool(got == wanted)
 
 
 # --- the harness reads what the application draws -----------------------------------------
 
-def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24():
+def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24() -> None:
     async def run() -> str:
         async with headless() as (screen, keys, term):
             await shows(term, "Connecting to the table")
@@ -156,7 +157,7 @@ def test_the_virtual_terminal_shows_the_empty_table_at_80_by_24():
     assert "Not your turn." in text
 
 
-def test_keys_sent_through_the_pipe_reach_the_screen():
+def test_keys_sent_through_the_pipe_reach_the_screen() -> None:
     async def run() -> tuple[str, str | None]:
         async with headless() as (screen, keys, term):
             await shows(term, "Connecting")

@@ -12,10 +12,13 @@ from p2pcards.bots.bluff import HeuristicBluffBot
 from p2pcards.bots.topper import HeuristicTopperBot
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Rank, Suit
 from p2pcards.rules.bluff import Challenge, Discard, Pass
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play
 from p2pcards.ui.text import labelled_hand
+from p2pcards.ui.text_common import HandCard
 from p2pcards.ui.tui.keymap import DiscardFlow, Refused, hints, press
 from p2pcards.ui.tui.picker import HandPicker
+from tests.support.typed import present
 from tests.ui.ui_scenes import (
     bluff_after_honest_call,
     bluff_lead,
@@ -30,32 +33,32 @@ from tests.ui.ui_scenes import (
 )
 
 
-def hand_of(view):
-    return labelled_hand(view, view.viewer)
+def hand_of(view: Engine) -> list[HandCard]:
+    return labelled_hand(view, present(view.viewer))
 
 
-def chosen(view, *labels):
+def chosen(view: Engine, *labels: int) -> list[HandCard]:
     return [entry for entry in hand_of(view) if entry.label in labels]
 
 
 # --- the action bar ------------------------------------------------------------------------
 
-def test_bluff_leader_is_offered_discard_only():
+def test_bluff_leader_is_offered_discard_only() -> None:
     shown = {h.key: h.label for h in hints(bluff_lead().view(0)) if h.key}
     assert shown == {"d": "discard as any rank"}
 
 
-def test_bluff_responder_is_offered_discard_pass_and_bluff():
+def test_bluff_responder_is_offered_discard_pass_and_bluff() -> None:
     shown = {h.key: h.label for h in hints(bluff_respond().view(1)) if h.key}
     assert shown == {"d": "discard as Q", "p": "pass (10)", "b": "Bluff!"}
 
 
-def test_bluff_discard_shown_honest_cannot_be_called_again_so_no_bluff_key():
+def test_bluff_discard_shown_honest_cannot_be_called_again_so_no_bluff_key() -> None:
     shown = {h.key for h in hints(bluff_after_honest_call().view(2))}
     assert "b" not in shown and "p" in shown
 
 
-def test_topper_bar_follows_the_phase_and_the_high_bid():
+def test_topper_bar_follows_the_phase_and_the_high_bid() -> None:
     assert [(h.shown, h.label) for h in hints(topper_bidding().view(0))] == [
         ("p", "pass"), ("1-6", "bid")]
     assert [(h.shown, h.label) for h in hints(topper_after_bid().view(1))] == [
@@ -64,20 +67,20 @@ def test_topper_bar_follows_the_phase_and_the_high_bid():
     assert [h.key for h in hints(topper_lead().view(0)) if h.key] == ["enter"]
 
 
-def test_no_bar_for_a_seat_that_does_not_act_now():
+def test_no_bar_for_a_seat_that_does_not_act_now() -> None:
     assert hints(bluff_respond().view(2)) == []
     assert hints(topper_bidding().view(2)) == []
 
 
 # --- Bluff keys ----------------------------------------------------------------------------
 
-def test_bluff_pass_and_bluff_keys_make_the_actions():
+def test_bluff_pass_and_bluff_keys_make_the_actions() -> None:
     view = bluff_respond().view(1)
     assert press("p", view, [], None) == Pass(1)
     assert press("b", view, [], None) == Challenge(1)
 
 
-def test_bluff_leader_discard_asks_rank_then_stake_and_makes_a_checked_discard():
+def test_bluff_leader_discard_asks_rank_then_stake_and_makes_a_checked_discard() -> None:
     view = bluff_lead().view(0)
     flow = press("d", view, chosen(view, 11, 12), None)
     assert isinstance(flow, DiscardFlow) and flow.step == "rank"
@@ -89,7 +92,7 @@ def test_bluff_leader_discard_asks_rank_then_stake_and_makes_a_checked_discard()
     assert action == Discard(0, slots, 30, Rank.QUEEN)
 
 
-def test_bluff_stake_prompt_takes_the_least_stake_on_an_empty_answer():
+def test_bluff_stake_prompt_takes_the_least_stake_on_an_empty_answer() -> None:
     view = bluff_respond().view(1)
     flow = press("enter", view, chosen(view, 1), None)
     assert isinstance(flow, DiscardFlow)
@@ -102,7 +105,7 @@ def test_bluff_stake_prompt_takes_the_least_stake_on_an_empty_answer():
     ("x", "'x' is not a rank"),
     ("15", "'15' is not a rank"),
 ])
-def test_bluff_a_bad_rank_answer_is_refused_and_the_question_stays(answer, reason):
+def test_bluff_a_bad_rank_answer_is_refused_and_the_question_stays(answer: str, reason: str) -> None:
     view = bluff_lead().view(0)
     flow = press("d", view, chosen(view, 1), None)
     assert isinstance(flow, DiscardFlow)
@@ -116,7 +119,7 @@ def test_bluff_a_bad_rank_answer_is_refused_and_the_question_stays(answer, reaso
     ("9999", "stake 9999 is more than your 500 chips"),
     ("lots", "the stake must be a number"),
 ])
-def test_bluff_a_bad_stake_answer_is_refused_and_the_question_stays(answer, reason):
+def test_bluff_a_bad_stake_answer_is_refused_and_the_question_stays(answer: str, reason: str) -> None:
     view = bluff_respond().view(1)
     flow = press("d", view, chosen(view, 1), None)
     assert isinstance(flow, DiscardFlow)
@@ -125,7 +128,7 @@ def test_bluff_a_bad_stake_answer_is_refused_and_the_question_stays(answer, reas
     assert flow.step == "stake" and flow.stake is None
 
 
-def test_bluff_discarding_five_cards_is_refused_before_any_question():
+def test_bluff_discarding_five_cards_is_refused_before_any_question() -> None:
     view = bluff_lead().view(0)
     before = view.snapshot()
     with pytest.raises(Refused, match="discard 1 to 4 cards, not 5"):
@@ -133,29 +136,29 @@ def test_bluff_discarding_five_cards_is_refused_before_any_question():
     assert view.snapshot() == before
 
 
-def test_bluff_discard_without_a_selection_says_how_to_select():
+def test_bluff_discard_without_a_selection_says_how_to_select() -> None:
     with pytest.raises(Refused, match="select the cards to discard first"):
         press("d", bluff_lead().view(0), [], None)
 
 
-def test_bluff_leader_pass_is_refused_with_the_rule():
+def test_bluff_leader_pass_is_refused_with_the_rule() -> None:
     with pytest.raises(Refused, match="you lead this round: you must discard"):
         press("p", bluff_lead().view(0), [], None)
 
 
-def test_bluff_calling_a_discard_shown_honest_is_refused():
+def test_bluff_calling_a_discard_shown_honest_is_refused() -> None:
     with pytest.raises(Refused, match="already shown honest"):
         press("b", bluff_after_honest_call().view(2), [], None)
 
 
-def test_bluff_key_without_a_meaning_lists_the_keys_of_the_moment():
+def test_bluff_key_without_a_meaning_lists_the_keys_of_the_moment() -> None:
     with pytest.raises(Refused) as refused:
         press("z", bluff_respond().view(1), [], None)
     message = str(refused.value)
     assert "'z' does nothing here" in message and "p pass (10)" in message and "b Bluff!" in message
 
 
-def test_bluff_a_stake_the_seat_cannot_pay_refuses_the_discard_key():
+def test_bluff_a_stake_the_seat_cannot_pay_refuses_the_discard_key() -> None:
     state = bluff_respond()
     state._stacks[1] = 5  # seat 1 cannot cover the round stake of 20
     view = state.view(1)
@@ -165,7 +168,7 @@ def test_bluff_a_stake_the_seat_cannot_pay_refuses_the_discard_key():
 
 # --- Topper keys ---------------------------------------------------------------------------
 
-def test_topper_bidding_keys():
+def test_topper_bidding_keys() -> None:
     view = topper_after_bid().view(1)
     assert press("p", view, [], None) == PassBid(1)
     assert press("4", view, [], None) == Bid(1, 4)
@@ -175,13 +178,13 @@ def test_topper_bidding_keys():
         press("9", view, [], None)
 
 
-def test_topper_trump_keys_name_each_suit():
+def test_topper_trump_keys_name_each_suit() -> None:
     view = topper_trump().view(0)
     for key, suit in zip("cdhs", Suit, strict=False):
         assert press(key, view, [], None) == NameTrump(0, suit)
 
 
-def test_topper_keys_of_another_stage_say_which_stage_this_is():
+def test_topper_keys_of_another_stage_say_which_stage_this_is() -> None:
     with pytest.raises(Refused, match="you cannot name trump now: this is the bidding"):
         press("h", topper_bidding().view(0), [], None)
     with pytest.raises(Refused, match="you cannot bid now: this is the play of the cards"):
@@ -190,14 +193,14 @@ def test_topper_keys_of_another_stage_say_which_stage_this_is():
         press("enter", topper_bidding().view(0), [], None)
 
 
-def test_topper_enter_plays_the_selected_card_else_the_cursor_card():
+def test_topper_enter_plays_the_selected_card_else_the_cursor_card() -> None:
     view = topper_lead().view(0)
     hand = hand_of(view)
-    assert press("enter", view, [], hand[2]) == Play(0, hand[2].slot, hand[2].card)
-    assert press("enter", view, [hand[4]], hand[2]) == Play(0, hand[4].slot, hand[4].card)
+    assert press("enter", view, [], hand[2]) == Play(0, hand[2].slot, present(hand[2].card))
+    assert press("enter", view, [hand[4]], hand[2]) == Play(0, hand[4].slot, present(hand[4].card))
 
 
-def test_topper_playing_off_suit_is_refused_and_names_the_cards_that_follow():
+def test_topper_playing_off_suit_is_refused_and_names_the_cards_that_follow() -> None:
     view = topper_play().view(1)  # hearts trump, the Little Jack led: seat 1 must follow hearts
     before = (view.hand(1), view.current_trick)
     off_suit = next(e for e in hand_of(view) if e.card == c("QC"))
@@ -211,7 +214,7 @@ def test_topper_playing_off_suit_is_refused_and_names_the_cards_that_follow():
 
 # --- whole matches: the keys reach every action a bot chooses ----------------------------------
 
-def _key_for(wanted):
+def _key_for(wanted: object) -> str:
     if isinstance(wanted, Bid):
         return str(wanted.tricks)
     if isinstance(wanted, NameTrump):
@@ -220,23 +223,24 @@ def _key_for(wanted):
         type(wanted).__name__]
 
 
-def _complete(flow, wanted):
+def _complete(flow: DiscardFlow, wanted: Discard) -> Discard:
     """Answer the discard questions as ``wanted`` would."""
     for _ in range(3):
         if flow.step == "rank":
-            answer = wanted.rank.label
+            answer = present(wanted.rank).label
         elif flow.step == "stake":
             answer = str(wanted.stake)
         else:
             answer = ""
         action = flow.answer(answer)
         if action is not None:
+            assert isinstance(action, Discard)
             return action
     raise AssertionError("the discard flow did not finish")
 
 
 @pytest.mark.parametrize("game", ["bluff", "topper"])
-def test_every_action_of_whole_matches_can_be_made_with_keys(game):
+def test_every_action_of_whole_matches_can_be_made_with_keys(game: str) -> None:
     """Each action a good player chooses, pressed as keys through ``press`` and the questions."""
     rng = random.Random(11)
     state: Any
@@ -276,7 +280,7 @@ def test_every_action_of_whole_matches_can_be_made_with_keys(game):
 
 # --- the hand picker -----------------------------------------------------------------------------
 
-def test_picker_keeps_a_selection_by_slot_and_drops_cards_that_left_the_hand():
+def test_picker_keeps_a_selection_by_slot_and_drops_cards_that_left_the_hand() -> None:
     view = bluff_lead().view(0)
     hand = hand_of(view)
     picker = HandPicker()
@@ -293,7 +297,7 @@ def test_picker_keeps_a_selection_by_slot_and_drops_cards_that_left_the_hand():
     assert picker.cursor == 0
 
 
-def test_picker_in_single_mode_selects_one_card_and_a_click_moves_the_cursor():
+def test_picker_in_single_mode_selects_one_card_and_a_click_moves_the_cursor() -> None:
     view = topper_lead().view(0)
     hand = hand_of(view)
     picker = HandPicker(single=True)

@@ -22,17 +22,18 @@ from p2pcards.rules.topper import TopperConfig, TopperState
 from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.hand import hand_lines
-from p2pcards.ui.tui.lines import cut, pad, width_of
+from p2pcards.ui.tui.lines import Line, Lines, cut, pad, width_of
 from p2pcards.ui.tui.logview import LogScroll, log_lines
 from p2pcards.ui.tui.model import LogLine, ScreenModel, SeatInfo
 from p2pcards.ui.tui.picker import HandPicker
 from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
+from tests.support.typed import present
 from tests.ui.ui_scenes import NAMES, full_deck, known_to, walk_match
 
 _SYMBOL_FACE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 
 
-def drawn_faces(lines) -> set[Card]:
+def drawn_faces(lines: Lines) -> set[Card]:
     text = "\n".join("".join(fragment[1] for fragment in line) for line in lines)
     return {Card.parse(rank + suit) for rank, suit in _SYMBOL_FACE.findall(text)}
 
@@ -46,13 +47,14 @@ def seated_model(me: int) -> ScreenModel:
     return model
 
 
-def all_panels(model: ScreenModel, columns: int, now: float = 0.0) -> list:
+def all_panels(model: ScreenModel, columns: int, now: float = 0.0) -> list[Lines]:
     side = max(18, min(30, columns // 4))
     board = columns - 2 * side - 2
     parts = [seat_panel(model, TOP, 46, 3, now), seat_panel(model, LEFT, side, 6, now),
              board_lines(model, board, 6), seat_panel(model, RIGHT, side, 6, now),
              seat_panel(model, BOTTOM, columns, 1, now)]
-    hand = labelled_hand(model.view, model.me) if model.view.phase.value not in (
+    view = present(model.view)
+    hand = labelled_hand(view, present(model.me)) if view.phase.value not in (
         "deal", "match over") else []
     parts.append(hand_lines(hand, HandPicker(), columns, active=True))
     return parts
@@ -63,12 +65,12 @@ def all_panels(model: ScreenModel, columns: int, now: float = 0.0) -> list:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["", "class:x"]), st.text(
     alphabet=st.sampled_from("ab ♥♠10字…"), max_size=12)), max_size=6), st.integers(0, 30))
-def test_cut_and_pad_give_exactly_the_width_asked(line, width):
+def test_cut_and_pad_give_exactly_the_width_asked(line: Line, width: int) -> None:
     assert width_of(cut(line, width)) <= width
     assert width_of(pad(line, width)) == width
 
 
-def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face():
+def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face() -> None:
     for game, seed in (("bluff", 3), ("topper", 4)):
         rng = random.Random(seed)
         if game == "bluff":
@@ -101,7 +103,7 @@ def test_whole_matches_are_drawn_in_exact_sizes_without_a_hidden_face():
 
 # --- the log --------------------------------------------------------------------------------------
 
-def test_the_log_follows_new_entries_and_a_scrolled_view_holds_still():
+def test_the_log_follows_new_entries_and_a_scrolled_view_holds_still() -> None:
     entries = [LogLine(f"entry {i}") for i in range(20)]
     scroll = LogScroll()
     shown = log_lines(entries, scroll, 30, 4)
@@ -116,7 +118,7 @@ def test_the_log_follows_new_entries_and_a_scrolled_view_holds_still():
     assert "entry 21" in "".join(f[1] for f in log_lines(entries, scroll, 30, 4)[-1])
 
 
-def test_long_log_lines_wrap_inside_the_width():
+def test_long_log_lines_wrap_inside_the_width() -> None:
     lines = log_lines([LogLine("word " * 40, "crypto")], LogScroll(), 40, 10)
     assert len(lines) > 3 and all(width_of(line) == 40 for line in lines)
     assert all(f[0] in ("", "class:log.crypto") for line in lines for f in line)
@@ -124,7 +126,7 @@ def test_long_log_lines_wrap_inside_the_width():
 
 # --- the model from events --------------------------------------------------------------------
 
-def test_the_model_follows_the_session_link_and_the_waiting_player():
+def test_the_model_follows_the_session_link_and_the_waiting_player() -> None:
     model = seated_model(0)
     model.apply(LinkUp(False))
     assert model.link == "connected"
@@ -134,10 +136,11 @@ def test_the_model_follows_the_session_link_and_the_waiting_player():
     assert model.waiting_seat == 2 and model.seconds_left(20.0) == 30
     assert model.seconds_left(60.0) == 0
     model.apply(Rejected("table full"))
+    assert model.ending is not None
     assert model.ending.kind == "closed" and "table full" in model.ending.text
 
 
-def test_the_model_counts_verified_steps_and_clears_the_progress_on_the_deal():
+def test_the_model_counts_verified_steps_and_clears_the_progress_on_the_deal() -> None:
     model = seated_model(1)
     model.apply(proto.Committed(0))
     assert model.progress == "Setting up: 1 of 4 players committed…"
@@ -151,9 +154,9 @@ def test_the_model_counts_verified_steps_and_clears_the_progress_on_the_deal():
     assert all(line.kind == "crypto" for line in model.log)
 
 
-def test_the_model_keeps_the_result_of_a_deal_until_the_next_one_is_dealt():
+def test_the_model_keeps_the_result_of_a_deal_until_the_next_one_is_dealt() -> None:
     model = seated_model(0)
-    model.apply(proto.ActionApplied(1, None, (bm.DealWon(1, 120),), 30))
+    model.apply(proto.ActionApplied(1, None, (bm.DealWon(1, 120),), 30))  # type: ignore[arg-type]  # read: the results
     assert model.result_line == "Seat 1 (Bob) won the deal and the safe box of 120."
     assert model.progress == "Shuffling: 0 of 4 seats verified…"
     assert model.log[-1].kind == "result"
@@ -161,26 +164,28 @@ def test_the_model_keeps_the_result_of_a_deal_until_the_next_one_is_dealt():
     assert model.result_line is None
 
 
-def test_the_model_ends_with_a_verdict_and_a_lobby_brings_names_and_fingerprints():
+def test_the_model_ends_with_a_verdict_and_a_lobby_brings_names_and_fingerprints() -> None:
     model = ScreenModel()
     model.apply(LobbyUpdate("topper", "T", {}, ((b"\x01" * 32, "Zed\x1b[2J", False),)))
     # No escape sequence from another peer reaches the terminal.
     assert model.game == "topper" and model.lobby[0].name == "Zed [2J"
     assert len(model.lobby[0].fingerprint) == 14
     model.apply(proto.TableEnded(Verdict("deadline", (0,), 9, "no answer in time")))
+    assert model.ending is not None
     assert model.ending.title == "TABLE ENDED" and model.ending.kind == "verdict"
     assert model.log[-1].kind == "verdict" and model.log[-1].text == "Table ended: Zed [2J ran out of time."
 
 
-def test_the_action_bar_never_says_not_your_turn_while_your_own_move_asks_a_question():
+def test_the_action_bar_never_says_not_your_turn_while_your_own_move_asks_a_question() -> None:
     from p2pcards.ui.tui.bars import action_line
-    text = lambda line: "".join(fragment[1] for fragment in line)  # noqa: E731
+    def text(line: Line) -> str:
+        return "".join(fragment[1] for fragment in line)
     asking = text(action_line([], False, 80, asking=True))
     assert "Your move: answer the question above" in asking and "Not your turn" not in asking
     assert "Not your turn." in text(action_line([], False, 80))
 
 
-def test_seat_panels_and_key_hints_count_one_card_in_the_singular():
+def test_seat_panels_and_key_hints_count_one_card_in_the_singular() -> None:
     from p2pcards.ui.tui.seats import _cards
     assert "".join(f[1] for f in _cards(1)) == "1 card"
     assert "".join(f[1] for f in _cards(5)) == "5 cards"

@@ -15,6 +15,7 @@ from p2pcards.ui.tui.clockwarn import ClockWarnings
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionSource
+from tests.support.typed import present
 from tests.ui.ui_scenes import bluff_lead, bluff_reveal, topper_play
 
 
@@ -38,7 +39,7 @@ def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, timeout=10))
 
 
-async def opened(agent: SeatAgent, view: Any, decision: Decision | None = None) -> asyncio.Task:
+async def opened(agent: SeatAgent, view: Any, decision: Decision | None = None) -> asyncio.Task[object]:
     task = asyncio.ensure_future(agent.decide(view, decision))
     for _ in range(100):
         if agent.pending is not None:
@@ -48,7 +49,7 @@ async def opened(agent: SeatAgent, view: Any, decision: Decision | None = None) 
 
 
 def test_a_decision_waits_until_the_person_chooses_and_then_closes() -> None:
-    async def scene() -> tuple[Any, list, Any]:
+    async def scene() -> tuple[Any, list[tuple[str, Any]], Any]:
         display = Display()
         agent = SeatAgent(display)
         view = topper_play().view(1)
@@ -91,13 +92,13 @@ def test_stepping_away_raises_take_pause_and_needs_a_pending_decision() -> None:
 
 
 def test_a_forced_action_is_returned_at_once_and_a_view_of_another_turn_is_refused() -> None:
-    async def scene() -> tuple[Any, list]:
+    async def scene() -> tuple[Any, list[tuple[str, Any]]]:
         display = Display()
         agent = SeatAgent(display)
         with pytest.raises(NothingToDecide):
             await agent.decide(bluff_lead().view(1))  # seat 0 leads
         state = bluff_reveal()
-        view = state.view(state.to_act)
+        view = state.view(present(state.to_act))
         return await agent.decide(view), display.said
 
     forced, said = run(scene())
@@ -192,7 +193,7 @@ def test_leaving_outside_a_decision_sends_the_notice_and_returns_the_left_result
     from p2pcards.net.session_events import LEFT_IN_LOBBY
     from p2pcards.ui.tui.run import TableRun
 
-    async def scene() -> tuple[Any, bool, list]:
+    async def scene() -> tuple[Any, bool, list[Any]]:
         session = Session()
         screen = RunOn(session)
         runner = TableRun(screen)  # type: ignore[arg-type]
@@ -213,7 +214,7 @@ def test_the_end_box_waits_for_the_choice_of_a_new_table() -> None:
     async def ended() -> str:
         return "the result"
 
-    async def scene() -> tuple[Any, bool, list]:
+    async def scene() -> tuple[Any, bool, list[Any]]:
         shown = asyncio.get_running_loop().create_future()  # the application, still running
         screen = RunOn(Session(), app_task=shown)
         runner = TableRun(screen)  # type: ignore[arg-type]

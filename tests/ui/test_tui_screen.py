@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import pytest
 
@@ -18,6 +19,7 @@ from p2pcards.rules.bluff import Discard
 from p2pcards.rules.bluff.events import BluffOutcome, Termination
 from p2pcards.rules.topper import Play
 from p2pcards.ui.plain import PlayerQuit
+from tests.support.typed import present
 from tests.ui.test_tui_harness import (
     CTRL_C,
     CTRL_U,
@@ -35,6 +37,7 @@ from tests.ui.test_tui_harness import (
 from tests.ui.ui_scenes import NAMES, bluff_lead, bluff_respond, end_box_shown, topper_bidding, topper_play
 
 KEYS = [bytes([seat + 1]) * 32 for seat in range(4)]
+T = TypeVar("T")
 
 
 def seat_everyone(screen: Any, me: int, bots: tuple[bool, ...] = (False, True, True, True)) -> None:
@@ -45,20 +48,20 @@ def seat_everyone(screen: Any, me: int, bots: tuple[bool, ...] = (False, True, T
     screen.model.me = me
 
 
-async def deciding(screen: Any, view: Any, term: Any) -> asyncio.Future:
-    task = asyncio.ensure_future(screen.decide(view))
+async def deciding(screen: Any, view: Any, term: Any) -> asyncio.Task[object]:
+    task: asyncio.Task[object] = asyncio.ensure_future(screen.decide(view))
     await wait_until(lambda: screen.pending is not None, "a pending decision", term)
     await drawn(screen, term)
     return task
 
 
-def run(coro: Any) -> Any:
+def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(asyncio.wait_for(coro, timeout=60))
 
 
 # --- what the table shows ------------------------------------------------------------------------
 
-def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
+def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log() -> None:
     async def scene() -> tuple[str, list[str]]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -85,7 +88,7 @@ def test_bluff_at_80_by_24_shows_seats_board_hand_keys_and_log():
     assert "Seats drawn" in text  # the log
 
 
-def test_the_seats_sit_clockwise_from_this_player_at_the_bottom():
+def test_the_seats_sit_clockwise_from_this_player_at_the_bottom() -> None:
     async def scene() -> list[str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 2)
@@ -101,7 +104,7 @@ def test_the_seats_sit_clockwise_from_this_player_at_the_bottom():
     assert "You (Carol)" in lines[rows[2]]
 
 
-def test_suits_are_coloured_and_cards_that_cannot_follow_are_dimmed():
+def test_suits_are_coloured_and_cards_that_cannot_follow_are_dimmed() -> None:
     async def scene() -> tuple[Any, Any, Any, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -122,7 +125,7 @@ def test_suits_are_coloured_and_cards_that_cannot_follow_are_dimmed():
     assert "Trick 1:" in text and "Alice J♦" in text
 
 
-def test_the_trump_jacks_are_marked_under_the_cards():
+def test_the_trump_jacks_are_marked_under_the_cards() -> None:
     async def scene() -> list[str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -137,7 +140,7 @@ def test_the_trump_jacks_are_marked_under_the_cards():
     assert marks[0] == "1★" and marks[1] == "2•"
 
 
-def test_a_larger_window_gives_the_board_and_the_log_the_room():
+def test_a_larger_window_gives_the_board_and_the_log_the_room() -> None:
     async def scene(columns: int, rows: int) -> tuple[list[str], int]:
         async with headless(columns, rows) as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -157,7 +160,7 @@ def test_a_larger_window_gives_the_board_and_the_log_the_room():
 
 # --- keys ----------------------------------------------------------------------------------------
 
-def test_a_key_with_no_action_now_changes_nothing_and_says_why():
+def test_a_key_with_no_action_now_changes_nothing_and_says_why() -> None:
     async def scene() -> tuple[str, bool]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -169,7 +172,7 @@ def test_a_key_with_no_action_now_changes_nothing_and_says_why():
     assert nothing and "Not accepted: the key 'p' does nothing now" in text
 
 
-def test_an_illegal_key_in_a_decision_explains_the_rule_and_the_decision_stays_open():
+def test_an_illegal_key_in_a_decision_explains_the_rule_and_the_decision_stays_open() -> None:
     async def scene() -> tuple[str, bool, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -189,7 +192,7 @@ def test_an_illegal_key_in_a_decision_explains_the_rule_and_the_decision_stays_o
     assert "Not accepted: discard 1 to 4 cards, not 5" in text
 
 
-def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts():
+def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts() -> None:
     async def scene() -> tuple[Any, str, str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -208,17 +211,17 @@ def test_leading_a_discard_asks_the_rank_and_the_stake_then_acts():
             return await asyncio.wait_for(task, 5), asked_rank, asked_stake
     action, asked_rank, asked_stake = run(scene())
     view = bluff_lead().view(0)
-    queens = tuple(s for s, f in view.hand(0) if f.rank == Rank.QUEEN)[:2]
+    queens = tuple(s for s, f in view.hand(0) if f is not None and f.rank == Rank.QUEEN)[:2]
     assert isinstance(action, Discard)
-    assert set(action.slots) <= set(s for s, f in view.hand(0) if f.rank == Rank.QUEEN)
+    assert set(action.slots) <= set(s for s, f in view.hand(0) if f is not None and f.rank == Rank.QUEEN)
     assert len(action.slots) == 2 and action.rank == Rank.QUEEN and action.stake == 30
     assert len(queens) == 2
     assert "Discard 2 cards: claim which rank?" in asked_rank
     assert "Discard 2 cards as Q: stake?" in asked_stake
 
 
-def test_escape_cancels_the_question_and_keeps_the_selection():
-    async def scene() -> tuple[list, str, bool]:
+def test_escape_cancels_the_question_and_keeps_the_selection() -> None:
+    async def scene() -> tuple[list[int], str, bool]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
             task = await deciding(screen, bluff_respond().view(1), term)
@@ -237,8 +240,8 @@ def test_escape_cancels_the_question_and_keeps_the_selection():
     assert "Discard cancelled" in text
 
 
-def test_a_click_on_a_card_selects_it_and_marks_it():
-    async def scene() -> tuple[list, str]:
+def test_a_click_on_a_card_selects_it_and_marks_it() -> None:
+    async def scene() -> tuple[list[int], str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
             task = await deciding(screen, bluff_respond().view(1), term)
@@ -252,11 +255,11 @@ def test_a_click_on_a_card_selects_it_and_marks_it():
             return selected, mark_row[column - 1:column + 3]
     selected, mark = run(scene())
     view = bluff_respond().view(1)
-    five = next(s for s, f in view.hand(1) if f.rank == Rank.FIVE)
+    five = next(s for s, f in view.hand(1) if f is not None and f.rank == Rank.FIVE)
     assert selected == [five] and "▼" in mark
 
 
-def test_a_click_on_an_action_presses_its_key():
+def test_a_click_on_an_action_presses_its_key() -> None:
     async def scene() -> Any:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -268,7 +271,7 @@ def test_a_click_on_an_action_presses_its_key():
     assert type(action).__name__ == "Pass" and action.seat == 1
 
 
-def test_topper_keys_bid_and_play_the_card_under_the_cursor():
+def test_topper_keys_bid_and_play_the_card_under_the_cursor() -> None:
     async def scene() -> tuple[Any, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -284,7 +287,7 @@ def test_topper_keys_bid_and_play_the_card_under_the_cursor():
     assert isinstance(play, Play) and play.seat == 1
 
 
-def test_help_shows_the_keys_and_any_key_closes_it():
+def test_help_shows_the_keys_and_any_key_closes_it() -> None:
     async def scene() -> tuple[str, Any, str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -307,7 +310,7 @@ def test_help_shows_the_keys_and_any_key_closes_it():
     assert overlay == "help" and "Topper keys:" not in after
 
 
-def test_the_log_scrolls_back_and_says_how_many_entries_are_newer():
+def test_the_log_scrolls_back_and_says_how_many_entries_are_newer() -> None:
     async def scene() -> str:
         async with headless() as (screen, keys, term):
             for i in range(30):
@@ -321,7 +324,7 @@ def test_the_log_scrolls_back_and_says_how_many_entries_are_newer():
 
 # --- leaving -------------------------------------------------------------------------------------
 
-def test_q_asks_first_and_n_stays_then_y_leaves_the_decision():
+def test_q_asks_first_and_n_stays_then_y_leaves_the_decision() -> None:
     async def scene() -> tuple[str, bool, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -341,7 +344,7 @@ def test_q_asks_first_and_n_stays_then_y_leaves_the_decision():
     assert message is not None and "Leaving" in message[1]
 
 
-def test_ctrl_c_leaves_a_decision_at_once():
+def test_ctrl_c_leaves_a_decision_at_once() -> None:
     async def scene() -> None:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -365,7 +368,7 @@ class FakeSession:
         self.left += 1
 
 
-def test_leaving_outside_a_decision_sends_the_notice_and_stops_the_session():
+def test_leaving_outside_a_decision_sends_the_notice_and_stops_the_session() -> None:
     async def scene() -> tuple[Any, int, bool]:
         session = FakeSession()
         forever = asyncio.Event()
@@ -390,7 +393,7 @@ def _outcome() -> BluffOutcome:
 
 
 @pytest.mark.parametrize("again", [True, False])
-def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_play(again):
+def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_play(again: bool) -> None:
     async def scene() -> tuple[str, bool, str]:
         async with headless(offer_again=again) as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -409,7 +412,7 @@ def test_the_end_of_a_match_shows_the_results_and_offers_a_new_table_only_to_pla
     assert chose_again == again
 
 
-def test_a_verdict_is_shown_loudly_with_who_is_blamed():
+def test_a_verdict_is_shown_loudly_with_who_is_blamed() -> None:
     async def scene() -> tuple[str, Any]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -428,7 +431,7 @@ def test_a_verdict_is_shown_loudly_with_who_is_blamed():
 
 # --- what the session reports --------------------------------------------------------------------
 
-def test_countdowns_for_this_player_and_for_the_seat_being_waited_for():
+def test_countdowns_for_this_player_and_for_the_seat_being_waited_for() -> None:
     async def scene() -> tuple[str, str]:
         now = [100.0]
         async with headless(clock=lambda: now[0]) as (screen, keys, term):
@@ -447,7 +450,7 @@ def test_countdowns_for_this_player_and_for_the_seat_being_waited_for():
     assert "… working 0:08" in other
 
 
-def test_link_state_and_the_shuffle_progress_are_shown():
+def test_link_state_and_the_shuffle_progress_are_shown() -> None:
     async def scene() -> tuple[str, str, str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -470,7 +473,7 @@ def test_link_state_and_the_shuffle_progress_are_shown():
     assert "● connected" in up and "Reconnected to the host." in up
 
 
-def test_the_log_folds_each_stage_of_checks_into_one_line_and_v_shows_every_check():
+def test_the_log_folds_each_stage_of_checks_into_one_line_and_v_shows_every_check() -> None:
     async def scene() -> tuple[str, str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 0)
@@ -489,7 +492,7 @@ def test_the_log_folds_each_stage_of_checks_into_one_line_and_v_shows_every_chec
     assert "✓ You shuffled deck 3 and proved the shuffle." in detailed
 
 
-def test_the_lobby_lists_who_joined_with_fingerprints_and_bots():
+def test_the_lobby_lists_who_joined_with_fingerprints_and_bots() -> None:
     async def scene() -> str:
         async with headless() as (screen, keys, term):
             screen.on_event(LobbyUpdate("topper", "Friday", {}, (
@@ -515,7 +518,7 @@ class TableAtWork:
         raise AssertionError("the table was read outside the session's own events")
 
 
-def test_the_hosts_relay_events_never_read_the_table():
+def test_the_hosts_relay_events_never_read_the_table() -> None:
     from p2pcards.protocol.lobby import LobbyPlayer
     from p2pcards.protocol.relay import LobbyChanged
 
@@ -529,7 +532,7 @@ def test_the_hosts_relay_events_never_read_the_table():
     assert "Connecting to the table" in run(scene())
 
 
-def test_a_lone_escape_is_not_held_back_half_a_second():
+def test_a_lone_escape_is_not_held_back_half_a_second() -> None:
     from p2pcards.ui.tui.app import ESC_WAIT
     from p2pcards.ui.tui.screen import TableScreen
     screen = TableScreen(lambda: None)
@@ -537,7 +540,7 @@ def test_a_lone_escape_is_not_held_back_half_a_second():
     assert ESC_WAIT <= 0.1  # prompt_toolkit's own default is 0.5 s (then 1 s for key chords)
 
 
-def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
+def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself() -> None:
     from p2pcards.ui.text_summary import Summary
 
     async def scene() -> tuple[str, Any, Any]:
@@ -558,8 +561,8 @@ def test_at_a_lan_table_a_deal_summary_counts_down_and_closes_by_itself():
     assert overlay is None and summary is None
 
 
-def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
-    async def scene() -> tuple[list, int]:
+def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell() -> None:
+    async def scene() -> tuple[list[str | None], int]:
         now = [100.0]
         async with headless(clock=lambda: now[0]) as (screen, keys, term):
             rings = []
@@ -578,12 +581,12 @@ def test_at_30_and_10_seconds_left_your_turn_warns_and_rings_the_bell():
             return seen, len(rings)
     seen, rings = run(scene())
     assert seen[0] is None  # 50 s left: nothing to say
-    assert seen[1].startswith("30 seconds left to move") and seen[2] == seen[1]
-    assert seen[3].startswith("10 seconds left to move") and seen[4] == seen[3]
+    assert present(seen[1]).startswith("30 seconds left to move") and seen[2] == seen[1]
+    assert present(seen[3]).startswith("10 seconds left to move") and seen[4] == seen[3]
     assert rings == 2  # once at 30, once at 10
 
 
-def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_none_is():
+def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_none_is() -> None:
     async def scene(pauses: int) -> tuple[Any, str]:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -606,7 +609,7 @@ def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_no
     assert refused is None and "away: no pause left" in said
 
 
-def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without_a_key():
+def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without_a_key() -> None:
     from p2pcards.ui.text_summary import Summary
 
     async def scene() -> tuple[str, Any]:
@@ -625,7 +628,7 @@ def test_a_match_that_ends_under_a_deal_summary_shows_the_match_over_box_without
     assert "Seat 2 (Carol) won" in shown
 
 
-def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_does():
+def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_does() -> None:
     from p2pcards.rules.bluff import BluffConfig, BluffState
     from p2pcards.ui.tui.bars import title_line
     from tests.ui.ui_scenes import seated_model
@@ -639,10 +642,10 @@ def test_the_title_at_the_end_of_a_bluff_match_counts_the_deals_as_the_outcome_d
     assert "over after 6 deals (cap 20)" in title and "deal 7" not in title
 
 
-def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none():
+def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none() -> None:
     from p2pcards.ui.tui.bars import title_line
 
-    def title(config: dict) -> str:
+    def title(config: dict[str, object]) -> str:
         from p2pcards.ui.tui.model import ScreenModel
         model = ScreenModel()
         model.apply(LobbyUpdate("bluff", "Friday", config, ((KEYS[0], "Ann", False),)))
@@ -653,7 +656,7 @@ def test_the_title_says_no_clock_at_a_table_whose_lobby_sets_none():
 
 
 @pytest.mark.parametrize("ascii_look", [False, True])
-def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look):
+def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look: bool) -> None:
     from p2pcards.ui import console
     from tests.ui.ui_scenes import faces_in
 
@@ -678,7 +681,7 @@ def test_a_refusal_on_the_status_line_writes_cards_as_the_board_does(ascii_look)
         assert "[1] K♥ (trump)" in status and not faces_in(status)
 
 
-def test_a_window_too_small_shows_why_and_no_key_acts_unseen_but_ctrl_c():
+def test_a_window_too_small_shows_why_and_no_key_acts_unseen_but_ctrl_c() -> None:
     async def scene() -> tuple[str, Any, Any, str, bool]:
         async with headless(columns=60, rows=20) as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -710,7 +713,7 @@ def test_a_window_too_small_shows_why_and_no_key_acts_unseen_but_ctrl_c():
     assert "Window too small" not in back and leaving
 
 
-def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left():
+def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left() -> None:
     import math
 
     async def scene() -> str:
@@ -721,14 +724,14 @@ def test_away_against_bots_says_the_table_has_no_clock_not_that_no_pause_is_left
             await wait_until(lambda: screen.pending is not None, "the decision", term)
             keys.send_text("a")
             await wait_until(lambda: screen.message is not None, "a word on a", term)
-            said = screen.message[1]
+            said = present(screen.message)[1]
             task.cancel()
             return said
     said = run(scene())
     assert "this table has no clock" in said and "no pause left" not in said
 
 
-def test_a_lan_deal_summary_counts_down_on_screen_without_a_table_clock_running():
+def test_a_lan_deal_summary_counts_down_on_screen_without_a_table_clock_running() -> None:
     from p2pcards.ui.text_summary import Summary
 
     async def scene() -> tuple[str, str]:

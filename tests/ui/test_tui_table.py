@@ -11,18 +11,23 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.protocol import game_wire
+from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Stage
-from p2pcards.rules.bluff import BluffConfig
+from p2pcards.rules.bluff import BluffConfig, BluffState
 from p2pcards.rules.bluff import Phase as BluffPhase
 from p2pcards.rules.topper import Phase as TopperPhase
-from p2pcards.rules.topper import Play, TopperConfig
+from p2pcards.rules.topper import Play, TopperConfig, TopperState
 from p2pcards.ui.text import labelled_hand
+from p2pcards.ui.tui import TableScreen
+from p2pcards.ui.tui.agent import PendingDecision
 from p2pcards.ui.tui.hand import face_text
+from tests.support.typed import present
 from tests.ui.test_tui_harness import (
     ENTER,
     HOME,
@@ -37,6 +42,10 @@ from tests.ui.test_tui_harness import (
 )
 
 SEED = 7
+
+
+#: ``checks(screen, keys, term, pending, table, seen)``, run at each decision of ``play_table``.
+Checks = Callable[[TableScreen, Any, VirtualTerminal, PendingDecision, Table, dict[str, Any]], Awaitable[None]]
 
 
 def options(game: str) -> TableOptions:
@@ -58,10 +67,10 @@ def faces_on(row: str) -> list[str]:
     return re.findall(r"(10|[2-9JQKA])([♣♦♥♠])", row)
 
 
-async def play_table(game: str, checks: Any) -> dict:
+async def play_table(game: str, checks: Checks) -> dict[str, Any]:
     """Play one seeded table by keys; ``checks(screen, keys, term, pending, table)`` runs at each
     decision before the keys are sent. Returns what the test asserts on."""
-    seen: dict = {"decisions": 0, "screens": []}
+    seen: dict[str, Any] = {"decisions": 0, "screens": []}
     async with headless() as (screen, keys, term):
         hosted = await start_hosted_table(seeded_identity(SEED, "me", "Ann"), screen,
                                           options(game), bots=3, on_event=screen.on_event)
@@ -86,12 +95,12 @@ async def play_table(game: str, checks: Any) -> dict:
                     seen["end"] = term.text
                     keys.send_text("q")
                     return
-                pending = screen.pending
+                pending = present(screen.pending)
                 await drawn(screen, term)
                 if pending.future.done():
                     continue
                 assert "YOUR TURN" in term.text
-                await checks(screen, keys, term, pending, session.table, seen)
+                await checks(screen, keys, term, pending, present(session.table), seen)
                 wanted = chooser.choose(pending.view)
                 for chunk in keys_for(wanted, screen):
                     keys.send_text(chunk)
@@ -106,8 +115,9 @@ async def play_table(game: str, checks: Any) -> dict:
         try:
             done, _ = await asyncio.wait({driver, playing}, timeout=120,
                                          return_when=asyncio.FIRST_EXCEPTION)
-            if driver.done() and driver.exception() is not None:
-                raise driver.exception()
+            failed = driver.exception() if driver.done() else None
+            if failed is not None:
+                raise failed
             assert playing in done, "the table did not end in time"
             result = playing.result()
         finally:
@@ -120,10 +130,12 @@ async def play_table(game: str, checks: Any) -> dict:
     return seen
 
 
-def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
-    async def checks(screen, keys, term, pending, table, seen) -> None:
+def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result() -> None:
+    async def checks(screen: TableScreen, keys: Any, term: VirtualTerminal, pending: PendingDecision,
+                     table: Table, seen: dict[str, Any]) -> None:
         view = pending.view
-        me = view.viewer
+        assert isinstance(view, BluffState)
+        me = present(view.viewer)
         row = hand_row(term, view, me)
         assert len(faces_on(row)) == len(view.hand(me))
         assert f"You ({'Ann'})" in term.text
@@ -138,7 +150,7 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
             await shows(term, "'z' does nothing here")
             assert screen.pending is pending and table.next_position == position
             seen["refused_key"] = True
-        if "five" not in seen and len(view.hand(me)) >= 5 and view.options().can_discard:
+        if "five" not in seen and len(view.hand(me)) >= 5 and present(view.options()).can_discard:
             position = table.next_position
             keys.send_text(HOME + (" " + RIGHT) * 5 + "d")
             await shows(term, "discard 1 to 4 cards, not 5")
@@ -188,10 +200,12 @@ def test_a_whole_bluff_deal_by_keys_shows_hand_chips_claims_and_the_result():
     assert not seen["again"]
 
 
-def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores():
-    async def checks(screen, keys, term, pending, table, seen) -> None:
+def test_a_whole_topper_hand_by_keys_shows_bids_trump_tricks_and_scores() -> None:
+    async def checks(screen: TableScreen, keys: Any, term: VirtualTerminal, pending: PendingDecision,
+                     table: Table, seen: dict[str, Any]) -> None:
         view = pending.view
-        me = view.viewer
+        assert isinstance(view, TopperState)
+        me = present(view.viewer)
         row = hand_row(term, view, me)
         assert len(faces_on(row)) == len(view.hand(me))
         assert f"score {view.scores[me]}/3" in term.text

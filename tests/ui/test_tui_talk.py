@@ -8,6 +8,8 @@ import asyncio
 from typing import Any
 
 from p2pcards.protocol.talk import REACTIONS, TalkLine, TalkRefused
+from p2pcards.ui.tui import TableScreen
+from tests.support.typed import present
 from tests.ui.test_tui_harness import ENTER, drawn, headless, shows, wait_until
 from tests.ui.test_tui_screen import deciding, run, seat_everyone
 from tests.ui.ui_scenes import NAMES, bluff_respond
@@ -17,7 +19,7 @@ class TalkingSession:
     """Stands for a peer session's talk: records what is said and, as the real one
     does, tells the screen its own line as an event."""
 
-    def __init__(self, screen_box: list, refuse: str = "") -> None:
+    def __init__(self, screen_box: list[TableScreen | None], refuse: str = "") -> None:
         self.table = None
         self.spectator = False
         self.replaying = None
@@ -31,11 +33,11 @@ class TalkingSession:
             raise TalkRefused(self.refuse)
         self.said.append(text)
         line = TalkLine(1, text, own=True)
-        self._screen_box[0].on_event(line)
+        present(self._screen_box[0]).on_event(line)
         return line
 
 
-def test_another_players_line_is_in_the_log_with_controls_and_bidi_stripped():
+def test_another_players_line_is_in_the_log_with_controls_and_bidi_stripped() -> None:
     async def scene() -> str:
         async with headless() as (screen, keys, term):
             seat_everyone(screen, 1)
@@ -47,9 +49,9 @@ def test_another_players_line_is_in_the_log_with_controls_and_bidi_stripped():
     assert "\u202e" not in text and "\x1b" not in text and "\u2066" not in text
 
 
-def test_t_opens_the_prompt_and_enter_sends_the_line_without_touching_the_decision():
+def test_t_opens_the_prompt_and_enter_sends_the_line_without_touching_the_decision() -> None:
     async def scene() -> tuple[list[str], str, bool, Any]:
-        box: list = [None]
+        box: list[TableScreen | None] = [None]
         session = TalkingSession(box)
         async with headless(session=lambda: session) as (screen, keys, term):
             box[0] = screen
@@ -75,9 +77,9 @@ def test_t_opens_the_prompt_and_enter_sends_the_line_without_touching_the_decisi
     assert "Say to the table:" not in text
 
 
-def test_escape_cancels_the_prompt_and_nothing_is_said():
+def test_escape_cancels_the_prompt_and_nothing_is_said() -> None:
     async def scene() -> tuple[list[str], str]:
-        box: list = [None]
+        box: list[TableScreen | None] = [None]
         session = TalkingSession(box)
         async with headless(session=lambda: session) as (screen, keys, term):
             box[0] = screen
@@ -96,9 +98,9 @@ def test_escape_cancels_the_prompt_and_nothing_is_said():
     assert "You (seat 1): oops" not in text
 
 
-def test_a_refused_line_says_why_and_keeps_the_prompt_open():
+def test_a_refused_line_says_why_and_keeps_the_prompt_open() -> None:
     async def scene() -> tuple[str, Any]:
-        box: list = [None]
+        box: list[TableScreen | None] = [None]
         session = TalkingSession(box, refuse="at most 5 lines in 10 seconds; wait a moment")
         async with headless(session=lambda: session) as (screen, keys, term):
             box[0] = screen

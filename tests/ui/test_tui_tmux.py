@@ -38,7 +38,8 @@ class Tmux:
                     "XDG_STATE_HOME": str(home / "state"), "TERM": "xterm-256color",
                     "P2PCARDS_INSECURE_SEED": "1"}  # seeded matches (tests only)
 
-    def _tmux(self, *args: str) -> subprocess.CompletedProcess:
+    def _tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        assert TMUX is not None  # the module is skipped without tmux
         return subprocess.run([TMUX, "-L", self.name, "-f", os.devnull, *args], env=self.env,
                               capture_output=True, text=True, timeout=10)
 
@@ -137,7 +138,7 @@ def play_to_the_end(tmux: Tmux, first: str) -> tuple[list[str], list[str], str]:
     return screens, moves, text
 
 
-def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
+def test_play_topper_by_keys_to_the_end_of_the_match(tmux: Tmux) -> None:
     # Heuristic bots, first to 5: hands are scored (and summed up) before the match ends.
     tmux.start(["play", "topper", "--bot-kind", "heuristic", "--pace", "0", "--seed", "5",
                 "--target", "5", "--name", "Tess"])
@@ -160,7 +161,7 @@ def test_play_topper_by_keys_to_the_end_of_the_match(tmux):
     assert "p2pcards verify" in done
 
 
-def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
+def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux: Tmux) -> None:
     tmux.start(["play", "topper", "--pace", "0", "--seed", "8", "--target", "1", "--name", "Nia"])
     first = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
     play_to_the_end(tmux, first)
@@ -174,7 +175,7 @@ def test_a_new_table_after_the_match_then_ctrl_c_leaves_it(tmux):
     assert "You left the table; the other players were told." in done and "EXITED 0" in done
 
 
-def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
+def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux: Tmux) -> None:
     tmux.start(["play", "bluff", "--seed", "4", "--deals", "1", "--name", "Lou"])
     shown = tmux.wait_for(lambda t: "YOUR TURN" in t, "the first decision", timeout=30)
     assert "BLUFF" in shown and "chips" in shown and "Safe box" in shown
@@ -195,7 +196,7 @@ def test_leaving_bluff_with_q_tells_the_others_and_exits_cleanly(tmux):
     assert ") left the table." in checked.stdout
 
 
-def test_leaving_a_host_lobby_is_quick_and_exits_0(tmux):
+def test_leaving_a_host_lobby_is_quick_and_exits_0(tmux: Tmux) -> None:
     tmux.start(["host", "bluff", "--no-advertise", "--bind", "127.0.0.1", "--bots", "1",
                 "--name", "Hal"])
     lobby = tmux.wait_for(lambda t: "2 of 4 joined" in t, "the lobby with a bot", timeout=30)
@@ -232,7 +233,7 @@ def _kill_9(tmux: Tmux) -> None:
     tmux.wait_for(lambda t: "EXITED 137" in t, "the killed program's exit", timeout=30)
 
 
-def test_resume_after_kill_9_shows_the_screen_as_it_was(tmp_path):
+def test_resume_after_kill_9_shows_the_screen_as_it_was(tmp_path: Path) -> None:
     """Board, hand, status line and the log's last lines after ``resume`` are those
     the person saw before the crash (issue 22: not the lobby, not "Shuffling: 0 of 4")."""
     before_terminal = Tmux(tmp_path, 120, 40)

@@ -5,23 +5,29 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.net.watch import WatchSession
+from p2pcards.cards import Card
+from p2pcards.net.watch import WatchResult, WatchSession
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table_settings import MOVE_TIME
 from p2pcards.rules.topper import TopperConfig, TopperState
 from tests.ui.test_tui_harness import headless, wait_until
 
+T = TypeVar("T")
 
-def run(coro):
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(asyncio.wait_for(coro, timeout=90))
 
 
-def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_no_hand(tmp_path) -> None:
-    async def scene() -> tuple[list[str], str, str, list]:
+def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_no_hand(tmp_path: Path) -> None:
+    async def scene() -> tuple[list[str], str, WatchResult, list[tuple[set[Card], set[Card]]]]:
         config = {**game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=1)),
                   MOVE_TIME: 90}
         options = TableOptions(game="topper", config=config, seed=5, journal_root=tmp_path)
@@ -37,7 +43,7 @@ def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_
                 held.append(watcher)
                 midway: list[str] = []
 
-                known: list[tuple[set, set]] = []
+                known: list[tuple[set[Card], set[Card]]] = []
 
                 clocks: list[str] = []
 
@@ -60,7 +66,7 @@ def test_a_spectator_screen_shows_every_seat_by_name_the_bots_and_the_clock_and_
                 await wait_until(lambda: screen.model.ending is not None, "the end", term)
                 await wait_until(lambda: "Match over" in term.text or "won" in term.text,
                                  "the end box", term)
-                return midway + clocks, term.text, result, known  # type: ignore[return-value]
+                return midway + clocks, term.text, result, known
         finally:
             await hosted.close(grace=0.1, linger=0)
 

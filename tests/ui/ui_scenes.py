@@ -154,7 +154,7 @@ def known_to(view: Any) -> set[Card]:
     return known
 
 
-def walk_match(state: Any, bots: list[Any], deck: tuple, rng: random.Random,
+def walk_match(state: Any, bots: list[Any], deck: tuple[Card, ...], rng: random.Random,
                max_steps: int = 5000) -> Iterator[Any]:
     """Yield the state before every action of a local match (deals done in between)."""
     for _ in range(max_steps):
@@ -170,7 +170,7 @@ def walk_match(state: Any, bots: list[Any], deck: tuple, rng: random.Random,
     raise AssertionError("the match did not end")
 
 
-def full_deck(game: str) -> tuple:
+def full_deck(game: str) -> tuple[Card, ...]:
     return FULL_DECK if game == "bluff" else TOPPER_DECK
 
 

@@ -24,7 +24,7 @@ from p2pcards.protocol.table_records import HINT
 from p2pcards.protocol.table_settings import HINTS
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.topper import TopperConfig
-from p2pcards.ui.plain import coached_line
+from p2pcards.ui.plain import PlainAgent, coached_line
 from p2pcards.ui.text_common import HINTS_OFF
 from p2pcards.ui.text_events import describe
 from p2pcards.ui.text_verify import report_json, report_lines
@@ -64,7 +64,9 @@ async def _lan_table(hints: bool, tmp_path: Path) -> tuple[list[str], list[Sessi
     front = FrontEnd(FrontOptions(plain=True, bell=False), "topper")
     said: list[str] = []
     script = _Script()
-    front.agent.read_line, front.agent.write = script, said.append
+    agent = front.agent
+    assert isinstance(agent, PlainAgent)
+    agent.read_line, agent.write = script, said.append
     present(front.printer).write = said.append
     person = seeded_identity(4, "p", "Pat")
     front.session = session = PeerSession(person, front.agent, hosted.host.local_connector(person),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from p2pcards.app import HostedTable, TableOptions, joining_session, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -182,11 +183,11 @@ def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_p
     assert none is None  # every seat taken: the rematch starts
 
 
-def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifies(tmp_path):
+def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifies(tmp_path: Path) -> None:
     from p2pcards.net.session_events import SeatFilled
     from p2pcards.protocol.seat_fill import Fill
 
-    async def run():
+    async def run() -> tuple[Any, ...]:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         evening = EveningHost(host, hosted, options)
         # What discovery would say (a real advertiser needs mDNS): every change, once.
@@ -198,13 +199,13 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
         evening.advertiser = Advertiser()  # type: ignore[assignment]
         previous = [finished_of(s) for s in sessions]
         stays, leaves = index_of(sessions[0]), index_of(sessions[1])
-        keys = tuple(p.public_key for p in sessions[0].table.players)
+        keys = tuple(p.public_key for p in present(sessions[0].table).players)
         told: list[Fill] = []
         box = asyncio.create_task(end_box_link(
-            people[0], "127.0.0.1", port, previous[0], keys, sessions[0].table.next_position,
+            people[0], "127.0.0.1", port, previous[0], keys, present(sessions[0].table).next_position,
             sign_choice(people[0], previous[0], stays, AGAIN), on_fill=told.append, timeout=60))
         await end_box_link(people[1], "127.0.0.1", port, previous[1], keys,
-                           sessions[1].table.next_position,
+                           present(sessions[1].table).next_position,
                            sign_choice(people[1], previous[1], leaves, LEAVE), timeout=60)
         decided = asyncio.create_task(evening.until_decided(60))
         for _ in range(600):  # the host counts the leave it was sent
@@ -222,7 +223,7 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
             on_event=lambda e: heard.append(e.fill) if isinstance(e, SeatFilled) else None)
         plays = asyncio.create_task(newcomer.run())
         assert await asyncio.wait_for(decided, 60)
-        first_transcript = hosted.sessions[0].table.transcript()
+        first_transcript = present(hosted.sessions[0].table).transcript()
         await hosted.close(grace=0, linger=0)
         box_count = await asyncio.wait_for(box, 30)
         second, result, _again, joined = await second_match(evening, port, people[:1],

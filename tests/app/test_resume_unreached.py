@@ -8,6 +8,7 @@ import asyncio
 import json
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ async def _sit_and_crash(identity: Identity, port: int, root: Path, host_root: P
 
 
 @pytest.fixture
-def crashed_seat(tmp_path, monkeypatch) -> int:
+def crashed_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     """A home whose one saved table is in play; the port its host was at (nothing there now)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
@@ -57,12 +58,13 @@ def crashed_seat(tmp_path, monkeypatch) -> int:
     return port
 
 
-def _saved(capsys) -> list[dict]:
+def _saved(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
     assert main(["saved", "--json"]) == 0
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
-def test_a_resume_that_reaches_no_host_names_it_says_why_and_keeps_the_table(crashed_seat, capsys):
+def test_a_resume_that_reaches_no_host_names_it_says_why_and_keeps_the_table(
+        crashed_seat: int, capsys: pytest.CaptureFixture[str]) -> None:
     (before,) = _saved(capsys)
     assert before["in_play"]
     code = main(["resume", "--plain", "--bot", "heuristic", "--no-direct"])
@@ -88,7 +90,7 @@ def test_a_resume_that_reaches_no_host_names_it_says_why_and_keeps_the_table(cra
     (TimeoutError(), "timed out"),
     (socket.gaierror(-2, "Name or service not known"), "unknown address"),
 ])
-def test_why_a_dial_failed_is_said_in_words(error, words):
+def test_why_a_dial_failed_is_said_in_words(error: OSError, words: str) -> None:
     said = why_unreached(error)
     assert said.startswith(words) and "Errno" not in said and "[" not in said
 
@@ -116,7 +118,8 @@ async def _host_and_crash(identity: Identity, root: Path) -> int:
         await hosted.close(grace=0, linger=0)
 
 
-def test_a_host_whose_port_is_taken_says_so_and_keeps_the_table(tmp_path, monkeypatch, capsys):
+def test_a_host_whose_port_is_taken_says_so_and_keeps_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     identity = load_or_create_identity("Hana")
@@ -147,7 +150,7 @@ def test_a_host_whose_port_is_taken_says_so_and_keeps_the_table(tmp_path, monkey
     (socket.gaierror(-2, "Name or service not known"), "that name could not be looked up"),
     (TimeoutError(), "no answer"),
 ])
-def test_a_join_that_reached_no_host_says_why_in_words(error, words):
+def test_a_join_that_reached_no_host_says_why_in_words(error: OSError, words: str) -> None:
     from p2pcards.commands.joining import nobody_answered
     said = nobody_answered("nowhere:7", f"cannot reach the host ({why_unreached(error)})")
     assert said.startswith(f"no table answered at nowhere:7 ({words}): ")

@@ -10,6 +10,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ async def _host_and_crash(identity: Identity, root: Path, elsewhere: Path) -> No
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     root = tables_dir()
@@ -58,17 +59,18 @@ def home(tmp_path, monkeypatch) -> Path:
     return root
 
 
-def _saved(capsys) -> list[dict]:
+def _saved(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
     assert main(["saved", "--json"]) == 0
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
-def _standings(capsys) -> str:
+def _standings(capsys: pytest.CaptureFixture[str]) -> str:
     main(["standings"])
     return capsys.readouterr().out
 
 
-def test_a_joined_table_without_result_or_verdict_was_in_play_when_you_left(home, tmp_path, capsys):
+def test_a_joined_table_without_result_or_verdict_was_in_play_when_you_left(
+        home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(_sit_and_crash(load_or_create_identity("Ivo"), _free_port(), home, tmp_path / "host"))
     (row,) = _saved(capsys)
     assert row["status"] == "in play when you left" and row["in_play"]
@@ -87,7 +89,8 @@ def _age(relay: Path, seconds: float) -> None:
             os.utime(relay / name, (then, then))
 
 
-def test_a_hosted_table_whose_players_gave_up_on_you_is_said_to_have_ended(home, tmp_path, capsys):
+def test_a_hosted_table_whose_players_gave_up_on_you_is_said_to_have_ended(
+        home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(_host_and_crash(load_or_create_identity("Hana"), home, tmp_path / "friend"))
     (row,) = _saved(capsys)
     assert row["status"] == "in play when you left" and row["in_play"]  # just now: it may go on

@@ -28,11 +28,11 @@ class _Host:
         self.closed = True
 
 
-async def test_a_stop_during_a_hosts_close_lands_and_the_host_still_closes():
+async def test_a_stop_during_a_hosts_close_lands_and_the_host_still_closes() -> None:
     release = asyncio.Event()
     seat = asyncio.ensure_future(stubborn(release))
     host = _Host()
-    hosted = HostedTable(host, tasks=[seat])  # type: ignore[arg-type]
+    hosted = HostedTable(host, tasks=[seat])  # type: ignore[arg-type, list-item]  # stand-ins
     closing = asyncio.ensure_future(hosted.close(grace=0, linger=0))
     assert await _waiter_is_cancelled(closing, release)
     assert host.closed
@@ -51,7 +51,7 @@ class _Screen:
     source = _Source()
 
 
-async def test_a_stop_while_leaving_a_table_whose_session_is_slow_to_end_lands():
+async def test_a_stop_while_leaving_a_table_whose_session_is_slow_to_end_lands() -> None:
     release = asyncio.Event()
     session = asyncio.ensure_future(stubborn(release))
     run = TableRun(_Screen())  # type: ignore[arg-type]

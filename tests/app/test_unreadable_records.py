@@ -17,7 +17,7 @@ from tests.app.test_resume_unreached import _free_port, _sit_and_crash
 
 
 @pytest.fixture
-def record(tmp_path, monkeypatch, capsys) -> Path:
+def record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
     """The folder of this home's one saved record (a joined table, in play)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
@@ -36,26 +36,27 @@ def _unreadable(path: Path) -> None:
     path.mkdir()
 
 
-def _said(capsys) -> str:
+def _said(capsys: pytest.CaptureFixture[str]) -> str:
     said = capsys.readouterr()
     assert "Errno" not in said.out + said.err and "Traceback" not in said.err
     return said.err
 
 
 @pytest.mark.parametrize("command", [["verify"], ["replay", "--plain"]])
-def test_verify_and_replay_of_an_unreadable_transcript_name_it(record, capsys, command):
+def test_verify_and_replay_of_an_unreadable_transcript_name_it(
+        record: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
     _unreadable(record / "transcript")
     assert main([*command, str(record)]) == 2
     assert _said(capsys) == f"p2pcards: cannot read {record / 'transcript'}: is a directory\n"
 
 
-def test_verify_of_an_unreadable_verdict_names_it(record, capsys):
+def test_verify_of_an_unreadable_verdict_names_it(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (record / "verdict").mkdir()
     assert main(["verify", str(record)]) == 2
     assert _said(capsys) == f"p2pcards: cannot read {record / 'verdict'}: is a directory\n"
 
 
-def test_saved_says_which_record_it_left_out_and_why(record, capsys):
+def test_saved_says_which_record_it_left_out_and_why(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _unreadable(record / "meta")
     assert main(["saved"]) == 0
     said = capsys.readouterr()
@@ -64,6 +65,6 @@ def test_saved_says_which_record_it_left_out_and_why(record, capsys):
                         f"that table is left out of this list\n")
 
 
-def test_why_unreadable_says_permission_denied_in_words(tmp_path):
+def test_why_unreadable_says_permission_denied_in_words(tmp_path: Path) -> None:
     error = PermissionError(13, "Permission denied", str(tmp_path / "meta"))
     assert why_unreadable(error, tmp_path) == f"cannot read {tmp_path / 'meta'}: permission denied"

@@ -53,6 +53,7 @@ def test_the_front_end_of_play_gives_hints_and_that_of_a_lan_seat_does_not() -> 
                             (["join", "--plain"], None, False)):
         args = build_parser().parse_args(words)
         front = FrontEnd(front_options(args), game, again=words[0] == "play")
+        assert isinstance(front.agent, PlainAgent)
         assert (front.agent.coach is coach_line) is on, words
 
 

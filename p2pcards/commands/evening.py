@@ -199,7 +199,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
                   else "End box: you leave; your seat is free.")
         mine = sign_choice(identity, finished, table.me_player, choice)
         try:
-            await end_box_link(identity, host, port, finished,
+            held = await end_box_link(identity, host, port, finished,
                                tuple(p.public_key for p in table.players), table.next_position,
                                mine, expected_peer=fingerprint,
                                on_choice=_teller(front, names),
@@ -212,7 +212,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
             return result
         told = _takers_teller(front, tuple((p.public_key, p.name) for p in table.players),
                               session_kwargs.get("on_event"))
-        front.session = rejoining_session(identity, front.agent, host, port, finished,
+        front.session = rejoining_session(identity, front.agent, host, port, finished, held,
                                           **dict(session_kwargs, on_event=told))
         front.say(f"Rematch {number + 1}: joining the host again.")
         rematch = await front.play(front.session.run())

@@ -7,7 +7,9 @@ the host opens a new one on the same address with the previous players'
 keys reserved (a freed seat's filler in its leaver's place), and the players
 who chose again join it by the ordinary join path. No discovery: they know
 the address. Every joiner refuses a genesis whose ``after`` is not its own
-record of the match before, before it signs anything.
+record of the match before, and against the choices its end box holds (a
+genesis that drops a player whose "again" it holds is refused), before it
+signs anything.
 """
 
 from __future__ import annotations
@@ -248,10 +250,13 @@ def takers_of(previous: Sequence[tuple[bytes, str]], now: Sequence[tuple[bytes, 
 
 
 def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,
-                      previous: FinishedMatch, **kwargs: Unpack[JoinOptions]) -> PeerSession:
-    """A joiner's session at the rematch of ``previous``, at the address it played at."""
+                      previous: FinishedMatch, held: AgainCount | None = None,
+                      **kwargs: Unpack[JoinOptions]) -> PeerSession:
+    """A joiner's session at the rematch of ``previous``, at the address it played at
+    (``held``: its end box's count, which the genesis must not contradict, §14)."""
     session = joining_session(identity, agent, host, port, **kwargs)
     session.previous = previous
+    session.held = held
     session.connector = _patient(session.connector)
     return session
 

@@ -202,7 +202,7 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
                   else "End box: you leave; your seat is free.")
         mine = sign_choice(identity, finished, table.me_player, choice)
         try:
-            await end_box_link(identity, host, port, finished,
+            held = await end_box_link(identity, host, port, finished,
                                tuple(p.public_key for p in table.players), table.next_position,
                                mine, expected_peer=fingerprint,
                                on_choice=_teller(front, names),
@@ -217,7 +217,8 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
                               session_kwargs.get("on_event"))
         options = session_kwargs.copy()
         options["on_event"] = told
-        front.session = rejoining_session(identity, front.agent, host, port, finished, **options)
+        front.session = rejoining_session(identity, front.agent, host, port, finished, held,
+                                          **options)
         front.say(f"Rematch {number + 1}: joining the host again.")
         rematch = await front.play(front.session.run())
         if front.session.table is None:

@@ -43,7 +43,7 @@ from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_hint, write_pause
 from p2pcards.net.session_events import Agent, LeaveTable, SessionEvent, SessionResult, TakePause, Waiting
 from p2pcards.net.stopping import stop_task
-from p2pcards.protocol.again import check_rematch
+from p2pcards.protocol.again import AgainCount, check_rematch
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.events import TableEvent
@@ -118,6 +118,9 @@ class PeerSession:
         #: This seat's record of the match before, when this session is its rematch:
         #: a genesis that does not name it is refused before anything is signed.
         self.previous: FinishedMatch | None = None
+        #: The choices its end box counted (its own, the ones the host showed): a
+        #: genesis that drops an "again" or keeps a "leave" among them is refused too.
+        self.held: AgainCount | None = None
         #: The saved messages' events a resumed session tells its front end first.
         self._record: list[Step] = []
         #: The step of the record being told again (its view is that moment's), else None.
@@ -368,7 +371,7 @@ class PeerSession:
     def _start_table(self, genesis: bytes) -> None:
         if self.previous is not None:
             try:
-                check_rematch(genesis, self.previous)
+                check_rematch(genesis, self.previous, self.held)
             except ProtocolError as error:
                 raise SessionRejected(f"the host's rematch is not the match played here: "
                                       f"{error}") from None

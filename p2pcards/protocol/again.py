@@ -23,8 +23,10 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
 from p2pcards.protocol.evening import (
     After,
+    DroppedPlayer,
     EveningRefused,
     FinishedMatch,
+    KeptLeaver,
     Rematch,
     check_after,
 )
@@ -234,12 +236,42 @@ def rematch_genesis(host: Identity, count: AgainCount, names: tuple[str, ...], g
     return lobby.genesis(nonce=nonce, after=count.finished.after)
 
 
-def check_rematch(genesis_raw: bytes, previous: FinishedMatch) -> After:
+def check_rematch(genesis_raw: bytes, previous: FinishedMatch,
+                  held: AgainCount | None = None) -> After:
     """A joiner's check of a rematch's genesis against its own record of the match
     before, before it signs anything; raises :class:`~p2pcards.protocol.evening.NotTheMatchBefore`
-    or :class:`~p2pcards.protocol.evening.WrongRotation` (or MalformedMessage)."""
+    or :class:`~p2pcards.protocol.evening.WrongRotation` (or MalformedMessage).
+
+    ``held``: the choices this joiner's end box counted (its own, and every other
+    its host's relay showed it). A player whose "again" it holds must be in the
+    genesis (the rotation then seats it one seat on, with the same key), else
+    :class:`~p2pcards.protocol.evening.DroppedPlayer`; one whose "leave" it holds
+    must not be, else :class:`~p2pcards.protocol.evening.KeptLeaver` (PROTOCOL.md §14)."""
     body = validate(GENESIS_SHAPE, SignedMessage.parse(genesis_raw).body)
     after = After.from_wire(body["after"]) if "after" in body else None
     check_after(after, previous)
     assert after is not None  # check_after refuses a genesis without one
+    if held is not None:
+        check_held(held, [key for key, _name in body["players"]], previous)
     return after
+
+
+def check_held(held: AgainCount, keys: list[bytes], previous: FinishedMatch) -> None:
+    """Refuse a rematch whose players (``keys``, genesis order) contradict a choice
+    this joiner holds: an "again"-chooser left out, or a leaver kept."""
+    if held.finished != previous:
+        raise MalformedMessage("the end box's count is about another match than this record")
+    for player in sorted(held.choices):
+        key = held.player_keys[player]
+        seat = (previous.seats.index(key) + 1) % SEATS
+        if held.choices[player] == AGAIN and key not in keys:
+            taker = next((k for k in keys if k not in previous.seats), None)
+            instead = f"; a key not at the match before ({taker.hex()[:12]}) is in it" \
+                if taker is not None else ""
+            raise DroppedPlayer(f"the genesis drops player {player}, whose signed 'again' "
+                                f"this seat holds: seat {seat} of the rematch is its "
+                                f"(seat {seat - 1 if seat else SEATS - 1} before, rotated)"
+                                f"{instead}", player, seat)
+        if held.choices[player] == LEAVE and key in keys:
+            raise KeptLeaver(f"the genesis seats player {player}, whose signed 'leave' this "
+                             f"seat holds, at seat {seat}: a leave is final", player, seat)

@@ -50,6 +50,32 @@ class WrongRotation(EveningRefused):
     rule = "evening.rotation"
 
 
+class DroppedPlayer(EveningRefused):
+    """A rematch's genesis without a player whose signed "again" this joiner holds
+    (its own, or one the host's relay showed its end box): the host gave that
+    player's seat to someone else. The joiner does not join; nobody is named (no
+    verdict: nothing was written in the new session)."""
+
+    rule = "evening.dropped"
+
+    def __init__(self, detail: str, player: int, seat: int) -> None:
+        #: The dropped player (join order of the match before) and the seat it
+        #: would have had in the rematch (its seat there, rotated).
+        self.player, self.seat = player, seat
+        super().__init__(detail)
+
+
+class KeptLeaver(EveningRefused):
+    """A rematch's genesis that seats a player whose signed "leave" this joiner
+    holds: a leave is final, so the host kept a player who chose to go."""
+
+    rule = "evening.kept"
+
+    def __init__(self, detail: str, player: int, seat: int) -> None:
+        self.player, self.seat = player, seat
+        super().__init__(detail)
+
+
 @dataclass(frozen=True)
 class After:
     """The previous match as a rematch's genesis names it."""

@@ -456,9 +456,16 @@ class Table:
         return self._write(mtype, body)
 
     def leave(self) -> bytes:
-        """A signed notice that this peer leaves; the table ends for it at once."""
+        """A signed notice that this peer leaves; the table ends for it at once.
+
+        Raises :class:`TableClosed` once the match is OVER: it ended normally, and
+        a leave then is the end box's signed choice (``again.sign_choice``), never
+        a notice that would end this table (and its record) as a leave."""
         if self._member is None:
             raise Observing("an observer has no seat to leave")
+        if self.stage is Stage.OVER:
+            raise TableClosed("the match is over: leaving now is the end box's choice, "
+                              "not a notice")
         raw = self._sign_notice("leave", {})
         if self.stage is not Stage.ENDED:
             self._end(PlayerLeft("left the table", player=self._member.player,

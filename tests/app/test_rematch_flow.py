@@ -15,7 +15,7 @@ from p2pcards.net.peer import PeerSession
 from p2pcards.net.rematch import end_box_link
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import game_wire
-from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
+from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, sign_choice
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.verify_evening import verify_evening
@@ -247,3 +247,39 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
     assert keys[leaves] == nia.public_key  # in its leaver's place in the join order
     assert newcomer.table is not None and newcomer.table.session == second.sessions[0].table.session
     assert verify_evening([first, second.sessions[0].table.transcript()]).ok
+
+
+def test_a_joiner_refuses_a_rematch_that_drops_a_player_whose_again_it_holds(tmp_path):
+    """The joiner's end box saw one of the host's bots choose again; the host then
+    counts that bot's leave (never shown here) and gives its seat to a new bot. The
+    joiner's session checks the genesis against its own count and refuses it
+    (``evening.dropped``) before it signs anything."""
+    async def run():
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=1)
+        evening = EveningHost(host, hosted, options)
+        finished = finished_of(sessions[0])
+        keys = tuple(p.public_key for p in sessions[0].table.players)
+        evening.receive(choices_of(people[0], finished, index_of(sessions[0]), [AGAIN])[0])
+        bot_player = next(i for i, k in enumerate(keys) if k in evening.bots)
+        signer = evening.bots[keys[bot_player]]
+        held = AgainCount(finished, keys)
+        for raw in [*choices_of(people[0], finished, index_of(sessions[0]), [AGAIN]),
+                    *choices_of(signer, finished, bot_player, [AGAIN])]:
+            held.receive(raw)
+        evening.receive(choices_of(signer, finished, bot_player, [LEAVE])[0])
+        evening.fill_with_bot(bot_player)
+        assert evening.ready
+        await hosted.close(grace=0, linger=0)
+        second = await evening.start(bot(2), seed=SEED + 1)
+        joiner = rejoining_session(people[0], bot(3), "127.0.0.1", port, finished, held,
+                                   deadline=5, reconnect_window=2, bot=True, direct=False,
+                                   announce=False)
+        try:
+            result = await asyncio.wait_for(joiner.run(), 60)
+        finally:
+            await second.close(grace=0, linger=0)
+        return joiner, result, bot_player
+
+    joiner, result, bot_player = asyncio.run(run())
+    assert joiner.table is None  # nothing of the rematch was accepted, so nothing signed
+    assert "evening.dropped" in result.reason and f"drops player {bot_player}" in result.reason

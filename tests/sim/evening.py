@@ -20,16 +20,21 @@ flood the relay with choices about other ends of this session. A host in the
 coalition also writes what it likes to the end boxes (the replays and forgeries
 straight to them, and it withholds frames) and builds a forged rematch genesis
 (:data:`FORGERIES`): no ``after``, another session id, another final digest,
-another seating, or the rotated seating in ``after.seats``.
+another seating, the rotated seating in ``after.seats``, or (``drop``) the right
+link with an honest player who chose again left out, its seat given to a bot.
 
 Judged (:func:`run_evening`): every honest count agrees with what each honest
 seat chose (never another choice; with an honest host, every honest seat's
 choice reaches the host's count and every open end box's), and they agree with
 one another on each coalition seat; no honest choice is dropped or refused
 anywhere and no honest link closed (nobody honest blamed); an honest player
-never joins a forged rematch (``check_rematch`` raises the precise error:
-``evening.after`` or ``evening.rotation``) and never refuses an honest one, whose
-seats are the match's, rotated.
+never joins a forged rematch (``check_rematch``, given the player's own end-box
+count, raises the precise error: ``evening.after``, ``evening.rotation``, or
+``evening.dropped`` / ``evening.kept`` exactly when the genesis contradicts a
+signed choice that count holds (:func:`contradiction`): the dropped player
+always, every other joiner unless the host withheld the again from it) and never
+refuses an honest host's, whose seats are the match's, rotated, and which never
+contradicts an honest count.
 """
 
 from __future__ import annotations
@@ -55,8 +60,10 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import (
     After,
+    DroppedPlayer,
     EveningRefused,
     FinishedMatch,
+    KeptLeaver,
     NotTheMatchBefore,
     WrongRotation,
     rotated_seats,
@@ -79,6 +86,7 @@ FORGERIES: dict[str, type[EveningRefused]] = {
     "other_final": NotTheMatchBefore,
     "other_seats": WrongRotation,
     "rotated": WrongRotation,
+    "drop": DroppedPlayer,
 }
 #: Choices a flooding member signs about other ends of the session.
 FLOOD = 8
@@ -116,11 +124,32 @@ def evening_plan(seed: int, coalition: frozenset[int] | None = None) -> EveningP
                for p in range(PLAYERS)}
     attacks = frozenset(a for a in EVENING_ATTACKS if coalition and rng.random() < 0.5)
     hostile = 0 in coalition
-    return EveningPlan(
+    plan = EveningPlan(
         seed, coalition, choices, attacks,
         forgery=rng.choice([None, *FORGERIES]) if hostile else None,
         withhold=rng.choice([0.0, 0.3]) if hostile else 0.0,
         coalition_first=rng.random() < 0.5)
+    if plan.forgery == "drop":  # someone honest to drop: the first honest joiner comes again
+        plan.choices[dropped_of(plan)] = AGAIN
+    return plan
+
+
+def dropped_of(plan: EveningPlan) -> int:
+    """The honest player a hostile host's ``drop`` genesis leaves out (it chose again)."""
+    return min(p for p in range(1, PLAYERS) if p not in plan.coalition)
+
+
+def contradiction(held: AgainCount, keys: list[bytes]) -> type[EveningRefused] | None:
+    """The refusal a joiner holding ``held`` owes a genesis seating ``keys`` (the
+    judge's own reading of §14, in player order): an again-chooser missing, a leaver
+    kept; None when the genesis agrees with every choice it holds."""
+    for player in sorted(held.choices):
+        present = held.player_keys[player] in keys
+        if held.choices[player] == AGAIN and not present:
+            return DroppedPlayer
+        if held.choices[player] == LEAVE and present:
+            return KeptLeaver
+    return None
 
 
 @dataclass
@@ -345,8 +374,13 @@ class Evening:
             "other_seats": After(after.session, after.final,
                                  (seats[1], seats[0], *seats[2:])),
             "rotated": After(after.session, after.final, (*seats[1:], seats[0])),
+            "drop": after,
         }[self.plan.forgery]
         players = count.next_players(self.names)
+        if self.plan.forgery == "drop":  # the right link; an honest again-chooser's seat to a bot
+            victim = dropped_of(self.plan)
+            filler = seeded_identity(23, "usurper", "u")
+            players[victim] = (filler.public_key, filler.name)
         lobby = Lobby(host, self.game, self.config, self.table_name)
         for key, name in players[1:]:
             lobby.join(key, name)
@@ -359,12 +393,24 @@ class Evening:
         refusals: dict[int, EveningRefused] = {}
         if genesis is None:
             return None, joined, refusals
-        expected = None if self.plan.forgery is None else FORGERIES[self.plan.forgery]
+        keys = [key for key, _name in SignedMessage.parse(genesis).body["players"]]
         for player in self.honest:
             if player == 0 or self.plan.choices[player] != AGAIN:
                 continue
+            held = self.counts[player]
+            owed = contradiction(held, keys)
+            if self.plan.forgery in (None, "drop"):
+                expected = owed  # what this end box holds decides (a hostile host may withhold)
+                if owed is not None and not self.hostile_host:
+                    self.failures.append(f"the honest host's rematch contradicts player "
+                                         f"{player}'s count ({owed.__name__})")
+            else:
+                expected = FORGERIES[self.plan.forgery]  # the link is checked first
+            if self.plan.forgery == "drop" and player == dropped_of(self.plan) \
+                    and expected is None:
+                self.failures.append(f"the dropped player {player} is owed no refusal")
             try:
-                after = check_rematch(genesis, self.finished)
+                after = check_rematch(genesis, self.finished, held)
             except EveningRefused as refused:
                 joined[player], refusals[player] = False, refused
                 if type(refused) is not expected:
@@ -375,7 +421,7 @@ class Evening:
             joined[player] = True
             if expected is not None:
                 self.failures.append(f"player {player} joined a forged rematch "
-                                     f"({self.plan.forgery})")
+                                     f"({self.plan.forgery}; owed {expected.__name__})")
                 continue
             try:
                 table = Table(genesis, self.identities[player])

@@ -1015,8 +1015,9 @@ class Simulation:
             notices.append(seal_notice(self.identities[victim], session=other, position=5,
                                        prev=bytes(32), player=victim, type="leave",
                                        body={}).raw)
-        notices.append(table.leave())
-        peer.verdict, peer.verdict_at = table.verdict, self.now  # its table ended: it left
+        if table.stage is not Stage.OVER:  # OVER: its leave is the end box's choice now
+            notices.append(table.leave())
+            peer.verdict, peer.verdict_at = table.verdict, self.now  # its table ended: it left
         for raw in notices:
             for path in self._targets(peer):
                 dst: Node = RELAY if path is HOST else path

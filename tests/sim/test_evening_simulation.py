@@ -5,7 +5,8 @@ forges choices for honest seats and floods the host with choices about other
 ends; a host in it withholds frames and writes a forged rematch genesis.
 Every honest count agrees with what each honest seat chose, nobody honest is
 counted as leaving when it chose again, an honest player never joins a forged
-rematch (the precise refusal) and never refuses an honest one. A failing
+rematch (the precise refusal; one that leaves out a player whose signed again
+it holds: ``evening.dropped``) and never refuses an honest host's. A failing
 evening is printed with its plan (``evening_plan(seed)`` replays it)."""
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import logging
 import pytest
 
 from p2pcards.protocol import relay
-from p2pcards.protocol.again import AGAIN, LEAVE
-from p2pcards.protocol.evening import NotTheMatchBefore, WrongRotation
+from p2pcards.protocol.again import AGAIN, LEAVE, check_rematch
+from p2pcards.protocol.evening import DroppedPlayer, NotTheMatchBefore, WrongRotation
 
+from . import evening
 from .evening import FORGERIES, EveningOutcome, EveningPlan, evening_plan, run_evening
 from .simulation import Schedule, Simulation
 
@@ -132,13 +134,54 @@ def test_a_forged_rematch_genesis_is_refused_by_every_honest_player(forgery: str
     seating (two seats swapped, or the seating already rotated) with
     ``evening.rotation``: before anyone signs anything."""
     sim = _match("topper")
-    plan = _plan(5, {0}, choices=dict.fromkeys(range(4), AGAIN), forgery=forgery)
+    plan = _plan(5, {0}, choices=dict.fromkeys(range(4), AGAIN), forgery=forgery, withhold=0.0)
     outcome = run_evening(sim, plan)
     assert outcome.failures == []
     assert outcome.joined == {1: False, 2: False, 3: False}
     rule = FORGERIES[forgery].rule
-    assert rule in (NotTheMatchBefore.rule, WrongRotation.rule)
+    assert rule in (NotTheMatchBefore.rule, WrongRotation.rule, DroppedPlayer.rule)
     assert all(r.rule == rule for r in outcome.refusals.values())
+
+
+def test_a_host_that_drops_an_honest_again_chooser_is_refused_by_every_honest_joiner() -> None:
+    """The genesis links rightly but gives player 1's seat (it chose again) to the
+    host's bot: every honest joiner holds player 1's signed again (the host showed it
+    at every end box), so each refuses with ``evening.dropped``, naming the seat."""
+    sim = _match("topper")
+    plan = _plan(8, {0}, choices=dict.fromkeys(range(4), AGAIN), forgery="drop", withhold=0.0,
+                 attacks=frozenset())
+    outcome = run_evening(sim, plan)
+    assert outcome.failures == []
+    assert outcome.joined == {1: False, 2: False, 3: False}
+    assert all(isinstance(r, DroppedPlayer) and r.player == 1 for r in outcome.refusals.values())
+    seat = (sim.peers[1].table.finished().seats.index(sim.identities[1].public_key) + 1) % 4
+    assert all(f"seat {seat} " in str(r) for r in outcome.refusals.values())
+
+
+def test_a_dropped_player_refuses_even_when_the_host_withheld_its_again_from_the_others(
+        ) -> None:
+    """A host that drops player 1 and shows its again to no other end box: player 1
+    holds its own again and refuses; the others hold nothing of it and cannot know
+    (the limit PROTOCOL.md §14 states); the judge owes each exactly what it holds."""
+    sim = _match("topper")
+    plan = _plan(8, {0}, choices=dict.fromkeys(range(4), AGAIN), forgery="drop", withhold=1.0,
+                 attacks=frozenset())
+    outcome = run_evening(sim, plan)
+    assert outcome.failures == []
+    assert outcome.joined[1] is False and isinstance(outcome.refusals[1], DroppedPlayer)
+
+
+def test_without_the_count_check_a_dropping_host_is_joined_and_the_judge_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge is not blind: with the joiner's check ignoring its count (as before
+    the fix), the honest joiners join the dropping host's rematch and fail the judge."""
+    monkeypatch.setattr(evening, "check_rematch",
+                        lambda genesis, previous, held=None: check_rematch(genesis, previous))
+    sim = _match("topper")
+    plan = _plan(8, {0}, choices=dict.fromkeys(range(4), AGAIN), forgery="drop", withhold=0.0,
+                 attacks=frozenset())
+    outcome = run_evening(sim, plan)
+    assert any("joined a forged rematch (drop" in f for f in outcome.failures), outcome.failures
 
 
 def test_a_flood_of_choices_about_other_ends_crowds_out_no_honest_choice() -> None:

@@ -249,16 +249,16 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
     assert verify_evening([first, second.sessions[0].table.transcript()]).ok
 
 
-def test_a_joiner_refuses_a_rematch_that_drops_a_player_whose_again_it_holds(tmp_path):
+def test_a_joiner_refuses_a_rematch_that_drops_a_player_whose_again_it_holds(tmp_path: Path) -> None:
     """The joiner's end box saw one of the host's bots choose again; the host then
     counts that bot's leave (never shown here) and gives its seat to a new bot. The
     joiner's session checks the genesis against its own count and refuses it
     (``evening.dropped``) before it signs anything."""
-    async def run():
+    async def run() -> Any:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=1)
         evening = EveningHost(host, hosted, options)
         finished = finished_of(sessions[0])
-        keys = tuple(p.public_key for p in sessions[0].table.players)
+        keys = tuple(p.public_key for p in present(sessions[0].table).players)
         evening.receive(choices_of(people[0], finished, index_of(sessions[0]), [AGAIN])[0])
         bot_player = next(i for i, k in enumerate(keys) if k in evening.bots)
         signer = evening.bots[keys[bot_player]]

@@ -424,7 +424,7 @@ def test_the_ceiling_counts_the_thinking_thread_s_cpu_not_the_machine_s_load() -
     seeded bot on a loaded machine still does its whole budget; work does spend it; the
     wall-clock ceiling is the last resort."""
     deadline = _Deadline(cpu=0.05, wall=1000.0)
-    time.sleep(0.1)
+    time.sleep(0.1)  # idle wall time, the thing under test: it must not count as CPU
     assert not deadline.passed()
     spins = 0
     while not deadline.passed() and spins < 10**8:

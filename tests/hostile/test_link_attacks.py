@@ -227,7 +227,9 @@ async def test_stranger_that_skips_the_hello_learns_nothing(kind: str, body: dic
 async def test_silent_stranger_on_the_host_hears_nothing_of_the_table() -> None:
     """A stranger that connects (the link handshake needs no invitation) and
     then just listens gets neither the lobby nor any transcript message."""
-    net = NetTable("topper", limits=Limits(handshake_timeout=1.0, frame_timeout=0.4))
+    # A hello deadline longer than any match: the stranger listens to the end (at 5 s, a
+    # loaded machine's match outlasted it and the host's ``reject`` came first).
+    net = NetTable("topper", limits=Limits(handshake_timeout=1.0, frame_timeout=0.4, hello_timeout=600.0))
     await net.start_host(LOOPBACK)
     try:
         stranger = await net.link_to_host(Identity.generate("spy"))

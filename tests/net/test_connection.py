@@ -192,7 +192,7 @@ async def test_local_close_wakes_a_pending_recv(alice: Identity, bob: Identity) 
         client = await connect("127.0.0.1", server.port, alice)
         await accepted_one(accepted)
         pending = asyncio.create_task(client.recv())
-        await asyncio.sleep(0.05)
+        await until(client._recv_lock.locked, what="the recv to be waiting for a frame")
         await client.aclose()
         with pytest.raises(ConnectionClosed) as caught:
             await asyncio.wait_for(pending, BOUND)

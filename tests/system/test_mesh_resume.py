@@ -11,7 +11,7 @@ import pytest
 from tests.support.typed import present
 
 from .harness import Home, ProcessTable
-from .scenarios import after_events, run_with_kill, standard_plan
+from .scenarios import KillPoint, after_events, run_with_kill, standard_plan
 
 VICTIM = 2
 
@@ -20,13 +20,28 @@ def _paths(lines: list[str]) -> list[dict[str, str]]:
     return [json.loads(line)["paths"] for line in lines if '"Paths"' in line]
 
 
+def _linked_after_moves(started: list[ProcessTable]) -> KillPoint:
+    """After three moves, and once the victim and player 1 both trace their direct link
+    as up: the link whose loss and return the test watches (under load it can form
+    after the third move; killing before it did left nothing to lose)."""
+    moves = after_events("ActionApplied", 3)
+
+    def reached(lines: list[str]) -> bool:
+        mine = _paths(lines)
+        ones = _paths(started[0].processes[1].lines) if started else []
+        return (moves(lines) and bool(mine) and mine[-1].get("1") == "direct"
+                and bool(ones) and ones[-1].get(str(VICTIM)) == "direct")
+    reached.__doc__ = "after 3 ActionApplied events, linked directly to player 1"
+    return reached
+
+
 @pytest.mark.slow
 def test_a_resumed_player_is_linked_directly_again(
     fresh_homes: Callable[[str], list[Home]],
 ) -> None:
     started: list[ProcessTable] = []
     run = run_with_kill(standard_plan("topper"), fresh_homes("relink"), VICTIM,
-                        after_events("ActionApplied", 3), after_start=started.append)
+                        _linked_after_moves(started), after_start=started.append)
     assert run.killed and run.restart_note == "resumed"
     table = started[0]
     first = next(p for p in table.history[1:] if p.home is table.homes[VICTIM])

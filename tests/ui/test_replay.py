@@ -537,7 +537,14 @@ def test_the_replay_keys_move_play_jump_and_quit(matches: dict[str, tuple[Any, P
             keys.send_text(" ")
             await wait_until(lambda: not screen.playing, "paused", term)
             stopped = screen.index
-            await asyncio.sleep(0.1)
+            beats, tick = [0], screen.tick
+
+            def counted() -> None:
+                beats[0] += 1
+                tick()
+            screen.tick = counted  # type: ignore[method-assign]
+            # Paused, the player's beats go on (50 a second) and move nothing.
+            await wait_until(lambda: beats[0] >= 5, "five beats while paused", term)
             assert screen.index == stopped
             keys.send_text("q")
             await asyncio.wait_for(task, 10)

@@ -595,8 +595,9 @@ def test_a_steps_away_in_your_turn_where_a_pause_is_left_and_is_refused_where_no
             deciding = asyncio.ensure_future(screen.decide(topper_play().view(1), decision))
             await wait_until(lambda: screen.pending is not None, "the decision", term)
             keys.send_text("a")
-            await wait_until(lambda: deciding.done() or screen.message is not None, "a", term)
-            await asyncio.sleep(0.05)
+            # Taken: the decision ends with the message; refused: the message alone.
+            await wait_until(lambda: screen.message is not None and (deciding.done() or not pauses),
+                             "a", term)
             outcome: Any = None
             if deciding.done():
                 outcome = deciding.exception() or deciding.result()

@@ -104,7 +104,7 @@ async def play_table(game: str, checks: Checks) -> dict[str, Any]:
                 wanted = chooser.choose(pending.view)
                 for chunk in keys_for(wanted, screen):
                     keys.send_text(chunk)
-                    await asyncio.sleep(0.03)
+                    await asyncio.sleep(0.03)  # a typist's pace: each press is read on its own
                 await wait_until(lambda p=pending: p.future.done(), "the action to be taken", term)  # type: ignore[misc]
                 assert same_action(pending.future.result(), wanted)
                 seen["decisions"] += 1

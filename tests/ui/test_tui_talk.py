@@ -4,7 +4,6 @@ lone digit sends a quick reaction; a refusal keeps the prompt open."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from p2pcards.protocol.talk import REACTIONS, TalkLine, TalkRefused
@@ -88,7 +87,7 @@ def test_escape_cancels_the_prompt_and_nothing_is_said() -> None:
             keys.send_text("t")
             await shows(term, "Say to the table:")
             keys.send_text("oops")
-            await asyncio.sleep(0.1)
+            await shows(term, "oops")  # typed into the prompt before Escape
             keys.send_text("\x1b")
             await wait_until(lambda: screen.flow is None, "the prompt closed", term, timeout=5)
             await shows(term, "Nothing said.")

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import Choice
@@ -60,90 +60,42 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.lobby import Lobby, LobbyPlayer
+from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.relay_outputs import (  # the relay's outputs, named from here too
+    AgainHeard as AgainHeard,
+)
+from p2pcards.protocol.relay_outputs import (
+    Broadcast as Broadcast,
+)
+from p2pcards.protocol.relay_outputs import (
+    Close as Close,
+)
+from p2pcards.protocol.relay_outputs import (
+    Dropped as Dropped,
+)
+from p2pcards.protocol.relay_outputs import (
+    LobbyChanged as LobbyChanged,
+)
+from p2pcards.protocol.relay_outputs import (
+    Output as Output,
+)
+from p2pcards.protocol.relay_outputs import (
+    Persist as Persist,
+)
+from p2pcards.protocol.relay_outputs import (
+    PersistNotice as PersistNotice,
+)
+from p2pcards.protocol.relay_outputs import (
+    Send as Send,
+)
+from p2pcards.protocol.relay_outputs import (
+    TableStarted as TableStarted,
+)
+from p2pcards.protocol.relay_outputs import (
+    TakeAsked as TakeAsked,
+)
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.wiremap import WireList, WireMap, WireValue
-
-
-@dataclass(frozen=True)
-class Send:
-    """Send ``frame`` on link ``link``."""
-
-    link: int
-    frame: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Broadcast:
-    """Send ``frame`` on every link but ``exclude``."""
-
-    frame: bytes = field(repr=False)
-    exclude: int | None = None
-
-
-@dataclass(frozen=True)
-class Persist:
-    """Store this transcript message before anything is forwarded."""
-
-    raw: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class PersistNotice:
-    """Store this signed notice (beside the transcript, never in it)."""
-
-    raw: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Close:
-    """Close link ``link`` (after sending what precedes this output)."""
-
-    link: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """A frame from ``link`` dropped without closing it (a bad or excess chat
-    line): ``reason`` is for the host's log; nobody is blamed."""
-
-    link: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class LobbyChanged:
-    players: tuple[LobbyPlayer, ...]
-    free_seats: int
-
-
-@dataclass(frozen=True)
-class TableStarted:
-    session: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class AgainHeard:
-    """A player's end-box choice about the finished match (PROTOCOL.md §14), for the
-    host's count: its shape, session, sender and signature are checked."""
-
-    raw: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class TakeAsked:
-    """A newcomer's hello at a finished table whose end box has a free seat (PROTOCOL.md
-    §14): the host decides (``AgainCount.take``), then tells a fill or refuses the link."""
-
-    link: int
-    public_key: bytes = field(repr=False)
-    name: str
-    bot: bool
-
-
-Output = (Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyChanged
-          | TableStarted | AgainHeard | TakeAsked)
 
 #: The most end-box choices the relay keeps: an again then a leave for each seat.
 MAX_CHOICES = 2 * 4

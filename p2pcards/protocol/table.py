@@ -54,7 +54,6 @@ from p2pcards.protocol.envelope import (
 from p2pcards.protocol.errors import (
     BrokenChain,
     DeadlineMissed,
-    Equivocation,
     LocalProtocolError,
     MalformedMessage,
     OutOfTurn,
@@ -346,27 +345,7 @@ class Table:
             # The first verdict stands: nothing received later may replace it.
             raise TableClosed("the table has ended")
         if msg.position < n:
-            held = self.messages[msg.position]
-            if held.digest == msg.digest:
-                return []
-            if self.stage is Stage.OVER:
-                # After the match's normal end nothing is read (PROTOCOL.md §5): a
-                # verdict beside a finished match is one ``verify`` refuses.
-                raise TableClosed(f"the match has ended: a {msg.type!r} message for "
-                                  f"position {msg.position} changes nothing")
-            if held.player == msg.player:
-                return self._end(Equivocation(
-                    f"two different signed messages for position {msg.position}",
-                    player=msg.player, position=msg.position), (held.raw, msg.raw))
-            if msg.position == 0 or msg.prev != self.messages[msg.position - 1].digest:
-                # Written in another history (after someone else's equivocation, which
-                # this peer cannot prove from this message): its writer may be honest.
-                raise BrokenChain(f"a {msg.type!r} message for position {msg.position} "
-                                  f"continues another history", position=msg.position)
-            return self._end(OutOfTurn(
-                f"signed a {msg.type!r} message for position {msg.position}, "
-                f"written by player {held.player}", player=msg.player, position=msg.position),
-                (msg.raw,))
+            return table_alerts.receive_earlier(self, msg)
         if msg.position > n:
             raise Gap(f"message for position {msg.position} while expecting {n}",
                       player=msg.player, position=msg.position)

@@ -4,7 +4,8 @@ A ``leave`` ends the table naming its signer; another peer's verdict is
 advisory unless its evidence proves, against what this peer holds, a fault
 this peer can check itself (then this peer ends the table with its own
 verdict). Evidence for positions not reached yet is kept (bounded) and
-checked again as the chain grows. Functions of the :class:`Table` they act on,
+checked again as the chain grows; another version of a message it holds
+proves an equivocation or a message out of turn (:func:`receive_earlier`). Functions of the :class:`Table` they act on,
 apart from the state machine because they are one rule: which reports may
 move blame.
 """
@@ -197,3 +198,31 @@ def pending_proof(table: Table) -> list[TableEvent] | None:
         table._pending_evidence = [raw for raw in table._pending_evidence
                                   if SignedMessage.parse(raw).position >= n]
     return proven
+
+
+def receive_earlier(table: Table, msg: SignedMessage) -> list[TableEvent]:
+    """A signed message for a position this table already holds: a copy says
+    nothing; another version by the same writer is an equivocation, by another
+    player a message out of turn (or one written in another history, which names
+    nobody); after the match's end nothing is read."""
+    held = table.messages[msg.position]
+    if held.digest == msg.digest:
+        return []
+    if table.stage is Stage.OVER:
+        # After the match's normal end nothing is read (PROTOCOL.md §5): a
+        # verdict beside a finished match is one ``verify`` refuses.
+        raise TableClosed(f"the match has ended: a {msg.type!r} message for "
+                          f"position {msg.position} changes nothing")
+    if held.player == msg.player:
+        return table._end(Equivocation(
+            f"two different signed messages for position {msg.position}",
+            player=msg.player, position=msg.position), (held.raw, msg.raw))
+    if msg.position == 0 or msg.prev != table.messages[msg.position - 1].digest:
+        # Written in another history (after someone else's equivocation, which
+        # this peer cannot prove from this message): its writer may be honest.
+        raise BrokenChain(f"a {msg.type!r} message for position {msg.position} "
+                          f"continues another history", position=msg.position)
+    return table._end(OutOfTurn(
+        f"signed a {msg.type!r} message for position {msg.position}, "
+        f"written by player {held.player}", player=msg.player, position=msg.position),
+        (msg.raw,))

@@ -275,7 +275,11 @@ class Corpus:
                                     "have": 17, "bot": 1}),
             frames.encode("sync", {"have": 3}),
             frames.encode("reject", {"reason": "no"}),
-            frames.encode("alert", bench.tables[1].leave()),
+            # A leave as player 1 would sign it (a table that is OVER no longer signs one).
+            frames.encode("alert", seal_notice(
+                bench.identities[1], session=present(bench.reference.session),
+                position=bench.reference.next_position, prev=bench.reference.head, player=1,
+                type="leave", body={}).raw),
             Lobby(bench.identities[0], "bluff", {"deals": 1}, "den").frame(),
         ]
         self.everything = self.messages + self.frames

@@ -107,8 +107,10 @@ def _next_move(text: str, card: int) -> list[str] | None:
         return ["1"] if " 1-6  bid" in text else ["p"]
     if status.startswith("Your turn: you won the bidding"):
         return ["h"]
+    # "cannot pass now": a bid key pressed on a screen drawn just before the
+    # bidding ended (a loaded machine); the play of the cards is his turn now.
     if status.startswith(("Your turn to lead", "Your turn: follow",
-                          "Not accepted: you must follow")):
+                          "Not accepted: you must follow", "Not accepted: you cannot pass now")):
         return ["Home"] + ["Right"] * (card % 6) + ["Enter"]
     return None
 

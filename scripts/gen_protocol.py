@@ -35,8 +35,12 @@ from p2pcards.protocol.announce import (  # noqa: E402
     seal_announcement,
 )
 from p2pcards.protocol.catalogue import catalogue  # noqa: E402
-from p2pcards.protocol.envelope import SignedMessage, seal  # noqa: E402
+from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice  # noqa: E402
+from p2pcards.protocol.errors import VerdictRefused  # noqa: E402
+from p2pcards.protocol.evidence import check_verdict  # noqa: E402
+from p2pcards.protocol.table import Table  # noqa: E402
 from p2pcards.protocol.table_records import Stage  # noqa: E402
+from p2pcards.protocol.verdict import Verdict  # noqa: E402
 from p2pcards.rules.bluff import BluffConfig, Phase  # noqa: E402
 from p2pcards.rules.topper import TopperConfig  # noqa: E402
 
@@ -172,7 +176,73 @@ def several_vectors() -> list[dict]:
                                                             "rank": wrong}),
         _several_case("show with nothing challenged (the last discard is another seat's)",
                       respond, "show", lambda own, other, wrong: {"shares": share}),
+        _several_case("show with no discard on the table (the leader's turn)",
+                      lead, "show", lambda own, other, wrong: {"shares": share}),
     ]
+
+
+def _endorsed(prefix: list[bytes], verdict: Verdict) -> str:
+    """What verify says of ``verdict`` beside ``prefix``: "confirmed" (its evidence breaks
+    the rule), "checks" (a leave or deadline, as far as anything can) or the refusal's id."""
+    table = Table(prefix[0])
+    for raw in prefix[1:]:
+        table.receive(raw)
+    try:
+        return "confirmed" if check_verdict(table, verdict) else "checks"
+    except VerdictRefused as refused:
+        return refused.rule
+
+
+def saved_vectors() -> list[dict]:
+    """Verdicts beside a saved transcript that goes on past what they name, and what
+    verify says of each (PROTOCOL.md §8): a leave's verdict stands at the transcript's
+    end whatever the notice's own position, and evidence is fed after the whole
+    transcript (not a transcript cut at the verdict's position)."""
+    game, seed, config = VERDICT_TABLE
+    table = direct_table(game, seed=seed, config=config)
+    table.run()
+    messages = table.tables[0].transcript()
+    parsed = [SignedMessage.parse(raw) for raw in messages]
+    at = [i for i, m in enumerate(parsed) if m.type == "discard"][1]  # a discard in play
+    end = at + 3  # the transcript the verdicts sit beside: it goes on past ``at``
+    session = parsed[1].session
+    leaver = next(p for p in range(4) if all(m.player != p for m in parsed[at:end]))
+
+    def leave(position: int) -> bytes:
+        return seal_notice(table.identities[leaver], session=session, position=position,
+                           prev=parsed[position - 1].digest, player=leaver, type="leave",
+                           body={}).raw
+
+    def left(position: int, notice: bytes) -> Verdict:
+        return Verdict("left", (leaver,), position, "left the table", (notice,))
+
+    writer, held = parsed[at].player, parsed[at]
+    other = seal(table.identities[writer], session=session, position=at, prev=held.prev,
+                 player=writer, type=held.type, body={**held.body, "stake": 0}).raw
+    cut = Table(messages[0])
+    for raw in messages[1:at]:
+        cut.receive(raw)
+    cut.receive(other)
+    assert cut.verdict is not None
+    breaks = Verdict(cut.verdict.rule, (writer,), at, "as a transcript cut there shows", (other,))
+    cases = [
+        ("a leave signed before the transcript's end (the others wrote on), named at the end",
+         end, left(end, leave(at))),
+        ("that leave named at the notice's own position", end, left(at, leave(at))),
+        ("a leave dated past the transcript's end (the leaver was ahead), named at the end",
+         end, left(end, leave(end + 2))),
+        ("an equivocation below the transcript's end, the other version the transcript's own",
+         end, Verdict("chain.equivocation", (writer,), at, "two messages for one position",
+                      (other,))),
+        ("that message named for the rule it breaks where a transcript is cut at its position",
+         end, breaks),
+        ("the same verdict beside the transcript cut at its position", at, breaks),
+    ]
+    return [{"case": name, "after_messages": count, "rule": verdict.rule,
+             "players": list(verdict.players), "position": verdict.position,
+             "verdict_file": wire.pack(verdict.to_wire()).hex(),
+             "endorsed": _endorsed(messages[:count], verdict)}
+            for name, count, verdict in cases]
 
 
 def verdict_vector() -> dict:
@@ -220,11 +290,16 @@ def verdict_vector() -> dict:
                        "(its saved 'verdict' file, msgpack) and the notice it sends (an 'alert' "
                        "carrying that verdict, or its 'leave'), byte for byte (Ed25519 is "
                        "deterministic). 'settings': like 'malformed', a well-formed message "
-                       "that the genesis's table settings forbid.",
+                       "that the genesis's table settings forbid. 'saved': a verdict "
+                       "file beside the first after_messages messages, and what verify says of "
+                       "it: 'confirmed' (its evidence, fed after that whole transcript, breaks its "
+                       "rule), 'checks' (a leave, as far as anything can) or the id it is refused "
+                       "with.",
         "malformed": malformed,
         "settings": settings,
         "several": several_vectors(),
         "written": written,
+        "saved": saved_vectors(),
     }
 
 

@@ -30,6 +30,7 @@ from p2pcards.net.direct_discovery import (  # noqa: E402
 from p2pcards.protocol import wire  # noqa: E402
 from p2pcards.protocol.again import AGAIN, sign_choice  # noqa: E402
 from p2pcards.protocol.announce import (  # noqa: E402
+    ANNOUNCE_TAG,
     AnnouncementBook,
     AnnouncementIgnored,
     seal_announcement,
@@ -310,7 +311,8 @@ def announcement_vector() -> dict:
     table = direct_table(game, seed=seed, config=config)
     session, me, keys = table.tables[0].session, table.identities[1], [
         identity.public_key for identity in table.identities]
-    addrs = [["192.168.1.7", 40123], ["fd00::7", 40123], ["fe80::7%eth0", 40123]]
+    # Ports differ by address, so the instance name shows whose it carries: the first's.
+    addrs = [["192.168.1.7", 40123], ["fd00::7", 40124], ["fe80::7%eth0", 40125]]
     signed = seal_announcement(me, session=session, addrs=addrs, counter=1_764_633_600_000)
     stranger = seeded_identity(seed, "stranger", "Stranger")
 
@@ -325,6 +327,18 @@ def announcement_vector() -> dict:
         return "accepted"
 
     altered = wire.pack([signed.payload.replace(b"192.168.1.7", b"192.168.1.9"), signed.signature])
+
+    def signed_as_is(listed: list[list[object]], counter: int = 1) -> bytes:
+        """Signed by player 1 with every address, fitting or not (seal_announcement trims)."""
+        payload = wire.pack({"v": 2, "sid": session, "pk": me.public_key, "n": counter,
+                             "addrs": listed})
+        return wire.pack([payload, me.sign(ANNOUNCE_TAG + payload)])
+
+    # The largest an announcement of ASCII text can be: four 64-character addresses.
+    v6 = "fd00:ffff:ffff:ffff:ffff:ffff:ffff:ffff%"
+    largest = signed_as_is([[v6 + "z" * (64 - len(v6)), 65535]] * 4, counter=2**53)
+    # Four addresses whose zones are named in 3-byte characters: well-shaped, too long.
+    wide = signed_as_is([[f"fe80::{i}%" + "\u8def" * 56, 40123] for i in range(1, 5)])
     cases = {
         "an address altered after signing": altered,
         "another session": seal_announcement(me, session=bytes(32), addrs=addrs, counter=1).raw,
@@ -335,13 +349,15 @@ def announcement_vector() -> dict:
         "a host name for an address": wire.pack([wire.pack({
             "v": 2, "sid": session, "pk": me.public_key, "n": 1, "addrs": [["table.local", 1]]}),
             bytes(64)]),
+        "over 512 bytes: four addresses with zones of 3-byte characters": wide,
     }
     older = seal_announcement(me, session=session, addrs=addrs[:1], counter=1_764_633_599_999).raw
     return {
         "description": "A direct-link announcement (PROTOCOL.md §12) by player 1 of table-bluff.json "
-                       "(same seeds), checked by player 0: its bytes, its zeroconf TXT record and "
-                       "instance name, and the rule id each bad copy is ignored with (Ed25519 is "
-                       "deterministic).",
+                       "(same seeds), checked by player 0: its bytes, its zeroconf TXT record, "
+                       "instance name and SRV port (both its first address's port), the largest "
+                       "announcement of ASCII text (accepted, under the 512-byte limit), and the "
+                       "rule id each bad copy is ignored with (Ed25519 is deterministic).",
         "session_id": session.hex(),
         "player": 1,
         "public_key": me.public_key.hex(),
@@ -349,7 +365,10 @@ def announcement_vector() -> dict:
         "addrs": addrs,
         "announcement": signed.raw.hex(),
         "txt": {key.decode(): value.decode() for key, value in announcement_properties(signed.raw).items()},
-        "instance": announcement_instance(session, me.fingerprint, 40123),
+        "instance": announcement_instance(session, me.fingerprint, addrs[0][1]),
+        "srv_port": addrs[0][1],
+        "largest_ascii": {"bytes": len(largest), "announcement": largest.hex(),
+                          "rule": ignored(largest)},
         "ignored": [{"case": case, "announcement": raw.hex(), "rule": ignored(raw)}
                     for case, raw in cases.items()]
                    + [{"case": "an older counter after this announcement", "announcement": older.hex(),

@@ -41,6 +41,7 @@ from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
+from p2pcards.protocol.saved import relay_keeps_verdict
 from p2pcards.protocol.session import PROBE_TIMEOUT
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import HINTS, MOVE_TIME
@@ -183,7 +184,8 @@ class HostedTable:
     def _keep_verdict_with_relay(self) -> None:
         """The relay's saved copy ends as the host's own record does: a table its
         own seat saw end with a verdict keeps that verdict beside the relay's
-        transcript too, so ``verify`` of the relay folder describes the end."""
+        transcript too, so ``verify`` of the relay folder describes the end, but
+        only where it fits the relay's chain (:func:`relay_keeps_verdict`)."""
         journal = self.host.journal
         own = self.tasks[0] if self.tasks else None
         if journal is None or own is None or not own.done() or own.cancelled():
@@ -191,7 +193,11 @@ class HostedTable:
         if own.exception() is not None:
             return
         result = own.result()
-        if result.verdict is not None and journal.read_verdict() is None:
+        table = self.sessions[0].table if self.sessions else None
+        if result.verdict is None or table is None or journal.read_verdict() is not None:
+            return
+        relay = [m.raw for m in self.host.relay.messages]
+        if relay_keeps_verdict(relay, table.transcript(), result.verdict):
             journal.write_verdict(result.verdict.to_wire())
 
 

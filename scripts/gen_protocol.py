@@ -30,13 +30,18 @@ from p2pcards.net.direct_discovery import (  # noqa: E402
 from p2pcards.protocol import wire  # noqa: E402
 from p2pcards.protocol.again import AGAIN, sign_choice  # noqa: E402
 from p2pcards.protocol.announce import (  # noqa: E402
+    ANNOUNCE_TAG,
     AnnouncementBook,
     AnnouncementIgnored,
     seal_announcement,
 )
 from p2pcards.protocol.catalogue import catalogue  # noqa: E402
-from p2pcards.protocol.envelope import SignedMessage, seal  # noqa: E402
+from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice  # noqa: E402
+from p2pcards.protocol.errors import VerdictRefused  # noqa: E402
+from p2pcards.protocol.evidence import check_verdict  # noqa: E402
+from p2pcards.protocol.table import Table  # noqa: E402
 from p2pcards.protocol.table_records import Stage  # noqa: E402
+from p2pcards.protocol.verdict import Verdict  # noqa: E402
 from p2pcards.rules.bluff import BluffConfig, Phase  # noqa: E402
 from p2pcards.rules.topper import TopperConfig  # noqa: E402
 
@@ -172,7 +177,73 @@ def several_vectors() -> list[dict]:
                                                             "rank": wrong}),
         _several_case("show with nothing challenged (the last discard is another seat's)",
                       respond, "show", lambda own, other, wrong: {"shares": share}),
+        _several_case("show with no discard on the table (the leader's turn)",
+                      lead, "show", lambda own, other, wrong: {"shares": share}),
     ]
+
+
+def _endorsed(prefix: list[bytes], verdict: Verdict) -> str:
+    """What verify says of ``verdict`` beside ``prefix``: "confirmed" (its evidence breaks
+    the rule), "checks" (a leave or deadline, as far as anything can) or the refusal's id."""
+    table = Table(prefix[0])
+    for raw in prefix[1:]:
+        table.receive(raw)
+    try:
+        return "confirmed" if check_verdict(table, verdict) else "checks"
+    except VerdictRefused as refused:
+        return refused.rule
+
+
+def saved_vectors() -> list[dict]:
+    """Verdicts beside a saved transcript that goes on past what they name, and what
+    verify says of each (PROTOCOL.md §8): a leave's verdict stands at the transcript's
+    end whatever the notice's own position, and evidence is fed after the whole
+    transcript (not a transcript cut at the verdict's position)."""
+    game, seed, config = VERDICT_TABLE
+    table = direct_table(game, seed=seed, config=config)
+    table.run()
+    messages = table.tables[0].transcript()
+    parsed = [SignedMessage.parse(raw) for raw in messages]
+    at = [i for i, m in enumerate(parsed) if m.type == "discard"][1]  # a discard in play
+    end = at + 3  # the transcript the verdicts sit beside: it goes on past ``at``
+    session = parsed[1].session
+    leaver = next(p for p in range(4) if all(m.player != p for m in parsed[at:end]))
+
+    def leave(position: int) -> bytes:
+        return seal_notice(table.identities[leaver], session=session, position=position,
+                           prev=parsed[position - 1].digest, player=leaver, type="leave",
+                           body={}).raw
+
+    def left(position: int, notice: bytes) -> Verdict:
+        return Verdict("left", (leaver,), position, "left the table", (notice,))
+
+    writer, held = parsed[at].player, parsed[at]
+    other = seal(table.identities[writer], session=session, position=at, prev=held.prev,
+                 player=writer, type=held.type, body={**held.body, "stake": 0}).raw
+    cut = Table(messages[0])
+    for raw in messages[1:at]:
+        cut.receive(raw)
+    cut.receive(other)
+    assert cut.verdict is not None
+    breaks = Verdict(cut.verdict.rule, (writer,), at, "as a transcript cut there shows", (other,))
+    cases = [
+        ("a leave signed before the transcript's end (the others wrote on), named at the end",
+         end, left(end, leave(at))),
+        ("that leave named at the notice's own position", end, left(at, leave(at))),
+        ("a leave dated past the transcript's end (the leaver was ahead), named at the end",
+         end, left(end, leave(end + 2))),
+        ("an equivocation below the transcript's end, the other version the transcript's own",
+         end, Verdict("chain.equivocation", (writer,), at, "two messages for one position",
+                      (other,))),
+        ("that message named for the rule it breaks where a transcript is cut at its position",
+         end, breaks),
+        ("the same verdict beside the transcript cut at its position", at, breaks),
+    ]
+    return [{"case": name, "after_messages": count, "rule": verdict.rule,
+             "players": list(verdict.players), "position": verdict.position,
+             "verdict_file": wire.pack(verdict.to_wire()).hex(),
+             "endorsed": _endorsed(messages[:count], verdict)}
+            for name, count, verdict in cases]
 
 
 def verdict_vector() -> dict:
@@ -220,11 +291,16 @@ def verdict_vector() -> dict:
                        "(its saved 'verdict' file, msgpack) and the notice it sends (an 'alert' "
                        "carrying that verdict, or its 'leave'), byte for byte (Ed25519 is "
                        "deterministic). 'settings': like 'malformed', a well-formed message "
-                       "that the genesis's table settings forbid.",
+                       "that the genesis's table settings forbid. 'saved': a verdict "
+                       "file beside the first after_messages messages, and what verify says of "
+                       "it: 'confirmed' (its evidence, fed after that whole transcript, breaks its "
+                       "rule), 'checks' (a leave, as far as anything can) or the id it is refused "
+                       "with.",
         "malformed": malformed,
         "settings": settings,
         "several": several_vectors(),
         "written": written,
+        "saved": saved_vectors(),
     }
 
 
@@ -235,7 +311,8 @@ def announcement_vector() -> dict:
     table = direct_table(game, seed=seed, config=config)
     session, me, keys = table.tables[0].session, table.identities[1], [
         identity.public_key for identity in table.identities]
-    addrs = [["192.168.1.7", 40123], ["fd00::7", 40123], ["fe80::7%eth0", 40123]]
+    # Ports differ by address, so the instance name shows whose it carries: the first's.
+    addrs = [["192.168.1.7", 40123], ["fd00::7", 40124], ["fe80::7%eth0", 40125]]
     signed = seal_announcement(me, session=session, addrs=addrs, counter=1_764_633_600_000)
     stranger = seeded_identity(seed, "stranger", "Stranger")
 
@@ -250,6 +327,18 @@ def announcement_vector() -> dict:
         return "accepted"
 
     altered = wire.pack([signed.payload.replace(b"192.168.1.7", b"192.168.1.9"), signed.signature])
+
+    def signed_as_is(listed: list[list[object]], counter: int = 1) -> bytes:
+        """Signed by player 1 with every address, fitting or not (seal_announcement trims)."""
+        payload = wire.pack({"v": 2, "sid": session, "pk": me.public_key, "n": counter,
+                             "addrs": listed})
+        return wire.pack([payload, me.sign(ANNOUNCE_TAG + payload)])
+
+    # The largest an announcement of ASCII text can be: four 64-character addresses.
+    v6 = "fd00:ffff:ffff:ffff:ffff:ffff:ffff:ffff%"
+    largest = signed_as_is([[v6 + "z" * (64 - len(v6)), 65535]] * 4, counter=2**53)
+    # Four addresses whose zones are named in 3-byte characters: well-shaped, too long.
+    wide = signed_as_is([[f"fe80::{i}%" + "\u8def" * 56, 40123] for i in range(1, 5)])
     cases = {
         "an address altered after signing": altered,
         "another session": seal_announcement(me, session=bytes(32), addrs=addrs, counter=1).raw,
@@ -260,13 +349,15 @@ def announcement_vector() -> dict:
         "a host name for an address": wire.pack([wire.pack({
             "v": 2, "sid": session, "pk": me.public_key, "n": 1, "addrs": [["table.local", 1]]}),
             bytes(64)]),
+        "over 512 bytes: four addresses with zones of 3-byte characters": wide,
     }
     older = seal_announcement(me, session=session, addrs=addrs[:1], counter=1_764_633_599_999).raw
     return {
         "description": "A direct-link announcement (PROTOCOL.md §12) by player 1 of table-bluff.json "
-                       "(same seeds), checked by player 0: its bytes, its zeroconf TXT record and "
-                       "instance name, and the rule id each bad copy is ignored with (Ed25519 is "
-                       "deterministic).",
+                       "(same seeds), checked by player 0: its bytes, its zeroconf TXT record, "
+                       "instance name and SRV port (both its first address's port), the largest "
+                       "announcement of ASCII text (accepted, under the 512-byte limit), and the "
+                       "rule id each bad copy is ignored with (Ed25519 is deterministic).",
         "session_id": session.hex(),
         "player": 1,
         "public_key": me.public_key.hex(),
@@ -274,7 +365,10 @@ def announcement_vector() -> dict:
         "addrs": addrs,
         "announcement": signed.raw.hex(),
         "txt": {key.decode(): value.decode() for key, value in announcement_properties(signed.raw).items()},
-        "instance": announcement_instance(session, me.fingerprint, 40123),
+        "instance": announcement_instance(session, me.fingerprint, addrs[0][1]),
+        "srv_port": addrs[0][1],
+        "largest_ascii": {"bytes": len(largest), "announcement": largest.hex(),
+                          "rule": ignored(largest)},
         "ignored": [{"case": case, "announcement": raw.hex(), "rule": ignored(raw)}
                     for case, raw in cases.items()]
                    + [{"case": "an older counter after this announcement", "announcement": older.hex(),

@@ -1,4 +1,4 @@
-"""Lower layers never import upper ones (design.md, "Layers")."""
+"""Lower layers never import upper ones (the layers of `p2pcards/__init__.py`'s docstring)."""
 
 from __future__ import annotations
 

@@ -12,11 +12,11 @@ is logged with its reason and ignored, never a crash.
 
 Records (PROTOCOL.md §12): service type ``_p2pc-direct._tcp.local.``,
 instance ``<first 16 hex digits of the session id> <fingerprint> <port>``
-(unique per table, key and listener), SRV port and A/AAAA records of the
-first listening address's port and addresses, and TXT ``v`` (the protocol
-version) and ``d0``, ``d1``, ... : the signed announcement in lower-case hex,
-cut in pieces of at most ``CHUNK`` characters (a TXT entry holds at most 255
-bytes).
+(unique per table, key and listener; the port of the announcement's first
+address), SRV port and A/AAAA records of that port and of the addresses, and
+TXT ``v`` (the protocol version) and ``d0``, ``d1``, ... : the signed
+announcement in lower-case hex, cut in pieces of at most ``CHUNK`` characters
+(a TXT entry holds at most 255 bytes).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class DirectAnnouncer:
                 self._counter = announce_counter(self._counter)
                 signed = seal_announcement(self.identity, session=self.session, addrs=addrs,
                                            counter=self._counter)
-                port = int(addrs[0][1])
+                port = int(signed.addrs[0][1])  # the first address's: the SRV's and the name's
                 self.info = ServiceInfo(
                     DIRECT_SERVICE_TYPE,
                     announcement_instance(self.session, self.identity.fingerprint, port),
@@ -150,7 +150,7 @@ class DirectAnnouncer:
                     properties=announcement_properties(signed.raw),
                     server=f"p2pc-{self.identity.fingerprint.replace('-', '')}-{port}.local.",
                     host_ttl=HOST_TTL, other_ttl=OTHER_TTL,
-                    parsed_addresses=list(dict.fromkeys(_plain(a[0]) for a in addrs)))
+                    parsed_addresses=list(dict.fromkeys(_plain(ip) for ip, _ in signed.addrs)))
                 # The instance name holds the key's fingerprint and the port: no
                 # other responder can rightly claim it.
                 await (await self._azc.async_register_service(self.info, cooperating_responders=True))

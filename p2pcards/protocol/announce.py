@@ -45,10 +45,16 @@ from p2pcards.wiremap import WireList
 ANNOUNCE_TAG = b"p2pcards/direct/v2\x00"
 #: Largest counter (an announcer uses milliseconds of the Unix clock: far below this).
 MAX_COUNTER = 2**53
-#: Largest announcement: four 64-character addresses signed, with room to spare.
+#: Largest announcement, the whole ``[payload, sig]``. Four addresses of 64 ASCII
+#: characters make at most 447 bytes, so only text in other characters (a zone named
+#: so, up to 4 bytes a character) can reach it: :func:`seal_announcement` then lists
+#: fewer addresses, and a receiver refuses a longer one as malformed (PROTOCOL.md §12).
 MAX_ANNOUNCEMENT = 512
 
-_OUTER = Tuple((Bin(lo=1, hi=MAX_ANNOUNCEMENT), Bin(64)))
+#: An Ed25519 signature.
+SIGNATURE_BYTES = 64
+
+_OUTER = Tuple((Bin(lo=1, hi=MAX_ANNOUNCEMENT), Bin(SIGNATURE_BYTES)))
 PAYLOAD_SHAPE = Struct({
     "v": Int(PROTOCOL_VERSION, PROTOCOL_VERSION),
     "sid": Bin(32),
@@ -144,9 +150,16 @@ class SignedAnnouncement:
 
 def seal_announcement(identity: Identity, *, session: bytes, addrs: Sequence[WireList],
                       counter: int) -> SignedAnnouncement:
-    """Build and sign this player's announcement; it parses back to an equal one."""
-    payload = wire.pack({"v": PROTOCOL_VERSION, "sid": session, "pk": identity.public_key,
-                         "n": counter, "addrs": [[str(ip), int(port)] for ip, port in addrs]})
+    """Build and sign this player's announcement of ``addrs``, or of as many of them, in
+    order, as fit in :data:`MAX_ANNOUNCEMENT` (the first always does); it parses back
+    to an equal one."""
+    listed = [[str(ip), int(port)] for ip, port in addrs]
+    while True:
+        payload = wire.pack({"v": PROTOCOL_VERSION, "sid": session, "pk": identity.public_key,
+                             "n": counter, "addrs": listed})
+        if len(wire.pack([payload, bytes(SIGNATURE_BYTES)])) <= MAX_ANNOUNCEMENT or len(listed) == 1:
+            break
+        listed = listed[:-1]
     return SignedAnnouncement.parse(wire.pack([payload, identity.sign(ANNOUNCE_TAG + payload)]))
 
 

@@ -50,6 +50,14 @@ class WrongRotation(EveningRefused):
     rule = "evening.rotation"
 
 
+class UnfinishedBefore(EveningRefused):
+    """A match given after one that did not end normally (a verdict ended it): only
+    a match that reached its normal end (OVER) has a last message a rematch may
+    name, so no match can follow this one (``verify`` of an evening)."""
+
+    rule = "evening.unfinished"
+
+
 class DroppedPlayer(EveningRefused):
     """A rematch's genesis without a player whose signed "again" this joiner holds
     (its own, or one the host's relay showed its end box): the host gave that

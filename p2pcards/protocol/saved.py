@@ -10,12 +10,16 @@ file the program writes to them. ``verify`` reads only ``transcript`` and
 ``verdict``, and, given the folder, ``meta`` for nothing but which player "you"
 are (ignored when absent or unreadable; never read given a transcript file);
 ``replay`` reads ``meta`` for your own hand.
+
+The relay's folder holds a ``verdict`` only as :func:`relay_keeps_verdict` says.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from p2pcards.protocol.schema import Bin, Bool, Int, IntMap, ListOf, OneOf, Shape, Struct, Text
-from p2pcards.protocol.verdict import VERDICT_SHAPE
+from p2pcards.protocol.verdict import VERDICT_SHAPE, Verdict
 from p2pcards.wiremap import WireMap
 
 _SECRETS = Struct({"key": Bin(32), "draw": Bin(32)})
@@ -59,3 +63,19 @@ def describe() -> WireMap:
         "notices": RECORDS + "; each a signed notice the relay accepted (the relay only)",
         **{f"{name}": {"encoding": "msgpack", "shape": shape.describe()} for name, shape in FILES.items()},
     }
+
+
+def relay_keeps_verdict(relay: Sequence[bytes], seat: Sequence[bytes], verdict: Verdict) -> bool:
+    """Whether the host's relay folder keeps its own seat's ``verdict`` beside the
+    relay's chain (PROTOCOL.md §10), so that ``verify`` of that folder describes the end.
+
+    The relay judges nothing and keeps relaying after the host's seat ended (§9),
+    so its chain may run past the seat's: a verdict goes beside it only where it
+    fits exactly as it fitted the seat's own transcript, when the relay's chain
+    (``relay``) is that transcript (``seat``), or that and the one message the
+    verdict has as evidence (a message the seats refused, which the relay stored).
+    Any other chain would make ``verify`` refuse an honest verdict."""
+    if list(relay) == list(seat):
+        return True
+    return (len(relay) == len(seat) + 1 and list(relay[:-1]) == list(seat)
+            and relay[-1] in verdict.evidence)

@@ -1,9 +1,10 @@
 """How a table ends when someone breaks it: the verdict and its evidence.
 
 A verdict names the rule broken, the players blamed, the transcript position
-and the evidence: the offending signed messages exactly as received. With
-the transcript up to that position, anyone can re-check a provable verdict
-(``provable``) without trusting the peer that reached it. A verdict that is
+and the evidence: the offending signed messages exactly as received. Fed
+after the transcript it is saved beside (the whole of it, PROTOCOL.md §8), the
+evidence lets anyone re-check a provable verdict (``provable``) without
+trusting the peer that reached it. A verdict that is
 not provable (a missed deadline by this peer's own clock, a signed leave)
 says so. Another peer's unprovable report is never a
 verdict here: it is the advisory event ``Reported``.

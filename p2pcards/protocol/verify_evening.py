@@ -2,9 +2,11 @@
 
 Each transcript is checked as :func:`p2pcards.protocol.verify.verify_transcript`
 checks one. Then every match after the first must be a rematch of the one
-before it: its genesis's ``after`` names that match's session id, the digest of
-its last message and its seating (PROTOCOL.md §14). A match that verifies alone
-but whose link does not hold is refused with a sentence naming it.
+before it: that match ended normally, and its genesis's ``after`` names its
+session id, the digest of its last message and its seating (PROTOCOL.md §14). A
+match that verifies alone but whose link does not hold is refused with a
+sentence naming it and the rule (``evening.unfinished``, ``evening.after``,
+``evening.rotation``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from dataclasses import dataclass, field
 
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import After, EveningRefused, FinishedMatch, check_after
+from p2pcards.protocol.evening import (
+    After,
+    EveningRefused,
+    FinishedMatch,
+    UnfinishedBefore,
+    check_after,
+)
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, verify_transcript
 
@@ -109,11 +117,10 @@ def verify_evening(transcripts: list[list[bytes]], verdicts: list[Verdict | None
             continue
         link, before = links[i], links[order[number - 2]]
         assert link is not None and before is not None  # both verified, so both parse
-        if before.finished is None:
-            out.problem = (f"match {number - 1} did not end normally, so no match can follow it, "
-                           f"but match {number} is given after it")
-            return out
         try:
+            if before.finished is None:
+                raise UnfinishedBefore(f"match {number - 1} did not end normally, so no match "
+                                       f"can follow it")
             check_after(link.after, before.finished)
         except EveningRefused as refused:
             out.problem = (f"match {number} is not the rematch of match {number - 1}: "

@@ -35,6 +35,19 @@ class FacesUnknown(P2PCardsError, LookupError):
         super().__init__(f"seat {seat}'s {what} is not known to this engine")
 
 
+class ConfigError(P2PCardsError, ValueError):
+    """A game's configuration whose values make no playable game (a setting out
+    of range, or settings that cannot go together). Not a refusal of an action:
+    no seat is at fault, the table is never made. ``setting`` names the field at
+    fault (``"max_discard"``), or is None when only several together are (a deck
+    that cannot be dealt evenly)."""
+
+    def __init__(self, detail: str, setting: str | None = None) -> None:
+        self.setting = setting
+        self.detail = detail
+        super().__init__(detail)
+
+
 class WrongPhase(RuleError):
     """The action belongs to another phase of the game (e.g. a bid during play)."""
 

@@ -12,6 +12,7 @@ from nacl.signing import VerifyKey
 from p2pcards.protocol import wire
 from p2pcards.protocol.announce import (
     ANNOUNCE_TAG,
+    MAX_ANNOUNCEMENT,
     AnnouncementBadAddress,
     AnnouncementBook,
     AnnouncementForged,
@@ -25,7 +26,7 @@ from p2pcards.protocol.announce import (
     seal_announcement,
 )
 from p2pcards.protocol.envelope import NOTICE_TAG, SIGN_TAG
-from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.identity import Identity, fingerprint
 from p2pcards.protocol.talk import TALK_TAG
 from p2pcards.wiremap import WireList
 
@@ -174,6 +175,22 @@ def test_the_counter_only_goes_up() -> None:
     assert announce_counter(7000, wall_ms=5000) == 7001
 
 
+def test_an_announcer_lists_only_the_addresses_that_fit_and_a_longer_one_is_malformed() -> None:
+    """Only text in other characters than ASCII (a zone so named) can pass the 512-byte
+    limit (PROTOCOL.md §12): the announcer then drops its last addresses; a receiver
+    refuses an announcement over the limit however well its fields are shaped."""
+    wide = [[f"fe80::{i}%" + "\u8def" * 56, 40123 + i] for i in range(1, 5)]
+    signed = seal_announcement(PLAYERS[2], session=SESSION, addrs=wide, counter=1000)
+    assert len(signed.raw) <= MAX_ANNOUNCEMENT
+    assert 1 <= len(signed.addrs) < len(wide)
+    assert [list(a) for a in signed.addrs] == wide[:len(signed.addrs)]  # the first ones, in order
+    assert _book().check(signed.raw) is not None
+    too_long = _raw(_payload(addrs=wide), PLAYERS[2])
+    assert len(too_long) > MAX_ANNOUNCEMENT
+    with pytest.raises(AnnouncementMalformed):
+        _book().check(too_long)
+
+
 def test_the_announcement_vector_is_what_the_code_accepts_and_ignores() -> None:
     """protocol/vectors/announcement.json, read as another implementation would."""
     root = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -188,6 +205,15 @@ def test_the_announcement_vector_is_what_the_code_accepts_and_ignores() -> None:
     found = AnnouncementBook(session, keys, 0).check(raw)
     assert found is not None and (found.player, found.addrs) == (vector["player"], vector["addrs"])
     assert bytes.fromhex("".join(vector["txt"][f"d{i}"] for i in range(len(vector["txt"]) - 1))) == raw
+    # The instance name and the SRV record carry the port of the first address (§12).
+    assert vector["addrs"][0][1] != vector["addrs"][1][1]
+    assert vector["srv_port"] == vector["addrs"][0][1]
+    assert vector["instance"].split(".")[0].split(" ") == [
+        session.hex()[:16], fingerprint(keys[1]), str(vector["addrs"][0][1])]
+    largest = vector["largest_ascii"]
+    assert largest["bytes"] == len(bytes.fromhex(largest["announcement"])) <= MAX_ANNOUNCEMENT
+    assert largest["rule"] == "accepted"
+    assert AnnouncementBook(session, keys, 0).check(bytes.fromhex(largest["announcement"]))
     for case in vector["ignored"]:
         book = AnnouncementBook(session, keys, 0)
         if "older" in case["case"]:

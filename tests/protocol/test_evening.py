@@ -22,6 +22,7 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import StageNotReached
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report
 from p2pcards.protocol.verify_evening import verify_evening
@@ -211,6 +212,47 @@ def test_a_match_that_fails_alone_fails_the_evening(evening: tuple[DirectTable, 
                             verifier=_replay_only)
     assert report.problem is not None
     assert not report.ok and report.problem.startswith("match 2 does not verify")
+
+
+def test_a_match_after_one_a_verdict_ended_fails_the_evening_as_unfinished(
+        evening: tuple[DirectTable, DirectTable]) -> None:
+    """Only a match that ended normally can be followed (§14): a genesis chained to the
+    last message of a table ended by a leave is refused as ``evening.unfinished``."""
+    first = direct_table(GAME, seed=65)
+    first.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
+    first.tables[0].receive_alert(first.tables[3].leave())
+    ended = first.tables[0]
+    assert ended.verdict is not None and ended.player_at_seat is not None
+    keys = _keys(ended)
+    after = After(ended.session, SignedMessage.parse(ended.transcript()[-1]).digest,
+                  tuple(keys[p] for p in ended.player_at_seat))
+    second = direct_table(GAME, seed=66, identities=first.identities, after=after)
+    second.run()
+    for order in ([0, 1], [1, 0]):
+        given = [(ended.transcript(), ended.verdict), (second.tables[0].transcript(), None)]
+        report = verify_evening([given[i][0] for i in order], [given[i][1] for i in order],
+                                verifier=_replay_only, ordered=False)
+        assert [r.ok for r in report.reports] == [True, True]  # each alone verifies
+        assert not report.ok and report.problem is not None
+        assert report.problem.startswith("match 2 is not the rematch of match 1: match 1 did "
+                                         "not end normally")
+        assert report.problem.endswith("[evening.unfinished]")
+
+
+def test_two_rematches_of_one_match_are_no_evening(evening: tuple[DirectTable, DirectTable]) -> None:
+    """An evening is one chain, in the chain's own order: a second rematch of the same
+    match (a host that opened two) fails its link, whatever order they are given in."""
+    first, second = evening
+    fork = direct_table(GAME, seed=67, identities=first.identities,
+                        after=first.tables[0].finished().after)
+    fork.run()
+    transcripts = [fork.tables[0].transcript(), first.tables[0].transcript(),
+                   second.tables[0].transcript()]
+    report = verify_evening(transcripts, verifier=_replay_only, ordered=False)
+    assert all(r.ok for r in report.reports) and not report.ok
+    assert report.sessions[0] == first.tables[0].session  # the chain's start, wherever given
+    assert report.problem is not None and report.problem.startswith(
+        "match 3 is not the rematch of match 2") and "[evening.after]" in report.problem
 
 
 def _replay_only(messages: list[bytes], verdict: Verdict | None) -> Report:

@@ -122,7 +122,7 @@ def test_every_rule_id_protocol_md_names_is_one_the_code_has() -> None:
 
 def test_the_steps_of_section_8_name_only_ids_a_wire_message_can_earn() -> None:
     steps = _section(_text("protocol/PROTOCOL.md"), 8)
-    steps = steps[:steps.index("Steps 1–3 and 5")]
+    steps = steps[steps.index("### The order of checks"):steps.index("Steps 1–3, 5 and 6")]
     wrong = {t for t in _namespaced(steps) if t.startswith("rules.")
              and t[len("rules."):] in NEVER_FROM_THE_WIRE}
     # The one sentence saying it never comes from the wire may name it.
@@ -130,6 +130,61 @@ def test_the_steps_of_section_8_name_only_ids_a_wire_message_can_earn() -> None:
     assert not wrong, f"§8 gives as a wire verdict what the engine never reaches: {sorted(wrong)}"
     for rule in sorted(NEVER_FROM_THE_WIRE):
         assert f"`{rule}`" in steps, f"§8 does not say that {rule} never comes from the wire"
+
+
+#: The row of §8's blame table that stands for every engine id a verdict can carry.
+ENGINE_ROW = "rules.<engine id>"
+#: The ids that drop a message (or stop this peer) and name nobody.
+NAMES_NOBODY = {"wire.malformed", "message.session", "message.signature", "chain.fork",
+                "chain.gap", SeatPlayedElsewhere.rule}
+
+
+def _blame_table() -> dict[str, list[str]]:
+    """§8's opening table: rule id -> its cells (who may be named, evidence, where tested)."""
+    section = _section(_text("protocol/PROTOCOL.md"), 8)
+    table = section[:section.index("\n### ")]
+    rows: dict[str, list[str]] = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if line.startswith("| `") and len(cells) == 4:
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def test_the_blame_table_opens_section_8_with_every_rule_id_a_message_can_earn() -> None:
+    """Every id of a remote error (those that end a table and those that drop a message
+    naming nobody) has one row, the engine's ids one row together, and no row is stale."""
+    rows = _blame_table()
+    expected = {c.rule for c in REMOTE} | {ENGINE_ROW, SeatPlayedElsewhere.rule}  # type: ignore[attr-defined]
+    assert set(rows) == expected
+    for rule, (named, evidence, _) in rows.items():
+        if rule in NAMES_NOBODY:
+            assert named.startswith("nobody") and evidence == "—", rule
+        else:
+            assert not named.startswith("nobody"), rule
+            assert (evidence == "none") == (rule == "deadline"), rule  # only a clock needs none
+
+
+def test_each_blame_table_row_cites_tests_that_exist_and_name_its_rule() -> None:
+    """Each "where tested" cell cites test functions that exist, and one of them (or a
+    helper of its module) names the row's rule, by its id or by its error class."""
+    sources: dict[tuple[str, str], str] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                sources[(path.relative_to(ROOT).as_posix(), node.name)] = text
+    classes = {c.rule: c.__name__ for c in REMOTE} | {  # type: ignore[attr-defined]
+        SeatPlayedElsewhere.rule: SeatPlayedElsewhere.__name__}
+    for rule, (_, _, tested) in _blame_table().items():
+        cited = re.findall(r"`(tests/[\w/.]+\.py)::(\w+)`", tested)
+        assert cited, f"{rule}: no test cited"
+        for path, function in cited:
+            assert (path, function) in sources, f"{rule}: {path} defines no {function}"
+        if rule != ENGINE_ROW:
+            words = (f'"{rule}"', classes.get(rule, rule))
+            assert any(word in sources[cite] for cite in cited for word in words), \
+                f"{rule}: no cited test module names it"
 
 
 def test_rules_md_refusal_tables_list_exactly_the_engine_ids() -> None:
@@ -156,7 +211,8 @@ def test_crypto_md_lists_exactly_the_crypto_error_codes() -> None:
 
 def test_the_vectors_use_only_verdict_ids_the_code_raises() -> None:
     vectors = json.loads(_text("protocol/vectors/verdicts.json"))
-    rules = {case["rule"] for part in ("malformed", "several", "written") for case in vectors[part]}
+    rules = {case["rule"] for part in ("malformed", "several", "written", "saved")
+             for case in vectors[part]}
     assert rules <= VERDICT_IDS, sorted(rules - VERDICT_IDS)
     assert "message.malformed" in rules and {"deadline", "left"} <= rules
 

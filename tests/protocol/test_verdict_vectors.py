@@ -3,7 +3,8 @@
 Each malformed case, fed after its prefix of table-bluff.json, gets exactly its
 rule id, player and position; each verdict a player writes parses from its
 saved bytes, its notice is signed by that player in the notice domain and
-carries it, and ``verify`` checks it against the same prefix.
+carries it, and ``verify`` checks it against the same prefix; each saved verdict
+beside a longer transcript is judged by ``verify`` as the vector says.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ SEVERAL = {
     "leader's discard naming no rank, stake 0": "rules.bluff.rank-required",
     "response naming another rank than the round's, stake 0": "rules.bluff.wrong-rank",
     "show with nothing challenged (the last discard is another seat's)": "rules.card.not-held",
+    # No discard on the table: the show reveals no slot, so the engine decides, whatever
+    # shares it carries (§8 (b)-(d) pass over it).
+    "show with no discard on the table (the leader's turn)": "rules.phase",
 }
 
 
@@ -104,3 +108,45 @@ def test_each_provable_vector_verdict_is_confirmed_only_under_its_exact_rule_id(
     renamed = Verdict(other, verdict.players, verdict.position, verdict.detail, verdict.evidence)
     report = verify_transcript(prefix, renamed, workers=1)
     assert report.verdict_confirmed is False and report.verdict_refused
+
+
+#: What PROTOCOL.md §8 says ``verify`` makes of each verdict of verdicts.json's 'saved'
+#: list: a leave's verdict stands at the transcript's end, whatever the notice's own
+#: position; evidence is fed after the whole transcript beside it, never one cut at
+#: the verdict's position.
+SAVED = {
+    "a leave signed before the transcript's end (the others wrote on), named at the end": "checks",
+    "that leave named at the notice's own position": "verdict.leave",
+    "a leave dated past the transcript's end (the leaver was ahead), named at the end": "checks",
+    "an equivocation below the transcript's end, the other version the transcript's own":
+        "confirmed",
+    "that message named for the rule it breaks where a transcript is cut at its position":
+        "verdict.evidence.unproven",
+    "the same verdict beside the transcript cut at its position": "confirmed",
+}
+
+
+def _endorsement(messages: list[bytes], verdict: Verdict) -> str:
+    report = verify_transcript(messages, verdict, workers=1)
+    assert report.problem is None, report.problem  # the transcript itself checks
+    if report.verdict_confirmed is True:
+        return "confirmed"
+    if report.verdict_confirmed is None:
+        assert report.ok
+        return "checks"
+    assert report.verdict_refused is not None
+    return report.verdict_refused.rsplit("[", 1)[1].rstrip("]")
+
+
+@pytest.mark.parametrize("case", VERDICTS["saved"], ids=lambda c: c["case"])
+def test_each_saved_verdict_beside_a_longer_transcript_is_judged_as_section_8_says(
+        case: dict[str, Any]) -> None:
+    verdict = Verdict.from_wire(wire.unpack(bytes.fromhex(case["verdict_file"])))
+    assert (verdict.rule, list(verdict.players), verdict.position) == \
+        (case["rule"], case["players"], case["position"])
+    assert case["endorsed"] == SAVED[case["case"]]
+    assert _endorsement(MESSAGES[:case["after_messages"]], verdict) == case["endorsed"]
+
+
+def test_every_documented_saved_case_is_in_the_vectors() -> None:
+    assert {case["case"] for case in VERDICTS["saved"]} == set(SAVED)

@@ -34,6 +34,7 @@ from p2pcards.rules.bluff.errors import (
 from p2pcards.rules.errors import (
     BadAction,
     CardMismatch,
+    ConfigError,
     MatchOver,
     NotYourCard,
     NotYourTurn,
@@ -238,3 +239,23 @@ def test_legal_reveal_cannot_be_named_by_a_referee_blind_to_the_discard() -> Non
 def test_new_match_refuses_a_config_that_is_not_a_bluff_config() -> None:
     with pytest.raises(TypeError):
         BluffState.new({"table_price": 10}, 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("settings", "setting"), [
+    ({"table_price": 0}, "table_price"),
+    ({"table_price": True}, "table_price"),
+    ({"starting_chips": 0}, "starting_chips"),
+    ({"pass_price": -1}, "pass_price"),
+    ({"min_stake": 2.5}, "min_stake"),
+    ({"deal_cap": 0}, "deal_cap"),
+    ({"max_discard": 0}, "max_discard"),
+    ({"max_discard": 14}, "max_discard"),
+])
+def test_a_setting_out_of_range_is_a_config_error_naming_that_setting(
+        settings: dict[str, object], setting: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        BluffConfig(**settings)  # type: ignore[arg-type]
+    assert raised.value.setting == setting
+    assert setting in str(raised.value)
+    assert isinstance(raised.value, ValueError)  # callers that catch ValueError still do
+    assert not isinstance(raised.value, RuleError)  # no seat broke a rule: no table was made

@@ -20,6 +20,7 @@ from p2pcards.rules.bluff.engine import BluffState
 from p2pcards.rules.bluff.errors import (
     AlreadyRevealed,
     BadDeal,
+    ConfigError,
     DealNotAwaited,
     DiscardCount,
     DuplicateSlots,
@@ -57,5 +58,5 @@ __all__ = [
     "faces_for_hands",
     "LeaderMustDiscard", "NothingToChallenge", "AlreadyRevealed", "DiscardCount", "DuplicateSlots",
     "RankRequired", "WrongRank", "StakeTooLow", "StakeAboveStack", "RevealCount",
-    "BadDeal", "DealNotAwaited", "FacesUnknown",
+    "BadDeal", "ConfigError", "DealNotAwaited", "FacesUnknown",
 ]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from p2pcards.rules.errors import BadAction, RuleError, WrongPhase
 
-# BadDeal, DealNotAwaited and FacesUnknown are one class for both games
-# (rules.errors), re-exported here.
+# BadDeal, ConfigError, DealNotAwaited and FacesUnknown are one class for both
+# games (rules.errors), re-exported here.
 from p2pcards.rules.errors import BadDeal as BadDeal
+from p2pcards.rules.errors import ConfigError as ConfigError
 from p2pcards.rules.errors import DealNotAwaited as DealNotAwaited
 from p2pcards.rules.errors import FacesUnknown as FacesUnknown
 

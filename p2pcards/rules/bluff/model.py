@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from p2pcards.cards import Card, Rank
 from p2pcards.rules.bluff.events import BluffOutcome
+from p2pcards.rules.errors import ConfigError
 from p2pcards.rules.seats import SEATS
 
 #: Bluff is a four-player game; slot ``p`` of a deal belongs to seat ``p % SEATS``.
@@ -26,7 +27,8 @@ class BluffConfig:
     ``starting_chips``, ``pass_price`` and ``min_stake`` default to
     ``50 × table_price``, ``table_price`` and ``table_price``; they are stored
     resolved, so two configs that mean the same table compare equal.
-    ``deal_cap=None`` plays until one player has chips.
+    ``deal_cap=None`` plays until one player has chips. A value out of range
+    raises :class:`~p2pcards.rules.errors.ConfigError` naming that setting.
     """
 
     table_price: int = 10
@@ -40,17 +42,19 @@ class BluffConfig:
         # Resolving the defaults here keeps every reader free of ``or T`` logic.
         t = self.table_price
         if not _positive_int(t):
-            raise ValueError(f"table_price must be a positive integer, not {t!r}")
+            raise ConfigError(f"table_price must be a positive integer, not {t!r}", "table_price")
         for name, default in (("starting_chips", 50 * t), ("pass_price", t), ("min_stake", t)):
             value = getattr(self, name)
             if value is None:
                 object.__setattr__(self, name, default)
             elif not _positive_int(value):
-                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+                raise ConfigError(f"{name} must be a positive integer, not {value!r}", name)
         if self.deal_cap is not None and not _positive_int(self.deal_cap):
-            raise ValueError(f"deal_cap must be a positive integer or None, not {self.deal_cap!r}")
+            raise ConfigError(f"deal_cap must be a positive integer or None, "
+                              f"not {self.deal_cap!r}", "deal_cap")
         if not _positive_int(self.max_discard) or self.max_discard > 13:
-            raise ValueError(f"max_discard must be in 1..13, not {self.max_discard!r}")
+            raise ConfigError(f"max_discard must be in 1..13, not {self.max_discard!r}",
+                              "max_discard")
 
     @property
     def total_chips(self) -> int:

@@ -7,7 +7,7 @@ that only some callers need (the card order, determinisation, the engine's
 read-only half) are imported from their own modules. Inside the package,
 modules import from each other, never from here.
 
-* :mod:`.model` — ``TopperConfig`` (``ConfigError``), ``Phase``, ``TopperOptions``, ``TopperPublic``.
+* :mod:`.model` — ``TopperConfig``, ``Phase``, ``TopperOptions``, ``TopperPublic``.
 * :mod:`.actions` — ``Bid``, ``PassBid``, ``NameTrump``, ``Play`` (``TopperAction``).
 * :mod:`.events` — what ``deal``/``apply`` return (``TopperEvent``) and ``TopperOutcome``.
 * :mod:`.errors` — the refusals specific to Topper.
@@ -27,6 +27,7 @@ from p2pcards.rules.topper.errors import (
     BidNotHigher,
     BidOutOfRange,
     CardNotInDeck,
+    ConfigError,
     DealNotAwaited,
     FacesUnknown,
     FollowSuit,
@@ -50,7 +51,7 @@ from p2pcards.rules.topper.events import (
     TrickWon,
     TrumpNamed,
 )
-from p2pcards.rules.topper.model import ConfigError, Phase, TopperConfig, TopperOptions, TopperPublic
+from p2pcards.rules.topper.model import Phase, TopperConfig, TopperOptions, TopperPublic
 
 __all__ = [
     "TopperConfig", "ConfigError", "Phase", "TopperState", "TopperPublic", "TopperOptions",

@@ -38,6 +38,7 @@ from p2pcards.rules.errors import (
     BadAction,
     BadDeal,
     CardMismatch,
+    ConfigError,
     DealNotAwaited,
     MatchOver,
     NotYourCard,
@@ -74,7 +75,7 @@ from p2pcards.rules.topper.events import (
     TrumpNamed,
 )
 from p2pcards.rules.topper.facts import TopperFacts
-from p2pcards.rules.topper.model import ConfigError, Phase, TopperConfig, _is_int
+from p2pcards.rules.topper.model import Phase, TopperConfig, _is_int
 from p2pcards.rules.topper.order import effective_suit, little_jack, trick_winner_index
 
 _PHASE_OF_ACTION: dict[type, Phase] = {

@@ -11,17 +11,13 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from p2pcards.cards import TOPPER_DECK, Card, Suit
-from p2pcards.errors import P2PCardsError
+from p2pcards.rules.errors import ConfigError
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper.events import TopperOutcome, TrickWon
 
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-class ConfigError(P2PCardsError, ValueError):
-    """A :class:`TopperConfig` whose values do not make a playable game."""
 
 
 @dataclass(frozen=True)
@@ -43,12 +39,13 @@ class TopperConfig:
 
     def __post_init__(self) -> None:
         if not _is_int(self.seats) or self.seats < 2:
-            raise ConfigError(f"seats must be an integer of at least 2, not {self.seats!r}")
+            raise ConfigError(f"seats must be an integer of at least 2, not {self.seats!r}", "seats")
         if not _is_int(self.hand_size) or self.hand_size < 1:
-            raise ConfigError(f"hand_size must be a positive integer, not {self.hand_size!r}")
+            raise ConfigError(f"hand_size must be a positive integer, not {self.hand_size!r}",
+                              "hand_size")
         deck = tuple(self.deck)
         if not all(isinstance(c, Card) for c in deck) or len(set(deck)) != len(deck):
-            raise ConfigError("the deck must hold distinct cards")
+            raise ConfigError("the deck must hold distinct cards", "deck")
         if len(deck) != self.seats * self.hand_size:
             raise ConfigError(
                 f"{len(deck)} cards cannot be dealt {self.hand_size} each to {self.seats} seats")
@@ -59,9 +56,11 @@ class TopperConfig:
                 f"bids must satisfy 1 <= min_bid <= max_bid <= hand_size, "
                 f"not {self.min_bid!r}..{self.max_bid!r}")
         if not _is_int(self.target_score) or self.target_score < 1:
-            raise ConfigError(f"target_score must be a positive integer, not {self.target_score!r}")
+            raise ConfigError(f"target_score must be a positive integer, not {self.target_score!r}",
+                              "target_score")
         if self.deal_limit is not None and (not _is_int(self.deal_limit) or self.deal_limit < 1):
-            raise ConfigError(f"deal_limit must be a positive integer or None, not {self.deal_limit!r}")
+            raise ConfigError(f"deal_limit must be a positive integer or None, "
+                              f"not {self.deal_limit!r}", "deal_limit")
 
     @property
     def max_steps_per_deal(self) -> int:

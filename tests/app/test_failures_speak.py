@@ -273,3 +273,26 @@ def test_a_command_whose_identity_cannot_be_read_says_which_file(tmp_path: Path,
     done = run_failing(args, tmp_path, "p2pcards.net.storage:load_or_create_identity:1:fileerror-13")
     assert_spoke(done, tmp_path, r"^p2pcards: making or reading your identity file .*identity\.json "
                                  r"failed: permission denied \(/injected/load_or_create_identity\)")
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    """A home with one finished table (play against random bots, one deal)."""
+    done = subprocess.run([sys.executable, "-m", "p2pcards", *PLAY], env=_env(tmp_path, ""),
+                          capture_output=True, text=True, timeout=HOST_UP, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", [["verify"], ["replay", "--plain"]])
+def test_a_record_the_system_will_not_read_is_said_in_words(played: Path, args: list[str]) -> None:
+    (relay,) = (played / "state").rglob("relay")
+    done = run_failing([*args, str(relay)], played, "p2pcards.net.journal:read_records:0:fileerror-5")
+    assert_spoke(done, played, r"^p2pcards: cannot read /injected/read_records: input/output error$")
+
+
+def test_standings_says_why_a_record_it_cannot_read_is_not_counted(played: Path) -> None:
+    done = run_failing(["standings"], played, "p2pcards.net.journal:read_records:0:fileerror-5")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "unreadable: input/output error (/injected/read_records)" in done.stdout, done.stdout
+    assert "Errno" not in done.stdout

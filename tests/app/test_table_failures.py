@@ -23,6 +23,7 @@ from p2pcards.protocol import game_wire
 from p2pcards.rules.topper import TopperConfig
 from p2pcards.ui.text_events import describe
 from tests.app.hosted import topper_bot
+from tests.support.polling import until
 
 #: Seconds a failure may take to stop a table: it never waits for a clock.
 BOUND = 10.0
@@ -183,3 +184,32 @@ def test_a_direct_listener_that_cannot_open_says_so_and_the_seat_goes_on(
                     "dial them."]
     event: SessionEvent = Degraded(said[0])
     assert describe(event, [], None) == said[0]  # plain mode and the screen's log say it
+
+
+def test_a_new_announcement_that_fails_is_said_and_the_table_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from p2pcards.net.discovery import TableAdvertiser
+
+    async def announced(self: TableAdvertiser) -> None:
+        return None  # the first announcement went out (nothing on the wire here)
+
+    async def refused(self: TableAdvertiser, **changes: object) -> None:
+        raise OSError(errno.ENETDOWN, "Network is down")
+
+    monkeypatch.setattr(TableAdvertiser, "start", announced)
+    monkeypatch.setattr(TableAdvertiser, "update", refused)
+    seen: list[SessionEvent] = []
+
+    async def run() -> None:
+        options = dataclasses.replace(_options(tmp_path), tcp_host="127.0.0.1", advertise=True)
+        hosted = await start_hosted_table(seeded_identity(9, "me", "Me"), topper_bot(1), options,
+                                          bots=1, on_host_event=seen.append)
+        try:
+            await until(lambda: any(isinstance(e, Degraded) for e in seen), BOUND)
+            assert not any(task.done() for task in hosted.tasks)  # the table goes on
+        finally:
+            await hosted.close(grace=0, linger=0)
+    asyncio.run(run())
+    said = next(e.reason for e in seen if isinstance(e, Degraded))
+    assert said == ("Cannot announce the table's free seats on the LAN (mDNS: network is down): "
+                    "p2pcards tables may show an older count.")

@@ -30,12 +30,12 @@ from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import Connection, connect
-from p2pcards.net.failing import FirstFailure, LocalFailure, in_words
+from p2pcards.net.failing import FirstFailure, LocalFailure, announce_failed
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import ALIVE_EVERY, keep_alive, last_up
-from p2pcards.net.session_events import Agent, Degraded, SessionEvent, SessionResult
+from p2pcards.net.session_events import Agent, SessionEvent, SessionResult
 from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
@@ -415,18 +415,10 @@ def _host_event(hosted: HostedTable, event: SessionEvent, forward: Callable[[Ses
             hosted.advertiser.update(free_seats=event.free_seats))
         hosted.background.add(task)
         task.add_done_callback(hosted.background.discard)
-        task.add_done_callback(lambda done: _announce_failed(done, forward))
+        if forward is not None:
+            task.add_done_callback(lambda done: announce_failed(done, forward))
     if forward is not None:
         forward(event)
-
-
-def _announce_failed(update: asyncio.Task[None], forward: Callable[[SessionEvent], None] | None) -> None:
-    """A new announcement of the free seats that failed: the table goes on (players
-    already found it, and --connect works), and the host is told in words."""
-    error = None if update.cancelled() else update.exception()
-    if error is not None and forward is not None:
-        forward(Degraded(f"Cannot announce the table's free seats on the LAN (mDNS: "
-                         f"{in_words(error)}): p2pcards tables may show an older count."))
 
 
 async def _wait_for(predicate: Callable[[], bool], timeout: float,

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from p2pcards.errors import P2PCardsError
+from p2pcards.net.session_events import Degraded, SessionEvent
 
 R = TypeVar("R")
 
@@ -99,6 +100,16 @@ async def speaking(run: Awaitable[R], part: str,
         raise LocalFailure(part, error) from error
 
 
+def announce_failed(update: asyncio.Task[None], tell: Callable[[SessionEvent], None]) -> None:
+    """A host's new announcement of its free seats that failed (``update``, done):
+    the table goes on (its players found it already, and ``--connect`` works), and
+    the host is told in words (``tell``)."""
+    error = None if update.cancelled() else update.exception()
+    if error is not None:
+        tell(Degraded(f"Cannot announce the table's free seats on the LAN (mDNS: "
+                      f"{in_words(error)}): p2pcards tables may show an older count."))
+
+
 class FirstFailure:
     """The first failure among the parts of one process's table (see the module
     docstring); :meth:`result` waits for a seat's end or that failure, whichever
@@ -152,4 +163,5 @@ class FirstFailure:
         return own.result()
 
 
-__all__ = ["CannotListen", "FirstFailure", "LocalFailure", "in_words", "speaking", "unexpected", "what_to_try"]
+__all__ = ["CannotListen", "FirstFailure", "LocalFailure", "announce_failed", "in_words", "speaking",
+           "unexpected", "what_to_try"]

@@ -30,6 +30,7 @@ from p2pcards.crypto.hashing import digest32
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.connection import Connection, connect
+from p2pcards.net.failing import FirstFailure, LocalFailure, announce_failed
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
@@ -121,6 +122,15 @@ def randomness_for(seed: int | None, label: str) -> Callable[[int], Callable[[in
     return lambda position: SeededRng(_derive(seed, "rng", label, str(position)))
 
 
+#: The host's own seat, as a failure names it.
+OWN_SEAT = "your seat"
+
+
+def _bot_seat(identity: Identity) -> str:
+    """A bot's seat, as a failure names it (a bot's name is a checked display name)."""
+    return f'the bot seat "{identity.name}"'
+
+
 @dataclass
 class HostedTable:
     """A running host with its local seats; ``result`` waits for the host player's end."""
@@ -136,9 +146,37 @@ class HostedTable:
     """How long ``close`` keeps relaying for players whose tables are still in play."""
     bot_identities: list[Identity] = field(default_factory=list)
     """The bots at this table, in join order (a rematch seats them again)."""
+    failures: FirstFailure = field(default_factory=FirstFailure)
+    """The first failure of a part of this table besides the host's own seat (a bot's
+    seat, the relay's record), which stops it (see :mod:`p2pcards.net.failing`)."""
+
+    def __post_init__(self) -> None:
+        self.failures.afterwards = self._afterwards
+        self.host.on_failure = lambda error: self.failures.fail(
+            LocalFailure("the table's record (its relay)", error, self._afterwards()))
+
+    def _afterwards(self) -> str:
+        return "The table stopped here, signing nothing" if self.host.relay.started else ""
+
+    def run_seat(self, session: PeerSession, part: str | None) -> None:
+        """Run one local seat: the host's own (``part`` None), whose end is the
+        result, or another (``part``: which, in words), whose failure stops the
+        table (:meth:`result` raises why)."""
+        task = asyncio.create_task(session.run())
+        if part is not None:
+            self.failures.watch(task, part)
+        self.tasks.append(task)
 
     async def result(self) -> SessionResult:
-        return await self.tasks[0]
+        """The host's own seat's result, or the first failure of another part."""
+        return await self.failures.result(self.tasks[0], OWN_SEAT)
+
+    def setup_failure(self) -> LocalFailure | None:
+        """Why this table cannot start after all: a seat of this process failed."""
+        own = self.tasks[0] if self.tasks else None
+        if own is not None and own.done() and not own.cancelled() and own.exception() is not None:
+            return LocalFailure(OWN_SEAT, own.exception() or RuntimeError())
+        return self.failures.failure
 
     async def close(self, grace: float = 5.0, linger: float | None = None) -> None:
         """Let the local seats take in the last messages (each ends with its table),
@@ -147,8 +185,10 @@ class HostedTable:
         still running. The bots are stopped without a word (no signed leave): a
         host's own seat that crashed (its screen's output closed, say) leaves the
         table as a crash does, resumable with nobody named."""
-        if self._own_seat_crashed():
+        if self._own_seat_crashed() or self.failures.failure is not None:
             grace, linger = 0.0, 0.0  # the other seats cannot finish without it
+            for session in self.sessions:  # a failure is no one's decision to leave
+                session.leave_when_stopped = False
         running = [task for task in self.tasks if not task.done()]
         if running:
             await asyncio.wait(running, timeout=grace)
@@ -234,7 +274,14 @@ async def start_hosted_table(
             bind=hosted.host.tcp_host, public_key=identity.public_key,
             host_name=identity.name, spectators=options.spectators,
             clock=options.config.get(MOVE_TIME), hints=options.config.get(HINTS) == 1)
-        await hosted.advertiser.start()
+        try:
+            await hosted.advertiser.start()
+        except Exception as error:  # zeroconf's own errors too: said, not a traceback
+            hosted.advertiser = None
+            await hosted.close(grace=0, linger=0)
+            raise LocalFailure("announcing the table on the LAN (mDNS)", error, remedy=(
+                "host it with --no-advertise, and friends join with --connect ADDRESS:PORT"
+            )) from error
     # Each seat: its identity, its agent, that agent again if it is a bot, its events.
     seats: list[tuple[Identity, Agent, BotAgent | None, Callable[[SessionEvent], None] | None]] = [
         (identity, agent, None, on_event)]
@@ -267,11 +314,11 @@ async def start_hosted_table(
         session.leave_when_stopped = not is_bot  # a bot never leaves because its host stops
         hosted.sessions.append(session)
         joined = len(hosted.host.lobby.players)
-        hosted.tasks.append(asyncio.create_task(session.run()))
+        hosted.run_seat(session, _bot_seat(seat_identity) if index else None)
         # Join one at a time, so the join order (and with a seed, the game) is reproducible.
         def seated(joined: int = joined, first: bool = index == 0) -> bool:
             return len(hosted.host.lobby.players) > joined or hosted.host.relay.started or first
-        await _wait_for(seated, timeout=10)
+        await _wait_for(seated, timeout=10, hosted=hosted)
     return hosted
 
 
@@ -340,10 +387,11 @@ async def resume_hosted_table(
         hosted.sessions.append(session)
     # The bots sit down again first: the host's own seat, linking after them, hears them
     # linked from the start, not "dropped; reconnecting" and then "back" (they never left).
-    bots = [asyncio.create_task(session.run()) for session in hosted.sessions[1:]]
+    for session in hosted.sessions[1:]:
+        hosted.run_seat(session, _bot_seat(session.identity))
     with contextlib.suppress(LocalSeatLate):
-        await _wait_for(lambda: _linked(hosted, hosted.sessions[1:]), timeout=10)
-    hosted.tasks[:] = [asyncio.create_task(hosted.sessions[0].run()), *bots]
+        await _wait_for(lambda: _linked(hosted, hosted.sessions[1:]), timeout=10, hosted=hosted)
+    hosted.tasks.insert(0, asyncio.create_task(hosted.sessions[0].run()))
     return hosted
 
 
@@ -373,14 +421,23 @@ def _host_event(hosted: HostedTable, event: SessionEvent, forward: Callable[[Ses
             hosted.advertiser.update(free_seats=event.free_seats))
         hosted.background.add(task)
         task.add_done_callback(hosted.background.discard)
+        if forward is not None:
+            task.add_done_callback(lambda done: announce_failed(done, forward))
     if forward is not None:
         forward(event)
 
 
-async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
+async def _wait_for(predicate: Callable[[], bool], timeout: float,
+                    hosted: HostedTable | None = None) -> None:
+    """Until ``predicate()``: :class:`LocalSeatLate` after ``timeout`` seconds, or at
+    once the failure of a seat of ``hosted`` (which is closed first)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():
+        failure = hosted.setup_failure() if hosted is not None else None
+        if hosted is not None and failure is not None:
+            await hosted.close(grace=0, linger=0)
+            raise failure
         if loop.time() > end:
             raise LocalSeatLate("a seat of this process did not sit down at its own table in time")
         await asyncio.sleep(0.01)

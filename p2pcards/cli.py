@@ -428,9 +428,11 @@ def _run_command(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every way it can fail is one sentence and an exit status.
 
-    A person's mistake (:class:`UserError`) exits 2, any other project error 1;
-    a reader that stopped reading (``p2pcards saved | head -1``) and Ctrl-C
-    outside a table end quietly, without a traceback."""
+    A person's mistake (:class:`UserError`) exits 2, any other project error 1,
+    and so does any other failure (a file the system refuses, a library's error):
+    one sentence saying what failed and what to try, the traceback only with
+    ``-v``; a reader that stopped reading (``p2pcards saved | head -1``) and
+    Ctrl-C outside a table end quietly, without a traceback."""
     seated.stand_up()
     console.install()  # stand-ins for what the console's encoding cannot show (--help too)
     args = build_parser().parse_args(argv)
@@ -446,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except P2PCardsError as error:
         print(f"p2pcards: {error}", file=sys.stderr)
+        if error.__cause__ is not None:  # a failure said in words: -v shows where it was
+            logging.getLogger("p2pcards").info("where it failed:", exc_info=error.__cause__)
         return EXIT_ERROR
     except BrokenPipeError:
         quiet_stdout()
@@ -455,3 +459,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if goodbye is not None:
             print(f"\n{goodbye}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as error:  # noqa: BLE001 - the last word: a sentence, never a traceback
+        from p2pcards.net.failing import unexpected
+        print(f"p2pcards: {unexpected(error)}", file=sys.stderr)
+        logging.getLogger("p2pcards").info("where it failed:", exc_info=error)  # -v shows it
+        return EXIT_ERROR

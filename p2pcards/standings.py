@@ -256,12 +256,18 @@ def _verify(messages: list[bytes], verdict: Verdict | None) -> Report:
     return verify_transcript(messages, verdict)
 
 
+def _said(error: Exception) -> str:
+    """Why a record cannot be read: a system error in words (never its ``[Errno …]``)."""
+    from p2pcards.net.failing import in_words
+    return in_words(error) if isinstance(error, OSError) else str(error)
+
+
 def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match | NotCounted]:
     """The session id of the record at ``path`` and its match, or why it is not counted."""
     try:
         journal, transcript, messages = read_saved_transcript(path)
     except (NoTranscript, OSError, ProtocolError, ValueError) as error:
-        return "", NotCounted(Path(path), f"unreadable: {error}", True)
+        return "", NotCounted(Path(path), f"unreadable: {_said(error)}", True)
     try:
         session = session_id_of(SignedMessage.parse(messages[0]).payload).hex()
     except (ProtocolError, ValueError) as error:
@@ -270,7 +276,7 @@ def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match |
         saved = journal.read_verdict()
         verdict = Verdict.from_wire(saved) if saved is not None else None
     except (OSError, ProtocolError, ValueError) as error:
-        return session, NotCounted(Path(path), f"its verdict is unreadable: {error}", True)
+        return session, NotCounted(Path(path), f"its verdict is unreadable: {_said(error)}", True)
     report = verifier(messages, verdict)
     if report.problem is None:
         report.problem = tail_problem(transcript.stat().st_size, messages)

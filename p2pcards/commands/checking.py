@@ -9,14 +9,21 @@ import contextlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import known_fingerprint
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.saved_tables import is_session_folder, why_unreadable
 from p2pcards.records import RecordNotFound, find_record, is_session_text, own_record
+
+if TYPE_CHECKING:
+    from p2pcards.protocol.verify import Report
+    from p2pcards.ui.text_verify import Unended
+    from p2pcards.wiremap import WireMap
 
 
 def _progress_bar(stage: str, done: int, total: int) -> None:
@@ -92,15 +99,32 @@ def _verify(args: argparse.Namespace) -> int:
     # own table; a session id stands for that folder), and only to say which player
     # "you" are: absent, unreadable or of another shape (a relay's, a damaged file),
     # it is ignored. Given a transcript file, ``verify`` never opens the ``meta`` beside it.
-    me_player = None
+    me_player, meta = None, None
     if record.is_dir():
         with contextlib.suppress(OSError, ValueError, ProtocolError):
-            me_player = validate(SEAT_META_SHAPE, journal.read_meta(), "meta")["player"]
+            meta = journal.read_meta()
+            me_player = validate(SEAT_META_SHAPE, meta, "meta")["player"]
+    unended = _unended(record, meta, report)
     if args.json:
-        print(json.dumps(report_json(report, me_player)))
+        print(json.dumps(report_json(report, me_player, unended)))
     else:
-        print("\n".join(report_lines(report, me_player, details=args.details)))
+        print("\n".join(report_lines(report, me_player, details=args.details, unended=unended)))
     return 0 if report.ok else 1
+
+
+def _unended(record: Path, meta: WireMap | None, report: Report) -> Unended | None:
+    """What is known of a record that verifies but holds no end (no outcome, no
+    verdict): what ``saved`` says of it, decided by the same function
+    (:func:`p2pcards.records.unended_status`); None for any other record, and
+    ``Unended(None, False)`` for a transcript alone (nothing says whose it is)."""
+    from p2pcards.records import unended_status
+    from p2pcards.ui.text_verify import Unended
+    if report.problem is not None or report.outcome is not None or report.verdict is not None:
+        return None
+    if meta is None:
+        return Unended(None, False)
+    status, away = unended_status(record, meta, time.time())
+    return Unended(status, away)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

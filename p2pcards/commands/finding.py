@@ -82,10 +82,18 @@ async def _browse(args: argparse.Namespace) -> list[TableInfo]:
     """The tables on the LAN (``--interface``: only where it says)."""
     from p2pcards.net.discovery import browse_tables
     from p2pcards.net.errors import UnknownInterface
+    from p2pcards.net.failing import LocalFailure
     try:
         return await browse_tables(args.timeout, interfaces=args.interface)
     except UnknownInterface as error:
         raise UserError(f"{error} (--interface takes an address or name of this machine's interfaces)") from None
+    except Exception as error:  # zeroconf's own errors too: said, not a traceback
+        by_address = ("p2pcards join --connect HOST:PORT dials a table without looking"
+                      if args.command == "tables" else
+                      f"p2pcards {args.command} --connect HOST:PORT dials it without looking")
+        raise LocalFailure("looking for tables on the LAN (mDNS)", error, remedy=(
+            f"--interface ADDR looks on one interface only; {by_address} (the host's "
+            f"screen shows the address)")) from error
 
 
 def _in_order(found: Sequence[L]) -> list[L]:

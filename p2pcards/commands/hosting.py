@@ -21,8 +21,8 @@ from p2pcards.commands.settings import (
     session_deadline,
     table_config,
 )
-from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
+from p2pcards.net.failing import CannotListen
 from p2pcards.ui import commandline
 from p2pcards.ui.text_common import plural, quoted
 
@@ -88,10 +88,8 @@ async def cmd_host(args: argparse.Namespace) -> int:
         try:
             hosted = await start_hosted_table(identity, front.agent, options, bots=args.bots,
                                               on_event=front.on_event, on_host_event=host_event)
-        except OSError as error:
-            if isinstance(error, P2PCardsError):
-                raise  # not the listening socket: one sentence of its own (see main)
-            raise UserError(_listen_failure(args.bind, args.port, error)) from None
+        except CannotListen as failed:
+            raise UserError(_listen_failure(args.bind, args.port, failed.error)) from None
         front.session = hosted.sessions[0]
         port = hosted.host.listening_port
         front.say(json.dumps({"listening": port, "fingerprint": identity.fingerprint}) if args.trace
@@ -134,7 +132,7 @@ def join_hint(table_name: str, bind: str, port: int) -> str:
 
 def _listen_failure(address: str, port: int, error: OSError) -> str:
     """Why a table cannot listen where it was asked to, in the person's words."""
-    where = f"{address}:{port}" if port else address
+    where = connect_address(address, port) if port else address
     if error.errno == errno.EADDRINUSE:
         return f"cannot host on {where}: that port is already in use (try another --port, or 0)"
     if error.errno == errno.EADDRNOTAVAIL:

@@ -27,11 +27,14 @@ def my_identity(args: argparse.Namespace) -> Identity:
 
 def named_identity(name: str | None) -> Identity:
     """The identity file's identity (made if need be), renamed to ``name`` if given."""
+    from p2pcards.net.failing import LocalFailure
     from p2pcards.net.storage import InvalidName, load_or_create_identity
     try:
         return load_or_create_identity(name)
     except InvalidName as error:
         raise UserError(f"--name {name!r}: {error}") from None
+    except OSError as error:  # a folder the system refuses: which file, why, what to try
+        raise LocalFailure(f"making or reading your identity file {_identity_path()}", error) from None
 
 
 def _login_name() -> str:

@@ -17,6 +17,7 @@ from p2pcards.commands.resuming import resume_joined
 from p2pcards.commands.seated import joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, session_deadline
 from p2pcards.front import FrontEnd
+from p2pcards.net.failing import speaking
 from p2pcards.net.saved_tables import session_id
 from p2pcards.records import SHORT
 
@@ -43,7 +44,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
     sit_down()
     await front.start()
     try:
-        result = await play_then_clean_up(front.play(front.session.run()))
+        result = await play_then_clean_up(front.play(speaking(
+            front.session.run(), "your seat", keep=(SeatAlreadySaved,))))
         if offers_evening(args, front):
             from p2pcards.commands.evening import join_evening
             rejoin = seat.copy()
@@ -106,10 +108,14 @@ def _not_joined(reason: str, heard: Heard, front: FrontEnd, address: str) -> int
 def nobody_answered(address: str, reason: str) -> str:
     """A dial that never reached a host, said as what the person can check."""
     said = reason.lower()  # the host link's words (p2pcards.net.host_link.why_unreached)
+    # The dial's own words inside the session's reason (a joiner's, or a spectator's).
+    inner = reason.removeprefix("cannot reach the host (").removeprefix(
+        "could not reach the table's host (").removesuffix(")")
     why = ("nothing accepts connections there" if "refused" in said
            else "no route to that address from this network" if "unreachable" in said
            else "that name could not be looked up" if "unknown address" in said
-           else "no answer")
+           else "no answer" if "timed out" in said or inner == reason
+           else inner)  # another failure (a handshake, a bad address): its own words
     return (f"no table answered at {address} ({why}): check the address and port the "
             f"host's screen shows, and that its firewall lets them in")
 
@@ -126,7 +132,7 @@ async def cmd_watch(args: argparse.Namespace) -> int:
     sit_down("Stopped watching.")
     await front.start()
     try:
-        result = await play_then_clean_up(front.play(front.session.run()))
+        result = await play_then_clean_up(front.play(speaking(front.session.run(), "watching")))
     finally:
         await front.stop()
     if getattr(result, "stopped", False):

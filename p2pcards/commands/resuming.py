@@ -18,6 +18,7 @@ from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean
 from p2pcards.commands.settings import front_options, pace_of, session_deadline
 from p2pcards.errors import P2PCardsError
 from p2pcards.front import FrontEnd
+from p2pcards.net.failing import CannotListen, LocalFailure, speaking
 from p2pcards.net.saved_tables import note_ended_away, read_meta, session_folder, session_id
 from p2pcards.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.ui.text_common import quoted
@@ -82,7 +83,7 @@ async def resume_joined(args: argparse.Namespace, identity: Identity, directory:
     sit_down()
     await front.start()
     try:
-        result = await play_then_clean_up(front.play(session.run()))
+        result = await play_then_clean_up(front.play(speaking(session.run(), "your seat")))
     finally:
         await front.stop()
     if result.unreached is not None and result.outcome is None and result.verdict is None:
@@ -148,16 +149,18 @@ async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir
         except JournalInUse:
             raise UserError("that table is in use by another p2pcards process of yours; "
                             "end it first (two hosts for one table would sign twice)") from None
-        except OSError as error:
-            if isinstance(error, P2PCardsError):
-                raise  # not the listening socket: one sentence of its own (see main)
-            raise UserError(host_again_failure(table_dir, error)) from None
+        except CannotListen as failed:
+            raise UserError(host_again_failure(table_dir, failed.error)) from None
         except TableEndedWhileAway as away:
             # Nothing to host again and nobody to name: one sentence, as a table that ended.
             note_ended_away(table_dir, str(away))  # so saved lists it as ended
             await front.stop()
             print(f"Table ended: {away}.")
             return 3
+        except (OSError, P2PCardsError) as error:  # its record, a seat: which, why, what to try
+            if isinstance(error, (UserError, LocalFailure)):
+                raise
+            raise LocalFailure("taking your table up again", error) from error
         front.session = hosted.sessions[0]
         port = hosted.host.tcp_port
         if port is None:  # a solo table against bots, as play made it: the coach is on

@@ -23,11 +23,14 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
+from p2pcards.errors import P2PCardsError
 from p2pcards.net.admission import TokenBucket
 from p2pcards.net.connection import Connection, Limits, Server, serve
 from p2pcards.net.errors import NetError, NotRunning
+from p2pcards.net.failing import CannotListen
 from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork, MemoryServer
 from p2pcards.net.session_events import SessionEvent
@@ -127,6 +130,10 @@ class TableHost:
         self._links_changed = asyncio.Event()
         #: Closed: nothing more is relayed or saved (the journal's lock is released).
         self._closed = False
+        #: Why the relay stopped on its own (its record could not be written), if it did.
+        self.failure: BaseException | None = None
+        #: Told that failure once: a table whose relay stopped cannot go on.
+        self.on_failure: Callable[[BaseException], None] = lambda error: None
 
     @classmethod
     def resume(cls, identity: Identity, journal: Journal, *,
@@ -150,12 +157,16 @@ class TableHost:
 
         A wildcard ("" or "::") is one socket serving IPv4 and IPv6 on one port
         (IPv4 alone on a machine without IPv6); ``tcp_host`` then records what
-        is served ("::" or "0.0.0.0"), so a resumed table listens the same way."""
+        is served ("::" or "0.0.0.0"), so a resumed table listens the same way.
+        Raises :class:`~p2pcards.net.failing.CannotListen` where it cannot listen."""
         local = await self.memory.serve(LOCAL_HOST, 0, self.identity, self._accept, self.limits)
         self._servers.append(local)
         self.local_port = local.port
         if tcp_host is not None:
-            server = await serve(tcp_host, tcp_port, self.identity, self._accept, self.limits)
+            try:
+                server = await serve(tcp_host, tcp_port, self.identity, self._accept, self.limits)
+            except OSError as error:  # said by the command: where, and what to try
+                raise CannotListen(f"{tcp_host or '::'} port {tcp_port}", error) from error
             self._servers.append(server)
             self.tcp_host, self.tcp_port = server.host, server.port
 
@@ -301,16 +312,16 @@ class TableHost:
             link.push(None)
 
     def _apply(self, outputs: list[Output]) -> None:
-        if self._closed:
-            # A frame read just before close: a released journal is never reopened
-            # (a resumed host may hold it now), and no link is left to tell.
-            return
         for out in outputs:
+            if self._closed or self.failure is not None:
+                # A frame read just before close: a released journal is never reopened
+                # (a resumed host may hold it now), and no link is left to tell. A relay
+                # whose record failed relays nothing it could not keep.
+                return
             if isinstance(out, Persist):
-                self._persist(out.raw)
+                self._saving(partial(self._persist, out.raw))
             elif isinstance(out, PersistNotice):
-                if self.journal is not None:
-                    self.journal.append_notice(out.raw)
+                self._saving(partial(self._persist_notice, out.raw))
             elif isinstance(out, Send):
                 link = self._links.get(out.link)
                 if link is not None:
@@ -325,13 +336,27 @@ class TableHost:
                     log.info("closing %s: %s", self.relay.describe(out.link), out.reason)
                     link.push(None)
             elif isinstance(out, TableStarted):
-                self._open_journal(out.session)
+                self._saving(partial(self._open_journal, out.session))
+                if self.failure is not None:
+                    return
                 self.started.set()
                 self.on_event(out)
             elif isinstance(out, (LobbyChanged, AgainHeard, TakeAsked)):
                 self.on_event(out)
             elif isinstance(out, Dropped):
                 log.info("dropped a frame from %s: %s", self.relay.describe(out.link), out.reason)
+
+    def _saving(self, write: Callable[[], None]) -> None:
+        """A write to the relay's record. One that fails stops the relay (nothing
+        more is relayed: the players' own records hold what they accepted) and
+        says so once through :attr:`on_failure`, rather than ending only the link
+        whose frame it was, while the others wait for ever."""
+        try:
+            write()
+        except (OSError, P2PCardsError) as error:
+            log.info("the table's record failed: %s", error)
+            self.failure = error
+            self.on_failure(error)
 
     def _open_journal(self, session: bytes) -> None:
         if self.journal_root is None:
@@ -346,3 +371,7 @@ class TableHost:
     def _persist(self, raw: bytes) -> None:
         if self.journal is not None:
             self.journal.append(raw)
+
+    def _persist_notice(self, raw: bytes) -> None:
+        if self.journal is not None:
+            self.journal.append_notice(raw)

@@ -5,7 +5,9 @@ one queue, in order — ``("up", connection, have)`` once the hello went out,
 ``("host", connection, frame)`` for each frame, ``("down", connection,
 error)`` when the link is lost, and ``("lost", None, reason)`` when it gives
 up (the reconnect window ran out after a loss, or the very first dial found
-nobody listening). A first dial retries for ``FIRST_DIAL_WINDOW`` seconds a
+nobody listening), or ``("failed", None, error)`` when this end's own part of a
+link fails unexpectedly (its hello, its direct-link listener): the session
+stops with that error rather than blame the host for it. A first dial retries for ``FIRST_DIAL_WINDOW`` seconds a
 host that listens but cut the handshake (its admission budget, a burst of
 strangers may take us a moment later). Between failed dials it waits as
 :class:`~p2pcards.net.redial.Redial` says (backoff with jitter, bounded by
@@ -77,15 +79,17 @@ class HostLink:
 
     async def run(self, hello: Callable[[Connection], Awaitable[WireMap]]) -> None:
         """Until cancelled or given up; ``hello(connection)`` makes the hello's
-        body for a new link. Should it fail unexpectedly, the session hears of it
-        as a host that cannot be reached, instead of waiting for nothing."""
+        body for a new link. Should it fail unexpectedly (this end's own set-up,
+        such as its direct-link listener), the session hears of that failure
+        (``failed``) instead of waiting for nothing, or of a host that cannot be
+        reached when it was not the host's doing."""
         try:
             await self._run(hello)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - reported to the table task
-            log.error("the link to the host failed: %r", error)
-            await self.post(("lost", None, f"the link to the host failed: {type(error).__name__}"))
+            log.info("the link to the host failed: %r", error)
+            await self.post(("failed", None, error))
 
     async def _run(self, hello: Callable[[Connection], Awaitable[WireMap]]) -> None:
         # The first dial's window, then the reconnect window after each loss.
@@ -111,3 +115,6 @@ class HostLink:
                 connection.close()
                 await self.post(("down", connection, error))
                 redial.restart(self.reconnect_window)
+            except BaseException:
+                connection.close()  # this end failed, or was stopped: no socket left open
+                raise

@@ -21,12 +21,14 @@ if TYPE_CHECKING:
 
 #: What the table task reads: (kind, source, payload), as the links put them: a
 #: frame from the host or from a player's direct link, the host link up (with the
-#: hello's count) or down (why), the host lost for good (why, in words), or a wake.
+#: hello's count) or down (why), the host lost for good (why, in words), this end's
+#: own link set-up failed (the error: the session stops with it), or a wake.
 InboxItem = (tuple[Literal["host"], "Connection", bytes]
              | tuple[Literal["direct"], int, bytes]
              | tuple[Literal["up"], "Connection", int]
              | tuple[Literal["down"], "Connection", Exception]
              | tuple[Literal["lost"], None, str]
+             | tuple[Literal["failed"], None, Exception]
              | tuple[Literal["wake"], None, None])
 #: Frames waiting for the table task before the links' readers wait (backpressure).
 INBOX_SIZE = 1024

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
 from p2pcards.net.connection import Connection, Limits, Server, connect, serve
 from p2pcards.net.errors import NetError
+from p2pcards.net.failing import in_words
 from p2pcards.net.redial import Redial
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
@@ -120,6 +121,7 @@ class Mesh:
         hello_body: Callable[[], WireMap],
         *,
         on_change: Callable[[], None] | None = None,
+        on_degraded: Callable[[str], None] | None = None,
         limits: Limits = MESH_LIMITS,
         dial_timeout: float = DIAL_TIMEOUT,
         max_dials: int = MAX_DIALS,
@@ -130,6 +132,8 @@ class Mesh:
         self.deliver = deliver
         self.hello_body = hello_body
         self.on_change = on_change or (lambda: None)
+        #: Told, in words, what runs without a part that failed (listening, announcing).
+        self.on_degraded = on_degraded or (lambda text: None)
         self.limits = limits
         self.dial_timeout = dial_timeout
         self.max_dials = max_dials
@@ -172,6 +176,9 @@ class Mesh:
             self._server = await serve(host, 0, self.identity, self._accept, self.limits)
         except OSError as error:
             log.info("cannot listen for direct links on %s: %s", host, error)
+            self.on_degraded(f"Cannot listen for direct links on {host} ({in_words(error)}): "
+                             f"the other players reach you through the host, as with "
+                             f"--no-listen; you still dial them.")
             self._discover()
             return []
         self._servers = [self._server]
@@ -285,6 +292,9 @@ class Mesh:
             await self.announcer.start(addrs)
         except Exception as error:  # zeroconf could not start here: the host's hints remain
             log.warning("cannot announce direct links on the LAN: %s", error)
+            self.on_degraded(f"Cannot announce your direct links on the LAN (mDNS: "
+                             f"{in_words(error)}): the players link by the addresses the "
+                             f"host hands out.")
 
     async def close(self, grace: float = 1.0) -> None:
         """Stop listening and dialling; what is queued on a live link (a final alert,

@@ -20,6 +20,7 @@ from p2pcards.net.errors import NetError
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.seat_view import bot_marks, lobby_update
 from p2pcards.net.session_events import (
+    Degraded,
     LinkDown,
     LinkUp,
     Paths,
@@ -76,7 +77,8 @@ class SeatLinks:
                   table: Callable[[], Table | None], on_change: Callable[[], None]) -> None:
         """Direct links to the other players (their hello says what ``table()`` holds)."""
         self.mesh = Mesh(self.identity, deliver, lambda: self.hello_body(table()),
-                         on_change=on_change, announce=self.announce)
+                         on_change=on_change, announce=self.announce,
+                         on_degraded=lambda text: self.on_event(Degraded(text)))
 
     async def close(self) -> None:
         """Close the link to the host and the direct links (what is queued goes first)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from p2pcards.net.failing import LocalFailure
 from p2pcards.net.inbox import InboxItem
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import frames
@@ -74,6 +75,8 @@ class SeatRouting:
                 return seat._result()
         elif item[0] == "lost":
             return seat._give_up(item[2])
+        elif item[0] == "failed":
+            raise LocalFailure("setting up your link to the host", item[2])
         return None
 
     async def host_frame(self, data: bytes) -> None:

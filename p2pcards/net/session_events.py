@@ -163,6 +163,15 @@ class SeatFilled:
 
 
 @dataclass(frozen=True)
+class Degraded:
+    """A part of this seat that is not needed to play could not start (its
+    direct-link listener, its announcement on the LAN): the table goes on without
+    it, and ``reason`` tells the person what failed and what that means."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Rejected:
     """The host refused this peer; the session ends."""
 
@@ -191,9 +200,10 @@ LEFT_IN_LOBBY = "left before the table started"
 
 
 #: Everything a session hands its front end's ``on_event``: the table's events,
-#: this module's (lobby, links, waiting, paths, presence, refusal), table talk,
+#: this module's (lobby, links, waiting, paths, presence, refusal, a part that
+#: could not start), table talk,
 #: a refusal of this player's own move (a :class:`ProtocolError`), and at a host
 #: the relay's news (:class:`LobbyChanged`, :class:`TableStarted`).
 SessionEvent = (TableEvent | LobbyUpdate | LinkUp | LinkDown | Waiting | Paths | Presence | Rejected
                 | TalkLine | ProtocolError | LobbyChanged | TableStarted | AgainHeard | TakeAsked
-                | SeatFilled)
+                | SeatFilled | Degraded)

@@ -399,6 +399,8 @@ def _session_line(e: object, s: Speaker) -> str | None:
         return " ".join(parts) or None
     if isinstance(e, peer.Rejected):
         return f"The host refused this player: {clean(e.reason, 160)}."
+    if isinstance(e, peer.Degraded):
+        return clean(e.reason, 300)
     if isinstance(e, peer.SeatFilled):
         # A newcomer's screen at a finished table's end box (the players' end boxes
         # say it with the leaver's name: p2pcards.evening_flow.fill_line).

@@ -9,7 +9,7 @@ only with ``details`` (``verify -v``) and in the JSON, which scripts read.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 from p2pcards.protocol.verify import Report
 from p2pcards.protocol.verify_evening import EveningReport
@@ -36,8 +36,21 @@ def _json(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
-def report_lines(report: Report, me_player: int | None = None, details: bool = False) -> list[str]:
-    """What a person reads: the table, who sat where, what was checked, how it ended."""
+@dataclass(frozen=True)
+class Unended:
+    """What is known of a record that verifies but holds no end: ``status`` in the
+    words ``p2pcards saved`` uses (in play when you left, or ended while you were
+    away), None for a transcript alone (nothing says whose it is, nor whether its
+    table went on); ``away``: known to have ended while its host was away."""
+
+    status: str | None
+    away: bool
+
+
+def report_lines(report: Report, me_player: int | None = None, details: bool = False,
+                 unended: Unended | None = None) -> list[str]:
+    """What a person reads: the table, who sat where, what was checked, how it ended
+    (``unended``: what is known of a record with no end, see :class:`Unended`)."""
     lines: list[str] = []
     if not report.game:
         lines.append(f"FAILED: {report.problem or 'no table in this transcript'}.")
@@ -75,15 +88,26 @@ def report_lines(report: Report, me_player: int | None = None, details: bool = F
     if report.problem:
         lines.append(f"FAILED: {report.problem}.")
     elif report.outcome is None and report.verdict is None:
-        lines.append(f"FAILED: every message checks, but the transcript stops at deal "
+        lines.append(f"NOT OVER: every message checks; the transcript stops at deal "
                      f"{max(report.deals, 1)}, before the match ends, and no verdict is saved "
-                     f"with it: an unfinished table (p2pcards resume can take it up again).")
+                     f"with it: {_unended_words(unended)}.")
     elif report.verdict_confirmed is False:
         lines.append("FAILED: the saved verdict is refused: "
                      f"{clean(report.verdict_refused or 'its evidence does not show it', 300)}.")
     else:
         lines.append("OK: every signature, proof and rule checks.")
     return lines
+
+
+def _unended_words(unended: Unended | None) -> str:
+    """What is known of a record without an end, as ``saved`` says it."""
+    if unended is None or unended.status is None:
+        return ("a transcript alone cannot say whether its table went on (verify its folder, "
+                "or see p2pcards saved)")
+    if unended.away:
+        return f"the table {unended.status}"
+    return (f"the table was {unended.status} (nothing on this machine can tell whether the "
+            f"others ended it since: p2pcards resume takes it up, or says how it ended)")
 
 
 def _confirmation(report: Report) -> str:
@@ -100,9 +124,13 @@ def _confirmation(report: Report) -> str:
             None: "(Reported, not provable from the transcript.)"}[report.verdict_confirmed]
 
 
-def report_json(report: Report, me_player: int | None = None) -> WireMap:
-    """The same facts for scripts: seats and join order both, rule ids, the outcome's numbers."""
+def report_json(report: Report, me_player: int | None = None,
+                unended: Unended | None = None) -> WireMap:
+    """The same facts for scripts: seats and join order both, rule ids, the outcome's
+    numbers; for a record with no end, ``status`` (as ``saved --json`` says it) and
+    ``ended_away``, and ``unfinished`` unless it is known to have ended."""
     outcome = report.outcome
+    away = unended is not None and unended.away
     out: WireMap = {
         "ok": report.ok, "game": report.game, "table": report.table, "you": me_player,
         "players": [{"player": i, "seat": _seat_of(report, i), "name": name, "fingerprint": fp,
@@ -113,7 +141,9 @@ def report_json(report: Report, me_player: int | None = None) -> WireMap:
                     "shares": report.shares, "reveals": report.reveals,
                     "actions": report.actions, "deals": report.deals},
         "outcome": None, "verdict": None, "problem": report.problem,
-        "unfinished": report.problem is None and outcome is None and report.verdict is None,
+        "unfinished": (report.problem is None and outcome is None and report.verdict is None
+                       and not away),
+        "ended_away": away, "status": unended.status if unended is not None else None,
     }
     if outcome is not None:
         out["outcome"] = {

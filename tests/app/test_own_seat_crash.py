@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.net.failing import LocalFailure
 from p2pcards.net.journal import Journal
 from p2pcards.net.session_events import Decision
 from p2pcards.protocol import game_wire
@@ -32,8 +33,9 @@ async def _crash(tmp_path: Path) -> None:
     hosted = await start_hosted_table(seeded_identity(4, "me", "Me"), _CrashingAgent(), options,
                                       bots=3)
     try:
-        with pytest.raises(_Broken):
+        with pytest.raises(LocalFailure, match="^your seat failed: _Broken: the front end failed") as crash:
             await asyncio.wait_for(hosted.result(), 60)
+        assert isinstance(crash.value.__cause__, _Broken)  # said in words, the crash kept
     finally:
         await hosted.close()
 

@@ -79,6 +79,22 @@ def test_a_joined_table_without_result_or_verdict_was_in_play_when_you_left(
     assert "  in play when you left\n" in capsys.readouterr().out
     assert f"{row['path']}: verifies, but the match did not finish (in play when you left)" \
         in _standings(capsys)
+    # verify says the same of it, and what resume does.
+    said, report = _verify(capsys, row["session"][:12])
+    assert ("before the match ends, and no verdict is saved with it: the table was in play "
+            "when you left (nothing on this machine can tell whether the others ended it "
+            "since: p2pcards resume takes it up, or says how it ended).") in said, said
+    assert (report["status"], report["unfinished"], report["ended_away"]) == (
+        "in play when you left", True, False)
+
+
+def _verify(capsys: pytest.CaptureFixture[str], session: str) -> tuple[str, dict[str, Any]]:
+    """``verify SESSION`` in words (one line, however it wraps) and as JSON; both exit 1:
+    a record without an end verifies no ending."""
+    assert main(["verify", session]) == 1
+    said = " ".join(capsys.readouterr().out.split())
+    assert main(["verify", "--json", session]) == 1
+    return said, json.loads(capsys.readouterr().out)
 
 
 def _age(relay: Path, seconds: float) -> None:
@@ -102,6 +118,15 @@ def test_a_hosted_table_whose_players_gave_up_on_you_is_said_to_have_ended(
     assert not row["in_play"] and "resume" not in row["commands"]
     assert f"{row['path']}: verifies, but the match did not finish (ended while you were away" \
         in _standings(capsys)
+    # verify agrees with saved (one function decides it): ended, not "unfinished".
+    said, report = _verify(capsys, row["session"][:12])
+    assert ("NOT OVER: every message checks; the transcript stops at deal 1, before the match "
+            "ends, and no verdict is saved with it: the table ended while you were away (you "
+            "hosted it, and were gone longer than its players wait for a host: their records "
+            "name you, yours nobody).") in said, said
+    assert "unfinished" not in said and "resume" not in said
+    assert (report["status"], report["unfinished"], report["ended_away"]) == (
+        row["status"], False, True)
     # resume without a session: none in play, and the one that ended is named.
     assert main(["resume", "--plain"]) == 2
     said = capsys.readouterr().err

@@ -61,3 +61,7 @@ def test_a_host_back_after_the_players_gave_up_names_nobody_and_says_so(
     assert own["status"].startswith("ended while you were away") and not own["in_play"], own
     check = host_home.verify(Path(own["path"]) / "transcript")
     assert check.verdict is None and check.report.get("unfinished"), check.stdout
+    # Its folder (or its session id) says what saved says: ended, not unfinished.
+    check = host_home.verify(Path(own["path"]))
+    assert check.report["ended_away"] and not check.report["unfinished"], check.stdout
+    assert "the table ended while you were away" in " ".join(check.stdout.split())

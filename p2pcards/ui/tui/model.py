@@ -368,7 +368,8 @@ class ScreenModel:
             kind = "verdict"
         elif isinstance(event, proto.MatchCompleted):
             kind = "result"
-        elif isinstance(event, (peer.LinkDown, peer.Rejected, ProtocolError, proto.Reported)):
+        elif isinstance(event, (peer.LinkDown, peer.Rejected, peer.Degraded, ProtocolError,
+                                proto.Reported)):
             kind = "warn"
         elif isinstance(event, TalkLine):
             kind = "talk"

@@ -3,8 +3,11 @@
 A floor says how fast the work could be if everything but libsodium cost
 nothing: Python, msgpack, hashing and the rules engine are the gap between
 it and the measured time. It is the count of each libsodium operation the
-work makes, times that operation's median cost timed in this process in the
-same run (so it moves with the machine's speed as the measured time does).
+work makes, times that operation's cost in units: its median time over that of
+one variable-base multiplication, both timed here back to back (ratios that
+hold under load, where times do not); the floor in seconds is that many units
+of the run's own unit (``scripts/_figures.py``), so it moves with the machine's
+speed as the measured time does.
 
 Counting: :data:`p2pcards.crypto.group.OPS` counts the group operations
 (variable- and fixed-base multiplications, additions, point validations,
@@ -67,8 +70,9 @@ def _median_time(call: Callable[[], object], count: int) -> float:
     return statistics.median(times)
 
 
-def op_costs(count: int = 101) -> dict[str, float]:
-    """Seconds per operation, each the median of ``count`` timed calls in this process."""
+def op_units(count: int = 101) -> dict[str, float]:
+    """Each operation's cost in units: the median of ``count`` timed calls over the
+    median of as many variable-base multiplications, timed in turn in this process."""
     scalar = nb.crypto_core_ed25519_scalar_reduce(nacl.utils.random(64))
     point = nb.crypto_scalarmult_ed25519_base_noclamp(scalar)
     other = nb.crypto_scalarmult_ed25519_base_noclamp(
@@ -77,7 +81,7 @@ def op_costs(count: int = 101) -> dict[str, float]:
     public, secret = nb.crypto_sign_seed_keypair(nacl.utils.random(32))
     message = nacl.utils.random(200)  # about a game action's signed payload
     signed = nb.crypto_sign(message, secret)
-    return {
+    seconds = {
         "scalarmult": _median_time(lambda: nb.crypto_scalarmult_ed25519_noclamp(scalar, point), count),
         "scalarmult_base": _median_time(lambda: nb.crypto_scalarmult_ed25519_base_noclamp(scalar),
                                         count),
@@ -87,18 +91,23 @@ def op_costs(count: int = 101) -> dict[str, float]:
         "sign": _median_time(lambda: nb.crypto_sign(message, secret), count),
         "sign_verify": _median_time(lambda: nb.crypto_sign_open(signed, public), count),
     }
+    # The unit again, last: its median over both samples, against load that drifts.
+    again = _median_time(lambda: nb.crypto_scalarmult_ed25519_noclamp(scalar, point), count)
+    unit = (seconds["scalarmult"] + again) / 2
+    return {op: 1.0 if op == "scalarmult" else seconds[op] / unit for op in OPERATIONS}
 
 
-def floor_seconds(counts: dict[str, int], costs: dict[str, float]) -> float:
-    """CPU seconds of libsodium alone: each operation's count times its cost."""
-    return sum(counts.get(op, 0) * costs[op] for op in OPERATIONS)
+def floor_units(counts: dict[str, int], units: dict[str, float]) -> float:
+    """The CPU of libsodium alone, in units: each operation's count times its cost."""
+    return sum(counts.get(op, 0) * units[op] for op in OPERATIONS)
 
 
-def describe(counts: dict[str, int], costs: dict[str, float], unit_s: float) -> dict[str, Any]:
-    """Counts, each operation's cost in units, and the CPU floor, for a report."""
+def describe(counts: dict[str, int], units: dict[str, float], unit_s: float) -> dict[str, Any]:
+    """Counts, each operation's cost in units, and the CPU floor in seconds of this
+    run's unit (``unit_s``), for a report."""
     return {"operations": {op: counts.get(op, 0) for op in OPERATIONS},
-            "cost_units": {op: costs[op] / unit_s for op in OPERATIONS},
-            "cpu_floor_s": floor_seconds(counts, costs)}
+            "cost_units": {op: units[op] for op in OPERATIONS},
+            "cpu_floor_s": floor_units(counts, units) * unit_s}
 
 
 def operations_line(counts: dict[str, int]) -> str:

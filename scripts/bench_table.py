@@ -76,7 +76,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _figures import ScalarmultUnit, finish, fmt, fmt_ms, unit_line, with_units  # noqa: E402
-from _floor import counted, describe, op_costs, operations_line  # noqa: E402
+from _floor import counted, describe, op_units, operations_line  # noqa: E402
 from _samplers import RssSampler, WireCounter  # noqa: E402
 
 from p2pcards.net.journal import read_records  # noqa: E402
@@ -551,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
                             for run in range(args.runs)]
                     plays.append(summarise_play(game, runs))
             verified = bench_verify(args, root, identities, unit) if "verify" in cases else None
-        costs = op_costs()
+        costs = op_units()
         floors = {s["game"]: deal_floor(s["game"], _cpus(), costs, unit.seconds)
                   for s in summaries if s["paths"] == summaries[0]["paths"]}
     finally:

@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from _figures import ScalarmultUnit, finish, fmt, unit_line, with_units  # noqa: E402
-from _floor import counted, describe, floor_seconds, op_costs, operations_line  # noqa: E402
+from _floor import counted, describe, op_units, operations_line  # noqa: E402
 
 from p2pcards.crypto.group import VALID_POINTS  # noqa: E402
 from p2pcards.net.journal import read_records  # noqa: E402
@@ -86,9 +86,8 @@ def measure(messages: list[bytes], repeat: int, unit: ScalarmultUnit) -> dict[st
     VALID_POINTS.clear()
     with counted() as counts:
         report = verify_transcript(messages, workers=1)
-    costs = op_costs()
+    costs = op_units()
     cores = default_workers()
-    floor = floor_seconds(counts, costs)
     runs: dict[str, dict[str, Any]] = {}
     for workers in sorted({1, max(2, cores)}):
         best = None
@@ -98,16 +97,18 @@ def measure(messages: list[bytes], repeat: int, unit: ScalarmultUnit) -> dict[st
             if best is None or run["wall_s"] < best["wall_s"]:
                 best = run
         assert best is not None
-        wall_floor = floor / min(workers, cores)
-        runs[str(workers)] = {"workers": workers, "wall_s": best["wall_s"], "cpu_s": best["cpu_s"],
-                              "wall_floor_s": wall_floor,
-                              "wall_over_floor": best["wall_s"] / wall_floor,
-                              "cpu_over_floor": best["cpu_s"] / floor}
+        runs[str(workers)] = {"workers": workers, "wall_s": best["wall_s"], "cpu_s": best["cpu_s"]}
+    unit.sample()
+    floor = describe(counts, costs, unit.seconds)  # in the run's unit, now that it is measured
+    for run in runs.values():
+        run["wall_floor_s"] = floor["cpu_floor_s"] / min(run["workers"], cores)
+        run["wall_over_floor"] = run["wall_s"] / run["wall_floor_s"]
+        run["cpu_over_floor"] = run["cpu_s"] / floor["cpu_floor_s"]
     return {"transcript": {"messages": len(messages), "bytes": sum(len(m) for m in messages),
                            "deals": report.deals, "shuffles": report.shuffles,
                            "shares": report.shares, "reveals": report.reveals,
                            "actions": report.actions},
-            "cores": cores, "floor": describe(counts, costs, unit.seconds), "runs": runs}
+            "cores": cores, "floor": floor, "runs": runs}
 
 
 def print_human(found: dict[str, Any], unit: ScalarmultUnit) -> None:
@@ -139,7 +140,6 @@ def main(argv: list[str] | None = None) -> int:
             messages = read_records(path)
     unit.sample()
     found = measure(messages, args.repeat, unit)
-    unit.sample()
     found["unit"] = unit.describe()
     found["load_average"] = os.getloadavg()[0]
     found = with_units(found, unit.seconds)

@@ -372,12 +372,14 @@ def _host_event(hosted: HostedTable, event: SessionEvent, forward: Callable[[Ses
 
 
 async def _wait_for(predicate: Callable[[], bool], timeout: float) -> None:
+    """Poll ``predicate`` (cheap) every 2 ms: the seats of ``play`` sit down one after
+    another through this wait, which every start of a table pays four times."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():
         if loop.time() > end:
             raise LocalSeatLate("a seat of this process did not sit down at its own table in time")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.002)
 
 
 async def play_local(identity: Identity, agent: Agent, options: TableOptions,

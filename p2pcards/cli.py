@@ -121,16 +121,12 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _rematches(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--again takes a whole number, not {text!r}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"--again takes 0..1000 rematches, not {value}")
-    return value
+    """How many rematches ``--again`` plays at most."""
+    return _int_within(text, 0, 1000, "--again takes a whole number",
+                       "--again takes 0..1000 rematches")
 
 
-def add_again_args(parser: argparse.ArgumentParser, *, host: bool) -> None:
+def _again_args(parser: argparse.ArgumentParser, *, host: bool) -> None:
     """The end-box options of ``host`` and ``join``."""
     parser.add_argument("--again", type=_rematches, default=None, metavar="N",
                         help="at the end box choose again, for up to N rematches with the "
@@ -293,7 +289,7 @@ def _host_args(host: argparse.ArgumentParser) -> None:
     _pace_arg(host)
     _config_args(host)
     _hints_arg(host)
-    add_again_args(host, host=True)
+    _again_args(host, host=True)
 
 
 def _join_args(join: argparse.ArgumentParser) -> None:
@@ -301,7 +297,7 @@ def _join_args(join: argparse.ArgumentParser) -> None:
     _finding_args(join, "the only open table")
     _seat_args(join, clock=False)
     _direct_args(join)
-    add_again_args(join, host=False)
+    _again_args(join, host=False)
 
 
 def _watch_args(watch: argparse.ArgumentParser) -> None:

@@ -430,7 +430,8 @@ def _host_event(hosted: HostedTable, event: SessionEvent, forward: Callable[[Ses
 async def _wait_for(predicate: Callable[[], bool], timeout: float,
                     hosted: HostedTable | None = None) -> None:
     """Until ``predicate()``: :class:`LocalSeatLate` after ``timeout`` seconds, or at
-    once the failure of a seat of ``hosted`` (which is closed first)."""
+    once the failure of a seat of ``hosted`` (which is closed first). Polled every
+    2 ms: the seats of ``play`` sit down one after another through this wait."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():
@@ -440,7 +441,7 @@ async def _wait_for(predicate: Callable[[], bool], timeout: float,
             raise failure
         if loop.time() > end:
             raise LocalSeatLate("a seat of this process did not sit down at its own table in time")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.002)
 
 
 async def play_local(identity: Identity, agent: Agent, options: TableOptions,

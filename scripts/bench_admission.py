@@ -46,6 +46,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _figures import ScalarmultUnit, finish, unit_line, with_units  # noqa: E402
+
+from p2pcards.protocol.events import HandReceived  # noqa: E402
 from tests.system.harness import Home, PeerProcess, make_homes  # noqa: E402
 
 ATTACKS = ("ping-flood", "silent-links", "half-frames", "handshake-flood")
@@ -251,7 +254,7 @@ def scenario(attack: str | None, args: argparse.Namespace, root: Path, identitie
         started.append(lobby)
         joiner = homes[1].spawn("join", "--connect", f"{HOST}:{port}", *seat_args(args.seed))
         started.append(joiner)
-        host.wait_event("HandDealt", STARTUP)
+        host.wait_event(HandReceived.__name__, STARTUP)
         if attack is not None:
             attackers.append(start_attacker(attack, port, args))
             time.sleep(1.0)  # let the attack build up
@@ -337,22 +340,27 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"unknown attacks: {sorted(unknown)}")
     root = Path(tempfile.mkdtemp(prefix="p2pcards-admission-"))
+    unit = ScalarmultUnit()
     try:
         identities = make_homes(root / "identities", ("Hana", "Ivo", "Lobby"))
         runs: dict[str, list[dict[str, Any]]] = {}
-        for round_ in range(max(1, args.rounds)):
-            for attack in [None, *attacks]:
-                row = scenario(attack, args, root / f"round{round_}", identities)
-                runs.setdefault(row["scenario"], []).append(row)
+        with unit.sampling():
+            for round_ in range(max(1, args.rounds)):
+                for attack in [None, *attacks]:
+                    row = scenario(attack, args, root / f"round{round_}", identities)
+                    runs.setdefault(row["scenario"], []).append(row)
         rows = [merge(found) for found in runs.values()]
     finally:
         shutil.rmtree(root, ignore_errors=True)
     base = rows[0]["progress"] or None  # the undisturbed row
     for row in rows:
         row["percent"] = None if base is None else 100.0 * row["progress"] / base
+    report = with_units({"window_s": args.window, "attacker_nice": args.nice, "rows": rows,
+                         "unit": unit.describe()}, unit.seconds)
     if args.json:
-        print(json.dumps({"window_s": args.window, "attacker_nice": args.nice, "rows": rows}))
-        return 0
+        print(json.dumps(report))
+        return finish(report, "bench_admission.py")
+    print(unit_line(unit))
     print(f"Admission under attack: host (own seat + 2 bots) and one remote player, Topper, "
           f"loopback; window {args.window:.0f} s; {max(1, args.rounds)} round(s), medians; "
           f"attacker niced +{args.nice}; goal >= {GOAL:.0%}")
@@ -366,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{'yes' if row['join_ok'] else 'NO':>7} {'yes' if row['resume_ok'] else 'NO':>9}  {told}"
               + (f"  rounds {row['rounds']}" if len(row["rounds"]) > 1 else "")
               + (f"  ({row['note']})" if row.get("note") else ""))
-    return 0
+    return finish(report, "bench_admission.py")
 
 
 if __name__ == "__main__":

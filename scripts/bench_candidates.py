@@ -29,6 +29,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from _figures import ScalarmultUnit, finish, unit_line  # noqa: E402
+
 from tests.support.netns import SimulatedLan, netns_unavailable_reason  # noqa: E402
 
 HOST = textwrap.dedent(
@@ -83,7 +85,8 @@ def main() -> int:
     if reason is not None:
         print(f"skipped: {reason}")
         return 0
-    with SimulatedLan(2, family="dual") as lan:
+    unit = ScalarmultUnit()
+    with SimulatedLan(2, family="dual") as lan, unit.sampling():
         v4, v6 = lan.interface_addresses[0]["eth0"]
         stale_v4 = v4.rsplit(".", 1)[0] + ".99"
         stale_v6 = "fd00::99"
@@ -97,12 +100,16 @@ def main() -> int:
             print(done.stderr[-2000:])
             return 1
         figures = json.loads(done.stdout)
-        print(f"candidates: {candidates} (answering: {v4}; winner when raced: {figures['winner']})")
-        for way in ("in turn", "raced"):
-            times = figures[way]
-            print(f"{way:>8}: median {statistics.median(times):.3f} s, worst {max(times):.3f} s "
-                  f"over {len(times)} runs")
-    return 0
+    # Times of connections that hang until a timeout: the unit says how loaded the
+    # machine was, not how many multiplications a wait is worth.
+    print(unit_line(unit))
+    print(f"candidates: {candidates} (answering: {v4}; winner when raced: {figures['winner']})")
+    for way in ("in turn", "raced"):
+        times = figures[way]
+        print(f"{way:>8}: median {statistics.median(times):.3f} s "
+              f"({unit.units(statistics.median(times)):,.0f} u), worst {max(times):.3f} s "
+              f"over {len(times)} runs")
+    return finish(figures, "bench_candidates.py")
 
 
 if __name__ == "__main__":

@@ -31,15 +31,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import nacl.bindings as nb  # noqa: E402
 import nacl.utils  # noqa: E402
+from _figures import ScalarmultUnit, finish, unit_line, with_units  # noqa: E402
 
 from p2pcards.crypto import keys, shares  # noqa: E402
 from p2pcards.crypto.context import ProofContext  # noqa: E402
@@ -56,36 +55,15 @@ BUDGET_MULTS = 12_000
 DECKS = {52: list(range(52)), 24: list(range(28, 52))}
 
 
-class MultProbe:
-    """Times single ``crypto_scalarmult_ed25519_noclamp`` calls (uncounted) between steps.
-
-    Sampling before and after every step, rather than once, keeps the median
-    honest on a machine whose speed drifts during the run (shared cores)."""
-
-    def __init__(self) -> None:
-        self.scalar = nb.crypto_core_ed25519_scalar_reduce(nacl.utils.random(64))
-        self.point = nb.crypto_scalarmult_ed25519_base_noclamp(
-            nb.crypto_core_ed25519_scalar_reduce(nacl.utils.random(64)))
-        self.samples: list[float] = []
-
-    def sample(self, count: int = 41) -> None:
-        for _ in range(count):
-            start = time.perf_counter()
-            nb.crypto_scalarmult_ed25519_noclamp(self.scalar, self.point)
-            self.samples.append(time.perf_counter() - start)
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-
 def run(n_cards: int, share_check: str) -> dict:
     codes = DECKS[n_cards]
     session = nacl.utils.random(32)
     deck_id = 1
     ctx = [ProofContext(session, seat, deck_id) for seat in range(SEATS)]
     steps: list[dict] = []
-    probe = MultProbe()
+    # Sampled before and after every step (its own instance per run): on shared cores the
+    # speed drifts, and the median of samples spread over the run is its unit.
+    probe = ScalarmultUnit()
 
     def step(name: str, body: Callable[[], object]) -> object:
         probe.sample()
@@ -206,7 +184,7 @@ def run(n_cards: int, share_check: str) -> dict:
 
     step("public reveal of one card", reveal)
 
-    mult = probe.median
+    mult = probe.seconds
     total = sum(s["seconds"] for s in steps)
     return {
         "cards": n_cards,
@@ -219,6 +197,7 @@ def run(n_cards: int, share_check: str) -> dict:
         "budget_in_scalarmults": BUDGET_MULTS,
         "counted": {k: sum(s[k] for s in steps) for k in OPS.snapshot()},
         "steps": [{**s, "in_scalarmults": s["seconds"] / mult} for s in steps],
+        "probe": probe,
     }
 
 
@@ -236,7 +215,7 @@ def print_table(result: dict) -> None:
     print(f"{'total':38} {result['total_s']:7.3f} {result['total_cpu_s']:7.3f} {c['scalarmult']:8d} "
           f"{c['scalarmult_base']:8d} {c['add']:6d} {c['validate']:6d} "
           f"{result['total_in_scalarmults']:7.0f}")
-    print(f"median variable-base scalar multiplication: {result['scalarmult_s'] * 1e6:.1f} µs")
+    print(f"{unit_line(result['probe'])}; load average {os.getloadavg()[0]:.2f}")
     print(f"total = {result['total_in_scalarmults']:.0f} multiplications' worth of time "
           f"(goal: at most {result['budget_in_scalarmults']}); best of {result['repeats']} runs, "
           f"all runs: {', '.join(f'{r:.0f}' for r in result['runs_in_scalarmults'])}")
@@ -244,7 +223,7 @@ def print_table(result: dict) -> None:
           f"{result['once_per_process_s'] * 1e3:.1f} ms")
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, choices=sorted(DECKS), default=52)
     parser.add_argument("--share-check", choices=("owner", "all"), default="owner",
@@ -264,11 +243,15 @@ def main() -> None:
     result["once_per_process_s"] = once_s
     result["repeats"] = len(runs)
     result["runs_in_scalarmults"] = [r["total_in_scalarmults"] for r in runs]
+    result["load_average"] = os.getloadavg()[0]
+    probe = result.pop("probe")
+    result = with_units(result, result["scalarmult_s"])
     if args.json:
         print(json.dumps(result))
     else:
-        print_table(result)
+        print_table({**result, "probe": probe})
+    return finish(result, "bench_deck.py")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,7 +4,7 @@
 Four ``p2pcards`` processes on loopback play a bot match, as
 ``scripts/bench_table.py`` runs them (host and three joiners, direct links).
 The action rate is the host's traced ``ActionApplied`` events per second, from
-its first action to ``MatchEnded``. Each match is played twice, in turn:
+its first action to ``MatchCompleted``. Each match is played twice, in turn:
 
 - undisturbed;
 - with ``--flooders`` spectators (default 8, the table's default number of
@@ -34,11 +34,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _figures import ScalarmultUnit, finish, unit_line, with_units  # noqa: E402
+
 from p2pcards.errors import P2PCardsError  # noqa: E402
 from p2pcards.net.connection import connect  # noqa: E402
 from p2pcards.protocol import frames  # noqa: E402
 from p2pcards.protocol.envelope import PROTOCOL_VERSION  # noqa: E402
+from p2pcards.protocol.events import MatchCompleted  # noqa: E402
 from p2pcards.protocol.identity import Identity  # noqa: E402
+from p2pcards.protocol.relay_outputs import TableStarted  # noqa: E402
 from tests.system.harness import STARTUP_TIMEOUT, ProcessTable, TablePlan, make_homes  # noqa: E402
 from tests.system.scenarios import SEAT_NAMES  # noqa: E402
 
@@ -136,7 +140,7 @@ def match(args: argparse.Namespace, root: Path, flooders: int) -> dict[str, Any]
         for index in range(1, 4):
             table.add_joiner(index, plan.join_args(f"{plan.bind}:{table.port}"))
         if flooders:
-            host.wait_event("TableStarted", STARTUP_TIMEOUT)
+            host.wait_event(TableStarted.__name__, STARTUP_TIMEOUT)
             flood = threading.Thread(target=_flood, args=(table.port, flooders, args.every / 1000,
                                                           stop, count))
             flood.start()
@@ -150,7 +154,7 @@ def match(args: argparse.Namespace, root: Path, flooders: int) -> dict[str, Any]
         raise RuntimeError(f"exit codes {codes}: {[p.summary for p in table.processes]}")
     events = table.processes[0].events()
     actions = [e["t"] for e in events if e.get("event") == "ActionApplied"]
-    ended = next(e["t"] for e in events if e.get("event") == "MatchEnded")
+    ended = next(e["t"] for e in events if e.get("event") == MatchCompleted.__name__)
     span = ended - actions[0]
     return {"actions": len(actions), "span_s": span, "rate": len(actions) / span,
             "flood": vars(count)}
@@ -159,7 +163,8 @@ def match(args: argparse.Namespace, root: Path, flooders: int) -> dict[str, Any]
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     plain, flooded = [], []
-    with tempfile.TemporaryDirectory(prefix="bench-spectators-") as tmp:
+    unit = ScalarmultUnit()
+    with tempfile.TemporaryDirectory(prefix="bench-spectators-") as tmp, unit.sampling():
         for run in range(args.runs):
             plain.append(match(args, Path(tmp) / f"plain{run}", 0))
             flooded.append(match(args, Path(tmp) / f"flood{run}", args.flooders))
@@ -168,15 +173,17 @@ def main(argv: list[str] | None = None) -> int:
     report = {"game": args.game, "settings": list(_settings(args)), "flooders": args.flooders,
               "every_ms": args.every, "undisturbed_actions_per_s": rate_plain,
               "flooded_actions_per_s": rate_flood, "ratio": rate_flood / rate_plain,
-              "goal_ratio": GOAL_RATIO, "matches": {"undisturbed": plain, "flooded": flooded}}
+              "goal_ratio": GOAL_RATIO, "matches": {"undisturbed": plain, "flooded": flooded},
+              "unit": unit.describe()}
+    report = with_units(report, unit.seconds)
     if args.json:
         print(json.dumps(report))
-        return 0
+        return finish(report, "bench_spectators.py")
     syncs = sum(m["flood"]["syncs"] for m in flooded)
     answered = sum(m["flood"]["answered"] for m in flooded)
     closed = sum(m["flood"]["closed"] for m in flooded)
     dials = sum(m["flood"]["dials"] for m in flooded)
-    print(f"{args.game} {' '.join(_settings(args))}, {args.runs} pair(s) of matches")
+    print(f"{args.game} {' '.join(_settings(args))}, {args.runs} pair(s) of matches; {unit_line(unit)}")
     print(f"undisturbed: {rate_plain:.1f} actions/s "
           f"({sum(m['actions'] for m in plain)} actions)")
     print(f"{args.flooders} spectators flooding sync every {args.every:g} ms: {rate_flood:.1f} "
@@ -184,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio: {100 * rate_flood / rate_plain:.0f} % (goal: at least {100 * GOAL_RATIO:.0f} %)")
     print(f"flooders: {syncs} syncs sent, {answered} messages received, "
           f"{closed} links closed by the host, {dials} dials")
-    return 0
+    return finish(report, "bench_spectators.py")
 
 
 if __name__ == "__main__":

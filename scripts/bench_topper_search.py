@@ -39,6 +39,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from _figures import ScalarmultUnit, finish, unit_line, with_units
+
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
@@ -148,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   sys.stdout)
         return 0
     runs: dict[str, list[dict[str, Any]]] = {"reference": [], "current": []}
-    with tempfile.TemporaryDirectory(prefix="bench-topper-") as tmp:
+    unit = ScalarmultUnit()
+    with tempfile.TemporaryDirectory(prefix="bench-topper-") as tmp, unit.sampling():
         roots = {"reference": extract(args.reference, tmp), "current": os.path.abspath(REPO)}
         for _ in range(args.repeat):  # alternately, so both see the same spells of load
             for name, root in roots.items():
@@ -161,10 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
               "current_figures": cur, "speedup": ref["per_second"] and cur["per_second"] / ref["per_second"],
               "play_speedup": cur["play_cpu_s"] and ref["play_cpu_s"] / cur["play_cpu_s"],
               "bid_speedup": cur["bid_cpu_s"] and ref["bid_cpu_s"] / cur["bid_cpu_s"],
-              "differing_decisions": differ}
+              "differing_decisions": differ, "unit": unit.describe()}
+    report = with_units(report, unit.seconds)
     if args.json:
         print(json.dumps(report, indent=2))
-        return 1 if differ else 0
+        return 1 if differ else finish(report, "bench_topper_search.py")
+    print(unit_line(unit))
     print(f"Topper search, level {args.level}: {cur['decisions']} decisions, least CPU of the "
           f"thinking thread over {args.repeat} run(s) each, "
           f"ceilings {'kept' if args.keep_ceilings else 'out of reach'}")
@@ -178,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"DIFFERENT DECISIONS at {len(differ)} of {cur['decisions']} (seed, step): {differ[:10]}")
         return 1
     print(f"same decisions and draws: all {cur['decisions']}")
-    return 0
+    return finish(report, "bench_topper_search.py")
 
 
 if __name__ == "__main__":

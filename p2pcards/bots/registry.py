@@ -16,6 +16,9 @@ from p2pcards.bots.base import Bot
 from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
 from p2pcards.bots.bluff_counter import CounterBluffBot
 from p2pcards.bots.bluff_search import SearchBluffBot
+from p2pcards.bots.kinds import DEFAULT_LEVEL as DEFAULT_LEVEL
+from p2pcards.bots.kinds import KINDS as KINDS
+from p2pcards.bots.kinds import LEVELS as LEVELS
 from p2pcards.bots.topper import HeuristicTopperBot, RandomTopperBot
 from p2pcards.bots.topper_counter import CounterTopperBot
 from p2pcards.bots.topper_search import SearchTopperBot
@@ -23,12 +26,6 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.rules.games import GAMES
 
 BotFactory = Callable[[random.Random], Bot]
-
-#: Bot kinds, strongest first (the first is the default of ``play``). ``counter`` counts
-#: cards without searching: the benchmark of the search (issue 26) and a fast opponent.
-KINDS = ("search", "counter", "heuristic", "random")
-LEVELS = ("easy", "normal", "hard")
-DEFAULT_LEVEL = "normal"
 
 #: Budgets of the search bots by level (keyword arguments of their classes).
 _BUDGETS: dict[str, dict[str, dict[str, bool | int | float]]] = {

@@ -49,26 +49,6 @@ def offers_evening(args: argparse.Namespace, front: FrontEnd) -> bool:
     return args.again is not None or front.chooses_at_end
 
 
-def _rematches(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--again takes a whole number, not {text!r}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"--again takes 0..1000 rematches, not {value}")
-    return value
-
-
-def add_again_args(parser: argparse.ArgumentParser, *, host: bool) -> None:
-    """The end-box options of ``host`` and ``join``."""
-    parser.add_argument("--again", type=_rematches, default=None, metavar="N",
-                        help="at the end box choose again, for up to N rematches with the "
-                             "same players (rotated seats, no joining), then leave")
-    if host:
-        parser.add_argument("--fill-with-bots", action="store_true",
-                            help="with --again: a seat freed at the end box gets a bot at once")
-
-
 def _chosen_line(names: tuple[str, ...], chosen: Chosen) -> str:
     who = quoted(names[chosen.player])
     if chosen.choice == LEAVE:

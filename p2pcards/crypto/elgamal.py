@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from p2pcards.crypto.errors import InvalidEncoding, describe
+from p2pcards.crypto.errors import CryptoError, InvalidEncoding, describe
 from p2pcards.crypto.group import G, Point, Scalar
 from p2pcards.crypto.hashing import TAG_CARD, hash_to_point, u64
 from p2pcards.crypto.wire import MAX_DECK_SIZE, expect_list
@@ -91,8 +91,12 @@ class Ciphertext:
     def from_wire(cls, obj: object, seat: int | None = None, what: str = "ciphertext") -> Ciphertext:
         """Both points validated; neither may be the identity."""
         c1, c2 = expect_list(obj, what, seat, length=2)
-        return cls(Point.from_bytes(c1, what=f"{what}.c1", seat=seat),
-                   Point.from_bytes(c2, what=f"{what}.c2", seat=seat))
+        try:
+            return cls(Point.from_bytes(c1, what=what, seat=seat),
+                       Point.from_bytes(c2, what=what, seat=seat))
+        except CryptoError:  # decoded again for an error that names the half (names cost)
+            return cls(Point.from_bytes(c1, what=f"{what}.c1", seat=seat),
+                       Point.from_bytes(c2, what=f"{what}.c2", seat=seat))
 
     def __repr__(self) -> str:
         return "Ciphertext(<hidden>)"
@@ -111,4 +115,7 @@ def deck_to_wire(deck: Sequence[Ciphertext]) -> list[list[bytes]]:
 def deck_from_wire(obj: object, seat: int | None = None, what: str = "deck") -> list[Ciphertext]:
     """A masked deck from the wire: 1..MAX_DECK_SIZE ciphertexts, every point validated."""
     items = expect_list(obj, what, seat, lo=1, hi=MAX_DECK_SIZE)
-    return [Ciphertext.from_wire(item, seat, f"{what}[{i}]") for i, item in enumerate(items)]
+    try:
+        return [Ciphertext.from_wire(item, seat, what) for item in items]
+    except CryptoError:  # decoded again for an error that names the card (names cost)
+        return [Ciphertext.from_wire(item, seat, f"{what}[{i}]") for i, item in enumerate(items)]

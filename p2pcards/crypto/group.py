@@ -101,6 +101,10 @@ class ValidEncodings:
     def __contains__(self, raw: bytes) -> bool:
         return self.enabled and raw in self._seen
 
+    def clear(self) -> None:
+        """Forget every encoding (a benchmark that times a fresh process's work again)."""
+        self._seen.clear()
+
     def add(self, raw: bytes) -> None:
         if self.enabled:
             if len(self._seen) >= self.capacity:

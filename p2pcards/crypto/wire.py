@@ -10,7 +10,7 @@ these checks come second and raise :class:`~p2pcards.crypto.errors.InvalidEncodi
 
 from __future__ import annotations
 
-from p2pcards.crypto.errors import InvalidEncoding
+from p2pcards.crypto.errors import CryptoError, InvalidEncoding
 from p2pcards.crypto.group import Point, Scalar
 from p2pcards.wiremap import WireList
 
@@ -32,10 +32,20 @@ def expect_list(obj: object, what: str, seat: int | None, *, length: int | None 
 def points_from_wire(obj: object, what: str, seat: int | None, *, length: int | None = None,
                      lo: int = 1, hi: int = MAX_DECK_SIZE) -> tuple[Point, ...]:
     items = expect_list(obj, what, seat, length=length, lo=lo, hi=hi)
-    return tuple(Point.from_bytes(b, what=f"{what}[{i}]", seat=seat) for i, b in enumerate(items))
+    try:
+        return tuple(Point.from_bytes(b, what=what, seat=seat) for b in items)
+    except CryptoError:
+        # Decoded again, item by item, so that the error names the item (its name is
+        # built only now: thousands are decoded per shuffle).
+        return tuple(Point.from_bytes(b, what=f"{what}[{i}]", seat=seat)
+                     for i, b in enumerate(items))
 
 
 def scalars_from_wire(obj: object, what: str, seat: int | None, *, length: int | None = None,
                       lo: int = 1, hi: int = MAX_DECK_SIZE) -> tuple[Scalar, ...]:
     items = expect_list(obj, what, seat, length=length, lo=lo, hi=hi)
-    return tuple(Scalar.from_bytes(b, what=f"{what}[{i}]", seat=seat) for i, b in enumerate(items))
+    try:
+        return tuple(Scalar.from_bytes(b, what=what, seat=seat) for b in items)
+    except CryptoError:  # as points_from_wire: the item's name only for its error
+        return tuple(Scalar.from_bytes(b, what=f"{what}[{i}]", seat=seat)
+                     for i, b in enumerate(items))

@@ -26,8 +26,6 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-import ifaddr  # a dependency of zeroconf
-
 __all__ = [
     "STAGGER",
     "AnnouncedLink",
@@ -128,7 +126,11 @@ def _zone(adapter: ListedAdapter) -> str:
 def local_addresses(adapters: Iterable[ListedAdapter] | None = None) -> list[LocalAddress]:
     """Every address of this machine (or of ``adapters``, as ``ifaddr`` lists them)."""
     found: list[LocalAddress] = []
-    for adapter in ifaddr.get_adapters() if adapters is None else adapters:
+    if adapters is None:
+        import ifaddr  # a dependency of zeroconf, and of ctypes: loaded only by what lists adapters
+
+        adapters = ifaddr.get_adapters()
+    for adapter in adapters:
         for ip in adapter.ips:
             raw = ip.ip[0] if isinstance(ip.ip, tuple) else ip.ip
             try:

@@ -35,6 +35,7 @@ from p2pcards.net.inbox import Inbox
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.resume import Step, rebuild, resumed_steps, show_record, turn_age
+from p2pcards.net.same_bytes import SAME_MESSAGE
 from p2pcards.net.seat_links import SeatLinks, SessionRejected
 from p2pcards.net.seat_record import SeatRecord
 from p2pcards.net.seat_routing import SeatRouting
@@ -360,7 +361,7 @@ class PeerSession:
         events: list[TableEvent] | None = None
         error: ProtocolError | None = None
         try:
-            events = await asyncio.to_thread(check.job)
+            events = await asyncio.to_thread(SAME_MESSAGE.run, check.raw, check.job)
         except SeatPlayedElsewhere:
             raise  # ends the session (see _run)
         except ProtocolError as failed:

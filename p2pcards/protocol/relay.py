@@ -60,6 +60,8 @@ from p2pcards.protocol.errors import (
 )
 from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.limits import DEFAULT_SPECTATORS as DEFAULT_SPECTATORS
+from p2pcards.protocol.limits import MAX_SPECTATORS as MAX_SPECTATORS
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay_outputs import (  # the relay's outputs, named from here too
     AgainHeard as AgainHeard,
@@ -120,11 +122,6 @@ SPECTATOR_SYNCS_PER_MESSAGE = 1
 #: Forks (signed messages that do not extend the chain) remembered so that the
 #: copies players pass on are not forwarded again; beyond this, forwarded each time.
 MAX_FORWARDED_FORKS = 4096
-
-
-#: Spectators a table admits unless its host says otherwise.
-DEFAULT_SPECTATORS = 8
-MAX_SPECTATORS = 64
 
 
 @dataclass

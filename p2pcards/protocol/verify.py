@@ -115,17 +115,24 @@ def verify_transcript(messages: list[bytes], verdict: Verdict | None = None, *,
 def _verify(messages: list[bytes], verdict: Verdict | None, workers: int,
             progress: Progress | None) -> Report:
     if workers == 1 or len(messages) < 2:
-        return _replay(messages, verdict, checks.VerifiedChecks().check, progress)
+        # Each check once, in order (a transcript holds no check twice: no record of passes).
+        return _replay(messages, verdict, _run, progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending = _Pending(pool)
         try:
             report: Report | None = _replay(messages, verdict, pending.collect, progress)
         except Exception:  # noqa: BLE001 - what an unchecked proof led to; the strict replay says
             report = None
-        passed = pending.results(progress)
-    if passed.complete and report is not None:
+        complete = pending.wait(progress)
+    if complete and report is not None:
         return report
-    return _replay(messages, verdict, passed.check, progress)  # a check failed: strictly, in order
+    # A check failed (or the optimistic replay stopped): strictly, in order, each check run
+    # here unless a worker found it passing.
+    return _replay(messages, verdict, pending.passed().check, progress)
+
+
+def _run(check: checks.Check) -> None:
+    check.run()
 
 
 def _run_checks(batch: list[checks.Check]) -> list[bool]:
@@ -149,12 +156,15 @@ class _Passed(checks.VerifiedChecks):
 
 
 class _Pending:
-    """Checks met by the optimistic replay, sent to the workers in batches."""
+    """Checks met by the optimistic replay, sent to the workers in batches.
+
+    A check's key (a hash of its whole statement) is computed only if a strict
+    replay needs to look its result up: never when every check passed."""
 
     def __init__(self, pool: Executor) -> None:
         self.pool = pool
         self.batch: list[checks.Check] = []
-        self.sent: list[tuple[list[bytes], Future[list[bool]]]] = []
+        self.sent: list[tuple[list[checks.Check], Future[list[bool]]]] = []
         self.count = 0
 
     def collect(self, check: checks.Check) -> None:
@@ -165,23 +175,29 @@ class _Pending:
 
     def _flush(self) -> None:
         if self.batch:
-            keys = [c.key for c in self.batch]
-            self.sent.append((keys, self.pool.submit(_run_checks, self.batch)))
+            self.sent.append((self.batch, self.pool.submit(_run_checks, self.batch)))
             self.batch = []
 
-    def results(self, progress: Progress | None) -> _Passed:
+    def wait(self, progress: Progress | None) -> bool:
+        """Wait for every batch; whether every check passed."""
         self._flush()
-        passed = _Passed()
-        done = 0
-        for keys, future in self.sent:
-            for key, ok in zip(keys, future.result(), strict=False):
-                if ok:
-                    passed.passed(key)
-                else:
-                    passed.complete = False
-            done += len(keys)
+        done, complete = 0, True
+        for batch, future in self.sent:
+            complete = all(future.result()) and complete
+            done += len(batch)
             if progress is not None:
                 progress("proofs", done, self.count)
+        return complete
+
+    def passed(self) -> _Passed:
+        """The checks the workers found passing, by key (after :meth:`wait`)."""
+        passed = _Passed()
+        for batch, future in self.sent:
+            for check, ok in zip(batch, future.result(), strict=True):
+                if ok:
+                    passed.passed(check.key)
+                else:
+                    passed.complete = False
         return passed
 
 
@@ -242,15 +258,13 @@ def _not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None
     (shape and signature faults are left to the table, which names them)."""
     try:
-        notice = SignedNotice.parse(raw)
-    except ProtocolError:
-        notice = None
-    if notice is not None:
-        return f"a signed {notice.type!r} notice, which is never part of the transcript"
-    try:
         msg = SignedMessage.parse(raw)
-    except ProtocolError:
-        return None
+    except ProtocolError:  # a notice (refused as a message), or a fault the table names
+        try:
+            notice = SignedNotice.parse(raw)
+        except ProtocolError:
+            return None
+        return f"a signed {notice.type!r} notice, which is never part of the transcript"
     if msg.position < index:
         return f"a second copy of position {msg.position} (a saved transcript is exactly the chain)"
     if msg.position > index:

@@ -235,6 +235,11 @@ class Connection:
     def closed(self) -> bool:
         return self._closed.is_set()
 
+    def on_admit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` once, when the owner admits this connection (see :meth:`admit`):
+        the server that accepted it lets go of its stranger's place."""
+        self._on_admit = hook
+
     def admit(self) -> None:
         """The owner vouches for this peer (a seated player, a known key): it leaves
         the strangers' budget, so no flood of strangers can evict it. Idempotent; a
@@ -420,14 +425,15 @@ class Server:
         """Strangers' places held by ``address`` (its IPv4 address, or its IPv6 /64)."""
         return self._budget.count(address)
 
-    async def _start(self, host: str, port: int) -> None:
+    async def start(self, host: str, port: int) -> None:
+        """Listen on ``host:port`` (what :func:`serve` does with a new server)."""
         loop = asyncio.get_running_loop()
         sock = listening_socket(host, port)
         if sock is None:
-            self._server = await loop.create_server(lambda: _Gate(self), host, port)
+            self._server = await loop.create_server(lambda: _Gate(self._admit), host, port)
         else:
             try:
-                self._server = await loop.create_server(lambda: _Gate(self), sock=sock)
+                self._server = await loop.create_server(lambda: _Gate(self._admit), sock=sock)
             except BaseException:
                 sock.close()
                 raise
@@ -502,7 +508,7 @@ class Server:
             connection.close()
             return
         ticket.close = connection.close
-        connection._on_admit = lambda: self._budget.release(ticket)
+        connection.on_admit(lambda: self._budget.release(ticket))
         await hand_over(connection, self._on_connection)
 
 
@@ -510,12 +516,12 @@ class _Gate(asyncio.Protocol):
     """The first protocol of every accepted socket: asks the budget before anything
     else is made, so a refused connection costs the server almost nothing."""
 
-    def __init__(self, server: Server) -> None:
-        self._server = server
+    def __init__(self, admit: Callable[[asyncio.Transport], None]) -> None:
+        self._admit = admit
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # A TCP server's transport is a full Transport; the hook is typed with its base.
-        self._server._admit(cast(asyncio.Transport, transport))
+        self._admit(cast(asyncio.Transport, transport))
 
     def connection_lost(self, exc: Exception | None) -> None:
         return None
@@ -557,5 +563,5 @@ async def serve(
     "" and "::" listen on every address of both families with one socket (IPv4
     alone where the machine has no IPv6); "0.0.0.0" on every IPv4 address."""
     server = Server(identity, on_connection, limits)
-    await server._start(host, port)
+    await server.start(host, port)
     return server

@@ -23,6 +23,7 @@ from p2pcards.net.addresses import (
     served_families,
 )
 from p2pcards.net.discovery import port_answers
+from tests.support.loopback import needs_loopback_v6
 
 
 def adapter(name: str, index: int, *ips: tuple[str, int]) -> SimpleNamespace:
@@ -231,18 +232,6 @@ def one_port_on_both_loopbacks() -> Iterator[tuple[socket.socket, socket.socket,
             yield v4, v6, port
         return
     pytest.skip("no port free on both 127.0.0.1 and ::1")
-
-
-def _loopback_v6() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
-needs_loopback_v6 = pytest.mark.skipif(not _loopback_v6(), reason="no ::1 on this machine")
 
 
 def probes(hosts: list[str], port: int, started: list[str]) -> list[Callable[[], Awaitable[str | None]]]:

@@ -1,0 +1,16 @@
+"""Layer 5: the bots. A bot is given one seat's view, never the full state,
+and answers with an action; it imports only the cards, the rules and the
+error root (``tests/test_layers.py``).
+
+- ``base``: what a bot is, and the local full-information match loop the
+  arena and the rules tests play; ``registry``: every bot by game, kind and
+  level (the one place the arena, the tables and the command line ask);
+  ``agent``: a bot as a table agent, reseeded per decision so that a restart
+  chooses the same; ``pace``: its think time at a table with people.
+- Bluff: ``bluff`` (random, heuristic), ``bluff_counter`` (every claim
+  counted), ``bluff_search`` (hidden cards reasoned about, opponents learned).
+- Topper: ``topper`` (random, heuristic), ``topper_counter`` (counting, the
+  benchmark a search must beat), ``topper_search`` (Information Set MCTS
+  over imagined deals) with ``topper_playout`` (its fast play-out).
+- ``coach``: what the ``normal`` search bot would do in a seat's place, and why.
+"""

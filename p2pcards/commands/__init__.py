@@ -2,9 +2,10 @@
 
 :mod:`p2pcards.cli` parses the options and hands them to ``cmd_*`` here:
 ``hosting`` (play, host), ``finding`` (tables, and how join and watch pick a
-table), ``joining`` (join, watch), ``resuming`` (resume), ``checking`` (verify,
-replay), ``saved`` (saved, standings); ``identity``, ``settings``, ``seated``
-and ``printed`` are what several of them share.
+table), ``joining`` (join, watch), ``evening`` (``host``/``join --again N``:
+the end box's choice and the rematches), ``resuming`` (resume), ``checking``
+(verify, replay), ``saved`` (saved, standings); ``identity``, ``settings``,
+``seated`` and ``printed`` are what several of them share.
 """
 
 from __future__ import annotations

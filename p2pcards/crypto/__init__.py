@@ -12,6 +12,7 @@ Barnett–Smart style ElGamal on the prime-order subgroup of edwards25519:
 * :mod:`~p2pcards.crypto.generators` the shuffle proof's independent generators;
 * :mod:`~p2pcards.crypto.shuffle` the verifiable shuffle (Terelius–Wikström);
 * :mod:`~p2pcards.crypto.shares` decryption shares with Chaum–Pedersen proofs;
+* :mod:`~p2pcards.crypto.checks` public proof checks as values, and a per-process record of those that passed;
 * :mod:`~p2pcards.crypto.wire` shape checks shared by every ``from_wire``;
 * :mod:`~p2pcards.crypto.seeded` a deterministic byte source for test vectors only;
 * :mod:`~p2pcards.crypto.errors` the error vocabulary.

@@ -7,7 +7,7 @@ enter every Fiat–Shamir hash.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from p2pcards.crypto.errors import InvalidEncoding, describe
 from p2pcards.crypto.hashing import u64
@@ -32,10 +32,6 @@ class ProofContext:
         for name, value, top in (("seat", self.seat, _MAX_SEAT), ("deck", self.deck, _MAX_DECK)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
                 raise InvalidEncoding(f"{name} must be an integer in 0..{top}, got {describe(value)}")
-
-    def for_seat(self, seat: int) -> ProofContext:
-        """The same session and deck, as proved by ``seat`` (what a verifier needs)."""
-        return replace(self, seat=seat)
 
     def fields(self) -> tuple[bytes, bytes, bytes]:
         """``session, u64(seat), u64(deck)``: the first three fields of every proof hash."""

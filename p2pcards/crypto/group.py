@@ -37,9 +37,6 @@ ORDER = 2**252 + 27742317777372353535851937790883648493
 _FIELD_PRIME = 2**255 - 19
 _LOW_255 = (1 << 255) - 1
 
-SCALAR_BYTES = 32
-POINT_BYTES = 32
-
 #: A source of random bytes: ``rng(n)`` returns ``n`` bytes.
 Rng = Callable[[int], bytes]
 

@@ -1,10 +1,10 @@
 """Authenticated, encrypted connections over TCP (asyncio), and what they defend against.
 
 A ``Connection`` is the link of ``link.py`` running over any frame transport:
-TCP here, in-process queues in ``memory.py``; both run the same handshake and
-sealing code. ``serve`` accepts connections under ``Limits``: a short
-handshake deadline, a deadline for finishing a frame once it has started
-(idle links are allowed) and a frame size limit. Until its owner vouches for
+TCP (``stream_transport.py``), in-process queues (``memory.py``); both run the
+same handshake and sealing code. ``serve`` accepts connections under
+``Limits``: a short handshake deadline, a deadline for finishing a frame once
+it has started (idle links are allowed) and a frame size limit. Until its owner vouches for
 it (``Connection.admit``), a connection is a stranger and holds a place in
 the strangers' budget (``admission.py``): handshakes are rate-limited per
 address (an IPv6 /64 counts as one), one address holds only a few places, and
@@ -15,20 +15,19 @@ never keep out a player. Nothing a remote sends can raise out of the server.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, cast
 
 from p2pcards.net.admission import StrangerBudget, Ticket
-from p2pcards.net.errors import ConnectionClosed, FrameTimeout, HandshakeTimeout, NetError
-from p2pcards.net.framing import MAX_FRAME, FrameDecoder, FrameTooLarge, encode_frame
+from p2pcards.net.errors import ConnectionClosed, HandshakeTimeout, NetError
+from p2pcards.net.framing import MAX_FRAME, FrameTooLarge
 from p2pcards.net.link import HANDSHAKE_MAX_FRAME, SEAL_OVERHEAD, LinkHandshake, Role, SecureChannel
 from p2pcards.net.sockets import Address as Address
 from p2pcards.net.sockets import listening_socket, served_host, socket_address
+from p2pcards.net.stream_transport import READ_CHUNK, StreamTransport
 from p2pcards.protocol.identity import Identity
 
 __all__ = [
@@ -45,7 +44,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-READ_CHUNK = 64 * 1024
+
 @dataclass(frozen=True)
 class Limits:
     """Defences of a listening server (and the frame limits of a dialling client).
@@ -103,91 +102,6 @@ class FrameTransport(Protocol):
     async def wait_closed(self) -> None: ...
 
 
-class StreamTransport:
-    """Frames over an asyncio stream, with the per-frame read deadline."""
-
-    def __init__(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        *,
-        frame_timeout: float,
-        max_frame: int = HANDSHAKE_MAX_FRAME,
-    ) -> None:
-        self._reader = reader
-        self._writer = writer
-        self._frame_timeout = frame_timeout
-        self._decoder = FrameDecoder(max_frame)
-        self._frames: deque[bytes] = deque()
-        # Seconds of waiting left for the frame in progress; only time spent
-        # waiting on the socket counts, so a slow consumer is not blamed.
-        self._frame_budget: float | None = None
-        self._remote: Address = socket_address(writer.get_extra_info("peername")) or ("unknown", 0)
-        self._closing = False
-
-    @property
-    def remote_address(self) -> Address:
-        return self._remote
-
-    @property
-    def local_address(self) -> Address | None:
-        """This end's own socket address (where a direct-link listener belongs), a
-        link-local one with its zone."""
-        return socket_address(self._writer.get_extra_info("sockname"))
-
-    def set_max_frame(self, limit: int) -> None:
-        self._decoder.max_frame = limit
-
-    async def read_frame(self) -> bytes:
-        loop = asyncio.get_running_loop()
-        while not self._frames:
-            if self._closing:
-                raise ConnectionClosed("connection closed locally")
-            budget = self._frame_budget
-            waited_from = loop.time()
-            try:
-                if budget is None:  # between frames: idle is allowed
-                    data = await self._reader.read(READ_CHUNK)
-                else:
-                    async with asyncio.timeout(budget):
-                        data = await self._reader.read(READ_CHUNK)
-            except TimeoutError:
-                raise FrameTimeout(self._frame_timeout) from None
-            except OSError as error:
-                raise ConnectionClosed(f"connection lost: {type(error).__name__}", by_peer=True) from None
-            if budget is not None:
-                self._frame_budget = budget - (loop.time() - waited_from)
-            if not data:
-                if self._closing:
-                    raise ConnectionClosed("connection closed locally")
-                self._decoder.end_of_stream()
-                raise ConnectionClosed("connection closed by the peer", by_peer=True)
-            self._frames.extend(self._decoder.feed(data))
-            if not self._decoder.in_frame:
-                self._frame_budget = None
-            elif self._frame_budget is None or self._frames:
-                # A new frame began in this chunk: it gets the whole budget.
-                self._frame_budget = self._frame_timeout
-        return self._frames.popleft()
-
-    async def write_frame(self, frame: bytes) -> None:
-        if self._closing or self._writer.is_closing():
-            raise ConnectionClosed("connection closed locally")
-        self._writer.write(encode_frame(frame, self._decoder.max_frame))
-        try:
-            await self._writer.drain()
-        except OSError as error:
-            raise ConnectionClosed(f"connection lost: {type(error).__name__}", by_peer=True) from None
-
-    def close(self) -> None:
-        self._closing = True
-        self._writer.close()
-
-    async def wait_closed(self) -> None:
-        with contextlib.suppress(OSError):
-            await self._writer.wait_closed()
-
-
 class Connection:
     """An authenticated, encrypted, message-oriented connection to one peer.
 
@@ -234,6 +148,11 @@ class Connection:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    def on_admit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` once, when the owner admits this connection (see :meth:`admit`):
+        the server that accepted it lets go of its stranger's place."""
+        self._on_admit = hook
 
     def admit(self) -> None:
         """The owner vouches for this peer (a seated player, a known key): it leaves
@@ -420,14 +339,15 @@ class Server:
         """Strangers' places held by ``address`` (its IPv4 address, or its IPv6 /64)."""
         return self._budget.count(address)
 
-    async def _start(self, host: str, port: int) -> None:
+    async def start(self, host: str, port: int) -> None:
+        """Listen on ``host:port`` (what :func:`serve` does with a new server)."""
         loop = asyncio.get_running_loop()
         sock = listening_socket(host, port)
         if sock is None:
-            self._server = await loop.create_server(lambda: _Gate(self), host, port)
+            self._server = await loop.create_server(lambda: _Gate(self._admit), host, port)
         else:
             try:
-                self._server = await loop.create_server(lambda: _Gate(self), sock=sock)
+                self._server = await loop.create_server(lambda: _Gate(self._admit), sock=sock)
             except BaseException:
                 sock.close()
                 raise
@@ -502,7 +422,7 @@ class Server:
             connection.close()
             return
         ticket.close = connection.close
-        connection._on_admit = lambda: self._budget.release(ticket)
+        connection.on_admit(lambda: self._budget.release(ticket))
         await hand_over(connection, self._on_connection)
 
 
@@ -510,12 +430,12 @@ class _Gate(asyncio.Protocol):
     """The first protocol of every accepted socket: asks the budget before anything
     else is made, so a refused connection costs the server almost nothing."""
 
-    def __init__(self, server: Server) -> None:
-        self._server = server
+    def __init__(self, admit: Callable[[asyncio.Transport], None]) -> None:
+        self._admit = admit
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # A TCP server's transport is a full Transport; the hook is typed with its base.
-        self._server._admit(cast(asyncio.Transport, transport))
+        self._admit(cast(asyncio.Transport, transport))
 
     def connection_lost(self, exc: Exception | None) -> None:
         return None
@@ -557,5 +477,5 @@ async def serve(
     "" and "::" listen on every address of both families with one socket (IPv4
     alone where the machine has no IPv6); "0.0.0.0" on every IPv4 address."""
     server = Server(identity, on_connection, limits)
-    await server._start(host, port)
+    await server.start(host, port)
     return server

@@ -33,6 +33,7 @@ from p2pcards.net.errors import NetError, NotRunning
 from p2pcards.net.failing import CannotListen
 from p2pcards.net.journal import Journal
 from p2pcards.net.memory import MemoryNetwork, MemoryServer
+from p2pcards.net.saved_tables import RELAY, record_folder
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
 from p2pcards.protocol.evening import Rematch
@@ -361,7 +362,7 @@ class TableHost:
     def _open_journal(self, session: bytes) -> None:
         if self.journal_root is None:
             return
-        self.journal = Journal(Path(self.journal_root) / session.hex() / "relay")
+        self.journal = Journal(record_folder(self.journal_root, session, RELAY))
         self.journal.claim()
         self.journal.write_meta({"v": 1, "game": self.lobby.game, "config": self.lobby.config,
                                  "table": self.lobby.table_name, "tcp_host": self.tcp_host or "",

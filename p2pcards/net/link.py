@@ -159,10 +159,6 @@ class SecureChannel:
         return fingerprint(self.peer_public_key)
 
     @property
-    def frames_sent(self) -> int:
-        return self._send_counter
-
-    @property
     def frames_received(self) -> int:
         return self._receive_counter
 

@@ -66,12 +66,16 @@ class MemoryWire:
     def cut(self) -> None:
         """Break the wire: both ends see the connection drop as if the peer had gone."""
         for end in self._ends.values():
-            end._peer_gone()
+            end.peer_gone()
 
-    def _attach(self, a: _MemoryEnd, b: _MemoryEnd) -> None:
+    def attach(self, a_sees: Address, b_sees: Address) -> tuple[_MemoryEnd, _MemoryEnd]:
+        """The wire's two ends (``a`` dials), each seeing the other at the address given."""
+        a, b = _MemoryEnd(self, "a", a_sees), _MemoryEnd(self, "b", b_sees)
         self._ends = {"a": a, "b": b}
+        return a, b
 
-    def _carry(self, sender: Side, frame: bytes) -> None:
+    def carry(self, sender: Side, frame: bytes) -> None:
+        """A frame ``sender``'s end wrote: to the other end, unless dropped or intercepted."""
         if self._drops[sender] > 0:
             self._drops[sender] -= 1
             return
@@ -79,7 +83,13 @@ class MemoryWire:
         frames = [frame] if interceptor is None else list(interceptor(frame))
         receiver = self._ends["b" if sender == "a" else "a"]
         for delivered in frames:
-            receiver._deliver(delivered)
+            receiver.deliver(delivered)
+
+    def hang_up(self, sender: Side) -> None:
+        """``sender``'s end closed: the other end sees its peer gone."""
+        for side, end in self._ends.items():
+            if side != sender:
+                end.peer_gone()
 
 
 class _MemoryEnd:
@@ -119,7 +129,7 @@ class _MemoryEnd:
             raise ConnectionClosed("connection closed locally")
         if self._peer_closed:
             raise ConnectionClosed("connection closed by the peer", by_peer=True)
-        self._wire._carry(self._side, bytes(frame))
+        self._wire.carry(self._side, bytes(frame))
         await asyncio.sleep(0)  # let the reader run, as a drain would
 
     def close(self) -> None:
@@ -127,31 +137,24 @@ class _MemoryEnd:
             return
         self._closed = True
         self._inbox.put_nowait(_LOCAL_CLOSE)
-        for end in self._wire._ends.values():
-            if end is not self:
-                end._peer_gone()
+        self._wire.hang_up(self._side)
 
     async def wait_closed(self) -> None:
         return None
 
-    def _deliver(self, frame: bytes) -> None:
+    def deliver(self, frame: bytes) -> None:
+        """A frame from the wire (dropped once either end closed)."""
         if not self._closed and not self._peer_closed:
             self._inbox.put_nowait(frame)
 
-    def _peer_gone(self) -> None:
+    def peer_gone(self) -> None:
+        """The other end closed, or the wire was cut: reads end after what came."""
         if not self._peer_closed:
             self._peer_closed = True
             self._inbox.put_nowait(_PEER_CLOSE)
 
 
 _connection_numbers = itertools.count(1)
-
-
-def _wire_ends(wire: MemoryWire, a_sees: Address, b_sees: Address) -> tuple[_MemoryEnd, _MemoryEnd]:
-    end_a = _MemoryEnd(wire, "a", a_sees)
-    end_b = _MemoryEnd(wire, "b", b_sees)
-    wire._attach(end_a, end_b)
-    return end_a, end_b
 
 
 async def _establish_or_close(
@@ -181,7 +184,7 @@ async def memory_pair(
     """
     wire = wire if wire is not None else MemoryWire()
     number = next(_connection_numbers)
-    end_a, end_b = _wire_ends(wire, ("memory-b", number), ("memory-a", number))
+    end_a, end_b = wire.attach(("memory-b", number), ("memory-a", number))
     results = await asyncio.gather(
         _establish_or_close(end_a, identity_a, Role.INITIATOR, expect_b, max_frame),
         _establish_or_close(end_b, identity_b, Role.RESPONDER, expect_a, max_frame),
@@ -215,7 +218,7 @@ class MemoryServer:
 
     def close(self) -> None:
         """Stop accepting; established connections stay with their owners."""
-        self._network._listeners.pop(self._address, None)
+        self._network.forget(self._address)
 
     async def wait_closed(self) -> None:
         return None
@@ -226,7 +229,8 @@ class MemoryServer:
     async def __aexit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _accept(self, end: _MemoryEnd) -> None:
+    def accept(self, end: _MemoryEnd) -> None:
+        """A dialled wire's accepting end: its handshake and owner in a task of their own."""
         task = asyncio.get_running_loop().create_task(self._run(end))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -245,6 +249,10 @@ class MemoryNetwork:
         self._ports = itertools.count(40000)
         self.wires: list[MemoryWire] = []
         """Every wire made by ``connect``, in order, for injecting faults."""
+
+    def forget(self, address: tuple[str, int]) -> None:
+        """The listener at ``address`` closed: nothing accepts there any more."""
+        self._listeners.pop(address, None)
 
     async def serve(
         self,
@@ -280,8 +288,8 @@ class MemoryNetwork:
         wire = MemoryWire()
         self.wires.append(wire)
         number = next(_connection_numbers)
-        end_a, end_b = _wire_ends(wire, (host, port), (local_host or "memory", number))
-        server._accept(end_b)
+        end_a, end_b = wire.attach((host, port), (local_host or "memory", number))
+        server.accept(end_b)
         deadline = asyncio.timeout(timeout)
         try:
             async with deadline:

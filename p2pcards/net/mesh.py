@@ -417,8 +417,7 @@ class Mesh:
                     return None
             return dial
 
-        won = await race([attempt(host, port) for host, port in addresses],
-                         discard=lambda extra: extra.close())
+        won = await race([attempt(host, port) for host, port in addresses])
         if won is None:
             return False
         connection = won[1]

@@ -38,7 +38,7 @@ from p2pcards.net.resume import Step, rebuild, resumed_steps, show_record, turn_
 from p2pcards.net.same_bytes import SAME_MESSAGE
 from p2pcards.net.seat_links import SeatLinks, SessionRejected
 from p2pcards.net.seat_record import SeatRecord
-from p2pcards.net.seat_routing import SeatRouting
+from p2pcards.net.seat_routing import SeatDriver, SeatRouting
 from p2pcards.net.seat_talk import SeatTalk
 from p2pcards.net.seat_view import closing_notice, decision_of, result_of
 from p2pcards.net.seat_writing import write_action, write_automatic, write_hint, write_pause
@@ -131,7 +131,10 @@ class PeerSession:
         #: The one queue the table task reads (opened when :meth:`run` starts).
         self.inbox = Inbox()
         #: Which rule, or which part of this seat, each item and frame goes to.
-        self.routing = SeatRouting(self)
+        self.routing = SeatRouting(self.rules, self.links, self.chat, self.inbox, SeatDriver(
+            apply=self._apply, start_table=self._start_table,
+            finished=lambda: self._result() if self._table_done() else None,
+            give_up=self._give_up, hosted=lambda: bool(self.meta.get("hosted"))))
 
     # -- public -----------------------------------------------------------------
 

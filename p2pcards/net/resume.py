@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from p2pcards.net.journal import Journal
-from p2pcards.net.session_events import LobbyUpdate, SessionEvent
+from p2pcards.net.session_events import NO_VIEW, LobbyUpdate, SessionEvent
+from p2pcards.net.session_events import Step as Step
 from p2pcards.net.session_snapshot import seat_view
 from p2pcards.protocol.errors import RemoteProtocolError
 from p2pcards.protocol.events import (
@@ -44,30 +45,12 @@ from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
 from p2pcards.wiremap import WireMap
 
-if TYPE_CHECKING:
-    from p2pcards.net.peer import PeerSession
-
 #: Seconds of the clock a resumed turn keeps however long ago it began.
 RESUME_GRACE = 30.0
 #: Seconds between a running host's heartbeats (how stale its "last up" may be).
 ALIVE_EVERY = 1.0
 #: The heartbeat's file in the relay's record folder (only its time counts).
 ALIVE_FILE = "alive"
-
-
-#: What a front end reads for a step that comes before this seat has a view.
-NO_VIEW = None
-
-
-@dataclass(frozen=True)
-class Step:
-    """Events told again from a seat's record, and the seat's view as it was just
-    after them (``NO_VIEW`` before the seats are drawn): a front end that reads
-    the view while it takes the events (a deal's chips, the hand) sees that
-    moment of the table, not the end of the record."""
-
-    events: tuple[SessionEvent, ...]
-    view: Engine | None = NO_VIEW
 
 
 @dataclass
@@ -159,7 +142,15 @@ def resumed_steps(table: Table, meta: WireMap, steps: Sequence[Step] = ()) -> li
     return out
 
 
-def show_record(session: PeerSession, steps: Sequence[Step]) -> None:
+class TellsRecord(Protocol):
+    """What :func:`show_record` needs of a session (a :class:`~p2pcards.net.peer.PeerSession`):
+    its front end's hook, and where front ends read the step being told."""
+
+    on_event: Callable[[SessionEvent], None]
+    replaying: Step | None
+
+
+def show_record(session: TellsRecord, steps: Sequence[Step]) -> None:
     """Tell ``session``'s front end (``on_event``) every step again, with the
     session's ``replaying`` set to the step while its events are told (front
     ends read the view of that moment from it), and cleared at the end."""

@@ -34,9 +34,9 @@ def session_folder(record: Path) -> Path:
     return Path(record).parent
 
 
-def seat_record(root: Path, session: str, owner: str) -> Path:
-    """Where the record of ``owner`` (a fingerprint, or :data:`RELAY`) at ``session`` lives."""
-    return Path(root) / session / owner
+def record_folder(root: Path, session: bytes, owner: str) -> Path:
+    """Where the record of ``owner`` (a fingerprint, or :data:`RELAY`) at ``session`` is kept."""
+    return Path(root) / session.hex() / owner
 
 
 def is_record(directory: Path) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2pcards.net.journal import Journal
+from p2pcards.net.saved_tables import record_folder
 from p2pcards.protocol.events import MatchCompleted, TableEnded, TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
@@ -35,8 +36,7 @@ class SeatRecord:
         """A new record for this seat at ``table`` (claimed: raises
         :class:`~p2pcards.net.journal.JournalInUse` if another process plays it),
         with the meta a resume needs and the genesis."""
-        directory = Path(root) / table.session.hex() / identity.fingerprint
-        self.journal = Journal(directory)
+        self.journal = Journal(record_folder(root, table.session, identity.fingerprint))
         self.journal.claim()
         # Which players the lobby said are bots (the genesis does not say), so a
         # resumed table still marks them.

@@ -1,7 +1,8 @@
 """What a peer session tells its front end and agent: the events it emits
 besides the table's own (lobby, links, waiting, paths, presence, refusal),
 the decision an agent is asked for, the agent's two requests (leave, step
-away) and how a session ends.
+away), how a session ends, and a step of a resumed session's record told
+again (:class:`Step`).
 
 A vocabulary, no behaviour: front ends (``p2pcards.ui``) and the spectator's
 session read these without needing the session itself.
@@ -207,3 +208,18 @@ LEFT_IN_LOBBY = "left before the table started"
 SessionEvent = (TableEvent | LobbyUpdate | LinkUp | LinkDown | Waiting | Paths | Presence | Rejected
                 | TalkLine | ProtocolError | LobbyChanged | TableStarted | AgainHeard | TakeAsked
                 | SeatFilled | Degraded)
+
+
+#: What a front end reads for a step that comes before this seat has a view.
+NO_VIEW = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """Events told again from a seat's record, and the seat's view as it was just
+    after them (``NO_VIEW`` before the seats are drawn): a front end that reads
+    the view while it takes the events (a deal's chips, the hand) sees that
+    moment of the table, not the end of the record."""
+
+    events: tuple[SessionEvent, ...]
+    view: Engine | None = NO_VIEW

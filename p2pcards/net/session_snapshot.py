@@ -15,16 +15,14 @@ cheap to read at any event.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from p2pcards.net.session_events import Step
 from p2pcards.protocol.errors import LocalProtocolError
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Player
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
-
-if TYPE_CHECKING:
-    from p2pcards.net.resume import Step
 
 
 class LiveSession(Protocol):

@@ -540,12 +540,6 @@ class SessionRules:
         """When the grace of an ended table is up (inf: still in play)."""
         return math.inf if self.ended_at is None else self.ended_at + self.grace
 
-    # -- what the driver shows --------------------------------------------------------
-
-    def writer_has_other_path(self) -> bool:
-        """Whether the writer's messages could reach us other than through the host."""
-        return self.table is not None and self.table.writer in self.linked
-
 
 __all__ = ["END_GRACE", "FORWARD_DELAY", "HOST", "PROBE_TIMEOUT", "Check", "Clock", "Emit", "Output",
            "Path", "Save", "Send", "SessionRules", "Settle", "Speculate", "digest"]

@@ -1,0 +1,16 @@
+"""Layer 5: the front ends a person plays through. None decides a rule: each
+reads a seat's events and view (:mod:`p2pcards.net.session_events`,
+:mod:`p2pcards.net.session_snapshot`) and sends choices back.
+
+- ``plain``: the line-based front end (one typed command at a time);
+  ``tui``: the full-screen table (prompt_toolkit).
+- ``text``: the table as text for any front end, with one module per game
+  (``text_bluff``, ``text_topper``) and what both share (``text_common``);
+  ``text_events``: events in words; ``text_summary``: what a deal or a hand
+  came to; ``text_checks``: the cryptographic checks folded for the log;
+  ``text_verify``: an offline check in words (``p2pcards verify``).
+- ``replay``: a saved table checked and stepped through (``p2pcards replay``).
+- ``evening``: the matches this program played, table after table.
+- ``console``: output that never fails on an encoding, and the ASCII look;
+  ``commandline``: a command line printed for a person to copy.
+"""

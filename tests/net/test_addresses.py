@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import contextlib
+import socket
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +22,8 @@ from p2pcards.net.addresses import (
     race,
     served_families,
 )
+from p2pcards.net.discovery import port_answers
+from tests.support.loopback import needs_loopback_v6
 
 
 def adapter(name: str, index: int, *ips: tuple[str, int]) -> SimpleNamespace:
@@ -187,20 +191,6 @@ async def test_a_slow_attempt_does_not_hold_up_the_next_and_losers_are_cancelled
 
 
 @pytest.mark.asyncio
-async def test_a_success_that_comes_with_the_winner_is_discarded() -> None:
-    attempts = Attempts(2)
-    discarded: list[str] = []
-    running = asyncio.create_task(race(attempts.all(), stagger=0.01, discard=discarded.append))
-    async with asyncio.timeout(10):
-        while len(attempts.started) < 2:
-            await asyncio.sleep(0.01)
-        attempts.outcomes[1].set_result("late")
-        attempts.outcomes[0].set_result("early")
-        assert await running == (0, "early")
-    assert discarded == ["late"]
-
-
-@pytest.mark.asyncio
 async def test_every_attempt_failing_is_none() -> None:
     async def refused() -> str | None:
         return None
@@ -212,3 +202,74 @@ async def test_every_attempt_failing_is_none() -> None:
         assert await race([refused, broken, refused], stagger=3600) is None
         assert await race([], stagger=3600) is None
 
+
+
+# --- the race over real sockets, in our order (loopback only) -------------------------
+
+#: A stagger no test waits out: a second attempt that starts did so because the first failed.
+NEVER = 3600.0
+#: Seconds a race over loopback gets (at load 8 on two cores), far below NEVER.
+BOUND = 10.0
+
+
+@contextlib.contextmanager
+def one_port_on_both_loopbacks() -> Iterator[tuple[socket.socket, socket.socket, int]]:
+    """A socket bound on 127.0.0.1 and one on ::1, on the same port, neither listening
+    yet: bound, the port is ours, and a connection to a socket that does not listen
+    is refused at once."""
+    for _ in range(20):  # bounded: another process may hold the port on ::1
+        v4 = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        v4.bind(("127.0.0.1", 0))
+        port = int(v4.getsockname()[1])
+        v6 = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        try:
+            v6.bind(("::1", port))
+        except OSError:
+            v4.close()
+            v6.close()
+            continue
+        with v4, v6:
+            yield v4, v6, port
+        return
+    pytest.skip("no port free on both 127.0.0.1 and ::1")
+
+
+def probes(hosts: list[str], port: int, started: list[str]) -> list[Callable[[], Awaitable[str | None]]]:
+    """One attempt per host, as a joiner probes a table's port (``port_answers``)."""
+    def probe(host: str) -> Callable[[], Awaitable[str | None]]:
+        async def attempt() -> str | None:
+            started.append(host)
+            return host if await port_answers(host, port, timeout=BOUND) else None
+        return attempt
+    return [probe(host) for host in hosts]
+
+
+@needs_loopback_v6
+@pytest.mark.asyncio
+async def test_asyncios_race_tries_the_addresses_in_our_ranking() -> None:
+    """Heard as 127.0.0.1 then ::1, ranked ::1 first (RFC 8305 §4): ::1 wins, and
+    with both listening the other is never tried."""
+    with one_port_on_both_loopbacks() as (v4, v6, port):
+        v4.listen()
+        v6.listen()
+        ordered = order_candidates(["127.0.0.1", "::1"], [])
+        assert ordered == ["::1", "127.0.0.1"]
+        started: list[str] = []
+        async with asyncio.timeout(BOUND):
+            assert await race(probes(ordered, port, started), stagger=NEVER) == (0, "::1")
+        assert started == ["::1"]
+
+
+@needs_loopback_v6
+@pytest.mark.asyncio
+async def test_a_dead_first_address_falls_through_to_the_next_at_once() -> None:
+    """The top-ranked address refuses (nothing listens on ::1): the next one is
+    tried at once, long before the stagger, and wins."""
+    with one_port_on_both_loopbacks() as (v4, _v6, port):
+        v4.listen()
+        started: list[str] = []
+        async with asyncio.timeout(BOUND):
+            won = await race(probes(order_candidates(["127.0.0.1", "::1"], []), port, started),
+                             stagger=NEVER)
+        assert won == (1, "127.0.0.1")
+        assert started == ["::1", "127.0.0.1"]

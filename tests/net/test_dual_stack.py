@@ -11,6 +11,7 @@ from p2pcards.net.connection import Connection, connect, serve
 from p2pcards.net.host import TableHost
 from p2pcards.net.sockets import socket_address
 from p2pcards.protocol.identity import Identity
+from tests.support.loopback import needs_loopback_v6
 
 BOUND = 10.0
 
@@ -18,17 +19,8 @@ needs_dual_stack = pytest.mark.skipif(not socket.has_dualstack_ipv6() or not soc
                                       reason="this machine has no dual-stack IPv6 sockets")
 
 
-def _loopback_v6() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
 @needs_dual_stack
-@pytest.mark.skipif(not _loopback_v6(), reason="no ::1 on this machine")
+@needs_loopback_v6
 @pytest.mark.asyncio
 @pytest.mark.parametrize("host", ["", "::"])
 async def test_wildcard_serves_ipv4_and_ipv6_peers_on_one_port(host: str, alice: Identity, bob: Identity) -> None:

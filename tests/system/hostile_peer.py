@@ -59,7 +59,7 @@ _original_on_alert = seat_routing.SeatRouting.alert
 
 async def _on_alert_then_echo(self: Any, raw: bytes, source: Any) -> None:
     await _original_on_alert(self, raw, source)
-    if await self.seat._to_host(frames.encode("msg", raw)):
+    if await self.links.to_host(frames.encode("msg", raw)):
         print(f"echoed a notice as a message: {raw.hex()}", file=sys.stderr, flush=True)
 
 

@@ -6,7 +6,6 @@ rematch plays."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from p2pcards.commands.finding import connect_address
 from p2pcards.net.journal import read_records
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.protocol.verify_evening import Link, link_of
+from tests.support.loopback import needs_loopback_v6
 from tests.support.typed import present
 
 from .harness import Home, PeerProcess, ProcessTable, TablePlan
@@ -23,22 +23,9 @@ from .harness import Home, PeerProcess, ProcessTable, TablePlan
 EVENING_TIMEOUT = 300.0
 
 
-def _loopback_v6() -> bool:
-    """Whether this machine has an IPv6 loopback (``::1``) to listen on."""
-    if not socket.has_ipv6:
-        return False
-    try:
-        with socket.socket(socket.AF_INET6) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
 #: The loopback of each family: an evening runs the same over IPv4 and IPv6.
 LOOPBACKS = [pytest.param("127.0.0.1", id="ipv4"),
-             pytest.param("::1", id="ipv6", marks=pytest.mark.skipif(
-                 not _loopback_v6(), reason="no IPv6 loopback (::1) on this machine"))]
+             pytest.param("::1", id="ipv6", marks=needs_loopback_v6)]
 
 
 def _player_transcripts(home: Home) -> list[Path]:

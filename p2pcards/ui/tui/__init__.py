@@ -16,9 +16,12 @@ Modules, one idea each:
 - :mod:`.keymap` — keys to legal actions (through the text module's commands);
 - :mod:`.picker` — the cursor and the selected cards;
 - :mod:`.layout`, :mod:`.control`, :mod:`.bindings`, :mod:`.style` — the prompt_toolkit parts
-  (:mod:`.asciilook`: the same table in ASCII for a terminal that cannot draw its symbols);
+  (:mod:`.drawn_screen`: what the layout reads of its screen; :mod:`.asciilook`: the same
+  table in ASCII for a terminal that cannot draw its symbols; :mod:`.logcapture`: log
+  records into the table's log while the screen owns the terminal);
 - :mod:`.seats`, :mod:`.board`, :mod:`.hand`, :mod:`.bars`, :mod:`.logview`, :mod:`.dialogs`,
-  :mod:`.helptext`, :mod:`.draw` — the panels, each drawn for the size it is given.
+  :mod:`.helptext` — the panels, each drawn for the size it is given, with :mod:`.lines`
+  (styled lines that fit a width).
 """
 
 from p2pcards.ui.tui.screen import TableScreen

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Protocol, Self
+from typing import Self
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -39,6 +39,7 @@ from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import HandCard, clean
 from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.asciilook import table_output
+from p2pcards.ui.tui.drawn_screen import Question as Question
 from p2pcards.ui.tui.layout import MIN_COLUMNS, MIN_ROWS, TableLayout
 from p2pcards.ui.tui.lines import Line
 from p2pcards.ui.tui.logcapture import LogCapture
@@ -54,16 +55,6 @@ ESC_WAIT = 0.05
 
 #: The boxes drawn over the table (``TableApp.overlay``); None: the table itself.
 HELP, HISTORY, SUMMARY, CONFIRM = "help", "history", "summary", "confirm"
-
-
-class Question(Protocol):
-    """What the question line asks (a discard's rank and stake, a chat line, a deal's number)."""
-
-    @property
-    def question(self) -> str: ...
-
-    @property
-    def default(self) -> str: ...
 
 
 class TableApp(ABC):

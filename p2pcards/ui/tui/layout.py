@@ -48,6 +48,7 @@ from p2pcards.ui.tui.dialogs import (
     summary_height,
     summary_lines,
 )
+from p2pcards.ui.tui.drawn_screen import DrawnScreen
 from p2pcards.ui.tui.hand import hand_lines
 from p2pcards.ui.tui.lines import Lines, wrapped
 from p2pcards.ui.tui.logview import log_lines
@@ -55,8 +56,6 @@ from p2pcards.ui.tui.seats import BOTTOM, LEFT, RIGHT, TOP, seat_panel
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
-
-    from p2pcards.ui.tui.app import TableApp
 
 #: The smallest window the table is drawn in (columns, rows); a smaller one shows a notice.
 MIN_COLUMNS, MIN_ROWS = 80, 24
@@ -66,9 +65,9 @@ DIALOG_WIDTH = D(min=40, preferred=70, max=76)
 
 
 class TableLayout:
-    """The windows of the table for one :class:`~p2pcards.ui.tui.app.TableApp`."""
+    """The windows of the table for one screen (a :class:`~p2pcards.ui.tui.app.TableApp`)."""
 
-    def __init__(self, screen: TableApp) -> None:
+    def __init__(self, screen: DrawnScreen) -> None:
         self.screen = screen
         self.hand_window = Window(DrawnControl(self._hand, focusable=True), height=3)
         self.prompt_window = Window(BufferControl(screen.prompt_buffer),

@@ -10,22 +10,21 @@ adapters (``ifaddr``'s view of the machine), so they are tested without one:
   families the socket serves; loopback only when nothing else exists or the
   table is bound to loopback (IPv6 mDNS on loopback does not work);
 - a joiner tries the addresses on its own subnets first, IPv6 and IPv4
-  interleaved (RFC 8305 §4), and races them with staggered starts (§5,
-  asyncio's own racer) instead of waiting for each in turn;
+  interleaved (RFC 8305 §4), and races them with staggered starts (§5)
+  instead of waiting for each in turn;
 - the hint shown to friends never offers loopback, or a link-local address
   whose zone only means something on the host, when a LAN address exists.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import sys
-from asyncio import staggered
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar, cast
-
-from p2pcards.net.errors import NetError
+from typing import Protocol, TypeVar
 
 __all__ = [
     "STAGGER",
@@ -300,34 +299,54 @@ def _virtual(interface: str) -> bool:
     return interface.lower().startswith(_VIRTUAL_PREFIXES)
 
 
-class _NoAnswer(NetError):
-    """An attempt that returned None: a failure to asyncio's racer, which counts any return as a win."""
-
-
 async def race(
     attempts: Sequence[Callable[[], Awaitable[T | None]]],
     *,
     stagger: float = STAGGER,
+    discard: Callable[[T], Awaitable[None] | None] | None = None,
 ) -> tuple[int, T] | None:
-    """Happy Eyeballs (RFC 8305 §5) over ``attempts`` in the order given (ours: see
-    :func:`order_candidates`): each starts ``stagger`` seconds after the one before
-    or as soon as it fails; the first that returns a value (not None, no
-    exception) wins and the others are cancelled and waited for. Returns
-    ``(index, value)``, or None if every attempt failed.
+    """Happy Eyeballs (RFC 8305 §5): start ``attempts`` in order, the next one
+    ``stagger`` seconds after the last or as soon as it fails; the first that
+    returns a value (not None, no exception) wins and the others are cancelled.
+    Returns ``(index, value)``, or None if every attempt failed. A value that
+    arrives after the winner (in the same turn) is handed to ``discard``.
 
-    The racing is asyncio's own: ``asyncio.staggered.staggered_race``, what
-    ``loop.create_connection`` runs for ``happy_eyeballs_delay``. That option
-    itself takes one host name and orders what it resolves to by family alone;
-    a table's addresses are a list heard from its announcement, ranked by this
-    machine's subnets, so the list goes to the racer as it is."""
-
-    def failing_on_none(attempt: Callable[[], Awaitable[T | None]]) -> Callable[[], Awaitable[T]]:
-        async def run() -> T:
-            value = await attempt()
-            if value is None:
-                raise _NoAnswer
-            return value
-        return run
-
-    value, index, _ = await staggered.staggered_race([failing_on_none(a) for a in attempts], stagger)
-    return None if index is None else (index, cast(T, value))
+    Ours, not asyncio's: ``happy_eyeballs_delay`` takes one host name and orders
+    what it resolves to by family alone (a table's addresses are a list heard
+    from its announcement, ranked by :func:`order_candidates`), and the racer
+    behind it (``asyncio.staggered``) is undocumented and, on Python 3.11, drops
+    a connection that succeeds in the same turn as the winner, where this one
+    hands it to ``discard`` to be closed."""
+    pending: dict[asyncio.Future[T | None], int] = {}
+    winner: tuple[int, T] | None = None
+    started = 0
+    try:
+        while winner is None and (started < len(attempts) or pending):
+            if started < len(attempts):
+                pending[asyncio.ensure_future(attempts[started]())] = started
+                started += 1
+            wait = stagger if started < len(attempts) else None
+            done, _ = await asyncio.wait(pending, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            for task in sorted(done, key=pending.__getitem__):
+                index = pending.pop(task)
+                value = None if task.cancelled() or task.exception() is not None else task.result()
+                if value is None:
+                    continue
+                if winner is None:
+                    winner = (index, value)
+                elif discard is not None:
+                    result = discard(value)
+                    if result is not None:
+                        await result
+    finally:
+        for task in pending:
+            task.cancel()
+        if pending:
+            finished = await asyncio.gather(*pending, return_exceptions=True)
+            for late in finished:
+                if discard is not None and late is not None and not isinstance(late, BaseException):
+                    with contextlib.suppress(Exception):
+                        outcome = discard(late)
+                        if outcome is not None:
+                            await outcome
+    return winner

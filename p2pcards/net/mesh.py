@@ -417,7 +417,8 @@ class Mesh:
                     return None
             return dial
 
-        won = await race([attempt(host, port) for host, port in addresses])
+        won = await race([attempt(host, port) for host, port in addresses],
+                         discard=lambda extra: extra.close())
         if won is None:
             return False
         connection = won[1]

@@ -191,6 +191,20 @@ async def test_a_slow_attempt_does_not_hold_up_the_next_and_losers_are_cancelled
 
 
 @pytest.mark.asyncio
+async def test_a_success_that_comes_with_the_winner_is_discarded() -> None:
+    attempts = Attempts(2)
+    discarded: list[str] = []
+    running = asyncio.create_task(race(attempts.all(), stagger=0.01, discard=discarded.append))
+    async with asyncio.timeout(10):
+        while len(attempts.started) < 2:
+            await asyncio.sleep(0.01)
+        attempts.outcomes[1].set_result("late")
+        attempts.outcomes[0].set_result("early")
+        assert await running == (0, "early")
+    assert discarded == ["late"]
+
+
+@pytest.mark.asyncio
 async def test_every_attempt_failing_is_none() -> None:
     async def refused() -> str | None:
         return None
@@ -246,7 +260,7 @@ def probes(hosts: list[str], port: int, started: list[str]) -> list[Callable[[],
 
 @needs_loopback_v6
 @pytest.mark.asyncio
-async def test_asyncios_race_tries_the_addresses_in_our_ranking() -> None:
+async def test_the_race_tries_the_addresses_in_our_ranking() -> None:
     """Heard as 127.0.0.1 then ::1, ranked ::1 first (RFC 8305 §4): ::1 wins, and
     with both listening the other is never tried."""
     with one_port_on_both_loopbacks() as (v4, v6, port):

@@ -61,7 +61,7 @@ class DeckInFlight:
         self._checker = checker
         self._deal_type = deal_type
         self._deal = self._new_deal(0)
-        #: Each seat's ``shares`` message of the current deck, by seat.
+        #: Each seat's latest ``shares`` message (of the current deck once it has written it).
         self._shares_messages: dict[int, KeptMessage] = {}
         #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
         self._shuffle_ahead: Prepared | None = None

@@ -19,13 +19,12 @@ from p2pcards.protocol import (
     talk,
     verdict,
 )
-from p2pcards.protocol.schema import Bin, Struct
 from p2pcards.wiremap import WireMap
 
 
 def catalogue() -> WireMap:
     """Every wire shape, described (see ``schema.Shape.describe``)."""
-    payload = Struct({**envelope._HEADER, "sid": Bin(32), "body": envelope._AnyMap()})
+    payload = envelope.payload_shape()
     transcript = {
         "genesis": lobby.GENESIS_SHAPE.describe(),
         "commit": table_records.COMMIT_SHAPE.describe(),

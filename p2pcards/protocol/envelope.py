@@ -188,11 +188,17 @@ def _parse_envelope(raw: bytes, what: str) -> tuple[bytes, bytes, WireMap]:
     fields = wire.unpack(payload)
     if not isinstance(fields, dict):
         raise MalformedMessage("payload: expected a map")
+    return payload, signature, validate(payload_shape(fields.get("n") != 0), fields, "payload")
+
+
+def payload_shape(with_session: bool = True) -> Struct:
+    """What a signed payload holds: the header, the session id (in every message
+    but the genesis, which makes it) and a body, checked later by its type."""
     shape = dict(_HEADER)
-    if fields.get("n") != 0:
+    if with_session:
         shape["sid"] = Bin(32)
     shape["body"] = _AnyMap()
-    return payload, signature, validate(Struct(shape), fields, "payload")
+    return Struct(shape)
 
 
 class _AnyMap(Shape):

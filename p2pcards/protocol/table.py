@@ -3,118 +3,76 @@
 Bytes in (:meth:`Table.receive`), bytes out (:meth:`Table.outgoing`,
 :meth:`Table.act`), events for the front end. No sockets, no clock, no
 threads: the caller owns those, as with h11. Every peer, and an offline
-verifier, runs this same machine over the same transcript.
-
-At every position exactly one player may write (:attr:`Table.writer`):
-
-========  =================================================================
-stage     writer and message
-========  =================================================================
-COMMIT    players 0..3 in join order: ``commit`` (key share, draw nonce)
-OPEN      players 0..3 in join order: ``open`` (key share + proof, nonce)
-SHUFFLE   seats 0..3: ``shuffle`` (re-masked permuted deck + proof)
-SHARES    seats 0..3: ``shares`` (decryption shares for others' slots)
-PLAY      the seat the referee names: the game's action messages
-OVER      nobody: the match ended
-ENDED     nobody: a verdict ended the table
-========  =================================================================
-
-After OPEN the joint draw seats the players and names the first leader or
-dealer; after each deal or hand that the referee closes, a new deck goes
-through SHUFFLE and SHARES again.
+verifier, runs this same machine over the same transcript. At every position
+exactly one player may write (:attr:`Table.writer`): players commit to and
+open their key shares, the joint draw seats them, and each deal's deck is
+shuffled by every seat, dealt by their decryption shares and played (the
+stages: :class:`~.table_records.Stage`).
 
 Messages that nobody can be blamed for (undecodable bytes, a bad signature,
 another session's message) raise and change nothing. A signed message that
 breaks a rule ends the table with a :class:`Verdict` whose evidence is that
 message: the state before it is kept intact.
+
+:class:`Table` keeps the stages, who writes and the verdict; the state of
+each part lives with its rules, in an object that checks a message whole
+before it changes anything: the transcript (:class:`~.table_chain.Chain`),
+the key set-up (:class:`~.table_keys.KeySetup`), the match from the seating
+on (:class:`~.table_match.Match`, its deck in flight a
+:class:`~.table_deck.DeckInFlight`), the alerts (:class:`~.table_alerts.Alerts`)
+and this peer's own key (:class:`~.table_member.Member`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import cast
+from collections.abc import Callable
 
 from p2pcards.cards import Card
-from p2pcards.crypto import checks, draw
-from p2pcards.crypto.context import ProofContext
+from p2pcards.crypto import checks
 from p2pcards.crypto.group import Point
-from p2pcards.protocol import game_wire, table_alerts, table_jobs, table_moves, table_steps
-from p2pcards.protocol.dealing import (
-    Checker,
-    DeckDeal,
-    deck_key,
-)
-from p2pcards.protocol.envelope import (
-    KeptMessage,
-    SignedMessage,
-    seal,
-    seal_notice,
-    session_id_of,
-)
+from p2pcards.protocol.dealing import Checker, DeckDeal
+from p2pcards.protocol.envelope import KeptMessage, SignedMessage
 from p2pcards.protocol.errors import (
-    BrokenChain,
     DeadlineMissed,
     LocalProtocolError,
     MalformedMessage,
-    OutOfTurn,
     PlayerLeft,
+    ProtocolError,
     RemoteProtocolError,
     SeatPlayedElsewhere,
-    WrongSession,
 )
-from p2pcards.protocol.evening import After, FinishedMatch, rotated_seats
-from p2pcards.protocol.events import (
-    TableEnded,
-    TableEvent,
-)
+from p2pcards.protocol.evening import FinishedMatch
+from p2pcards.protocol.events import Committed, KeyShareVerified, PlayersSeated, TableEnded, TableEvent
 from p2pcards.protocol.identity import Signer
-from p2pcards.protocol.lobby import GENESIS_SHAPE
-from p2pcards.protocol.schema import validate
+from p2pcards.protocol.table_alerts import Alerts
+from p2pcards.protocol.table_chain import Chain
+from p2pcards.protocol.table_deck import DeckInFlight
 from p2pcards.protocol.table_errors import (
-    Gap,
     HintsOffHere,
-    IllegalAction,
-    NoPauseLeftHere,
     NotAtThisTable,
     NotThisPeersTurn,
     Observing,
     StageNotReached,
     TableClosed,
 )
+from p2pcards.protocol.table_keys import KeySetup
+from p2pcards.protocol.table_match import Match
+from p2pcards.protocol.table_member import Member
 from p2pcards.protocol.table_records import (
     AWAY,
     HINT,
-    Match,
-    Member,
-    Player,
+    Fault,
+    Genesis,
     Prepared,
     PreparedShares,
     SessionSecrets,
     Stage,
     Written,
 )
-from p2pcards.protocol.table_settings import (
-    HINTS,
-    MOVE_TIME,
-    PAUSES,
-    hints_of,
-    move_time_of,
-    pauses_of,
-)
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.contract import Engine
-from p2pcards.rules.errors import RuleError
-from p2pcards.rules.games import GameAction
 from p2pcards.rules.seats import SEATS
 from p2pcards.wiremap import WireMap
-
-DRAW_SEATS = b"seats"
-DRAW_FIRST = b"first"
-
-
-def _first_missing(given: Mapping[int, object]) -> int:
-    """The first player (in join order) who has not yet given his part."""
-    return next(p for p in range(SEATS) if p not in given)
 
 
 class Table:
@@ -124,79 +82,46 @@ class Table:
                  secrets: SessionSecrets | None = None,
                  randomness: Callable[[int], Callable[[int], bytes]] | None = None,
                  check_all_shares: bool | None = None,
-                 checker: Checker | None = None) -> None:
-        """``randomness``, for tests and benchmarks only, gives the byte source
-        used for the message at each position (default: the OS).
-        ``check_all_shares`` checks every decryption share on arrival (default:
-        only an observer does; a player checks its own cards' shares at once and
-        the others' when their card is revealed). ``checker`` runs every public
-        proof check (default: :func:`p2pcards.crypto.checks.verify`, which skips a
-        check that already passed in this process)."""
-        genesis = SignedMessage.parse(genesis_raw)
-        if genesis.position != 0 or genesis.type != "genesis" or genesis.player != 0:
-            raise MalformedMessage("the first message must be player 0's genesis at position 0")
-        body = validate(GENESIS_SHAPE, genesis.body)
-        self.players = tuple(Player(pk, name) for pk, name in body["players"])
-        if len({p.public_key for p in self.players}) != SEATS:
-            raise MalformedMessage("genesis lists the same identity twice")
-        genesis.verify(self.players[0].public_key)
-        self.game = game_wire.by_name(body["game"])
-        game_config = dict(body["config"])
-        #: Seconds each writer has for a message, the host's table setting (0: no limit).
-        self.move_time = move_time_of(game_config.pop(MOVE_TIME, None))
-        #: Pauses (``away``) left to each player, by player index.
-        self.pauses = pauses_of(game_config.pop(PAUSES, None))
-        self.pauses_left = [self.pauses] * SEATS
-        #: The player whose pause the last accepted message took (None: no pause).
-        self.paused: int | None = None
-        #: Whether the host allowed hints (``hint``), and how many each player took.
-        self.hints = hints_of(game_config.pop(HINTS, None))
-        self.hints_used = [0] * SEATS
-        self.config = self.game.config_from_wire(game_config)
-        self.table_name: str = body["table"]
+                 checker: Checker | None = None, deal_type: type[DeckDeal] = DeckDeal) -> None:
+        """``randomness``, for tests and benchmarks only, gives the byte source for
+        the message at each position (default: the OS). ``check_all_shares``
+        checks every decryption share on arrival (default: only an observer does;
+        a player checks its own cards' shares at once, the others' when their card
+        is revealed). ``checker`` runs every public proof check (default:
+        :func:`~p2pcards.crypto.checks.verify`, which skips one that passed in this
+        process). ``deal_type`` makes each deck (the simulation's remembers proofs)."""
+        genesis = Genesis.read(genesis_raw)
+        self.players, self.game, self.config = genesis.players, genesis.game, genesis.config
+        self.table_name, self.session = genesis.table_name, genesis.session
         #: The match before, for a rematch: its seats rotated are this match's seats.
-        self.after: After | None = After.from_wire(body["after"]) if "after" in body else None
-        self.session = session_id_of(genesis.payload)
-        #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
-        self.messages: list[KeptMessage] = [KeptMessage(genesis)]
+        self.after = genesis.after
+        #: Seconds each writer has for a message, the host's table setting (0: no limit).
+        self.move_time = genesis.move_time
+        #: Pauses (``away``) each player has; whether the host allowed hints (``hint``).
+        self.pauses, self.hints = genesis.pauses, genesis.hints
+        self._genesis = genesis
+        self._chain = Chain(genesis)
         self._randomness = randomness
         self.checker: Checker = checker or checks.verify
-
         #: This peer as a player (None: an observer); see :attr:`member`.
         self._member: Member | None = None
         if me is not None:
             keys_ = [p.public_key for p in self.players]
             if me.public_key not in keys_:
                 raise NotAtThisTable(f"{me.fingerprint} is not a player of this table")
-            player = keys_.index(me.public_key)
-            self._member = Member(me, player, secrets or SessionSecrets.generate(self._rng()))
-
+            self._member = Member(me, keys_.index(me.public_key),
+                                  secrets or SessionSecrets.generate(self._rng()))
+        #: This peer's identity, player index and secrets (None: an observer).
+        self.me = me
+        self.me_player = None if self._member is None else self._member.player
+        self.secrets = None if self._member is None else self._member.secrets
         self.check_all_shares = (me is None) if check_all_shares is None else check_all_shares
-        self._shares_messages: dict[int, KeptMessage] = {}
-        self._notices_seen: set[bytes] = set()
-        #: Evidence of alerts about positions this peer had not reached when they
-        #: came: judged again as each is reached (see :meth:`receive_alert`).
-        self._pending_evidence: list[bytes] = []
-        self.stage = Stage.COMMIT
-        #: What each player wrote in COMMIT and OPEN, by player index.
-        self._commitments: dict[int, tuple[bytes, bytes]] = {}
-        self._key_publics: dict[int, Point] = {}
-        self._nonces: dict[int, bytes] = {}
+        self._deal_type = deal_type
+        self._keys = KeySetup(self.session, self.checker)
         #: Everything from the seating on (None before); see :attr:`match`.
         self._match: Match | None = None
-        self.hand: dict[int, Card] = {}
+        self._alerts = Alerts()
         self.verdict: Verdict | None = None
-        #: A shuffle made ahead: ((deck number, shuffle index, input deck key), body).
-        #: Signed and sent only when that very shuffle of that very input falls due.
-        self._prepared: Prepared | None = None
-        #: This seat's shares made ahead, sent only at its turn on that very final deck.
-        self._prepared_shares: PreparedShares | None = None
-        #: Set once a message signed by this peer's own key arrived that it neither
-        #: wrote nor saved: another process plays this seat, and this table stops
-        #: (it receives and signs nothing more, and names nobody).
-        self.elsewhere: SeatPlayedElsewhere | None = None
-        #: Digests of the notices this peer signed itself (a leave, its alert).
-        self._own_notices: set[bytes] = set()
 
     # -- what a later stage creates ---------------------------------------------
 
@@ -221,16 +146,9 @@ class Table:
     # whether it has been reached; :attr:`member` and :attr:`match` raise instead.
 
     @property
-    def me(self) -> Signer | None:
-        return None if self._member is None else self._member.identity
-
-    @property
-    def me_player(self) -> int | None:
-        return None if self._member is None else self._member.player
-
-    @property
-    def secrets(self) -> SessionSecrets | None:
-        return None if self._member is None else self._member.secrets
+    def elsewhere(self) -> SeatPlayedElsewhere | None:
+        """Why this table stopped, if another process plays its seat (see :class:`Member`)."""
+        return None if self._member is None else self._member.elsewhere
 
     @property
     def joint_key(self) -> Point | None:
@@ -255,22 +173,54 @@ class Table:
         """The current deck (None before the players are seated)."""
         return None if self._match is None else self._match.deal
 
+    @property
+    def hand(self) -> dict[int, Card]:
+        """This player's cards of the current deal, by slot (none yet: empty)."""
+        return {} if self._match is None else self._match.hand
+
+    @property
+    def pauses_left(self) -> list[int]:
+        """Pauses (``away``) left to each player, by player index."""
+        return [self.pauses] * SEATS if self._match is None else self._match.pauses_left
+
+    @property
+    def paused(self) -> int | None:
+        """The player whose pause the last accepted message took (None: no pause)."""
+        return None if self._match is None else self._match.paused
+
+    @property
+    def hints_used(self) -> list[int]:
+        """How many hints (``hint``) each player took, by player index."""
+        return [0] * SEATS if self._match is None else self._match.hints_used
+
     # -- who writes -----------------------------------------------------------
 
     @property
+    def stage(self) -> Stage:
+        """Which message is due (:class:`Stage`)."""
+        if self.verdict is not None:
+            return Stage.ENDED
+        if self._match is None:
+            return Stage.COMMIT if self._keys.committing else Stage.OPEN
+        return self._match.stage
+
+    @property
+    def messages(self) -> list[KeptMessage]:
+        """The chain as kept: raw bytes and headers, no parsed bodies (flat memory)."""
+        return self._chain.messages
+
+    @property
     def next_position(self) -> int:
-        return len(self.messages)
+        return self._chain.next_position
 
     @property
     def head(self) -> bytes:
-        return self.messages[-1].digest
+        return self._chain.head
 
     @property
     def my_seat(self) -> int | None:
         """This player's seat, or None (an observer, or before the seating)."""
-        if self._member is None or self._match is None:
-            return None
-        return self._match.player_at_seat.index(self._member.player)
+        return None if self._match is None else self._match.my_seat
 
     @property
     def own_seat(self) -> int:
@@ -278,23 +228,17 @@ class Table:
         return self.match.player_at_seat.index(self.member.player)
 
     def seat_of(self, player: int) -> int:
-        return self.match.player_at_seat.index(player)
+        return self.match.seat_of(player)
 
     @property
     def writer(self) -> int | None:
         """The one player who may append the next message, or None."""
-        if self.stage is Stage.COMMIT:
-            return _first_missing(self._commitments)
-        if self.stage is Stage.OPEN:
-            return _first_missing(self._key_publics)
-        if self.stage is Stage.SHUFFLE:
-            return self.match.player_at_seat[self.match.deal.shuffles_done]
-        if self.stage is Stage.SHARES:
-            return self.match.player_at_seat[self.match.deal.shares_done]
-        if self.stage is Stage.PLAY:
-            seat = self.match.engine.to_act
-            return None if seat is None else self.match.player_at_seat[seat]
-        return None
+        if self.verdict is not None:
+            return None
+        if self._match is None:
+            return self._keys.writer
+        seat = self._match.writer_seat
+        return None if seat is None else self._match.player_at_seat[seat]
 
     @property
     def my_turn(self) -> bool:
@@ -303,8 +247,7 @@ class Table:
     @property
     def awaiting_my_action(self) -> bool:
         """It is this peer's turn and a game decision (not an automatic step) is due."""
-        return (self.my_turn and self.stage is Stage.PLAY
-                and self.game.automatic_message(self.match.engine, self.own_seat) is None)
+        return self.my_turn and self._match is not None and self._match.awaiting_decision
 
     def view(self) -> Engine:
         """The referee's view for this peer's seat: what a bot or UI may see."""
@@ -319,98 +262,101 @@ class Table:
         """Check and apply one transcript message from another peer, or with
         ``saved`` from this peer's own record (a resume, a replay of its folder).
 
-        Raises for bytes nobody can be blamed for; returns events otherwise,
-        ending with :class:`TableEnded` when the message broke a rule. A message
-        signed by this peer's own key that it neither wrote nor saved raises
-        :class:`SeatPlayedElsewhere` and stops the table (see :attr:`elsewhere`);
-        so does such a notice in :meth:`receive_alert`.
-        """
-        msg = SignedMessage.parse(raw)
-        if msg.session != self.session:
-            raise WrongSession("message signed for another session", position=msg.position)
-        msg.verify(self.players[msg.player].public_key)
-        if self.elsewhere is not None:
-            raise TableClosed("another process is playing this seat: this table has stopped")
-        n = self.next_position
-        if not saved and self._member is not None and msg.player == self._member.player:
-            if msg.position < n and self.messages[msg.position].digest == msg.digest:
-                return []  # what this peer wrote itself, coming back
-            self.elsewhere = SeatPlayedElsewhere(
-                f"another process is playing this seat: a {msg.type!r} message for position "
-                f"{msg.position} is signed with its key, and this process neither wrote nor "
-                f"saved it; this one stops, signing nothing and naming nobody",
-                position=msg.position)
-            raise self.elsewhere
+        Raises for bytes nobody can be blamed for; returns events otherwise, ending
+        with :class:`TableEnded` when the message broke a rule. One signed with this
+        peer's own key that it neither wrote nor saved stops the table
+        (:attr:`elsewhere`), as such a notice does in :meth:`receive_alert`."""
+        msg = self._chain.signed(raw)
+        if self._signed_here(msg.player) and not saved:
+            self.member.check_own(msg, self.messages)
+            return []  # what this peer wrote itself, coming back
         if self.stage is Stage.ENDED:
             # The first verdict stands: nothing received later may replace it.
             raise TableClosed("the table has ended")
-        if msg.position < n:
-            return table_alerts.receive_earlier(self, msg)
-        if msg.position > n:
-            raise Gap(f"message for position {msg.position} while expecting {n}",
-                      player=msg.player, position=msg.position)
-        if msg.prev != self.head:
-            # Its writer saw another message at n - 1 (an equivocation by that
-            # message's writer, which the other version proves: ask for it) or
-            # lies; this message alone cannot tell which, so it names nobody.
-            raise BrokenChain(f"a {msg.type!r} message for position {n} names a predecessor "
-                              f"other than the message held at position {n - 1}", position=n)
-        writer = self.writer
-        if msg.player != writer:
-            who = "nobody" if writer is None else f"player {writer}"
-            return self._end(OutOfTurn(
-                f"wrote a {msg.type!r} message while {who} may write",
-                player=msg.player, position=n), (msg.raw,))
+        if msg.position < self.next_position:
+            fault = self._chain.earlier_fault(msg, over=self.stage is Stage.OVER)
+            return [] if fault is None else self._end(*fault)
+        fault = self._chain.next_fault(msg, self.writer)
+        if fault is not None:
+            return self._end(*fault)
         try:
             events = self._accept(msg, trusted=False)
         except RemoteProtocolError as error:
-            earlier = error.position
-            if error.player is not None and error.player != msg.player and earlier is not None:
-                # A fault of an earlier message, found now (such an error names that
-                # message's player and position): its own message is the evidence.
-                return self._end(error, (self.messages[earlier].raw,))
-            error.player, error.position = msg.player, n
-            return self._end(error, (msg.raw,))
-        return events + (table_alerts.pending_proof(self) or [])
+            return self._end(*self._chain.fault_of(error, msg))
+        proven = self._alerts.pending_proof(self._chain, self.writer)
+        return events if proven is None else events + self._end(*proven)
 
     def receive_alert(self, raw: bytes) -> list[TableEvent]:
-        """A signed notice outside the chain: a ``leave``, or another peer's verdict
-        (the rules: :func:`~p2pcards.protocol.table_alerts.receive_alert`)."""
-        return table_alerts.receive_alert(self, raw)
+        """A signed notice outside the chain: a ``leave``, or another peer's verdict.
+        Reports cannot move blame (:meth:`.table_alerts.Alerts.read`)."""
+        notice = self._chain.signed_notice(raw)
+        if self._signed_here(notice.player):
+            self.member.check_own_notice(notice)
+            return []  # what this peer signed itself, coming back
+        if self.stage in (Stage.ENDED, Stage.OVER):
+            # After the match's normal end none is read (a leave or a proof then
+            # would put a verdict beside a finished match, which ``verify`` refuses).
+            return []
+        found = self._alerts.read(notice, self._chain, self.writer,
+                                  None if self._match is None else self._match.decks)
+        if isinstance(found, Fault):
+            return self._end(*found)
+        return [] if found is None else [found]
+
+    def _signed_here(self, player: int) -> bool:
+        """Whether what arrived is signed with this peer's own key; nothing is read
+        once another process plays its seat."""
+        if self.elsewhere is not None:
+            raise TableClosed("another process is playing this seat: this table has stopped")
+        return self._member is not None and player == self._member.player
 
     # -- writing ------------------------------------------------------------
 
     def outgoing(self) -> Written | None:
-        """This peer's next automatic message (a cryptographic step), if it is due
-        (:func:`~p2pcards.protocol.table_steps.outgoing`)."""
-        return table_steps.outgoing(self)
+        """This peer's next automatic message (a cryptographic step), if it is due."""
+        if not self.my_turn:
+            return None
+        member, rng = self.member, self._rng()
+        step = (self._keys.own_step(member.player, member.secrets, rng) if self._match is None
+                else self._match.own_step(rng))
+        return None if step is None else self._write(*step)
+
+    # Work to do while the players think (:class:`~.table_match.Match`): a job touches no
+    # table state, to run in a worker thread; none with seeded randomness (its bytes depend
+    # on a position not known yet). An offer's result is signed only on that very deck.
 
     def next_shuffle_job(self) -> Callable[[], Prepared] | None:
-        """Work to do while the players think: the next deal's first shuffle
-        (:func:`~p2pcards.protocol.table_jobs.next_shuffle_job`)."""
-        return table_jobs.next_shuffle_job(self)
+        """Seat 0's first shuffle of the next deal, made during play."""
+        if self._randomness is not None or self._match is None:
+            return None
+        return self._match.next_shuffle_job()
 
     def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
-        """This seat's shuffle of the deck in ``raw``, a shuffle not yet checked
-        (:func:`~p2pcards.protocol.table_jobs.speculative_shuffle_job`)."""
-        return table_jobs.speculative_shuffle_job(self, raw)
+        """This seat's shuffle of the deck in ``raw``, the shuffle before it, made while
+        :meth:`receive` checks ``raw``, which passed only the cheap checks
+        (:meth:`.table_chain.Chain.candidate`). Its randomness is its position's own."""
+        if self._match is None or self.verdict is not None or not self._match.shuffles_next:
+            return None
+        try:
+            msg = self._chain.candidate(raw, "shuffle", self.writer)
+        except ProtocolError:
+            return None
+        if msg is None:
+            return None
+        rng = None if self._randomness is None else self._randomness(msg.position + 1)
+        return self._match.speculative_shuffle_job(msg.body, rng)
 
     def shares_job(self) -> Callable[[], PreparedShares] | None:
-        """This seat's ``shares`` of the final deck, made while the seats before it
-        write theirs (:func:`~p2pcards.protocol.table_jobs.shares_job`)."""
-        return table_jobs.shares_job(self)
+        """This seat's ``shares`` of the final deck, made while the seats before it write."""
+        if self._randomness is not None or self._match is None:
+            return None
+        return self._match.shares_job()
 
     def offer_shares(self, prepared: PreparedShares) -> None:
-        """Keep shares made ahead until this seat's turn (see :meth:`shares_job`)."""
-        self._prepared_shares = prepared
+        self.match.decks.offer_shares(prepared)
 
     def offer_shuffle(self, prepared: Prepared) -> None:
-        """Keep a shuffle made ahead until it falls due (see the two jobs)."""
-        self._prepared = prepared
-
-    def _shuffle_due(self) -> tuple[int, int, bytes]:
-        deal = self.match.deal
-        return deal.number, deal.shuffles_done, deck_key(deal.deck)
+        self.match.decks.offer_shuffle(prepared)
 
     def act(self, action: object) -> Written:
         """Write this peer's game action; refused actions raise and send nothing."""
@@ -418,21 +364,31 @@ class Table:
             raise TableClosed("the table is closed")
         if not self.awaiting_my_action:
             raise NotThisPeersTurn("it is not this peer's turn to choose an action")
-        if getattr(action, "seat", None) != self.my_seat:
-            raise NotThisPeersTurn(f"the action is for seat {getattr(action, 'seat', None)}, "
-                                   f"this peer sits at seat {self.my_seat}")
-        match = self.match
-        try:
-            match.engine.check(action)
-        except RuleError as error:
-            raise IllegalAction(error) from None
-        # check() admitted it, so it is one of this game's actions.
-        mtype, body = self.game.encode(cast(GameAction, action))
-        slots = self.game.reveal_slots(match.engine, mtype, body)
-        if slots:
-            body["shares"] = match.deal.make_reveal(self.own_seat, self.member.secrets.key, slots,
-                                                    self._rng())
-        return self._write(mtype, body)
+        return self._write(*self.match.action_message(action, self._rng()))
+
+    def take_pause(self) -> Written:
+        """Write ``away``: this peer's player takes one of his pauses, in his turn."""
+        if self.stage is not Stage.PLAY or not self.my_turn:
+            raise NotThisPeersTurn("a pause is taken in one's own turn, in play")
+        return self._write(*self.match.pause(self.member.player))
+
+    @property
+    def hint_taken(self) -> bool:
+        """Whether this move's hint is already on the transcript (asked again, the
+        coach repeats itself: nothing is written)."""
+        return self.stage is Stage.PLAY and self.messages[-1].type == HINT
+
+    def take_hint(self) -> Written | None:
+        """Write ``hint`` before this peer's player sees the coach's advice, in his
+        turn at a table that allows hints; None when this move's hint is written."""
+        if not self.hints:
+            raise HintsOffHere("the host did not allow hints at this table: a hint "
+                               "would be a breach the others name you for")
+        if self.stage is not Stage.PLAY or not self.my_turn:
+            raise NotThisPeersTurn("a hint is asked in one's own turn, in play")
+        if self.hint_taken:
+            return None
+        return self._write(HINT, {})
 
     def leave(self) -> bytes:
         """A signed notice that this peer leaves; the table ends for it at once.
@@ -460,109 +416,63 @@ class Table:
     def _rng(self) -> Callable[[int], bytes] | None:
         return None if self._randomness is None else self._randomness(self.next_position)
 
-    def _signer(self) -> Member:
-        """This peer as the signer of a new message or notice: never once another
-        process plays its seat (two processes would sign two versions)."""
-        if self.elsewhere is not None:
-            raise TableClosed("another process is playing this seat: this one signs nothing")
-        return self.member
-
     def _sign_notice(self, kind: str, body: WireMap) -> bytes:
-        member = self._signer()
-        notice = seal_notice(member.identity, session=self.session, position=self.next_position,
-                             prev=self.head, player=member.player, type=kind, body=body)
-        self._own_notices.add(notice.digest)
-        return notice.raw
+        return self.member.seal_notice(kind, body, session=self.session,
+                                       position=self.next_position, prev=self.head).raw
 
     def _write(self, mtype: str, body: WireMap) -> Written:
-        member = self._signer()
-        msg = seal(member.identity, session=self.session, position=self.next_position,
-                   prev=self.head, player=member.player, type=mtype, body=body)
+        msg = self.member.seal(mtype, body, session=self.session, position=self.next_position,
+                               prev=self.head)
         return Written(msg.raw, self._accept(msg, trusted=True))
 
     # -- applying a message ----------------------------------------------------
 
     def _accept(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
-        handler = {
-            Stage.COMMIT: table_steps.on_commit, Stage.OPEN: table_steps.on_open,
-            Stage.SHUFFLE: table_steps.on_shuffle, Stage.SHARES: table_steps.on_shares,
-            Stage.PLAY: table_moves.on_play,
-        }.get(self.stage)
-        if handler is None:
+        """Check ``msg`` at the next position and apply it (``trusted``: this peer's
+        own, whose proofs it made itself). Each step checks everything before it
+        changes anything: a failed check raises and leaves the table as it was."""
+        stage = self.stage
+        if stage in (Stage.OVER, Stage.ENDED):
             raise TableClosed("the table is closed")
-        expected = (self.game.message_types | {AWAY, HINT} if self.stage is Stage.PLAY
-                    else {self.stage.value})
+        expected = (self.game.message_types | {AWAY, HINT} if stage is Stage.PLAY
+                    else {stage.value})
         if msg.type not in expected:
             raise MalformedMessage(f"a {msg.type!r} message is not allowed in stage "
-                                   f"{self.stage.value} (expected {sorted(expected)})")
-        if msg.type == HINT:  # a pause taken for this move stays taken
-            events = table_moves.on_hint(self, msg)
-        else:
-            events = table_moves.on_away(self, msg) if msg.type == AWAY else handler(self, msg, trusted)
-            self.paused = msg.player if msg.type == AWAY else None
-        self.messages.append(KeptMessage(msg))
+                                   f"{stage.value} (expected {sorted(expected)})")
+        events = self._on_key(msg, trusted) if self._match is None else self._match.accept(msg, trusted)
+        self._chain.append(msg)
         return events
 
-    def take_pause(self) -> Written:
-        """Write ``away``: this peer's player takes one of his pauses, in his turn."""
-        if self.stage is not Stage.PLAY or not self.my_turn:
-            raise NotThisPeersTurn("a pause is taken in one's own turn, in play")
-        if self.pauses_left[self.member.player] <= 0:
-            raise NoPauseLeftHere(f"no pause left (the table allows {self.pauses} "
-                                  f"per player)")
-        return self._write(AWAY, {})
-
-    @property
-    def hint_taken(self) -> bool:
-        """Whether this move's hint is already on the transcript (asked again, the
-        coach repeats itself: nothing is written)."""
-        return self.stage is Stage.PLAY and self.messages[-1].type == HINT
-
-    def take_hint(self) -> Written | None:
-        """Write ``hint`` before this peer's player sees the coach's advice, in his
-        turn at a table that allows hints; None when this move's hint is written."""
-        if not self.hints:
-            raise HintsOffHere("the host did not allow hints at this table: a hint "
-                               "would be a breach the others name you for")
-        if self.stage is not Stage.PLAY or not self.my_turn:
-            raise NotThisPeersTurn("a hint is asked in one's own turn, in play")
-        if self.hint_taken:
-            return None
-        return self._write(HINT, {})
-
-    def _key_context(self, player: int) -> ProofContext:
-        return ProofContext(session=self.session, seat=player, deck=0)
+    def _on_key(self, msg: SignedMessage, trusted: bool) -> list[TableEvent]:
+        """A ``commit`` or an ``open``; the last ``open`` seats the players."""
+        joint = self._keys.accept(msg, trusted)
+        events: list[TableEvent] = [Committed(msg.player) if msg.type == "commit"
+                                    else KeyShareVerified(msg.player)]
+        if joint is not None:
+            match = self._match = self._seat_players(joint)
+            events.append(PlayersSeated(match.player_at_seat, match.first_seat))
+        return events
 
     def _seat_players(self, joint: Point) -> Match:
-        """The joint draw, once every nonce is open: seats (a rematch's are the match
-        before's, rotated), first seat, first deck."""
-        nonces = [self._nonces[p] for p in range(SEATS)]
-        seats_seed = draw.draw_seed(self.session, DRAW_SEATS, nonces)
-        first_seed = draw.draw_seed(self.session, DRAW_FIRST, nonces)
-        player_at_seat = (tuple(draw.permutation(seats_seed, SEATS)) if self.after is None
-                          else rotated_seats(self.after, [p.public_key for p in self.players]))
-        first = draw.uniform_index(first_seed, SEATS)
-        engine = self.game.new_state(self.config, first)
-        return Match(joint, player_at_seat, first, engine, self._new_deck(0, joint, player_at_seat))
-
-    def _new_deck(self, number: int, joint: Point, player_at_seat: tuple[int, ...]) -> DeckDeal:
-        seat_keys = [self._key_publics[p] for p in player_at_seat]
-        return DeckDeal(number, self.game.deck_codes, self.session, joint, seat_keys, self.checker)
+        """The joint draw, once every nonce is open: seats, first seat, first deck."""
+        seats, first = self._keys.seating(self.after, [p.public_key for p in self.players])
+        decks = DeckInFlight(self.game.deck_codes, self.session, joint, self._keys.seat_keys(seats),
+                             self.checker, self._deal_type)
+        member = self._member
+        mine = None if member is None else (seats.index(member.player), member.secrets.key)
+        return Match(self._genesis, joint, seats, first, decks, mine, self.check_all_shares)
 
     # -- ending ---------------------------------------------------------------
 
-    def _end(self, error: RemoteProtocolError, evidence: tuple[bytes, ...],
-             players: tuple[int, ...] | None = None) -> list[TableEvent]:
-        return self._end_with(Verdict.from_error(error, evidence, players))
+    def _end(self, error: RemoteProtocolError, evidence: tuple[bytes, ...]) -> list[TableEvent]:
+        """End the table with a verdict on ``error``, shown by ``evidence``: the stage
+        is ENDED from now on, and the first verdict stands."""
+        self.verdict = Verdict.from_error(error, evidence)
+        return [TableEnded(self.verdict)]
 
     def restore_verdict(self, verdict: Verdict) -> None:
         """Mark a table rebuilt from a saved transcript as ended by its saved verdict."""
-        self._end_with(verdict)
-
-    def _end_with(self, verdict: Verdict) -> list[TableEvent]:
         self.verdict = verdict
-        self.stage = Stage.ENDED
-        return [TableEnded(verdict)]
 
     def declare_deadline_missed(self, player: int | None = None,
                                 detail: str = "did not write before the deadline") -> list[TableEvent]:
@@ -577,7 +487,7 @@ class Table:
     # -- persistence ------------------------------------------------------------
 
     def transcript(self) -> list[bytes]:
-        return [m.raw for m in self.messages]
+        return [m.raw for m in self._chain.messages]
 
     def finished(self) -> FinishedMatch:
         """This peer's record of the match for a rematch to name (PROTOCOL.md §14):
@@ -586,5 +496,4 @@ class Table:
             raise StageNotReached(f"only a match that ended normally has a rematch "
                                   f"(stage {self.stage.value})")
         keys_ = [p.public_key for p in self.players]
-        return FinishedMatch(self.session, self.head,
-                             tuple(keys_[p] for p in self._match.player_at_seat))
+        return FinishedMatch(self.session, self.head, tuple(keys_[p] for p in self._match.player_at_seat))

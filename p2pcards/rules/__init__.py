@@ -35,8 +35,11 @@ Both engines keep one contract, written as a type in :mod:`.contract`
 
 Where to read:
 
-* :mod:`.contract` — the ``Engine`` protocol and what both games share:
-  ``Held``, ``Termination``, ``Outcome``, ``HandDealt``, ``MatchEnded``,
+* :mod:`.contract` — the ``Engine`` protocol, the unions of both games'
+  types it returns (``GameAction``, ``GameEvent``, ...), and, named again for
+  its readers, what both games share.
+* :mod:`.shared` — what both games share, below them: ``Held``,
+  ``Termination``, ``Outcome``, ``HandDealt``, ``MatchEnded``,
   ``faces_for_hands``.
 * :mod:`.games` — one ``Game`` object per game naming its engine, config,
   phases, actions, events, options, public record and outcome;

@@ -20,22 +20,18 @@ from typing import Any, Generic, TypeGuard, TypeVar
 from p2pcards.cards import FULL_DECK, Card
 from p2pcards.errors import P2PCardsError
 from p2pcards.rules import bluff, topper
-from p2pcards.rules.contract import Engine, HandDealt, MatchEnded, Outcome
+from p2pcards.rules.contract import Engine
+from p2pcards.rules.contract import GameAction as GameAction
+from p2pcards.rules.contract import GameConfig as GameConfig
+from p2pcards.rules.contract import GameEvent as GameEvent
+from p2pcards.rules.contract import GameOptions as GameOptions
+from p2pcards.rules.contract import GamePublic as GamePublic
+from p2pcards.rules.shared import HandDealt, MatchEnded, Outcome
 from p2pcards.rules.topper import events as topper_events
 
 #: A game's engine and its outcome (covariant: every game is a ``Game[Engine, Outcome]``).
 S = TypeVar("S", bound=Engine, covariant=True)
 R = TypeVar("R", bound=Outcome, covariant=True)
-#: A table configuration of either game.
-GameConfig = bluff.BluffConfig | topper.TopperConfig
-#: An action of either game.
-GameAction = bluff.Action | topper.TopperAction
-#: An event of either game's referee (what ``deal`` and ``apply`` return).
-GameEvent = bluff.Event | topper.TopperEvent
-#: A seat's public record of either game (``public()``).
-GamePublic = bluff.BluffPublic | topper.TopperPublic
-#: What either game's seat to act may do now (``options()``).
-GameOptions = bluff.BluffOptions | topper.TopperOptions
 
 
 @dataclass(frozen=True, eq=False)

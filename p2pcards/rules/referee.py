@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from typing import ClassVar, Generic, TypeVar
 
-from p2pcards.rules.contract import Outcome
+from p2pcards.rules.shared import Outcome
 
 ConfigT = TypeVar("ConfigT")
 PhaseT = TypeVar("PhaseT", bound=enum.Enum)

@@ -17,6 +17,7 @@ from p2pcards.crypto import draw, keys, shares, shuffle
 from p2pcards.crypto.elgamal import Ciphertext, card_point
 from p2pcards.crypto.group import G, Point, random_scalar
 from p2pcards.crypto.seeded import SeededRng
+from p2pcards.protocol.table_keys import key_context
 from p2pcards.protocol.table_records import Stage
 from p2pcards.rules.bluff import BluffState
 from tests.support.typed import present
@@ -147,7 +148,7 @@ def test_key_share_chosen_to_cancel_the_others_fails_its_proof(target: str) -> N
     wanted = Point.identity() if target == "identity" else random_scalar(_rng("t")) * G
     rogue = _cancelling_key(bench, 3, wanted)
     nonce = present(bench.tables[3].secrets).draw_nonce
-    ctx = bench.reference._key_context(3)
+    ctx = key_context(bench.reference.session, 3)
     bench.deliver(bench.forge("commit", {"key": keys.key_commitment(ctx, rogue),
                                          "draw": draw.commit(ctx, nonce)}), sender=3)
     for _ in range(3):
@@ -164,7 +165,7 @@ def test_key_share_chosen_to_cancel_the_others_fails_its_proof(target: str) -> N
 def test_key_share_proof_made_for_another_seat_is_refused() -> None:
     bench, step = _bench("topper", lambda s: s.type == "open" and s.player == 2)
     key = present(bench.tables[2].secrets).key
-    wrong_ctx = bench.reference._key_context(1)
+    wrong_ctx = key_context(bench.reference.session, 1)
     body = dict(bench.peek().body, proof=keys.prove_key_share(key, wrong_ctx, _rng("p")).to_wire())
     _attack(bench, step, body)
 

@@ -264,7 +264,7 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
     # Made on another deck (a forged shuffle that failed its check): never used.
     stale = ((prepared[0][0], prepared[0][1], bytes(32)), prepared[1])
     following.offer_shuffle(stale)
-    assert following._prepared is stale and following.outgoing() is None
+    assert following.match.decks.shuffle_ahead is stale and following.outgoing() is None
 
 
 def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> None:

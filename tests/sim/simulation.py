@@ -157,12 +157,13 @@ from p2pcards.protocol.envelope import (
 )
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEnded
+from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import Broadcast, Close, Relay
 from p2pcards.protocol.relay import Send as RelaySend
 from p2pcards.protocol.session import HOST, Check, Emit, Path, Send, SessionRules, Settle, Speculate
 from p2pcards.protocol.table import Table
-from p2pcards.protocol.table_records import AWAY, HINT, Stage
+from p2pcards.protocol.table_records import AWAY, HINT, SessionSecrets, Stage
 from p2pcards.protocol.table_settings import HINTS, PAUSES
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig
@@ -481,18 +482,19 @@ class _MemoDeal(DeckDeal):
 
 
 class SimTable(Table):
-    """A table whose decks are :class:`_MemoDeal` (its checks: :func:`memo_check`)."""
+    """A table whose decks are :class:`_MemoDeal`, whose checks are :func:`memo_check`."""
 
-    def _new_deck(self, number: int, joint: Any, player_at_seat: tuple[int, ...]) -> DeckDeal:
-        seat_keys = [self._key_publics[p] for p in player_at_seat]
-        return _MemoDeal(number, self.game.deck_codes, self.session, joint, seat_keys,
-                         self.checker)
+    def __init__(self, genesis_raw: bytes, me: Signer | None = None,
+                 secrets: SessionSecrets | None = None,
+                 randomness: Callable[[int], Callable[[int], bytes]] | None = None) -> None:
+        super().__init__(genesis_raw, me, secrets, randomness=randomness, checker=memo_check,
+                         deal_type=_MemoDeal)
 
 
 def confirm(transcript: list[bytes], verdict: Verdict) -> str | None:
     """Why ``verify`` would refuse ``verdict`` on this record (None: confirmed):
     the record replayed as an observer, then the verdict's evidence re-checked."""
-    observer = SimTable(transcript[0], checker=memo_check)
+    observer = SimTable(transcript[0])
     try:
         for raw in transcript[1:]:
             observer.receive(raw, saved=True)
@@ -576,7 +578,7 @@ class Simulation:
         self.genesis: bytes = genesis
         self.peers: list[Peer] = []
         for player in range(PLAYERS):
-            table = SimTable(genesis, self.identities[player], checker=memo_check,
+            table = SimTable(genesis, self.identities[player],
                              randomness=randomness(f"seat{player}"))
             rules = SessionRules(DEADLINE)
             rules.host_up = True
@@ -694,7 +696,7 @@ class Simulation:
         secrets, never fresh ones."""
         old = peer.table
         table = SimTable(self.genesis, self.identities[peer.player], secrets=old.secrets,
-                         checker=memo_check, randomness=randomness(f"seat{peer.player}"))
+                         randomness=randomness(f"seat{peer.player}"))
         for raw in old.transcript()[1:]:
             table.receive(raw, saved=True)
         peer.table, peer.down, peer.wakes = table, False, set()

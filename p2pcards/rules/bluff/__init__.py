@@ -47,8 +47,8 @@ from p2pcards.rules.bluff.events import (
     Termination,
 )
 from p2pcards.rules.bluff.model import DECK_SIZE, BluffConfig, BluffOptions, BluffPublic, Claim, Phase
-from p2pcards.rules.contract import HandDealt, Held, MatchEnded, faces_for_hands
 from p2pcards.rules.seats import SEATS
+from p2pcards.rules.shared import HandDealt, Held, MatchEnded, faces_for_hands
 
 __all__ = [
     "SEATS", "DECK_SIZE", "BluffConfig", "Phase", "BluffState", "BluffOptions", "BluffOutcome",

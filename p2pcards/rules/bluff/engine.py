@@ -54,7 +54,6 @@ from p2pcards.rules.bluff.events import (
 )
 from p2pcards.rules.bluff.facts import _HAND, _OUT, _PILE, _UNDEALT, BluffFacts, _is_int, _is_seat, _resolved
 from p2pcards.rules.bluff.model import DECK_SIZE, BluffConfig, Claim, Phase
-from p2pcards.rules.contract import HandDealt, MatchEnded, Termination, faces_for_hands
 from p2pcards.rules.errors import (
     BadAction,
     BadDeal,
@@ -67,6 +66,7 @@ from p2pcards.rules.errors import (
 )
 from p2pcards.rules.referee import Referee
 from p2pcards.rules.seats import SEATS
+from p2pcards.rules.shared import HandDealt, MatchEnded, Termination, faces_for_hands
 
 _ACTION_TYPES = (Discard, Pass, Challenge, Reveal)
 
@@ -122,10 +122,10 @@ class BluffState(BluffFacts):
         out of the match); ``safe_box`` the chips in the safe box; ``deals``
         the deals already won; ``first`` the leader. Without ``hands`` the
         deal is awaited; with them (seat → cards, the rest filled in deck
-        order, as :func:`~p2pcards.rules.contract.faces_for_hands`) the deck
+        order, as :func:`~p2pcards.rules.shared.faces_for_hands`) the deck
         is dealt and ``first`` is to lead.
         """
-        state = cls.new(config, first)
+        state: BluffState = cls.new(config, first)
         cfg = state._config
         if standings is not None:
             chips = tuple(standings)
@@ -159,7 +159,7 @@ class BluffState(BluffFacts):
         """A copy holding only what ``seat`` may know: its own slots and revealed discards."""
         if not _is_seat(seat):
             raise BadAction(None, f"no seat {seat!r} to view for")
-        state = self.copy()
+        state: BluffState = self.copy()
         state._viewer = seat
         shown = {slot for slot, _ in self.revealed}
         state._faces = [face if (p % SEATS == seat or p in shown) else None
@@ -172,7 +172,7 @@ class BluffState(BluffFacts):
         Nothing but the known faces constrains the others in Bluff: claims
         may be lies, and cards never move between seats.
         """
-        state = self.copy()
+        state: BluffState = self.copy()
         state._viewer = None
         if self._deal_number == 0:
             return state

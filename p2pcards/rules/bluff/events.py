@@ -1,7 +1,7 @@
 """What happened in a Bluff match, as data: events returned by ``deal``/``apply``, and the outcome.
 
 ``HandDealt``, ``MatchEnded``, ``Termination`` and the ``Outcome`` base are
-the ones both games share (:mod:`p2pcards.rules.contract`), re-exported here.
+the ones both games share (:mod:`p2pcards.rules.shared`), re-exported here.
 
 Events are immutable values, so a transcript can be replayed, compared and
 stored.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pcards.cards import Card, Rank
-from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
-from p2pcards.rules.contract import Termination as Termination
+from p2pcards.rules.shared import HandDealt, MatchEnded, Outcome
+from p2pcards.rules.shared import Termination as Termination
 
 
 @dataclass(frozen=True)

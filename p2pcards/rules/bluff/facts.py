@@ -18,9 +18,9 @@ from p2pcards.rules.bluff.actions import Action, Challenge, Discard, Pass, Revea
 from p2pcards.rules.bluff.errors import FacesUnknown
 from p2pcards.rules.bluff.events import BluffOutcome
 from p2pcards.rules.bluff.model import DECK_SIZE, BluffConfig, BluffOptions, BluffPublic, Claim, Phase
-from p2pcards.rules.contract import Held
 from p2pcards.rules.referee import Referee
 from p2pcards.rules.seats import SEATS
+from p2pcards.rules.shared import Held
 
 # Where a slot of the current deal is. Public knowledge: actions name slots.
 _UNDEALT, _HAND, _PILE, _OUT = 0, 1, 2, 3

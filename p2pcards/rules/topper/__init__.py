@@ -17,7 +17,7 @@ modules import from each other, never from here.
 * :mod:`.engine` — ``TopperState``: construction, views, ``deal``, ``check``, ``apply``.
 """
 
-from p2pcards.rules.contract import Held, faces_for_hands
+from p2pcards.rules.shared import Held, faces_for_hands
 from p2pcards.rules.topper.actions import Bid, NameTrump, PassBid, Play, TopperAction
 from p2pcards.rules.topper.determinize import InconsistentView
 from p2pcards.rules.topper.engine import TopperState

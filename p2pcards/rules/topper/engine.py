@@ -33,7 +33,6 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from p2pcards.cards import Card, Suit
-from p2pcards.rules.contract import faces_for_hands
 from p2pcards.rules.errors import (
     BadAction,
     BadDeal,
@@ -46,6 +45,7 @@ from p2pcards.rules.errors import (
     WrongPhase,
 )
 from p2pcards.rules.referee import Referee
+from p2pcards.rules.shared import faces_for_hands
 from p2pcards.rules.topper.actions import Bid, NameTrump, PassBid, Play
 from p2pcards.rules.topper.determinize import assign_hidden
 from p2pcards.rules.topper.errors import (
@@ -131,12 +131,12 @@ class TopperState(TopperFacts):
         one (``scored`` of them scored, all by default); ``first`` the dealer.
         Without ``hands`` the deal is awaited; with them (seat → cards, the
         rest filled in deck order, as
-        :func:`~p2pcards.rules.contract.faces_for_hands`) the deck is dealt
+        :func:`~p2pcards.rules.shared.faces_for_hands`) the deck is dealt
         and bidding opens. ``bidder`` and ``bid`` then close the bidding
         (every other seat passed): ``bidder`` names trump, or, with
         ``trump`` given too, leads the first trick.
         """
-        state = cls.new(config, first)
+        state: TopperState = cls.new(config, first)
         cfg = state.config
         if standings is not None:
             scores = tuple(standings)
@@ -186,7 +186,7 @@ class TopperState(TopperFacts):
 
     def copy(self) -> TopperState:
         """An independent copy (same knowledge, same viewer)."""
-        other = TopperState.__new__(TopperState)
+        other: TopperState = TopperState.__new__(TopperState)
         other._config = self._config
         other._deck_set = self._deck_set
         other._phase = self._phase
@@ -212,7 +212,7 @@ class TopperState(TopperFacts):
     def view(self, seat: int) -> TopperState:
         """A copy holding only what ``seat`` may know: its own faces and the cards played."""
         self._require_seat(seat)
-        other = self.copy()
+        other: TopperState = self.copy()
         n = self.config.seats
         other._faces = [
             face if (p % n == seat or not self._in_hand[p]) else None
@@ -227,7 +227,7 @@ class TopperState(TopperFacts):
         Every hidden face gets an unseen card, never one of a suit its seat
         has shown void in. The result knows every face (it is no one's view).
         """
-        other = self.copy()
+        other: TopperState = self.copy()
         other._viewer = None
         if self._phase not in (Phase.BIDDING, Phase.TRUMP, Phase.PLAY):
             return other

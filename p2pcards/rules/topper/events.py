@@ -1,7 +1,7 @@
 """What happened in a Topper match, as data: events returned by ``deal``/``apply``, and the outcome.
 
 ``HandDealt``, ``MatchEnded``, ``Termination`` and the ``Outcome`` base are
-the ones both games share (:mod:`p2pcards.rules.contract`), re-exported here.
+the ones both games share (:mod:`p2pcards.rules.shared`), re-exported here.
 
 Events carry only public facts (bids, trump, face-up cards, scores), so a
 front end can show them and a transcript can log them without leaking a hand.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2pcards.cards import Card, Suit
-from p2pcards.rules.contract import HandDealt, MatchEnded, Outcome
-from p2pcards.rules.contract import Termination as Termination
+from p2pcards.rules.shared import HandDealt, MatchEnded, Outcome
+from p2pcards.rules.shared import Termination as Termination
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from p2pcards.cards import Card, Suit
-from p2pcards.rules.contract import Held
 from p2pcards.rules.errors import BadAction, FacesUnknown
 from p2pcards.rules.referee import Referee
+from p2pcards.rules.shared import Held
 from p2pcards.rules.topper.actions import Bid, NameTrump, PassBid, Play, TopperAction
 from p2pcards.rules.topper.events import TopperOutcome, TrickWon
 from p2pcards.rules.topper.model import Phase, TopperConfig, TopperOptions, TopperPublic, _is_int

@@ -21,6 +21,20 @@ Modules, one idea each:
   :mod:`.helptext`, :mod:`.draw` — the panels, each drawn for the size it is given.
 """
 
-from p2pcards.ui.tui.screen import TableScreen
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pcards.ui.tui.screen import TableScreen
 
 __all__ = ["TableScreen"]
+
+
+def __getattr__(name: str) -> object:
+    """:class:`TableScreen` on first use: the screen's model, agent and event sink are
+    also the browser table's (:mod:`p2pcards.ui.web`), which has no use for prompt_toolkit."""
+    if name == "TableScreen":
+        from p2pcards.ui.tui.screen import TableScreen
+        return TableScreen
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

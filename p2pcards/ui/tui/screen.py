@@ -52,8 +52,6 @@ from p2pcards.ui.tui.run import TableRun
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionGetter, SessionSource
 
-#: Seconds a deal's summary stays up by itself at a LAN table (a countdown shows it).
-LAN_SUMMARY_SECONDS = 6.0
 #: What a table's session returns (its result, or a spectator's).
 R = TypeVar("R")
 #: What the status line says while a question is open.

@@ -1,0 +1,220 @@
+"""What a seat's browser table and a replay's share: the model, the server, the boxes.
+
+:class:`WebTable` holds the screen's :class:`~p2pcards.ui.tui.model.ScreenModel`
+(the full screen's own, fed the same events), the status line's message,
+a deal's summary and how long it stays up, and the
+:class:`~p2pcards.ui.web.server.TableServer` that shows them to the
+browser. Starting it prints the table's address in the terminal and opens
+the default browser there (:mod:`webbrowser`), on a thread of its own: a
+browser that is slow to start never holds the table up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import threading
+import webbrowser
+from collections.abc import Callable
+
+from p2pcards.rules.contract import Engine
+from p2pcards.ui.text_common import clean
+from p2pcards.ui.text_summary import Summary
+from p2pcards.ui.tui.model import ScreenModel
+from p2pcards.ui.web import page
+from p2pcards.ui.web.page_games import Json
+from p2pcards.ui.web.server import BadMessage, TableServer
+from p2pcards.wiremap import WireMap
+
+#: What the table says in the terminal (the address, the program's notes).
+Echo = Callable[[str], None]
+
+
+def text_field(message: WireMap, name: str, limit: int = 200) -> str:
+    """A text field of a message from the page (at most ``limit`` characters)."""
+    value = message.get(name, "")
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise BadMessage(f"the page's {name!r} is not text")
+    return str(value)[:limit]
+
+
+def slots_field(message: WireMap, name: str = "slots", most: int = 52) -> list[int]:
+    """A list of card slots in a message from the page."""
+    value = message.get(name, [])
+    if (not isinstance(value, list) or len(value) > most
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise BadMessage(f"the page's {name!r} is not a list of card slots")
+    return list(value)
+
+
+def graphical_session() -> bool:
+    """Whether a graphical browser can be started here. On Linux and the BSDs a
+    terminal without a display would get a text browser, which cannot run the page
+    and would take the terminal over: there the address is printed only."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+class WebTable:
+    """A table shown in the browser: the model, the status line, the summary, the server.
+
+    ``summary_seconds``: how long a deal's summary stays up by itself (a LAN
+    table, where the others go on); None: until the person closes it.
+    ``echo`` prints in the terminal; ``open_browser`` starts the default
+    browser at the table's address (else the address is only printed).
+    """
+
+    #: What the page's help lists as the keys.
+    help_keys: page.KeyRows = page.SEAT_KEYS
+
+    def __init__(self, *, summary_seconds: float | None = None, echo: Echo | None = None,
+                 open_browser: bool = True) -> None:
+        self.model = ScreenModel()
+        self.message: tuple[str, str] | None = None
+        self.summary_seconds = summary_seconds
+        self.summary_until: float | None = None
+        self.echo: Echo = echo or (lambda text: print(text, flush=True))
+        self.open_browser = open_browser
+        self.server = TableServer(self)
+        #: The address printed in the terminal (once started).
+        self.address: str | None = None
+        self._timed: Summary | None = None
+        self._closing = asyncio.Event()
+        self._served: asyncio.Task[None] | None = None
+
+    # -- what the page shows -------------------------------------------------------------
+
+    def parts(self) -> dict[str, object]:
+        return {"table": page.table_part(self), "log": page.log_part(self.model),
+                "history": {"lines": self.history_text()},
+                "help": page.help_part(self.model.game, self.help_keys)}
+
+    def now(self) -> float:
+        try:
+            return asyncio.get_running_loop().time()
+        except RuntimeError:
+            return 0.0
+
+    def shown_view(self) -> Engine | None:
+        return self.model.view
+
+    def deciding_view(self) -> Engine | None:
+        return None
+
+    def end_box(self) -> Json:
+        return {"ready": True, "again": None, "fill": False, "leave": "leave"}
+
+    def extras(self) -> Json:
+        return {}
+
+    def history_text(self) -> list[str]:
+        model = self.model
+        return model.history.lines(model.names(), model.me, model.view, symbols=True)
+
+    def summary_seconds_left(self) -> int | None:
+        if self.summary_until is None or self.model.summary is None:
+            return None
+        return max(0, int(self.summary_until - self.now() + 0.999))
+
+    # -- what the page sends ---------------------------------------------------------------
+
+    def receive(self, message: WireMap) -> None:
+        """A message from the page: the boxes and the log here, the rest :meth:`act`."""
+        kind = message["type"]
+        if kind == "summary_read":
+            self.close_summary()
+        elif kind == "details":
+            self.model.show_details = not self.model.show_details
+        else:
+            self.act(kind, message)
+        self._invalidate()
+
+    def act(self, kind: str, message: WireMap) -> None:
+        raise BadMessage(f"the page sent {clean(kind, 20)!r}, which this table does not take")
+
+    def close_summary(self) -> None:
+        self.model.summary, self.summary_until = None, None
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def note(self, text: str) -> None:
+        """A line from the program (e.g. the address a hosted table listens on): in the log
+        and in the terminal."""
+        self.model.note(clean(text, 300), "info")
+        self.echo(text)
+        self._invalidate()
+
+    def _refuse(self, text: str) -> None:
+        """A choice that cannot act: say why (and log it); nothing else changes."""
+        self.message = ("error", f"Not accepted: {text}")
+        self.model.note(f"Not accepted: {text}", "warn")
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        """Something changed: time a LAN table's new summary, tell the page."""
+        summary = self.model.summary
+        if (summary is not None and summary is not self._timed and self.summary_seconds
+                is not None and self.model.ending is None):
+            self._timed = summary
+            self.summary_until = self.now() + self.summary_seconds
+            with contextlib.suppress(RuntimeError):  # no loop: nothing to time
+                asyncio.get_running_loop().call_later(
+                    self.summary_seconds, self._summary_timed_out, summary)
+        self.server.changed()
+
+    def _summary_timed_out(self, shown: Summary) -> None:
+        if self.model.summary is shown:
+            self.close_summary()
+            self.server.changed()
+
+    # -- running ---------------------------------------------------------------------------
+
+    @property
+    def app_task(self) -> asyncio.Task[None] | None:
+        """Done once the page is no longer served (None: not started)."""
+        return self._served
+
+    async def _serve(self) -> None:
+        await self._closing.wait()
+
+    async def start(self) -> None:
+        """Serve the page, print its address, open the browser at it."""
+        if self._served is not None:
+            return
+        self._served = asyncio.ensure_future(self._serve())
+        gate = await self.server.start()
+        self.address = gate.address()
+        if self.open_browser and graphical_session():
+            self.echo(f"The table is open in your browser; its address (for another browser "
+                      f"on this machine): {self.address}")
+            self._start_browser(gate.opening_address())
+        else:
+            self.echo(f"Open the table in a browser on this machine: {self.address}")
+        self.echo("Ctrl-C here leaves the table too.")
+
+    def _start_browser(self, address: str) -> None:
+        loop = asyncio.get_running_loop()
+
+        def started(ok: bool) -> None:
+            if not ok:
+                self.echo("No browser could be started here: open the address above in yours.")
+
+        def run() -> None:
+            try:
+                ok = webbrowser.open(address)
+            except Exception:  # noqa: BLE001 - any browser launcher's failure is the same to us
+                ok = False
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(started, ok)
+
+        threading.Thread(target=run, name="p2pcards-browser", daemon=True).start()
+
+    async def stop(self) -> None:
+        """Send the page its last state, close it and stop serving."""
+        await self.server.stop()
+        self._closing.set()
+        if self._served is not None:
+            await asyncio.wait({self._served})

@@ -23,11 +23,15 @@ from p2pcards.bots.base import Bot
 from p2pcards.protocol import game_wire
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard, Pass
 from p2pcards.rules.bluff import Phase as BluffPhase
+from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperConfig
+from p2pcards.ui.plain import Coach
+from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.web import WebSeat
 from p2pcards.wiremap import WireMap
 from tests.support.browser import Page
 from tests.support.polling import until
+from tests.support.typed import present
 
 #: Short matches: one Bluff deal; Topper to 1 point (seeds chosen so the first hand is bid).
 SHORT = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=1)}
@@ -50,11 +54,12 @@ class SeatTable:
 
 @contextlib.asynccontextmanager
 async def seat_table(game: str, seed: int, root: Path | None = None, *, serve: bool = True,
-                     lines: list[str] | None = None) -> AsyncIterator[SeatTable]:
+                     lines: list[str] | None = None,
+                     coach: Coach | None = None) -> AsyncIterator[SeatTable]:
     """A seeded table against three bots, its host's seat in the browser (``serve``: the
-    page served on loopback, no browser started), closed at the end."""
+    page served on loopback, no browser started; ``coach``: the seat's), closed at the end."""
     said = lines if lines is not None else []
-    seat = WebSeat(offer_again=True, open_browser=False, echo=said.append)
+    seat = WebSeat(offer_again=True, open_browser=False, echo=said.append, coach=coach)
     if serve:
         await seat.start()
     else:
@@ -86,6 +91,20 @@ def page_message(action: object) -> WireMap:
                 "rank": action.rank.label if action.rank is not None else "",
                 "stake": str(action.stake)}
     raise AssertionError(f"no page message for {action!r}")
+
+
+def keys_for(action: object, view: Engine) -> list[str]:
+    """The key presses that make a Topper ``action`` on the page (as on the full screen)."""
+    if isinstance(action, PassBid):
+        return ["p"]
+    if isinstance(action, Bid):
+        return [str(action.tricks)]
+    if isinstance(action, NameTrump):
+        return [action.suit.letter.lower()]
+    if isinstance(action, Play):
+        order = [entry.slot for entry in labelled_hand(view, present(view.viewer))]
+        return ["Home"] + ["ArrowRight"] * order.index(action.slot) + ["Enter"]
+    raise AssertionError(f"no keys for {action!r}")
 
 
 async def click_action(page: Page, action: object, view: object) -> None:

@@ -48,6 +48,10 @@ function render() {
     renderSummary(table, send);
     renderEnding(table, send);
     document.body.classList.toggle("spectating", Boolean(table.observer));
+    byId("leave-title").textContent = table.observer ? "Stop watching?" : "Leave the table?";
+    byId("leave-text").textContent = table.observer
+      ? "You stop watching; the players go on undisturbed."
+      : "The other players are told, and the table ends.";
     byId("talk").hidden = !table.talk;
     byId("reactions").hidden = !table.talk;
     if (table.bells > bells) beep();

@@ -27,6 +27,7 @@ export function renderReplay(table, send) {
     h("form", {class: "group", onsubmit: (event) => {
       event.preventDefault();
       send({type: "replay", do: "deal", deal: byId("goto-deal").value});
+      byId("goto-deal").blur();  // the keys move through the table again
     }},
       h("label", {for: "goto-deal", class: "group-label"}, `go to deal (1-${replay.deals})`),
       h("input", {id: "goto-deal", type: "number", min: 1, max: Math.max(1, replay.deals)}),

@@ -37,8 +37,10 @@ from tests.support.typed import present
 SHORT = {"bluff": BluffConfig(deal_cap=1), "topper": TopperConfig(target_score=1)}
 
 
-def options(game: str, seed: int, root: Path | None = None, **more: Any) -> TableOptions:
-    config = game_wire.by_name(game).config_to_wire(SHORT[game])
+def options(game: str, seed: int, root: Path | None = None, config: object = None,
+            **more: Any) -> TableOptions:
+    """A seeded table's options: a short match unless ``config`` says otherwise."""
+    config = game_wire.by_name(game).config_to_wire(config or SHORT[game])
     return TableOptions(game=game, config=config, seed=seed, deadline=120, journal_root=root,
                         bot_kind="heuristic", **more)
 
@@ -54,8 +56,8 @@ class SeatTable:
 
 @contextlib.asynccontextmanager
 async def seat_table(game: str, seed: int, root: Path | None = None, *, serve: bool = True,
-                     lines: list[str] | None = None,
-                     coach: Coach | None = None) -> AsyncIterator[SeatTable]:
+                     lines: list[str] | None = None, coach: Coach | None = None,
+                     config: object = None) -> AsyncIterator[SeatTable]:
     """A seeded table against three bots, its host's seat in the browser (``serve``: the
     page served on loopback, no browser started; ``coach``: the seat's), closed at the end."""
     said = lines if lines is not None else []
@@ -65,7 +67,8 @@ async def seat_table(game: str, seed: int, root: Path | None = None, *, serve: b
     else:
         seat.runner.ready()
     hosted = await start_hosted_table(seeded_identity(seed, "me", "Ann"), seat,
-                                      options(game, seed, root), bots=3, on_event=seat.on_event)
+                                      options(game, seed, root, config), bots=3,
+                                      on_event=seat.on_event)
     seat.source.get_session = lambda: hosted.sessions[0]
     try:
         yield SeatTable(seat, hosted, make_bot_factory(game, "heuristic")(random.Random(seed)))

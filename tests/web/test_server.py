@@ -200,3 +200,32 @@ def test_the_page_has_no_inline_script_or_style_and_names_nothing_elsewhere() ->
         assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text), path.name
         assert "innerHTML" not in text and "eval(" not in text, path.name
     assert {path.name for path in STATIC_DIR.iterdir()} == set(STATIC)
+
+
+def test_the_terminal_is_told_of_refused_requests_the_first_few() -> None:
+    """Someone trying the table is worth a line in the player's terminal (not a flood)."""
+    from p2pcards.ui.web import WebSeat
+
+    async def check() -> list[str]:
+        said: list[str] = []
+        seat = WebSeat(open_browser=False, echo=said.append)
+        await seat.start()
+        try:
+            origin = present_origin(seat.address)
+            for _ in range(5):
+                status, _, _ = await fetch(origin, "/", headers(origin, None))
+                assert status == 403
+        finally:
+            await seat.stop()
+        return said
+    said = asyncio.run(check())
+    refused = [line for line in said if line.startswith("Refused a request")]
+    assert len(refused) == 3 and "no valid token" in refused[0]
+    assert said[-1] == "More refused requests to the table's page are not shown."
+    assert any(line.startswith("Open the table in a browser on this machine: http://127.0.0.1:")
+               for line in said)
+
+
+def present_origin(address: str | None) -> str:
+    assert address is not None
+    return address.split("/?", 1)[0]

@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Protocol
@@ -98,9 +99,12 @@ class _Client:
 class TableServer:
     """Serves one table to its player's browser; :meth:`changed` tells every open page."""
 
-    def __init__(self, source: PageSource, port: int = 0) -> None:
+    def __init__(self, source: PageSource, port: int = 0,
+                 on_refused: Callable[[str], None] | None = None) -> None:
         self.source = source
         self._port = port
+        #: Told each refusal's reason (the terminal says it: someone tried the table).
+        self.on_refused = on_refused or (lambda reason: None)
         self.gate: Gate | None = None
         self._runner: web.AppRunner | None = None
         self._clients: set[_Client] = set()
@@ -171,6 +175,7 @@ class TableServer:
                 websocket=upgrade))
         except Refused as refusal:
             log.warning("browser table: refused %s %s: %s", request.method, request.path, refusal)
+            self.on_refused(str(refusal))
             return _headed(web.Response(status=403, text=f"Refused: {refusal}.\n"))
         if by_token and request.path == "/":
             # The token becomes the cookie; the address bar forgets it.

@@ -30,6 +30,8 @@ from p2pcards.wiremap import WireMap
 
 #: What the table says in the terminal (the address, the program's notes).
 Echo = Callable[[str], None]
+#: Refused requests said in the terminal (then one line says more are not shown).
+REFUSALS_SHOWN = 3
 
 
 def text_field(message: WireMap, name: str, limit: int = 200) -> str:
@@ -78,7 +80,8 @@ class WebTable:
         self.summary_until: float | None = None
         self.echo: Echo = echo or (lambda text: print(text, flush=True))
         self.open_browser = open_browser
-        self.server = TableServer(self)
+        self.server = TableServer(self, on_refused=self._refused)
+        self._refusals = 0
         #: The address printed in the terminal (once started).
         self.address: str | None = None
         self._timed: Summary | None = None
@@ -164,6 +167,15 @@ class WebTable:
                 asyncio.get_running_loop().call_later(
                     self.summary_seconds, self._summary_timed_out, summary)
         self.server.changed()
+
+    def _refused(self, reason: str) -> None:
+        """A request the gate refused: said in the terminal (the first few), since it may be
+        another program or page trying the table."""
+        self._refusals += 1
+        if self._refusals <= REFUSALS_SHOWN:
+            self.echo(f"Refused a request to the table's page: {reason}.")
+        elif self._refusals == REFUSALS_SHOWN + 1:
+            self.echo("More refused requests to the table's page are not shown.")
 
     def _summary_timed_out(self, shown: Summary) -> None:
         if self.model.summary is shown:

@@ -55,7 +55,7 @@ function bluffBoard(board) {
     board.call.cards.map((c) => cardImage(c)),
     h("span", {class: `verdict ${board.call.honest ? "honest" : "bluff"}`},
       board.call.honest ? "honest" : "BLUFF!")) : null;
-  return [tableau, claim, call];
+  return [tableau, claim || call ? h("div", {class: "board-notes"}, claim, call) : null];
 }
 
 function topperBoard(table, board) {
@@ -71,9 +71,9 @@ function topperBoard(table, board) {
   const facts = h("div", {class: "facts-line"}, "Hand ", h("b", {}, board.hand), " · dealer ",
                   h("b", {}, board.dealer), " · first to ", h("b", {}, board.target), " · ", board.bidding);
   const last = board.last_trick ? h("div", {class: "last-trick"},
-    `Trick ${board.last_trick.number} won by ${board.last_trick.who}:`,
-    board.last_trick.cards.map((c) => cardImage(c))) : null;
-  return [facts, h("div", {class: "tableau"}, trick, trump), last];
+    h("span", {}, `Trick ${board.last_trick.number} won by ${board.last_trick.who}`),
+    h("div", {}, board.last_trick.cards.map((c) => cardImage(c)))) : null;
+  return [facts, h("div", {class: "tableau topper"}, trick, h("div", {class: "aside"}, trump, last))];
 }
 
 export function renderBoard(table) {

@@ -74,6 +74,7 @@ function cardButton(card, index, table, send, rerender) {
 export function renderHand(table, send, rerender) {
   const hand = table.hand;
   const key = [hand, table.controls, picked.selected, picked.cursor];
+  byId("hand").classList.toggle("few", hand.cards.length <= 8);
   redraw(byId("hand"), key, () => hand.cards.length
     ? hand.cards.map((card, index) => cardButton(card, index, table, send, rerender))
     : h("p", {class: "empty"}, `(${hand.empty})`));

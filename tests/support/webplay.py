@@ -64,6 +64,7 @@ async def seat_table(game: str, seed: int, root: Path | None = None, *, serve: b
     seat = WebSeat(offer_again=True, open_browser=False, echo=said.append, coach=coach)
     if serve:
         await seat.start()
+        await seat.opened()
     else:
         seat.runner.ready()
     hosted = await start_hosted_table(seeded_identity(seed, "me", "Ann"), seat,

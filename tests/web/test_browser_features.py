@@ -115,6 +115,7 @@ def test_a_spectator_sees_the_table_move_and_no_hand(tmp_path: Path) -> None:
         seat.source.get_session = lambda: watcher
         try:
             await seat.start()
+            await seat.opened()
             async with chromium(CHROMIUM) as browser:
                 page = await browser.new_page()
                 await open_table(page, seat)

@@ -15,7 +15,7 @@ from p2pcards.rules.bluff import Challenge, Discard, Pass
 from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import Bid, PassBid, Play
 from p2pcards.ui.web import WebSeat
-from p2pcards.ui.web.server import BadMessage
+from p2pcards.ui.web.messages import BadMessage
 from tests.support.typed import present
 from tests.ui.ui_scenes import (
     bluff_lead,
@@ -174,3 +174,56 @@ def test_the_help_and_the_reactions_come_with_the_page() -> None:
     assert help_part["reactions"][0] == "gg"  # type: ignore[index]
     assert any(row[0] == "q" for row in help_part["keys"])  # type: ignore[index]
     json.dumps(seat.parts())  # all of it is JSON
+
+
+class Filler:
+    """The host's end box count: one seat free until a bot takes it."""
+
+    def __init__(self) -> None:
+        self.seat_free = True
+
+    def fill_free_seat(self) -> str | None:
+        self.seat_free = False
+        return 'End box: "Kai"\'s seat goes to the bot "Dee".'
+
+
+def test_the_end_box_shows_the_results_takes_again_and_lets_the_host_fill_a_seat() -> None:
+    from p2pcards.net.session_events import SessionResult
+    from p2pcards.protocol import events as proto
+    from tests.ui.test_tui_screen import _outcome, seat_everyone
+
+    async def run() -> tuple[Any, Any, list[str], bool]:
+        said: list[str] = []
+        seat = WebSeat(offer_again=True, again_label="again (a rematch, seats rotated)",
+                       open_browser=False, echo=said.append)
+        await seat.start()
+        try:
+            seat_everyone(seat, 0)
+
+            async def session() -> SessionResult:
+                seat.on_event(proto.MatchCompleted(_outcome()))
+                return SessionResult(outcome=_outcome())
+            playing = asyncio.ensure_future(seat.play(session()))
+            while not seat.end_ready:
+                await asyncio.sleep(0.01)
+            seat.filler = Filler()
+            seat.waiting('End box: waiting for "Kai" to choose (at most 120 s, then the '
+                         'evening ends).')
+            before = seat.parts()["table"]
+            seat.receive({"type": "fill"})
+            after = seat.parts()["table"]
+            seat.receive({"type": "end", "choice": "again"})
+            await asyncio.wait_for(playing, 5)
+            return before, after, said, seat.again
+        finally:
+            await seat.stop()
+    before, after, said, again = asyncio.run(run())
+    ending = before["ending"]
+    assert ending["title"] == "MATCH OVER" and ending["ready"] and ending["fill"]
+    assert ending["again"] == "again (a rematch, seats rotated)"
+    assert [row["winner"] for row in ending["results"]] == [False, False, True, False]
+    assert ending["results"][0]["name"].startswith("You (")
+    assert before["status"]["text"].startswith('End box: waiting for "Kai"')
+    assert not after["ending"]["fill"]
+    assert 'End box: "Kai"\'s seat goes to the bot "Dee".' in said
+    assert again

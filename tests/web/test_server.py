@@ -16,7 +16,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
-from p2pcards.ui.web.server import CSP, STATIC, BadMessage, TableServer, static_file
+from p2pcards.ui.web.messages import BadMessage
+from p2pcards.ui.web.server import CSP, STATIC, TableServer, static_file
 from p2pcards.wiremap import WireMap
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "p2pcards" / "ui" / "web" / "static"
@@ -211,7 +212,7 @@ def test_the_terminal_is_told_of_refused_requests_the_first_few() -> None:
         seat = WebSeat(open_browser=False, echo=said.append)
         await seat.start()
         try:
-            origin = present_origin(seat.address)
+            origin = present_origin(await seat.opened())
             for _ in range(5):
                 status, _, _ = await fetch(origin, "/", headers(origin, None))
                 assert status == 403

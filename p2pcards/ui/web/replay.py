@@ -16,10 +16,10 @@ from collections.abc import Callable
 from p2pcards.net.stopping import stop_task
 from p2pcards.ui.replay import Replay
 from p2pcards.ui.tui.replay import DEFAULT_SPEED, SPEEDS, SUMMARY_PAUSE, advance, model_at
+from p2pcards.ui.web.messages import BadMessage, text_field
 from p2pcards.ui.web.page import KeyRows
 from p2pcards.ui.web.page_games import Json
-from p2pcards.ui.web.server import BadMessage
-from p2pcards.ui.web.table import Echo, WebTable, text_field
+from p2pcards.ui.web.table import Echo, WebTable
 from p2pcards.wiremap import WireMap
 
 #: The keys of a replay in the browser, as its help lists them.
@@ -156,6 +156,7 @@ class WebReplay(WebTable):
     async def run(self, playing: bool = False) -> None:
         """Serve the replay until the page (or Ctrl-C) quits it (``playing``: play at once)."""
         await self.start()
+        await self.opened()
         self.playing = playing
         self._invalidate()
         player = asyncio.ensure_future(self._play())

@@ -37,9 +37,9 @@ from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.tui.run import TableRun
 from p2pcards.ui.tui.sink import ScreenEvents
 from p2pcards.ui.tui.source import SessionGetter, SessionSource
+from p2pcards.ui.web.messages import BadMessage, slots_field, text_field
 from p2pcards.ui.web.page_games import Json
-from p2pcards.ui.web.server import BadMessage
-from p2pcards.ui.web.table import Echo, WebTable, slots_field, text_field
+from p2pcards.ui.web.table import Echo, WebTable
 from p2pcards.wiremap import WireMap
 
 if TYPE_CHECKING:
@@ -148,10 +148,11 @@ class WebSeat(WebTable):
         self.end_ready = False
         self._invalidate()
 
-    def waiting(self, text: str | None) -> None:
-        """The host's end box after "again": what it waits for, in the log and on the status
-        line until the wait is over (None)."""
-        if text is not None:
+    def waiting(self, text: str | None, log: bool = True) -> None:
+        """An end box after "again": what it waits for (and the time left), in the log
+        (unless ``log`` is off: a refresh) and on the status line — in the end box on the
+        page — until the wait is over (None)."""
+        if text is not None and log:
             self.model.note(clean(text, 300), "info")
         self.message = None if text is None else ("info", clean(text, 300))
         self._invalidate()

@@ -32,6 +32,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.stopping import stop_task
 from p2pcards.ui.web import cardart
 from p2pcards.ui.web.guard import LOOPBACK, Gate, Refused, Request
+from p2pcards.ui.web.messages import BadMessage
 from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
@@ -66,10 +67,6 @@ STATIC = {
 MAX_MESSAGE = 16 * 1024
 #: Seconds changes are gathered before the page is told (a burst of events, one send).
 GATHER = 0.02
-
-
-class BadMessage(P2PCardsError):
-    """A message from the page that is not one the table takes; the message says why."""
 
 
 class PageSource(Protocol):

@@ -4,9 +4,11 @@
 (the full screen's own, fed the same events), the status line's message,
 a deal's summary and how long it stays up, and the
 :class:`~p2pcards.ui.web.server.TableServer` that shows them to the
-browser. Starting it prints the table's address in the terminal and opens
-the default browser there (:mod:`webbrowser`), on a thread of its own: a
-browser that is slow to start never holds the table up.
+browser. Starting it does not hold the table up: the web library is
+imported on a thread while the table's first steps (its cryptography)
+run, then the server listens, the terminal prints its address and the
+default browser is opened there (:mod:`webbrowser`, on a thread of its own:
+a browser slow to start holds nothing up either).
 """
 
 from __future__ import annotations
@@ -18,15 +20,20 @@ import sys
 import threading
 import webbrowser
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from p2pcards.net.stopping import stop_task
 from p2pcards.rules.contract import Engine
 from p2pcards.ui.text_common import clean
 from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.web import page
+from p2pcards.ui.web.messages import BadMessage
 from p2pcards.ui.web.page_games import Json
-from p2pcards.ui.web.server import BadMessage, TableServer
 from p2pcards.wiremap import WireMap
+
+if TYPE_CHECKING:
+    from p2pcards.ui.web.server import TableServer
 
 #: What the table says in the terminal (the address, the program's notes).
 Echo = Callable[[str], None]
@@ -34,21 +41,10 @@ Echo = Callable[[str], None]
 REFUSALS_SHOWN = 3
 
 
-def text_field(message: WireMap, name: str, limit: int = 200) -> str:
-    """A text field of a message from the page (at most ``limit`` characters)."""
-    value = message.get(name, "")
-    if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise BadMessage(f"the page's {name!r} is not text")
-    return str(value)[:limit]
-
-
-def slots_field(message: WireMap, name: str = "slots", most: int = 52) -> list[int]:
-    """A list of card slots in a message from the page."""
-    value = message.get(name, [])
-    if (not isinstance(value, list) or len(value) > most
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise BadMessage(f"the page's {name!r} is not a list of card slots")
-    return list(value)
+def _server_class() -> type[TableServer]:
+    """The server's class, imported (with aiohttp) on the thread this runs on."""
+    from p2pcards.ui.web.server import TableServer
+    return TableServer
 
 
 def graphical_session() -> bool:
@@ -80,8 +76,10 @@ class WebTable:
         self.summary_until: float | None = None
         self.echo: Echo = echo or (lambda text: print(text, flush=True))
         self.open_browser = open_browser
-        self.server = TableServer(self, on_refused=self._refused)
+        #: The page's server, once started (see :meth:`start`).
+        self.server: TableServer | None = None
         self._refusals = 0
+        self._opening: asyncio.Task[str] | None = None
         #: The address printed in the terminal (once started).
         self.address: str | None = None
         self._timed: Summary | None = None
@@ -166,7 +164,8 @@ class WebTable:
             with contextlib.suppress(RuntimeError):  # no loop: nothing to time
                 asyncio.get_running_loop().call_later(
                     self.summary_seconds, self._summary_timed_out, summary)
-        self.server.changed()
+        if self.server is not None:
+            self.server.changed()
 
     def _refused(self, reason: str) -> None:
         """A request the gate refused: said in the terminal (the first few), since it may be
@@ -180,7 +179,7 @@ class WebTable:
     def _summary_timed_out(self, shown: Summary) -> None:
         if self.model.summary is shown:
             self.close_summary()
-            self.server.changed()
+            self._invalidate()
 
     # -- running ---------------------------------------------------------------------------
 
@@ -193,16 +192,44 @@ class WebTable:
         await self._closing.wait()
 
     async def start(self) -> None:
-        """Serve the page, print its address, open the browser at it."""
+        """Begin serving the page (see :meth:`opened`); returns at once, so the table's first
+        steps run while the web library loads."""
         if self._served is not None:
             return
         self._served = asyncio.ensure_future(self._serve())
-        gate = await self.server.start()
+        self._opening = asyncio.ensure_future(self._open())
+
+    async def opened(self) -> str:
+        """The page's address, once it is served; a failure to serve it (said in the
+        terminal, and the end of the page's side of the table) is raised here."""
+        if self._opening is None:
+            await self.start()
+        assert self._opening is not None
+        return await asyncio.shield(self._opening)
+
+    async def _open(self) -> str:
+        try:
+            server_class = await asyncio.to_thread(_server_class)
+            server = server_class(self, on_refused=self._refused)
+            gate = await server.start()
+        except BaseException as error:
+            if not isinstance(error, asyncio.CancelledError):
+                self.echo(f"The table could not be served to the browser: {error}")
+            self._closing.set()  # nobody can play here: the run ends
+            raise
+        self.server = server
         self.address = gate.address()
+        self._announce(gate.opening_address())
+        server.changed()
+        return self.address
+
+    def _announce(self, opening: str) -> None:
+        """The address in the terminal, and the browser started at it (where one can be)."""
+        assert self.address is not None
         if self.open_browser and graphical_session():
             self.echo(f"The table is open in your browser; its address (for another browser "
                       f"on this machine): {self.address}")
-            self._start_browser(gate.opening_address())
+            self._start_browser(opening)
         else:
             self.echo(f"Open the table in a browser on this machine: {self.address}")
         self.echo("Ctrl-C here leaves the table too.")
@@ -226,7 +253,11 @@ class WebTable:
 
     async def stop(self) -> None:
         """Send the page its last state, close it and stop serving."""
-        await self.server.stop()
+        opening, self._opening = self._opening, None
+        if opening is not None:
+            await stop_task(opening, quiet=True)  # a failure was said when it happened
+        if self.server is not None:
+            await self.server.stop()
         self._closing.set()
         if self._served is not None:
             await asyncio.wait({self._served})

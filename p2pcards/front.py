@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from p2pcards.rules.contract import Engine
     from p2pcards.ui.plain import PlainAgent, PlainPrinter
     from p2pcards.ui.tui import TableScreen
-    from p2pcards.ui.tui.screen import SeatFiller
+    from p2pcards.ui.tui.seatside import SeatFiller
     from p2pcards.ui.web import WebSeat
 
 R = TypeVar("R")

@@ -147,7 +147,7 @@ def test_a_lan_table_of_a_browser_a_terminal_and_bots_keeps_one_transcript(tmp_p
         address = host.wait_for("http://127.0.0.1:")
         address = address[address.index("http://"):].split()[0]
         friend = Terminal(friend_home, "join", "--connect", f"127.0.0.1:{port}", "--plain",
-                          "--no-listen", "--again", "0", "--seed", "22")
+                          "--no-direct", "--again", "0", "--seed", "22")
         friend.typist(stop)
 
         async def browse() -> int:

@@ -17,7 +17,7 @@ from p2pcards.protocol.talk import REACTIONS
 from p2pcards.rules.contract import Engine, Outcome
 from p2pcards.rules.seats import SEATS
 from p2pcards.ui import text_bluff, text_topper
-from p2pcards.ui.text import labelled_hand, turn_line
+from p2pcards.ui.text import labelled_hand
 from p2pcards.ui.text_common import game_name, plural
 from p2pcards.ui.tui.model import REPLAY, ScreenModel
 from p2pcards.ui.web import page_games
@@ -172,23 +172,7 @@ def _status(shown: Shown, now: float) -> Json:
     if shown.message is not None:
         kind, text = shown.message
         return {"kind": kind, "text": text}
-    model = shown.model
-    view = model.view
-    if model.ending is not None:
-        text = model.ending.text
-    elif view is not None:
-        text = turn_line(view, model.names(), model.me)
-        to_act = view.to_act
-        if to_act is not None and to_act != model.me and \
-                model.reconnecting_left(to_act, now) is not None:
-            text += " They dropped and are reconnecting."
-    elif model.progress:
-        text = model.progress
-    elif model.lobby:
-        text = "Waiting for the seats to fill…"
-    else:
-        text = "Connecting to the table…"
-    return {"kind": "turn", "text": text}
+    return {"kind": "turn", "text": shown.model.status_text(now)}
 
 
 def _summary(shown: Shown) -> Json | None:

@@ -1,8 +1,8 @@
 """``p2pcards replay --web``: a saved table stepped through in the browser.
 
 The page is the table's own, fed as the full screen's replay feeds its
-model (:func:`p2pcards.ui.tui.replay.model_at` and ``advance``: the very
-events a live table gets, and the view after each message), so the seats,
+model (:mod:`p2pcards.ui.tui.replaysteps`: the very events a live table
+gets, and the view after each message), so the seats,
 the board, the log, each deal's summary and the end box are the ones the
 players saw. The page's buttons and keys move through it; nothing is
 checked twice (the replay checked everything once, as ``verify`` does).
@@ -15,27 +15,18 @@ from collections.abc import Callable
 
 from p2pcards.net.stopping import stop_task
 from p2pcards.ui.replay import Replay
-from p2pcards.ui.tui.replay import DEFAULT_SPEED, SPEEDS, SUMMARY_PAUSE, advance, model_at
+from p2pcards.ui.tui.replaysteps import (
+    DEFAULT_SPEED,
+    REPLAY_KEYS,
+    SUMMARY_PAUSE,
+    model_at,
+    moved,
+    next_speed,
+)
 from p2pcards.ui.web.messages import BadMessage, text_field
-from p2pcards.ui.web.page import KeyRows
 from p2pcards.ui.web.page_games import Json
 from p2pcards.ui.web.table import Echo, WebTable
 from p2pcards.wiremap import WireMap
-
-#: The keys of a replay in the browser, as its help lists them.
-REPLAY_KEYS: KeyRows = (
-    ("→ n", "next move"),
-    ("← p", "previous move"),
-    ("] [", "next deal / back to this deal's start (or the one before)"),
-    ("g", "go to deal N (type its number, Enter)"),
-    ("Home End", "the start / the end of the table"),
-    ("Space", "play or pause, one move at a time"),
-    ("+ -", "play faster / slower"),
-    ("r", "the scoreboard and this deal's record"),
-    ("v", "the log with every single cryptographic check, or one line per stage"),
-    ("?", "this help"),
-    ("q", "quit the replay"),
-)
 
 
 class WebReplay(WebTable):
@@ -59,12 +50,7 @@ class WebReplay(WebTable):
     def go(self, index: int) -> None:
         """Show the table at step ``index`` (forward: feed the steps between; back: rebuild)."""
         index = max(0, min(index, len(self.record.steps) - 1))
-        if index > self.index:
-            advance(self.model, self.record, self.index + 1, index)
-        elif index < self.index:
-            details = self.model.show_details
-            self.model = model_at(self.record, index)
-            self.model.show_details = details
+        self.model = moved(self.model, self.record, self.index, index)
         self.index = index
         self._summary_since = self.now() if self.model.summary is not None else None
         self.message = None
@@ -95,9 +81,7 @@ class WebReplay(WebTable):
             if self.playing and self.at_end:
                 self.go(0)
         elif what in ("faster", "slower"):
-            near = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - self.speed))
-            step = 1 if what == "faster" else -1
-            self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, near + step))]
+            self.speed = next_speed(self.speed, 1 if what == "faster" else -1)
         elif what == "quit":
             self._done.set()
         else:

@@ -15,11 +15,26 @@ function typing(event) {
   return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
 }
 
+/** Enter or Space on a focused button (Pass, a bid, a reaction) is that button's own: the
+ *  browser's activation, as a screen reader's user expects. On a card of the hand they are
+ *  the table's keys, for that card (Space selects it; Enter discards, or plays it). */
+function activating(event, key) {
+  if (key !== "Enter" && key !== " " || !(event.target instanceof Element)) return false;
+  const button = event.target.closest("button");
+  return button !== null && !button.classList.contains("card");
+}
+
+function handCards() {
+  return [...byId("hand").querySelectorAll(".card")];
+}
+
+/** The cursor moves in the hand, and the keyboard's focus with it. */
 function moveCursor(table, delta, rerender) {
   const count = table.hand.cards.length;
   if (!count) return;
   picked.cursor = Math.max(0, Math.min(count - 1, picked.cursor + delta));
   rerender();
+  handCards()[picked.cursor]?.focus({preventScroll: true});
 }
 
 function tableKey(key, table, send, rerender) {
@@ -75,6 +90,9 @@ export function bindKeys(state, send, rerender) {
     if (key === "r" && !table.replay) { showBox("history-box"); event.preventDefault(); return; }
     if (key === "v") { send({type: "details"}); event.preventDefault(); return; }
     if (anyBoxOpen() && !boxOpen("end-box")) return;
+    if (activating(event, key)) return;
+    const onCard = handCards().indexOf(event.target);
+    if (onCard >= 0) picked.cursor = onCard;  // the focused card is the cursor's
     if (key === "PageUp" || key === "PageDown") {
       byId("log").scrollBy(0, (key === "PageUp" ? -1 : 1) * 200);
       event.preventDefault();

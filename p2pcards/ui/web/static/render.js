@@ -27,12 +27,22 @@ export function cardImage(card, extra = {}) {
                    draggable: "false", ...extra});
 }
 
-/** Put `nodes` in `parent`, unless what they are drawn from has not changed. */
+/** The attributes that name a control across redraws (a card, a key, a bid, a rank, a step). */
+const NAMING = ["data-slot", "data-key", "data-bid", "data-rank", "data-step", "id"];
+
+/** Put `nodes` in `parent`, unless what they are drawn from has not changed. Keyboard focus
+ *  stays on the same control (a card, a button) when it is drawn again. */
 export function redraw(parent, key, draw) {
   const text = JSON.stringify(key);
   if (parent.dataset.drawn === text) return;
   parent.dataset.drawn = text;
+  const focused = parent.contains(document.activeElement) ? document.activeElement : null;
+  const name = focused && NAMING.find((attr) => focused.hasAttribute(attr));
   parent.replaceChildren(...[draw()].flat().filter(Boolean));
+  if (name) {
+    const again = parent.querySelector(`[${name}="${CSS.escape(focused.getAttribute(name))}"]`);
+    if (again) again.focus({preventScroll: true});
+  }
 }
 
 export function renderTitle(table) {

@@ -32,18 +32,35 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+import socket
 from dataclasses import dataclass
 
 from p2pcards.errors import P2PCardsError
 
 #: The one address the table is served on.
 LOOPBACK = "127.0.0.1"
+#: Connections the table's socket holds before the server accepts them.
+LISTEN_QUEUE = 32
 #: ``Sec-Fetch-Site`` values of a request this page or its person made.
 OWN_FETCHES = frozenset({"same-origin", "none"})
 
 
 class Refused(P2PCardsError):
     """A request the table does not serve; the message says which check failed."""
+
+
+def loopback_socket(port: int = 0) -> socket.socket:
+    """A TCP socket bound to 127.0.0.1 (a free port unless one is given) and listening: no
+    other machine can reach it. Made before the web library is loaded, so the browser can
+    be started at its address at once (its first request waits in the socket's queue)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind((LOOPBACK, port))
+        sock.listen(LISTEN_QUEUE)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def is_loopback(remote: str | None) -> bool:

@@ -31,7 +31,7 @@ from aiohttp.typedefs import Handler
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.stopping import stop_task
 from p2pcards.ui.web import cardart
-from p2pcards.ui.web.guard import LOOPBACK, Gate, Refused, Request
+from p2pcards.ui.web.guard import Gate, Refused, Request, loopback_socket
 from p2pcards.ui.web.messages import BadMessage
 from p2pcards.wiremap import WireMap
 
@@ -114,15 +114,11 @@ class TableServer:
         """How many pages are open now."""
         return len(self._clients)
 
-    async def start(self) -> Gate:
-        """Listen on 127.0.0.1 (a free port unless one was given); the table's gate."""
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            sock.bind((LOOPBACK, self._port))
-        except OSError:
-            sock.close()
-            raise
-        gate = self.gate = Gate(sock.getsockname()[1])
+    async def start(self, sock: socket.socket | None = None, gate: Gate | None = None) -> Gate:
+        """Serve on ``sock`` (a :func:`~p2pcards.ui.web.guard.loopback_socket`, made here
+        unless given) behind ``gate`` (made for its port unless given); the gate."""
+        sock = sock if sock is not None else loopback_socket(self._port)
+        gate = self.gate = gate if gate is not None else Gate(sock.getsockname()[1])
         app = web.Application(middlewares=[self.guard], client_max_size=MAX_MESSAGE)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)

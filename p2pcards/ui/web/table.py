@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 import sys
 import threading
 import webbrowser
@@ -28,6 +29,7 @@ from p2pcards.ui.text_common import clean
 from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.model import ScreenModel
 from p2pcards.ui.web import page
+from p2pcards.ui.web.guard import Gate, loopback_socket
 from p2pcards.ui.web.messages import BadMessage
 from p2pcards.ui.web.page_games import Json
 from p2pcards.wiremap import WireMap
@@ -208,18 +210,25 @@ class WebTable:
         return await asyncio.shield(self._opening)
 
     async def _open(self) -> str:
+        """The socket first, so the browser starts at once; then the web library (on a
+        thread: the table's first steps go on) and the server on that socket."""
+        sock: socket.socket | None = None
         try:
+            sock = loopback_socket()
+            gate = Gate(sock.getsockname()[1])
+            self.address = gate.address()
+            self._announce(gate.opening_address())
             server_class = await asyncio.to_thread(_server_class)
             server = server_class(self, on_refused=self._refused)
-            gate = await server.start()
+            await server.start(sock, gate)
         except BaseException as error:
+            if sock is not None:
+                sock.close()
             if not isinstance(error, asyncio.CancelledError):
                 self.echo(f"The table could not be served to the browser: {error}")
             self._closing.set()  # nobody can play here: the run ends
             raise
         self.server = server
-        self.address = gate.address()
-        self._announce(gate.opening_address())
         server.changed()
         return self.address
 

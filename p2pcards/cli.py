@@ -166,12 +166,23 @@ def _ascii_arg(parser: argparse.ArgumentParser) -> None:
                              "terminal's encoding cannot hold them)")
 
 
+def _web_args(parser: argparse.ArgumentParser) -> None:
+    """The table in the browser instead of the terminal (``--web``)."""
+    parser.add_argument("--web", action="store_true",
+                        help="show the table in your web browser: served on 127.0.0.1 to this "
+                             "browser alone (a one-time token in the address it opens)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="with --web: print the table's address instead of opening the "
+                             "default browser")
+
+
 def _seat_args(parser: argparse.ArgumentParser, *, clock: bool = True) -> None:
     """A seat's options; ``clock``: this command sets the table clock (``play``,
     ``host``), else ``--deadline`` is refused (every seat keeps the host's clock)."""
     parser.add_argument("--name", help="your display name (saved with your identity)")
     parser.add_argument("--plain", action="store_true",
                         help="line-based interface (screen readers, simple terminals)")
+    _web_args(parser)
     _ascii_arg(parser)
     parser.add_argument("--autoplay", dest="bot", metavar="KIND", default=None, choices=BOT_KINDS,
                         help=f"let a bot play your own seat ({', '.join(BOT_KINDS)}); play and "
@@ -306,6 +317,7 @@ def _watch_args(watch: argparse.ArgumentParser) -> None:
     watch.add_argument("--name", help="your display name (saved with your identity)")
     watch.add_argument("--plain", action="store_true",
                        help="line-based interface (screen readers, simple terminals)")
+    _web_args(watch)
     _ascii_arg(watch)
     watch.add_argument("--reconnect-window", type=_seconds, default=30.0, metavar="S",
                        help="seconds to keep redialling a lost host (default 30)")
@@ -345,6 +357,7 @@ def _replay_args(replay: argparse.ArgumentParser) -> None:
     replay.add_argument("--plain", action="store_true",
                         help="print every public event in order, a line per deal's summary and "
                              "the outcome, instead of the full screen (also when not a terminal)")
+    _web_args(replay)
     _ascii_arg(replay)
     replay.add_argument("--public", action="store_true",
                         help="show only public facts even when the folder holds your secrets "
@@ -414,6 +427,18 @@ def _refuse_a_clock_of_ones_own(args: argparse.Namespace) -> None:
                         f"table's; p2pcards host --deadline S sets it)")
 
 
+def _refuse_web_with_another_look(args: argparse.Namespace) -> None:
+    """``--web`` is the person's table in the browser: not with another way of showing it,
+    nor with a bot playing the seat."""
+    if not getattr(args, "web", False):
+        if getattr(args, "no_browser", False):
+            raise UserError("--no-browser goes with --web (the table in the browser)")
+        return
+    for option, given in (("--plain", "plain"), ("--trace", "trace"), ("--autoplay", "bot")):
+        if getattr(args, given, None):
+            raise UserError(f"--web shows the table in your browser; it does not go with {option}")
+
+
 #: Exit statuses besides a command's own: a project error; Ctrl-C (128 + SIGINT).
 #: A reader that stopped reading (``| head``) is ``EXIT_PIPE`` (128 + SIGPIPE).
 EXIT_ERROR, EXIT_INTERRUPTED = 1, 130
@@ -433,6 +458,7 @@ _ASYNC = ("play", "host", "join", "watch", "tables", "resume")
 def _run_command(args: argparse.Namespace) -> int:
     _refuse_a_seed_outside_tests(args)
     _refuse_a_clock_of_ones_own(args)
+    _refuse_web_with_another_look(args)
     if args.command == "whoami":
         return _cmd_whoami(args)
     import asyncio

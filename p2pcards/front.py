@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from p2pcards.rules.contract import Engine
     from p2pcards.ui.plain import PlainAgent, PlainPrinter
     from p2pcards.ui.tui import TableScreen
-    from p2pcards.ui.tui.screen import SeatFiller
+    from p2pcards.ui.tui.seatside import SeatFiller
+    from p2pcards.ui.web import WebSeat
 
 R = TypeVar("R")
 
@@ -79,13 +80,19 @@ class FrontOptions:
     seed: int | None = None
     #: The strength of a search bot playing this seat.
     bot_level: str = DEFAULT_LEVEL
+    #: The table in the browser (``--web``) instead of the terminal.
+    web: bool = False
+    #: ``--web``: start the default browser at the table (``--no-browser``: print the address only).
+    browser: bool = True
 
 
 class FrontEnd:
     """The front end of one seat: an agent (a person or a bot) and an event sink.
 
     A person gets the full-screen table unless ``--plain`` or ``--trace`` is
-    given or the terminal is not one (a pipe, a file): then the line mode.
+    given or the terminal is not one (a pipe, a file): then the line mode;
+    ``--web`` shows the table in the browser instead (the same screen's model
+    and agent, :mod:`p2pcards.ui.web`).
     ``again`` (``play``) offers a new table when a match ends; ``rematch``
     (``host``, ``join``) offers the full screen's end box a rematch instead.
     """
@@ -95,7 +102,7 @@ class FrontEnd:
         self.options = options
         self.session: PeerSession | WatchSession | None = None
         self.trace = options.trace
-        self.screen: TableScreen | None = None
+        self.screen: TableScreen | WebSeat | None = None
         self.printer: PlainPrinter | None = None
         self.again = False
         self._fill_reader: asyncio.Future[None] | None = None
@@ -103,9 +110,19 @@ class FrontEnd:
         self._coached = again
         if options.bot:
             #: Who decides this seat's moves: a bot, typed commands or the full screen.
-            self.agent: LazyBotAgent | PlainAgent | TableScreen = LazyBotAgent(
+            self.agent: LazyBotAgent | PlainAgent | TableScreen | WebSeat = LazyBotAgent(
                 options.bot, options.seed, options.bot_level)
             self.plain = True
+        elif options.web:
+            from p2pcards.ui.text_summary import LAN_SUMMARY_SECONDS
+            from p2pcards.ui.web import WebSeat
+            self.screen = WebSeat(lambda: self.session, offer_again=again or rematch,
+                                  again_label=_again_label(rematch),
+                                  summary_seconds=None if again else LAN_SUMMARY_SECONDS,
+                                  bell=options.bell, coach=_coach(again), echo=_echo,
+                                  open_browser=options.browser)
+            self.agent = self.screen
+            self.plain = False
         elif options.plain or options.trace or not (sys.stdin.isatty() and sys.stdout.isatty()):
             from p2pcards.ui.plain import PlainAgent, PlainPrinter
             self.printer = PlainPrinter(names_provider=self.names, me_provider=self.my_seat,
@@ -114,12 +131,11 @@ class FrontEnd:
                                     coach=_coach(again))
             self.plain = True
         else:
+            from p2pcards.ui.text_summary import LAN_SUMMARY_SECONDS
             from p2pcards.ui.tui import TableScreen
-            from p2pcards.ui.tui.screen import LAN_SUMMARY_SECONDS
             # Against bots a deal's summary waits for a key; at a LAN table it counts down.
             self.screen = TableScreen(lambda: self.session, offer_again=again or rematch,
-                                      again_label="again (a rematch, seats rotated)" if rematch
-                                      else "a new table",
+                                      again_label=_again_label(rematch),
                                       summary_seconds=None if again else LAN_SUMMARY_SECONDS,
                                       bell=options.bell, coach=_coach(again))
             self.agent = self.screen
@@ -286,6 +302,19 @@ class FrontEnd:
         """Give the terminal back (before the result is printed)."""
         if self.screen is not None:
             await self.screen.stop()
+
+
+def _again_label(rematch: bool) -> str:
+    """What the end box's "again" does: a rematch (``host``, ``join``) or a new table."""
+    return "again (a rematch, seats rotated)" if rematch else "a new table"
+
+
+def _echo(text: str) -> None:
+    """A line in the terminal beside the browser's table (its address, the host's notes)."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        output_lost()
 
 
 def _coach(against_bots: bool) -> CoachLine | None:

@@ -149,6 +149,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     finally:
         if bar:
             _progress_bar("done", 1, 1)
+    if args.web:
+        from p2pcards.ui.web.replay import WebReplay
+        asyncio.run(WebReplay(record, speed=args.speed, open_browser=not args.no_browser)
+                    .run(playing=args.play))
+        return 0
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from p2pcards.ui.plain import print_line
         try:

@@ -73,4 +73,6 @@ def front_options(args: argparse.Namespace) -> FrontOptions:
     return FrontOptions(bot=getattr(args, "bot", None), plain=getattr(args, "plain", False),
                         trace=getattr(args, "trace", False), bell=getattr(args, "bell", True),
                         seed=getattr(args, "seed", None),
-                        bot_level=getattr(args, "bot_level", DEFAULT_LEVEL))
+                        bot_level=getattr(args, "bot_level", DEFAULT_LEVEL),
+                        web=getattr(args, "web", False),
+                        browser=not getattr(args, "no_browser", False))

@@ -23,6 +23,10 @@ from p2pcards.rules.topper import events as topper
 from p2pcards.ui.text_bluff import labelled_hand
 from p2pcards.ui.text_common import cards_text, game_name, plural, seat_name, who
 
+#: Seconds a deal's summary stays up by itself at a LAN table, where the others go on
+#: (against bots it waits for the person); every screen counts it down.
+LAN_SUMMARY_SECONDS = 6.0
+
 
 @dataclass(frozen=True)
 class Summary:

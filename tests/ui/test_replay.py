@@ -45,7 +45,8 @@ from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.bars import status_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.dialogs import ending_lines, summary_lines
-from p2pcards.ui.tui.replay import ReplayScreen, model_at
+from p2pcards.ui.tui.replay import ReplayScreen
+from p2pcards.ui.tui.replaysteps import model_at
 from p2pcards.ui.tui.seats import seat_panel
 from tests.support.typed import present
 from tests.ui.test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until

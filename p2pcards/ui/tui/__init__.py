@@ -4,6 +4,8 @@ Modules, one idea each:
 
 - :mod:`.screen` — :class:`TableScreen`, one person's seat: the application wired to
   the seat's agent and the session's events, and the seat's own keys;
+- :mod:`.seatside` — :class:`~.seatside.SeatSide`, what a seat does on any screen (this
+  one or the browser's, :mod:`p2pcards.ui.web`): the coach, away, talk, leaving, the end box;
 - :mod:`.app` — :class:`~.app.TableApp`, the prompt_toolkit application, its overlays and
   question line (shared by a seat's screen and a replay);
 - :mod:`.agent` — :class:`~.agent.SeatAgent`, a decision as a future the person's keys settle;
@@ -12,6 +14,7 @@ Modules, one idea each:
 - :mod:`.clockwarn` — when to warn that the clock runs out;
 - :mod:`.model` — what the screen knows, from events and this seat's own view;
 - :mod:`.replay` — :class:`~.replay.ReplayScreen`, the same application stepping through a saved table;
+- :mod:`.replaysteps` — a saved table's model at any step (this replay's and the browser's);
 - :mod:`.source` — what the screen may read from its own peer session;
 - :mod:`.keymap` — keys to legal actions (through the text module's commands);
 - :mod:`.picker` — the cursor and the selected cards;
@@ -24,6 +27,20 @@ Modules, one idea each:
   (styled lines that fit a width).
 """
 
-from p2pcards.ui.tui.screen import TableScreen
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from p2pcards.ui.tui.screen import TableScreen
 
 __all__ = ["TableScreen"]
+
+
+def __getattr__(name: str) -> object:
+    """:class:`TableScreen` on first use: the screen's model, agent and event sink are
+    also the browser table's (:mod:`p2pcards.ui.web`), which has no use for prompt_toolkit."""
+    if name == "TableScreen":
+        from p2pcards.ui.tui.screen import TableScreen
+        return TableScreen
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

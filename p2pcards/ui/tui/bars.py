@@ -14,7 +14,6 @@ from functools import partial
 from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.games import BLUFF, TOPPER
 from p2pcards.rules.topper import TopperState
-from p2pcards.ui.text import turn_line
 from p2pcards.ui.text_common import plural
 from p2pcards.ui.tui.keymap import KeyHint
 from p2pcards.ui.tui.lines import Line, clickable, fragment, pad, width_of
@@ -99,19 +98,4 @@ def status_line(model: ScreenModel, message: tuple[str, str] | None, width: int)
     if message is not None:
         kind, text = message
         return pad([(f"class:status.{kind}", f" {text}")], width)
-    view = model.view
-    if model.ending is not None:
-        text = model.ending.text
-    elif view is not None:
-        text = turn_line(view, model.names(), model.me)
-        to_act = view.to_act
-        if to_act is not None and to_act != model.me and \
-                model.reconnecting_left(to_act, time.monotonic()) is not None:
-            text += " They dropped and are reconnecting."
-    elif model.progress:
-        text = model.progress
-    elif model.lobby:
-        text = "Waiting for the seats to fill…"
-    else:
-        text = "Connecting to the table…"
-    return pad([("class:status.turn", f" {text}")], width)
+    return pad([("class:status.turn", f" {model.status_text(time.monotonic())}")], width)

@@ -26,7 +26,7 @@ from p2pcards.rules.contract import Engine, MatchEnded, Outcome
 from p2pcards.rules.games import UnknownGame, game_of
 from p2pcards.rules.seats import SEATS
 from p2pcards.rules.topper import events as topper
-from p2pcards.ui.text import describe
+from p2pcards.ui.text import describe, turn_line
 from p2pcards.ui.text_checks import CHECKS, CheckFolder
 from p2pcards.ui.text_common import clean
 from p2pcards.ui.text_summary import History, Summary
@@ -194,6 +194,23 @@ class ScreenModel:
         if self.deadline is None or self.ending is not None or math.isinf(self.deadline):
             return None
         return max(0, int(self.deadline - now + 0.999))
+
+    def status_text(self, now: float) -> str:
+        """What the status line says when there is no notice: how the table ended, whose
+        turn it is (and that they are reconnecting), the set-up's progress, the lobby."""
+        view = self.view
+        if self.ending is not None:
+            return self.ending.text
+        if view is not None:
+            text = turn_line(view, self.names(), self.me)
+            to_act = view.to_act
+            if to_act is not None and to_act != self.me and \
+                    self.reconnecting_left(to_act, now) is not None:
+                text += " They dropped and are reconnecting."
+            return text
+        if self.progress:
+            return self.progress
+        return "Waiting for the seats to fill…" if self.lobby else "Connecting to the table…"
 
     @property
     def seated(self) -> bool:

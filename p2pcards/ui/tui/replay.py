@@ -1,11 +1,8 @@
 """The full-screen replay of a saved table: the same table screen, fed from a :class:`Replay`.
 
-The screen's :class:`~p2pcards.ui.tui.model.ScreenModel` is fed the very events
-a live table gets and the view after each message, so every panel, the log,
-the summaries and the end box are the table's own. Going forward feeds the
-next steps; going back rebuilds the model from the first step (nothing is
-checked again: the replay holds every step), so the screen at a step is the
-same however it was reached.
+The model at each step is :mod:`~p2pcards.ui.tui.replaysteps`' (the very events a
+live table gets and the view after each message), so every panel, the log, the
+summaries and the end box are the table's own.
 """
 
 from __future__ import annotations
@@ -24,56 +21,14 @@ from p2pcards.ui.replay import Replay
 from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bindings import add_reading_keys
 from p2pcards.ui.tui.lines import Line, pad
-from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
-
-#: Moves per second the player may choose (``+`` and ``-`` step through them).
-SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-DEFAULT_SPEED = 2.0
-#: Seconds a deal's summary stays up while playing, before the next move.
-SUMMARY_PAUSE = 3.0
-
-REPLAY_KEYS = (
-    ("→  n", "next move"),
-    ("←  p", "previous move"),
-    ("]  [", "next deal / back to this deal's start (or the one before)"),
-    ("g", "go to deal N (type its number, Enter)"),
-    ("Home  End", "the start / the end of the table"),
-    ("Space", "play or pause, one move at a time"),
-    ("+  -", "play faster / slower"),
-    ("PgUp PgDn", "scroll the log (or the mouse wheel)"),
-    ("r", "the scoreboard and this deal's record"),
-    ("v", "the log with every single cryptographic check, or one line per stage"),
-    ("F1  ?", "this help (↑ ↓ scroll it, any other key closes it)"),
-    ("q  Ctrl-C", "quit the replay"),
+from p2pcards.ui.tui.replaysteps import (
+    DEFAULT_SPEED,
+    REPLAY_KEYS,
+    SUMMARY_PAUSE,
+    model_at,
+    moved,
+    next_speed,
 )
-
-
-def model_at(record: Replay, index: int) -> ScreenModel:
-    """The screen's model at step ``index``, built from the first step."""
-    model = ScreenModel()
-    model.link = REPLAY
-    model.game, model.table_name = record.game, record.table
-    players = tuple(SeatInfo(p.name, p.fingerprint, p.bot) for p in record.players)
-    model.set_players(players, record.me_player)
-    model.lobby = players  # the genesis lists all four: the lobby was full
-    model.observer = record.me_player is None
-    model.progress = "The table's genesis: four players, the seats not drawn yet."
-    advance(model, record, 0, index)
-    return model
-
-
-def advance(model: ScreenModel, record: Replay, start: int, end: int) -> None:
-    """Feed ``model`` steps ``start``..``end`` (inclusive), as a live table's screen is fed:
-    a step's events, then the view after it. Only the last step's deal summary is
-    kept up (a live player would have read the earlier ones)."""
-    for step in record.steps[start:end + 1]:
-        model.summary = None
-        for event in step.events:
-            model.apply(event)
-        if record.me_seat is not None and model.seating is not None:
-            model.me = record.me_seat
-        if step.view is not None:
-            model.set_view(step.view)
 
 
 @dataclass
@@ -112,12 +67,7 @@ class ReplayScreen(TableApp):
     def go(self, index: int) -> None:
         """Show the table at step ``index`` (forward: feed the steps between; back: rebuild)."""
         index = max(0, min(index, len(self.record.steps) - 1))
-        if index > self.index:
-            advance(self.model, self.record, self.index + 1, index)
-        elif index < self.index:
-            log_view = self.model.show_details
-            self.model = model_at(self.record, index)
-            self.model.show_details = log_view
+        self.model = moved(self.model, self.record, self.index, index)
         self.index = index
         if self.overlay == SUMMARY:
             self.overlay = None
@@ -170,8 +120,7 @@ class ReplayScreen(TableApp):
 
     def faster(self, steps: int) -> None:
         """``+``/``-``: the next speed up or down."""
-        index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - self.speed))
-        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, index + steps))]
+        self.speed = next_speed(self.speed, steps)
         self._invalidate()
 
     def tick(self) -> None:

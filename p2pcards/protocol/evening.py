@@ -13,11 +13,15 @@ whose previous player left goes to the newcomers, in the genesis's order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from p2pcards.protocol.errors import MalformedMessage, ProtocolError
 from p2pcards.protocol.schema import Bin, ListOf, Struct
 from p2pcards.rules.seats import SEATS
 from p2pcards.wiremap import WireMap, WireValue
+
+if TYPE_CHECKING:
+    from p2pcards.protocol.table import Table
 
 AFTER_SHAPE = Struct({
     "sid": Bin(32),
@@ -154,3 +158,12 @@ def check_after(after: After | None, previous: FinishedMatch) -> None:
     if after.seats != previous.seats:
         raise WrongRotation(f"the genesis rotates a seating that session "
                             f"{previous.session.hex()[:12]} did not have")
+
+
+def unopened(table: Table) -> bool:
+    """Whether ``table`` is a rematch whose writer due has written nothing in it yet: a
+    player that refused the genesis (or never came) looks the same to everyone else,
+    so a rematch's clock names no such writer (PROTOCOL.md §14, ``evening.unopened``)."""
+    writer = table.writer
+    return table.after is not None and writer is not None and \
+        not any(m.player == writer for m in table.messages)

@@ -58,11 +58,12 @@ from p2pcards.protocol.errors import (
     MalformedMessage,
     OutOfTurn,
     PlayerLeft,
+    RematchUnopened,
     RemoteProtocolError,
     SeatPlayedElsewhere,
     WrongSession,
 )
-from p2pcards.protocol.evening import After, FinishedMatch, rotated_seats
+from p2pcards.protocol.evening import After, FinishedMatch, rotated_seats, unopened
 from p2pcards.protocol.events import (
     TableEnded,
     TableEvent,
@@ -573,6 +574,15 @@ class Table:
         player = self.writer if player is None else player
         return self._end(DeadlineMissed(f"player {player} {detail}", player=player,
                                         position=self.next_position), ())
+
+    def declare_unopened(self) -> list[TableEvent]:
+        """The caller's clock ran out for a rematch's writer with nothing in it (see
+        :func:`~p2pcards.protocol.evening.unopened`): it ends naming nobody (§14)."""
+        if self.stage in (Stage.OVER, Stage.ENDED) or not unopened(self):
+            return []
+        return self._end(RematchUnopened(f"player {self.writer} wrote nothing in this rematch "
+                                         f"(its end box may have refused the genesis)",
+                                         position=self.next_position), (), players=())
 
     # -- persistence ------------------------------------------------------------
 

@@ -239,10 +239,10 @@ class TableScreen(TableApp):
         else:
             self._resolve(outcome)
 
-    def waiting(self, text: str | None) -> None:
-        """The host's end box after ``n``: what it waits for, in the log and on the status
-        line until the wait is over (None)."""
-        if text is not None:
+    def waiting(self, text: str | None, log: bool = True) -> None:
+        """An end box after ``n``: what it waits for and the time left, in the log (unless
+        ``log`` is off: a refresh) and on the status line until the wait is over (None)."""
+        if text is not None and log:
             self.note(text)
         self.message = None if text is None else ("info", clean(text, 300))
         self._invalidate()

@@ -71,13 +71,15 @@ class Countdown:
         self._said: str | None = None
         self._milestone = math.inf
 
-    def show(self, now: float, left: float | None) -> None:
+    def show(self, now: float, left: float | None, changed: bool = False) -> None:
+        """Show the line at ``now`` (``left``: seconds left; ``changed``: what it waits
+        for changed, so a plain screen says it again)."""
         text = self.line(now)
         if text is None:
             return
         passed = [m for m in MILESTONES if left is not None and left <= m < self._milestone]
-        if self._said is None or passed or self.front.screen is not None:
-            logged = self._said is None or bool(passed)
+        if self._said is None or passed or changed or self.front.screen is not None:
+            logged = self._said is None or bool(passed) or changed
             self.front.say_waiting(text, log=logged)
             self._said = text
             if passed:
@@ -100,7 +102,7 @@ class JoinerEndBox:
         self.me: int | None = None
         self._countdown: Countdown | None = None
         self._ticker: asyncio.Task[None] | None = None
-        self.chosen_again = False
+        self.chosen = self.chosen_again = False
 
     async def after(self, run: Awaitable[SessionResult]) -> SessionResult:
         """Run a session; the moment its match ends normally, open its end box."""
@@ -124,7 +126,14 @@ class JoinerEndBox:
         self.link = EndBoxLink(self.identity, self.host, self.port, box, table.next_position,
                                expected_peer=self.fingerprint, on_output=self._told)
         self.task = loop.create_task(self.link.run())
+        if self.front.chooses_at_end:  # a person: the time left while he decides, too
+            self._start_countdown()
         return True
+
+    def _start_countdown(self) -> None:
+        if self._ticker is None:
+            self._countdown = Countdown(self.front, self._waiting_line)
+            self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     @property
     def box(self) -> EndBox:
@@ -134,10 +143,13 @@ class JoinerEndBox:
     def choose(self, mine: Choice) -> None:
         """The person's (or the script's) signed choice."""
         assert self.link is not None
-        self.chosen_again = mine.choice != LEAVE
+        self.chosen, self.chosen_again = True, mine.choice != LEAVE
         self.link.choose(mine)
-        self._countdown = Countdown(self.front, self._waiting_line)
-        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+        if self._countdown is not None:
+            self._countdown.show(asyncio.get_running_loop().time(),
+                                 self.box.shown_end - asyncio.get_running_loop().time(),
+                                 changed=True)
+        self._start_countdown()
 
     async def over(self) -> Over:
         """Until the end box ended; its last words said."""
@@ -163,6 +175,8 @@ class JoinerEndBox:
         if box.done:
             return None
         left = max(0, round(box.shown_end - now))
+        if not self.chosen:
+            return f"End box: choose again for a rematch, or leave ({left} s left)."
         if self.chosen_again:
             return f"End box: you chose again; waiting for the others ({left} s left)."
         return f"End box: you leave; telling the host ({left} s left)."

@@ -127,6 +127,10 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
     # The rematch was played, and the player who stayed was told who took the seat.
     assert host_result.outcome is not None and stay_result.outcome is not None
     assert 'Rematch: "Gil"\'s seat went to "Dee".' in stay_said
+    # Every screen says how the evening (or its part in it) ended.
+    assert "End box: every seat is taken: the rematch starts." in host_said
+    assert "End box: every seat is taken: the rematch starts." in stay_said
+    assert "End box: you left; the others were told." in go_said
     session = host_front.session
     assert session is not None
     names = [p.name for p in present(session.table).players]

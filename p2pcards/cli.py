@@ -392,6 +392,7 @@ def _resume_args(resume: argparse.ArgumentParser) -> None:
     _seat_args(resume, clock=False)
     _pace_arg(resume)
     _direct_args(resume)
+    _again_args(resume, host=False)  # a table resumed at its end box chooses there
 
 
 def _whoami_args(whoami: argparse.ArgumentParser) -> None:

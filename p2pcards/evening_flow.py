@@ -26,7 +26,11 @@ from p2pcards.net.errors import NetError
 from p2pcards.net.peer import Connector, PeerSession
 from p2pcards.net.session_events import Agent, SessionEvent
 from p2pcards.net.session_snapshot import LiveSession
-from p2pcards.protocol.again import AGAIN, AgainCount, Chosen, rematch_of, sign_choice
+from p2pcards.net.stopping import stop_task
+from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, Chosen, rematch_of, sign_choice
+from p2pcards.protocol.end_box import END_BOX_WAIT, Ending
+from p2pcards.protocol.end_box_host import Closed, EndLobby, Returned, Vacated
+from p2pcards.protocol.end_box_host import Output as LobbyOutput
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
@@ -35,6 +39,9 @@ from p2pcards.protocol.seat_fill import Fill, SeatRefused
 from p2pcards.ui.text_common import quoted
 
 FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
+#: Seconds the host waits, at most, for its last frames to the end boxes to be written
+#: before it closes a finished table (a queued leave, its word on the end box).
+LINGER = 2.0
 
 
 def finished_of(session: LiveSession) -> FinishedMatch:
@@ -47,12 +54,21 @@ def finished_of(session: LiveSession) -> FinishedMatch:
 
 class EveningHost:
     """The host's side of the end box: counts the choices of the finished match,
-    fills freed seats with bots, and starts the rematch once every seat is taken."""
+    frees the seats of players away past the grace, fills freed seats with bots, and
+    says when every seat is taken (the rematch starts) or why the evening ends. Its
+    rules are :class:`~p2pcards.protocol.end_box_host.EndLobby`'s; this drives them.
 
-    def __init__(self, identity: Identity, hosted: HostedTable, options: TableOptions) -> None:
+    ``opened_at``: when the match ended (the loop's clock; now by default): the end
+    box waits :data:`END_BOX_WAIT` from then. ``host_chooses``: the host's own seat
+    chooses later (:meth:`host_choice`), else again at once."""
+
+    def __init__(self, identity: Identity, hosted: HostedTable, options: TableOptions, *,
+                 opened_at: float | None = None, host_chooses: bool = False,
+                 wait: float = END_BOX_WAIT) -> None:
         own = hosted.sessions[0]
         if own.table is None:
             raise ValueError("the host's seat never had a table")
+        loop = asyncio.get_running_loop()
         self.identity = identity
         # The same address: the players who chose again dial it as before.
         port = hosted.host.tcp_port
@@ -62,12 +78,17 @@ class EveningHost:
         self.names = tuple(p.name for p in players)
         self.count = AgainCount(self.finished, tuple(p.public_key for p in players))
         self.bots: dict[bytes, Identity] = {b.public_key: b for b in hosted.bot_identities}
+        local = {0} | {i for i, p in enumerate(players) if p.public_key in self.bots}
+        self.lobby = EndLobby(self.count, loop.time() if opened_at is None else opened_at,
+                              local, wait=wait)
         self._fillers = 0
         self.host = hosted.host
         self.advertiser = hosted.advertiser
         self.heard: list[Chosen] = []
         #: Every freed seat's fill, in the order made (what every end box is told).
         self.fills: list[Fill] = []
+        #: What the host's screen says of players coming and going (in order).
+        self.news: list[str] = []
         self.changed = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
         self._advertised = 0  # the freed seats discovery says (0: none, not between)
@@ -81,32 +102,57 @@ class EveningHost:
                 self.take(event)
             told(event)
         hosted.host.on_event = hear
-        # The host's own seat and its bots take the table again; every end box sees it.
+        hosted.host.on_linked = self._linked
+        # The host's bots take the table again (and its own seat, unless it chooses
+        # later); every end box sees it.
         for index, player in enumerate(players):
-            signer = identity if index == 0 else self.bots.get(player.public_key)
+            signer = None if index == 0 and host_chooses else \
+                identity if index == 0 else self.bots.get(player.public_key)
             if signer is not None:
-                raw = sign_choice(signer, self.finished, index, AGAIN).raw
-                self.receive(raw)
-                hosted.host.tell_choice(raw)
+                self._tell_own(sign_choice(signer, self.finished, index, AGAIN).raw)
         for raw in list(hosted.host.relay.choices):  # heard before this count began
             with contextlib.suppress(ProtocolError):
                 self.receive(raw)
+        self._linked(tuple(hosted.host.relay.presence()))
+        self._apply(self.lobby.tick(loop.time()))
+        if not self.lobby.done:
+            self.host.tell_end_box(self.lobby.left(loop.time()), Ending.OPEN)
+        self._clock = loop.create_task(self._run_clock())
+
+    # -- what comes in ------------------------------------------------------------------
 
     def receive(self, raw: bytes) -> Chosen | None:
-        """A player's signed choice (see :meth:`AgainCount.receive`)."""
+        """A player's signed choice (see :meth:`AgainCount.receive`); none once the end
+        box closed (the relay keeps none after the host's word either)."""
+        if self.lobby.done:
+            return None
         chosen = self.count.receive(raw)
         if chosen is not None:
             self.heard.append(chosen)
-            self.changed.set()
-            self._seats_changed()
+            self._changed()
         return chosen
+
+    def host_choice(self, again: bool) -> None:
+        """The host's own seat chooses (its person, at its end box): again, or leave,
+        which ends the evening for everyone (they are told)."""
+        raw = sign_choice(self.identity, self.finished, 0, AGAIN if again else LEAVE).raw
+        self._tell_own(raw)
+        if not again:
+            self._apply(self.lobby.host_left(asyncio.get_running_loop().time()))
+
+    def _tell_own(self, raw: bytes) -> None:
+        self.receive(raw)
+        self.host.tell_choice(raw)
 
     def take(self, asked: TakeAsked, now: float | None = None) -> Fill | None:
         """A newcomer's hello at the end box: the first free seat, told to everyone,
         or its link refused (``now``: the host's clock, the loop's by default)."""
         if now is None:
             now = asyncio.get_running_loop().time()
+        self.count.closes_at = self.lobby.closes_at
         try:
+            if self.lobby.done:
+                raise SeatRefused("the end box has closed: the evening has ended")
             made = self.count.take(asked.public_key, asked.name, now, asked.bot)
         except SeatRefused as refused:
             self.host.refuse_taker(asked.link, refused.detail)
@@ -114,15 +160,44 @@ class EveningHost:
         self._told(made)
         return made
 
+    def _linked(self, linked: tuple[int, ...]) -> None:
+        """The relay's presence: who is away, who is back (a freed seat returned)."""
+        self._apply(self.lobby.present(linked, asyncio.get_running_loop().time()))
+
+    async def _run_clock(self) -> None:
+        """The rules' clock: seats freed past the grace, the end box closed in time."""
+        loop = asyncio.get_running_loop()
+        while not self.lobby.done:
+            await asyncio.sleep(max(0.05, self.lobby.wake_at() - loop.time()))
+            self._apply(self.lobby.tick(loop.time()))
+
+    def _apply(self, outputs: list[LobbyOutput]) -> None:
+        for out in outputs:
+            if isinstance(out, Vacated):
+                self.news.append(f"End box: {quoted(self.names[out.player])} was away "
+                                 f"{round(self.lobby.grace)} s without choosing: the seat is free.")
+            elif isinstance(out, Returned):
+                self.news.append(f"End box: {quoted(self.names[out.player])} is back; "
+                                 f"the seat is theirs again.")
+            elif isinstance(out, Closed):
+                self.host.tell_end_box(0, out.ending)
+                self.host.open_seats(False)
+            self._changed()
+
+    def _changed(self) -> None:
+        self.changed.set()  # a wait in :meth:`until_decided` looks again
+        self._seats_changed()
+
     def _told(self, made: Fill) -> None:
         self.fills.append(made)
         self.host.tell_fill(made.to_wire())
-        self.changed.set()  # a wait in :meth:`until_decided` looks again: ready now?
-        self._seats_changed()
+        if made.player in self.count.vacated:
+            self.host.evict(self.count.player_keys[made.player])  # its seat is the filler's
+        self._changed()
 
     def _seats_changed(self) -> None:
         """Open the end box to newcomers while a seat is free, and say so in discovery."""
-        free = len(self.count.free)
+        free = 0 if self.lobby.done else len(self.count.free)
         self.host.open_seats(free > 0)
         if free == self._advertised:
             return
@@ -133,16 +208,21 @@ class EveningHost:
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
-    async def until_decided(self, timeout: float, fill: bool = False,
+    # -- the wait -------------------------------------------------------------------------
+
+    async def until_decided(self, fill: bool = False,
                             on_chosen: Callable[[Chosen], None] | None = None,
-                            on_fill: Callable[[Fill], None] | None = None) -> bool:
-        """Wait (at most ``timeout`` s) until every seat is taken; ``fill``: a freed
-        seat gets a bot at once; ``on_chosen`` hears each choice once, ``on_fill`` each
-        fill. True when the rematch can start (the end box is then closed to newcomers)."""
+                            on_fill: Callable[[Fill], None] | None = None,
+                            on_news: Callable[[str], None] | None = None,
+                            on_tick: Callable[[], None] | None = None,
+                            tick_every: float = 5.0) -> bool:
+        """Wait until every seat is taken or the end box closes (its rules decide);
+        ``fill``: a freed seat gets a bot at once; ``on_chosen`` hears each choice once,
+        ``on_fill`` each fill, ``on_news`` each line about players coming and going,
+        ``on_tick`` every ``tick_every`` s (a screen's time left). True when the rematch
+        can start (the end box is then closed to newcomers, and every end box told)."""
         loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        self.count.closes_at = end  # no newcomer takes a seat once the end box closed
-        shown = filled = 0
+        shown = filled = said = 0
         while True:
             for chosen in self.heard[shown:]:
                 if on_chosen is not None:
@@ -152,16 +232,35 @@ class EveningHost:
                 if on_fill is not None:
                     on_fill(made)
             filled = len(self.fills)
-            if fill:
+            for line in self.news[said:]:
+                if on_news is not None:
+                    on_news(line)
+            said = len(self.news)
+            if fill and not self.lobby.done:
                 for player in self.count.free:
                     self.fill_with_bot(player)
-            if self.ready or loop.time() >= end:
+            self._apply(self.lobby.tick(loop.time()))
+            if self.lobby.done:
                 break
             self.changed.clear()
+            wake = min(self.lobby.wake_at(), loop.time() + tick_every)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), max(0.0, end - loop.time()))
+                await asyncio.wait_for(self.changed.wait(), max(0.0, wake - loop.time()))
+            if on_tick is not None:
+                on_tick()
         self.host.open_seats(False)
         return self.ready
+
+    async def stop(self, linger: float = LINGER) -> None:
+        """Stop the end box's clock, and give the frames queued for the end boxes (the
+        host's last word, a leave) at most ``linger`` s to be written."""
+        await stop_task(self._clock)
+        await self.host.drained(linger)
+
+    async def close_table(self, hosted: HostedTable, linger: float = LINGER) -> None:
+        """Close the finished table once every end box has had the host's last word."""
+        await self.stop(linger)
+        await hosted.close(grace=0, linger=0)
 
     def fill_with_bot(self, player: int) -> Identity:
         """Put a new bot in the seat player ``player`` freed."""
@@ -174,31 +273,42 @@ class EveningHost:
         return bot
 
     @property
+    def ending(self) -> Ending | None:
+        """How the end box ended (None: still open)."""
+        return self.lobby.ending
+
+    @property
     def undecided(self) -> tuple[str, ...]:
         """The names of the players who have chosen nothing yet (the host waits for them)."""
-        return tuple(self.names[p] for p in range(len(self.names)) if p not in self.count.choices)
+        return tuple(self.names[p] for p in self.count.undecided if p not in self.count.vacated)
 
-    def waiting_line(self, seconds: float) -> str | None:
-        """What the host's end box says it waits for: who has not chosen yet (each may
-        hold the evening up ``seconds``), or a free seat; None: nothing (ready)."""
-        if self.ready:
+    def waiting_line(self, now: float | None = None) -> str | None:
+        """What the host's end box says it waits for, with the time left: who has not
+        chosen yet, or a free seat; None: nothing (ready, or closed)."""
+        if self.ready or self.lobby.done:
             return None
+        if now is None:
+            now = asyncio.get_running_loop().time()
+        left = f"{round(self.lobby.left(now))} s left, then the evening ends"
         who = self.undecided
         if who:
-            return (f"End box: waiting for {', '.join(quoted(n) for n in who)} to choose "
-                    f"(at most {round(seconds)} s, then the evening ends).")
-        return "End box: waiting for a player to take the free seat."
+            return f"End box: waiting for {', '.join(quoted(n) for n in who)} to choose ({left})."
+        return f"End box: waiting for a player to take the free seat ({left})."
+
+    def ended_line(self) -> str:
+        """How the end box ended, in words (every screen says it)."""
+        return evening_ended_line(self.lobby.ending, self.count, self.names)
 
     @property
     def seat_free(self) -> bool:
-        """A player left and nobody has the seat yet (the host may fill it)."""
-        return bool(self.count.free)
+        """A seat is free and nobody has it yet (the host may fill it)."""
+        return bool(self.count.free) and not self.lobby.done
 
     def fill_free_seat(self) -> str | None:
         """The host's ``b`` key or ``fill`` command: a bot in the first free seat; what
         to say about it, or None when no seat is free."""
         free = self.count.free
-        if not free:
+        if not free or self.lobby.done:
             return None
         bot = self.fill_with_bot(free[0])
         return filled_line(self.names[free[0]], bot.name)
@@ -225,6 +335,27 @@ class EveningHost:
         bots = sum(1 for key in options.rematch.players if key in self.bots)
         return await start_hosted_table(self.identity, agent, options, bots=bots,
                                         on_event=on_event)
+
+
+def evening_ended_line(ending: Ending | None, count: AgainCount, names: Sequence[str]) -> str:
+    """How an end box ended, in words, from what it holds (the host's and every joiner's
+    screen say it): the rematch, or why the evening ends."""
+    if ending is Ending.REMATCH:
+        return "End box: every seat is taken: the rematch starts."
+    if ending is Ending.HOST_LEFT:
+        return "End box: the host left; the evening ends here."
+    if ending is Ending.TIMED_OUT:
+        never = [quoted(names[p]) for p in count.undecided if p not in count.vacated]
+        free = [quoted(names[p]) for p in count.free]
+        why = []
+        if never:
+            why.append(f"{', '.join(never)} never chose")
+        if free:
+            why.append(f"nobody took the seat of {', '.join(free)}")
+        reason = "; ".join(why) or "not every seat was taken again"
+        return (f"End box: the wait ran out ({round(END_BOX_WAIT)} s): {reason}; "
+                f"the evening ends here.")
+    return "End box: not every seat was taken again; the evening ends here."
 
 
 def filled_line(leaver: str, taker: str) -> str:

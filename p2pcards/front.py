@@ -228,12 +228,13 @@ class FrontEnd:
         except BrokenPipeError:
             output_lost()
 
-    def say_waiting(self, text: str | None) -> None:
-        """What the host's end box waits for (the full screen keeps it on its status line
-        until ``None``: the wait is over); printed in plain mode."""
+    def say_waiting(self, text: str | None, log: bool = True) -> None:
+        """What an end box waits for and the time left (the full screen keeps it on its
+        status line until ``None``: the wait is over); printed in plain mode unless
+        ``log`` is off (a refresh of the time left only)."""
         if self.screen is not None:
-            self.screen.waiting(text)
-        elif text is not None:
+            self.screen.waiting(text, log=log)
+        elif text is not None and log:
             self.say(text)
 
     async def start(self) -> None:

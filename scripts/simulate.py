@@ -6,6 +6,7 @@
     python scripts/simulate.py --stop-at 9 --count 20000  # the seating only
     python scripts/simulate.py --seed 1161 --verbose    # replay one schedule
     python scripts/simulate.py --game bluff --count 500  # one-deal Bluff matches
+    python scripts/simulate.py --evenings --count 2000  # end boxes and rematches
 
 Each seed draws a schedule (delays, cuts and restores of links, a coalition of
 up to three players that drops, holds back, duplicates, replays, equivocates,
@@ -18,7 +19,11 @@ rule-breaking discards (``tests/sim/simulation.py``). Prints the count, the fail
 failed, how many runs reached the match's end, how many verdicts with evidence
 ``check_verdict`` confirmed on the naming peer's record, how many verdicts the
 link-churn rule and timed races explain, the time taken and the schedules per
-second; exits 1 on a failure.
+second; exits 1 on a failure. With ``--evenings`` each seed is instead an evening
+after a finished match (``tests/sim/evening.py``: the end boxes under presence
+floods, link churn and a leave some end boxes never hear, the host's end box, the
+rematch's check and its opening with every clock), after the four matches of
+``tests/sim/test_evening_simulation.py`` in turn.
 """
 
 from __future__ import annotations
@@ -44,8 +49,12 @@ def main() -> int:
                         help="stop each schedule at this position (default: the match's end)")
     parser.add_argument("--game", choices=GAMES, default="topper", help="the game played")
     parser.add_argument("--verbose", action="store_true", help="print each peer's end")
+    parser.add_argument("--evenings", action="store_true",
+                        help="simulate evenings (end boxes, rematches) instead of matches")
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # the peers log every frame they drop
+    if args.evenings:
+        return evenings(args.start, args.count if args.seed is None else 1, args.seed)
     seeds = [args.seed] if args.seed is not None else range(args.start, args.start + args.count)
     began = time.perf_counter()
     failing, churn, races, runs, over, confirmed = [], 0, 0, 0, 0, 0
@@ -79,6 +88,36 @@ def main() -> int:
           f"verdicts by the link-churn rule: {churn}, "
           f"cascades from a message timed to a window's end: {races}, "
           f"{took:.1f} s ({runs / took:.1f} schedules/s)")
+    return 1 if failing else 0
+
+
+def evenings(start: int, count: int, seed: int | None) -> int:
+    """``count`` seeded evenings, spread over the four finished matches."""
+    from tests.sim.evening import evening_plan, run_evening
+    from tests.sim.test_evening_simulation import MATCHES, _match
+    began = time.perf_counter()
+    seeds = [seed] if seed is not None else list(range(start, start + count))
+    names = sorted(MATCHES)
+    failing: list[tuple[str, int]] = []
+    refusals = unopened = named = 0
+    for index, number in enumerate(seeds):
+        match = names[index % len(names)]
+        outcome = run_evening(_match(match), evening_plan(number))
+        refusals += bool(outcome.refusals)
+        unopened += sum(1 for v in outcome.verdicts.values()
+                        if v is not None and getattr(v, "rule", "") == "evening.unopened")
+        named += sum(1 for v in outcome.verdicts.values()
+                     if v is not None and getattr(v, "players", ()))
+        if outcome.failures:
+            failing.append((match, number))
+            print(f"FAIL match={match} {outcome.plan.describe()}")
+            for failure in outcome.failures:
+                print(f"    {failure}")
+    took = time.perf_counter() - began
+    print(f"evenings: {len(seeds)}, failing: {len(failing)}"
+          f"{' ' + str(failing[:50]) if failing else ''}, with a refused genesis: {refusals}, "
+          f"rematch verdicts unopened (nobody named): {unopened}, naming someone (the "
+          f"coalition): {named}, {took:.1f} s ({len(seeds) / took:.1f} evenings/s)")
     return 1 if failing else 0
 
 

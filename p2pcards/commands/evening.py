@@ -12,13 +12,18 @@ the end box: its seat is freed and the others are told.
 from __future__ import annotations
 
 import argparse
+import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
+from p2pcards.commands.end_box import Countdown, JoinerEndBox, chosen_line
 from p2pcards.front import FrontEnd
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol.again import AGAIN, LEAVE, Chosen, sign_choice
+from p2pcards.protocol.end_box import END_BOX_GRACE, END_BOX_SLACK, LEAVE_ACK_WAIT, Ending
+from p2pcards.protocol.end_box import END_BOX_WAIT as END_BOX_WAIT  # the host's wait, §14
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.table_records import Stage
 from p2pcards.ui.text_common import quoted
 
 if TYPE_CHECKING:
@@ -26,9 +31,9 @@ if TYPE_CHECKING:
     from p2pcards.evening_flow import EveningHost
     from p2pcards.net.session_events import SessionEvent
     from p2pcards.protocol.seat_fill import Fill
+    from p2pcards.records import SavedTable
+    from p2pcards.wiremap import WireMap
 
-#: Seconds the host waits at the end box for every seat's choice.
-END_BOX_WAIT = 120.0
 #: Rematches one evening may have at most (every loop is bounded).
 MAX_REMATCHES = 1000
 
@@ -49,43 +54,13 @@ def offers_evening(args: argparse.Namespace, front: FrontEnd) -> bool:
     return args.again is not None or front.chooses_at_end
 
 
-def _chosen_line(names: tuple[str, ...], chosen: Chosen) -> str:
-    who = quoted(names[chosen.player])
-    if chosen.choice == LEAVE:
-        return f"End box: {who} left; the seat is free."
-    return f"End box: {who} chose again."
-
-
-def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False,
-            waiting: EveningHost | None = None) -> Callable[[Chosen], None]:
-    """Each choice heard at the end box, said on this screen (``can_fill``: the host's,
-    which says how to give a freed seat to a bot; ``waiting``: the host's count, whose
-    end box then says who it still waits for)."""
-    def tell(chosen: Chosen) -> None:
-        line = _chosen_line(names, chosen)
-        if can_fill and chosen.choice == LEAVE:
-            line += (" Press b to give it to a bot." if front.screen is not None
-                     else " Type fill to give it to a bot.")
-        front.say(line)
-        if waiting is not None:
-            _say_waiting(front, waiting)
-    return tell
-
-
-def _fill_teller(front: FrontEnd, names: tuple[str, ...], me: bytes) -> Callable[[Fill], None]:
-    """A joiner's end box: who the host says took each freed seat."""
+def _fill_teller(front: FrontEnd, names: tuple[str, ...]) -> Callable[[Fill], None]:
+    """The host's screen: who took each freed seat (its own bots are said as made)."""
     from p2pcards.evening_flow import fill_line
 
     def tell(made: Fill) -> None:
-        front.say(fill_line(made, names, me))
+        front.say(fill_line(made, names))
     return tell
-
-
-def _say_waiting(front: FrontEnd, evening: EveningHost) -> None:
-    """The host's end box: who it still waits for (see EveningHost.waiting_line)."""
-    line = evening.waiting_line(END_BOX_WAIT)
-    if line is not None:
-        front.say_waiting(line)
 
 
 def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
@@ -109,98 +84,162 @@ def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
 
 
 async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
-                       options: TableOptions, hosted: HostedTable, result: SessionResult,
+                       options: TableOptions, hosted: HostedTable,
                        close: Callable[[HostedTable], Awaitable[None]]) -> SessionResult:
-    """After the host's match: count the end box, then host up to ``--again`` rematches
-    on the same port. ``close(hosted)`` ends a table as the host command does."""
+    """The host's match, its end box (opened the moment the match ends, while the host
+    decides), then up to ``--again`` rematches on the same port. ``close(hosted)`` ends
+    a table as the host command does."""
     current = [hosted]  # the table open now, closed at the end whatever happens
     try:
-        return await _host_rematches(args, front, identity, options, current, result)
+        return await _host_rematches(args, front, identity, options, current)
     finally:
         await close(current[0])
 
 
+class _Opening:
+    """The host's end box, opened the moment its match ends normally."""
+
+    def __init__(self, identity: Identity, hosted: HostedTable, options: TableOptions) -> None:
+        self.identity, self.hosted, self.options = identity, hosted, options
+        self.evening: EveningHost | None = None
+
+    async def after(self) -> SessionResult:
+        from p2pcards.evening_flow import EveningHost
+        result = await self.hosted.result()
+        if result.outcome is not None:
+            self.evening = EveningHost(self.identity, self.hosted, self.options,
+                                       host_chooses=True)
+        return result
+
+
 async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: Identity,
-                          options: TableOptions, current: list[HostedTable], result: SessionResult) -> SessionResult:
-    from p2pcards.evening_flow import EveningHost, fill_line, filled_line
+                          options: TableOptions, current: list[HostedTable]) -> SessionResult:
+    from p2pcards.evening_flow import filled_line
     hosted = current[0]
+    opening = _Opening(identity, hosted, options)
+    result = await front.play(opening.after())
     for number in range(MAX_REMATCHES):
-        if result.outcome is None or not await wants_again(args, front, number):
+        evening = opening.evening
+        if result.outcome is None or evening is None:
             break  # only a match that ended normally has a rematch
-        evening = EveningHost(identity, hosted, options)
-        front.say(f"End box: you chose again (rematch {number + 1}); waiting for the others.")
+        countdown = Countdown(front, evening.waiting_line)
+        if not await wants_again(args, front, number):
+            evening.host_choice(False)
+            front.say("End box: you leave; the evening ends for everyone (they are told).")
+            await evening.stop()
+            break
+        evening.host_choice(True)
+        front.say(f"End box: you chose again (rematch {number + 1}); waiting for the others. "
+                  f"A player away {round(END_BOX_GRACE)} s without choosing frees the seat.")
         person = front.chooses_at_end and not args.fill_with_bots
         if person:
             await front.offer_fill(evening)  # b / fill: a bot in a freed seat
-        _say_waiting(front, evening)
+
+        def tick(evening: EveningHost = evening, countdown: Countdown = countdown) -> None:
+            loop = asyncio.get_running_loop()
+            countdown.show(loop.time(), evening.lobby.left(loop.time()))
+
         def told(made: Fill, evening: EveningHost = evening) -> None:
             if made.public_key not in evening.bots:  # the host's own bots: said as made
-                front.say(fill_line(made, evening.names))
-                _say_waiting(front, evening)
+                _fill_teller(front, evening.names)(made)
+        tick()
         try:
             ready = await evening.until_decided(
-                END_BOX_WAIT, fill=args.fill_with_bots,
-                on_chosen=_teller(front, evening.names, can_fill=person, waiting=evening),
-                on_fill=told)
+                fill=args.fill_with_bots,
+                on_chosen=_teller(front, evening.names, can_fill=person), on_fill=told,
+                on_news=front.say, on_tick=tick)
         finally:
-            front.say_waiting(None)
+            countdown.done()
             if person:
                 await front.offer_fill(None)
         if args.fill_with_bots:
             for player, (_key, name) in evening.count.filled.items():
                 front.say(filled_line(evening.names[player], name))
+        front.say(evening.ended_line())
         if not ready:
-            front.say("End box: not every seat was taken again; the evening ends here.")
+            await evening.stop()
             break
-        await hosted.close(grace=0, linger=0)
+        await evening.close_table(hosted)
         seed = None if args.seed is None else args.seed + number + 1
         hosted = await evening.start(front.agent, seed=seed, on_event=front.on_event)
         current[0] = hosted
         front.session = hosted.sessions[0]
         front.say(f"Rematch {number + 1} on port {hosted.host.listening_port}: seats rotated.")
-        result = await front.play(hosted.result())
+        opening = _Opening(identity, hosted, options)
+        result = await front.play(opening.after())
+    else:
+        if opening.evening is not None:
+            await opening.evening.stop()
     return result
+
+
+async def host_leaves(identity: Identity, hosted: HostedTable) -> None:
+    """A host that offers no rematch, once its match ended normally: its seat's signed
+    leave and its word (the host left) to every end box, delivered before it closes."""
+    from p2pcards.evening_flow import LINGER
+    own = hosted.sessions[0].table if hosted.sessions else None
+    if own is None or own.stage is not Stage.OVER:
+        return
+    raw = sign_choice(identity, own.finished(), 0, LEAVE).raw
+    hosted.host.tell_choice(raw)
+    hosted.host.tell_end_box(0, Ending.HOST_LEFT)
+    await hosted.host.drained(LINGER)
+
+
+def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False) -> Callable[[Chosen], None]:
+    """Each choice heard at the host's end box, said on its screen (``can_fill``: it
+    says how to give a freed seat to a bot)."""
+    def tell(chosen: Chosen) -> None:
+        if chosen.player == 0:
+            return  # the host's own: said as it is made
+        line = chosen_line(names, chosen)
+        if can_fill and chosen.choice == LEAVE:
+            line += (" Press b to give it to a bot." if front.screen is not None
+                     else " Type fill to give it to a bot.")
+        front.say(line)
+    return tell
 
 
 async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
                        host: str, port: int, fingerprint: bytes | str | None, result: SessionResult,
-                       session_kwargs: JoinOptions) -> SessionResult:
-    """After a joiner's match: the end box's choice, then up to ``--again`` rematches
-    at the same address; a leave when they are used up."""
-    from p2pcards.evening_flow import finished_of, rejoining_session
-    from p2pcards.net.errors import NetError
-    from p2pcards.net.rematch import end_box_link
+                       session_kwargs: JoinOptions,
+                       opened: JoinerEndBox | None = None) -> SessionResult:
+    """After a joiner's match: its end box (``opened`` when the match ended, else now),
+    its choice (``--again``, the person's, or leave: a client that chooses nothing
+    leaves, signed), then up to ``--again`` rematches at the same address."""
+    from p2pcards.evening_flow import rejoining_session
+    box = opened or JoinerEndBox(front, identity, host, port, fingerprint)
     for number in range(MAX_REMATCHES):
         session = front.session
         table = session.table if session is not None else None
-        if session is None or result.outcome is None or table is None or table.me_player is None:
+        if session is None or table is None or table.me_player is None \
+                or not box.open(result):
             return result
-        finished = finished_of(session)
-        names = tuple(p.name for p in table.players)
-        choice = AGAIN if await wants_again(args, front, number) else LEAVE
-        front.say("End box: you chose again; waiting for the host." if choice == AGAIN
-                  else "End box: you leave; your seat is free.")
-        mine = sign_choice(identity, finished, table.me_player, choice)
+        if front.chooses_at_end and args.again is None:
+            front.say(box.opening_line())
         try:
-            held = await end_box_link(identity, host, port, finished,
-                               tuple(p.public_key for p in table.players), table.next_position,
-                               mine, expected_peer=fingerprint,
-                               on_choice=_teller(front, names),
-                               on_fill=_fill_teller(front, names, identity.public_key),
-                               timeout=END_BOX_WAIT + 30)
-        except (OSError, NetError):
-            front.say("End box: the host is gone; the evening ends here.")
+            again = await wants_again(args, front, number)
+        except asyncio.CancelledError:
+            await _leave_on_the_way_out(box, identity, table.me_player)
+            raise
+        choice = AGAIN if again else LEAVE
+        front.say("End box: you chose again; waiting for the others." if again
+                  else "End box: you leave; your seat is free.")
+        box.choose(sign_choice(identity, box.box.count.finished, table.me_player, choice))
+        over = await box.over()
+        if not again:
             return result
-        if choice == LEAVE:
+        if over.ending not in (Ending.REMATCH, Ending.HOST_GONE):
             return result
         told = _takers_teller(front, tuple((p.public_key, p.name) for p in table.players),
                               session_kwargs.get("on_event"))
         options = session_kwargs.copy()
         options["on_event"] = told
-        front.session = rejoining_session(identity, front.agent, host, port, finished, held,
-                                          **options)
+        front.session = rejoining_session(identity, front.agent, host, port,
+                                          box.box.count.finished, box.box.count, **options)
         front.say(f"Rematch {number + 1}: joining the host again.")
-        rematch = await front.play(front.session.run())
+        box = JoinerEndBox(front, identity, host, port, fingerprint)
+        rematch = await front.play(box.after(front.session.run()))
         if front.session.table is None:
             # The host opened no rematch (or one this seat refused): the evening ends
             # with the match played, which is what the result describes.
@@ -209,3 +248,96 @@ async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Iden
             return result
         result = rematch
     return result
+
+
+async def _leave_on_the_way_out(box: JoinerEndBox, identity: Identity, me: int) -> None:
+    """Stopped (Ctrl-C) before choosing: the seat's signed leave still goes (briefly)."""
+    if box.link is None or box.task is None or box.task.done():
+        return
+    box.choose(sign_choice(identity, box.box.count.finished, me, LEAVE))
+    await asyncio.wait({box.task}, timeout=LEAVE_ACK_WAIT)
+
+
+def end_box_seat(identity: Identity, host: str | None = None, port: int | None = None,
+                 pin: bytes | str | None = None, now: float | None = None) -> SavedTable | None:
+    """This person's newest joined table whose match ended normally so recently that
+    its host's end box may still wait for it (``host``/``port``/``pin``: only at that
+    table's host); None when there is none."""
+    import time
+
+    from p2pcards.commands.saved import my_tables
+    from p2pcards.net.journal import Journal
+    now = time.time() if now is None else now
+    for row in my_tables(identity):  # newest first
+        meta = row.meta
+        if meta.get("hosted") or now - row.saved_at > END_BOX_WAIT + END_BOX_SLACK:
+            continue
+        if host is not None and not _same_host(meta, host, port, pin):
+            continue
+        if Journal(row.directory).read_result() is not None:
+            return row
+    return None
+
+
+def _same_host(meta: WireMap, host: str, port: int | None, pin: bytes | str | None) -> bool:
+    saved = meta.get("pin") or None
+    if saved is not None and pin is not None:
+        return bool(saved == pin)
+    return meta.get("host") == host and meta.get("port") == port
+
+
+async def back_at_the_end_box(args: argparse.Namespace, identity: Identity, row: SavedTable,
+                              host: str | None = None, port: int | None = None,
+                              fingerprint: bytes | str | None = None) -> int:
+    """``join`` (or ``resume``) of a table whose match this player finished moments ago
+    (it crashed, or its window closed, at the end box): back at its end box, where it
+    chooses while the host waits (its seat, freed while it was away, is its own again
+    unless someone took it: then it is told)."""
+    from p2pcards.commands import UserError
+    from p2pcards.commands.identity import journal_root
+    from p2pcards.commands.seated import joiner_label, print_result, sit_down
+    from p2pcards.commands.settings import front_options, session_deadline
+    from p2pcards.net.journal import Journal, JournalInUse
+    from p2pcards.net.peer import PeerSession
+    meta = row.meta
+    host = host if host is not None else str(meta["host"])
+    port = port if port is not None else int(meta["port"])
+    fingerprint = fingerprint if fingerprint is not None else (meta.get("pin") or None)
+    front = FrontEnd(front_options(args), None, rematch=True)
+
+    async def no_dial() -> NoReturn:
+        raise ConnectionError("a finished table dials nobody")
+    session = PeerSession(identity, front.agent, no_dial, on_event=front.on_event,
+                          direct=False, listen=False)
+    try:
+        table = session.resume_from(Journal(row.directory))
+    except JournalInUse:
+        raise UserError("that table is in use by another p2pcards process of yours; end it "
+                        "first (two processes for one seat would sign twice)") from None
+    finally:
+        session.record.release()
+    if table.stage is not Stage.OVER or table.me_player is None:
+        raise UserError(f"table {row.short} did not end normally: it has no end box to go back to")
+    front.session = session
+    print(f"Back at the end box of {quoted(row.table)} ({row.game}, session {row.short}): "
+          f"the host waits {round(END_BOX_WAIT)} s from the match's end for every choice.",
+          flush=True)
+    seat: JoinOptions = dict(expected_peer=fingerprint, deadline=session_deadline(args),
+                             reconnect_window=args.reconnect_window, journal_root=journal_root(),
+                             bot=bool(args.bot), seed=args.seed, label=joiner_label(identity),
+                             direct=not args.no_direct, listen=not args.no_listen,
+                             on_event=front.on_event)
+    box = JoinerEndBox(front, identity, host, port, fingerprint)
+    ended = SessionResult(outcome=table.match.engine.outcome)
+
+    async def already() -> SessionResult:
+        return ended
+    sit_down()
+    await front.start()
+    try:
+        result = await front.play(box.after(already()))  # the full screen's end box shows
+        result = await join_evening(args, front, identity, host, port, fingerprint, result,
+                                    seat, box)
+    finally:
+        await front.stop()
+    return print_result(result, front)

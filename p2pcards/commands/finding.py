@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from p2pcards.commands import UserError
@@ -39,15 +39,22 @@ class Listed(Protocol):
 
 #: A listed table, as the caller's own type (``TableInfo`` from discovery).
 L = TypeVar("L", bound=Listed)
+#: Whether this player holds a seat at a table's end box: its host key, address, port.
+Held = Callable[[bytes | str, str, int], bool]
 
 
-async def find_table(args: argparse.Namespace) -> tuple[str, int, bytes | str | None]:
+async def find_table(args: argparse.Namespace, held: Held | None = None
+                     ) -> tuple[str, int, bytes | str | None]:
+    """The table ``join``/``watch`` means (``held``: whether this player holds a seat
+    at a listed table's end box: such a table is never "full" to it)."""
     if args.connect:
         host, port = host_port(args.connect)
         return host, port, None
     found = await _browse(args)
     watching = args.command == "watch"
-    table = pick_table(found, args.table, watching=watching)
+    table = pick_table(found, args.table, watching=watching,
+                       held=None if held is None else
+                       lambda t: held(t.public_key or t.fingerprint, t.host, t.port))
     verb = "Watching" if watching else "Joining"
     clock = table.clock
     timed = "" if clock is None else ", no clock" if clock == 0 else f", {clock} s per move"
@@ -152,7 +159,8 @@ def connect_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False) -> L:
+def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False,
+               held: Callable[[L], bool] | None = None) -> L:
     """The table ``join WANTED`` (or ``watch WANTED``) means: by name, host key (or
     its start) or list number; without WANTED, the only open table (the only one
     that admits spectators). Each refusal says what to do."""
@@ -167,7 +175,8 @@ def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False
             matches = [t for t in listed if t.fingerprint.startswith(key)]
         if not matches and key.isdigit() and 1 <= int(key) <= len(listed):
             matches = [listed[int(key) - 1]]
-    open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0]
+    open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0
+                 or (held is not None and held(t))]
     if not matches:
         if wanted is not None and key.isdigit() and listed:
             raise UserError(f"no table number {key}: {plural(len(listed), 'table')} found, "

@@ -97,7 +97,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
                        f"(host key {identity.fingerprint}). Waiting for players. "
                        f"{join_hint(table_name, hosted.host.tcp_host or args.bind, port)}")
         if not offers_evening(args, front):
-            result = await play_then_clean_up(front.play(hosted.result()),
+            result = await play_then_clean_up(_play_then_leave(front, identity, hosted),
                                               close_hosted(front, hosted))
         else:
             result = await _host_an_evening(args, front, identity, options, hosted)
@@ -110,13 +110,17 @@ async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: 
                            options: TableOptions, hosted: HostedTable) -> SessionResult:
     """``host --again``: the match, the end box, the rematches (p2pcards.commands.evening)."""
     from p2pcards.commands.evening import host_evening
-    try:
-        result = await front.play(hosted.result())
-    except BaseException:
-        await close_hosted(front, hosted)()
-        raise
-    return await host_evening(args, front, identity, options, hosted, result,
+    return await host_evening(args, front, identity, options, hosted,
                               lambda table: close_hosted(front, table)())
+
+
+async def _play_then_leave(front: FrontEnd, identity: Identity, hosted: HostedTable) -> SessionResult:
+    """A host that offers no rematch: its match, then its signed leave and its word to
+    every end box (the evening ends), delivered before the table closes."""
+    from p2pcards.commands.evening import host_leaves
+    result = await front.play(hosted.result())
+    await host_leaves(identity, hosted)
+    return result
 
 
 def join_hint(table_name: str, bind: str, port: int) -> str:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2pcards.commands import UserError
-from p2pcards.commands.evening import offers_evening
+from p2pcards.commands.end_box import JoinerEndBox
+from p2pcards.commands.evening import back_at_the_end_box, end_box_seat
 from p2pcards.commands.finding import connect_address, find_table
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.printed import command_line
@@ -24,6 +25,7 @@ from p2pcards.records import SHORT
 if TYPE_CHECKING:
     from p2pcards.app import JoinOptions
     from p2pcards.net.session_events import SessionEvent
+    from p2pcards.protocol.identity import Identity
 
 
 async def cmd_join(args: argparse.Namespace) -> int:
@@ -32,7 +34,10 @@ async def cmd_join(args: argparse.Namespace) -> int:
     from p2pcards.app import joining_session
     from p2pcards.net.journal import Journal, SeatAlreadySaved
     identity = my_identity(args)
-    host, port, fingerprint = await find_table(args)
+    host, port, fingerprint = await find_table(args, held=_held_here(identity))
+    back = end_box_seat(identity, host, port, fingerprint)
+    if back is not None:  # this player's match there just ended: back to its end box
+        return await back_at_the_end_box(args, identity, back, host, port, fingerprint)
     front = FrontEnd(front_options(args), None, rematch=True)
     heard = Heard(front.on_event)
     seat: JoinOptions = dict(expected_peer=fingerprint, deadline=session_deadline(args),
@@ -41,17 +46,19 @@ async def cmd_join(args: argparse.Namespace) -> int:
                              label=joiner_label(identity), direct=not args.no_direct,
                              listen=not args.no_listen, on_event=heard.hear)
     front.session = joining_session(identity, front.agent, host, port, **seat)
+    # The end box opens the moment the match ends (while the person looks at the result).
+    box = JoinerEndBox(front, identity, host, port, fingerprint)
     sit_down()
     await front.start()
     try:
-        result = await play_then_clean_up(front.play(speaking(
-            front.session.run(), "your seat", keep=(SeatAlreadySaved,))))
-        if offers_evening(args, front):
-            from p2pcards.commands.evening import join_evening
-            rejoin = seat.copy()
-            rejoin["on_event"] = front.on_event
-            result = await join_evening(args, front, identity, host, port, fingerprint, result,
-                                        rejoin)
+        result = await play_then_clean_up(front.play(box.after(speaking(
+            front.session.run(), "your seat", keep=(SeatAlreadySaved,)))))
+        from p2pcards.commands.evening import join_evening
+        rejoin = seat.copy()
+        rejoin["on_event"] = front.on_event
+        # A client that chooses nothing (no --again, no person) leaves, signed.
+        result = await join_evening(args, front, identity, host, port, fingerprint, result,
+                                    rejoin, box)
     except SeatAlreadySaved as saved:
         # The host seated our key at a table we saved: fresh secrets would sign a
         # second version of what our seat already wrote. Our saved seat goes on.
@@ -72,6 +79,14 @@ async def cmd_join(args: argparse.Namespace) -> int:
     print(f"You already hold a seat at this table (saved as session {session_id(held)[:SHORT]}): "
           f"going on from it, as p2pcards resume does.", flush=True)
     return await resume_joined(args, identity, held, meta)
+
+
+def _held_here(identity: Identity) -> Callable[[bytes | str, str, int], bool]:
+    """Whether a listed table (its host key, address and port) is one whose end box may
+    still hold this player's seat (``join`` to it is no newcomer's, full or not)."""
+    def held(pin: bytes | str, host: str, port: int) -> bool:
+        return end_box_seat(identity, host, port, pin) is not None
+    return held
 
 
 class Heard:

@@ -45,6 +45,7 @@ from p2pcards.protocol.relay import (
     Broadcast,
     Close,
     Dropped,
+    LinkedChanged,
     LobbyChanged,
     Output,
     Persist,
@@ -79,10 +80,13 @@ class _Link:
         try:
             while True:
                 frame = await self.queue.get()
-                if frame is None:
-                    self.connection.close()
-                    return
-                await self.connection.send(frame)
+                try:
+                    if frame is None:
+                        self.connection.close()
+                        return
+                    await self.connection.send(frame)
+                finally:
+                    self.queue.task_done()
         except NetError:
             self.connection.close()
 
@@ -118,6 +122,8 @@ class TableHost:
         self.journal_root = journal_root
         self.journal: Journal | None = None
         self.on_event = on_event or (lambda event: None)
+        #: Who of the table's players is linked, each time it changes (the end box hears it).
+        self.on_linked: Callable[[tuple[int, ...]], None] = lambda linked: None
         self.limits = limits
         self.memory = MemoryNetwork()
         self._links: dict[int, _Link] = {}
@@ -277,6 +283,28 @@ class TableHost:
         """Who took a freed seat (PROTOCOL.md §14): told to every end box and newcomer."""
         self._apply(self.relay.tell_fill(body))
 
+    def tell_end_box(self, left: float, end: int) -> None:
+        """The host's word on its end box (PROTOCOL.md §14): ``left`` seconds until it
+        closes, ``end`` how it ended (0 while open), to every end box and newcomer."""
+        self._apply(self.relay.tell_end_box(left, end))
+
+    def evict(self, public_key: bytes) -> None:
+        """A player whose seat, freed while it was away, went to someone else."""
+        self._apply(self.relay.evict(public_key))
+
+    async def drained(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) until every frame queued on a link is written:
+        a finished table closed right after its last word still delivers it (a leave,
+        the end box's word) to every end box that can read it."""
+        joins = [asyncio.ensure_future(link.queue.join()) for link in self._links.values()]
+        if not joins:
+            return
+        try:
+            await asyncio.wait(joins, timeout=timeout)
+        finally:
+            for join in joins:
+                join.cancel()
+
     def open_seats(self, open_: bool) -> None:
         """Whether a newcomer's hello may ask for a seat freed at the end box."""
         self.relay.seats_open = open_
@@ -342,6 +370,8 @@ class TableHost:
                     return
                 self.started.set()
                 self.on_event(out)
+            elif isinstance(out, LinkedChanged):
+                self.on_linked(out.linked)
             elif isinstance(out, (LobbyChanged, AgainHeard, TakeAsked)):
                 self.on_event(out)
             elif isinstance(out, Dropped):

@@ -21,6 +21,7 @@ from p2pcards.net.mesh import Mesh
 from p2pcards.net.seat_view import bot_marks, lobby_update
 from p2pcards.net.session_events import (
     Degraded,
+    EndBoxWord,
     LinkDown,
     LinkUp,
     Paths,
@@ -32,11 +33,13 @@ from p2pcards.net.session_events import (
     presence_of,
 )
 from p2pcards.protocol import frames
+from p2pcards.protocol.end_box import Ending
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.seat_fill import Fill
 from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_records import Stage
 from p2pcards.wiremap import WireList, WireMap
 
 log = logging.getLogger(__name__)
@@ -130,9 +133,23 @@ class SeatLinks:
             self.emit_presence(table)
         elif frame.kind == "fill":
             self.heard_fill(body, table)
+        elif frame.kind == "endbox":
+            self.heard_end_box(body["left"], body["end"], table)
         else:
             return False
         return True
+
+    def heard_end_box(self, left: int, ending: int, table: Table | None) -> None:
+        """The host's word on its end box: a newcomer waiting there is told the time left,
+        and how it ended; an evening that ended without the rematch ends its session
+        (a player with a table is at its own end box: nothing for this session)."""
+        if table is not None or self.taken is None:
+            return
+        self.on_event(EndBoxWord(left, ending))
+        if ending in (Ending.TIMED_OUT, Ending.HOST_LEFT):
+            raise SessionRejected("the evening ended at the host's end box before the rematch "
+                                  "(" + ("its wait ran out" if ending == Ending.TIMED_OUT
+                                         else "the host left") + ")")
 
     def heard_fill(self, body: WireMap, table: Table | None) -> None:
         """A finished table's end box said who took a freed seat (a newcomer hears
@@ -218,6 +235,8 @@ class SeatLinks:
         return presence_of(len(table.players), table.me_player, self.linked(), self.host_presence)
 
     def emit_presence(self, table: Table | None) -> None:
+        if table is not None and table.stage in (Stage.OVER, Stage.ENDED):
+            return  # after the end, links going are players going home, not reconnecting
         news = presence_news(self._told_presence, self.presence(table), self.reconnect_window)
         if news is not None:
             self._told_presence = news.states

@@ -173,6 +173,16 @@ class Degraded:
 
 
 @dataclass(frozen=True)
+class EndBoxWord:
+    """The host's word on its end box to a newcomer waiting there (PROTOCOL.md §14):
+    ``left`` seconds until it closes, and how it ended (``ending``: 0 still open, 1 the
+    rematch opens, 2 its wait ran out, 3 the host left). Unsigned, advisory."""
+
+    left: int
+    ending: int
+
+
+@dataclass(frozen=True)
 class Rejected:
     """The host refused this peer; the session ends."""
 
@@ -207,7 +217,7 @@ LEFT_IN_LOBBY = "left before the table started"
 #: the relay's news (:class:`LobbyChanged`, :class:`TableStarted`).
 SessionEvent = (TableEvent | LobbyUpdate | LinkUp | LinkDown | Waiting | Paths | Presence | Rejected
                 | TalkLine | ProtocolError | LobbyChanged | TableStarted | AgainHeard | TakeAsked
-                | SeatFilled | Degraded)
+                | SeatFilled | Degraded | EndBoxWord)
 
 
 #: What a front end reads for a step that comes before this seat has a view.

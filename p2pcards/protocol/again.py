@@ -127,6 +127,9 @@ class AgainCount:
         self.filled: dict[int, tuple[bytes, str]] = {}
         #: The same, as the host's ``fill`` frames say them, in the order they were made.
         self.fills: list[Fill] = []
+        #: Seats freed though their player chose nothing: the host's word (it was away
+        #: from the end box past the grace, PROTOCOL.md §14), never a signed choice.
+        self.vacated: set[int] = set()
         self._seen: set[bytes] = set()
 
     def receive(self, raw: bytes) -> Chosen | None:
@@ -141,19 +144,20 @@ class AgainCount:
         if choice.final != self.finished.final:
             raise AgainRefused(f"player {choice.player}'s {choice.choice!r} names another end "
                                f"of session {self.finished.session.hex()[:12]}")
-        choice.verify(self.player_keys[choice.player])
         if choice.digest in self._seen:
-            return None
+            return None  # a copy (even one with a broken signature: it changes nothing)
+        choice.verify(self.player_keys[choice.player])
         self._seen.add(choice.digest)
-        if self.choices.get(choice.player) == LEAVE:
-            return None
+        if self.choices.get(choice.player) == LEAVE or choice.player in self.filled:
+            return None  # a leave is final; a seat given away is its new player's
         self.choices[choice.player] = choice.choice
+        self.vacated.discard(choice.player)  # back in time: its own choice counts
         return Chosen(choice.player, choice.choice)
 
     def fill(self, player: int, public_key: bytes, name: str, bot: bool = True) -> Fill:
         """Give the seat player ``player`` freed to someone else (a bot, a newcomer);
         the fill every end box is told."""
-        if self.choices.get(player) != LEAVE:
+        if self.choices.get(player) != LEAVE and player not in self.vacated:
             raise MalformedMessage(f"player {player} has not left: the seat is not free")
         if player in self.filled:
             raise MalformedMessage(f"player {player}'s seat is taken already")
@@ -190,7 +194,28 @@ class AgainCount:
                                f"{self.finished.session.hex()[:12]}")
         if self.filled.get(made.player) == (made.public_key, made.name):
             return False
+        if made.player not in self.choices:
+            # A seat whose player chose nothing here: the host freed it (its player was
+            # away past the grace); the genesis binds, and a later choice of that player
+            # counts for nothing (see :meth:`receive`).
+            self.vacated.add(made.player)
         self.fill(made.player, made.public_key, made.name, made.bot)
+        return True
+
+    def vacate(self, player: int) -> bool:
+        """The host frees the seat of a player that chose nothing (it was away from the
+        end box past the grace); True when that changed anything."""
+        if player in self.choices or player in self.filled or player in self.vacated:
+            return False
+        self.vacated.add(player)
+        return True
+
+    def unvacate(self, player: int) -> bool:
+        """The player of a seat freed by absence is back before anyone took it: the
+        seat is its own again; True when that changed anything."""
+        if player not in self.vacated or player in self.filled:
+            return False
+        self.vacated.discard(player)
         return True
 
     @property
@@ -200,8 +225,15 @@ class AgainCount:
 
     @property
     def free(self) -> tuple[int, ...]:
-        """Players whose seat is free and not filled yet."""
-        return tuple(p for p in self.left if p not in self.filled)
+        """Players whose seat is free (they left, or were away past the grace) and not
+        filled yet."""
+        return tuple(p for p in range(SEATS) if (p in self.left or p in self.vacated)
+                     and p not in self.filled)
+
+    @property
+    def undecided(self) -> tuple[int, ...]:
+        """Players who chose nothing and whose seat nobody took."""
+        return tuple(p for p in range(SEATS) if p not in self.choices and p not in self.filled)
 
     @property
     def ready(self) -> bool:

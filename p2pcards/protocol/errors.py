@@ -146,6 +146,14 @@ class PlayerLeft(RemoteProtocolError):
     rule = "left"
 
 
+class RematchUnopened(RemoteProtocolError):
+    """A rematch whose writer due had written nothing in it when its time ran out: it
+    never opened the rematch (it may have refused the genesis, as the signed choices
+    its end box holds told it to: PROTOCOL.md §14). The rematch ends naming nobody."""
+
+    rule = "evening.unopened"
+
+
 class VerdictRefused(ProtocolError):
     """A saved verdict that its evidence does not support: ``verify`` refuses it.
 
@@ -183,6 +191,14 @@ class DeadlineInconsistent(VerdictRefused):
     position other than the transcript's end."""
 
     rule = "verdict.deadline"
+
+
+class UnopenedInconsistent(VerdictRefused):
+    """An ``evening.unopened`` verdict that cannot be this transcript's: not a rematch
+    (no ``after``), a player named or evidence attached, a position other than the
+    transcript's end, or a writer due there that wrote a message in it already."""
+
+    rule = "verdict.unopened"
 
 
 class VerdictAfterEnd(VerdictRefused):

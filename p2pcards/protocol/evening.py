@@ -162,3 +162,4 @@ def check_after(after: After | None, previous: FinishedMatch) -> None:
     if after.seats != previous.seats:
         raise WrongRotation(f"the genesis rotates a seating that session "
                             f"{previous.session.hex()[:12]} did not have")
+

@@ -11,6 +11,9 @@ evidence supports exactly what it claims, for each kind:
 * ``deadline`` (a writer too late, or the host unreachable: both are this
   peer's own clock): no evidence, one player, the writer due at the end of
   the transcript or the host (player 0), at the transcript's end;
+* ``evening.unopened`` (a rematch whose writer due wrote nothing in it: this peer's
+  clock): no evidence, nobody named, at the transcript's end, and the writer due
+  there has no message in the transcript (PROTOCOL.md §14);
 * every other rule: evidence that, fed after the transcript, ends the table
   with exactly that rule, those players and that position.
 
@@ -32,6 +35,8 @@ from p2pcards.protocol.errors import (
     LeaveNotProven,
     PlayerLeft,
     ProtocolError,
+    RematchUnopened,
+    UnopenedInconsistent,
 )
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
@@ -50,6 +55,9 @@ def check_verdict(table: Table, verdict: Verdict) -> bool | None:
         return None
     if verdict.rule == DeadlineMissed.rule:
         check_deadline(table, verdict)
+        return None
+    if verdict.rule == RematchUnopened.rule:
+        check_unopened(table, verdict)
         return None
     check_evidence(table, verdict)
     return True
@@ -117,6 +125,25 @@ def check_deadline(table: Table, verdict: Verdict) -> None:
         raise DeadlineInconsistent(
             f"it names player {player}, but at position {end} player {writer} was to write "
             f"(a deadline names the writer due, or the host, player {HOST_PLAYER})")
+
+
+def check_unopened(table: Table, verdict: Verdict) -> None:
+    """A rematch unopened names nobody, carries no evidence, ends at the transcript's
+    end, and its writer due there wrote nothing in the transcript."""
+    end = table.next_position
+    if table.after is None:
+        raise UnopenedInconsistent("an 'evening.unopened' verdict beside a table that is "
+                                   "no rematch (its genesis names no match before)")
+    if verdict.players or verdict.evidence:
+        raise UnopenedInconsistent(f"a rematch unopened names nobody and carries no evidence; "
+                                   f"this one names {_who(verdict.players)} with "
+                                   f"{len(verdict.evidence)} records")
+    if verdict.position != end:
+        raise UnopenedInconsistent(f"it says position {verdict.position}; it ends the table "
+                                   f"at the transcript's end, position {end}")
+    if not table.unopened:
+        raise UnopenedInconsistent(f"player {table.writer}, due at position {end}, wrote in "
+                                   f"this rematch already: it had opened it")
 
 
 def check_evidence(table: Table, verdict: Verdict) -> None:

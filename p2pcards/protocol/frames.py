@@ -139,6 +139,12 @@ FRAME_SHAPES = {
         "name": NAME,
         "bot": Int(0, 1),
     }),
+    # The host's word on its end box (``p2pcards.protocol.end_box``): seconds until it
+    # closes, and how it ended (0: still open). Unsigned, outside the transcript.
+    "endbox": Struct({
+        "left": Int(0, 3600),
+        "end": Int(0, 3),
+    }),
 }
 
 

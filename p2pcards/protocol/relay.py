@@ -52,7 +52,6 @@ from p2pcards.protocol.envelope import (
     session_id_of,
 )
 from p2pcards.protocol.errors import (
-    BadSignature,
     LocalProtocolError,
     MalformedMessage,
     RemoteProtocolError,
@@ -63,6 +62,7 @@ from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.limits import DEFAULT_SPECTATORS as DEFAULT_SPECTATORS
 from p2pcards.protocol.limits import MAX_SPECTATORS as MAX_SPECTATORS
 from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.relay_end_box import EndBoxStore
 from p2pcards.protocol.relay_outputs import (  # the relay's outputs, named from here too
     AgainHeard as AgainHeard,
 )
@@ -74,6 +74,9 @@ from p2pcards.protocol.relay_outputs import (
 )
 from p2pcards.protocol.relay_outputs import (
     Dropped as Dropped,
+)
+from p2pcards.protocol.relay_outputs import (
+    LinkedChanged as LinkedChanged,
 )
 from p2pcards.protocol.relay_outputs import (
     LobbyChanged as LobbyChanged,
@@ -98,13 +101,6 @@ from p2pcards.protocol.relay_outputs import (
 )
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.wiremap import WireList, WireMap, WireValue
-
-#: The most end-box choices the relay keeps: an again then a leave for each seat.
-MAX_CHOICES = 2 * 4
-#: The most it keeps of one player's: a player signing choices about other ends of
-#: this session (the relay cannot tell the right end) fills only its own share,
-#: never the seats whose players choose after it.
-MAX_CHOICES_PER_PLAYER = 2
 
 #: The most notices the relay keeps (and forwards) per player: an honest player
 #: signs at most a leave and an alert (the same bytes each time it repeats one).
@@ -162,9 +158,9 @@ class Relay:
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
         self._flooders: set[bytes] = set()
-        #: End-box choices kept (raw), and the links that sent one and hear the others'.
-        self.choices: list[bytes] = []
-        self.end_box: set[int] = set()
+        #: The end box's choices, fills and host's word: shown to every seated link and
+        #: newcomer, and again to each on its hello.
+        self.end_box = EndBoxStore()
         #: Whether the host's end box has a free seat a newcomer may ask for, and the
         #: newcomers' links (they hear the fills, say nothing after their hello).
         self.seats_open = False
@@ -238,7 +234,6 @@ class Relay:
 
     def disconnected(self, link: int) -> list[Output]:
         info = self.links.pop(link, None)
-        self.end_box.discard(link)
         self.takers.discard(link)
         if info is None or info.player is None:
             return []
@@ -310,6 +305,9 @@ class Relay:
             if self.lobby.full:
                 out += self._start()
             return out
+        if info.public_key in self.end_box.evicted:
+            raise LocalProtocolError("your seat at this table's end box went to someone "
+                                     "else: the rematch goes on without you")
         if info.public_key not in self._player_keys:
             if self.seats_open and not body["sid"]:
                 self.takers.add(link)  # the host decides: a fill or a reject
@@ -326,7 +324,13 @@ class Relay:
         # The notices sent while this player was away (or before it crashed).
         out += [Send(link, frames.encode("alert", n.raw)) for n in self.notices]
         out += self._presence_changed(newcomer=link)
-        return out + self._peers_after_hello(link, changed)
+        shown = [Send(link, frame) for frame in self.end_box.shown(self.clock())]
+        return out + self._peers_after_hello(link, changed) + shown
+
+    @property
+    def choices(self) -> list[bytes]:
+        """The end box's choices kept, in order (see :class:`EndBoxStore`)."""
+        return self.end_box.choices
 
     def _on_watch(self, link: int, info: _Link, body: WireMap) -> list[Output]:
         """A spectator's hello: the lobby, or the transcript from ``have`` and the
@@ -408,40 +412,53 @@ class Relay:
 
     def _on_again(self, link: int, raw: bytes) -> list[Output]:
         """A player's end-box choice: checked (its session, its sender, its signature),
-        kept, and shown to every link at the end box; this link hears the others'."""
+        kept, and shown to every link at the end box (a copy: back to its sender)."""
         if not self.started:
             raise MalformedMessage("an again/leave choice before the table started")
-        choice = Choice.parse(raw)
-        player = self.links[link].player
-        if choice.session != self.session or choice.player != player:
-            return [Dropped(link, "a choice about another session or by another player")]
-        try:
-            choice.verify(self._player_keys[choice.player])
-        except BadSignature as bad:
-            return [Dropped(link, str(bad))]
-        fresh = link not in self.end_box
-        self.end_box.add(link)
-        out: list[Output] = [Send(link, frames.encode("again", kept)) for kept in self.choices
-                             if fresh and kept != raw]
-        return out + self.tell_choice(raw)
+        info = self.links[link]
+        refused = self.end_box.refusal(Choice.parse(raw), self.session, info.player,
+                                       self._player_keys, info.public_key)
+        if refused is not None:
+            return [Dropped(link, refused)]
+        if raw in self.end_box.choices:
+            return [Send(link, frames.encode("again", raw))]  # a new link's receipt
+        return self.tell_choice(raw)
 
     def tell_choice(self, raw: bytes) -> list[Output]:
-        """Keep a choice (one of the host's own seats' too) and show it at every end box."""
-        if raw in self.choices or len(self.choices) >= MAX_CHOICES:
+        """Keep a choice (one of the host's own seats' too) and show it at every end box
+        (every seated link, its sender's included, and every newcomer)."""
+        if not self.end_box.keep(raw):
             return []
-        player = Choice.parse(raw).player
-        if sum(Choice.parse(kept).player == player for kept in self.choices) \
-                >= MAX_CHOICES_PER_PLAYER:
-            return []
-        self.choices.append(raw)
-        out: list[Output] = [AgainHeard(raw)]
-        return out + [Send(number, frames.encode("again", raw))
-                                    for number in sorted(self.end_box)]
+        # On every link before the host hears it: a fill the host makes on hearing it
+        # reaches each end box after the choice it follows.
+        out: list[Output] = self._to_end_boxes(frames.encode("again", raw))
+        return out + [AgainHeard(raw)]
 
     def tell_fill(self, body: WireMap) -> list[Output]:
-        """The host's word on who took a freed seat: to every end box and newcomer."""
-        return [Send(number, frames.encode("fill", body))
-                for number in sorted(self.end_box | self.takers)]
+        """The host's word on who took a freed seat: kept, and to every end box and newcomer."""
+        frame = self.end_box.keep_fill(body)
+        return [] if frame is None else self._to_end_boxes(frame)
+
+    def tell_end_box(self, left: float, end: int) -> list[Output]:
+        """The host's word on its end box (``left`` seconds until it closes; ``end``: how
+        it ended, 0 while open): kept (a later hello hears the time left then), and to
+        every end box and newcomer."""
+        return self._to_end_boxes(self.end_box.say(left, end, self.clock()))
+
+    def evict(self, public_key: bytes) -> list[Output]:
+        """A player whose seat (freed while it was away) went to someone else: its links
+        are closed with the reason, and its key refused from now on."""
+        self.end_box.evicted.add(public_key)
+        reason = "your seat at this table's end box went to someone else"
+        return [out for number, info in sorted(self.links.items())
+                if info.public_key == public_key
+                for out in (Send(number, frames.encode("reject", {"reason": reason})),
+                            Close(number, reason))]
+
+    def _to_end_boxes(self, frame: bytes) -> list[Output]:
+        """``frame`` to every seated player's link and every newcomer's."""
+        return [Send(number, frame) for number in sorted(self.links)
+                if self.seated(number) or number in self.takers]
 
     def refuse_taker(self, link: int, reason: str) -> list[Output]:
         """A newcomer the host gives no seat: told why, and its link closed."""
@@ -513,7 +530,7 @@ class Relay:
         frame = frames.encode("presence", {"linked": now})
         if now != self._told_presence:
             self._told_presence = now
-            return [Broadcast(frame)]
+            return [Broadcast(frame), LinkedChanged(tuple(now))]
         return [Send(newcomer, frame)] if newcomer is not None else []
 
     def _adopt_genesis(self, genesis: SignedMessage) -> bytes:

@@ -88,5 +88,14 @@ class TakeAsked:
     bot: bool
 
 
+@dataclass(frozen=True)
+class LinkedChanged:
+    """Who of the started table's players has a link to the host now changed (what a
+    ``presence`` frame says): for the host's end box, which frees the seat of a player
+    away past the grace (PROTOCOL.md §14)."""
+
+    linked: tuple[int, ...]
+
+
 Output = (Send | Broadcast | Persist | PersistNotice | Close | Dropped | LobbyChanged
-          | TableStarted | AgainHeard | TakeAsked)
+          | TableStarted | AgainHeard | TakeAsked | LinkedChanged)

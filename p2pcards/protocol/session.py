@@ -284,18 +284,27 @@ class SessionRules:
         self.probe = None
         writer, linked = table.writer, self.linked
         if self._writer_answered:
-            events = table.declare_deadline_missed(
-                None, "did not write before the deadline (its direct link is up)")
+            events = self._name_writer(
+                table, "did not write before the deadline (its direct link is up)")
         elif self.drops and writer not in linked:
             # The host cut our link during this wait and the writer could reach us
             # only through it: the one who broke the link is the host.
             events = table.declare_deadline_missed(0, self._drops_detail())
         elif self._host_answered or writer in linked:
-            events = table.declare_deadline_missed()
+            events = self._name_writer(table)
         else:
             events = table.declare_deadline_missed(
                 0, "(the host) stopped relaying: no answer to a ping")
         return [Emit(events)]
+
+    @staticmethod
+    def _name_writer(table: Table, detail: str = "did not write before the deadline") -> list[TableEvent]:
+        """The writer's time is up: it is named, unless this is a rematch it has written
+        nothing in (it never opened it; it may have refused the genesis for a choice its
+        end box holds): then the rematch ends naming nobody (PROTOCOL.md §14)."""
+        if table.unopened:
+            return table.declare_unopened()
+        return table.declare_deadline_missed(None, detail)
 
     def pong(self, source: Path, n: int) -> list[Output]:
         """An answer to our probe's ping, from the host or a direct link."""

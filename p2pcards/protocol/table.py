@@ -38,6 +38,7 @@ from p2pcards.protocol.errors import (
     MalformedMessage,
     PlayerLeft,
     ProtocolError,
+    RematchUnopened,
     RemoteProtocolError,
     SeatPlayedElsewhere,
 )
@@ -483,6 +484,24 @@ class Table:
         player = self.writer if player is None else player
         return self._end(DeadlineMissed(f"player {player} {detail}", player=player,
                                         position=self.next_position), ())
+
+    @property
+    def unopened(self) -> bool:
+        """A rematch whose writer due has written nothing in it yet: a player that
+        refused the genesis (or never came) looks the same to everyone else, so a
+        rematch's clock names no such writer (PROTOCOL.md §14, ``evening.unopened``)."""
+        writer = self.writer
+        return self.after is not None and writer is not None and \
+            not any(m.player == writer for m in self.messages)
+
+    def declare_unopened(self) -> list[TableEvent]:
+        """The caller's clock ran out for an :attr:`unopened` rematch's writer: it ends
+        naming nobody (§14)."""
+        if self.stage in (Stage.OVER, Stage.ENDED) or not self.unopened:
+            return []
+        return self._end(RematchUnopened(f"player {self.writer} wrote nothing in this rematch "
+                                         f"(its end box may have refused the genesis)",
+                                         position=self.next_position), ())
 
     # -- persistence ------------------------------------------------------------
 

@@ -17,14 +17,16 @@ from dataclasses import dataclass, field
 from p2pcards.protocol.errors import (
     DeadlineMissed,
     PlayerLeft,
+    RematchUnopened,
     RemoteProtocolError,
 )
 from p2pcards.protocol.schema import Bin, Int, ListOf, Struct, Text, validate
 from p2pcards.wiremap import WireMap
 
 #: Rules whose verdict rests on this peer's clock or observation, or on the named
-#: player's own signed leave, not on evidence anyone can re-check.
-UNPROVABLE_RULES = frozenset({DeadlineMissed.rule, PlayerLeft.rule})
+#: player's own signed leave, not on evidence anyone can re-check (a rematch unopened
+#: names nobody: the writer due wrote nothing in it).
+UNPROVABLE_RULES = frozenset({DeadlineMissed.rule, PlayerLeft.rule, RematchUnopened.rule})
 
 VERDICT_SHAPE = Struct({
     "rule": Text(64, 1),

@@ -407,6 +407,13 @@ def _session_line(e: object, s: Speaker) -> str | None:
         taker = quoted(e.fill.name, 16) + (" (bot)" if e.fill.bot else "")
         return (f"End box: {taker} takes seat {e.fill.seat} of the match before; the rematch "
                 f"starts when every seat is taken.")
+    if isinstance(e, peer.EndBoxWord):
+        if e.ending == 0:
+            return (f"End box: the rematch starts when every seat is taken ({e.left} s left, "
+                    f"then the evening ends).")
+        return {1: "End box: every seat is taken: the rematch starts.",
+                2: "End box: the wait ran out before every seat was taken; the evening ends here.",
+                3: "End box: the host left; the evening ends here."}.get(e.ending)
     if isinstance(e, TalkLine):
         # A person's own words: every control and bidi character blanked (clean).
         return f"{s.player(e.player, True)}: {clean(e.text, MAX_TALK_CHARS)}"

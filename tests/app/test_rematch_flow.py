@@ -85,9 +85,9 @@ def test_all_four_choose_again_and_the_rematch_plays_rotated_on_the_same_port(tm
         # Each joiner's end box carries its signed choice to the host over a new link.
         boxes = [asyncio.create_task(end_box_link(
             person, "127.0.0.1", port, finished, tuple(p.public_key for p in present(s.table).players),
-            present(s.table).next_position, sign_choice(person, finished, index_of(s), AGAIN), timeout=60))
+            present(s.table).next_position, sign_choice(person, finished, index_of(s), AGAIN)))
             for person, s, finished in zip(people, sessions, previous, strict=True)]
-        assert await evening.until_decided(60)
+        assert await asyncio.wait_for(evening.until_decided(), 60)
         first_transcript = present(hosted.sessions[0].table).transcript()
         await hosted.close(grace=0, linger=0)
         heard = await asyncio.wait_for(asyncio.gather(*boxes), 30)
@@ -161,30 +161,34 @@ def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_p
     async def run() -> list[str | None]:
         host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
         try:
-            evening = EveningHost(host, hosted, options)
+            loop = asyncio.get_running_loop()
+            evening = EveningHost(host, hosted, options, opened_at=loop.time())
+            opened = evening.lobby.closes_at - 120
             previous = [finished_of(s) for s in sessions]
-            lines = [evening.waiting_line(120)]
+            lines = [evening.waiting_line(opened)]
             evening.receive(choices_of(people[0], previous[0], index_of(sessions[0]), [AGAIN])[0])
-            lines.append(evening.waiting_line(120))
+            lines.append(evening.waiting_line(opened + 30))
             evening.receive(choices_of(people[1], previous[1], index_of(sessions[1]), [LEAVE])[0])
-            lines.append(evening.waiting_line(120))
+            lines.append(evening.waiting_line(opened + 30))
             assert evening.fill_free_seat() == \
                 'End box: "Jo1"\'s seat goes to the bot "Dee".'
-            lines.append(evening.waiting_line(120))
+            lines.append(evening.waiting_line(opened + 30))
             return lines
         finally:
             await hosted.close(grace=0, linger=0)
 
     both, one, free, none = asyncio.run(run())
-    assert both in {f'End box: waiting for {who} to choose (at most 120 s, then the evening '
+    assert both in {f'End box: waiting for {who} to choose (120 s left, then the evening '
                     'ends).' for who in ('"Jo0", "Jo1"', '"Jo1", "Jo0"')}  # in join order
-    assert one == 'End box: waiting for "Jo1" to choose (at most 120 s, then the evening ends).'
-    assert free == "End box: waiting for a player to take the free seat."
+    assert one == 'End box: waiting for "Jo1" to choose (90 s left, then the evening ends).'
+    assert free == "End box: waiting for a player to take the free seat (90 s left, then the " \
+                   "evening ends)."
     assert none is None  # every seat taken: the rematch starts
 
 
 def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifies(tmp_path: Path) -> None:
     from p2pcards.net.session_events import SeatFilled
+    from p2pcards.protocol.end_box import FillHeard
     from p2pcards.protocol.seat_fill import Fill
 
     async def run() -> tuple[Any, ...]:
@@ -201,13 +205,17 @@ def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifi
         stays, leaves = index_of(sessions[0]), index_of(sessions[1])
         keys = tuple(p.public_key for p in present(sessions[0].table).players)
         told: list[Fill] = []
+
+        def heard_fill(out: object) -> None:
+            if isinstance(out, FillHeard):
+                told.append(out.fill)
         box = asyncio.create_task(end_box_link(
             people[0], "127.0.0.1", port, previous[0], keys, present(sessions[0].table).next_position,
-            sign_choice(people[0], previous[0], stays, AGAIN), on_fill=told.append, timeout=60))
+            sign_choice(people[0], previous[0], stays, AGAIN), on_output=heard_fill))
         await end_box_link(people[1], "127.0.0.1", port, previous[1], keys,
                            present(sessions[1].table).next_position,
-                           sign_choice(people[1], previous[1], leaves, LEAVE), timeout=60)
-        decided = asyncio.create_task(evening.until_decided(60))
+                           sign_choice(people[1], previous[1], leaves, LEAVE))
+        decided = asyncio.create_task(evening.until_decided())
         for _ in range(600):  # the host counts the leave it was sent
             if evening.count.free == (leaves,):
                 break

@@ -35,10 +35,12 @@ class Script:
 
     async def __call__(self) -> str:
         while self.lines:
-            line = self.lines.pop(0)
+            line = self.lines[0]
             if isinstance(line, str):
+                self.lines.pop(0)
                 return line
-            await until(line, timeout=60)
+            await until(line, timeout=60)  # kept until it holds: a reader stopped meanwhile
+            self.lines.pop(0)              # (the table ended) waits on it again
         raise EOFError
 
 
@@ -101,17 +103,17 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
                    for name, front in fronts.items()}
         for name, front in fronts.items():
             front.session = joiners[name]
-        ended = await asyncio.wait_for(asyncio.gather(
-            hosted.result(), *(joiners[name].run() for name in fronts)), 120)
-        firsts = [r for r in ended if isinstance(r, SessionResult)]
-        assert len(firsts) == len(ended) and all(r.outcome is not None for r in firsts)
         args = argparse.Namespace(again=None, fill_with_bots=False, seed=SEED)
-        evenings = [host_evening(args, host_front, host, options, hosted, firsts[0],
-                                 lambda table: table.close(grace=0, linger=0))]
-        evenings += [join_evening(args, fronts[name], people[name], "127.0.0.1", port, None,
-                                  first, kwargs[name])
-                     for name, first in zip(fronts, firsts[1:], strict=True)]
-        results = await asyncio.wait_for(asyncio.gather(*evenings), 240)
+
+        async def join(name: str) -> SessionResult:
+            first = await joiners[name].run()
+            assert first.outcome is not None
+            return await join_evening(args, fronts[name], people[name], "127.0.0.1", port, None,
+                                      first, kwargs[name])
+        # The host plays its match, then its end box (opened as the match ends).
+        evening = host_evening(args, host_front, host, options, hosted,
+                               lambda table: table.close(grace=0, linger=0))
+        results = await asyncio.wait_for(asyncio.gather(evening, *map(join, fronts)), 240)
         return results, host_front, host_said, stay_said, go_said
 
     results, host_front, host_said, stay_said, go_said = asyncio.run(run())
@@ -125,6 +127,10 @@ def test_plain_again_leave_and_fill_play_a_rematch_with_a_bot_in_the_freed_seat(
     # The rematch was played, and the player who stayed was told who took the seat.
     assert host_result.outcome is not None and stay_result.outcome is not None
     assert 'Rematch: "Gil"\'s seat went to "Dee".' in stay_said
+    # Every screen says how the evening (or its part in it) ended.
+    assert "End box: every seat is taken: the rematch starts." in host_said
+    assert "End box: every seat is taken: the rematch starts." in stay_said
+    assert "End box: you left; the others were told." in go_said
     session = host_front.session
     assert session is not None
     names = [p.name for p in present(session.table).players]

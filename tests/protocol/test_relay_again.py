@@ -1,5 +1,6 @@
 """The relay's end box (sans-IO): ``again`` frames checked, kept once, shown to every
-link at the end box; and a rematch's lobby that seats only the evening's players,
+link at the end box (and again to a link that arrives later, with the fills and the
+host's word); and a rematch's lobby that seats only the evening's players,
 in the finished match's join order, under a genesis naming the match before."""
 
 from __future__ import annotations
@@ -45,17 +46,65 @@ def again_frame(identity: Identity, finished: FinishedMatch, player: int, choice
     return frames.encode("again", sign_choice(identity, finished, player, choice).raw)
 
 
+def _sent(out: Sequence[RelayOutput]) -> list[tuple[int, str]]:
+    return [(o.link, frames.decode(o.frame).kind) for o in out if isinstance(o, Send)]
+
+
 def test_a_choice_is_kept_once_and_shown_at_every_end_box() -> None:
     ids = ids_()
     relay, _ = started(ids)
     finished = finished_of(relay)
     out = relay.frame(2, again_frame(ids[1], finished, 1, AGAIN))
-    assert [type(o) for o in out] == [AgainHeard, Send] and isinstance(out[1], Send) and out[1].link == 2
-    # A second end box first hears what was chosen before, then its own choice goes to both.
+    # Kept and counted, and shown to every seated link (its sender's too: a receipt).
+    assert isinstance(out[-1], AgainHeard) and _sent(out[:-1]) == [(n, "again") for n in (1, 2, 3, 4)]
     out = relay.frame(3, again_frame(ids[2], finished, 2, LEAVE))
-    sent = [(o.link, frames.decode(o.frame).kind) for o in out if isinstance(o, Send)]
-    assert sent == [(3, "again"), (2, "again"), (3, "again")]
-    assert relay.frame(3, again_frame(ids[2], finished, 2, LEAVE)) == []  # a copy: nothing
+    assert isinstance(out[-1], AgainHeard) and _sent(out[:-1]) == [(n, "again") for n in (1, 2, 3, 4)]
+    # A copy (a new link of the same end box sends it again): only a receipt to it.
+    assert _sent(relay.frame(3, again_frame(ids[2], finished, 2, LEAVE))) == [(3, "again")]
+
+
+def test_a_link_arriving_at_the_end_box_is_shown_every_choice_fill_and_the_hosts_word() -> None:
+    """An end box that lost its link (or a player coming back) dials again: its hello
+    is answered with every choice and fill kept, then the host's word on the end box,
+    its time left counted down on the relay's clock (so a leave sent while its link
+    was down is not lost to it)."""
+    ids = ids_()
+    now = [100.0]
+    relay = Relay(Lobby(ids[0], "topper", {"target": 3, "deals": 100}, "den"), bytes(32),
+                  clock=lambda: now[0])
+    for link in range(4):
+        relay.connected(link + 1, ids[link].public_key)
+        relay.frame(link + 1, hello(ids[link].name))
+    finished = finished_of(relay)
+    relay.frame(2, again_frame(ids[1], finished, 1, AGAIN))
+    relay.frame(2, again_frame(ids[1], finished, 1, LEAVE))
+    relay.tell_fill({"v": PROTOCOL_VERSION, "sid": relay.session, "final": finished.final,
+                     "from": 1, "seat": 0, "key": bytes(32), "name": "Dee", "bot": 1})
+    assert _sent(relay.tell_end_box(120, 0)) == [(n, "endbox") for n in (1, 2, 3, 4)]
+    relay.disconnected(3)
+    now[0] += 30
+    relay.connected(7, ids[2].public_key)
+    shown = [frames.decode(o.frame) for o in relay.frame(7, hello(ids[2].name))
+             if isinstance(o, Send)]
+    kinds = [f.kind for f in shown]
+    assert kinds[-4:] == ["again", "again", "fill", "endbox"], kinds
+    assert shown[-1].body == {"left": 90, "end": 0}
+    relay.tell_end_box(0, 2)  # the end box timed out: said as it is, with no time left
+    relay.connected(8, ids[3].public_key)
+    last = [frames.decode(o.frame) for o in relay.frame(8, hello(ids[3].name))
+            if isinstance(o, Send)][-1]
+    assert last.kind == "endbox" and last.body == {"left": 0, "end": 2}
+
+
+def test_a_player_whose_seat_went_to_someone_else_is_closed_and_refused() -> None:
+    ids = ids_()
+    relay, _ = started(ids)
+    out = relay.evict(ids[3].public_key)
+    assert _sent(out) == [(4, "reject")] and isinstance(out[-1], Close)
+    relay.disconnected(4)
+    relay.connected(9, ids[3].public_key)
+    refused = relay.frame(9, hello(ids[3].name))
+    assert isinstance(refused[-1], Close) and "went to someone else" in refused[-1].reason
 
 
 def test_a_choice_about_another_session_or_by_another_player_is_dropped() -> None:
@@ -116,8 +165,7 @@ def test_a_player_signing_choices_about_other_ends_cannot_crowd_out_the_others()
     heard = [o for o in out if isinstance(o, AgainHeard)]
     assert len(heard) == 1 and heard[0].raw == sign_choice(ids[2], finished, 2, AGAIN).raw
     assert len(relay.choices) == 3
-    assert (2, "again") in [(o.link, frames.decode(o.frame).kind) for o in out
-                            if isinstance(o, Send)]
+    assert (2, "again") in _sent(out)
 
 
 def test_a_newcomers_hello_asks_for_a_freed_seat_only_while_the_end_box_has_one() -> None:
@@ -139,8 +187,7 @@ def test_a_newcomers_hello_asks_for_a_freed_seat_only_while_the_end_box_has_one(
             "seat": 0, "key": newcomer.public_key, "name": "nia", "bot": 0}
     sent = relay.tell_fill(body)
     assert all(isinstance(o, Send) for o in sent)
-    assert [(o.link, frames.decode(o.frame).kind) for o in sent
-            if isinstance(o, Send)] == [(2, "fill"), (10, "fill")]
+    assert _sent(sent) == [(n, "fill") for n in (1, 2, 3, 4, 10)]
     # A newcomer says nothing after its hello: anything else closes its link.
     assert isinstance(relay.frame(10, frames.encode("ping", {"n": 1}))[-1], Close)
 

@@ -1,95 +1,95 @@
-"""The evening after a simulated match: the end box's choices and the rematch's genesis.
+"""The evening after a simulated match: every end box, the host's, the rematch's opening.
 
 Sans-IO and seeded, like the match (``tests/sim/simulation.py``): once every
-honest peer's table is OVER, each player signs ``again`` or ``leave``
-(:func:`~p2pcards.protocol.again.sign_choice`; the host's own seat chooses
-again, as ``EveningHost`` does) and sends it on its end-box link to the host's
-:class:`~p2pcards.protocol.relay.Relay` (restarted from the finished transcript);
-the relay's outputs go to the host's :class:`~p2pcards.protocol.again.AgainCount`
-(``AgainHeard``) and to every end box's own count (``again`` frames). The host
-fills freed seats with bots and writes the rematch's genesis
-(:func:`~p2pcards.protocol.again.rematch_genesis`); every honest player that
-chose again checks it (:func:`~p2pcards.protocol.again.check_rematch`) against
-its own record of the match, then joins it.
+honest peer's table is OVER, each honest player's end box is an
+:class:`~p2pcards.protocol.end_box.EndBox` linked to the host's
+:class:`~p2pcards.protocol.relay.Relay` (restarted from the finished transcript)
+over an in-memory link the scheduler owns (in order, delayed; cut and dialled
+again); the host's side is its :class:`~p2pcards.protocol.again.AgainCount` and
+:class:`~p2pcards.protocol.end_box_host.EndLobby`, which frees the seat of a
+player away past the grace, fills every freed seat with a bot, and closes with
+its word (``endbox``) once every seat is taken or its wait ran out; it then
+lingers (what is in flight arrives) and its finished table closes. Each honest
+player chooses at a seeded moment, some of them late. Every honest again-chooser
+whose end box says the rematch opens (or lost the host) checks the genesis with
+its own count (:func:`~p2pcards.protocol.again.check_rematch`), and the rematch's
+opening runs with every peer's clock (``tests/sim/evening_rematch.py``).
 
 An evening coalition (drawn apart from the match's) may, on its members' links:
 equivocate (sign again, then leave, or the other way round), replay a choice an
-honest player signed about another match (another session, or another end of
-this one), forge a choice for an honest seat (signed with its own key), and
-flood the relay with choices about other ends of this session. A host in the
-coalition also writes what it likes to the end boxes (the replays and forgeries
-straight to them, and it withholds frames) and builds a forged rematch genesis
-(:data:`FORGERIES`): no ``after``, another session id, another final digest,
-another seating, the rotated seating in ``after.seats``, or (``drop``) the right
-link with an honest player who chose again left out, its seat given to a bot.
+honest player signed about another match, forge a choice for an honest seat,
+flood the relay with choices about other ends of this session, **churn** (its
+member closes its end box and opens and closes a link to the host about twice a
+second, each time a ``presence`` frame to every end box, ``CHURN`` times: issue
+37), and **leave late** (sign again first, then, after its churn, leave: a leave
+the host may close on before every end box heard it). Honest links are cut and
+dialled again (``link_churn``). A host in the coalition also writes what it likes
+to the end boxes (replays, forgeries), withholds frames from them (a leave
+reaching some end boxes only) and builds a forged rematch genesis
+(:data:`~tests.sim.evening_rematch.FORGERIES`).
 
 Judged (:func:`run_evening`): every honest count agrees with what each honest
-seat chose (never another choice; with an honest host, every honest seat's
-choice reaches the host's count and every open end box's), and they agree with
-one another on each coalition seat; no honest choice is dropped or refused
-anywhere and no honest link closed (nobody honest blamed); an honest player
-never joins a forged rematch (``check_rematch``, given the player's own end-box
-count, raises the precise error: ``evening.after``, ``evening.rotation``, or
-``evening.dropped`` / ``evening.kept`` exactly when the genesis contradicts a
-signed choice that count holds (:func:`contradiction`): the dropped player
-always, every other joiner unless the host withheld the again from it) and never
-refuses an honest host's, whose seats are the match's, rotated, and which never
-contradicts an honest count.
+seat chose (never another choice); no honest choice is dropped or refused, no
+honest link closed by the relay; with an honest host, no honest end box ends
+before the host's end box closed (churn, pings and junk end none early), and one
+that heard the host's word holds every choice the host's count holds and knows
+how the evening ended; an honest player never joins a forged rematch (the precise
+refusal, or ``evening.dropped``/``evening.kept`` exactly when the genesis
+contradicts a signed choice its count holds) and never refuses an honest host's
+unless its count missed a leave the host counted; and in the rematch's opening,
+no honest peer names an honest player: an again-chooser that refused is never
+named.
 """
 
 from __future__ import annotations
 
-import hashlib
+import functools
+import heapq
+import math
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from p2pcards.app import seeded_identity
-from p2pcards.crypto.seeded import SeededRng
-from p2pcards.protocol import frames, wire
+from p2pcards.protocol import frames
 from p2pcards.protocol.again import (
     AGAIN,
-    AGAIN_TAG,
     LEAVE,
     AgainCount,
     Choice,
     check_rematch,
-    rematch_genesis,
     sign_choice,
 )
+from p2pcards.protocol.end_box import (
+    END_BOX_WAIT,
+    EndBox,
+    Ending,
+    Output,
+    Over,
+    SendFrame,
+)
+from p2pcards.protocol.end_box_host import Closed, EndLobby
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import (
-    After,
-    DroppedPlayer,
-    EveningRefused,
-    FinishedMatch,
-    KeptLeaver,
-    NotTheMatchBefore,
-    WrongRotation,
-    rotated_seats,
-)
+from p2pcards.protocol.evening import EveningRefused, FinishedMatch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
-from p2pcards.protocol.relay import AgainHeard, Close, Dropped, Output, Relay, Send
-from p2pcards.protocol.table import Table
+from p2pcards.protocol.relay import AgainHeard, Broadcast, Close, Dropped, LinkedChanged, Relay, Send
+from p2pcards.protocol.relay import Output as RelayOutput
 from p2pcards.protocol.table_records import Stage
-from p2pcards.rules.seats import SEATS
 
+from .evening_coalition import CHURN, CHURN_EVERY, LINGER, Coalition
+from .evening_rematch import FORGERIES, contradiction, filler
 from .simulation import PLAYERS, Simulation
 
 #: The evening coalition's moves on its members' links.
-EVENING_ATTACKS = ("equivocate", "replay", "forge", "flood")
-#: A hostile host's rematch geneses, and the refusal each must meet.
-FORGERIES: dict[str, type[EveningRefused]] = {
-    "no_after": NotTheMatchBefore,
-    "other_sid": NotTheMatchBefore,
-    "other_final": NotTheMatchBefore,
-    "other_seats": WrongRotation,
-    "rotated": WrongRotation,
-    "drop": DroppedPlayer,
-}
-#: Choices a flooding member signs about other ends of the session.
-FLOOD = 8
+EVENING_ATTACKS = ("equivocate", "replay", "forge", "flood", "churn", "late_leave")
+#: Seconds between an end box's lost link and its next dial; dials before it gives up.
+REDIAL = 0.5
+DIALS = 3
+#: The evening's last moment (every loop is bounded; the end box closes before).
+HORIZON = END_BOX_WAIT + 120.0
+#: Events one evening runs at most.
+MAX_EVENTS = 200_000
 
 
 @dataclass
@@ -107,28 +107,55 @@ class EveningPlan:
     withhold: float = 0.0
     #: The coalition's frames go to the relay before any honest choice.
     coalition_first: bool = False
+    #: Honest end-box links cut, on average, this many times a second.
+    link_churn: float = 0.0
+    #: When each honest player chooses (seconds after the match's end).
+    choose_at: dict[int, float] = field(default_factory=dict)
+    #: A late leave reaches one end box only: the others' links are down from just
+    #: before it until after the finished table closed; this honest player chooses
+    #: just after the leave (the host waited for it), so the host closes on the leave.
+    partial: int | None = None
 
     def describe(self) -> str:
         return (f"evening seed={self.seed} coalition={sorted(self.coalition)} "
                 f"choices={self.choices} attacks={sorted(self.attacks)} "
-                f"forgery={self.forgery} withhold={self.withhold} first={self.coalition_first}")
+                f"forgery={self.forgery} withhold={self.withhold} first={self.coalition_first} "
+                f"link_churn={self.link_churn} partial={self.partial} choose_at="
+                f"{ {p: round(t, 1) for p, t in self.choose_at.items()} }")
 
 
 def evening_plan(seed: int, coalition: frozenset[int] | None = None) -> EveningPlan:
-    """The seeded evening: a coalition of 0..3 players (unless given), the choices,
-    the coalition's moves and, with the host in it, its genesis and withholding."""
+    """The seeded evening: a coalition of 0..3 players (unless given), the choices and
+    when they are made, the coalition's moves, link churn and, with the host in the
+    coalition, its genesis and withholding."""
     rng = random.Random(f"evening/{seed}")
     if coalition is None:
         coalition = frozenset(rng.sample(range(PLAYERS), rng.choice([0, 1, 1, 2, 2, 3])))
     choices = {p: AGAIN if p == 0 and 0 not in coalition else rng.choice([AGAIN, AGAIN, LEAVE])
                for p in range(PLAYERS)}
-    attacks = frozenset(a for a in EVENING_ATTACKS if coalition and rng.random() < 0.5)
+    attacks = frozenset(a for a in EVENING_ATTACKS if coalition and rng.random() < 0.4)
     hostile = 0 in coalition
+    honest = [p for p in range(1, PLAYERS) if p not in coalition]
+    # Most choose within seconds; one may take its time (the host's end box waits).
+    choose_at = {p: rng.choice([0.0, rng.uniform(0, 5), rng.uniform(0, 5),
+                                rng.uniform(20, 100)]) for p in honest}
+    if attacks & {"churn", "late_leave"} and honest:
+        choose_at[rng.choice(honest)] = rng.uniform(CHURN * CHURN_EVERY, 110.0)
     plan = EveningPlan(
         seed, coalition, choices, attacks,
         forgery=rng.choice([None, *FORGERIES]) if hostile else None,
         withhold=rng.choice([0.0, 0.3]) if hostile else 0.0,
-        coalition_first=rng.random() < 0.5)
+        coalition_first=rng.random() < 0.5,
+        link_churn=rng.choice([0.0, 0.0, 0.05, 0.2]),
+        choose_at=choose_at)
+    if "late_leave" in attacks:
+        for member in coalition - {0}:
+            plan.choices[member] = AGAIN  # again first; its leave comes later
+        if honest and rng.random() < 0.5:
+            plan.partial = rng.choice(honest)
+            for player in honest:  # the others choose at once: the host waits for it alone
+                plan.choose_at[player] = rng.uniform(0, 0.5)
+            plan.choose_at[plan.partial] = math.inf  # it chooses when the leave is out
     if plan.forgery == "drop":  # someone honest to drop: the first honest joiner comes again
         plan.choices[dropped_of(plan)] = AGAIN
     return plan
@@ -137,19 +164,6 @@ def evening_plan(seed: int, coalition: frozenset[int] | None = None) -> EveningP
 def dropped_of(plan: EveningPlan) -> int:
     """The honest player a hostile host's ``drop`` genesis leaves out (it chose again)."""
     return min(p for p in range(1, PLAYERS) if p not in plan.coalition)
-
-
-def contradiction(held: AgainCount, keys: list[bytes]) -> type[EveningRefused] | None:
-    """The refusal a joiner holding ``held`` owes a genesis seating ``keys`` (the
-    judge's own reading of §14, in player order): an again-chooser missing, a leaver
-    kept; None when the genesis agrees with every choice it holds."""
-    for player in sorted(held.choices):
-        present = held.player_keys[player] in keys
-        if held.choices[player] == AGAIN and not present:
-            return DroppedPlayer
-        if held.choices[player] == LEAVE and present:
-            return KeptLeaver
-    return None
 
 
 @dataclass
@@ -164,21 +178,31 @@ class EveningOutcome:
     refusals: dict[int, EveningRefused] = field(default_factory=dict)
     #: Frames the counts refused (replays, forgeries, other ends): blaming nobody.
     refused_frames: int = 0
+    #: How each honest end box ended, and when; when the host's end box closed.
+    endings: dict[int, tuple[Ending, float]] = field(default_factory=dict)
+    host_closed_at: float | None = None
+    #: Presence frames the relay sent to honest end boxes (the churn's cost).
+    presence_frames: int = 0
+    #: The rematch opening's verdicts, by the genesis index of the peer that reached it.
+    verdicts: dict[int, object] = field(default_factory=dict)
 
 
-def _hello(player: int, have: int, sid: bytes) -> bytes:
-    return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": f"p{player}", "sid": sid,
+def _hello(name: str, have: int, sid: bytes) -> bytes:
+    return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": name, "sid": sid,
                                    "have": have, "bot": 0})
 
 
-def _forged_choice(signer: Identity, finished: FinishedMatch, player: int, choice: str) -> bytes:
-    """A choice for ``player``'s seat signed with another key (``sign_choice``'s
-    payload, the wrong signature)."""
-    genuine = Choice.parse(sign_choice(signer, finished, player, choice).raw)
-    return wire.pack([genuine.payload, signer.sign(AGAIN_TAG + genuine.payload)])
+@dataclass
+class _Link:
+    """One link to the host's relay: its player, whether it is up, FIFO arrivals."""
+
+    player: int
+    up: bool = True
+    last_arrival: float = 0.0
+    seated: bool = False
 
 
-class Evening:
+class Evening(Coalition):
     """One evening's run over a finished :class:`Simulation` (module docstring)."""
 
     def __init__(self, sim: Simulation, plan: EveningPlan) -> None:
@@ -201,245 +225,264 @@ class Evening:
         self.config: dict[str, int] = dict(genesis.body["config"])
         self.table_name: str = genesis.body["table"]
         self.names = tuple(str(p[1]) for p in genesis.body["players"])
-        host = sim.identities[0]
-        self.relay = Relay.resume(Lobby(host, self.game, self.config, self.table_name),
-                                  self.transcript)
-        #: Every player's count: the host's (player 0) and each end box's.
-        self.counts = {p: AgainCount(self.finished, self.keys) for p in range(PLAYERS)}
-        #: End boxes still open (a leave closes its link at once).
-        self.open: set[int] = set()
+        self.now = 0.0
+        self._events: list[tuple[float, int, Callable[[], None]]] = []
+        self._seq = 0
+        self.relay: Relay | None = Relay.resume(
+            Lobby(self.identities[0], self.game, self.config, self.table_name), self.transcript)
+        self.relay.clock = lambda: self.now
+        self.host_count = AgainCount(self.finished, self.keys)
+        self.lobby = EndLobby(self.host_count, 0.0, {0})
+        self.host_closed_at: float | None = None
+        self.links: dict[int, _Link] = {}
+        self._numbers = iter(range(1, 10**9))
+        self.boxes: dict[int, EndBox] = {}
+        self.box_link: dict[int, int | None] = {}
+        self.dials_failed: dict[int, int] = {}
+        self.endings: dict[int, tuple[Ending, float]] = {}
         #: Each honest player's genuine choice (raw).
         self.genuine: dict[int, bytes] = {}
+        self.presence_frames = 0
+        self.fills_made: dict[int, Identity] = {}
+        #: Honest players whose links are down (dials fail) until then (``partial``).
+        self.blackout: dict[int, float] = {}
+        #: When each honest end box took its player's choice.
+        self.chosen_at: dict[int, float] = {}
 
-    # -- the choices ---------------------------------------------------------------
+    # -- the scheduler -------------------------------------------------------------------
 
-    def _frames_of(self, player: int) -> list[bytes]:
-        """What ``player`` sends on its end-box link, in order."""
-        identity, plan = self.identities[player], self.plan
-        own = sign_choice(identity, self.finished, player, plan.choices[player]).raw
-        if player not in plan.coalition:
-            self.genuine[player] = own
-            return [own]
-        other = LEAVE if plan.choices[player] == AGAIN else AGAIN
-        out: list[bytes] = []
-        if "flood" in plan.attacks:
-            for n in range(FLOOD):
-                end = FinishedMatch(self.finished.session, hashlib.sha256(b"end %d" % n).digest(),
-                                    self.finished.seats)
-                out.append(sign_choice(identity, end, player, AGAIN).raw)
-        for victim in self.honest if player != 0 else ():  # a host writes them itself
-            if "replay" in plan.attacks:
-                out += self._replays(victim)
-            if "forge" in plan.attacks:
-                out.append(_forged_choice(identity, self.finished, victim, LEAVE))
-        out.append(own)
-        if "equivocate" in plan.attacks:
-            out.append(sign_choice(identity, self.finished, player, other).raw)
-        return out
+    def at(self, when: float, action: Callable[[], None]) -> None:
+        self._seq += 1
+        heapq.heappush(self._events, (when, self._seq, action))
 
-    def _replays(self, victim: int) -> list[bytes]:
-        """Choices ``victim`` (honest) signed in other matches: another session, and
-        another end of this one: each the other way from its choice here."""
-        other = LEAVE if self.plan.choices[victim] == AGAIN else AGAIN
-        before = FinishedMatch(hashlib.sha256(b"the match before").digest(),
-                               hashlib.sha256(b"its end").digest(), self.finished.seats)
-        fork = FinishedMatch(self.finished.session, hashlib.sha256(b"another end").digest(),
-                             self.finished.seats)
-        identity = self.identities[victim]
-        return [sign_choice(identity, before, victim, other).raw,
-                sign_choice(identity, fork, victim, other).raw]
+    def run(self) -> None:
+        for _ in range(MAX_EVENTS):
+            if not self._events:
+                return
+            when, _seq, action = heapq.heappop(self._events)
+            if when > HORIZON:
+                return
+            self.now = max(self.now, when)
+            action()
+        self.failures.append(f"the evening did not settle within {MAX_EVENTS} events")
 
-    def _order(self) -> list[tuple[int, bytes]]:
-        """(sender, choice) in the seeded order the relay meets them."""
-        queues = {p: self._frames_of(p) for p in range(PLAYERS)}
-        order: list[tuple[int, bytes]] = []
-        if self.plan.coalition_first:
-            for member in sorted(self.plan.coalition):
-                order += [(member, raw) for raw in queues.pop(member)]
-        while any(queues.values()):
-            sender = self.rng.choice(sorted(p for p, q in queues.items() if q))
-            order.append((sender, queues[sender].pop(0)))
-        return order
+    # -- links -------------------------------------------------------------------------------
 
-    def _count(self, player: int, raw: bytes) -> None:
-        """One honest count hears ``raw``; a refusal blames nobody but must never
-        meet an honest player's genuine choice."""
+    def connect(self, player: int) -> int | None:
+        """A new link of ``player`` to the host (None: its finished table is closed)."""
+        relay = self.relay
+        if relay is None or self.blackout.get(player, -1.0) > self.now:
+            return None
+        number = next(self._numbers)
+        self.links[number] = _Link(player)
+        self._relay(relay.connected(number, self.keys[player]))
+        name = self.names[player]
+        self._relay(relay.frame(number, _hello(name, len(self.transcript), self.finished.session)))
+        return number
+
+    def cut(self, number: int) -> None:
+        """The link goes down: the relay hears it at once, the end box does too."""
+        link = self.links.get(number)
+        if link is None or not link.up:
+            return
+        link.up = False
+        if self.relay is not None:
+            self._relay(self.relay.disconnected(number))
+        box = self.boxes.get(link.player)
+        if box is not None and self.box_link.get(link.player) == number:
+            self.box_link[link.player] = None
+            self._box(link.player, box.unlinked(self.now))
+            if box.wants_link:
+                self.at(self.now + REDIAL, lambda: self._dial(link.player))
+
+    def send_to_host(self, number: int, frame: bytes) -> None:
+        link = self.links.get(number)
+        if link is None or not link.up:
+            return
+        delay = self.rng.uniform(0.001, 0.05)
+        arrive = max(self.now + delay, link.last_arrival)
+        link.last_arrival = arrive
+
+        def arrives() -> None:
+            if link.up and self.relay is not None:
+                self._relay(self.relay.frame(number, frame))
+        self.at(arrive, arrives)
+
+    def _relay(self, outputs: list[RelayOutput]) -> None:
+        for out in outputs:
+            if isinstance(out, AgainHeard):
+                self._host_hears(out.raw)
+            elif isinstance(out, LinkedChanged):
+                self._host_tick(self.lobby.present(out.linked, self.now))
+            elif isinstance(out, Send):
+                self._to_link(out.link, out.frame)
+            elif isinstance(out, Broadcast):  # presence: to every link that hears the table
+                relay = self.relay
+                for number in sorted(self.links):
+                    if relay is not None and number != out.exclude and relay.hears(number):
+                        self._to_link(number, out.frame)
+            elif isinstance(out, Close):
+                link = self.links.get(out.link)
+                if link is not None and link.player in self.honest and link.player != 0:
+                    self.failures.append(f"the relay closed honest player {link.player}'s "
+                                         f"link: {out.reason}")
+                self.at(self.now, functools.partial(self.cut, out.link))
+            elif isinstance(out, Dropped):
+                link = self.links.get(out.link)
+                late = "after the host's end box closed" in out.reason  # sent again: moot
+                if link is not None and link.player in self.honest and not late:
+                    self.failures.append(f"the relay dropped a frame of honest player "
+                                         f"{link.player}: {out.reason}")
+
+    def _to_link(self, number: int, frame: bytes) -> None:
+        link = self.links.get(number)
+        if link is None or not link.up or link.player not in self.boxes:
+            return  # a coalition member's link: what it hears changes nothing
+        kind = frames.decode(frame).kind
+        if self.hostile_host and kind in ("again", "fill") \
+                and self.rng.random() < self.plan.withhold:
+            return  # its word on the end box it sends: it wants the others at its rematch
+        if kind == "presence":
+            self.presence_frames += 1
+        delay = self.rng.uniform(0.001, 0.05)
+        arrive = max(self.now + delay, link.last_arrival)
+        link.last_arrival = arrive
+
+        def arrives() -> None:
+            if not link.up:
+                return
+            player = link.player
+            box = self.boxes[player]
+            if self.box_link.get(player) != number:
+                return
+            if not link.seated:
+                link.seated = True
+                self._box(player, box.linked(self.now))
+            self._box(player, box.frame(frame, self.now))
+        self.at(arrive, arrives)
+
+    # -- the honest end boxes ------------------------------------------------------------------
+
+    def _dial(self, player: int) -> None:
+        box = self.boxes[player]
+        if box.done or self.box_link.get(player) is not None:
+            return
+        number = self.connect(player)
+        if number is None:
+            self.dials_failed[player] = self.dials_failed.get(player, 0) + 1
+            if self.dials_failed[player] >= DIALS:
+                self._box(player, box.unreachable(self.now))
+            else:
+                self.at(self.now + REDIAL, lambda: self._dial(player))
+            return
+        self.dials_failed[player] = 0
+        self.box_link[player] = number
+        if self.plan.link_churn:
+            self.at(self.now + self.rng.expovariate(self.plan.link_churn),
+                    lambda: self.cut(number))
+
+    def _box(self, player: int, outputs: list[Output]) -> None:
+        box = self.boxes[player]
+        for out in outputs:
+            if isinstance(out, SendFrame):
+                number = self.box_link.get(player)
+                if number is not None:
+                    self.send_to_host(number, out.frame)
+            elif isinstance(out, Over):
+                self.endings[player] = (out.ending, self.now)
+                number = self.box_link.get(player)
+                if number is not None:
+                    self.box_link[player] = None
+                    self.at(self.now, functools.partial(self.cut, number))
+        when = box.wake_at()
+        if not math.isinf(when):
+            self.at(when, lambda: self._box(player, box.tick(self.now)))
+
+    def _choose(self, player: int) -> None:
+        raw = sign_choice(self.identities[player], self.finished, player,
+                          self.plan.choices[player]).raw
+        self.genuine[player] = raw
+        if self.boxes[player].mine is None and not self.boxes[player].done:
+            self.chosen_at[player] = self.now
+        self._box(player, self.boxes[player].choose(Choice.parse(raw), self.now))
+
+    # -- the host's end box ----------------------------------------------------------------------
+
+    def _host_hears(self, raw: bytes) -> None:
+        if self.hostile_host or self.lobby.done:
+            return
         try:
-            self.counts[player].receive(raw)
+            self.host_count.receive(raw)
         except ProtocolError as error:
             self.refused_frames += 1
             if raw in self.genuine.values():
-                self.failures.append(f"player {player}'s count refused an honest choice: {error}")
+                self.failures.append(f"the host's count refused an honest choice: {error}")
+        self._host_tick([])
 
-    def _relay_out(self, outputs: list[Output], sender: int, raw: bytes) -> None:
-        for out in outputs:
-            if isinstance(out, AgainHeard):
-                if not self.hostile_host:
-                    self._count(0, out.raw)
-            elif isinstance(out, Send):
-                frame = frames.decode(out.frame)
-                if frame.kind != "again" or out.link not in self.open:
-                    continue
-                if self.hostile_host and self.rng.random() < self.plan.withhold:
-                    continue
-                self._count(out.link, frame.body)
-            elif isinstance(out, Dropped) and raw == self.genuine.get(sender):
-                self.failures.append(f"the relay dropped player {sender}'s honest choice: "
-                                     f"{out.reason}")
-            elif isinstance(out, Close) and out.link in self.honest:
-                self.failures.append(f"the relay closed honest player {out.link}'s link: "
-                                     f"{out.reason}")
+    def _host_tick(self, outputs: Sequence[object]) -> None:
+        relay = self.relay
+        if relay is None or self.lobby.done or self.hostile_host:
+            return
+        for player in self.host_count.free:  # every freed seat gets a bot at once
+            bot = filler(player)
+            made = self.host_count.fill(player, bot.public_key, bot.name)
+            self.fills_made[player] = bot
+            self._relay(relay.tell_fill(made.to_wire()))
+            if player in self.host_count.vacated:
+                self._relay(relay.evict(self.keys[player]))
+        for out in [*outputs, *self.lobby.tick(self.now)]:
+            if isinstance(out, Closed):
+                self._close(out.ending)
+        when = self.lobby.wake_at()
+        if not math.isinf(when) and not self.lobby.done:
+            self.at(when, lambda: self._host_tick([]))
+
+    def _close(self, ending: Ending) -> None:
+        relay = self.relay
+        assert relay is not None
+        self.host_closed_at = self.now
+        self._relay(relay.tell_end_box(0, int(ending)))
+
+        def closed() -> None:
+            self.relay = None
+            for number, link in list(self.links.items()):
+                if link.up:
+                    self.cut(number)
+        self.at(self.now + LINGER, closed)
+
+    # -- the run ---------------------------------------------------------------------------------
 
     def choose(self) -> None:
-        """Every end box dials the host again and sends its choices; the host's own
-        seat tells its choice to the relay; the counts hear what the relay shows."""
-        have, sid = len(self.transcript), self.finished.session
-        for player in range(1, PLAYERS):
-            self.relay.connected(player, self.keys[player])
-            for out in self.relay.frame(player, _hello(player, have, sid)):
-                if isinstance(out, Close):
-                    self.failures.append(f"the relay refused player {player}'s end box: "
-                                         f"{out.reason}")
-        for sender, raw in self._order():
-            if sender == 0:  # the host's own seat: its count, then the relay's store
-                if not self.hostile_host:
-                    self._count(0, raw)
-                self._relay_out(self.relay.tell_choice(raw), sender, raw)
-                continue
-            if sender not in self.plan.coalition and sender not in self.open:
-                self.open.add(sender)
-                self._count(sender, raw)  # an end box counts its own choice as it sends it
-            self._relay_out(self.relay.frame(sender, frames.encode("again", raw)), sender, raw)
-            if sender not in self.plan.coalition and self.plan.choices[sender] == LEAVE:
-                self.open.discard(sender)  # a leave is sent and the link closed
-                self._relay_out(self.relay.disconnected(sender), sender, raw)
-        if self.hostile_host:  # it writes what it likes on the end boxes' links
-            for victim in self.honest:
-                for raw in [*self._replays(victim),
-                            _forged_choice(self.identities[0], self.finished, victim, LEAVE)]:
-                    for box in sorted(self.open):
-                        self._count(box, raw)
-
-    def judge_choices(self) -> None:
-        """Every honest count agrees with each honest seat's choice, and the honest
-        counts agree with one another on each coalition seat."""
-        counters = [p for p in self.honest if p in self.open or p == 0]
-        if self.hostile_host:
-            counters = [p for p in counters if p != 0]
-        for counter in counters:
-            count = self.counts[counter]
-            for seat in self.honest:
-                got, chose = count.choices.get(seat), self.plan.choices[seat]
-                if got is not None and got != chose:
-                    self.failures.append(f"player {counter}'s count has honest player {seat} "
-                                         f"choosing {got!r}; it chose {chose!r}")
-                elif got is None and not self.hostile_host:
-                    self.failures.append(f"player {counter}'s count never heard honest player "
-                                         f"{seat}'s {chose!r} (the host is honest)")
-        if not self.hostile_host:
-            for seat in self.plan.coalition:
-                seen = {self.counts[c].choices.get(seat) for c in counters}
-                if len(seen) > 1:
-                    self.failures.append(f"the honest counts disagree on coalition player "
-                                         f"{seat}: {seen}")
-
-    # -- the rematch -----------------------------------------------------------------
-
-    def _genesis(self) -> bytes | None:
-        """The host's rematch genesis: the honest one once its count is ready (freed
-        seats filled with bots), or a hostile host's (``plan.forgery``)."""
-        host = self.identities[0]
-        nonce = SeededRng(b"rematch %d" % self.plan.seed)(32)
-        count = self.counts[0]
-        if self.hostile_host:  # its count is whatever it likes: every seat as chosen
-            count = AgainCount(self.finished, self.keys)
-            for p in range(PLAYERS):
-                choice = AGAIN if p == 0 else self.plan.choices[p]
-                count.receive(sign_choice(self.identities[p], self.finished, p, choice).raw)
-        for player in count.free:
-            filler = seeded_identity(23, f"filler{player}", f"f{player}")
-            count.fill(player, filler.public_key, filler.name)
-        if not count.ready:
-            return None
-        if self.plan.forgery is None:
-            return rematch_genesis(host, count, self.names, self.game, self.config,
-                                   self.table_name, nonce).raw
-        after = self.finished.after
-        seats = list(after.seats)
-        forged = {
-            "no_after": None,
-            "other_sid": After(hashlib.sha256(b"other sid").digest(), after.final, after.seats),
-            "other_final": After(after.session, hashlib.sha256(b"other final").digest(),
-                                 after.seats),
-            "other_seats": After(after.session, after.final,
-                                 (seats[1], seats[0], *seats[2:])),
-            "rotated": After(after.session, after.final, (*seats[1:], seats[0])),
-            "drop": after,
-        }[self.plan.forgery]
-        players = count.next_players(self.names)
-        if self.plan.forgery == "drop":  # the right link; an honest again-chooser's seat to a bot
-            victim = dropped_of(self.plan)
-            filler = seeded_identity(23, "usurper", "u")
-            players[victim] = (filler.public_key, filler.name)
-        lobby = Lobby(host, self.game, self.config, self.table_name)
-        for key, name in players[1:]:
-            lobby.join(key, name)
-        return lobby.genesis(nonce=nonce, after=forged).raw
-
-    def rematch(self) -> tuple[bytes | None, dict[int, bool], dict[int, EveningRefused]]:
-        """Every honest player that chose again checks the host's genesis, then joins."""
-        genesis = self._genesis()
-        joined: dict[int, bool] = {}
-        refusals: dict[int, EveningRefused] = {}
-        if genesis is None:
-            return None, joined, refusals
-        keys = [key for key, _name in SignedMessage.parse(genesis).body["players"]]
+        """Every honest end box opens at once and chooses at its moment; the members
+        send what they send; the host's own seat chooses again."""
+        plan = self.plan
+        members_at = 0.0 if plan.coalition_first else self.rng.uniform(0, 3)
+        for player in sorted(plan.coalition - {0}):
+            self._member(player, members_at)
         for player in self.honest:
-            if player == 0 or self.plan.choices[player] != AGAIN:
+            if player == 0:
                 continue
-            held = self.counts[player]
-            owed = contradiction(held, keys)
-            if self.plan.forgery in (None, "drop"):
-                expected = owed  # what this end box holds decides (a hostile host may withhold)
-                if owed is not None and not self.hostile_host:
-                    self.failures.append(f"the honest host's rematch contradicts player "
-                                         f"{player}'s count ({owed.__name__})")
-            else:
-                expected = FORGERIES[self.plan.forgery]  # the link is checked first
-            if self.plan.forgery == "drop" and player == dropped_of(self.plan) \
-                    and expected is None:
-                self.failures.append(f"the dropped player {player} is owed no refusal")
-            try:
-                after = check_rematch(genesis, self.finished, held)
-            except EveningRefused as refused:
-                joined[player], refusals[player] = False, refused
-                if type(refused) is not expected:
-                    self.failures.append(f"player {player} refused the rematch with "
-                                         f"{type(refused).__name__} ({refused}); expected "
-                                         f"{expected and expected.__name__}")
-                continue
-            joined[player] = True
-            if expected is not None:
-                self.failures.append(f"player {player} joined a forged rematch "
-                                     f"({self.plan.forgery}; owed {expected.__name__})")
-                continue
-            try:
-                table = Table(genesis, self.identities[player])
-            except ProtocolError as error:
-                self.failures.append(f"player {player} could not join the honest rematch: "
-                                     f"{error}")
-                continue
-            self._judge_rotation(after, table, player)
-        return genesis, joined, refusals
+            self.boxes[player] = EndBox(self.finished, self.keys, 0.0)
+            self.box_link[player] = None
+            first = 0.05 if plan.coalition_first else 0.0
+            self.at(first, functools.partial(self._dial, player))
+            when = plan.choose_at.get(player, 0.0)
+            if not math.isinf(when):
+                self.at(first + when, functools.partial(self._choose, player))
+        if not self.hostile_host:
+            host_again = sign_choice(self.identities[0], self.finished, 0, AGAIN).raw
+            self.genuine[0] = host_again
 
-    def _judge_rotation(self, after: After, table: Table, player: int) -> None:
-        """The honest rematch seats each player of the match before one seat on."""
-        keys = [p.public_key for p in table.players]
-        seats = rotated_seats(after, keys)
-        for previous, key in enumerate(after.seats):
-            if key in keys and keys[seats[(previous + 1) % SEATS]] != key:
-                self.failures.append(f"player {player}: the rematch does not seat the player "
-                                     f"of seat {previous} at seat {(previous + 1) % SEATS}")
+            def host_chooses() -> None:
+                assert self.relay is not None
+                self._relay(self.relay.tell_choice(host_again))
+                self._relay(self.relay.tell_end_box(self.lobby.left(self.now), 0))
+                self._host_tick([])
+            self.at(0.0, host_chooses)
+        else:
+            self.at(1.0, self._hostile_writes)
+            self.at(END_BOX_WAIT, lambda: self._close(Ending.REMATCH))
+        self.run()
 
 
 def run_evening(sim: Simulation, plan: EveningPlan) -> EveningOutcome:
@@ -448,8 +491,10 @@ def run_evening(sim: Simulation, plan: EveningPlan) -> EveningOutcome:
         raise ValueError("an evening follows a match every honest peer saw end (OVER)")
     evening = Evening(sim, plan)
     evening.choose()
-    evening.judge_choices()
-    genesis, joined, refusals = evening.rematch()
-    return EveningOutcome(plan, evening.failures, evening.counts, genesis, joined, refusals,
-                          evening.refused_frames)
+    from .evening_judge import judge_evening
+    return judge_evening(evening)
 
+
+__all__ = ["CHURN", "EVENING_ATTACKS", "FORGERIES", "Evening", "EveningOutcome",
+           "EveningPlan", "check_rematch", "contradiction", "dropped_of", "evening_plan",
+           "run_evening"]

@@ -1,32 +1,43 @@
-"""The rematch chain after a simulated match, checked by seeded evenings (see
-``tests/sim/evening.py``): each player signs again or leave; a coalition
+"""The evening after a simulated match, checked by seeded evenings (see
+``tests/sim/evening.py``): every honest end box is the sans-IO ``EndBox`` linked to
+the host's relay over links the schedule cuts and dials again; the host frees,
+fills and closes by its ``EndLobby``; then each honest again-chooser checks the
+genesis and the rematch's opening runs every peer's clock. A coalition
 equivocates its choices, replays honest players' choices from other matches,
-forges choices for honest seats and floods the host with choices about other
-ends; a host in it withholds frames and writes a forged rematch genesis.
-Every honest count agrees with what each honest seat chose, nobody honest is
-counted as leaving when it chose again, an honest player never joins a forged
-rematch (the precise refusal; one that leaves out a player whose signed again
-it holds: ``evening.dropped``) and never refuses an honest host's. A failing
-evening is printed with its plan (``evening_plan(seed)`` replays it)."""
+forges choices for honest seats, floods the host with choices about other ends,
+churns its link at the end box (a presence frame to every end box each time) and
+leaves late, a leave that may reach some end boxes only; a host in it withholds
+frames and writes a forged rematch genesis. Every honest count agrees with what
+each honest seat chose, no honest end box ends before the host's end box closed,
+an honest player never joins a forged rematch (the precise refusal) and never
+refuses an honest host's unless its count missed a leave, and no honest player
+(an again-chooser that refused above all) is named in the rematch. A failing
+evening is printed with its plan (``evening_plan(seed)`` replays it;
+``scripts/simulate.py --evenings N`` sweeps more)."""
 
 from __future__ import annotations
 
 import functools
 import logging
+import math
 
 import pytest
 
-from p2pcards.protocol import relay
+from p2pcards.protocol import relay_end_box as relay
 from p2pcards.protocol.again import AGAIN, LEAVE, check_rematch
+from p2pcards.protocol.end_box import EndBox, Ending
 from p2pcards.protocol.evening import DroppedPlayer, NotTheMatchBefore, WrongRotation
+from p2pcards.protocol.table import Table
+from p2pcards.protocol.verdict import Verdict
 
 from . import evening
-from .evening import FORGERIES, EveningOutcome, EveningPlan, evening_plan, run_evening
+from .evening import CHURN, FORGERIES, EveningOutcome, EveningPlan, evening_plan, run_evening
 from .simulation import Schedule, Simulation
 
-#: Seeded evenings after each finished match (each costs signatures only).
-EVENING_SEEDS = 40
-SLOW_EVENING_SEEDS = 100
+#: Seeded evenings after each finished match in the default run (about 0.1 s each).
+EVENING_SEEDS = 12
+#: The slow sweep: 500 evenings after each of the four matches, 2,000 in all.
+SLOW_EVENING_SEEDS = 500
 #: The finished matches an evening may follow: Topper, Bluff, Topper with hints,
 #: and a match a coalition played with forged and replayed frames.
 MATCHES = {
@@ -52,7 +63,10 @@ def _failures(outcomes: list[EveningOutcome], match: str) -> list[str]:
 
 
 def _plan(seed: int, coalition: set[int], **changes: object) -> EveningPlan:
+    """A fixed evening: ``seed``'s plan with no link churn, every honest player choosing
+    at once, no partial delivery, then ``changes``."""
     plan = evening_plan(seed, frozenset(coalition))
+    plan.link_churn, plan.partial, plan.choose_at = 0.0, None, {}
     for name, value in changes.items():
         setattr(plan, name, value)
     return plan
@@ -70,7 +84,7 @@ def test_seeded_evenings_keep_their_promises(match: str) -> None:
 
 
 @pytest.mark.slow
-def test_many_more_seeded_evenings_keep_their_promises() -> None:
+def test_two_thousand_seeded_evenings_keep_their_promises() -> None:
     for match in sorted(MATCHES):
         sim = _match(match)
         outcomes = [run_evening(sim, evening_plan(seed))
@@ -208,3 +222,73 @@ def test_without_the_per_player_cap_the_flood_fails_the_judge(
                  attacks=frozenset({"flood"}), coalition_first=True)
     outcome = run_evening(sim, plan)
     assert any("never heard honest player" in f for f in outcome.failures), outcome.failures
+
+
+def _attack_plan(**changes: object) -> EveningPlan:
+    """Issue 37: player 2 signs again, churns its link at the end box ``CHURN`` times
+    (a presence frame to every end box each time), then leaves; player 1 chose again
+    at once, player 3 (the one the host still waits for) chooses late."""
+    plan = _plan(37, {2}, choices=dict.fromkeys(range(4), AGAIN),
+                 attacks=frozenset({"churn", "late_leave"}), link_churn=0.0, partial=None,
+                 forgery=None, withhold=0.0, coalition_first=False,
+                 choose_at={1: 0.0, 3: CHURN * 0.5 + 20})
+    for name, value in changes.items():
+        setattr(plan, name, value)
+    return plan
+
+
+def test_a_presence_flood_ends_no_end_box_early_and_the_late_leave_is_heard() -> None:
+    sim = _match("topper")
+    outcome = run_evening(sim, _attack_plan())
+    assert outcome.failures == []
+    assert outcome.presence_frames >= 2 * CHURN  # the churn reached the honest end boxes
+    for player in (1, 3):
+        assert outcome.endings[player][0] is Ending.REMATCH
+        assert outcome.counts[player].choices[2] == LEAVE  # the leave after the flood, heard
+    assert outcome.joined == {1: True, 3: True}
+    assert all(v is None for v in outcome.verdicts.values())  # the rematch opened
+
+
+def test_an_end_box_that_stops_on_a_count_of_frames_fails_the_judge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge is not blind: an end box that stops after 256 frames of any kind (the
+    network loop before issue 37) ends during the flood, before the host's end box
+    closed, and the judge says so."""
+    class Counting(EndBox):
+        frames_read = 0
+
+        def frame(self, data: bytes, now: float) -> list[object]:  # type: ignore[override]
+            self.frames_read += 1
+            if self.frames_read > 256 and not self.done:
+                return self._over(Ending.NO_WORD)  # type: ignore[return-value]
+            return super().frame(data, now)  # type: ignore[return-value]
+    monkeypatch.setattr(evening, "EndBox", Counting)
+    outcome = run_evening(_match("topper"), _attack_plan())
+    assert any("before the host's end box closed" in f for f in outcome.failures), \
+        outcome.failures
+
+
+def test_a_leave_heard_by_one_end_box_only_gets_nobody_named() -> None:
+    """Player 2 chose again, then leaves; only player 3's end box hears it (player 1's
+    link is down until the finished table is gone). Player 3 chooses, the host fills
+    the seat and opens the rematch; player 1, holding 2's again, refuses its genesis
+    (``evening.dropped``) and writes nothing in it: the rematch ends unopened, naming
+    nobody (PROTOCOL.md §14)."""
+    sim = _match("topper")
+    plan = _attack_plan(attacks=frozenset({"late_leave"}), partial=3, choose_at={1: 0.0, 3: math.inf})
+    outcome = run_evening(sim, plan)
+    assert outcome.failures == []
+    assert outcome.counts[3].choices[2] == LEAVE and outcome.counts[1].choices[2] == AGAIN
+    assert isinstance(outcome.refusals[1], DroppedPlayer) and outcome.joined[3] is True
+    ended = [v for v in outcome.verdicts.values() if isinstance(v, Verdict)]
+    assert ended and all(v.rule == "evening.unopened" and v.players == () for v in ended)
+
+
+def test_without_the_unopened_rule_the_refusing_again_chooser_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge is not blind: with a rematch's clock naming a writer that wrote
+    nothing in it (as before issue 37), the honest player that refused is named."""
+    monkeypatch.setattr(Table, "unopened", property(lambda table: False))
+    plan = _attack_plan(attacks=frozenset({"late_leave"}), partial=3, choose_at={1: 0.0, 3: math.inf})
+    outcome = run_evening(_match("topper"), plan)
+    assert any("an again-chooser" in f for f in outcome.failures), outcome.failures

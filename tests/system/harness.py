@@ -149,14 +149,17 @@ class Verification:
 class PeerProcess:
     """One running ``p2pcards`` command whose stdout lines are collected as they come."""
 
-    def __init__(self, home: Home, argv: list[str], stderr_path: Path) -> None:
+    def __init__(self, home: Home, argv: list[str], stderr_path: Path, *,
+                 stdin: bool = False) -> None:
+        """``stdin``: a pipe the test writes a person's lines to (:meth:`type_line`)."""
         self.home = home
         self.argv = argv
         self.stderr_path = stderr_path
         self.started_at = time.time()
         self._stderr = open(stderr_path, "w")  # noqa: SIM115 - the child's stderr, closed in stop()
-        self.popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                      stderr=self._stderr, text=True, cwd=REPO_ROOT, env=home.env())
+        self.popen = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                      stdout=subprocess.PIPE, stderr=self._stderr, text=True,
+                                      cwd=REPO_ROOT, env=home.env())
         self.pid = self.popen.pid
         self.lines: list[str] = []
         self.peak_rss_kib: int | None = None
@@ -286,6 +289,12 @@ class PeerProcess:
         self._reader.join(timeout=5)
         return code
 
+    def type_line(self, line: str) -> None:
+        """A person's line on the process's input (started with ``stdin``)."""
+        assert self.popen.stdin is not None, "started without stdin"
+        self.popen.stdin.write(line + "\n")
+        self.popen.stdin.flush()
+
     def signal(self, number: int) -> None:
         if self.poll() is None:
             os.kill(self.pid, number)
@@ -311,6 +320,9 @@ class PeerProcess:
     def _close_streams(self) -> None:
         if not self._stderr.closed:
             self._stderr.close()
+        if self.popen.stdin is not None and not self.popen.stdin.closed:
+            with contextlib.suppress(OSError):
+                self.popen.stdin.close()
 
 
 # -- a whole table ---------------------------------------------------------------------

@@ -4,6 +4,8 @@
     python tests/system/hostile_peer.py echo-notices join --connect 127.0.0.1:PORT ...
     python tests/system/hostile_peer.py direct-only join --connect 127.0.0.1:PORT ...
     python tests/system/hostile_peer.py fake-shuffles join --connect 127.0.0.1:PORT ...
+    python tests/system/hostile_peer.py end-box-churn join --connect 127.0.0.1:PORT ...
+    P2PCARDS_TEST_CHOOSE_WHEN=FILE python tests/system/hostile_peer.py late-again join ...
 
 The player plays honestly (its own bot, its own saved table) but, right after
 its first game action, signs an ``alert`` saying that the next writer missed
@@ -14,15 +16,22 @@ as a transcript message of the notice's signer (finding 2, against an honest
 relay). With ``direct-only`` it never sends the host a message it signed,
 only its direct peers (issue 20, finding 1). With ``fake-shuffles`` it sends
 each of its shuffles first as 1000 copies with a broken signature on every
-direct link (issue 20, finding 2). Only for tests: it patches the session in
-this process and nowhere else.
+direct link (issue 20, finding 2). With ``end-box-churn`` (issue 37) it plays its
+match honestly, then at the end box signs again, closes its end-box link and
+connects and disconnects about twice a second (``CHURN`` times, from 127.0.0.2:
+the admission limit of its own address), each time a ``presence`` frame to every
+end box, then signs leave. With ``late-again`` it chooses again at the end box
+only once the file named by ``P2PCARDS_TEST_CHOOSE_WHEN`` exists (the host waits
+for it). Only for tests: it patches this process and nowhere else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import runpy
 import sys
+from pathlib import Path
 from typing import Any
 
 from p2pcards.net import peer, seat_routing
@@ -114,6 +123,72 @@ FAKE_SHUFFLES = 1000
 FAKE_LEAD = 1.0
 
 
+#: Links the ``end-box-churn`` player opens and closes at the end box, and how often.
+CHURN = 140
+CHURN_EVERY = 0.5
+#: Its own address on loopback: the admission limit is per address.
+CHURN_FROM = "127.0.0.2"
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+async def _end_box_churn(args: Any, front: Any, identity: Any, host: str, port: int,
+                         fingerprint: Any, result: Any, *rest: Any) -> Any:
+    """Issue 37's player at the end box: again, the churn, then leave."""
+    from p2pcards.net.connection import connect
+    from p2pcards.net.errors import NetError
+    from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
+    from p2pcards.protocol.envelope import PROTOCOL_VERSION
+    table = front.session.table
+    finished = table.finished()
+    me, have = table.me_player, table.next_position
+    hello = frames.encode("hello", {"v": PROTOCOL_VERSION, "name": identity.name, "sid": finished.session,
+                                    "have": have, "bot": 0})
+
+    async def link(choice: str | None, stay: float = 0.0) -> None:
+        connection = await connect(host, port, identity, fingerprint, timeout=10,
+                                   local_host=CHURN_FROM)
+        try:
+            await connection.send(hello)
+            await asyncio.wait_for(connection.recv(), 10)  # seated: presence changed
+            if choice is not None:
+                raw = sign_choice(identity, finished, me, choice).raw
+                await connection.send(frames.encode("again", raw))
+            if stay:
+                await asyncio.sleep(stay)
+        finally:
+            connection.close()
+    await link(AGAIN, stay=1.0)
+    _say("signed again")
+    loop = asyncio.get_running_loop()
+    made = failed = 0
+    for _ in range(CHURN):
+        began = loop.time()
+        try:
+            await link(None, stay=CHURN_EVERY / 4)
+            made += 1
+        except (OSError, NetError, TimeoutError):
+            failed += 1
+        await asyncio.sleep(max(0.0, CHURN_EVERY - (loop.time() - began)))
+    _say(f"churned {made} links ({failed} refused)")
+    await link(LEAVE, stay=2.0)
+    _say("signed leave")
+    return result
+
+
+async def _again_when_told(args: Any, front: Any, number: int) -> bool:
+    """Choose again once the test's file exists (bounded: 600 s, then leave)."""
+    marker = Path(os.environ["P2PCARDS_TEST_CHOOSE_WHEN"])
+    for _ in range(6000):
+        if marker.exists():
+            _say("choosing again now")
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
 def main() -> None:
     mode, *args = sys.argv[1:]
     if mode == "forge-deadline":
@@ -124,6 +199,12 @@ def main() -> None:
         peer.PeerSession._to_host = _to_host_but_not_mine  # type: ignore[method-assign]
     elif mode == "fake-shuffles":
         peer.PeerSession._publish = _publish_after_fake_shuffles  # type: ignore[method-assign]
+    elif mode == "end-box-churn":
+        from p2pcards.commands import evening
+        evening.join_evening = _end_box_churn  # type: ignore[assignment]
+    elif mode == "late-again":
+        from p2pcards.commands import evening
+        evening.wants_again = _again_when_told
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     sys.argv = ["p2pcards", *args]

@@ -59,7 +59,7 @@ def test_the_host_fills_a_free_seat_with_b_which_shows_only_while_a_seat_is_free
 
 
 def test_the_hosts_wait_shows_whom_it_waits_for_on_the_status_line_until_it_is_over() -> None:
-    waiting = 'End box: waiting for "Kai" to choose (at most 120 s, then the evening ends).'
+    waiting = 'End box: waiting for "Kai" to choose (84 s left, then the evening ends).'
 
     async def scene() -> tuple[str, object, object, list[str]]:
         async with headless(100, 30, offer_again=True, again_label=LABEL) as (screen, keys, term):
@@ -73,3 +73,19 @@ def test_the_hosts_wait_shows_whom_it_waits_for_on_the_status_line_until_it_is_o
     assert during == ("info", waiting) and waiting[:60] in shown
     assert after is None  # the wait is over: the status line says whose turn it is again
     assert waiting in log
+
+
+def test_the_time_left_is_refreshed_on_the_status_line_without_filling_the_log() -> None:
+    first = 'End box: you chose again; waiting for the others (120 s left).'
+    later = 'End box: you chose again; waiting for the others (115 s left).'
+
+    async def scene() -> tuple[str, object, list[str]]:
+        async with headless(100, 30, offer_again=True, again_label=LABEL) as (screen, keys, term):
+            seat_everyone(screen, 0)
+            screen.waiting(first)
+            screen.waiting(later, log=False)  # the countdown's refresh
+            await drawn(screen, term)
+            return term.text, screen.message, [line.text for line in screen.model.log]
+    shown, message, log = run(scene())
+    assert message == ("info", later) and later[:60] in shown
+    assert first in log and later not in log

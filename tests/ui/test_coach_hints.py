@@ -79,7 +79,7 @@ def _screen_after_w(hints: bool) -> tuple[str, object, list[str]]:
 def test_w_at_a_table_against_bots_shows_the_coachs_move_and_why() -> None:
     text, message, bar = _screen_after_w(hints=True)
     advice = advise(bluff_respond().view(1), random.Random("coach:0"), NAMES)
-    assert message == ("info", faces_as_symbols(advice.text()))  # cards as the board draws them
+    assert message == ("coach", faces_as_symbols(advice.text()))  # cards as the board draws them
     assert "Coach:" in text
     assert "w" in bar
 

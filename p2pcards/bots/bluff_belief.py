@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from functools import lru_cache
 from math import comb
 
 from p2pcards.cards import Card, Rank
@@ -126,6 +126,23 @@ class _RankTable:
     rest: dict[tuple[int, ...], list[float]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class TableRecord:
+    """What the public record of a deal says beyond the claims themselves: which claims led
+    a round, who passed on which rank, which stakes were raised. The same for every seat's
+    belief of one view, so it may be worked out once (:func:`table_record`)."""
+
+    leads: frozenset[int]
+    passes: tuple[tuple[float, int, Rank], ...]
+    raised: tuple[bool, ...]
+
+
+def table_record(view: BluffState) -> TableRecord:
+    starts = round_starts(view)
+    return TableRecord(frozenset(starts), tuple(passes(view, starts)),
+                       tuple(raised_stakes(view, starts)))
+
+
 @dataclass
 class TableBelief:
     """The count and the Bayes belief of one seat (``judge``), or of an onlooker who knows
@@ -138,12 +155,17 @@ class TableBelief:
     #: Slots to judge as unseen although the view shows them (to judge a claim as it was
     #: judged before a call showed it).
     hide: Collection[int] = ()
+    #: The view's record, if already worked out (else it is, here).
+    record: TableRecord | None = None
     _by_seat: tuple[Habits, ...] = field(init=False, repr=False)
     _known: list[Card | None] = field(init=False, repr=False)
-    _leads: set[int] = field(init=False, repr=False)
-    #: Per claim of the deal, whether its stake was above the least it could stake.
-    raised: list[bool] = field(init=False, repr=False)
-    _passes: list[tuple[float, int, Rank]] = field(init=False, repr=False)
+    #: Per claim of the deal, its cards this belief has not seen.
+    _unknowns: list[int] = field(init=False, repr=False)
+    #: Per seat: its slots this belief has not seen, and of those the ones in its claims.
+    _slots: list[int] = field(init=False, repr=False)
+    _in_claims: list[int] = field(init=False, repr=False)
+    _believed: dict[tuple[int | None, int, Rank, int, bool, bool], list[float]] = field(
+        init=False, repr=False, default_factory=dict)
     _ranks: dict[Rank, _RankTable] = field(init=False, repr=False, default_factory=dict)
     _plans: dict[tuple[int, Rank, int, bool, bool], tuple[list[float], list[float]]] = field(
         init=False, repr=False, default_factory=dict)
@@ -162,10 +184,22 @@ class TableBelief:
                 self._known[slot] = view.face(slot)
         for slot in self.hide:
             self._known[slot] = None
-        starts = round_starts(view)
-        self._leads = set(starts)
-        self._passes = passes(view, starts)
-        self.raised = raised_stakes(view, self._leads)
+        if self.record is None:
+            self.record = table_record(view)
+        known = self._known
+        self._unknowns = [sum(1 for slot in claim.slots if known[slot] is None)
+                          for claim in view.claims]
+        self._slots = [sum(1 for slot in range(s, 52, SEATS) if known[slot] is None)
+                       for s in range(SEATS)]
+        self._in_claims = [0] * SEATS
+        for claim, unknown in zip(view.claims, self._unknowns, strict=True):
+            self._in_claims[claim.seat] += unknown
+
+    @property
+    def raised(self) -> tuple[bool, ...]:
+        """Per claim of the deal, whether its stake was above the least it could stake."""
+        assert self.record is not None  # set once built
+        return self.record.raised
 
     # --- the count --------------------------------------------------------------------
 
@@ -260,24 +294,48 @@ class TableBelief:
         seen (in his hand or his discards) and no more than it otherwise, finds true a claim
         of ``count`` × ``rank`` that ``seat`` would make now. ``judge=None``: as this belief
         itself judges it."""
+        chances = self.chances_believed(judge, seat, rank, count, lead, raised)
+        return chances[knows] if knows < len(chances) else 0.0
+
+    def chances_believed(self, judge: int | None, seat: int, rank: Rank, count: int, lead: bool,
+                         raised: bool = False) -> list[float]:
+        """:meth:`chance_believed` for every ``knows`` from 0 to the cards of the rank this
+        belief has not seen, at once."""
+        memo = (judge, seat, rank, count, lead, raised)
+        found = self._believed.get(memo)
+        if found is None:
+            found = self._believe(judge, seat, rank, count, lead, raised)
+            self._believed[memo] = found
+        return found
+
+    def _believe(self, judge: int | None, seat: int, rank: Rank, count: int, lead: bool,
+                 raised: bool) -> list[float]:
         table = self._table(rank)
-        unseen = table.unseen - knows
-        if count > unseen or table.sizes[seat] <= 0:
-            return 0.0
+        if table.sizes[seat] <= 0:
+            return [0.0] * (table.unseen + 1)
         key = (seat, rank, count, lead, raised)
         plan = self._plans.get(key)
         if plan is None:
             act = self._claim_act(len(self.view.claims), seat, count, lead, raised)
-            rows = _seat_outcomes([*table.acts[seat], act], min(table.unseen, table.sizes[seat]),
-                                  self._by_seat[seat], max(0, table.in_hand[seat] - count))
             bit = 1 << sum(1 for a in table.acts[seat] if a.count)
+            rows = _plan_rows(table.outcomes[seat], act, self._by_seat[seat], bit,
+                              max(0, table.in_hand[seat] - count))
             size = table.sizes[seat]
             plan = (_weights(rows, size, None), _weights(rows, size, bit))
             self._plans[key] = plan
         every, true = plan
         rest = self._rest(table, (seat,) if judge is None else (seat, judge))
-        total = _dot(every, rest, unseen)
-        return _dot(true, rest, unseen) / total if total > 0 else 0.0
+        out: list[float] = []
+        for knows in range(table.unseen + 1):
+            unseen = table.unseen - knows
+            total = kept = 0.0
+            if count <= unseen:
+                for dealt in range(min(unseen, len(every) - 1) + 1):
+                    others = rest[unseen - dealt]
+                    total += every[dealt] * others
+                    kept += true[dealt] * others
+            out.append(kept / total if total > 0 else 0.0)
+        return out
 
     def _rest(self, table: _RankTable, skip: tuple[int, ...]) -> list[float]:
         """The weights of sharing 0..unseen cards of the rank among the seats not in ``skip``."""
@@ -302,23 +360,17 @@ class TableBelief:
             return table
         view, known = self.view, self._known
         unseen = OF_A_RANK - sum(1 for face in known if face is not None and face.rank == rank)
-        slots = [0] * SEATS
+        slots = self._slots
         other = [0] * SEATS
-        for slot, face in enumerate(known):
-            if face is None:
-                slots[slot % SEATS] += 1
-        for claim in view.claims:
+        for claim, unknown in zip(view.claims, self._unknowns, strict=True):
             if claim.rank != rank:
-                other[claim.seat] += self._unknown(claim)
+                other[claim.seat] += unknown
         sizes = [slots[s] - other[s] for s in range(SEATS)]
         if sum(sizes) < unseen:  # more of the rank than fit outside other claims: some lied
-            sizes = slots
+            sizes = list(slots)
         # A seat's unseen cards outside its claims: its hand (or, out of the match, the hand
         # that left play unseen).
-        claimed = [0] * SEATS
-        for claim in view.claims:
-            claimed[claim.seat] += self._unknown(claim)
-        in_hand = [slots[s] - claimed[s] for s in range(SEATS)]
+        in_hand = [slots[s] - self._in_claims[s] for s in range(SEATS)]
         table = _RankTable(unseen, sizes, in_hand, self._acts(rank))
         for s in range(SEATS):
             if sizes[s] > 0:
@@ -331,14 +383,16 @@ class TableBelief:
 
     def _acts(self, rank: Rank) -> list[list[_Act]]:
         """Each seat's unseen claims of ``rank`` and its passes on it, in order, weighed."""
+        record = self.record
+        assert record is not None  # set once built
         acts: list[list[_Act]] = [[] for _ in range(SEATS)]
         for index, claim in enumerate(self.view.claims):
-            count = self._unknown(claim)
+            count = self._unknowns[index]
             if claim.rank != rank or count == 0:
                 continue
-            acts[claim.seat].append(self._claim_act(index, claim.seat, count, index in self._leads,
-                                                    self.raised[index]))
-        for order, seat, passed in self._passes:
+            acts[claim.seat].append(self._claim_act(index, claim.seat, count, index in record.leads,
+                                                    record.raised[index]))
+        for order, seat, passed in record.passes:
             if passed == rank and seat != self.judge:
                 acts[seat].append(_Act(order))
         for seat_acts in acts:
@@ -358,6 +412,7 @@ class TableBelief:
         return _Act(index, count, honest, lie, habits.more, chose)
 
 
+@lru_cache(maxsize=4096)
 def _chose(true: int, held: int, cap: float) -> float:
     """How much likelier a leader of ``held`` cards names a rank he holds ``true`` of than
     any rank: the rarer such a group, the likelier he led it because he had it."""
@@ -381,34 +436,37 @@ def _seat_outcomes(acts: Sequence[_Act], most: int, habits: Habits, in_hand: int
     A claim that is not true holds as many true cards as the seat could spare (at most one
     fewer than it claims: padding), the rest false; holding enough to tell the truth and
     lying anyway is rare (``able_bluff``)."""
-    claims = [act for act in acts if act.count > 0]
-    table: _Outcomes = []
-    for dealt in range(most + 1):
-        rows: list[tuple[float, int, int]] = []
-        for truths in product((False, True), repeat=len(claims)):
-            mask = sum(1 << i for i, true in enumerate(truths) if true)
-            weight, left, n = 1.0, dealt, 0
-            for act in acts:
-                if act.count == 0:
-                    weight *= habits.pass_holding if left > 0 else 1.0
-                    continue
-                if truths[n]:
-                    if left < act.count:
-                        weight = 0.0
-                        break
-                    weight *= act.honest
-                    left -= act.count
-                else:
-                    true = min(left, act.count - 1)
-                    weight *= act.lie * act.more ** (act.count - true - 1) * act.chose[true]
-                    if left >= act.count:
-                        weight *= habits.able_bluff
-                    left -= true
-                n += 1
-            if weight > 0 and left <= in_hand:
-                rows.append((weight, mask, left))
-        table.append(rows)
-    return table
+    table: _Outcomes = [[(1.0, 0, dealt)] for dealt in range(most + 1)]
+    bit = 1
+    for act in acts:
+        table = [_extend(rows, act, habits, bit) for rows in table]
+        if act.count:
+            bit <<= 1
+    return [[row for row in rows if row[2] <= in_hand] for rows in table]
+
+
+def _extend(rows: list[tuple[float, int, int]], act: _Act, habits: Habits, bit: int
+            ) -> list[tuple[float, int, int]]:
+    """``rows`` (weight, true claims, cards left in hand) followed by ``act``: a pass, or a
+    claim (bit ``bit``) either true or not."""
+    out: list[tuple[float, int, int]] = []
+    count = act.count
+    for weight, mask, left in rows:
+        if count == 0:
+            out.append((weight * habits.pass_holding if left > 0 else weight, mask, left))
+            continue
+        if left >= count:
+            out.append((weight * act.honest, mask | bit, left - count))
+        true = min(left, count - 1)
+        lie = weight * act.lie * act.more ** (count - true - 1) * act.chose[true]
+        out.append((lie * habits.able_bluff if left >= count else lie, mask, left - true))
+    return out
+
+
+def _plan_rows(rows: _Outcomes, act: _Act, habits: Habits, bit: int, in_hand: int) -> _Outcomes:
+    """A seat's outcomes ``rows`` followed by one more claim ``act`` (bit ``bit``), with at
+    most ``in_hand`` cards of the rank left in its hand after it."""
+    return [[row for row in _extend(table, act, habits, bit) if row[2] <= in_hand] for table in rows]
 
 
 def _weights(rows: _Outcomes, size: int, bit: int | None, held: int | None = None) -> list[float]:
@@ -416,9 +474,11 @@ def _weights(rows: _Outcomes, size: int, bit: int | None, held: int | None = Non
     with claim ``bit`` true, or with ``held`` cards of the rank left in hand)."""
     out: list[float] = []
     for dealt, table in enumerate(rows):
-        kept = sum(w for w, mask, left in table
-                   if (bit is None or mask & bit) and (held is None or left == held))
-        out.append(comb(size, dealt) * kept)
+        kept = 0.0
+        for weight, mask, left in table:
+            if (bit is None or mask & bit) and (held is None or left == held):
+                kept += weight
+        out.append(comb(size, dealt) * kept if kept else 0.0)
     return out
 
 
@@ -444,6 +504,7 @@ def _convolve_all(vectors: Sequence[Sequence[float]], total: int) -> list[float]
     return acc
 
 
+@lru_cache(maxsize=4096)
 def _at_least(k: int, population: int, successes: int, draws: int) -> float:
     """P(X >= k) for X hypergeometric: ``draws`` from ``population`` holding ``successes``."""
     total = comb(population, draws)
@@ -533,4 +594,5 @@ def passes(view: BluffState, starts: Sequence[int] | None = None) -> list[tuple[
     return found
 
 
-__all__ = ["Habits", "RankCount", "TableBelief", "OF_A_RANK", "passes", "round_starts"]
+__all__ = ["Habits", "RankCount", "TableBelief", "TableRecord", "OF_A_RANK", "passes", "round_starts",
+           "table_record"]

@@ -27,9 +27,9 @@ from __future__ import annotations
 import random
 
 from p2pcards.bots.bluff import _options, claim_to_answer, own_card, pass_price, reveal
-from p2pcards.bots.bluff_belief import Habits, TableBelief
+from p2pcards.bots.bluff_belief import Habits, TableBelief, table_record
 from p2pcards.bots.bluff_model import OpponentModel
-from p2pcards.bots.bluff_reply import Plan, Values, caught, lead_worth
+from p2pcards.bots.bluff_reply import Plan, Values, answerers, caught, lead_worth
 from p2pcards.cards import Rank
 from p2pcards.rules.bluff import Action, BluffOptions, BluffState, Challenge, Discard, Pass
 
@@ -67,12 +67,13 @@ class CounterBluffBot:
         by_rank: dict[Rank, list[int]] = {}
         for slot in opts.hand:
             by_rank.setdefault(own_card(view, slot).rank, []).append(slot)
+        record = table_record(view)
         if self.learn:
-            self.model.observe(view, opts.seat, self.habits)
-        habits = self.model.habits(self.habits) if self.learn else self.habits
-        belief = TableBelief(view, opts.seat, habits)
+            self.model.observe(view, opts.seat, self.habits, record)
         if opts.must_lead:
             return self._lead(view, opts, by_rank)
+        habits = self.model.habits(self.habits) if self.learn else self.habits
+        belief = TableBelief(view, opts.seat, habits, record=record)
         return self._respond(view, opts, by_rank, belief)
 
     def _lead(self, view: BluffState, opts: BluffOptions, by_rank: dict[Rank, list[int]]) -> Action:
@@ -135,8 +136,8 @@ class CounterBluffBot:
         assert bluff.rank is not None
         plan = Plan(bluff.seat, bluff.rank, len(bluff.slots), len(bluff.slots), False, False,
                     bluff.stake)
-        public = TableBelief(view, None, self.habits)
-        return caught(view, belief, public, plan, self.values)[0]
+        public = TableBelief(view, None, self.habits, record=belief.record)
+        return caught(answerers(view, bluff.seat), belief, public, plan, self.values)[0]
 
 
 __all__ = ["CounterBluffBot"]

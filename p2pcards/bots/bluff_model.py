@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from p2pcards.bots.bluff_belief import Habits, TableBelief, round_starts
+from p2pcards.bots.bluff_belief import Habits, TableBelief, TableRecord, table_record
 from p2pcards.rules.bluff import SEATS, BluffState
 
 #: The kinds of claim whose bluffing habits the model learns apart.
@@ -55,23 +55,27 @@ class OpponentModel:
     _judged: set[tuple[int, int]] = field(default_factory=set)
     #: (deal, claim index) -> (seat, predicted chance he calls it).
     _call_bets: dict[tuple[int, int], tuple[int, float]] = field(default_factory=dict)
+    #: The habits last worked out, and what they were worked out from.
+    _habits: tuple[object, tuple[Habits, ...]] | None = None
 
     #: Pseudo-counts that keep a scale near 1 until the match has shown enough.
     PRIOR = 0.5
 
-    def observe(self, view: BluffState, me: int, habits: Habits) -> None:
+    def observe(self, view: BluffState, me: int, habits: Habits,
+                record: TableRecord | None = None) -> None:
         """Learn from every claim the view shows that was not judged yet, and settle the
-        call predictions the view answers."""
+        call predictions the view answers (``record``: the view's, if worked out already)."""
         deal, claims = view.deal_number, view.claims
-        starts = set(round_starts(view))
+        if record is None:
+            record = table_record(view)
         for index, claim in enumerate(claims):
             key = (deal, index)
             if claim.seat == me or not claim.revealed or key in self._judged:
                 continue
             self._judged.add(key)
-            unseen = TableBelief(view, me, habits, hide=claim.slots)
+            unseen = TableBelief(view, me, habits, hide=claim.slots, record=record)
             chance = unseen.chance_true(claim)
-            kinds = [claim_kind(index in starts, claim.count)]
+            kinds = [claim_kind(index in record.leads, claim.count)]
             if unseen.raised[index]:
                 kinds.append("raised")
             for kind in kinds:
@@ -98,6 +102,14 @@ class OpponentModel:
 
     def habits(self, base: Habits) -> tuple[Habits, ...]:
         """Each seat's habits: ``base`` with its bluffing scaled by what the match showed."""
+        state = (base, tuple((key, t.seen, t.expected) for key, t in self.bluffs.items()))
+        if self._habits is not None and self._habits[0] == state:
+            return self._habits[1]
+        found = self._scaled(base)
+        self._habits = (state, found)
+        return found
+
+    def _scaled(self, base: Habits) -> tuple[Habits, ...]:
         def scaled(seat: int) -> Habits:
             def of(kind: str) -> float:
                 tally = self.bluffs.get((seat, kind))

@@ -69,35 +69,64 @@ def lead_worth(lead_value: float, card_value: float, best: int) -> float:
     return lead_value + 0.75 * card_value * min(4, best)
 
 
-def call_gain(view: BluffState, plan: Plan, values: Values) -> float:
+@dataclass(frozen=True)
+class Answerers:
+    """What the answers to a seat's claim depend on besides the claim, read once per decision:
+    who answers in turn, their hands, the pass price and the safe box."""
+
+    maker: int
+    #: The seats in play after the maker, in turn.
+    order: tuple[int, ...]
+    #: The maker's cards in hand (a claim of them all would take him out).
+    hand: int
+    price: int
+    safe_box: int
+
+
+def answerers(view: BluffState, maker: int) -> Answerers:
+    order: list[int] = []
+    seat: int | None = maker
+    for _ in range(SEATS - 1):
+        seat = next_in_play(view, seat) if seat is not None else None
+        if seat is None or seat == maker:
+            break
+        order.append(seat)
+    return Answerers(maker, tuple(order), view.hand_sizes[maker], pass_price(view), view.safe_box)
+
+
+def call_gain(who: Answerers, plan: Plan, values: Values) -> float:
     """What a call that catches ``plan`` as a bluff is worth to the caller."""
     gain = values.stake_share * plan.stake + plan.count * values.card_value / 2 + values.lead_value
-    if plan.count == view.hand_sizes[plan.seat]:
-        gain += view.safe_box + plan.stake  # the maker would go out: a call is the last chance
+    if plan.count == who.hand:
+        gain += who.safe_box + plan.stake  # the maker would go out: a call is the last chance
     return gain
 
 
-def answer(view: BluffState, belief: TableBelief, public: TableBelief, plan: Plan, seat: int,
+def answer(who: Answerers, belief: TableBelief, public: TableBelief, plan: Plan, seat: int,
            values: Values) -> tuple[float, float]:
     """The chance ``seat`` calls ``plan``, and the chance he lacks its rank and lets it be.
 
     ``belief`` is the maker's own, ``public`` an onlooker's (``judge=None``)."""
-    price = pass_price(view)
-    gain = call_gain(view, plan, values)
+    gain = call_gain(who, plan, values)
+    lacking = max(-float(who.price), values.lacking_alt)
+    stake, spread, card = plan.stake, values.spread, values.card_value
     calls = lacking_lets = 0.0
+    believed = public.chances_believed(seat, plan.seat, plan.rank, plan.hidden, plan.lead,
+                                       plan.raised) if plan.hidden else []
     for (knows, held), chance in belief.dealt_and_held(seat, plan.rank).items():
-        true = public.chance_believed(seat, knows, plan.seat, plan.rank, plan.hidden, plan.lead,
-                                      plan.raised) if plan.hidden else 1.0
-        worth = (1 - true) * gain - true * plan.stake
-        best = min(held, 4) * values.card_value if held else max(-float(price), values.lacking_alt)
-        call = _logistic((worth - best) / values.spread)
+        if chance < 0.002:
+            continue
+        true = (believed[knows] if knows < len(believed) else 0.0) if plan.hidden else 1.0
+        worth = (1 - true) * gain - true * stake
+        best = (held if held < 4 else 4) * card if held else lacking
+        call = _logistic((worth - best) / spread)
         calls += chance * call
         if held == 0:
             lacking_lets += chance * (1 - call)
     return calls, lacking_lets
 
 
-def caught(view: BluffState, belief: TableBelief, public: TableBelief, plan: Plan, values: Values,
+def caught(who: Answerers, belief: TableBelief, public: TableBelief, plan: Plan, values: Values,
            scale: Callable[[int], float] | None = None) -> tuple[float, tuple[int, float] | None]:
     """The chance ``plan`` is called by one of the players after its maker, and the next
     player's own chance (before ``scale``, for a model to learn from).
@@ -106,23 +135,18 @@ def caught(view: BluffState, belief: TableBelief, public: TableBelief, plan: Pla
     A player lacking the rank who does not call passes, unless a discard of his own (which
     accepts the claim) is cheap: at a high stake he rather passes.
     """
-    passes = 0.9 if plan.stake >= 3 * pass_price(view) else 0.4
+    passes = 0.9 if plan.stake >= 3 * who.price else 0.4
     total, reach = 0.0, 1.0
-    seat = plan.seat
     first: tuple[int, float] | None = None
-    for _ in range(SEATS - 1):
-        following = next_in_play(view, seat)
-        if following is None or following == plan.seat:
-            break
-        seat = following
-        call, lacking_lets = answer(view, belief, public, plan, seat, values)
+    for seat in who.order:
+        call, lacking_lets = answer(who, belief, public, plan, seat, values)
         if first is None:
             first = (seat, call)
         if scale is not None:
             call = min(0.97, call * scale(seat))
         total += reach * call
         reach *= lacking_lets * passes
-        if reach < 0.01:
+        if reach < 0.03:
             break
     return total, first
 
@@ -131,4 +155,5 @@ def _logistic(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-__all__ = ["Plan", "Values", "answer", "call_gain", "caught", "lead_worth", "next_in_play"]
+__all__ = ["Answerers", "Plan", "Values", "answer", "answerers", "call_gain", "caught", "lead_worth",
+           "next_in_play"]

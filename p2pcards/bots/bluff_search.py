@@ -37,9 +37,9 @@ from __future__ import annotations
 import random
 
 from p2pcards.bots.bluff import _options, claim_to_answer, own_card, pass_price, reveal
-from p2pcards.bots.bluff_belief import Habits, TableBelief
+from p2pcards.bots.bluff_belief import Habits, TableBelief, table_record
 from p2pcards.bots.bluff_model import OpponentModel
-from p2pcards.bots.bluff_reply import Plan, Values, caught, lead_worth
+from p2pcards.bots.bluff_reply import Plan, Values, answerers, caught, lead_worth
 from p2pcards.cards import Rank
 from p2pcards.rules.bluff import (
     Action,
@@ -66,6 +66,8 @@ class SearchBluffBot:
     stake_share = 0.5
     #: How many of the ranks it holds most of it weighs leading.
     lead_ranks = 3
+    #: How many of the claims best at the least stake it weighs raising.
+    raised_plans = 2
     #: Share of its stack a raised claim stakes.
     raise_share = 0.1
     #: What it believes the players answering its claims weigh.
@@ -84,15 +86,16 @@ class SearchBluffBot:
     def choose(self, view: BluffState) -> Action:
         opts = _options(view)
         me = opts.seat
+        record = table_record(view)
         if self.learn:
-            self.model.observe(view, me, self.habits)
+            self.model.observe(view, me, self.habits, record)
         if opts.must_reveal:
             return reveal(view, opts)
         by_rank: dict[Rank, list[int]] = {}
         for slot in opts.hand:
             by_rank.setdefault(own_card(view, slot).rank, []).append(slot)
         habits = self.model.habits(self.habits) if self.learn else self.habits
-        belief = TableBelief(view, me, habits)
+        belief = TableBelief(view, me, habits, record=record)
         choices: list[tuple[float, int, Action]] = []
         if opts.can_pass:
             choices.append((-float(pass_price(view)), 2, Pass(me)))
@@ -132,7 +135,7 @@ class SearchBluffBot:
         me = opts.seat
         hand = len(opts.hand)
         finish = 0.6 * (view.safe_box + pass_price(view) * 6)
-        public = TableBelief(view, None, self.habits)
+        public = TableBelief(view, None, self.habits, record=belief.record)
         # Leading, the ranks we hold most of; answering, the round's rank.
         if opts.must_lead or opts.rank is None:
             ranks = sorted(by_rank, key=lambda r: (-len(by_rank[r]), self.rng.random()))[:self.lead_ranks]
@@ -143,9 +146,20 @@ class SearchBluffBot:
         loose = sorted((s for s in opts.hand if s not in shown),
                        key=lambda s: (len(by_rank[own_card(view, s).rank]), self.rng.random()))
         high = max(opts.min_stake, min(opts.max_stake, int(opts.max_stake * self.raise_share)))
-        stakes = sorted({opts.min_stake, high})
         scale = self.model.call_scale if self.learn else None
+        who = answerers(view, me)
         out: list[tuple[float, Discard, tuple[int, float] | None]] = []
+
+        def weigh(rank: Rank, slots: tuple[int, ...], honest: bool, shed: float, stake: int) -> None:
+            plan = Plan(me, rank, len(slots), sum(1 for slot in slots if slot not in shown),
+                        opts.must_lead, stake > opts.min_stake, stake)
+            called, first = caught(who, belief, public, plan, self.values, scale)
+            if honest:
+                value = shed + called * stake * self.stake_share
+            else:
+                value = (1 - called) * shed - called * (stake + self.lead_value)
+            out.append((value, Discard(me, slots, stake, rank), first))
+
         for rank in ranks:
             true = by_rank.get(rank, [])[:opts.max_discard]
             others = [s for s in loose if s not in true]
@@ -157,17 +171,17 @@ class SearchBluffBot:
                 if count == 0 or count > opts.max_discard or extra > len(others):
                     continue
                 slots = tuple(true) + tuple(others[:extra])
-                honest = extra == 0
-                shed = count * self.card_value + (finish if count == hand else 0.0)
-                for stake in stakes:
-                    plan = Plan(me, rank, count, sum(1 for slot in slots if slot not in shown),
-                                opts.must_lead, stake > opts.min_stake, stake)
-                    called, first = caught(view, belief, public, plan, self.values, scale)
-                    if honest:
-                        value = shed + called * stake * self.stake_share
-                    else:
-                        value = (1 - called) * shed - called * (stake + self.lead_value)
-                    out.append((value, Discard(me, slots, stake, rank), first))
+                weigh(rank, slots, extra == 0,
+                      count * self.card_value + (finish if count == hand else 0.0), opts.min_stake)
+        if high > opts.min_stake:
+            # A raised stake, weighed for the claims that are best at the least stake.
+            for _, discard, _ in sorted(out, key=lambda o: -o[0])[:self.raised_plans]:
+                named = discard.rank
+                assert named is not None  # every claim weighed names its rank
+                count = len(discard.slots)
+                honest = all(own_card(view, slot).rank == named for slot in discard.slots)
+                weigh(named, discard.slots, honest,
+                      count * self.card_value + (finish if count == hand else 0.0), high)
         return out
 
 

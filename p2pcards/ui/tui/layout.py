@@ -101,7 +101,7 @@ class TableLayout:
             self.prompt_window,
         ])
         status = Window(DrawnControl(self._status, height=self._status_height),
-                        height=D(min=1, max=COACH_ROWS))
+                        height=self._status_rows)
         log = Window(DrawnControl(lambda w, h: log_lines(screen.model.visible_log(), screen.scroll, w, h),
                                   wheel=screen.scroll_log), height=D(min=3, preferred=1000))
         body = HSplit([
@@ -184,6 +184,10 @@ class TableLayout:
             if len(lines) > 1:
                 return lines[:height]
         return [status_line(self.screen.model, message, width)]
+
+    def _status_rows(self) -> D:
+        """Exactly the rows the message needs (the log below yields them first)."""
+        return D.exact(self._status_height(get_app().output.get_size().columns))
 
     def _status_height(self, width: int) -> int:
         message = self.screen.message

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from p2pcards.bots.bluff_belief import Habits, TableBelief, TableRecord, table_record
+from p2pcards.bots.bluff_belief import Habits, TableBelief
+from p2pcards.bots.bluff_record import TableRecord, table_record
 from p2pcards.rules.bluff import SEATS, BluffState
 
 #: The kinds of claim whose bluffing habits the model learns apart.

@@ -37,8 +37,9 @@ from __future__ import annotations
 import random
 
 from p2pcards.bots.bluff import _options, claim_to_answer, own_card, pass_price, reveal
-from p2pcards.bots.bluff_belief import Habits, TableBelief, table_record
+from p2pcards.bots.bluff_belief import Habits, TableBelief
 from p2pcards.bots.bluff_model import OpponentModel
+from p2pcards.bots.bluff_record import table_record
 from p2pcards.bots.bluff_reply import Plan, Values, answerers, caught, lead_worth
 from p2pcards.cards import Rank
 from p2pcards.rules.bluff import (

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.bluff import RandomBluffBot
-from p2pcards.bots.bluff_belief import OF_A_RANK, TableBelief, passes, round_starts
+from p2pcards.bots.bluff_belief import OF_A_RANK, TableBelief
+from p2pcards.bots.bluff_record import passes, round_starts
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard, Pass
 from p2pcards.rules.contract import faces_for_hands

@@ -27,20 +27,18 @@ Usage: ``python scripts/bench_bluff_bots.py [--reference REV] [--kinds search,co
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Sequence
 from typing import Any
 
-REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+from bench_topper_search import REPO, extract  # the same git extraction of the reference
 
 
 def measure(root: str, kinds: Sequence[str], seeds: int) -> dict[str, Any]:
@@ -87,15 +85,6 @@ def run_child(root: str, args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"bench: measuring {root} failed:\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
-
-
-def extract(revision: str, into: str) -> str:
-    """The ``p2pcards`` package of ``revision``, written under ``into`` (its import root)."""
-    archive = subprocess.run(["git", "-C", REPO, "archive", revision, "p2pcards"],
-                             capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def least(runs: Sequence[dict[str, Any]], kind: str) -> list[float]:

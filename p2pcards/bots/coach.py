@@ -8,10 +8,11 @@ bot has observed nothing of the opponents yet, so it judges them as an
 average player). The reason is in the game's terms, with numbers a player
 can check on the board:
 
-- **Bluff.** For the rank a claim names (or our lead): how many of its four
-  cards are accounted for (in our hand, or known elsewhere: shown by a
-  challenge, or our own earlier discards), and the chance that the claim on
-  the table is true, as the bot believes it.
+- **Bluff.** The count of the rank a claim names (or our lead), as a careful
+  player makes it: how many the others claimed this deal, how many we hold,
+  discarded or saw shown, so how many of the claimed can be true at most;
+  and the chance that the claim on the table is true, as the bot believes it
+  (:mod:`p2pcards.bots.coach_bluff`).
 - **Topper.** The trump count of the suit that matters (our best suit while
   bidding, the named trump after), the tricks a bid needs, and for a card to
   play why that card: whether it takes the trick so far, whether any unseen
@@ -30,13 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from p2pcards.bots.bluff_search import SearchBluffBot, claim_belief
+from p2pcards.bots.bluff_belief import RankCount
+from p2pcards.bots.coach_bluff import bluff_reason
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.bots.topper import best_trump, estimate_tricks
-from p2pcards.cards import Card, Rank, Suit
+from p2pcards.cards import Card, Suit
 from p2pcards.errors import P2PCardsError
 from p2pcards.rules import bluff
-from p2pcards.rules.bluff import BluffState, Challenge, Claim, Discard, Pass, Reveal
+from p2pcards.rules.bluff import BluffState
 from p2pcards.rules.contract import Engine
 from p2pcards.rules.games import GameAction, game_of
 from p2pcards.rules.topper import Bid, NameTrump, PassBid, Play, TopperAction, TopperState
@@ -53,11 +55,14 @@ class NoAdvice(P2PCardsError, LookupError):
 @dataclass(frozen=True)
 class Advice:
     """The normal bot's move for a seat (``action``), the words a player types for it
-    (``says``, cards in ASCII as plain mode types them) and one line of why."""
+    (``says``, cards in ASCII as plain mode types them) and one line of why; in Bluff also
+    the numbers the why quotes (``count``, ``chance``), for a front end to show its own way."""
 
     action: GameAction
     says: str
     why: str
+    count: RankCount | None = None
+    chance: float | None = None
 
     def text(self) -> str:
         return f"Coach: {self.says}. {self.why}"
@@ -78,108 +83,18 @@ def advise(view: Engine, rng: random.Random, names: Sequence[str] = ()) -> Advic
     return topper_advice(cast(TopperState, view), cast(TopperAction, action), names)
 
 
+def bluff_advice(view: BluffState, action: bluff.Action, names: Sequence[str] = ()) -> Advice:
+    """The words and the reason for a Bluff ``action`` at ``view``."""
+    reason = bluff_reason(view, action, names)
+    return Advice(action, reason.says, reason.why, reason.count, reason.chance)
+
+
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat}"
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-# --- Bluff ------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RankCount:
-    """The four cards of a rank as one seat can account for them."""
-
-    rank: Rank
-    in_hand: int
-    """In the seat's own hand now."""
-    known: int
-    """Known elsewhere: faces a challenge showed, or the seat's own discards."""
-
-    @property
-    def unaccounted(self) -> int:
-        return 4 - self.in_hand - self.known
-
-    def words(self) -> str:
-        r = self.rank.label
-        return (f"of the four {r}s you hold {self.in_hand} and {self.known} more "
-                f"{'is' if self.known == 1 else 'are'} known (shown, or your own discards), "
-                f"so {self.unaccounted} {'is' if self.unaccounted == 1 else 'are'} unaccounted for")
-
-
-def rank_count(view: BluffState, rank: Rank) -> RankCount:
-    """How many of ``rank`` the viewer holds and knows elsewhere (from its view alone)."""
-    me = view.viewer if view.viewer is not None else view.to_act
-    mine = {slot for slot, _ in view.hand(me)} if me is not None else set()
-    in_hand = known = 0
-    for slot in range(52):
-        face = view.face(slot)
-        if face is None or face.rank != rank:
-            continue
-        if slot in mine:
-            in_hand += 1
-        else:
-            known += 1
-    return RankCount(rank, in_hand, known)
-
-
-def claim_chance(view: BluffState, claim: Claim) -> float:
-    """The chance ``claim`` is true as the coach's bot believes it, judging its maker an
-    average player (the search bot's belief before it has learned anything)."""
-    return claim_belief(view, claim, SearchBluffBot.bluff_habit)
-
-
-def _percent(p: float) -> str:
-    return f"{round(100 * p)}%"
-
-
-def bluff_advice(view: BluffState, action: bluff.Action, names: Sequence[str] = ()) -> Advice:
-    """The words and the reason for a Bluff ``action`` at ``view``."""
-    claim = view.last_claim
-    opts = view.options()
-    answering = opts is not None and opts.can_challenge and claim is not None
-    parts: list[str] = []
-    if answering and claim is not None:
-        count = rank_count(view, claim.rank)
-        chance = claim_chance(view, claim)
-        parts.append(f"{_name(names, claim.seat)} claims {_plural(claim.count, 'card')} as "
-                     f"{claim.rank.label}: {count.words()}; the chance the claim is true is "
-                     f"about {_percent(chance)}")
-    if isinstance(action, Challenge):
-        says = "challenge"
-        parts.append("calling is worth more than what a true claim would cost you")
-    elif isinstance(action, Pass):
-        says = "pass"
-        price = view.config.pass_price or view.config.table_price
-        parts.append(f"passing costs {price} chips, less than a call or a discard risks")
-    elif isinstance(action, Discard):
-        rank = action.rank if action.rank is not None else view.named_rank
-        assert rank is not None  # a responder's rank is the round's
-        faces = [view.face(slot) for slot in action.slots]
-        true = sum(1 for f in faces if f is not None and f.rank == rank)
-        cards = " ".join(f.ascii if f is not None else "??" for f in faces)
-        lead = opts is not None and opts.must_lead
-        says = (f"discard {cards} as {rank.label} stake {action.stake}" if lead
-                else f"discard {cards} stake {action.stake}")
-        if not answering:
-            parts.append(rank_count(view, rank).words())
-        parts.append(_truth(true, len(faces), rank))
-    elif isinstance(action, Reveal):  # pragma: no cover - forced, never advised
-        says = "reveal"
-    else:  # pragma: no cover - the bot plays only the actions above
-        says = str(action)
-    return Advice(action, says, _sentence(parts))
-
-
-def _truth(true: int, count: int, rank: Rank) -> str:
-    """Whether a discard of ``count`` cards, ``true`` of them of ``rank``, tells the truth."""
-    if true == count:
-        return "the card is true" if count == 1 else f"all {count} cards are true"
-    if count == 1:
-        return f"a bluff: that card is no {rank.label}"
-    return f"a bluff: only {true} of the {count} cards {'is a' if true == 1 else 'are'} {rank.label}"
 
 
 def _sentence(parts: Sequence[str]) -> str:
@@ -276,5 +191,5 @@ def _play_reasons(view: TopperState, card: Card, me: int, cards: Sequence[Card],
     return parts
 
 
-__all__ = ["Advice", "COACH_LEVEL", "NoAdvice", "RankCount", "advise",
-           "bluff_advice", "claim_chance", "rank_count", "topper_advice", "trump_count"]
+__all__ = ["Advice", "COACH_LEVEL", "NoAdvice", "advise", "bluff_advice", "topper_advice",
+           "trump_count"]

@@ -18,9 +18,9 @@ from typing import cast
 from p2pcards.cards import Card, Rank
 from p2pcards.protocol import events as proto
 from p2pcards.rules import bluff as bluff
+from p2pcards.rules.bluff import DECK_SIZE, SEATS
 from p2pcards.rules.contract import Engine, HandDealt
 from p2pcards.rules.topper import events as topper
-from p2pcards.ui.text_bluff import labelled_hand
 from p2pcards.ui.text_common import cards_text, game_name, plural, seat_name, who
 
 #: Seconds a deal's summary stays up by itself at a LAN table, where the others go on
@@ -194,21 +194,7 @@ class History(ResultRecorder):
         return out
 
     def _bluff_record(self, view: bluff.BluffState, me: int | None, symbols: bool) -> list[str]:
-        mine = [entry.card for entry in labelled_hand(view, me)] if me is not None else []
-        ranks: dict[Rank, tuple[list[Card], list[Card]]] = {}
-        for card in self._revealed:
-            ranks.setdefault(card.rank, ([], []))[0].append(card)
-        for held in mine:
-            if held is not None:
-                ranks.setdefault(held.rank, ([], []))[1].append(held)
-        out = ["This deal's record: cards shown by calls, and yours, by rank"]
-        for rank in sorted(ranks, key=lambda r: r.value, reverse=True):
-            shown_, yours = ranks[rank]
-            parts = ([f"{cards_text(shown_, symbols)} shown"] if shown_ else []) + (
-                [f"{cards_text(yours, symbols)} in your hand"] if yours else [])
-            known = len(shown_) + len(yours)
-            out.append(f"  {rank.label:>2}: {known} of 4 known · " + ", ".join(parts))
-        return out
+        return bluff_record(view, me, symbols)
 
     def _topper_record(self, names: Sequence[str], me: int | None, symbols: bool) -> list[str]:
         if not self.tricks:
@@ -219,3 +205,38 @@ class History(ResultRecorder):
                              for s, card in trick.plays)
             out.append(f"  Trick {trick.trick + 1}: {plays} → {who(names, trick.winner, me)}")
         return out
+
+
+def bluff_record(view: bluff.BluffState, me: int | None, symbols: bool = False) -> list[str]:
+    """This deal's record of a Bluff seat, by rank: the cards it knows (in its hand, its own
+    discards, those calls showed) and the cards the others claimed that nobody has seen: the
+    count the coach quotes. Only the seat's own view is read."""
+    mine = {held.slot for held in view.hand(me)} if me is not None else set()
+    known: dict[Rank, tuple[list[Card], list[Card], list[Card]]] = {}
+    for slot in range(DECK_SIZE):
+        face = view.face(slot)
+        if face is None:
+            continue
+        hand, discarded, shown_ = known.setdefault(face.rank, ([], [], []))
+        if slot in mine:
+            hand.append(face)
+        elif me is not None and slot % SEATS == me:
+            discarded.append(face)
+        else:
+            shown_.append(face)
+    claimed: dict[Rank, int] = {}
+    for claim in view.claims:
+        if claim.seat != me and not claim.revealed:
+            claimed[claim.rank] = claimed.get(claim.rank, 0) + claim.count
+    out = ["This deal's record, by rank: your hand, your discards, cards calls showed, "
+           "and what the others claimed unseen"]
+    for rank in sorted(set(known) | set(claimed), key=lambda r: r.value, reverse=True):
+        hand, discarded, shown_ = known.get(rank, ([], [], []))
+        parts = [f"{cards_text(cards, symbols)} {where}" for cards, where in (
+            (hand, "in your hand"), (discarded, "discarded by you"), (shown_, "shown"))
+            if cards]
+        if claimed.get(rank):
+            parts.append(f"{claimed[rank]} claimed by others")
+        count = len(hand) + len(discarded) + len(shown_)
+        out.append(f"  {rank.label:>2}: {count} of 4 known · " + ", ".join(parts))
+    return out

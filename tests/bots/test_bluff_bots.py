@@ -16,6 +16,7 @@ from p2pcards.bots.bluff import (
     RandomBluffBot,
     chance_honest,
 )
+from p2pcards.bots.bluff_counter import CounterBluffBot
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.cards import FULL_DECK, Card, Rank
 from p2pcards.rules.bluff import (
@@ -87,7 +88,7 @@ def test_bot_always_chooses_a_legal_action(bot_class: BotClass) -> None:
     assert checked > 500
 
 
-@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot])
+@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot, CounterBluffBot])
 def test_bot_is_deterministic_given_its_seed(bot_class: BotClass) -> None:
     def match(seed: int) -> BluffState:
         bots = [bot_class(random.Random(seed + s)) for s in range(4)]
@@ -97,7 +98,8 @@ def test_bot_is_deterministic_given_its_seed(bot_class: BotClass) -> None:
     assert match(5) != match(6)
 
 
-@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot, SearchBluffBot])
+@pytest.mark.parametrize("bot_class", [RandomBluffBot, HeuristicBluffBot, CounterBluffBot,
+                                       SearchBluffBot])
 def test_bot_decides_from_its_seat_knowledge_only(bot_class: BotClass) -> None:
     """A peer's referee (its own faces only) gets the same choice as the full engine's view."""
     rng = random.Random(3)

@@ -7,7 +7,7 @@ from math import comb
 
 import pytest
 
-from p2pcards.bots.coach import NoAdvice, advise, claim_chance, rank_count, trump_count
+from p2pcards.bots.coach import NoAdvice, advise, trump_count
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.cards import FULL_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffState, Challenge, Discard
@@ -39,62 +39,118 @@ def hand_slots(state: BluffState, seat: int) -> list[int]:
 
 
 # --- Bluff ------------------------------------------------------------------------------
+#
+# The numbers of each "why" are checked against a count written here, from the table's
+# public record and the seat's own cards, not by asking the belief the coach reads.
 
-def test_bluff_advice_at_an_impossible_claim_is_the_bots_move_with_the_count_that_proves_it() -> None:
-    """Ben holds three 7s; Ann leads two cards as 7s: at most one 7 is left, so the
-    claim cannot be true (0%). (The normal bot sheds its three true 7s on it.)"""
+def claimed_by_others(state: BluffState, seat: int, rank: Rank) -> int:
+    """Cards the other seats claimed as ``rank`` this deal that no call showed."""
+    return sum(c.count for c in state.claims if c.rank == rank and c.seat != seat and not c.revealed)
+
+
+def held(state: BluffState, seat: int, rank: Rank) -> int:
+    return sum(1 for _, face in state.hand(seat) if face is not None and face.rank == rank)
+
+
+def three_claims(hand: str, rank: Rank, counts: tuple[int, int, int]) -> BluffState:
+    """Dan (seat 3) holds ``hand``; Ann leads ``counts[0]`` cards as ``rank``, Ben and Cat
+    claim ``counts[1]`` and ``counts[2]`` more, all accepted so far: Dan answers Cat."""
+    state = bluff_dealt({3: cards(hand)})
+    for seat, count in enumerate(counts):
+        state.apply(Discard(seat, tuple(hand_slots(state, seat)[:count]), 10,
+                            rank if seat == 0 else None))
+    assert state.to_act == 3
+    return state
+
+
+def test_six_aces_claimed_against_one_held_says_at_most_three_can_be_true() -> None:
+    """The issue's table: six Aces claimed and accepted, Dan holds one; the coach used to see
+    "3 unaccounted for, about 85%: pass"."""
+    state = three_claims("AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", Rank.ACE, (2, 2, 2))
+    view = state.view(3)
+    advice = advise(view, random.Random(4), NAMES)
+    assert advice.action == normal_choice(view, 4)
+    claimed, mine = claimed_by_others(state, 3, Rank.ACE), held(state, 3, Rank.ACE)
+    assert (claimed, mine) == (6, 1)
+    assert "Cat claims 2 Aces." in advice.why
+    assert (f"{claimed} Aces were claimed this deal; you hold {mine}: at most {4 - mine} can be "
+            f"true, so at least {claimed - (4 - mine)} were lies.") in advice.why
+    assert advice.chance is not None and advice.chance < 0.5
+    assert f"The chance it is true is about {round(100 * advice.chance)}%." in advice.why
+
+
+def test_three_fives_held_and_three_claimed_leave_one_that_can_be_true() -> None:
+    """The issue's other table: Dan holds three 5s and two more were claimed before Cat's."""
+    state = three_claims("5S 5H 5D 2H 3H 4H 6H 7H 8H 9H 10H JH QH", Rank.FIVE, (1, 1, 1))
+    view = state.view(3)
+    advice = advise(view, random.Random(2), NAMES)
+    assert advice.action == normal_choice(view, 2)
+    claimed, mine = claimed_by_others(state, 3, Rank.FIVE), held(state, 3, Rank.FIVE)
+    assert (claimed, mine) == (3, 3)
+    assert (f"{claimed} fives were claimed this deal; you hold {mine}: at most 1 can be true, "
+            f"so at least {claimed - 1} were lies.") in advice.why
+    assert advice.chance is not None and advice.chance < 0.5
+
+
+def test_a_claim_needing_more_cards_than_are_unseen_is_called_a_certain_lie() -> None:
+    """Ben holds three 7s; Ann leads two cards as 7s: one 7 is left, so the claim is a lie
+    (the normal bot sheds its three true 7s on it)."""
     state = bluff_dealt({1: cards("7C 7D 7H 2S 3S 4S 5S 6S 8S 9S 10S JS QS")})
     state.apply(Discard(0, tuple(hand_slots(state, 0)[:2]), 10, Rank.SEVEN))
     view = state.view(1)
     advice = advise(view, random.Random(4), NAMES)
     assert advice.action == normal_choice(view, 4)
     assert advice.says == "discard 7C 7D 7H stake 50"
-    assert "all 3 cards are true" in advice.why
-    count = rank_count(view, Rank.SEVEN)
-    assert (count.in_hand, count.known, count.unaccounted) == (3, 0, 1)
-    assert "Ann claims 2 cards as 7" in advice.why
-    assert "you hold 3 and 0 more are known" in advice.why
-    assert "so 1 is unaccounted for" in advice.why
-    assert "the chance the claim is true is about 0%" in advice.why
+    assert "Ann claims 2 sevens." in advice.why
+    assert "2 sevens were claimed this deal; you hold 3: at most 1 can be true, so at least 1 " \
+           "was a lie, and this claim needs more than that: a certain lie." in advice.why
+    assert "The chance it is true is about 0%." in advice.why and advice.chance == 0.0
+    assert "All 3 cards are true." in advice.why
 
 
-def test_bluff_advice_gives_the_chance_of_a_claim_from_the_hypergeometric_count() -> None:
-    """Cat holds one 7. Ann led one card as a 7, Ben answered one more: 3 sevens are
-    unaccounted for among the 39 cards Cat has not seen, and Ben held 13 of them
-    before his discard. The chance he held a 7 is 1 - C(36,13)/C(39,13); the bot
-    believes it once it allows for an average player's bluffing habit (0.08)."""
-    state = bluff_dealt({2: cards("7S 2H 3H 4H 5H 6H 8H 9H 10H JH QH KH AH")})
+def test_the_chance_of_a_lead_is_the_count_weighed_by_an_average_players_habits() -> None:
+    """Ben holds one 7; Ann leads one card as a 7. Written out here: the 3 other 7s lie among
+    the 39 cards Ben has not seen, 13 of them Ann's (x of them, hypergeometric). A leader
+    names a rank he holds: a true lead weighs 1/q (q: the chance a 13-card hand holds a given
+    rank, at most 12); a false one the average habit of bluffing a lead (0.08), the less
+    (0.3) if she held a 7 she could have led."""
+    state = bluff_dealt({1: cards("7S 2H 3H 4H 5H 6H 8H 9H 10H JH QH KH AH")})
     state.apply(Discard(0, (hand_slots(state, 0)[0],), 10, Rank.SEVEN))
-    state.apply(Discard(1, (hand_slots(state, 1)[0],), 10, None))
-    view = state.view(2)
+    view = state.view(1)
     advice = advise(view, random.Random(9), NAMES)
     assert advice.action == normal_choice(view, 9)
-    could = 1 - comb(36, 13) / comb(39, 13)
-    believed = could / (could + (1 - could) * 0.08)
-    assert view.last_claim is not None
-    assert claim_chance(view, view.last_claim) == pytest.approx(believed)
-    assert "Ben claims 1 card as 7" in advice.why
-    assert "you hold 1 and 0 more are known" in advice.why
-    assert "so 3 are unaccounted for" in advice.why
-    assert f"the chance the claim is true is about {round(100 * believed)}%" in advice.why
+    prior = [comb(13, x) * comb(26, 3 - x) for x in range(4)]
+    chose = min(12.0, 1 / (1 - comb(48, 13) / comb(52, 13)))
+    true = sum(prior[1:]) * chose
+    false = 0.08 * (prior[0] + 0.3 * sum(prior[1:]))
+    chance = true / (true + false)
+    assert advice.chance == pytest.approx(chance)
+    assert "3 sevens unseen" not in advice.why
+    assert "1 seven was claimed this deal; you hold 1: all could be true (3 unseen)." in advice.why
+    assert f"The chance it is true is about {round(100 * chance)}%." in advice.why
 
 
-def test_a_shown_discard_counts_as_known_and_a_lead_says_whether_it_is_true() -> None:
-    """After a call showed two of Ann's queens, Ben's count of queens knows them."""
+def test_a_lead_says_the_count_and_whether_its_cards_are_true() -> None:
+    """After Ben's call showed two of Ann's queens true, Cat's count of queens knows them
+    (shown, so no longer claimed unseen), and she sheds her own."""
     state = bluff_dealt({0: cards("QH QS 2C 3C 4C 5C 6C 7C 8C 9C 10C JC KC"),
-                         1: cards("QD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD KD AD")})
+                         2: cards("QD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD KD AD")})
     state.apply(Discard(0, tuple(hand_slots(state, 0)[:2]), 10, Rank.QUEEN))
     state.apply(Challenge(1))
     forced = state.forced_action()
     assert forced is not None
     state.apply(forced)
-    count = rank_count(state.view(1), Rank.QUEEN)
-    assert (count.in_hand, count.known, count.unaccounted) == (1, 2, 1)
+    answer = advise(state.view(2), random.Random(3), NAMES)
+    assert isinstance(answer.action, Discard)
+    assert [state.face(slot) for slot in answer.action.slots] == cards("QD")
+    assert "No Queens claimed yet this deal; you hold 1, saw 2 shown by calls: 1 unseen." \
+        in answer.why
     lead = advise(bluff_dealt({0: cards("QH QS QD 2C 3C 4C 5C 6C 7C 8C 9C 10C JC")}).view(0),
                   random.Random(1), NAMES)
     assert isinstance(lead.action, Discard)
+    assert "No Queens claimed yet this deal; you hold 3: 1 unseen." in lead.why
     if len(lead.action.slots) == 3 and lead.action.rank is Rank.QUEEN:
-        assert "all 3 cards are true" in lead.why
+        assert "All 3 cards are true" in lead.why
         assert lead.says.startswith("discard QH QS QD as Q stake ")
 
 

@@ -1,5 +1,6 @@
 """The counter bots (issue 26's benchmark): legal, seeded, blind to other seats' hidden cards;
-the Topper counter's fitted evaluation, bidding and counted play; the Bluff counter's full count."""
+the Topper counter's fitted evaluation, bidding and counted play; the Bluff counter's full count
+(the belief it reads is tested in test_bluff_belief.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import random
 import pytest
 
 from p2pcards.bots.base import play_local_match, shuffled_faces
-from p2pcards.bots.bluff import HeuristicBluffBot, RandomBluffBot
-from p2pcards.bots.bluff_counter import CounterBluffBot, accounted_honest
+from p2pcards.bots.bluff import RandomBluffBot
+from p2pcards.bots.bluff_belief import TableBelief
+from p2pcards.bots.bluff_counter import CounterBluffBot
 from p2pcards.bots.registry import KINDS, make_bot_factory
 from p2pcards.bots.topper import HeuristicTopperBot
 from p2pcards.bots.topper_counter import (
@@ -19,8 +21,16 @@ from p2pcards.bots.topper_counter import (
     bid_value,
     evaluate,
 )
-from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Suit
-from p2pcards.rules.bluff import BluffConfig, BluffState, Discard
+from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
+from p2pcards.rules.bluff import (
+    BluffConfig,
+    BluffState,
+    Challenge,
+    DealWon,
+    Discard,
+    Pass,
+    faces_for_hands,
+)
 from p2pcards.rules.topper import (
     TopperAction,
     TopperConfig,
@@ -174,17 +184,51 @@ def _claims_of_one_rank(first: int, second: int) -> tuple[BluffState, int]:
     return state.view(judge), judge
 
 
-@pytest.mark.parametrize(("first", "second", "cut"), [(2, 2, False), (3, 2, True)])
-def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for(first: int, second: int, cut: bool) -> None:
-    view, judge = _claims_of_one_rank(first, second)
-    claim = view.claims[-1]
-    plain = HeuristicBluffBot(random.Random(0))._honest(view, claim, judge)
-    counted = accounted_honest(view, claim, judge, CounterBluffBot.overclaimed)
-    assert 0 < plain < 1
-    if cut:  # 3 + 2 cards claimed of a rank with four: one of them lied
-        assert counted == pytest.approx(plain * CounterBluffBot.overclaimed)
-    else:
-        assert counted == pytest.approx(plain)
+def test_bluff_counter_doubts_a_claim_the_earlier_claims_leave_no_room_for() -> None:
+    """Three cards then two claimed of a rank the judge holds none of: five of four, so one
+    claim lied; with two then two the count alone proves nothing."""
+    tight, judge = _claims_of_one_rank(3, 2)
+    loose, _ = _claims_of_one_rank(2, 2)
+    doubted = TableBelief(tight, judge).chance_true(tight.claims[-1])
+    believed = TableBelief(loose, judge).chance_true(loose.claims[-1])
+    assert 0 < doubted < believed < 1
+
+
+def test_bluff_counter_calls_a_claim_that_needs_more_cards_than_remain() -> None:
+    """Cat holds three 7s; Ann claims two: a certain lie, called (Cat then leads her 7s)."""
+    state = BluffState.new(BluffConfig(), 0)
+    sevens = cards("7C 7D 7H 2S 3S 4S 5S 6S 8S 9S 10S JS QS")
+    state.deal(faces_for_hands({2: sevens}, FULL_DECK))
+    state.apply(Discard(0, (0, 4), 10, Rank.SEVEN))
+    state.apply(Pass(1))
+    view = state.view(2)
+    assert TableBelief(view, 2).chance_true(view.claims[-1]) == 0.0
+    assert CounterBluffBot(random.Random(0)).choose(view) == Challenge(2)
+
+
+def test_bluff_counter_never_bluffs_with_a_card_a_call_showed() -> None:
+    """A caught bluff's cards go back to its maker's hand face up: the counter does not
+    claim them as another rank (everyone would know), except by the discard that accepts a
+    last discard, which ends the deal."""
+    seen = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        bots = [CounterBluffBot(random.Random(seed * 4 + s)) for s in range(4)]
+        state = BluffState.new(BluffConfig(deal_cap=3), seed % 4)
+
+        def check(state: BluffState, action: object, events: tuple[object, ...]) -> None:
+            nonlocal seen
+            ended = any(isinstance(event, DealWon) for event in events)
+            if isinstance(action, Discard) and not ended:  # (a deal's end: any card will do)
+                shown = {slot for claim in state.claims[:-1] if claim.faces is not None
+                         for slot in claim.slots}
+                claimed = state.claims[-1].rank
+                for slot in action.slots:
+                    face = state.face(slot)
+                    assert slot not in shown or (face is not None and face.rank == claimed)
+                    seen += slot in shown
+        play_local_match(state, bots, FULL_DECK, rng, on_step=check)
+    assert seen > 0  # shown cards were shed, always as what they are
 
 
 # --- the arena's tally ------------------------------------------------------------------

@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from p2pcards.bots.agent import BotAgent
 from p2pcards.bots.base import play_local_match, shuffled_faces
 from p2pcards.bots.bluff import RandomBluffBot
-from p2pcards.bots.bluff_search import OpponentModel, SearchBluffBot
+from p2pcards.bots.bluff_belief import Habits
+from p2pcards.bots.bluff_model import OpponentModel
+from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
 from p2pcards.bots.topper import RandomTopperBot
 from p2pcards.bots.topper_playout import MatchOdds
@@ -220,7 +222,7 @@ def test_the_model_learns_that_a_player_calls_our_bluffs_more_than_predicted() -
     lie = next(rank for rank in Rank if rank != face.rank)
     state.apply(Discard(0, (0,), 10, lie))
     state.apply(Challenge(1))
-    model.observe(state.view(0))
+    model.observe(state.view(0), 0, Habits())
     assert model.call_scale(1) > 1 and model.call_scale(2) == 1
 
 

@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 
 #: The smallest window the table is drawn in (columns, rows); a smaller one shows a notice.
 MIN_COLUMNS, MIN_ROWS = 80, 24
+#: Rows the status line may grow to for the coach's advice (other messages: two), so that
+#: it is read whole at the smallest window (the log keeps three rows there).
+COACH_ROWS = 4
 #: Width of the box across the table.
 ACROSS = D(min=30, preferred=46, max=52)
 DIALOG_WIDTH = D(min=40, preferred=70, max=76)
@@ -97,7 +100,7 @@ class TableLayout:
             self.prompt_window,
         ])
         status = Window(DrawnControl(self._status, height=self._status_height),
-                        height=D(min=1, max=2))
+                        height=self._status_rows)
         log = Window(DrawnControl(lambda w, h: log_lines(screen.model.visible_log(), screen.scroll, w, h),
                                   wheel=screen.scroll_log), height=D(min=3, preferred=1000))
         body = HSplit([
@@ -174,13 +177,23 @@ class TableLayout:
         if message is not None and height > 1:
             kind, text = message
             lines = wrapped(f" {text}", width, f"class:status.{kind}", indent="   ")
+            if len(lines) > height:  # never cut silently: the whole line is in the log
+                lines = lines[:height - 1] + wrapped(
+                    "   … (the whole line is in the log)", width, f"class:status.{kind}")
             if len(lines) > 1:
                 return lines[:height]
         return [status_line(self.screen.model, message, width)]
 
+    def _status_rows(self) -> D:
+        """Exactly the rows the message needs (the log below yields them first)."""
+        return D.exact(self._status_height(get_app().output.get_size().columns))
+
     def _status_height(self, width: int) -> int:
         message = self.screen.message
-        return 1 if message is None else min(2, len(wrapped(f" {message[1]}", width)))
+        if message is None:
+            return 1
+        rows = len(wrapped(f" {message[1]}", width, indent="   "))
+        return min(COACH_ROWS if message[0] == "coach" else 2, rows)
 
     def _help(self, width: int, height: int) -> Lines:
         screen = self.screen

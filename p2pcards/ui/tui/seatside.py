@@ -201,7 +201,7 @@ class SeatSide:
         if line.startswith("Not accepted: "):
             self._refuse(line.removeprefix("Not accepted: ").rstrip("."))
             return
-        self.message = ("info", line)
+        self.message = ("coach", line)  # the status line grows to show it whole
         self.model.note(line, "info")
         self._invalidate()
 

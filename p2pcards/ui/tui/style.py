@@ -54,6 +54,7 @@ TABLE_STYLE = Style.from_dict({
     "status.turn": "bold",
     "status.error": "bold #ff5f5f",
     "status.info": "#87d7ff",
+    "status.coach": "#87d7ff",
     "prompt": "bold #ffd700",
     "prompt.input": "bg:#303030 #ffffff",
     "log.event": "",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -122,6 +123,72 @@ ANNOUNCED = textwrap.dedent(
 )
 
 
+#: Run in one namespace: find the table, then ask its host for the addresses of the
+#: table's server name with questions that get a unicast answer: a QU question, and
+#: legacy unicast queries (RFC 6762 6.7: from a port other than 5353) sent to the
+#: host's address on this LAN, to the IPv4 group and to the IPv6 group on eth0.
+#: Prints every address any answer gave.
+UNICAST_ANSWERS = textwrap.dedent(
+    """
+    import asyncio, json, socket, sys
+    from zeroconf import DNSIncoming, DNSOutgoing, DNSQuestion, DNSQuestionType, IPVersion, const
+    from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+    from p2pcards.net.discovery import SERVICE_TYPE
+
+    HOST = sys.argv[1]
+
+    async def server_name_and_qu_addresses():
+        azc = AsyncZeroconf()
+        heard = []
+        browser = AsyncServiceBrowser(azc.zeroconf, [SERVICE_TYPE], handlers=[
+            lambda zeroconf, service_type, name, state_change: heard.append(name)])
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            if heard:
+                break
+        info = AsyncServiceInfo(SERVICE_TYPE, heard[0])
+        await info.async_request(azc.zeroconf, 3000, question_type=DNSQuestionType.QU)
+        found = info.parsed_scoped_addresses(IPVersion.All)
+        await browser.async_cancel()
+        await azc.async_close()
+        return info.server, found
+
+    def legacy_answers(server, target, family):
+        query = DNSOutgoing(const._FLAGS_QR_QUERY)
+        for kind in (const._TYPE_A, const._TYPE_AAAA):
+            query.add_question(DNSQuestion(server, kind, const._CLASS_IN))
+        found = []
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.settimeout(2)
+            sock.bind(("", 0))
+            for packet in query.packets():
+                sock.sendto(packet, socket.getaddrinfo(target, 5353, family, socket.SOCK_DGRAM)[0][4])
+            try:
+                while True:  # every answer until none comes for 2 s
+                    for record in DNSIncoming(sock.recv(9000)).answers():
+                        if record.type in (const._TYPE_A, const._TYPE_AAAA):
+                            found.append(socket.inet_ntop(
+                                socket.AF_INET if record.type == const._TYPE_A else socket.AF_INET6,
+                                record.address))
+            except TimeoutError:
+                pass
+        return found
+
+    server, found = asyncio.run(server_name_and_qu_addresses())
+    family = socket.AF_INET6 if ":" in HOST else socket.AF_INET
+    for target, kind in ((HOST, family), ("224.0.0.251", socket.AF_INET), ("ff02::fb%eth0", socket.AF_INET6)):
+        found += legacy_answers(server, target, kind)
+    print(json.dumps(sorted({a.split("%")[0] for a in found})))
+    """
+)
+
+
+def _link_local(lan: SimulatedLan, index: int, interface: str) -> set[str]:
+    """The kernel's own fe80:: addresses of peer ``index``'s ``interface``."""
+    shown = json.loads(lan.run(index, ["ip", "-j", "-6", "addr", "show", "dev", interface]).stdout)
+    return {a["local"] for link in shown for a in link["addr_info"] if a["local"].startswith("fe80:")}
+
+
 def test_an_ipv6_only_lan_finds_joins_by_name_and_address_and_links_directly(
     simulated_lan_factory: Callable[..., SimulatedLan],
     fresh_homes: Callable[[str], list[Home]],
@@ -205,4 +272,28 @@ def test_a_host_on_two_lans_is_reached_on_each_joiners_own_link(
         line = _joining_line(joiner)
         assert any(f"{a}]:{port}" in line or f"{a}:{port}" in line
                    for a in lan.interface_addresses[0][f"eth{link}"]), line
+
+
+@pytest.mark.parametrize("family", ["ipv4", "dual"])
+def test_a_host_on_two_lans_answers_a_unicast_question_from_one_lan_with_that_lans_addresses_only(
+    family: str,
+    simulated_lan_factory: Callable[..., SimulatedLan],
+    fresh_homes: Callable[[str], list[Home]],
+    started: list[PeerProcess],
+) -> None:
+    """A question that gets a unicast answer (a QU question, a legacy query to the
+    host or to either group) asked on one LAN is answered by that LAN's responder
+    alone: the other LAN's responder hears IPv6 multicast from every link (Linux
+    delivers a group the socket joined on any interface) unless it is kept to its own."""
+    lan = simulated_lan_factory(3, family=family, host_links=2)
+    homes = fresh_homes(f"unicast-{family}")
+    _host(homes[0], lan, "Two", started)
+
+    for index, link in ((1, 0), (2, 1)):
+        probe = lan.run(index, [sys.executable, "-c", UNICAST_ANSWERS, lan.address_on(0, link)], timeout=60)
+        assert probe.returncode == 0, probe.stderr
+        answered = set(json.loads(probe.stdout))
+        own = set(lan.interface_addresses[0][f"eth{link}"]) | _link_local(lan, 0, f"eth{link}")
+        assert lan.address_on(0, link) in answered, (index, answered)
+        assert answered <= own, (index, sorted(answered - own), "are the other LAN's")
 

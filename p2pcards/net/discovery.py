@@ -38,6 +38,7 @@ from p2pcards.net.addresses import (
     local_addresses,
     order_candidates,
     race,
+    zone_by_name,
 )
 from p2pcards.net.errors import NotRunning
 from p2pcards.net.mdns import hear_own_links_only, open_mdns
@@ -478,8 +479,8 @@ class TableBrowser:
             return None
         if not resolved:
             return None
-        try:
-            candidates = info.parsed_scoped_addresses(IPVersion.All)
+        try:  # a zone as people read it and the hints show it: %eth0, not %2
+            candidates = [zone_by_name(a) for a in info.parsed_scoped_addresses(IPVersion.All)]
         except Exception:
             return None
         table = parse_table(info, host="")

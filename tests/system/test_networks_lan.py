@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.listing import listing_rows
 from tests.support.netns import SimulatedLan
 
 from .harness import REPO_ROOT, STARTUP_TIMEOUT, Home, PeerProcess, TablePlan, p2pcards_argv
@@ -238,6 +239,16 @@ def test_a_link_local_only_lan_links_directly(
     lan = simulated_lan_factory(3, family="link-local")
     homes = fresh_homes("local")
     port = _host(homes[0], lan, "Local", started)
+
+    # `tables` names the zone as the hints do (%eth0, not the interface's number),
+    # and its address column holds the whole address.
+    listed = _tables(homes[3], lan, 2)
+    assert [(t["address"], t["port"]) for t in listed] == [(f"{lan.addresses[0]}%eth0", port)]
+    shown = subprocess.run(lan.command(2, p2pcards_argv("tables", "--timeout", DISCOVERY_SECONDS)),
+                           capture_output=True, text=True, timeout=60, cwd=REPO_ROOT, env=homes[3].env(),
+                           check=False)
+    assert [row["ADDRESS"] for row in listing_rows(shown.stdout.splitlines())] == [
+        f"[{lan.addresses[0]}%eth0]:{port}"], shown.stdout
 
     first = _join(homes[1], lan, 1, started, *_by_name("Local"))
     second = _join(homes[2], lan, 2, started, "--connect", f"[{lan.addresses[0]}%eth0]:{port}")

@@ -40,6 +40,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 _RUN = pytest.StashKey[run_root.Run]()
 
+#: pytest-timeout's bound on a slow test (whole tables of processes, several matches):
+#: setup.cfg's 300 s, which bounds every other test, is a quiet machine's; at a load of
+#: 8 runnable processes on two cores an evening of two matches alone takes minutes.
+SLOW_TEST_TIMEOUT = 900
+
 
 @pytest.hookimpl(tryfirst=True)  # before pytest reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
@@ -52,6 +57,12 @@ def pytest_configure(config: pytest.Config) -> None:
         Path(basetemp).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
     elif worker is None:
         config.option.basetemp = str(run.root / "tmp")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TEST_TIMEOUT))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

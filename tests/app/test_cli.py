@@ -15,10 +15,6 @@ from tests.support.listing import listing_rows
 from tests.support.names import own_name
 from tests.support.typed import present
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 BOUND = 180
 
 

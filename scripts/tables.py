@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support.other_tables import OtherTables, Tally  # noqa: E402
+from tests.support.other_tables import OtherTables  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -44,9 +44,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def said(tally: Tally, seconds: float) -> str:
+def said(tables: OtherTables, seconds: float) -> str:
+    tally = tables.tally
     return (f"{seconds:.0f} s: {tally.evenings} evenings begun, {tally.evenings_ended_well} ended well, "
-            f"{tally.matches} matches played, {len(tally.problems)} problems")
+            f"{tables.matches_finished()} matches played, {tables.playing()} tables seated now, "
+            f"{len(tally.problems)} problems")
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -69,14 +71,14 @@ def main(argv: list[str] | None = None) -> int:
         tables.start()
         while not args.seconds or time.monotonic() - began < args.seconds:
             time.sleep(min(60.0, args.seconds - (time.monotonic() - began)) if args.seconds else 60.0)
-            print(said(tables.tally, time.monotonic() - began), flush=True)
+            print(said(tables, time.monotonic() - began), flush=True)
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second signal must not cut the clean-up
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         tally = tables.stop()
-        print(said(tally, time.monotonic() - began), flush=True)
+        print(said(tables, time.monotonic() - began), flush=True)
         for problem in tally.problems:
             print(f"  {problem}", flush=True)
         if args.keep:

@@ -56,7 +56,6 @@ class Seat:
     root: Path
     name: str
     process: subprocess.Popen[bytes] | None = None
-    log: Path | None = None
     runs: int = 0
 
     def env(self) -> dict[str, str]:
@@ -71,19 +70,24 @@ class Seat:
 
     def start(self, argv: Sequence[str]) -> None:
         self.runs += 1
-        self.log = self.root / f"run-{self.runs}.log"
-        with open(self.log, "wb") as out:
+        with open(self.root / f"run-{self.runs}.log", "wb") as out:
             self.process = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=out,
                                             stderr=subprocess.STDOUT, cwd=REPO_ROOT, env=self.env(),
                                             start_new_session=True)
 
-    def output(self) -> str:
-        if self.log is None:
-            return ""
+    def output(self, run: int | None = None) -> str:
+        """What this seat's command printed (``run``: that run's, default the last)."""
+        number = self.runs if run is None else run
         try:
-            return self.log.read_text(errors="replace")
+            return (self.root / f"run-{number}.log").read_text(errors="replace") if number else ""
         except OSError:
             return ""
+
+    def matches_finished(self) -> int:
+        """Matches this seat saw end, over all its runs: each end box it chose again at,
+        and each last match (``Match over``)."""
+        said = [self.output(run) for run in range(1, self.runs + 1)]
+        return sum(text.count("End box: you chose again") + text.count("Match over:") for text in said)
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -111,6 +115,7 @@ class Tally:
     evenings: int = 0
     evenings_ended_well: int = 0
     matches: int = 0
+    """Matches finished, counted from the hosts' words when the tables stop."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -230,10 +235,8 @@ class OtherTables:
             if self._stopping.is_set():
                 return
             said = host.output()
-            played = said.count("Rematch ") + ("Match over" in said)
             code = host.process.returncode if ended and host.process is not None else None
             with self._lock:
-                self.tally.matches += played
                 if code == 0:
                     self.tally.evenings_ended_well += 1
                 else:
@@ -247,6 +250,12 @@ class OtherTables:
 
     # -- lifetime -----------------------------------------------------------------------
 
+    def playing(self) -> int:
+        """How many tables have all four seats taken right now (a host and three
+        joiners running, each joiner past finding its table)."""
+        return sum(all(seat.running() for seat in table)
+                   and all("Joining " in seat.output() for seat in table[1:]) for table in self.seats)
+
     def stop(self) -> Tally:
         """Stop every table (the processes too) and say what they did."""
         self._stopping.set()
@@ -255,7 +264,12 @@ class OtherTables:
         for table in self.seats:
             for seat in table:
                 seat.stop()
+        self.tally.matches = self.matches_finished()
         return self.tally
+
+    def matches_finished(self) -> int:
+        """Matches the tables have finished so far (their hosts' words)."""
+        return sum(table[0].matches_finished() for table in self.seats)
 
     def __enter__(self) -> OtherTables:
         return self.start()

@@ -39,8 +39,9 @@ FIND_SECONDS = 5.0
 FIND_TRIES = 4
 #: Bound on one evening (its host's whole run); a hung one is ended and counted.
 EVENING_SECONDS = 600.0
-#: How long the host may take to print that it hosts.
-START_SECONDS = 60.0
+#: How long the host may take to print that it hosts (a loaded machine starts a
+#: process slowly: over 60 s with two copies of the suite and four tables beside).
+START_SECONDS = 180.0
 
 Prefix = Callable[[int, int], Sequence[str]]
 
@@ -208,7 +209,7 @@ class OtherTables:
         """``join NAME`` until it finds the table (a few tries); whether it did."""
         for _ in range(FIND_TRIES):
             joiner.start(self._join_argv(number, seat))
-            found = self._wait(FIND_SECONDS + 30,
+            found = self._wait(FIND_SECONDS + START_SECONDS,
                                lambda: "Joining " in joiner.output() or not joiner.running())
             if (found and joiner.running()) or self._stopping.is_set():
                 return True

@@ -222,14 +222,15 @@ class OtherTables:
         host.start(self._host_argv(number))
         try:
             if not self._wait(START_SECONDS, lambda: "Hosting " in host.output() or not host.running()):
-                self._note(f"table {number + 1}: the host did not start in {START_SECONDS:g} s")
+                if not self._stopping.is_set():
+                    self._note(f"table {number + 1}: the host did not start in {START_SECONDS:g} s")
                 return
             if not host.running():
                 self._note(f"table {number + 1}: the host ended at once: {host.output()[-300:]!r}")
                 self._wait(5, lambda: False)
                 return
             for index, joiner in enumerate(joiners, start=1):
-                if not self._sit_down(number, index, joiner):
+                if not self._sit_down(number, index, joiner) and not self._stopping.is_set():
                     self._note(f"table {number + 1}: seat {index} did not find its table "
                                f"in {FIND_TRIES} tries: {joiner.output()[-300:]!r}")
             ended = self._wait(EVENING_SECONDS, lambda: not host.running())

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -36,13 +35,13 @@ from p2pcards.net.addresses import (
     AnnouncedLink,
     LocalAddress,
     announcement_links,
-    browse_interfaces,
     local_addresses,
-    mdns_interfaces,
     order_candidates,
     race,
+    zone_by_name,
 )
-from p2pcards.net.errors import NotRunning, UnknownInterface
+from p2pcards.net.errors import NotRunning
+from p2pcards.net.mdns import hear_own_links_only, open_mdns
 from p2pcards.protocol.identity import fingerprint as identity_fingerprint
 from p2pcards.untrusted_text import shown
 
@@ -224,32 +223,6 @@ def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
     )
 
 
-def _ip_version(interfaces: list[str]) -> IPVersion:
-    versions = {ipaddress.ip_address(i.split("%", 1)[0]).version for i in interfaces}
-    if versions == {4}:
-        return IPVersion.V4Only
-    return IPVersion.V6Only if versions == {6} else IPVersion.All
-
-
-def open_mdns(interfaces: list[str] | None) -> AsyncZeroconf:
-    """mDNS on ``interfaces`` (addresses or interface names), or on every
-    interface in both families (``addresses.browse_interfaces``; IPv4 alone
-    where this machine has no IPv6)."""
-    if interfaces is not None:
-        chosen = mdns_interfaces(interfaces, local_addresses())
-        if not chosen:
-            raise UnknownInterface(list(interfaces))
-        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
-    chosen = browse_interfaces(local_addresses())
-    if not chosen:
-        return AsyncZeroconf(ip_version=IPVersion.V4Only)
-    try:
-        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
-    except OSError as error:
-        log.info("no IPv6 mDNS here (%s): browsing IPv4 only", error)
-        return AsyncZeroconf(ip_version=IPVersion.V4Only)
-
-
 # --- advertising --------------------------------------------------------------------------
 
 
@@ -371,6 +344,8 @@ class TableAdvertiser:
                 azc = self._zeroconf_for(link)
                 info = self._service_info(link.addresses)
                 self._responders.append((azc, info, link))
+                # Another link's questions are not this responder's to answer.
+                await hear_own_links_only(azc, link.zeroconf_interfaces if link.interface else self._interfaces)
                 if number == 0:
                     await (await azc.async_register_service(info))
             later = [azc.async_register_service(info, cooperating_responders=True)
@@ -464,6 +439,7 @@ class TableBrowser:
         if self._azc is not None:
             return
         self._azc = open_mdns(self._interfaces)
+        await hear_own_links_only(self._azc, self._interfaces)
         self._browser = AsyncServiceBrowser(
             self._azc.zeroconf,
             [SERVICE_TYPE],
@@ -503,8 +479,8 @@ class TableBrowser:
             return None
         if not resolved:
             return None
-        try:
-            candidates = info.parsed_scoped_addresses(IPVersion.All)
+        try:  # a zone as people read it and the hints show it: %eth0, not %2
+            candidates = [zone_by_name(a) for a in info.parsed_scoped_addresses(IPVersion.All)]
         except Exception:
             return None
         table = parse_table(info, host="")

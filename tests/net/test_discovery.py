@@ -29,10 +29,6 @@ from p2pcards.net.discovery import (
 )
 from p2pcards.protocol.identity import Identity
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 LOOPBACK = ["127.0.0.1"]
 BOUND = 10.0
 REPO_ROOT = Path(__file__).resolve().parents[2]

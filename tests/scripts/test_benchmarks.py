@@ -127,6 +127,10 @@ def test_bench_verify_prints_every_figure_beside_its_floor() -> None:
     report = json.loads(done.stdout)
     assert numbers_everywhere(report) == [] and time_keys_without_units(report) == []
     assert report["transcript"]["deals"] == 1 and report["transcript"]["shuffles"] == 4
-    assert report["floor"]["operations"]["sign_verify"] == report["transcript"]["messages"]
+    floors = report["floors"]
+    assert floors["per_proof"]["operations"]["sign_verify"] == report["transcript"]["messages"]
+    assert 0 < floors["batched"]["operations"]["scalarmult"] < floors["per_proof"]["operations"]["scalarmult"]
+    assert set(report["runs"]) >= {"one_by_one", "verify_1"}
     for run in report["runs"].values():
-        assert run["wall_over_floor"] > 0 and run["cpu_units"] > 0
+        assert run["cpu_over"]["per_proof"] > 0 and run["wall_over"]["batched"] > 0
+        assert run["cpu_units"] > 0

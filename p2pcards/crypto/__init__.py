@@ -15,6 +15,7 @@ Barnett–Smart style ElGamal on the prime-order subgroup of edwards25519:
 * :mod:`~p2pcards.crypto.shuffle` the verifiable shuffle (Terelius–Wikström);
 * :mod:`~p2pcards.crypto.batch` many shuffle proofs checked at once (an offline verifier);
 * :mod:`~p2pcards.crypto.shares` decryption shares with Chaum–Pedersen proofs;
+* :mod:`~p2pcards.crypto.halves` two halves of one check at once, on two cores;
 * :mod:`~p2pcards.crypto.checks` public proof checks as values, and a per-process record of those that passed;
 * :mod:`~p2pcards.crypto.wire` shape checks shared by every ``from_wire``;
 * :mod:`~p2pcards.crypto.seeded` a deterministic byte source for test vectors only;

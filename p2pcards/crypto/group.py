@@ -34,7 +34,7 @@ from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, I
 from p2pcards.crypto.validity import OPS as OPS
 from p2pcards.crypto.validity import VALID_POINTS as VALID_POINTS
 from p2pcards.crypto.validity import deferring_validation as deferring_validation
-from p2pcards.crypto.validity import pending_points
+from p2pcards.crypto.validity import pending_points as pending_points
 
 #: The order of the prime-order subgroup (and of the scalar field).
 ORDER = 2**252 + 27742317777372353535851937790883648493

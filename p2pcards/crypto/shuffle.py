@@ -55,6 +55,7 @@ from p2pcards.crypto.group import (
     base_mul,
     default_rng,
     linear_combination,
+    pending_points,
     random_scalar,
     sum_points,
     sum_scalars,
@@ -288,9 +289,13 @@ def verify_shuffle(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext]
     h = generators(n)
     base_h = chain_base()
 
+    pending = pending_points()
+
     def expect(name: str, claimed: Point, recomputed: Point) -> None:
         if claimed != recomputed:
             raise ProofInvalid(ProofInvalid.SHUFFLE, name, seat=seat)
+        if pending is not None:  # equal to a point computed from accepted ones
+            pending.vouched(claimed.to_bytes())
 
     # The challenge c is folded into the u_j, one multiplication saved per sum.
     cu = [c * u_j for u_j in u]

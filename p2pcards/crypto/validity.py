@@ -73,19 +73,22 @@ VALID_POINTS = ValidEncodings()
 
 
 class PendingPoints:
-    """Encodings accepted without libsodium's validation yet, by one verifier's pass.
+    """Encodings accepted without libsodium's validation yet, during one check.
 
     Why: libsodium's variable-base multiplication refuses a point that is not
     canonical, not on the curve, of small order or outside the prime-order
     subgroup (it returns -1), which are exactly the checks of
     ``crypto_core_ed25519_is_valid_point``; and validating costs about half a
-    multiplication. An offline verifier multiplies nearly every point it
-    receives, so inside :func:`deferring_validation` a point's bytes get only the
-    cheap checks (length, canonical, identity) when decoded, and wait here; each
-    multiplication that accepts a point takes it off; :meth:`validate_rest`
-    validates whatever is left. Nothing computed in such a pass may be trusted
-    unless that returns True (the verifier then replays strictly, validating
-    every point as it is decoded, for its precise error).
+    multiplication. A proof's check multiplies nearly every point it received,
+    so inside :func:`deferring_validation` a point's bytes get only the cheap
+    checks (length, canonical, identity) when decoded, and wait here; each
+    multiplication that accepts a point takes it off (:meth:`multiplied`), and
+    so does a check that found a received point equal to one it computed from
+    points already accepted (:meth:`vouched`); :meth:`validate_rest` validates
+    whatever is left. Nothing decoded in such a pass may be used unless that
+    returns True (the caller then decodes again, validating every point as it is
+    decoded, for the precise error). A point accepted either way is valid, and
+    is kept in :data:`VALID_POINTS` like one that passed the validation itself.
     """
 
     def __init__(self) -> None:
@@ -99,15 +102,23 @@ class PendingPoints:
 
     def multiplied(self, raw: bytes) -> None:
         """libsodium multiplied ``raw`` by a non-zero scalar: it is a valid point."""
-        self._raw.discard(raw)
+        if raw in self._raw:
+            self._raw.discard(raw)
+            VALID_POINTS.add(raw)
+
+    #: A received point equal to a point computed from accepted ones is in the group too.
+    vouched = multiplied
 
     def validate_rest(self) -> bool:
-        """Validate every point no multiplication took off; whether all are valid."""
+        """Validate every point nothing took off; whether all are valid."""
         while self._raw:
             raw = self._raw.pop()
+            if raw in VALID_POINTS:  # accepted meanwhile, by another thread's check
+                continue
             OPS.validate += 1
             if not sodium.is_valid_point(raw):
                 return False
+            VALID_POINTS.add(raw)
         return True
 
 

@@ -115,6 +115,7 @@ def test_bench_table_prints_every_figure_of_a_short_match() -> None:
     assert game["deals_per_match"] == [2] and game["first_deal_units"]["median"] > 0
     assert all(isinstance(x, float) for x in game["first_deal_phases_s"].values())
     assert game["later_deal_s"]["count"] == 1 and play["first_hand_units"]["median"] > 0
+    assert game["first_deal_cpu_units"]["median"] > 0 and play["first_hand_cpu_units"]["median"] > 0
     floor = report["deal_floor"]["bluff"]
     assert floor["operations"]["scalarmult"] > 0 and floor["wall_floor_units"] > 0
 

@@ -6,8 +6,8 @@ same bytes at every run with the same ``--deals`` and ``--seed``), or the
 file given with ``--transcript``. It is verified in this process as
 ``p2pcards verify`` does (:func:`p2pcards.protocol.verify.verify_transcript`),
 with one worker and with one per core, and, for comparison in the same run,
-replayed one proof at a time as before batching
-(:func:`p2pcards.protocol.verify.replay_strictly`); the three interleaved,
+replayed one proof at a time with every point validated as it is decoded, as
+before (:func:`p2pcards.protocol.verify.replay_strictly`); the three interleaved,
 ``--repeat`` times each: CPU seconds (every thread) and wall seconds, the
 median of each kept.
 
@@ -16,8 +16,8 @@ signature, every proof; see ``scripts/_floor.py``) times each operation's cost
 timed here, in the same run:
 
 * the per-proof floor: the operations of checking each proof alone, every
-  distinct received point validated once (what the construction costs one
-  proof at a time);
+  distinct received point validated once as it is decoded (what the
+  construction cost one proof at a time, as checked before);
 * the batched floor: the operations ``verify`` makes, the shuffle proofs'
   equations checked together and points validated by the multiplications
   that use them (CRYPTO.md §10, "Verifying many shuffles at once").
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _figures import ScalarmultUnit, finish, fmt, unit_line, with_units  # noqa: E402
 from _floor import counted, describe, op_units, operations_line  # noqa: E402
 
-from p2pcards.crypto.group import VALID_POINTS  # noqa: E402
+from p2pcards.crypto.group import DEFERRAL, VALID_POINTS  # noqa: E402
 from p2pcards.net.journal import read_records  # noqa: E402
 from p2pcards.protocol.verify import (  # noqa: E402
     Report,
@@ -99,6 +99,16 @@ def timed(work: Callable[[], Report]) -> dict[str, Any]:
     return {"wall_s": wall, "cpu_s": used}
 
 
+def as_before(work: Callable[[], Report]) -> Report:
+    """``work`` validating every point as it is decoded (no point's validation left to
+    the multiplication that uses it): the construction as it was checked before."""
+    DEFERRAL.enabled = False
+    try:
+        return work()
+    finally:
+        DEFERRAL.enabled = True
+
+
 def floor_of(work: Callable[[], Report], costs: dict[str, float], unit: ScalarmultUnit,
              ) -> dict[str, Any]:
     VALID_POINTS.clear()
@@ -111,7 +121,7 @@ def measure(messages: list[bytes], repeat: int, unit: ScalarmultUnit) -> dict[st
     """Counts, floors and timed runs of verifying ``messages`` (see the module's doc)."""
     cores = default_workers()
     cases: dict[str, tuple[int, Callable[[], Report]]] = {
-        "one_by_one": (1, lambda: replay_strictly(messages)),
+        "one_by_one": (1, lambda: as_before(lambda: replay_strictly(messages))),
         "verify_1": (1, lambda: verify_transcript(messages, workers=1)),
         f"verify_{max(2, cores)}": (max(2, cores),
                                     lambda: verify_transcript(messages, workers=max(2, cores))),
@@ -156,7 +166,8 @@ def print_human(found: dict[str, Any], unit: ScalarmultUnit) -> None:
     costs = found["floors"]["batched"]["cost_units"]
     print("  each operation in units: " + ", ".join(f"{op} {cost:.2f}" for op, cost in costs.items()))
     for name, run in found["runs"].items():
-        label = ("one proof at a time (before batching)" if name == "one_by_one"
+        label = ("one proof at a time, every point validated on receipt (as before)"
+                 if name == "one_by_one"
                  else f"verify, {run['workers']} worker(s)")
         print(f"  {label}: CPU {fmt(run['cpu_s'], unit)}, wall {fmt(run['wall_s'], unit)}")
         print(f"    CPU {run['cpu_over']['per_proof']:.2f}x the per-proof floor "

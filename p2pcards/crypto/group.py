@@ -31,6 +31,7 @@ import nacl.utils
 
 from p2pcards.crypto import sodium
 from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, InvalidScalar
+from p2pcards.crypto.validity import DEFERRAL as DEFERRAL
 from p2pcards.crypto.validity import OPS as OPS
 from p2pcards.crypto.validity import VALID_POINTS as VALID_POINTS
 from p2pcards.crypto.validity import deferring_validation as deferring_validation

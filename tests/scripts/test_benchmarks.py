@@ -131,6 +131,7 @@ def test_bench_verify_prints_every_figure_beside_its_floor() -> None:
     floors = report["floors"]
     assert floors["per_proof"]["operations"]["sign_verify"] == report["transcript"]["messages"]
     assert 0 < floors["batched"]["operations"]["scalarmult"] < floors["per_proof"]["operations"]["scalarmult"]
+    assert floors["per_proof"]["operations"]["validate"] > 0 == floors["batched"]["operations"]["validate"]
     assert set(report["runs"]) >= {"one_by_one", "verify_1"}
     for run in report["runs"].values():
         assert run["cpu_over"]["per_proof"] > 0 and run["wall_over"]["batched"] > 0

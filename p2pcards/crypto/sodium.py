@@ -30,36 +30,31 @@ def _refused(what: str) -> CryptoError:
     return CryptoError(f"libsodium refused {what} (a point that is not valid, or the identity)")
 
 
+def _point_op(function: Callable[..., int], what: str, *args: bytes) -> bytes:
+    out = ffi.new(_POINT)
+    if function(out, *args) != 0:
+        raise _refused(what)
+    return bytes(ffi.buffer(out))
+
+
 def scalarmult(n: bytes, p: bytes) -> bytes:
     """``crypto_scalarmult_ed25519_noclamp``: ``n·p``; refuses an invalid ``p``, a zero result."""
-    out = ffi.new(_POINT)
-    if lib.crypto_scalarmult_ed25519_noclamp(out, n, p) != 0:
-        raise _refused("a scalar multiplication")
-    return bytes(ffi.buffer(out))
+    return _point_op(lib.crypto_scalarmult_ed25519_noclamp, "a scalar multiplication", n, p)
 
 
 def scalarmult_base(n: bytes) -> bytes:
     """``crypto_scalarmult_ed25519_base_noclamp``: ``n·G``."""
-    out = ffi.new(_POINT)
-    if lib.crypto_scalarmult_ed25519_base_noclamp(out, n) != 0:
-        raise _refused("a fixed-base multiplication")
-    return bytes(ffi.buffer(out))
+    return _point_op(lib.crypto_scalarmult_ed25519_base_noclamp, "a fixed-base multiplication", n)
 
 
 def add(p: bytes, q: bytes) -> bytes:
     """``crypto_core_ed25519_add``: ``p + q``."""
-    out = ffi.new(_POINT)
-    if lib.crypto_core_ed25519_add(out, p, q) != 0:
-        raise _refused("an addition")
-    return bytes(ffi.buffer(out))
+    return _point_op(lib.crypto_core_ed25519_add, "an addition", p, q)
 
 
 def sub(p: bytes, q: bytes) -> bytes:
     """``crypto_core_ed25519_sub``: ``p - q``."""
-    out = ffi.new(_POINT)
-    if lib.crypto_core_ed25519_sub(out, p, q) != 0:
-        raise _refused("a subtraction")
-    return bytes(ffi.buffer(out))
+    return _point_op(lib.crypto_core_ed25519_sub, "a subtraction", p, q)
 
 
 def is_valid_point(p: bytes) -> bool:

@@ -259,15 +259,17 @@ class Table:
 
     # -- receiving ----------------------------------------------------------
 
-    def receive(self, raw: bytes, *, saved: bool = False) -> list[TableEvent]:
+    def receive(self, raw: bytes, *, saved: bool = False,
+                parsed: SignedMessage | None = None) -> list[TableEvent]:
         """Check and apply one transcript message from another peer, or with
         ``saved`` from this peer's own record (a resume, a replay of its folder).
 
         Raises for bytes nobody can be blamed for; returns events otherwise, ending
         with :class:`TableEnded` when the message broke a rule. One signed with this
         peer's own key that it neither wrote nor saved stops the table
-        (:attr:`elsewhere`), as such a notice does in :meth:`receive_alert`."""
-        msg = self._chain.signed(raw)
+        (:attr:`elsewhere`), as such a notice does in :meth:`receive_alert`.
+        ``parsed``: ``SignedMessage.parse(raw)``, if the caller has it (a replay)."""
+        msg = self._chain.signed(raw, parsed)
         if self._signed_here(msg.player) and not saved:
             self.member.check_own(msg, self.messages)
             return []  # what this peer wrote itself, coming back

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from zeroconf import DNSQuestionType, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2pcards.net.discovery import HOST_TTL, OTHER_TTL
 from p2pcards.net.mdns import hear_own_links_only, open_mdns
+from p2pcards.net.table_record import HOST_TTL, OTHER_TTL
 from p2pcards.protocol.announce import (
     MAX_ANNOUNCEMENT,
     AnnouncementBook,

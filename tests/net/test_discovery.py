@@ -17,12 +17,10 @@ from hypothesis import strategies as st
 from zeroconf import ServiceInfo
 
 from p2pcards.net.connection import Server, serve
-from p2pcards.net.discovery import (
+from p2pcards.net.discovery import TableAdvertiser, TableBrowser, browse_tables
+from p2pcards.net.table_record import (
     SERVICE_TYPE,
-    TableAdvertiser,
-    TableBrowser,
     TableInfo,
-    browse_tables,
     instance_name,
     parse_table,
     table_properties,

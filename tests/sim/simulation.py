@@ -960,7 +960,8 @@ class Simulation:
             self.evidence.append(("single", peer.player, n, bad))
             at = self.now + self.rng.uniform(0, self.schedule.max_delay)
             for path in targets:
-                self._at(at, lambda path=path: self._send_raw(peer, path, bad))  # type: ignore[misc]
+                # ``bad`` bound now: the rule-breaking message below reuses the name.
+                self._at(at, lambda path=path, bad=bad: self._send_raw(peer, path, bad))  # type: ignore[misc]
         if "junk" in attacks:
             victim = self.rng.choice([q for q in range(PLAYERS) if q != peer.player])
             forged = seal(identity, session=msg.session, position=msg.position + 1,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the Topper search's decisions: this tree's code against a git revision's, in one run.
 
-Both versions decide the same seeded positions (tests/bots/topper_positions.py:
+Both versions decide the same seeded positions (tests/bots/seeded_matches.py:
 every decision of the first ``--steps`` steps of ``--seeds`` matches of uniformly
 random legal actions, the positions of tests/bots/test_topper_search_decisions.py
 among them), each in
@@ -52,7 +52,7 @@ def measure(root: str, level: str, seeds: int, steps: int, keep_ceilings: bool) 
     import p2pcards
     from p2pcards.bots.registry import make_bot_factory
     from p2pcards.rules.topper import Phase
-    from tests.bots.topper_positions import seeded_positions
+    from tests.bots.seeded_matches import seeded_positions
 
     where = os.path.dirname(os.path.dirname(os.path.abspath(p2pcards.__file__)))
     if os.path.realpath(where) != os.path.realpath(root):

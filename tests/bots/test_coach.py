@@ -13,7 +13,8 @@ from p2pcards.cards import FULL_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffState, Challenge, Discard
 from p2pcards.rules.contract import faces_for_hands
 from p2pcards.rules.topper import Bid, PassBid, Play, TopperState
-from tests.bots.test_search_bots import _other_hands_shuffled, random_states
+from tests.bots.seeded_matches import random_states
+from tests.bots.test_search_bots import _other_hands_shuffled
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 

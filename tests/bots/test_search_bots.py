@@ -8,11 +8,10 @@ import importlib.util
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,18 +19,17 @@ from hypothesis import strategies as st
 
 from p2pcards.bots.agent import BotAgent
 from p2pcards.bots.base import play_local_match, shuffled_faces
-from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_belief import Habits
 from p2pcards.bots.bluff_model import OpponentModel
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
-from p2pcards.bots.topper import RandomTopperBot
 from p2pcards.bots.topper_playout import MatchOdds
 from p2pcards.bots.topper_search import SearchTopperBot, _Deadline, _Knowledge
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
 from p2pcards.rules.topper.order import effective_suit
+from tests.bots.seeded_matches import random_states, topper_states
 from tests.rules.expect import known
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,32 +49,6 @@ def load_arena() -> ModuleType:
 
 tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
 aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
-
-
-#: Per game: a new match with the seat that acts first, its deck, its random bot.
-GAMES: dict[str, tuple[Callable[[int], Any], Sequence[Card], Callable[[random.Random], Any]]] = {
-         "bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
-         "topper": (lambda first: TopperState.new(None, first), TOPPER_DECK, RandomTopperBot)}
-
-
-def random_states(game: str, seed: int, steps: int) -> Iterator[Any]:
-    """Full states (either game's) along a seeded match of random bots, each when a seat is to act."""
-    new, deck, random_bot = GAMES[game]
-    rng = random.Random(seed)
-    bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
-    state = new(seed % 4)
-    for _ in range(steps):
-        if state.outcome is not None:
-            return
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(deck, rng))
-            continue
-        yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
-
-
-def topper_states(seed: int, steps: int) -> Iterator[TopperState]:
-    return random_states("topper", seed, steps)
 
 
 # --- views: legal, unchanged, and blind ---------------------------------------------

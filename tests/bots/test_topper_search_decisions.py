@@ -24,7 +24,7 @@ from p2pcards.bots.registry import make_bot_factory
 from p2pcards.bots.topper_search import SearchTopperBot
 from p2pcards.rules.topper import TopperState
 
-from .topper_positions import seeded_positions
+from .seeded_matches import seeded_positions
 
 #: A ceiling no decision here comes near, CPU and clock alike.
 GENEROUS = 3600.0

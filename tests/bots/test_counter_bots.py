@@ -36,8 +36,7 @@ from p2pcards.rules.topper import (
     TopperState,
 )
 from p2pcards.rules.topper.order import effective_suit
-from tests.bots.seeded_matches import bluff_states, topper_states
-from tests.bots.test_search_bots import _other_hands_shuffled
+from tests.bots.seeded_matches import bluff_states, topper_states, twin_views
 from tests.bots.test_topper_bots import Watched, cards, table
 from tests.rules.expect import known
 
@@ -83,13 +82,9 @@ def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold() -
     rng = random.Random(4)
     compared = 0
     for seed in range(3):
-        for state in topper_states(seed, 90):
-            seat = state.to_act
-            assert seat is not None
-            twin = _other_hands_shuffled(state, seat, rng)
-            assert twin.view(seat) == state.view(seat)
-            first = CounterTopperBot(random.Random(1)).choose(state.view(seat))
-            assert CounterTopperBot(random.Random(1)).choose(twin.view(seat)) == first
+        for view, twin in twin_views(topper_states(seed, 90), rng):
+            first = CounterTopperBot(random.Random(1)).choose(view)
+            assert CounterTopperBot(random.Random(1)).choose(twin) == first
             compared += 1
     assert compared > 60
 

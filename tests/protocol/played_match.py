@@ -1,9 +1,10 @@
 """A short match of four played to its end, and the evening's pieces built on it.
 
-The rematch's tests (``test_keep_seat.py``, ``test_seat_fill.py``) start from a
-finished match and build on it what an end box holds (a count that heard some
-signed choices) and what a host may write (a genesis seating whom it likes,
-linked to the match it names); these are those pieces, made one way.
+The evening's tests (``test_keep_seat.py``, ``test_seat_fill.py``, and the
+chained records of ``tests/app``) start from a finished match, or a chain of
+them, and build on it what an end box holds (a count that heard some signed
+choices) and what a host may write (a genesis seating whom it likes, linked to
+the match it names); these are those pieces, made one way.
 """
 
 from __future__ import annotations
@@ -21,11 +22,17 @@ GAME = "topper"
 NAMES = ("P0", "P1", "P2", "P3")
 
 
-def played_match(seed: int) -> DirectTable:
-    """One short match of four, ended normally."""
-    first = direct_table(GAME, seed=seed)
-    first.run()
-    return first
+def played_match(seed: int, before: DirectTable | None = None, after: After | None = None
+                 ) -> DirectTable:
+    """One short match of four, ended normally; with ``before``, its rematch: the same
+    four, linked to the match ``before`` played (or to ``after``: a forged link)."""
+    if before is None:
+        played = direct_table(GAME, seed=seed)
+    else:
+        link = after if after is not None else before.tables[0].finished().after
+        played = direct_table(GAME, seed=seed, identities=before.identities, after=link)
+    played.run()
+    return played
 
 
 def config() -> dict[str, int]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from p2pcards.app import TableOptions, start_hosted_table
@@ -45,7 +45,7 @@ from p2pcards.rules.topper import TopperConfig
 from tests.hostile.bad_share import swap_share_for_next_seat
 from tests.support.typed import present
 
-from .harness import STARTUP_TIMEOUT
+from .harness import STARTUP_TIMEOUT, PeerProcess
 
 if TYPE_CHECKING:
     from tests.support.netns import SimulatedLan
@@ -65,6 +65,17 @@ def start_in(lan: SimulatedLan, *args: str) -> tuple[Any, int]:
         process.kill()
         raise AssertionError(f"the test host did not start: {line!r} {present(process.stderr).read()[-800:]!r}")
     return process, json.loads(line)["listening"]
+
+
+def finished(host: Any, joiners: Sequence[PeerProcess], seconds: float) -> dict[str, Any]:
+    """Wait until each joiner's match is over and the host (from :func:`start_in`) has
+    ended; the host's last report."""
+    for joiner in joiners:
+        joiner.wait(seconds)
+    host.wait(timeout=30)
+    report: dict[str, Any] = json.loads(
+        [line for line in host.stdout.read().splitlines() if line.startswith("{")][-1])
+    return report
 
 
 def _signer(frame: bytes) -> int | None:

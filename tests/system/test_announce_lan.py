@@ -13,7 +13,6 @@ cannot be made (see ``tests/support/netns.py``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import pytest
@@ -21,7 +20,7 @@ import pytest
 from tests.support.netns import SimulatedLan
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
-from .hostile_host import start_in
+from .hostile_host import finished, start_in
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +42,7 @@ def test_laptops_link_through_their_own_announcements_when_the_host_hands_out_no
     plan = TablePlan.short("topper", seed=None, deadline=30)
     homes = fresh_homes(f"announce-{family}")
     host, port = start_in(lan, "--bind", lan.addresses[0], "--writer", str(WRITER),
-                       "--victim", str(VICTIM), "--deadline", "30", "--no-peers")
+                          "--victim", str(VICTIM), "--deadline", "30", "--no-peers")
     address = lan.addresses[0] if family == "ipv4" else f"[{lan.addresses[0]}]"
     joiners: list[PeerProcess] = []
     try:
@@ -52,10 +51,7 @@ def test_laptops_link_through_their_own_announcements_when_the_host_hands_out_no
                                         prefix=lan.command(index, []))
             joiners.append(joiner)
             joiner.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
-        for joiner in joiners:
-            joiner.wait(MATCH_SECONDS)
-        host.wait(timeout=30)
-        report = json.loads([line for line in host.stdout.read().splitlines() if line.startswith("{")][-1])
+        report = finished(host, joiners, MATCH_SECONDS)
     finally:
         for joiner in joiners:
             joiner.stop()

@@ -11,7 +11,6 @@ be made (see ``tests/support/netns.py``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import pytest
@@ -19,7 +18,7 @@ import pytest
 from tests.support.netns import SimulatedLan
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
-from .hostile_host import start_in
+from .hostile_host import finished, start_in
 
 #: Player indices (join order): the host's own seat is 0, the joiners 1, 2, 3.
 WRITER, VICTIM = 1, 2
@@ -58,15 +57,12 @@ def test_three_laptops_play_on_when_the_host_withholds_one_players_messages(
     plan = TablePlan.short("topper", seed=None, deadline=30)
     homes = fresh_homes("mesh")
     host, port = start_in(lan, "--bind", lan.addresses[0], "--writer", str(WRITER),
-                       "--victim", str(VICTIM), "--deadline", "30")
+                          "--victim", str(VICTIM), "--deadline", "30")
     joiners: list[PeerProcess] = []
     try:
         for index in (1, 2, 3):
             joiners.append(_join(homes[index], lan, index, port, plan))
-        for joiner in joiners:
-            joiner.wait(MATCH_SECONDS)
-        host.wait(timeout=30)
-        report = json.loads([line for line in host.stdout.read().splitlines() if line.startswith("{")][-1])
+        report = finished(host, joiners, MATCH_SECONDS)
     finally:
         for joiner in joiners:
             joiner.stop()

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Benchmark the Topper search's decisions: this tree's code against a git revision's, in one run.
 
-Both versions decide the same seeded positions (every decision of the first
-``--steps`` steps of ``--seeds`` matches of uniformly random legal actions, the
-positions of tests/bots/test_topper_search_decisions.py among them), each in
+Both versions decide the same seeded positions (tests/bots/seeded_matches.py:
+every decision of the first ``--steps`` steps of ``--seeds`` matches of uniformly
+random legal actions, the positions of tests/bots/test_topper_search_decisions.py
+among them), each in
 its own process: the reference is the ``p2pcards`` package of ``--reference``
 (default ``main``) extracted from git into a temporary directory. Prints, per
 version, the decisions' CPU time of the thinking thread (median, p95, max),
@@ -47,11 +48,11 @@ REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 def measure(root: str, level: str, seeds: int, steps: int, keep_ceilings: bool) -> dict[str, Any]:
     """Decide every position with the ``p2pcards`` found at ``root``: choices, draws, CPU times."""
     sys.path.insert(0, root)
+    sys.path.append(REPO)  # the positions' maker, after root: root's p2pcards makes them
     import p2pcards
-    from p2pcards.bots.base import shuffled_faces
     from p2pcards.bots.registry import make_bot_factory
-    from p2pcards.cards import TOPPER_DECK
-    from p2pcards.rules.topper import Phase, TopperState
+    from p2pcards.rules.topper import Phase
+    from tests.bots.seeded_matches import seeded_positions
 
     where = os.path.dirname(os.path.dirname(os.path.abspath(p2pcards.__file__)))
     if os.path.realpath(where) != os.path.realpath(root):
@@ -59,14 +60,7 @@ def measure(root: str, level: str, seeds: int, steps: int, keep_ceilings: bool) 
     make = make_bot_factory("topper", "search", level)
     decisions = []
     for seed in range(seeds):
-        rng = random.Random(seed)
-        state = TopperState.new(None, seed % 4)
-        for step in range(steps):
-            if state.outcome is not None:
-                break
-            if state.awaiting_deal:
-                state.deal(shuffled_faces(TOPPER_DECK, rng))
-                continue
+        for step, state in seeded_positions(seed, steps):
             view = state.view(state.to_act)
             if len(list(view.legal_actions())) > 1:
                 bot_rng = random.Random(1000 + step)
@@ -78,7 +72,6 @@ def measure(root: str, level: str, seeds: int, steps: int, keep_ceilings: bool) 
                 cpu = time.thread_time() - started
                 decisions.append({"seed": seed, "step": step, "play": state.phase is Phase.PLAY,
                                   "action": repr(action), "draw": bot_rng.random(), "cpu": cpu})
-            state.apply(rng.choice(list(state.legal_actions())))
     return {"root": where, "decisions": decisions}
 
 

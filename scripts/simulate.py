@@ -37,7 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.sim.simulation import GAMES, Simulation, judge, schedule_for  # noqa: E402
+from tests.sim.judge import judge  # noqa: E402
+from tests.sim.schedule import GAMES, schedule_for  # noqa: E402
+from tests.sim.simulation import Simulation  # noqa: E402
 
 
 def main() -> int:

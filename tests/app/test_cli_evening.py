@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import direct_table
 from p2pcards.protocol.evening import After
 from tests.app.test_cli import run_cli
+from tests.protocol.played_match import played_match
 
 
 def _save(path: Path, messages: list[bytes]) -> Path:
@@ -21,15 +21,10 @@ def _save(path: Path, messages: list[bytes]) -> Path:
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     folder = tmp_path_factory.mktemp("evening")
-    first = direct_table("topper", seed=71)
-    first.run()
-    second = direct_table("topper", seed=72, identities=first.identities,
-                          after=first.tables[0].finished().after)
-    second.run()
+    first = played_match(71)
+    second = played_match(72, before=first)
     record = first.tables[0].finished()
-    forged = direct_table("topper", seed=73, identities=first.identities,
-                          after=After(record.session, record.final, record.seats[::-1]))
-    forged.run()
+    forged = played_match(73, before=first, after=After(record.session, record.final, record.seats[::-1]))
     files = [_save(folder / name, table.tables[0].transcript())
              for name, table in (("one", first), ("two", second), ("forged", forged))]
     return folder, files

@@ -10,24 +10,12 @@ import pytest
 from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
-from p2pcards.net.session_events import Decision
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
+from tests.app.hosted import Silent
 from tests.support import until
 from tests.support.typed import present
-
-
-class _Silent:
-    """A player who never answers."""
-
-    def __init__(self) -> None:
-        self.asked = asyncio.Event()
-
-    async def decide(self, view: Engine, decision: Decision) -> None:
-        self.asked.set()
-        await asyncio.Event().wait()
 
 
 def _options(tmp_path: Path) -> TableOptions:
@@ -46,7 +34,7 @@ def test_a_silent_writer_is_blamed_once_the_host_answers_a_ping(tmp_path: Path) 
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=3)
-        hosted.sessions[2].agent = _Silent()  # the second bot (player 2) stops answering
+        hosted.sessions[2].agent = Silent()  # the second bot (player 2) stops answering
         try:
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
             results = await asyncio.wait_for(asyncio.gather(*others), 30)
@@ -87,7 +75,7 @@ def _later_clock_at_a_host_that_closes(tmp_path: Path,
         me = seeded_identity(4, "me", "Me")
         hosted = await start_hosted_table(
             me, BotAgent(make_bot_factory("topper", "heuristic"), 4), _options(tmp_path), bots=1)
-        silent = PeerSession(seeded_identity(4, "mute", "Mute"), _Silent(),
+        silent = PeerSession(seeded_identity(4, "mute", "Mute"), Silent(),
                              hosted.host.local_connector(seeded_identity(4, "mute", "Mute")),
                              deadline=1.5, reconnect_window=1.0)
         watcher = PeerSession(seeded_identity(4, "late", "Late"),

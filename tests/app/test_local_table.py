@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.app import TableOptions, play_local, seeded_identity, start_hosted_table
-from p2pcards.bots.agent import BotAgent, Positioned, make_bot_factory
+from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.journal import Journal, read_records
 from p2pcards.net.session_events import LobbyUpdate, SessionResult
 from p2pcards.protocol import game_wire
@@ -17,8 +17,8 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffConfig
-from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
+from tests.app.hosted import Silent
 from tests.support import until
 from tests.support.typed import present
 
@@ -90,21 +90,10 @@ def test_bots_fill_seats_in_a_fixed_order_and_the_host_sits_first(tmp_path: Path
     assert asyncio.run(run()) == ["Me", "Ada", "Bob", "Cy"]
 
 
-class _NeverDecides:
-    """A person who does not answer (until the program is stopped)."""
-
-    def __init__(self) -> None:
-        self.asked = asyncio.Event()
-
-    async def decide(self, view: Engine, decision: Positioned) -> None:
-        self.asked.set()
-        await asyncio.Event().wait()
-
-
 def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_path: Path) -> None:
     async def run() -> list[Verdict | None]:
         me = seeded_identity(2, "me", "Me")
-        agent = _NeverDecides()
+        agent = Silent()
         hosted = await start_hosted_table(me, agent, options("topper", tmp_path, 2), bots=3)
         try:
             await asyncio.wait_for(agent.asked.wait(), 60)
@@ -155,7 +144,7 @@ def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_th
 def test_a_seat_whose_table_ended_with_a_verdict_does_not_resume_play(tmp_path: Path) -> None:
     async def run() -> tuple[Verdict | None, Verdict | None]:
         me = seeded_identity(2, "me", "Me")
-        agent = _NeverDecides()
+        agent = Silent()
         hosted = await start_hosted_table(me, agent, options("topper", tmp_path, 2), bots=3)
         try:
             await asyncio.wait_for(agent.asked.wait(), 60)

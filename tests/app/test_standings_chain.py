@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import SHORT, DirectTable, direct_table
+from p2pcards._direct import DirectTable
 from p2pcards.app import randomness_for
 from p2pcards.bots.registry import make_bot_factory
-from p2pcards.protocol import game_wire
-from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, rematch_genesis, sign_choice
+from p2pcards.protocol.again import AGAIN, LEAVE, rematch_genesis
 from p2pcards.protocol.evening import After
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
 from p2pcards.standings import collect, evening_of
+from tests.protocol.played_match import GAME, NAMES, config, heard_count, played_match
 from tests.support.typed import present
 
 DAY = 24 * 3600
@@ -39,31 +39,18 @@ def chain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     match whose link is forged, two days later."""
     root = tmp_path_factory.mktemp("tables")
     start = 1_800_000_000.0
-    first = direct_table("topper", seed=81)
-    first.run()
-    second = direct_table("topper", seed=82, identities=first.identities,
-                          after=first.tables[0].finished().after)
-    second.run()
+    first = played_match(81)
+    second = played_match(82, before=first)
     record = second.tables[0].finished()
-    count = AgainCount(record, tuple(p.public_key for p in second.tables[0].players))
-    for player in range(3):
-        count.receive(sign_choice(first.identities[player], record, player, AGAIN).raw)
-    count.receive(sign_choice(first.identities[3], record, 3, LEAVE).raw)
+    count = heard_count(second, {0: AGAIN, 1: AGAIN, 2: AGAIN, 3: LEAVE}, closes_at=None)
     bot = Identity.generate("Bot")
     count.fill(3, bot.public_key, "Bot")
-    genesis = rematch_genesis(first.identities[0], count, ("P0", "P1", "P2", "P3"), "topper",
-                              _config(), "test table")
+    genesis = rematch_genesis(first.identities[0], count, NAMES, GAME, config(), "test table")
     third = _played(genesis.raw, [*first.identities[:3], bot], seed=83)
-    forged = direct_table("topper", seed=84, identities=first.identities,
-                          after=After(record.session, bytes(32), record.seats))
-    forged.run()
+    forged = played_match(84, before=first, after=After(record.session, bytes(32), record.seats))
     folders = [_save(root, first.tables[0], start), _save(root, second.tables[0], start + 60),
                _save(root, third, start + DAY), _save(root, forged.tables[0], start + 2 * DAY)]
     return root, folders
-
-
-def _config() -> dict[str, int]:
-    return game_wire.by_name("topper").config_to_wire(SHORT["topper"])
 
 
 def _played(genesis: bytes, identities: list[Identity], seed: int) -> Table:

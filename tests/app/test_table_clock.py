@@ -11,7 +11,7 @@ import pytest
 
 from p2pcards._direct import direct_table
 from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
-from p2pcards.bots.agent import BotAgent, Positioned, make_bot_factory
+from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cli import build_parser
 from p2pcards.commands.settings import table_config
 from p2pcards.net.journal import Journal
@@ -21,15 +21,10 @@ from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import MOVE_TIME, move_time_of
 from p2pcards.protocol.verdict import Verdict
-from p2pcards.rules.contract import Engine
 from p2pcards.rules.topper import TopperConfig
+from tests.app.hosted import Silent
 from tests.support import until
 from tests.support.typed import present
-
-
-class _Silent:
-    async def decide(self, view: Engine, decision: Positioned) -> None:
-        await asyncio.Event().wait()
 
 
 def _config(move_time: int | None) -> dict[str, int]:
@@ -50,7 +45,7 @@ def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_pat
     async def run() -> list[Verdict | None]:
         # Every session's own deadline is long; the genesis gives each writer 1 s.
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
-        hosted.sessions[2].agent = _Silent()
+        hosted.sessions[2].agent = Silent()
         try:
             assert all(s.move_time() == 1.0 for s in hosted.sessions if s.table is not None)
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
@@ -64,7 +59,7 @@ def test_every_peer_times_a_silent_player_by_the_hosts_clock_not_its_own(tmp_pat
 def test_a_table_without_a_clock_never_names_a_slow_player(tmp_path: Path) -> None:
     async def run() -> tuple[list[float], list[Verdict | None]]:
         hosted = await _hosted(tmp_path, move_time=0, session_deadline=0.5)
-        hosted.sessions[2].agent = _Silent()
+        hosted.sessions[2].agent = Silent()
         try:
             # Every peer reaches the silent player's turn and its (sans-IO) rules set that
             # turn's deadline to never, not to the sessions' own 0.5 s: no tick names him.
@@ -106,7 +101,7 @@ def test_a_resumed_turn_keeps_the_time_already_spent(tmp_path: Path, spent: int,
     os.utime(journal.transcript_path, (began, began))
 
     async def run() -> float:
-        session = PeerSession(direct.identities[1], _Silent(), None, deadline=120)  # type: ignore[arg-type]  # never dials
+        session = PeerSession(direct.identities[1], Silent(), None, deadline=120)  # type: ignore[arg-type]  # never dials
         session.resume_from(journal)  # rewrites the transcript: its old age must be kept
         try:
             session._reset_deadline(elapsed=session._saved_turn_age())
@@ -139,7 +134,7 @@ def test_a_silent_players_own_clock_stays_run_out_instead_of_starting_again(tmp_
     async def run() -> tuple[bool, float, Verdict | None]:
         hosted = await _hosted(tmp_path, move_time=1, session_deadline=600)
         silent = hosted.sessions[2]
-        silent.agent = _Silent()
+        silent.agent = Silent()
         try:
             others = [t for i, t in enumerate(hosted.tasks) if i != 2]
             await asyncio.wait_for(asyncio.gather(*others), 60)

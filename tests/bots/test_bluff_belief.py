@@ -4,18 +4,15 @@ written here from the table's record and the seat's own cards."""
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pcards.bots.base import shuffled_faces
-from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_belief import OF_A_RANK, TableBelief
 from p2pcards.bots.bluff_record import passes, round_starts
 from p2pcards.cards import FULL_DECK, Card, Rank
-from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard, Pass
+from p2pcards.rules.bluff import BluffState, Challenge, Discard, Pass
 from p2pcards.rules.contract import faces_for_hands
+from tests.bots.seeded_matches import bluff_states
 
 
 def cards(text: str) -> list[Card]:
@@ -34,18 +31,7 @@ def slots(state: BluffState, seat: int, count: int) -> tuple[int, ...]:
 
 def played(seed: int, steps: int) -> BluffState:
     """A table after ``steps`` moves of four random bots (seeded)."""
-    rng = random.Random(seed)
-    bots = [RandomBluffBot(random.Random(seed * 4 + s)) for s in range(4)]
-    state = BluffState.new(BluffConfig(), seed % 4)
-    for _ in range(steps):
-        if state.outcome is not None:
-            break
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(FULL_DECK, rng))
-            continue
-        seat = state.to_act
-        assert seat is not None
-        state.apply(bots[seat].choose(state.view(seat)))
+    *_, state = bluff_states(seed, steps, bots_from=4)  # live: the table after the last move
     return state
 
 

@@ -29,6 +29,7 @@ from p2pcards.rules.bluff import (
     Reveal,
     faces_for_hands,
 )
+from tests.bots.seeded_matches import bluff_states
 
 #: A bot made from its seeded generator.
 BotClass = Callable[[random.Random], RandomBluffBot | HeuristicBluffBot | SearchBluffBot]
@@ -54,18 +55,9 @@ def heuristic(view: BluffState) -> Action:
 
 def random_match_views(seed: int, steps: int) -> Iterator[tuple[BluffState, int]]:
     """(full state, seat to act) along a seeded match of random bots."""
-    rng = random.Random(seed)
-    bots = [RandomBluffBot(random.Random(seed * 7 + s)) for s in range(4)]
-    state = BluffState.new(BluffConfig(), seed % 4)
-    for _ in range(steps):
-        if state.outcome is not None:
-            return
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(FULL_DECK, rng))
-            continue
+    for state in bluff_states(seed, steps):
         assert state.to_act is not None
         yield state, state.to_act
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
 
 
 # --- the random bot --------------------------------------------------------------------

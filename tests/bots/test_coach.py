@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from math import comb
 
@@ -13,7 +14,7 @@ from p2pcards.cards import FULL_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffState, Challenge, Discard
 from p2pcards.rules.contract import faces_for_hands
 from p2pcards.rules.topper import Bid, PassBid, Play, TopperState
-from tests.bots.test_search_bots import _other_hands_shuffled, random_states
+from tests.bots.seeded_matches import random_states, topper_states, twin_views
 
 NAMES = ("Ann", "Ben", "Cat", "Dan")
 
@@ -232,16 +233,9 @@ def test_the_bluff_coach_advises_from_its_view_alone() -> None:
 
 
 def test_the_topper_coach_advises_from_its_view_alone() -> None:
-    rng = random.Random(7)
     compared = 0
-    for state in random_states("topper", 4, 40):
-        if compared >= 8:
-            break
-        seat = state.to_act
-        twin = _other_hands_shuffled(state, seat, rng)
-        assert twin.view(seat) == state.view(seat)
-        assert advise(twin.view(seat), random.Random(5), NAMES) == advise(
-            state.view(seat), random.Random(5), NAMES)
+    for view, twin in itertools.islice(twin_views(topper_states(4, 40), random.Random(7)), 8):
+        assert advise(twin, random.Random(5), NAMES) == advise(view, random.Random(5), NAMES)
         compared += 1
     assert compared == 8
 

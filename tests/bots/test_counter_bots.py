@@ -9,7 +9,6 @@ import random
 import pytest
 
 from p2pcards.bots.base import play_local_match, shuffled_faces
-from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_belief import TableBelief
 from p2pcards.bots.bluff_counter import CounterBluffBot
 from p2pcards.bots.registry import KINDS, make_bot_factory
@@ -37,7 +36,7 @@ from p2pcards.rules.topper import (
     TopperState,
 )
 from p2pcards.rules.topper.order import effective_suit
-from tests.bots.test_search_bots import _other_hands_shuffled, topper_states
+from tests.bots.seeded_matches import bluff_states, topper_states, twin_views
 from tests.bots.test_topper_bots import Watched, cards, table
 from tests.rules.expect import known
 
@@ -83,13 +82,9 @@ def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold() -
     rng = random.Random(4)
     compared = 0
     for seed in range(3):
-        for state in topper_states(seed, 90):
-            seat = state.to_act
-            assert seat is not None
-            twin = _other_hands_shuffled(state, seat, rng)
-            assert twin.view(seat) == state.view(seat)
-            first = CounterTopperBot(random.Random(1)).choose(state.view(seat))
-            assert CounterTopperBot(random.Random(1)).choose(twin.view(seat)) == first
+        for view, twin in twin_views(topper_states(seed, 90), rng):
+            first = CounterTopperBot(random.Random(1)).choose(view)
+            assert CounterTopperBot(random.Random(1)).choose(twin) == first
             compared += 1
     assert compared > 60
 
@@ -97,15 +92,7 @@ def test_topper_counter_chooses_from_its_view_alone_whatever_the_others_hold() -
 def test_bluff_counter_chooses_from_its_view_alone_and_legally() -> None:
     checked = 0
     for seed in range(3):
-        rng = random.Random(seed)
-        bots = [RandomBluffBot(random.Random(seed * 7 + s)) for s in range(4)]
-        state = BluffState.new(BluffConfig(), seed % 4)
-        for _ in range(250):
-            if state.outcome is not None:
-                break
-            if state.awaiting_deal:
-                state.deal(shuffled_faces(FULL_DECK, rng))
-                continue
+        for state in bluff_states(seed, 250):
             assert state.to_act is not None
             view = state.view(state.to_act)
             before = view.copy()
@@ -113,7 +100,6 @@ def test_bluff_counter_chooses_from_its_view_alone_and_legally() -> None:
             assert view == before
             state.check(action)
             checked += 1
-            state.apply(bots[state.to_act].choose(view))
     assert checked > 200
 
 

@@ -8,11 +8,10 @@ import importlib.util
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,18 +19,17 @@ from hypothesis import strategies as st
 
 from p2pcards.bots.agent import BotAgent
 from p2pcards.bots.base import play_local_match, shuffled_faces
-from p2pcards.bots.bluff import RandomBluffBot
 from p2pcards.bots.bluff_belief import Habits
 from p2pcards.bots.bluff_model import OpponentModel
 from p2pcards.bots.bluff_search import SearchBluffBot
 from p2pcards.bots.registry import KINDS, LEVELS, UnknownBot, make_bot_factory
-from p2pcards.bots.topper import RandomTopperBot
 from p2pcards.bots.topper_playout import MatchOdds
 from p2pcards.bots.topper_search import SearchTopperBot, _Deadline, _Knowledge
 from p2pcards.cards import FULL_DECK, TOPPER_DECK, Card, Rank, Suit
 from p2pcards.rules.bluff import BluffConfig, BluffState, Challenge, Discard
 from p2pcards.rules.topper import Bid, PassBid, Phase, TopperState
 from p2pcards.rules.topper.order import effective_suit
+from tests.bots.seeded_matches import random_states, topper_states, twin_views
 from tests.rules.expect import known
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,32 +49,6 @@ def load_arena() -> ModuleType:
 
 tiny_topper = partial(SearchTopperBot, iterations=12, bid_samples=3)
 aware_topper = partial(SearchTopperBot, iterations=12, bid_samples=3, match_aware=True)
-
-
-#: Per game: a new match with the seat that acts first, its deck, its random bot.
-GAMES: dict[str, tuple[Callable[[int], Any], Sequence[Card], Callable[[random.Random], Any]]] = {
-         "bluff": (lambda first: BluffState.new(BluffConfig(), first), FULL_DECK, RandomBluffBot),
-         "topper": (lambda first: TopperState.new(None, first), TOPPER_DECK, RandomTopperBot)}
-
-
-def random_states(game: str, seed: int, steps: int) -> Iterator[Any]:
-    """Full states (either game's) along a seeded match of random bots, each when a seat is to act."""
-    new, deck, random_bot = GAMES[game]
-    rng = random.Random(seed)
-    bots = [random_bot(random.Random(seed * 7 + s)) for s in range(4)]
-    state = new(seed % 4)
-    for _ in range(steps):
-        if state.outcome is not None:
-            return
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(deck, rng))
-            continue
-        yield state
-        state.apply(bots[state.to_act].choose(state.view(state.to_act)))
-
-
-def topper_states(seed: int, steps: int) -> Iterator[TopperState]:
-    return random_states("topper", seed, steps)
 
 
 # --- views: legal, unchanged, and blind ---------------------------------------------
@@ -113,35 +85,16 @@ def test_bluff_search_plays_legally_and_leaves_its_view_as_it_was() -> None:
     assert checked > 200
 
 
-def _other_hands_shuffled(state: TopperState, seat: int, rng: random.Random) -> TopperState:
-    """The same public table, with the other seats' unplayed cards dealt among them anew."""
-    other = state.copy()
-    hidden = [(p, f) for s in range(4) if s != seat for p, f in state.hand(s)]
-    faces = [f for _, f in hidden]
-    rng.shuffle(faces)
-    for (slot, _), face in zip(hidden, faces, strict=False):
-        other._faces[slot] = face
-    return other
-
-
 def test_topper_search_chooses_from_its_view_alone_whatever_the_others_hold() -> None:
     """Two tables that differ only in the other seats' hidden cards give equal views,
     so a seeded bot chooses alike: it cannot reach what its view does not hold."""
-    rng = random.Random(5)
     compared = 0
-    for state in topper_states(2, 60):
-        if state.phase is not Phase.BIDDING:
-            continue
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
+    bidding = (state for state in topper_states(2, 60) if state.phase is Phase.BIDDING)
+    for view, twin in twin_views(bidding, random.Random(5)):
         for other in range(4):
-            if other != seat:
+            if other != view.to_act:
                 assert all(face is None for _, face in view.hand(other))
-        twin = _other_hands_shuffled(state, seat, rng)
-        assert twin.view(seat) == view
-        first = tiny_topper(random.Random(1)).choose(view)
-        assert tiny_topper(random.Random(1)).choose(twin.view(seat)) == first
+        assert tiny_topper(random.Random(1)).choose(view) == tiny_topper(random.Random(1)).choose(twin)
         compared += 1
     assert compared > 3
 
@@ -323,15 +276,9 @@ def test_normal_and_hard_play_for_the_match_and_easy_for_the_hand() -> None:
 
 
 def test_a_match_aware_bot_chooses_from_its_view_alone() -> None:
-    rng = random.Random(8)
     compared = 0
-    for state in topper_states(3, 80):
-        seat = state.to_act
-        assert seat is not None
-        twin = _other_hands_shuffled(state, seat, rng)
-        assert twin.view(seat) == state.view(seat)
-        first = aware_topper(random.Random(2)).choose(state.view(seat))
-        assert aware_topper(random.Random(2)).choose(twin.view(seat)) == first
+    for view, twin in twin_views(topper_states(3, 80), random.Random(8)):
+        assert aware_topper(random.Random(2)).choose(view) == aware_topper(random.Random(2)).choose(twin)
         compared += 1
     assert compared > 20
 

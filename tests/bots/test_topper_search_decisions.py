@@ -20,30 +20,14 @@ import random
 
 import pytest
 
-from p2pcards.bots.base import shuffled_faces
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.bots.topper_search import SearchTopperBot
-from p2pcards.cards import TOPPER_DECK
 from p2pcards.rules.topper import TopperState
+
+from .seeded_matches import seeded_positions
 
 #: A ceiling no decision here comes near, CPU and clock alike.
 GENEROUS = 3600.0
-
-
-def positions(seed: int, steps: int) -> dict[int, TopperState]:
-    """Full states along a seeded match of uniformly random legal actions, by step."""
-    rng = random.Random(seed)
-    state = TopperState.new(None, seed % 4)
-    found: dict[int, TopperState] = {}
-    for step in range(steps):
-        if state.outcome is not None:
-            break
-        if state.awaiting_deal:
-            state.deal(shuffled_faces(TOPPER_DECK, rng))
-            continue
-        found[step] = state.copy()
-        state.apply(rng.choice(list(state.legal_actions())))
-    return found
 
 
 # (level, step of the match of seed 0, phase, the action chosen, the bot's next random draw)
@@ -81,7 +65,8 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def match() -> dict[int, TopperState]:
-    return positions(0, 120)
+    """Full states along the seeded match of seed 0, by step."""
+    return {step: state.copy() for step, state in seeded_positions(0, 120)}
 
 
 @pytest.mark.parametrize(("level", "step", "phase", "action", "draw"), CASES,

@@ -13,6 +13,7 @@ from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import (
     NOTICE_TAG,
     SIGN_TAG,
+    KeptMessage,
     SignedMessage,
     SignedNotice,
     seal,
@@ -200,12 +201,18 @@ def test_a_leave_dated_after_this_peers_end_is_the_leavers_word() -> None:
     assert report.ok and report.verdict_refused is None
 
 
-def test_equivocation_evidence_gives_this_peer_its_own_provable_verdict() -> None:
-    table = _table_in_play()
+def _fork_at_3(table: DirectTable) -> tuple[KeptMessage, bytes]:
+    """The message at position 3 and another version of it its writer signed."""
     ref = table.observer
     held = ref.messages[3]
     other = seal(table.identities[held.player], session=ref.session, position=3, prev=held.prev,
                  player=held.player, type=held.type, body=dict(held.body, draw=bytes(32))).raw
+    return held, other
+
+
+def test_equivocation_evidence_gives_this_peer_its_own_provable_verdict() -> None:
+    table = _table_in_play()
+    held, other = _fork_at_3(table)
     reporter = (held.player + 1) % 4
     notice = _alert(table, reporter, Verdict("chain.equivocation", (held.player,), 3, "two", (other,)))
     for who in [p for p in range(4) if p not in (reporter, held.player)]:
@@ -219,10 +226,7 @@ def test_a_report_naming_the_receiver_with_proof_of_anothers_equivocation_names_
     """Evidence wins over who is named (PROTOCOL.md §8, issue 25 point 8): the claim
     against the receiver itself is advisory, the equivocation it checked is not."""
     table = _table_in_play()
-    ref = table.observer
-    held = ref.messages[3]
-    other = seal(table.identities[held.player], session=ref.session, position=3, prev=held.prev,
-                 player=held.player, type=held.type, body=dict(held.body, draw=bytes(32))).raw
+    held, other = _fork_at_3(table)
     reporter = (held.player + 1) % 4
     receiver = (held.player + 2) % 4
     notice = _alert(table, reporter, Verdict("chain.equivocation", (receiver,), 3, "you", (other,)))

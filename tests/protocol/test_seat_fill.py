@@ -6,37 +6,29 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import SHORT, DirectTable, direct_table
-from p2pcards.protocol import frames, game_wire
-from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, rematch_genesis, sign_choice
+from p2pcards._direct import DirectTable
+from p2pcards.protocol import frames
+from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, rematch_genesis
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.evening import After, FinishedMatch, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.seat_fill import Fill, NotTheSeatTaken, SeatRefused, check_newcomer
 from p2pcards.protocol.table import Table
 
-GAME = "topper"
-NAMES = ("P0", "P1", "P2", "P3")
+from .played_match import GAME, NAMES, config, heard_count, host_genesis, played_match, player_keys
 
 
 @pytest.fixture(scope="module")
 def played() -> DirectTable:
-    """One short match of four, ended normally."""
-    first = direct_table(GAME, seed=71)
-    first.run()
-    return first
+    return played_match(seed=71)
 
 
 def _count(played: DirectTable, leavers: tuple[int, ...] = (2,), closes_at: float | None = 100.0,
            ) -> tuple[AgainCount, FinishedMatch, tuple[bytes, ...]]:
-    record = played.tables[0].finished()
-    keys = tuple(p.public_key for p in played.tables[0].players)
-    count = AgainCount(record, keys, closes_at=closes_at)
-    for player in range(4):
-        choice = LEAVE if player in leavers else AGAIN
-        count.receive(sign_choice(played.identities[player], record, player, choice).raw)
-    return count, record, keys
+    """A count that heard every player choose again but ``leavers``, with its match and keys."""
+    choices = {player: LEAVE if player in leavers else AGAIN for player in range(4)}
+    count = heard_count(played, choices, closes_at)
+    return count, played.tables[0].finished(), tuple(player_keys(played))
 
 
 def test_a_newcomer_takes_the_freed_seat_in_its_leavers_place_and_the_count_is_ready(played: DirectTable) -> None:
@@ -99,15 +91,11 @@ def test_an_end_box_refuses_a_fill_about_another_match_or_a_seat_not_freed(playe
 
 def _rematch(played: DirectTable, newcomer: Identity, host: Identity | None = None,
              after: After | None = None) -> tuple[bytes, Fill]:
-    count, record, keys = _count(played)
+    count, record, _ = _count(played)
     made = count.take(newcomer.public_key, newcomer.name, now=1.0)
-    config = game_wire.by_name(GAME).config_to_wire(SHORT[GAME])
     if host is None:
-        return rematch_genesis(played.identities[0], count, NAMES, GAME, config, "t").raw, made
-    lobby = Lobby(host, GAME, config, "t")
-    for key, name in count.next_players(NAMES)[1:]:
-        lobby.join(key, name)
-    return lobby.genesis(after=after or record.after).raw, made
+        return rematch_genesis(played.identities[0], count, NAMES, GAME, config(), "t").raw, made
+    return host_genesis(host, count.next_players(NAMES), after or record.after), made
 
 
 def test_a_newcomer_accepts_the_rematch_that_seats_it_as_its_fill_said(played: DirectTable) -> None:
@@ -141,7 +129,7 @@ def test_a_newcomer_refuses_a_genesis_that_seats_it_elsewhere_or_keeps_the_leave
     elsewhere = Fill(made.session, made.final, 1, made.seat, made.public_key, made.name, False)
     with pytest.raises(NotTheSeatTaken, match="join place 1"):
         check_newcomer(genesis, played.identities[0].public_key, elsewhere)
-    keys = [p.public_key for p in played.tables[0].players]
+    keys = player_keys(played)
     record = played.tables[0].finished()
     stayed = Fill(made.session, made.final, 2, record.seats.index(keys[1]), made.public_key,
                   made.name, False)

@@ -31,7 +31,7 @@ from tests.hostile.harness import Bench, clone
 DEADLINE = 10.0
 
 
-def _run_check(rules: SessionRules, outs: list[Any], now: float = 1.0) -> list[Any]:
+def run_checks(rules: SessionRules, outs: list[Any], now: float = 1.0) -> list[Any]:
     """Do the heavy work the rules asked for, as a driver would; all outputs."""
     done: list[Any] = []
     for out in outs:
@@ -75,7 +75,7 @@ def test_a_message_from_a_direct_link_goes_on_to_the_host_and_the_other_direct_p
     its writer."""
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={0, 1, 3})
-    outs = _run_check(rules, rules.message(3, written.raw), now=1.0)
+    outs = run_checks(rules, rules.message(3, written.raw), now=1.0)
     assert _sends(outs) == [(1, "msg")]
     assert rules.table is not None and rules.table.next_position == 2
     assert rules.wake_at() == 1.0 + FORWARD_DELAY
@@ -88,7 +88,7 @@ def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench: Bench) -> N
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
     late = DEADLINE / 2 + 0.1
-    outs = _run_check(rules, rules.message(3, written.raw), now=late)
+    outs = run_checks(rules, rules.message(3, written.raw), now=late)
     assert sorted(_sends(outs), key=str) == sorted([(HOST, "msg"), (1, "msg")], key=str)
     assert rules.wake_at() == late + DEADLINE
 
@@ -96,7 +96,7 @@ def test_a_message_that_came_late_goes_on_to_the_host_at_once(bench: Bench) -> N
 def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench: Bench) -> None:
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
-    _run_check(rules, rules.message(3, written.raw), now=1.0)
+    run_checks(rules, rules.message(3, written.raw), now=1.0)
     assert rules.message(HOST, written.raw) == []  # a copy, and the host has it
     assert rules.tick(1.0 + FORWARD_DELAY) == []
 
@@ -104,7 +104,7 @@ def test_the_hosts_own_copy_first_means_nothing_is_passed_on(bench: Bench) -> No
 def test_a_message_from_the_host_goes_only_to_the_direct_peers(bench: Bench) -> None:
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
-    outs = _run_check(rules, rules.message(HOST, written.raw))
+    outs = run_checks(rules, rules.message(HOST, written.raw))
     assert sorted(_sends(outs), key=str) == sorted([(1, "msg"), (3, "msg")], key=str)
     # A copy from a direct link afterwards: dropped before any work.
     assert rules.message(1, written.raw) == []
@@ -150,7 +150,7 @@ def test_progress_in_the_window_names_nobody(bench: Bench) -> None:
     rules = _rules_for(bench, 2, linked=set())
     rules.tick(DEADLINE)
     written = bench.produce(0)
-    _run_check(rules, rules.message(HOST, written.raw), now=DEADLINE + 1)
+    run_checks(rules, rules.message(HOST, written.raw), now=DEADLINE + 1)
     assert rules.probe is None and rules.wake_at() == DEADLINE + 1 + DEADLINE
     assert _verdicts(rules.tick(DEADLINE + 2)) == []
 
@@ -223,7 +223,7 @@ def test_one_speculative_shuffle_per_position_settled_by_its_check(shuffle_stage
     assert [type(o) for o in first] == [Speculate, Check]
     again = rules.message(2, real)  # the same message on another path, not yet checked
     assert [type(o) for o in again] == [Check]
-    outs = _run_check(rules, first)
+    outs = run_checks(rules, first)
     assert isinstance(first[0], Speculate)
     assert Settle(first[0].position, True) in outs
     assert table.next_position == first[0].position + 1
@@ -240,7 +240,7 @@ def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage: 
                prev=msg.prev, player=msg.player, type="shuffle", body=body).raw
     rules = SessionRules(DEADLINE)
     rules.start(table, 0.0)
-    outs = _run_check(rules, rules.message(1, bad))
+    outs = run_checks(rules, rules.message(1, bad))
     assert isinstance(outs[0], Speculate)
     assert Settle(msg.position, False) in outs
     assert table.stage is Stage.ENDED  # a rule broken under the writer's signature
@@ -290,12 +290,12 @@ def test_what_waits_to_go_on_to_the_host_goes_at_once_when_the_table_ends(bench:
     would never reach the host (the host's own seat would then wait for it)."""
     written = bench.produce(0)
     rules = _rules_for(bench, 2, linked={1, 3})
-    _run_check(rules, rules.message(3, written.raw), now=1.0)  # waits FORWARD_DELAY
+    run_checks(rules, rules.message(3, written.raw), now=1.0)  # waits FORWARD_DELAY
     table = rules.table
     assert table is not None
     bad = seal(bench.identities[3], session=table.session, position=table.next_position,
                prev=table.head, player=3, type="commit", body={"key": bytes(32)}).raw
-    outs = _run_check(rules, rules.message(3, bad), now=1.1)  # out of turn: the table ends
+    outs = run_checks(rules, rules.message(3, bad), now=1.1)  # out of turn: the table ends
     assert _verdicts(outs) and table.stage is Stage.ENDED
     assert (HOST, "msg") in _sends(outs)
 
@@ -338,7 +338,7 @@ def _exchange(rules: dict[int, SessionRules], first: list[tuple[int, Any]], now:
         if frame.kind == "sync":
             outs = peer.sync(src, frame.body["have"])
         elif frame.kind == "msg":
-            outs = _run_check(peer, peer.message(src, frame.body), now=now)
+            outs = run_checks(peer, peer.message(src, frame.body), now=now)
         else:
             outs = []
         queue += [(dst, o) for o in outs]

@@ -12,25 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from p2pcards.protocol.envelope import SignedMessage, seal
-from p2pcards.protocol.errors import MalformedMessage, ProtocolError
+from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.session import Check, Emit, SessionRules
 from p2pcards.protocol.table_records import Stage
 from tests.hostile.harness import Bench
-
-
-def _run_check(rules: SessionRules, outs: list[Any]) -> list[Any]:
-    done: list[Any] = []
-    for out in outs:
-        done.append(out)
-        if isinstance(out, Check):
-            events: list[Any] | None = None
-            error: ProtocolError | None = None
-            try:
-                events = out.job()
-            except ProtocolError as failed:
-                error = failed
-            done += rules.checked(out, events, error, 1.0)
-    return done
+from tests.protocol.test_session import run_checks
 
 
 def _verdicts(outs: list[Any]) -> list[Any]:
@@ -56,7 +42,7 @@ def test_an_alert_holding_the_writers_bad_next_message_names_the_writer_with_it(
     rules = SessionRules(10.0)
     rules.start(bench.tables[0], 0.0)
     rules.host_up = True
-    outs = _run_check(rules, rules.alert(1, alert))
+    outs = run_checks(rules, rules.alert(1, alert))
     verdicts = _verdicts(outs)
     assert [(v.rule, v.players, v.evidence) for v in verdicts] == [
         (MalformedMessage.rule, (3,), (bad,))]

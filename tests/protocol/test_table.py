@@ -180,18 +180,23 @@ def test_duplicate_delivery_is_ignored() -> None:
     assert table.tables[1].next_position == 2
 
 
-def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone() -> None:
+def _bluff_lead() -> tuple[DirectTable, Table, int]:
+    """A Bluff table (seed 21) in play whose leader discarded its first slot honestly
+    (stake 10), delivered to everyone: the table, the leader, that slot."""
     table = direct_table("bluff", seed=21)
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
-    # Lead with a discard, then have the next seat challenge it.
     assert table.writer is not None
     leader = table.tables[table.writer]
     slot = sorted(leader.hand)[0]
-    rank = leader.hand[slot].rank
-    assert leader.my_seat is not None
-    lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, rank))
-    assert leader.me_player is not None
+    assert leader.my_seat is not None and leader.me_player is not None
+    lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, leader.hand[slot].rank))
     table.deliver(lead.raw, exclude=leader.me_player)
+    return table, leader, slot
+
+
+def test_bluff_challenge_reveals_exactly_the_challenged_cards_to_everyone() -> None:
+    # Lead with a discard, then have the next seat challenge it.
+    table, leader, slot = _bluff_lead()
     assert table.writer is not None
     challenger = table.tables[table.writer]
     assert challenger.my_seat is not None
@@ -295,16 +300,8 @@ def test_a_bluff_responder_may_write_rank_0_or_repeat_the_rounds_rank_on_the_wir
     """PROTOCOL.md §7 and RULES.md (issue 25 point 7): a responder's signed discard
     naming no rank (0) or the round's own rank is accepted by every peer, and both
     mean the round's rank."""
-    table = direct_table("bluff", seed=21)
-    table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
-    assert table.writer is not None
-    leader = table.tables[table.writer]
-    slot = sorted(leader.hand)[0]
+    table, leader, slot = _bluff_lead()
     named = leader.hand[slot].rank
-    assert leader.my_seat is not None
-    lead = leader.act(bluff.Discard(leader.my_seat, (slot,), 10, named))
-    assert leader.me_player is not None
-    table.deliver(lead.raw, exclude=leader.me_player)
     after_lead = table.observer.next_position
     assert table.writer is not None
     responder = table.tables[table.writer]

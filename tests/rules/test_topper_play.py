@@ -268,24 +268,26 @@ def test_referee_that_cannot_see_the_hand_accepts_it_and_records_the_void() -> N
     assert referee.voids(1) == frozenset({Suit.SPADES})
 
 
-def test_referee_proves_the_renege_when_the_void_suit_appears() -> None:
+def _seat_1_to_play_after_its_renege() -> tuple[TopperState, dict[Card, int]]:
+    """A referee that saw seat 1 renege on trick 0, then seats 2, 3 and 0 play diamonds
+    to trick 1: seat 1 is to play, holding JC 10S 9S."""
     referee = referee_of(0, ONLY_LITTLE_JACK)
     _, slots = full_table(ONLY_LITTLE_JACK)
     renege_on_trump_lead(referee, slots)
     play(referee, slots, 2, "10D")
     play(referee, slots, 3, "QD")
     play(referee, slots, 0, "AD")
+    return referee, slots
+
+
+def test_referee_proves_the_renege_when_the_void_suit_appears() -> None:
+    referee, slots = _seat_1_to_play_after_its_renege()
     err = refused(referee, Play(1, slots[C("9S")], C("9S")), Renege, 1, "topper.renege")
     assert (err.suit, err.trick, err.void_card, err.proof) == (Suit.SPADES, 0, C("QH"), C("9S"))  # type: ignore[attr-defined]
 
 
 def test_renege_proven_by_the_little_jack_after_a_trump_void() -> None:
-    referee = referee_of(0, ONLY_LITTLE_JACK)
-    _, slots = full_table(ONLY_LITTLE_JACK)
-    renege_on_trump_lead(referee, slots)
-    play(referee, slots, 2, "10D")
-    play(referee, slots, 3, "QD")
-    play(referee, slots, 0, "AD")
+    referee, slots = _seat_1_to_play_after_its_renege()
     err = refused(referee, Play(1, slots[C("JC")], C("JC")), Renege, 1, "topper.renege")
     assert err.proof == C("JC") and err.suit is Suit.SPADES  # type: ignore[attr-defined]
     message = str(err)

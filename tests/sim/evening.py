@@ -44,10 +44,9 @@ named.
 from __future__ import annotations
 
 import functools
-import heapq
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from p2pcards.protocol import frames
@@ -68,7 +67,7 @@ from p2pcards.protocol.end_box import (
     SendFrame,
 )
 from p2pcards.protocol.end_box_host import Closed, EndLobby
-from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
+from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.evening import EveningRefused, FinishedMatch
 from p2pcards.protocol.identity import Identity
@@ -79,7 +78,9 @@ from p2pcards.protocol.table_records import Stage
 
 from .evening_coalition import CHURN, CHURN_EVERY, LINGER, Coalition
 from .evening_rematch import FORGERIES, contradiction, filler
-from .simulation import PLAYERS, Simulation
+from .links import hello
+from .schedule import PLAYERS
+from .simulation import Simulation
 
 #: The evening coalition's moves on its members' links.
 EVENING_ATTACKS = ("equivocate", "replay", "forge", "flood", "churn", "late_leave")
@@ -187,11 +188,6 @@ class EveningOutcome:
     verdicts: dict[int, object] = field(default_factory=dict)
 
 
-def _hello(name: str, have: int, sid: bytes) -> bytes:
-    return frames.encode("hello", {"v": PROTOCOL_VERSION, "name": name, "sid": sid,
-                                   "have": have, "bot": 0})
-
-
 @dataclass
 class _Link:
     """One link to the host's relay: its player, whether it is up, FIFO arrivals."""
@@ -201,11 +197,18 @@ class _Link:
     last_arrival: float = 0.0
     seated: bool = False
 
+    def arrival(self, earliest: float) -> float:
+        """When a frame due at ``earliest`` arrives: never before the one sent before it
+        (either way: one stream)."""
+        self.last_arrival = max(earliest, self.last_arrival)
+        return self.last_arrival
+
 
 class Evening(Coalition):
     """One evening's run over a finished :class:`Simulation` (module docstring)."""
 
     def __init__(self, sim: Simulation, plan: EveningPlan) -> None:
+        super().__init__()
         self.sim, self.plan = sim, plan
         self.rng = random.Random(f"evening run/{plan.seed}")
         self.identities: list[Identity] = list(sim.identities)
@@ -225,9 +228,6 @@ class Evening(Coalition):
         self.config: dict[str, int] = dict(genesis.body["config"])
         self.table_name: str = genesis.body["table"]
         self.names = tuple(str(p[1]) for p in genesis.body["players"])
-        self.now = 0.0
-        self._events: list[tuple[float, int, Callable[[], None]]] = []
-        self._seq = 0
         self.relay: Relay | None = Relay.resume(
             Lobby(self.identities[0], self.game, self.config, self.table_name), self.transcript)
         self.relay.clock = lambda: self.now
@@ -249,22 +249,9 @@ class Evening(Coalition):
         #: When each honest end box took its player's choice.
         self.chosen_at: dict[int, float] = {}
 
-    # -- the scheduler -------------------------------------------------------------------
-
-    def at(self, when: float, action: Callable[[], None]) -> None:
-        self._seq += 1
-        heapq.heappush(self._events, (when, self._seq, action))
-
     def run(self) -> None:
-        for _ in range(MAX_EVENTS):
-            if not self._events:
-                return
-            when, _seq, action = heapq.heappop(self._events)
-            if when > HORIZON:
-                return
-            self.now = max(self.now, when)
-            action()
-        self.failures.append(f"the evening did not settle within {MAX_EVENTS} events")
+        if not self.run_until(HORIZON, MAX_EVENTS):
+            self.failures.append(f"the evening did not settle within {MAX_EVENTS} events")
 
     # -- links -------------------------------------------------------------------------------
 
@@ -277,7 +264,7 @@ class Evening(Coalition):
         self.links[number] = _Link(player)
         self._relay(relay.connected(number, self.keys[player]))
         name = self.names[player]
-        self._relay(relay.frame(number, _hello(name, len(self.transcript), self.finished.session)))
+        self._relay(relay.frame(number, hello(name, len(self.transcript), self.finished.session)))
         return number
 
     def cut(self, number: int) -> None:
@@ -299,9 +286,7 @@ class Evening(Coalition):
         link = self.links.get(number)
         if link is None or not link.up:
             return
-        delay = self.rng.uniform(0.001, 0.05)
-        arrive = max(self.now + delay, link.last_arrival)
-        link.last_arrival = arrive
+        arrive = link.arrival(self.now + self.rng.uniform(0.001, 0.05))
 
         def arrives() -> None:
             if link.up and self.relay is not None:
@@ -344,9 +329,7 @@ class Evening(Coalition):
             return  # its word on the end box it sends: it wants the others at its rematch
         if kind == "presence":
             self.presence_frames += 1
-        delay = self.rng.uniform(0.001, 0.05)
-        arrive = max(self.now + delay, link.last_arrival)
-        link.last_arrival = arrive
+        arrive = link.arrival(self.now + self.rng.uniform(0.001, 0.05))
 
         def arrives() -> None:
             if not link.up:

@@ -6,7 +6,6 @@ end boxes never hear, and a hostile host's writes straight to the end boxes."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from p2pcards.protocol import frames, wire
@@ -14,6 +13,8 @@ from p2pcards.protocol.again import AGAIN, AGAIN_TAG, LEAVE, Choice, sign_choice
 from p2pcards.protocol.end_box import EndBox
 from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
+
+from .clock import Clock
 
 if TYPE_CHECKING:
     from .evening import EveningPlan
@@ -34,21 +35,17 @@ def _forged_choice(signer: Identity, finished: FinishedMatch, player: int, choic
     return wire.pack([genuine.payload, signer.sign(AGAIN_TAG + genuine.payload)])
 
 
-class Coalition:
-    """The coalition's side of an :class:`~tests.sim.evening.Evening` (a mixin: the
-    evening's scheduler, links and end boxes are the evening's own)."""
+class Coalition(Clock):
+    """The coalition's side of an :class:`~tests.sim.evening.Evening` (a mixin on the
+    evening's clock: the evening's links and end boxes are the evening's own)."""
 
     plan: EveningPlan
     identities: list[Identity]
     finished: FinishedMatch
     honest: list[int]
-    now: float
     boxes: dict[int, EndBox]
     box_link: dict[int, int | None]
     blackout: dict[int, float]
-
-    def at(self, when: float, action: Callable[[], None]) -> None:
-        raise NotImplementedError
 
     def connect(self, player: int) -> int | None:
         raise NotImplementedError

@@ -17,7 +17,7 @@ from p2pcards.rules.seats import SEATS
 
 from . import evening as evening_module
 from .evening_rematch import FORGERIES, contradiction, filler, forged_genesis, honest_genesis, open_rematch
-from .simulation import PLAYERS
+from .schedule import PLAYERS
 
 if TYPE_CHECKING:
     from .evening import Evening, EveningOutcome

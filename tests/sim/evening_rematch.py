@@ -40,7 +40,7 @@ from p2pcards.protocol.session import HOST, Check, Emit, Output, Send, SessionRu
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
 
-from .simulation import randomness
+from .tables import randomness
 
 #: A hostile host's rematch geneses, and the refusal each must meet.
 FORGERIES: dict[str, type[EveningRefused]] = {

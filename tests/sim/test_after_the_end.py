@@ -9,7 +9,6 @@ match) was gone. Sans-IO, over the simulation's undisturbed Topper match."""
 from __future__ import annotations
 
 import functools
-import logging
 
 import pytest
 
@@ -20,14 +19,11 @@ from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
 
-from .simulation import SEATED, Schedule, Simulation, _other_body
+from .adversary import other_body
+from .schedule import SEATED, Schedule
+from .simulation import Simulation
 
 CHEAT, REPORTER = 3, 2
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.ERROR)
 
 
 @functools.cache
@@ -51,7 +47,7 @@ def _fork(sim: Simulation) -> tuple[bytes, bytes]:
         msg = SignedMessage.parse(raw)
         if msg.player == CHEAT:
             other = seal(sim.identities[CHEAT], session=msg.session, position=msg.position,
-                         prev=msg.prev, player=CHEAT, type=msg.type, body=_other_body(msg))
+                         prev=msg.prev, player=CHEAT, type=msg.type, body=other_body(msg))
             return raw, other.raw
     raise AssertionError("the cheat wrote nothing in the seating")
 

@@ -1,7 +1,7 @@
 """The promise, checked by deterministic simulation of Bluff (see ``tests/sim/simulation.py``).
 
 The same four session machines, relay and seeded adversary as for Topper, over
-a short Bluff match (``simulation.BLUFF_CONFIG``: one deal, two chips a seat,
+a short Bluff match (``tables.BLUFF_CONFIG``: one deal, two chips a seat,
 discards of at most two cards; the deck is always the 52 cards). Honest
 players choose a kind of legal action, then one, seeded by the position, so
 challenges happen and each makes its discarder *show* the face-down cards (the
@@ -16,7 +16,6 @@ are asserted over every seed. A failing seed replays with
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Sequence
 
 import pytest
@@ -29,19 +28,16 @@ from p2pcards.protocol.verify import verify_transcript
 from p2pcards.rules.bluff import BluffState
 from p2pcards.wiremap import WireValue
 
-from .simulation import SEATED, Outcome, Schedule, Simulation, judge, run_schedule, schedule_for
+from .judge import Outcome, judge, run_schedule
+from .schedule import SEATED, Schedule, schedule_for
+from .simulation import Simulation
+from .sweeps import assert_kept
 
 #: Seeded Bluff schedules the suite runs (about 25 a second on one idle core).
 BLUFF_SEEDS = 60
 CHUNKS = 2
 #: Marked slow: many more.
 SLOW_BLUFF_SEEDS = 200
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    """The peers log every frame they drop; many runs need not keep them."""
-    caplog.set_level(logging.ERROR)
 
 
 def _bluff(view: object) -> BluffState:
@@ -54,16 +50,12 @@ def _run(seed: int) -> Outcome:
     return run_schedule(schedule_for(seed, game="bluff"))
 
 
-def _failures(outcomes: list[Outcome]) -> list[str]:
-    return [f"{o.schedule.describe()}: {f}" for o in outcomes for f in o.failures]
-
-
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_seeded_bluff_matches_keep_the_three_properties(chunk: int) -> None:
     size = BLUFF_SEEDS // CHUNKS
     start = 300_000 + chunk * size
     outcomes = [_run(seed) for seed in range(start, start + size)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    assert_kept(outcomes)
     # Both ends: matches played to their end, and verdicts whose evidence the
     # naming peer's record confirms.
     assert any(o.over for o in outcomes)
@@ -74,8 +66,7 @@ def test_seeded_bluff_matches_keep_the_three_properties(chunk: int) -> None:
 
 @pytest.mark.slow
 def test_many_more_seeded_bluff_matches_keep_the_three_properties() -> None:
-    outcomes = [_run(seed) for seed in range(400_000, 400_000 + SLOW_BLUFF_SEEDS)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    assert_kept([_run(seed) for seed in range(400_000, 400_000 + SLOW_BLUFF_SEEDS)])
 
 
 def test_a_bluff_seed_replays_the_same_run() -> None:
@@ -110,7 +101,7 @@ def test_an_undisturbed_bluff_match_shows_challenged_discards_and_names_nobody()
 
 def _position(mtype: str, parity: int, modulus: int) -> tuple[int, int]:
     """(position, writer) of the undisturbed match's first ``mtype`` message at a
-    position ``parity`` modulo ``modulus`` (``simulation._broken`` picks the cheat
+    position ``parity`` modulo ``modulus`` (``adversary.broken`` picks the cheat
     by the position)."""
     for position, t, player in _undisturbed():
         if t == mtype and position % modulus == parity:

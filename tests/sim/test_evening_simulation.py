@@ -18,7 +18,6 @@ evening is printed with its plan (``evening_plan(seed)`` replays it;
 from __future__ import annotations
 
 import functools
-import logging
 import math
 
 import pytest
@@ -32,7 +31,8 @@ from p2pcards.protocol.verdict import Verdict
 
 from . import evening
 from .evening import CHURN, FORGERIES, EveningOutcome, EveningPlan, evening_plan, run_evening
-from .simulation import Schedule, Simulation
+from .schedule import Schedule
+from .simulation import Simulation
 
 #: Seeded evenings after each finished match in the default run (about 0.1 s each).
 EVENING_SEEDS = 12
@@ -46,11 +46,6 @@ MATCHES = {
     "hints": Schedule(seed=7, hints=True),
     "junk": Schedule(seed=404, coalition=frozenset({2}), attacks=frozenset({"junk", "replay"})),
 }
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.ERROR)
 
 
 @functools.cache

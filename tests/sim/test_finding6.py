@@ -15,8 +15,6 @@ by their clocks: the judge finds property (a) broken (the harm finding 6 describ
 
 from __future__ import annotations
 
-import logging
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -32,15 +30,13 @@ from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.identity import Identity
 
-from .simulation import PLAYERS, RELAY, SEATED, Node, Schedule, Simulation, judge
+from .judge import judge
+from .links import RELAY, Node
+from .schedule import PLAYERS, SEATED, Schedule
+from .simulation import Simulation
 
 WRITER, VICTIM = 1, 2
 SEEDS = range(40)
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.ERROR)
 
 
 def _signer(frame: bytes) -> int | None:
@@ -53,15 +49,18 @@ def _signer(frame: bytes) -> int | None:
 
 class AnnouncedLinks(Simulation):
     """Direct links only through checked announcements; the host withholds
-    ``WRITER``'s messages from ``VICTIM`` (see the module docstring)."""
+    ``WRITER``'s messages from ``VICTIM`` (see the module docstring).
+
+    The judge still counts every direct link the schedule allows as a path: on a
+    LAN the pair could always dial each other, so a host that hands out no
+    address must not keep them apart (the announcements are how they learn to)."""
 
     def __init__(self, schedule: Schedule, *, announce: bool) -> None:
         super().__init__(schedule)
-        for link in [link for link in self.up if link[0] == "direct"]:
-            self.up.discard(link)  # no address from the host: nobody has dialled anyone
-            self._epoch[link] = self._epoch.get(link, 0) + 1
+        for link in [link for link in self.links.up if link[0] == "direct"]:
+            self.links.cut(link)  # no address from the host: nobody has dialled anyone
         for peer in self.peers:
-            self._relink(peer)
+            self.relink(peer)
         session = self.peers[0].table.session
         keys = [identity.public_key for identity in self.identities]
         self.books = {p: AnnouncementBook(session, keys, p) for p in range(PLAYERS)}
@@ -88,13 +87,13 @@ class AnnouncedLinks(Simulation):
         ]
         for q in listeners:
             for raw in mischief:
-                self._at(self.rng.uniform(0, 0.05), lambda q=q, raw=raw: self._heard(q, raw))  # type: ignore[misc]
+                self.at(self.rng.uniform(0, 0.05), lambda q=q, raw=raw: self._heard(q, raw))  # type: ignore[misc]
         for q, raw in heard:
             when = self.rng.uniform(0.05, 0.3)
-            self._at(when, lambda q=q, raw=raw: self._heard(q, raw))  # type: ignore[misc]
+            self.at(when, lambda q=q, raw=raw: self._heard(q, raw))  # type: ignore[misc]
             if SignedAnnouncement.parse(raw).public_key == keys[WRITER]:
                 # An older announcement of the writer's, replayed just after the genuine one.
-                self._at(when + 0.01, lambda q=q: self._heard(q, stale))  # type: ignore[misc]
+                self.at(when + 0.01, lambda q=q: self._heard(q, stale))  # type: ignore[misc]
 
     def _heard(self, player: int, raw: bytes) -> None:
         """``player`` hears an announcement; if it checks out, it dials and links."""
@@ -106,26 +105,14 @@ class AnnouncedLinks(Simulation):
         if found is None:
             return
         link = ("direct", min(player, found.player), max(player, found.player))
-        if link not in self.up:
+        if link not in self.links.up:
             self.linked_at.setdefault(link, self.now)
-            self._restore(link)
+            self.restore(link)
 
     def send(self, src: Node, dst: Node, frame: bytes) -> None:
         if src == RELAY and dst == VICTIM and _signer(frame) == WRITER:
             return  # the host never hands the victim anything the writer signed
         super().send(src, dst, frame)
-
-    def _joined(self, a: int, b: int, t: float) -> bool:
-        """As the simulation's, with only the direct links that were up by ``t``."""
-        original = self.schedule
-        never = [(0.0, float("inf"), ("direct", p, q)) for p in range(PLAYERS)
-                 for q in range(p + 1, PLAYERS)
-                 if self.linked_at.get(("direct", p, q), float("inf")) > t]
-        self.schedule = replace(original, cuts=[*original.cuts, *never])
-        try:
-            return super()._joined(a, b, t)
-        finally:
-            self.schedule = original
 
 
 def _schedule(seed: int) -> Schedule:

@@ -10,25 +10,16 @@ each such verdict. A failing seed is printed with its hint settings."""
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import HintNotAllowed, OutOfTurn
 from p2pcards.protocol.table_records import HINT, Stage
-from p2pcards.protocol.verify import verify_transcript
 
-from .simulation import (
-    SEATED,
-    Outcome,
-    Schedule,
-    Simulation,
-    describe_hints,
-    hint_schedule_for,
-    judge,
-    run_schedule,
-)
+from .judge import judge
+from .schedule import SEATED, Schedule, hint_schedule_for
+from .simulation import Simulation
+from .sweeps import assert_kept, breach_named, sweep
 
 #: Seeded schedules with hints on (and a few with hints off) the fast tier runs.
 HINT_SEEDS = 24
@@ -36,16 +27,6 @@ CHUNKS = 2
 OFF_SEEDS = 8
 #: Marked slow: many more.
 SLOW_HINT_SEEDS = 120
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    """The peers log every frame they drop; many runs need not keep them."""
-    caplog.set_level(logging.ERROR)
-
-
-def _failures(outcomes: list[Outcome]) -> list[str]:
-    return [f"{describe_hints(o.schedule)}: {f}" for o in outcomes for f in o.failures]
 
 
 def _hints(sim: Simulation) -> int:
@@ -72,7 +53,7 @@ def test_seeded_matches_with_hints_name_no_honest_player(chunk: int) -> None:
     start = 500_000 + chunk * size
     sims = [Simulation(hint_schedule_for(seed)).run() for seed in range(start, start + size)]
     outcomes = [judge(sim) for sim in sims]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    assert_kept(outcomes)
     assert any(o.over for o in outcomes)
     # Honest hints were written, and hint breaches were among the schedules.
     assert sum(_hints(sim) for sim in sims) > size
@@ -80,26 +61,20 @@ def test_seeded_matches_with_hints_name_no_honest_player(chunk: int) -> None:
 
 
 def test_seeded_matches_without_hints_name_the_hinting_coalition_only() -> None:
-    outcomes = [run_schedule(hint_schedule_for(seed, hints=False))
-                for seed in range(510_000, 510_000 + OFF_SEEDS)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    sweep(hint_schedule_for(seed, hints=False) for seed in range(510_000, 510_000 + OFF_SEEDS))
 
 
 def test_seeded_bluff_matches_with_hints_name_no_honest_player() -> None:
-    outcomes = [run_schedule(hint_schedule_for(seed, game="bluff"))
-                for seed in range(520_000, 520_000 + OFF_SEEDS)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    sweep(hint_schedule_for(seed, game="bluff") for seed in range(520_000, 520_000 + OFF_SEEDS))
 
 
 @pytest.mark.slow
 def test_many_more_seeded_matches_with_hints_keep_the_three_properties() -> None:
-    outcomes = [run_schedule(hint_schedule_for(seed)) for seed in range(600_000, 600_000
-                                                                          + SLOW_HINT_SEEDS)]
-    outcomes += [run_schedule(hint_schedule_for(seed, hints=False))
-                 for seed in range(610_000, 610_000 + SLOW_HINT_SEEDS // 4)]
-    outcomes += [run_schedule(hint_schedule_for(seed, game="bluff"))
-                 for seed in range(620_000, 620_000 + SLOW_HINT_SEEDS // 4)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    sweep(hint_schedule_for(seed) for seed in range(600_000, 600_000 + SLOW_HINT_SEEDS))
+    sweep(hint_schedule_for(seed, hints=False)
+          for seed in range(610_000, 610_000 + SLOW_HINT_SEEDS // 4))
+    sweep(hint_schedule_for(seed, game="bluff")
+          for seed in range(620_000, 620_000 + SLOW_HINT_SEEDS // 4))
 
 
 @pytest.mark.parametrize("kind, hints, cheat, rule", [
@@ -116,22 +91,4 @@ def test_a_hint_breach_gets_its_writer_named_with_evidence_and_verify_agrees(
     ``table.hint`` / ``turn`` verdict from cold on that peer's record."""
     schedule = Schedule(seed=11, hints=hints, coalition=frozenset({cheat}), hint_attack=kind,
                         hint_at=SEATED + 8)
-    sim = Simulation(schedule).run()
-    outcome = judge(sim)
-    assert outcome.failures == []
-    assert [e[:2] for e in sim.evidence] == [("single", cheat)]
-    bad = sim.evidence[0][3]
-    assert SignedMessage.parse(bad).type == HINT
-    proven = 0
-    for peer in sim.peers:
-        if not peer.honest:
-            continue
-        verdict = peer.verdict
-        assert verdict is not None and verdict.players == (cheat,), peer.player
-        assert verdict.evidence, peer.player
-        if verdict.rule == rule:
-            assert verdict.evidence == (bad,)
-            report = verify_transcript(peer.table.transcript(), verdict, workers=1)
-            assert report.verdict_confirmed is True, report.verdict_refused
-            proven += 1
-    assert proven >= 1 and outcome.confirmed == 3
+    assert breach_named(schedule, HINT, rule) >= 1

@@ -7,27 +7,19 @@ name nobody, over seeded schedules with delays, cuts and the other attacks."""
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 
 from p2pcards.protocol.envelope import SignedNotice
 from p2pcards.protocol.errors import PlayerLeft
 from p2pcards.protocol.verify import verify_transcript
 
-from .simulation import Outcome, Schedule, Simulation, describe_hints, judge, leave_schedule_for, run_schedule
+from .judge import judge
+from .schedule import Schedule, leave_schedule_for
+from .simulation import Simulation
+from .sweeps import sweep
 
 LEAVE_SEEDS = 16
 SLOW_LEAVE_SEEDS = 90
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.ERROR)
-
-
-def _failures(outcomes: list[Outcome]) -> list[str]:
-    return [f"{describe_hints(o.schedule)}: {f}" for o in outcomes for f in o.failures]
 
 
 @pytest.mark.parametrize("leaver, at", [(1, 5), (2, 20), (3, 30)])
@@ -48,17 +40,13 @@ def test_a_leaver_is_named_left_by_every_honest_peer_and_no_forged_leave_names_a
 
 
 def test_seeded_schedules_with_leaves_name_no_honest_player() -> None:
-    outcomes = [run_schedule(leave_schedule_for(seed))
-                for seed in range(800_000, 800_000 + LEAVE_SEEDS)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    outcomes = sweep(leave_schedule_for(seed) for seed in range(800_000, 800_000 + LEAVE_SEEDS))
     assert any(any(v is not None and v.rule == PlayerLeft.rule for v in o.verdicts.values())
                for o in outcomes)
 
 
 @pytest.mark.slow
 def test_many_more_seeded_schedules_with_leaves_keep_the_three_properties() -> None:
-    outcomes = [run_schedule(leave_schedule_for(seed))
-                for seed in range(810_000, 810_000 + SLOW_LEAVE_SEEDS)]
-    outcomes += [run_schedule(leave_schedule_for(seed, game="bluff"))
-                 for seed in range(820_000, 820_000 + SLOW_LEAVE_SEEDS // 3)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    sweep(leave_schedule_for(seed) for seed in range(810_000, 810_000 + SLOW_LEAVE_SEEDS))
+    sweep(leave_schedule_for(seed, game="bluff")
+          for seed in range(820_000, 820_000 + SLOW_LEAVE_SEEDS // 3))

@@ -7,37 +7,19 @@ and ``verify`` confirms the verdict. A failing seed is printed with its settings
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import NoPauseLeft
 from p2pcards.protocol.table_records import AWAY, Stage
-from p2pcards.protocol.verify import verify_transcript
 
-from .simulation import (
-    SEATED,
-    Outcome,
-    Schedule,
-    Simulation,
-    describe_hints,
-    judge,
-    pause_schedule_for,
-    run_schedule,
-)
+from .judge import judge
+from .schedule import SEATED, Schedule, pause_schedule_for
+from .simulation import Simulation
+from .sweeps import breach_named, sweep
 
 PAUSE_SEEDS = 16
 SLOW_PAUSE_SEEDS = 80
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.ERROR)
-
-
-def _failures(outcomes: list[Outcome]) -> list[str]:
-    return [f"{describe_hints(o.schedule)}: {f}" for o in outcomes for f in o.failures]
 
 
 def test_an_undisturbed_match_with_pauses_is_played_to_its_end() -> None:
@@ -53,20 +35,17 @@ def test_an_undisturbed_match_with_pauses_is_played_to_its_end() -> None:
 
 
 def test_seeded_matches_with_pauses_name_no_honest_player() -> None:
-    outcomes = [run_schedule(pause_schedule_for(seed))
-                for seed in range(700_000, 700_000 + PAUSE_SEEDS)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    outcomes = sweep(pause_schedule_for(seed) for seed in range(700_000, 700_000 + PAUSE_SEEDS))
     assert any(o.over for o in outcomes)
     assert any(o.schedule.pause_attack for o in outcomes)
 
 
 @pytest.mark.slow
 def test_many_more_seeded_matches_with_pauses_keep_the_three_properties() -> None:
-    outcomes = [run_schedule(pause_schedule_for(seed, pauses=seed % 3))
-                for seed in range(710_000, 710_000 + SLOW_PAUSE_SEEDS)]
-    outcomes += [run_schedule(pause_schedule_for(seed, game="bluff"))
-                 for seed in range(720_000, 720_000 + SLOW_PAUSE_SEEDS // 4)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    sweep(pause_schedule_for(seed, pauses=seed % 3)
+          for seed in range(710_000, 710_000 + SLOW_PAUSE_SEEDS))
+    sweep(pause_schedule_for(seed, game="bluff")
+          for seed in range(720_000, 720_000 + SLOW_PAUSE_SEEDS // 4))
 
 
 @pytest.mark.parametrize("pauses, cheat", [(0, 2), (1, 1)])
@@ -78,21 +57,4 @@ def test_an_away_with_no_pause_left_gets_its_writer_named_and_verify_agrees(
     withheld), and ``p2pcards verify`` confirms a ``table.away`` verdict from cold."""
     schedule = Schedule(seed=11, pauses=pauses, coalition=frozenset({cheat}), pause_attack=True,
                         hint_at=SEATED + 8)
-    sim = Simulation(schedule).run()
-    outcome = judge(sim)
-    assert outcome.failures == []
-    assert [e[:2] for e in sim.evidence] == [("single", cheat)]
-    bad = sim.evidence[0][3]
-    assert SignedMessage.parse(bad).type == AWAY
-    proven = 0
-    for peer in sim.peers:
-        if not peer.honest:
-            continue
-        verdict = peer.verdict
-        assert verdict is not None and verdict.players == (cheat,) and verdict.evidence
-        if verdict.rule == NoPauseLeft.rule:
-            assert verdict.evidence == (bad,)
-            report = verify_transcript(peer.table.transcript(), verdict, workers=1)
-            assert report.verdict_confirmed is True, report.verdict_refused
-            proven += 1
-    assert proven >= 2 and outcome.confirmed == 3
+    assert breach_named(schedule, AWAY, NoPauseLeft.rule) >= 2

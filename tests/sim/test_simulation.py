@@ -12,7 +12,7 @@ peer that received it, and ``check_verdict`` confirms every such verdict on
 the naming peer's record. A failing seed is printed and replays with
 ``python scripts/simulate.py --seed N`` (``--stop-at 9`` for the seating runs).
 The judge tells two inherent cases apart instead of failing them
-(``simulation.judge``): the link-churn rule, and a cascade from a coalition
+(``judge.py``): the link-churn rule, and a cascade from a coalition
 message timed to reach one honest peer just after another's window closed.
 
 Findings 1, 2, 3 and 5 of issue 20 are fixed schedules below."""
@@ -20,7 +20,6 @@ Findings 1, 2, 3 and 5 of issue 20 are fixed schedules below."""
 from __future__ import annotations
 
 import functools
-import logging
 
 import pytest
 
@@ -33,7 +32,10 @@ from p2pcards.protocol.session import HOST, Check, Output, Send, SessionRules
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript
 
-from .simulation import SEATED, Outcome, Schedule, Simulation, judge, run_schedule, run_seed
+from .judge import judge, run_schedule, run_seed
+from .schedule import SEATED, Schedule
+from .simulation import Simulation
+from .sweeps import assert_kept
 
 #: Seeded schedules the suite runs (scripts/simulate.py runs as many as asked):
 #: the seating only (cheap), and whole matches.
@@ -43,16 +45,6 @@ CHUNKS = 3
 #: Marked slow: many more of each.
 SLOW_SEATING_SEEDS = 600
 SLOW_MATCH_SEEDS = 300
-
-
-@pytest.fixture(autouse=True)
-def _quiet(caplog: pytest.LogCaptureFixture) -> None:
-    """The peers log every frame they drop; thousands of runs need not keep them."""
-    caplog.set_level(logging.ERROR)
-
-
-def _failures(outcomes: list[Outcome]) -> list[str]:
-    return [f"{o.schedule.describe()}: {f}" for o in outcomes for f in o.failures]
 
 
 @functools.cache
@@ -68,7 +60,7 @@ def _seats() -> tuple[int, ...]:
 def test_seeded_seatings_keep_both_properties(chunk: int) -> None:
     size = SEATING_SEEDS // CHUNKS
     outcomes = [run_seed(seed, SEATED) for seed in range(chunk * size, (chunk + 1) * size)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    assert_kept(outcomes)
     # The schedules did reach both ends: some tables were seated, some ended by a verdict.
     assert any(all(v is None for v in o.verdicts.values()) for o in outcomes)
     assert any(any(v is not None for v in o.verdicts.values()) for o in outcomes)
@@ -79,7 +71,7 @@ def test_seeded_matches_keep_both_properties(chunk: int) -> None:
     size = MATCH_SEEDS // CHUNKS
     start = 100_000 + chunk * size  # other seeds than the seatings'
     outcomes = [run_seed(seed) for seed in range(start, start + size)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    assert_kept(outcomes)
     # Both ends again: matches played to their end, and matches ended by a verdict
     # whose evidence the naming peer's record confirms.
     assert any(o.over for o in outcomes)
@@ -90,7 +82,7 @@ def test_seeded_matches_keep_both_properties(chunk: int) -> None:
 def test_many_more_seeded_schedules_keep_both_properties() -> None:
     outcomes = [run_seed(seed, SEATED) for seed in range(10_000, 10_000 + SLOW_SEATING_SEEDS)]
     outcomes += [run_seed(seed) for seed in range(200_000, 200_000 + SLOW_MATCH_SEEDS)]
-    assert not _failures(outcomes), "\n".join(_failures(outcomes)[:20])
+    assert_kept(outcomes)
 
 
 def test_a_seed_replays_the_same_run() -> None:

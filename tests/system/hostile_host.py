@@ -28,8 +28,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from p2pcards.app import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
@@ -43,8 +43,39 @@ from p2pcards.protocol.table_settings import MOVE_TIME
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
 from tests.hostile.bad_share import swap_share_for_next_seat
+from tests.support.typed import present
+
+from .harness import STARTUP_TIMEOUT, PeerProcess
+
+if TYPE_CHECKING:
+    from tests.support.netns import SimulatedLan
 
 SHORT = {"topper": TopperConfig(target_score=3), "bluff": BluffConfig(deal_cap=1)}
+
+
+def start_in(lan: SimulatedLan, *args: str) -> tuple[Any, int]:
+    """Start the hostile host with ``args`` in ``lan``'s first namespace: the
+    process, and the port it listens on (once it said so)."""
+    code = ("import asyncio; "
+            "from tests.system.hostile_host import main; "
+            f"asyncio.run(main({list(args)!r}))")
+    process = lan.spawn_python(0, code)
+    line = lan.read_line(process, timeout=STARTUP_TIMEOUT)
+    if not line.startswith("{"):
+        process.kill()
+        raise AssertionError(f"the test host did not start: {line!r} {present(process.stderr).read()[-800:]!r}")
+    return process, json.loads(line)["listening"]
+
+
+def finished(host: Any, joiners: Sequence[PeerProcess], seconds: float) -> dict[str, Any]:
+    """Wait until each joiner's match is over and the host (from :func:`start_in`) has
+    ended; the host's last report."""
+    for joiner in joiners:
+        joiner.wait(seconds)
+    host.wait(timeout=30)
+    report: dict[str, Any] = json.loads(
+        [line for line in host.stdout.read().splitlines() if line.startswith("{")][-1])
+    return report
 
 
 def _signer(frame: bytes) -> int | None:

@@ -13,33 +13,19 @@ cannot be made (see ``tests/support/netns.py``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from tests.support.netns import SimulatedLan
-from tests.support.typed import present
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
+from .hostile_host import finished, start_in
 
 pytestmark = pytest.mark.slow
 
 WRITER, VICTIM = 1, 2
 MATCH_SECONDS = 150.0
-
-
-def _host(lan: SimulatedLan, *args: str) -> Any:
-    code = ("import asyncio; "
-            "from tests.system.hostile_host import main; "
-            f"asyncio.run(main({list(args)!r}))")
-    process = lan.spawn_python(0, code)
-    line = lan.read_line(process, timeout=STARTUP_TIMEOUT)
-    if not line.startswith("{"):
-        process.kill()
-        raise AssertionError(f"the test host did not start: {line!r} {present(process.stderr).read()[-800:]!r}")
-    return process, json.loads(line)["listening"]
 
 
 def _paths(process: PeerProcess) -> list[dict[str, str]]:
@@ -55,8 +41,8 @@ def test_laptops_link_through_their_own_announcements_when_the_host_hands_out_no
     lan = simulated_lan_factory(4, family=family)
     plan = TablePlan.short("topper", seed=None, deadline=30)
     homes = fresh_homes(f"announce-{family}")
-    host, port = _host(lan, "--bind", lan.addresses[0], "--writer", str(WRITER),
-                       "--victim", str(VICTIM), "--deadline", "30", "--no-peers")
+    host, port = start_in(lan, "--bind", lan.addresses[0], "--writer", str(WRITER),
+                          "--victim", str(VICTIM), "--deadline", "30", "--no-peers")
     address = lan.addresses[0] if family == "ipv4" else f"[{lan.addresses[0]}]"
     joiners: list[PeerProcess] = []
     try:
@@ -65,10 +51,7 @@ def test_laptops_link_through_their_own_announcements_when_the_host_hands_out_no
                                         prefix=lan.command(index, []))
             joiners.append(joiner)
             joiner.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
-        for joiner in joiners:
-            joiner.wait(MATCH_SECONDS)
-        host.wait(timeout=30)
-        report = json.loads([line for line in host.stdout.read().splitlines() if line.startswith("{")][-1])
+        report = finished(host, joiners, MATCH_SECONDS)
     finally:
         for joiner in joiners:
             joiner.stop()

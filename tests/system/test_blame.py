@@ -20,14 +20,14 @@ import pytest
 from p2pcards.net.journal import Journal
 from tests.support.typed import present
 
-from .harness import STARTUP_TIMEOUT, Home, PeerProcess, ProcessTable
+from .harness import STARTUP_TIMEOUT, Home, PeerProcess, ProcessTable, TablePlan
 from .scenarios import match_problems, record, standard_plan
 
 LIAR = 2
 HOSTILE_PEER = Path(__file__).resolve().parent / "hostile_peer.py"
 
 
-def _spawn_liar(table: ProcessTable, index: int, mode: str = "forge-deadline") -> PeerProcess:
+def _spawn_liar(table: ProcessTable, index: int, mode: str) -> PeerProcess:
     home: Home = table.homes[index]
     args = table.plan.join_args(f"{table.plan.bind}:{table.port}")
     argv = [sys.executable, str(HOSTILE_PEER), mode, *args]
@@ -38,18 +38,25 @@ def _spawn_liar(table: ProcessTable, index: int, mode: str = "forge-deadline") -
     return process
 
 
+def _table_with_liars(plan: TablePlan, homes: list[Home], tables: list[ProcessTable],
+                      liars: dict[int, str]) -> ProcessTable:
+    """The host, then joiners 1 to 3, each one in ``liars`` a hostile peer of that mode."""
+    table = ProcessTable(plan, homes)
+    tables.append(table)
+    table.start_host()
+    for index in range(1, 4):
+        if index in liars:
+            _spawn_liar(table, index, liars[index])
+        else:
+            table.add_joiner(index, table.plan.join_args(f"{table.plan.bind}:{table.port}"))
+    return table
+
+
 @pytest.mark.slow
 def test_a_forged_deadline_report_between_real_processes_names_nobody(
     fresh_homes: Callable[[str], list[Home]], tables: list[ProcessTable],
 ) -> None:
-    table = ProcessTable(standard_plan("topper"), fresh_homes("liar"))
-    tables.append(table)
-    table.start_host()
-    for index in range(1, 4):
-        if index == LIAR:
-            _spawn_liar(table, index)
-        else:
-            table.add_joiner(index, table.plan.join_args(f"{table.plan.bind}:{table.port}"))
+    table = _table_with_liars(standard_plan("topper"), fresh_homes("liar"), tables, {LIAR: "forge-deadline"})
     table.wait()
     run = record(table)
     assert match_problems(run) == []
@@ -75,14 +82,7 @@ def test_a_leave_echoed_to_an_honest_relay_as_a_message_names_the_leaver_only_fo
     of it: the host and player 1 end with `left` naming player 3 and nothing else,
     and their records, the relay's included, verify."""
     leaver = 3
-    table = ProcessTable(standard_plan("topper"), fresh_homes("echo"))
-    tables.append(table)
-    table.start_host()
-    for index in range(1, 4):
-        if index == LIAR:
-            _spawn_liar(table, index, "echo-notices")
-        else:
-            table.add_joiner(index, table.plan.join_args(f"{table.plan.bind}:{table.port}"))
+    table = _table_with_liars(standard_plan("topper"), fresh_homes("echo"), tables, {LIAR: "echo-notices"})
     table.processes[leaver].wait_for(
         lambda lines: sum('"ActionApplied"' in line for line in lines) >= 3 or None,
         STARTUP_TIMEOUT, "three actions")
@@ -116,14 +116,8 @@ def test_a_writer_that_sends_only_on_direct_links_gets_nobody_named(
     and the others then named the host's seat). The match ends normally for all
     four, nobody named."""
     writer = 3
-    table = ProcessTable(standard_plan("topper", deadline=6.0), fresh_homes("direct-only"))
-    tables.append(table)
-    table.start_host()
-    for index in range(1, 4):
-        if index == writer:
-            _spawn_liar(table, index, "direct-only")
-        else:
-            table.add_joiner(index, table.plan.join_args(f"{table.plan.bind}:{table.port}"))
+    table = _table_with_liars(standard_plan("topper", deadline=6.0), fresh_homes("direct-only"), tables,
+                              {writer: "direct-only"})
     table.wait()
     run = record(table)
     assert match_problems(run) == []
@@ -143,11 +137,8 @@ def test_fake_shuffles_on_direct_links_do_not_make_the_next_shuffler_late(
     shuffler is another joiner, directly linked. No copy starts any work beyond a
     signature check: every shuffler writes within its deadline and the match ends
     normally for all four."""
-    table = ProcessTable(standard_plan("topper", deadline=6.0), fresh_homes("fakes"))
-    tables.append(table)
-    table.start_host()
-    for index in range(1, 4):
-        _spawn_liar(table, index, "fake-shuffles")
+    table = _table_with_liars(standard_plan("topper", deadline=6.0), fresh_homes("fakes"), tables,
+                              dict.fromkeys(range(1, 4), "fake-shuffles"))
     table.wait()
     run = record(table)
     assert match_problems(run) == []

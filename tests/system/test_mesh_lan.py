@@ -11,32 +11,18 @@ be made (see ``tests/support/netns.py``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from tests.support.netns import SimulatedLan
-from tests.support.typed import present
 
 from .harness import STARTUP_TIMEOUT, Home, PeerProcess, TablePlan
+from .hostile_host import finished, start_in
 
 #: Player indices (join order): the host's own seat is 0, the joiners 1, 2, 3.
 WRITER, VICTIM = 1, 2
 MATCH_SECONDS = 150.0
-
-
-def _host(lan: SimulatedLan, *args: str) -> Any:
-    code = ("import asyncio; "
-            "from tests.system.hostile_host import main; "
-            f"asyncio.run(main({list(args)!r}))")
-    process = lan.spawn_python(0, code)
-    line = lan.read_line(process, timeout=STARTUP_TIMEOUT)
-    if not line.startswith("{"):
-        process.kill()
-        raise AssertionError(f"the test host did not start: {line!r} {present(process.stderr).read()[-800:]!r}")
-    return process, json.loads(line)["listening"]
 
 
 def _join(home: Home, lan: SimulatedLan, index: int, port: int, plan: TablePlan,
@@ -70,16 +56,13 @@ def test_three_laptops_play_on_when_the_host_withholds_one_players_messages(
     lan = simulated_lan_factory(4)
     plan = TablePlan.short("topper", seed=None, deadline=30)
     homes = fresh_homes("mesh")
-    host, port = _host(lan, "--bind", lan.addresses[0], "--writer", str(WRITER),
-                       "--victim", str(VICTIM), "--deadline", "30")
+    host, port = start_in(lan, "--bind", lan.addresses[0], "--writer", str(WRITER),
+                          "--victim", str(VICTIM), "--deadline", "30")
     joiners: list[PeerProcess] = []
     try:
         for index in (1, 2, 3):
             joiners.append(_join(homes[index], lan, index, port, plan))
-        for joiner in joiners:
-            joiner.wait(MATCH_SECONDS)
-        host.wait(timeout=30)
-        report = json.loads([line for line in host.stdout.read().splitlines() if line.startswith("{")][-1])
+        report = finished(host, joiners, MATCH_SECONDS)
     finally:
         for joiner in joiners:
             joiner.stop()
@@ -109,7 +92,7 @@ def test_a_pair_that_cannot_link_plays_through_an_honest_host(
     lan = simulated_lan_factory(4)
     plan = TablePlan.short("topper", seed=None, deadline=30)
     homes = fresh_homes("nolisten")
-    host, port = _host(lan, "--bind", lan.addresses[0], "--honest", "--deadline", "30")
+    host, port = start_in(lan, "--bind", lan.addresses[0], "--honest", "--deadline", "30")
     joiners: list[PeerProcess] = []
     try:
         for index in (1, 2, 3):

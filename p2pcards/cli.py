@@ -497,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             logging.getLogger("p2pcards").info("where it failed:", exc_info=error.__cause__)
         return EXIT_ERROR
     except BrokenPipeError:
-        from p2pcards.front import EXIT_PIPE, quiet_stdout
+        from p2pcards.app.front import EXIT_PIPE, quiet_stdout
         quiet_stdout()
         return EXIT_PIPE
     except KeyboardInterrupt:

@@ -20,7 +20,8 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Unpack
 
-from p2pcards.app import HostedTable, JoinOptions, TableOptions, joining_session, start_hosted_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.joined import JoinOptions, joining_session
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.peer import Connector, PeerSession

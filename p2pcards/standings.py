@@ -229,7 +229,7 @@ def records_under(path: Path) -> list[Path]:
 def _unfinished(journal: Journal, verdict: Verdict | None) -> str:
     """Why a record that verifies holds no finished match: a verdict ended it, a table
     you hosted ended while you were away, or it was in play when you left."""
-    from p2pcards.records import IN_PLAY_WHEN_LEFT, unended_status
+    from p2pcards.app.records import IN_PLAY_WHEN_LEFT, unended_status
     if verdict is not None:
         return "it ended with a verdict"
     meta = None

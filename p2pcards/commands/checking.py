@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2pcards.app.records import RecordNotFound, find_record, is_session_text, own_record
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import known_fingerprint
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.saved_tables import is_session_folder, why_unreadable
-from p2pcards.records import RecordNotFound, find_record, is_session_text, own_record
 
 if TYPE_CHECKING:
     from p2pcards.protocol.verify import Report
@@ -115,9 +115,9 @@ def _verify(args: argparse.Namespace) -> int:
 def _unended(record: Path, meta: WireMap | None, report: Report) -> Unended | None:
     """What is known of a record that verifies but holds no end (no outcome, no
     verdict): what ``saved`` says of it, decided by the same function
-    (:func:`p2pcards.records.unended_status`); None for any other record, and
+    (:func:`p2pcards.app.records.unended_status`); None for any other record, and
     ``Unended(None, False)`` for a transcript alone (nothing says whose it is)."""
-    from p2pcards.records import unended_status
+    from p2pcards.app.records import unended_status
     from p2pcards.ui.text_verify import Unended
     if report.problem is not None or report.outcome is not None or report.verdict is not None:
         return None

@@ -28,7 +28,7 @@ from p2pcards.protocol.end_box import (
 from p2pcards.ui.text_common import clean, quoted
 
 if TYPE_CHECKING:
-    from p2pcards.front import FrontEnd
+    from p2pcards.app.front import FrontEnd
     from p2pcards.net.rematch import EndBoxLink
     from p2pcards.protocol.identity import Identity
 

@@ -16,8 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, NoReturn
 
+from p2pcards.app.front import FrontEnd
 from p2pcards.commands.end_box import Countdown, JoinerEndBox, chosen_line
-from p2pcards.front import FrontEnd
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol.again import AGAIN, LEAVE, Chosen, sign_choice
 from p2pcards.protocol.end_box import END_BOX_GRACE, END_BOX_SLACK, LEAVE_ACK_WAIT, Ending
@@ -27,11 +27,12 @@ from p2pcards.protocol.table_records import Stage
 from p2pcards.ui.text_common import quoted
 
 if TYPE_CHECKING:
-    from p2pcards.app import HostedTable, JoinOptions, TableOptions
+    from p2pcards.app.hosted import HostedTable, TableOptions
+    from p2pcards.app.joined import JoinOptions
+    from p2pcards.app.records import SavedTable
     from p2pcards.evening_flow import EveningHost
     from p2pcards.net.session_events import SessionEvent
     from p2pcards.protocol.seat_fill import Fill
-    from p2pcards.records import SavedTable
     from p2pcards.wiremap import WireMap
 
 #: Rematches one evening may have at most (every loop is bounded).

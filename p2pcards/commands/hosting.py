@@ -8,6 +8,7 @@ import errno
 import json
 from typing import TYPE_CHECKING
 
+from p2pcards.app.front import FrontEnd
 from p2pcards.commands import UserError
 from p2pcards.commands.evening import offers_evening
 from p2pcards.commands.finding import connect_address
@@ -21,19 +22,18 @@ from p2pcards.commands.settings import (
     session_deadline,
     table_config,
 )
-from p2pcards.front import FrontEnd
 from p2pcards.net.failing import CannotListen
 from p2pcards.ui import commandline
 from p2pcards.ui.text_common import plural, quoted
 
 if TYPE_CHECKING:
-    from p2pcards.app import HostedTable, TableOptions
+    from p2pcards.app.hosted import HostedTable, TableOptions
     from p2pcards.net.session_events import SessionEvent, SessionResult
     from p2pcards.protocol.identity import Identity
 
 
 async def cmd_play(args: argparse.Namespace) -> int:
-    from p2pcards.app import TableOptions, start_hosted_table
+    from p2pcards.app.hosted import TableOptions, start_hosted_table
     identity = my_identity(args)
     front = FrontEnd(front_options(args), args.game, again=True)
     sit_down()
@@ -62,7 +62,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def cmd_host(args: argparse.Namespace) -> int:
-    from p2pcards.app import TableOptions, start_hosted_table
+    from p2pcards.app.hosted import TableOptions, start_hosted_table
     from p2pcards.protocol.relay import LobbyChanged
     identity = my_identity(args)
     front = FrontEnd(front_options(args), args.game, rematch=True)

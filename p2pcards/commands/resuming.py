@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from p2pcards.app.front import FrontEnd
+from p2pcards.app.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.commands import TableUnreachable, UserError
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
@@ -17,10 +19,8 @@ from p2pcards.commands.saved import my_tables
 from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, pace_of, session_deadline
 from p2pcards.errors import P2PCardsError
-from p2pcards.front import FrontEnd
 from p2pcards.net.failing import CannotListen, LocalFailure, speaking
 from p2pcards.net.saved_tables import note_ended_away, read_meta, session_folder, session_id
-from p2pcards.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.ui.text_common import quoted
 from p2pcards.wiremap import WireMap
 
@@ -72,7 +72,8 @@ def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
 async def resume_joined(args: argparse.Namespace, identity: Identity, directory: Path,
                          meta: WireMap) -> int:
     """Rejoin, from its saved record, a table this person joined (not hosted)."""
-    from p2pcards.app import randomness_for, tcp_connector
+    from p2pcards.app.insecure_seed import randomness_for
+    from p2pcards.app.joined import tcp_connector
     from p2pcards.net.journal import Journal, JournalInUse
     from p2pcards.net.peer import PeerSession
     front = FrontEnd(front_options(args), None)
@@ -144,7 +145,7 @@ async def _show_finished(args: argparse.Namespace, identity: Identity, directory
 async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir: Path) -> int:
     """Host again a table this machine hosted: the relay on its old port, its own
     seat and its bots from their journals; the remote players reconnect."""
-    from p2pcards.app import TableEndedWhileAway, resume_hosted_table
+    from p2pcards.app.hosted import TableEndedWhileAway, resume_hosted_table
     from p2pcards.net.journal import JournalInUse
     front = FrontEnd(front_options(args), None)
     sit_down()

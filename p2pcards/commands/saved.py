@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2pcards.app.records import SavedTable, my_saved_tables, others_in
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.printed import command_line
 from p2pcards.net.saved_tables import session_folder
-from p2pcards.records import SavedTable, my_saved_tables, others_in
 
 if TYPE_CHECKING:
     from p2pcards.protocol.identity import Identity

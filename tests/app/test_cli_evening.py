@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards.app._direct import direct_table
 from p2pcards.protocol.evening import After
 from tests.app.test_cli import run_cli
 

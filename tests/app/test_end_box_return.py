@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from p2pcards.app.records import SavedTable
 from p2pcards.commands import evening, resuming
 from p2pcards.net.journal import Journal
 from p2pcards.protocol.end_box import END_BOX_SLACK, END_BOX_WAIT
 from p2pcards.protocol.identity import Identity
-from p2pcards.records import SavedTable
 from p2pcards.wiremap import WireMap
 
 NOW = 1_000_000.0

@@ -49,7 +49,7 @@ def _top(modules: set[str]) -> set[str]:
 def test_version_loads_no_table_no_network_no_rules(tmp_path: Path) -> None:
     modules = _top(loaded_by(tmp_path, "--version"))
     for heavy in ("p2pcards.protocol.table", "p2pcards.net.peer", "p2pcards.rules.games",
-                  "p2pcards.bots.registry", "p2pcards.front", "asyncio", *NOT_FOR_A_SOLO_TABLE):
+                  "p2pcards.bots.registry", "p2pcards.app.front", "asyncio", *NOT_FOR_A_SOLO_TABLE):
         assert heavy not in modules, heavy
 
 

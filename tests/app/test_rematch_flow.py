@@ -8,7 +8,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from p2pcards.app import HostedTable, TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
+from p2pcards.app.joined import joining_session
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.evening_flow import EveningHost, choices_of, finished_of, rejoining_session
 from p2pcards.net.peer import PeerSession

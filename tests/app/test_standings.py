@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from p2pcards.app import TableOptions, play_local, seeded_identity
+from p2pcards.app.hosted import TableOptions, play_local
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import game_wire

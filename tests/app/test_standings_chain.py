@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import SHORT, DirectTable, direct_table
-from p2pcards.app import randomness_for
+from p2pcards.app._direct import SHORT, DirectTable, direct_table
+from p2pcards.app.insecure_seed import randomness_for
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, rematch_genesis, sign_choice

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import direct_table
-from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app._direct import direct_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, Positioned, make_bot_factory
 from p2pcards.cli import build_parser
 from p2pcards.commands.settings import table_config

@@ -238,8 +238,8 @@ def test_unknown_bots_and_levels_are_refused() -> None:
 # --- one registry ------------------------------------------------------------------------
 
 def test_the_registry_serves_the_arena_the_tables_and_the_cli() -> None:
-    import p2pcards._direct as direct
-    import p2pcards.app as app
+    import p2pcards.app._direct as direct
+    import p2pcards.app.hosted as app
     import p2pcards.cli as cli
     from p2pcards.bots import registry
     # The names each module imported (not re-exported, so read from its namespace).

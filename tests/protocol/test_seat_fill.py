@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import SHORT, DirectTable, direct_table
+from p2pcards.app._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, rematch_genesis, sign_choice
 from p2pcards.protocol.errors import MalformedMessage

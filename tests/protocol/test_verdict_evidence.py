@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage, SignedNotice, seal, seal_notice
 from p2pcards.protocol.identity import Identity

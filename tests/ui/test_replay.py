@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from prompt_toolkit.input import DummyInput, create_pipe_input
 
-from p2pcards.app import TableOptions, play_local, seeded_identity
+from p2pcards.app.hosted import TableOptions, play_local
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cards import Card
 from p2pcards.cli import main

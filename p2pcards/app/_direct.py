@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.app.insecure_seed import randomness_for, seeded_identity
 from p2pcards.bots.base import Bot
 from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
 from p2pcards.protocol import game_wire

@@ -287,7 +287,7 @@ class FrontEnd:
 
     async def offer_fill(self, filler: SeatFiller | None) -> None:
         """While the host waits for the others: ``filler`` (an
-        :class:`~p2pcards.evening_flow.EveningHost`) puts a bot in a free seat (the
+        :class:`~p2pcards.evening.host_side.EveningHost`) puts a bot in a free seat (the
         full screen's ``b``, plain mode's ``fill``) and says who took it; None: the
         wait is over."""
         if self.screen is not None:

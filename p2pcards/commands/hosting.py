@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from p2pcards.app.front import FrontEnd
 from p2pcards.commands import UserError
-from p2pcards.commands.evening import offers_evening
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
+from p2pcards.commands.rematching import offers_evening
 from p2pcards.commands.seated import close_hosted, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import (
     HOST_MOVE_TIME,
@@ -108,8 +108,8 @@ async def cmd_host(args: argparse.Namespace) -> int:
 
 async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
                            options: TableOptions, hosted: HostedTable) -> SessionResult:
-    """``host --again``: the match, the end box, the rematches (p2pcards.commands.evening)."""
-    from p2pcards.commands.evening import host_evening
+    """``host --again``: the match, the end box, the rematches (p2pcards.evening.rematches)."""
+    from p2pcards.evening.rematches import host_evening
     return await host_evening(args, front, identity, options, hosted,
                               lambda table: close_hosted(front, table)())
 
@@ -117,7 +117,7 @@ async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: 
 async def _play_then_leave(front: FrontEnd, identity: Identity, hosted: HostedTable) -> SessionResult:
     """A host that offers no rematch: its match, then its signed leave and its word to
     every end box (the evening ends), delivered before the table closes."""
-    from p2pcards.commands.evening import host_leaves
+    from p2pcards.evening.rematches import host_leaves
     result = await front.play(hosted.result())
     await host_leaves(identity, hosted)
     return result

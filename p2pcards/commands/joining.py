@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING
 from p2pcards.app.front import FrontEnd
 from p2pcards.app.records import SHORT
 from p2pcards.commands import UserError
-from p2pcards.commands.end_box import JoinerEndBox
-from p2pcards.commands.evening import back_at_the_end_box, end_box_seat
 from p2pcards.commands.finding import connect_address, find_table
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.printed import command_line
+from p2pcards.commands.rematching import back_at_the_end_box, end_box_seat
 from p2pcards.commands.resuming import resume_joined
 from p2pcards.commands.seated import joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, session_deadline
+from p2pcards.evening.joiner_side import JoinerEndBox
 from p2pcards.net.failing import speaking
 from p2pcards.net.saved_tables import session_id
 
@@ -53,7 +53,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
     try:
         result = await play_then_clean_up(front.play(box.after(speaking(
             front.session.run(), "your seat", keep=(SeatAlreadySaved,)))))
-        from p2pcards.commands.evening import join_evening
+        from p2pcards.evening.rematches import join_evening
         rejoin = seat.copy()
         rejoin["on_event"] = front.on_event
         # A client that chooses nothing (no --again, no person) leaves, signed.

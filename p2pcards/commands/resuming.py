@@ -33,7 +33,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
     if not picked.in_play and not picked.away:
-        from p2pcards.commands.evening import back_at_the_end_box, end_box_seat
+        from p2pcards.commands.rematching import back_at_the_end_box, end_box_seat
         back = end_box_seat(identity)
         if back is not None and back.directory == directory:  # its end box may still wait
             return await back_at_the_end_box(args, identity, back)
@@ -54,7 +54,7 @@ def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
             raise UserError(str(error)) from None
     in_play = [r for r in rows if r.in_play]
     if not in_play and not prefix:
-        from p2pcards.commands.evening import end_box_seat
+        from p2pcards.commands.rematching import end_box_seat
         back = end_box_seat(identity)  # a match just over: its end box may still wait
         if back is not None:
             return back

@@ -12,7 +12,8 @@ from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
 from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.app.joined import joining_session
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.evening_flow import EveningHost, choices_of, finished_of, rejoining_session
+from p2pcards.evening.host_side import EveningHost, finished_of
+from p2pcards.evening.joiner_side import choices_of, rejoining_session
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.rematch import end_box_link
 from p2pcards.net.session_events import SessionResult

@@ -12,12 +12,12 @@ import pytest
 from p2pcards.app._direct import SHORT, DirectTable, direct_table
 from p2pcards.app.insecure_seed import randomness_for
 from p2pcards.bots.registry import make_bot_factory
+from p2pcards.evening.standings import collect, evening_of
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, rematch_genesis, sign_choice
 from p2pcards.protocol.evening import After
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table import Table
-from p2pcards.standings import collect, evening_of
 from tests.support.typed import present
 
 DAY = 24 * 3600

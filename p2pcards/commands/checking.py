@@ -169,7 +169,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _verify_evening(given: list[str], *, as_json: bool) -> int:
     """``verify`` of several matches: each alone, then the chain (PROTOCOL.md §14)."""
     from p2pcards.net.journal import NoTranscript, read_saved_transcript
-    from p2pcards.protocol.verify_evening import verify_evening
+    from p2pcards.protocol.verify_rematches import verify_evening
     from p2pcards.ui.text_verify import evening_json, evening_lines
     transcripts = []
     for text in given:

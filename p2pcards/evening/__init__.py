@@ -9,8 +9,9 @@
   that verify.
 
 The evening's rules are sans-IO in the protocol (:mod:`p2pcards.protocol.again`,
-``end_box``, ``end_box_host``, ``relay_end_box``, ``seat_fill``, ``evening``,
-``verify_evening``), a joiner's links to the end box the network's
-(:mod:`p2pcards.net.rematch`), and the end box in words the UI's
-(:mod:`p2pcards.ui.text_end_box`); here they meet a table and a screen.
+``end_box``, ``end_box_host``, ``relay_end_box``, ``seat_fill``, ``rematch_genesis``,
+``verify_rematches``), a joiner's links to the end box the network's
+(:mod:`p2pcards.net.end_box_link`), and the end box in words the UI's
+(:mod:`p2pcards.ui.text_end_box`, and the evening so far at one screen,
+:mod:`p2pcards.ui.evening_tally`); here they meet a table and a screen.
 """

@@ -28,9 +28,9 @@ from p2pcards.protocol.end_box import END_BOX_WAIT, Ending
 from p2pcards.protocol.end_box_host import Closed, EndLobby, Returned, Vacated
 from p2pcards.protocol.end_box_host import Output as LobbyOutput
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import AgainHeard, TakeAsked
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.seat_fill import Fill, SeatRefused
 from p2pcards.ui.text_common import quoted
 from p2pcards.ui.text_end_box import evening_ended_line, filled_line

@@ -4,7 +4,7 @@ The end box opens the moment the match ends (while the person still looks at
 the result and decides), is told the choice when it is made, and says in words
 as it goes every choice and fill, the time left, and how it ended (PROTOCOL.md
 §14). The rules are :class:`~p2pcards.protocol.end_box.EndBox`'s and the links
-:class:`~p2pcards.net.rematch.EndBoxLink`'s; this only shows them. When every
+:class:`~p2pcards.net.end_box_link.EndBoxLink`'s; this only shows them. When every
 seat is taken again the joiner dials the rematch at the address it played at
 (:func:`rejoining_session`), and refuses a genesis that does not follow its own
 record of the match before.
@@ -35,11 +35,11 @@ from p2pcards.ui.text_end_box import Countdown, chosen_line, fill_line, over_lin
 if TYPE_CHECKING:
     from p2pcards.app.front import FrontEnd
     from p2pcards.net.connection import Connection
+    from p2pcards.net.end_box_link import EndBoxLink
     from p2pcards.net.peer import Connector, PeerSession
-    from p2pcards.net.rematch import EndBoxLink
     from p2pcards.net.session_events import Agent
-    from p2pcards.protocol.evening import FinishedMatch
     from p2pcards.protocol.identity import Identity
+    from p2pcards.protocol.rematch_genesis import FinishedMatch
 
 #: Seconds between refreshes of a full screen's time left.
 TICK = 5.0
@@ -69,7 +69,7 @@ class JoinerEndBox:
     def open(self, result: SessionResult) -> bool:
         """Open the end box of the session's finished match (once); False when there is
         none (no match ended normally here)."""
-        from p2pcards.net.rematch import EndBoxLink
+        from p2pcards.net.end_box_link import EndBoxLink
         session = self.front.session
         table = getattr(session, "table", None)
         if self.task is not None or result.outcome is None or table is None \

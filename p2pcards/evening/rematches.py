@@ -2,7 +2,7 @@
 and the rematch that follows on the same address (PROTOCOL.md §14), for as many
 rematches as asked (``host --again N``, ``join --again N``) or chosen.
 
-A joiner signs its choice, carries it to the host (``p2pcards.net.rematch``) and
+A joiner signs its choice, carries it to the host (``p2pcards.net.end_box_link``) and
 hears the others'; when the host has every seat taken again it closes the
 finished table and opens the rematch on the same port, and the players who
 chose again join it at once (no discovery), each checking the genesis against

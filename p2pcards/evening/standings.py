@@ -32,11 +32,11 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import Journal, NoTranscript, read_saved_transcript
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import After, EveningRefused, FinishedMatch, check_after
 from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.rematch_genesis import After, EveningRefused, FinishedMatch, check_after
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, tail_problem, verify_transcript
-from p2pcards.protocol.verify_evening import link_of
+from p2pcards.protocol.verify_rematches import link_of
 from p2pcards.ui.text_common import clean, plural
 from p2pcards.wiremap import WireMap
 

@@ -57,7 +57,6 @@ from p2pcards.protocol.errors import (
     RemoteProtocolError,
     WrongSession,
 )
-from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import fingerprint
 from p2pcards.protocol.limits import DEFAULT_SPECTATORS as DEFAULT_SPECTATORS
 from p2pcards.protocol.limits import MAX_SPECTATORS as MAX_SPECTATORS
@@ -99,6 +98,7 @@ from p2pcards.protocol.relay_outputs import (
 from p2pcards.protocol.relay_outputs import (
     TakeAsked as TakeAsked,
 )
+from p2pcards.protocol.rematch_genesis import Rematch
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.wiremap import WireList, WireMap, WireValue
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.app._direct import direct_table
-from p2pcards.protocol.evening import After
+from p2pcards.protocol.rematch_genesis import After
 from tests.app.test_cli import run_cli
 
 

@@ -15,8 +15,8 @@ from p2pcards.bots.registry import make_bot_factory
 from p2pcards.evening.standings import collect, evening_of
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, rematch_genesis, sign_choice
-from p2pcards.protocol.evening import After
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import After
 from p2pcards.protocol.table import Table
 from tests.support.typed import present
 

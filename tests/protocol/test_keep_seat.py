@@ -17,9 +17,9 @@ from p2pcards.protocol.again import (
     sign_choice,
 )
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.evening import DroppedPlayer, EveningRefused, KeptLeaver
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.rematch_genesis import DroppedPlayer, EveningRefused, KeptLeaver
 from p2pcards.protocol.seat_fill import SeatRefused, check_newcomer
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import TableClosed

@@ -10,9 +10,9 @@ from p2pcards.app._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import frames, game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, rematch_genesis, sign_choice
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.evening import After, FinishedMatch, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.rematch_genesis import After, FinishedMatch, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.seat_fill import Fill, NotTheSeatTaken, SeatRefused, check_newcomer
 from p2pcards.protocol.table import Table
 

@@ -452,7 +452,7 @@ COMMANDS = {"play": ("hosting", "cmd_play"), "host": ("hosting", "cmd_host"),
             "join": ("joining", "cmd_join"), "watch": ("joining", "cmd_watch"),
             "tables": ("finding", "cmd_tables"), "resume": ("resuming", "cmd_resume"),
             "verify": ("checking", "cmd_verify"), "replay": ("checking", "cmd_replay"),
-            "saved": ("saved", "cmd_saved"), "standings": ("saved", "cmd_standings")}
+            "saved": ("listing", "cmd_saved"), "standings": ("listing", "cmd_standings")}
 _ASYNC = ("play", "host", "join", "watch", "tables", "resume")
 
 

@@ -40,10 +40,10 @@ from p2pcards.net.session_events import Agent, SessionEvent, SessionResult
 from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
+from p2pcards.protocol.file_shapes import relay_keeps_verdict
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
 from p2pcards.protocol.rematch_genesis import Rematch
-from p2pcards.protocol.saved import relay_keeps_verdict
 from p2pcards.protocol.session import PROBE_TIMEOUT
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import HINTS, MOVE_TIME

@@ -3,7 +3,7 @@
 :mod:`p2pcards.cli` parses the options and hands them to ``cmd_*`` here:
 ``hosting`` (play, host), ``finding`` (tables, and how join and watch pick a
 table), ``joining`` (join, watch), ``resuming`` (resume), ``checking``
-(verify, replay), ``saved`` (saved, standings); ``rematching`` (``--again N``, and
+(verify, replay), ``listing`` (saved, standings); ``rematching`` (``--again N``, and
 a seat back at its end box: the evening itself is :mod:`p2pcards.evening`'s);
 ``identity``, ``settings``, ``seated`` and ``printed`` are what several of them share.
 """

@@ -71,7 +71,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import NoTranscript, read_saved_transcript
     from p2pcards.protocol.errors import ProtocolError
-    from p2pcards.protocol.saved import SEAT_META_SHAPE
+    from p2pcards.protocol.file_shapes import SEAT_META_SHAPE
     from p2pcards.protocol.schema import validate
     from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import tail_problem, verify_transcript

@@ -41,7 +41,7 @@ def end_box_seat(identity: Identity, host: str | None = None, port: int | None =
     """This person's newest joined table whose match ended normally so recently that
     its host's end box may still wait for it (``host``/``port``/``pin``: only at that
     table's host); None when there is none."""
-    from p2pcards.commands.saved import my_tables  # looked up at each call: tests stand in for it
+    from p2pcards.commands.listing import my_tables  # looked up at each call: tests stand in for it
     now = time.time() if now is None else now
     for row in my_tables(identity):  # newest first
         meta = row.meta

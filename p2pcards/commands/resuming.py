@@ -14,8 +14,8 @@ from p2pcards.app.records import SHORT, RecordNotFound, SavedTable, describe, pi
 from p2pcards.commands import TableUnreachable, UserError
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
+from p2pcards.commands.listing import my_tables
 from p2pcards.commands.printed import command_line
-from p2pcards.commands.saved import my_tables
 from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, pace_of, session_deadline
 from p2pcards.errors import P2PCardsError

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.protocol import wire
-from p2pcards.protocol.saved import SEAT_META_SHAPE
+from p2pcards.protocol.file_shapes import SEAT_META_SHAPE
 from p2pcards.protocol.schema import validate
 
 from . import spec_shapes

@@ -128,7 +128,7 @@ def _unended(record: Path, meta: WireMap | None, report: Report) -> Unended | No
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from p2pcards.ui.replay import ReplayError, load_saved, print_plain, replay_saved
+    from p2pcards.ui.replay_steps import ReplayError, load_saved, print_plain, replay_saved
     if not 0.1 <= args.speed <= 50:
         raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
     path = _record_path(args.file)
@@ -161,7 +161,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except BrokenPipeError:  # the reader (e.g. head) has read enough
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    from p2pcards.ui.tui.replay import ReplayScreen
+    from p2pcards.ui.tui.replay_screen import ReplayScreen
     asyncio.run(ReplayScreen(record, speed=args.speed).run(playing=args.play))
     return 0
 

@@ -191,7 +191,7 @@ def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none() -> Non
 def test_a_replayed_hint_is_a_step_and_names_the_coached_seat() -> None:
     """``replay`` of such a table: the hint is a step of its own, and its line names the
     coached seat as the live screens do."""
-    from p2pcards.ui.replay import plain_lines, replay
+    from p2pcards.ui.replay_steps import plain_lines, replay
 
     direct = _table(hints=1)
     writer = direct.writer

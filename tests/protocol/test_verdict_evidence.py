@@ -274,7 +274,7 @@ def test_the_verify_command_refuses_each_forged_leave_and_confirms_the_genuine_o
 
 
 def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left: tuple[DirectTable, list[bytes], Verdict]) -> None:
-    from p2pcards.ui.replay import ReplayError, replay
+    from p2pcards.ui.replay_steps import ReplayError, replay
     table, transcript, verdict = left
     assert replay(transcript, verdict=verdict).verdict == verdict
     forged = FORGERIES["naming someone else"][0](table, transcript, verdict)

@@ -18,7 +18,7 @@ from p2pcards.net.watch import WatchSession
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.identity import Identity
 from p2pcards.rules.topper import TopperConfig
-from p2pcards.ui.replay import load_saved, replay_saved
+from p2pcards.ui.replay_steps import load_saved, replay_saved
 from p2pcards.ui.web import WebSeat
 from p2pcards.ui.web.replay import WebReplay
 from tests.support.browser import Page, chromium

@@ -9,7 +9,7 @@ import json
 from typing import TYPE_CHECKING
 
 from p2pcards.app.front import FrontEnd
-from p2pcards.commands import UserError
+from p2pcards.commands import UserError, printed
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.rematching import offers_evening
@@ -23,7 +23,6 @@ from p2pcards.commands.settings import (
     table_config,
 )
 from p2pcards.net.failing import CannotListen
-from p2pcards.ui import commandline
 from p2pcards.ui.text_common import plural, quoted
 
 if TYPE_CHECKING:
@@ -130,7 +129,7 @@ def join_hint(table_name: str, bind: str, port: int) -> str:
     from p2pcards.net.addresses import friend_addresses, local_addresses
     addresses = friend_addresses(bind, local_addresses())
     direct = " or ".join(f"--connect {connect_address(a, port)}" for a in addresses[:3])
-    return (f"Friends join with: p2pcards join {commandline.quote(table_name)}"
+    return (f"Friends join with: p2pcards join {printed.quote(table_name)}"
             + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
 
 

@@ -13,6 +13,5 @@ reads a seat's events and view (:mod:`p2pcards.net.session_events`,
 - ``replay_steps``: a saved table checked once, as the steps ``p2pcards replay`` moves
   through (its screens: ``tui.replay_screen``, ``web.replay``).
 - ``evening_tally``: the matches this program played, table after table.
-- ``console``: output that never fails on an encoding, and the ASCII look;
-  ``commandline``: a command line printed for a person to copy.
+- ``console``: output that never fails on an encoding, and the ASCII look.
 """

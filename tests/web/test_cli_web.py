@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from p2pcards.cli import build_parser, main
+from p2pcards.cli import main
+from p2pcards.commands.options import build_parser
 from p2pcards.commands.settings import front_options
 
 

@@ -73,7 +73,6 @@ def _verify(args: argparse.Namespace) -> int:
     from p2pcards.protocol.errors import ProtocolError
     from p2pcards.protocol.file_shapes import SEAT_META_SHAPE
     from p2pcards.protocol.schema import validate
-    from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
     if args.more:
@@ -84,8 +83,7 @@ def _verify(args: argparse.Namespace) -> int:
     except NoTranscript as missing:
         raise UserError(str(missing)) from None
     try:
-        saved = journal.read_verdict()
-        verdict = Verdict.from_wire(saved) if saved is not None else None
+        verdict = journal.saved_verdict()
     except ProtocolError as error:  # an unreadable one is said by _readable
         raise UserError(f"{journal.verdict_path} is not a saved verdict ({error})") from None
     report = verify_transcript(messages, verdict,

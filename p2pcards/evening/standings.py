@@ -273,8 +273,7 @@ def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match |
     except (ProtocolError, ValueError) as error:
         return "", NotCounted(Path(path), f"no table's genesis: {error}", True)
     try:
-        saved = journal.read_verdict()
-        verdict = Verdict.from_wire(saved) if saved is not None else None
+        verdict = journal.saved_verdict()
     except (OSError, ProtocolError, ValueError) as error:
         return session, NotCounted(Path(path), f"its verdict is unreadable: {_said(error)}", True)
     report = verifier(messages, verdict)

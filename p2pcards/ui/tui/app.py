@@ -315,8 +315,7 @@ class TableApp(ABC):
 
     def _refuse(self, text: str) -> None:
         """A key that cannot act: say why (and log it); nothing else changes."""
-        self.message = ("error", f"Not accepted: {text}")
-        self.model.note(f"Not accepted: {text}", "warn")
+        self.message = self.model.refused(text)
         self._invalidate()
 
     def _invalidate(self) -> None:

@@ -13,7 +13,8 @@ Links
 - ``addresses``: which of this machine's addresses to announce, show and dial,
   and the race between them.
 - ``redial``: one bounded backoff; ``stopping``: stopping a task from a clean-up path.
-- ``errors``: the exceptions all of these raise.
+- ``errors``: the exceptions all of these raise; ``failing``: a part of this
+  process's own table that fails, said in one sentence, and the stop.
 
 Finding each other
 - ``discovery``: advertising and browsing tables with zeroconf.
@@ -28,7 +29,8 @@ A player's session (``peer``: :class:`~p2pcards.net.peer.PeerSession`)
   ``inbox``: the one queue its table task reads; ``seat_routing``: which rule
   hears each thing that arrives.
 - ``seat_writing``: what it signs; ``seat_record``: its record on disk;
-  ``seat_talk``: table talk; ``ahead``: cryptography made ahead of its turn.
+  ``seat_talk``: table talk; ``ahead``: cryptography made ahead of its turn;
+  ``same_bytes``: the seats of one process checking the same message one after another.
 - ``seat_view``: what its front end and caller are told; ``session_events``:
   the events, decisions and results it hands them; ``session_snapshot``: what
   a front end may read of it.

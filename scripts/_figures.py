@@ -2,7 +2,8 @@
 
 Why a unit: a time in seconds says as much about the machine and its load as
 about the code. One variable-base scalar multiplication (libsodium's
-``crypto_scalarmult_ed25519_noclamp``, the operation a deal is made of),
+``crypto_scalarmult_ed25519_noclamp``, the operation a deal is made of, called
+as the group layer calls it: :mod:`p2pcards.crypto.sodium`),
 timed in the benchmark's own process through the same run, turns seconds into
 multiplications' worth ("units"), which compare across machines and loads.
 
@@ -25,6 +26,8 @@ from typing import Any
 
 import nacl.bindings as nb
 import nacl.utils
+
+from p2pcards.crypto import sodium
 
 #: Keys whose values are counts, never times, even inside a figure named in seconds.
 COUNT_KEYS = frozenset({"count", "runs", "samples", "cards", "seats", "deals", "workers"})
@@ -51,7 +54,7 @@ class ScalarmultUnit:
         times = []
         for _ in range(count):
             start = time.perf_counter()
-            nb.crypto_scalarmult_ed25519_noclamp(self._scalar, self._point)
+            sodium.scalarmult(self._scalar, self._point)
             times.append(time.perf_counter() - start)
         with self._lock:
             self.samples.extend(times)

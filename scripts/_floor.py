@@ -28,6 +28,7 @@ from typing import Any
 import nacl.bindings as nb
 import nacl.utils
 
+from p2pcards.crypto import sodium
 from p2pcards.crypto.group import OPS
 
 #: The operations a floor counts, in the order reports list them.
@@ -82,17 +83,16 @@ def op_units(count: int = 101) -> dict[str, float]:
     message = nacl.utils.random(200)  # about a game action's signed payload
     signed = nb.crypto_sign(message, secret)
     seconds = {
-        "scalarmult": _median_time(lambda: nb.crypto_scalarmult_ed25519_noclamp(scalar, point), count),
-        "scalarmult_base": _median_time(lambda: nb.crypto_scalarmult_ed25519_base_noclamp(scalar),
-                                        count),
-        "add": _median_time(lambda: nb.crypto_core_ed25519_add(point, other), count),
-        "validate": _median_time(lambda: nb.crypto_core_ed25519_is_valid_point(point), count),
+        "scalarmult": _median_time(lambda: sodium.scalarmult(scalar, point), count),
+        "scalarmult_base": _median_time(lambda: sodium.scalarmult_base(scalar), count),
+        "add": _median_time(lambda: sodium.add(point, other), count),
+        "validate": _median_time(lambda: sodium.is_valid_point(point), count),
         "from_uniform": _median_time(lambda: nb.crypto_core_ed25519_from_uniform(uniform), count),
         "sign": _median_time(lambda: nb.crypto_sign(message, secret), count),
         "sign_verify": _median_time(lambda: nb.crypto_sign_open(signed, public), count),
     }
     # The unit again, last: its median over both samples, against load that drifts.
-    again = _median_time(lambda: nb.crypto_scalarmult_ed25519_noclamp(scalar, point), count)
+    again = _median_time(lambda: sodium.scalarmult(scalar, point), count)
     unit = (seconds["scalarmult"] + again) / 2
     return {op: 1.0 if op == "scalarmult" else seconds[op] / unit for op in OPERATIONS}
 

@@ -153,6 +153,27 @@ def _first(events: list[dict], name: str, **fields: Any) -> float | None:
     return None
 
 
+def _cpu_at(events: list[dict], name: str, **fields: Any) -> float | None:
+    """The process's CPU seconds (since its start) when it traced ``name``."""
+    for event in events:
+        if event.get("event") == name and all(event.get(k) == v for k, v in fields.items()):
+            return event.get("cpu")
+    return None
+
+
+def _deal_cpu(traces: list[list[dict]], started: float) -> float | None:
+    """CPU seconds the four processes spent from the genesis to their first hand: each
+    one's CPU at its hand less its CPU at its first event from the genesis on."""
+    total = 0.0
+    for trace in traces:
+        after = [e["cpu"] for e in trace if "cpu" in e and e.get("t", started - 1) >= started]
+        dealt = _cpu_at(trace, DEALT, deck=0)
+        if not after or dealt is None:
+            return None
+        total += dealt - after[0]
+    return total
+
+
 def _all(events: list[dict], name: str) -> list[dict]:
     return [e for e in events if e.get("event") == name]
 
@@ -178,6 +199,7 @@ def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
         "shuffles_s": None if None in (seated, shuffled) else shuffled - seated,
         "shares_s": None if None in (shuffled, dealt) else dealt - shuffled,
         "each_shuffle_s": _shuffle_steps(traces[0], 0),
+        "cpu_s": _deal_cpu(traces, started),
     }
 
     by_position: dict[int, list[float]] = {}
@@ -308,6 +330,7 @@ def bench_play(game: str, seed: int, args: argparse.Namespace, root: Path,
     return {
         "version_s": _version_time(home),
         "first_hand_s": None if dealt is None else dealt - process.started_at,
+        "first_hand_cpu_s": _cpu_at(events, DEALT, deck=0),
         "later_deals_s": later_deals([events]),
         "deals": len({e["deck"] for e in _all(events, DEALT)}),
         "match_s": None if None in (started, ended) else ended - started,  # type: ignore[operator]
@@ -348,6 +371,7 @@ def summarise(game: str, matches: list[dict[str, Any]]) -> dict[str, Any]:
         "cards": DECK_CARDS[game],
         "runs": len(matches),
         "first_deal_s": {"median": _median(first_deals), "max": _max(first_deals)},
+        "first_deal_cpu_s": {"median": _median([m["first_deal"]["cpu_s"] for m in matches])},
         "first_deal_phases_s": {k: _median([m["first_deal"][k] for m in matches])
                                 for k in ("keys_and_seats_s", "shuffles_s", "shares_s")},
         "each_shuffle_s": matches[0]["first_deal"]["each_shuffle_s"],
@@ -388,9 +412,14 @@ def print_human(report: dict[str, Any], u: float) -> None:
             f"; CPU floor on {report['machine_cpus']} cores {fmt(floor['wall_floor_s'], u)}: "
             f"{deal / floor['wall_floor_s']:.2f}x (goal {GOAL_DEAL_OVER_FLOOR}x)")
         print(f"  first deal, genesis to every seat's verified hand: {fmt(deal, u)}{against}")
+        cpu = s["first_deal_cpu_s"]["median"]
         if floor is not None:
             print(f"    its libsodium operations on the four machines: "
                   f"{operations_line(floor['operations'])}; CPU {fmt(floor['cpu_floor_s'], u)}")
+            print(f"    CPU of the four processes over that deal: {fmt(cpu, u)}, "
+                  f"{cpu / floor['cpu_floor_s']:.2f}x the CPU floor (the figure load does not "
+                  f"change: on {report['machine_cpus']} idle cores the deal takes at least "
+                  f"{fmt(cpu / report['machine_cpus'], u)})")
         phases = s["first_deal_phases_s"]
         print(f"    keys and seats {fmt(phases['keys_and_seats_s'], u)}, "
               f"shuffles {fmt(phases['shuffles_s'], u)} "
@@ -609,10 +638,12 @@ def bench_verify(args: argparse.Namespace, root: Path, identities: list,
 
 def summarise_play(game: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
     firsts = [r["first_hand_s"] for r in runs]
+    cpus = [r["first_hand_cpu_s"] for r in runs]
     return {
         "game": game, "cards": DECK_CARDS[game], "runs": len(runs),
         "version_s": {"median": _median([r["version_s"] for r in runs])},
         "first_hand_s": {"median": _median(firsts), "max": _max(firsts)},
+        "first_hand_cpu_s": {"median": _median(cpus), "max": _max(cpus)},
         "later_deal_s": _times([x for r in runs for x in r["later_deals_s"]], p90=True),
         "deals_per_match": [r["deals"] for r in runs],
         "match_s": [r["match_s"] for r in runs],
@@ -630,6 +661,9 @@ def print_play(plays: list[dict[str, Any]], u: float) -> None:
         print(f"  p2pcards --version: {fmt(s['version_s']['median'], u)}")
         print(f"  start of the process to your first hand: median {fmt(first['median'], u)}, "
               f"max {fmt(first['max'], u)} (goal {GOAL_PLAY_FIRST_UNITS:,} u)")
+        cpu = s["first_hand_cpu_s"]
+        print(f"    the process's CPU by then (interpreter and imports included): median "
+              f"{fmt(cpu['median'], u)}, max {fmt(cpu['max'], u)}")
         print(f"  later deals, closing action to your next hand: "
               f"{_later(s['later_deal_s'], u, f' (goal {GOAL_PLAY_LATER_S} s)')}")
         print(f"  match: {[fmt(x, u, 2) for x in s['match_s']]}, {s['deals_per_match']} deals")

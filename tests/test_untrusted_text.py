@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.net.discovery import clean_text
+from p2pcards.net.table_record import clean_text
 from p2pcards.protocol.errors import MalformedMessage
 from p2pcards.protocol.schema import Text
 from p2pcards.ui.text_common import clean

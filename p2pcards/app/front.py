@@ -202,7 +202,7 @@ class FrontEnd:
             replayed = ({"replayed": True} if self.session is not None
                         and self.session.replaying is not None else {})
             print(json.dumps({"t": time.time(), "mono": time.monotonic(),
-                              "event": type(event).__name__,
+                              "cpu": time.process_time(), "event": type(event).__name__,
                               **trace_fields(event), **replayed}), flush=True)
         elif self.screen is not None:
             self.screen.on_event(event)

@@ -1,10 +1,18 @@
 """Finding a table on the LAN: ``tables`` lists the announced ones, ``join`` and
-``watch`` pick one by name, key or number (or dial ``--connect HOST:PORT``)."""
+``watch`` pick one by name, key or number (or dial ``--connect HOST:PORT``).
+
+A number means the table that had it in the list this person last printed
+(within :data:`LIST_KEPT` seconds): at a LAN party tables come and go between
+reading the list and typing ``join 3``, and a number counted afresh would then
+name another table. ``tables`` keeps its list in the state folder for that.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -12,7 +20,16 @@ from p2pcards.commands import UserError
 from p2pcards.ui.text_common import plural, quoted
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from p2pcards.net.discovery import TableInfo
+
+log = logging.getLogger(__name__)
+
+#: Seconds a printed list keeps its numbers for ``join N`` and ``watch N``.
+LIST_KEPT = 600.0
+#: The file (in the state folder) that keeps them: each number's table name and host key.
+LIST_FILE = "listed.json"
 
 
 class Listed(Protocol):
@@ -37,6 +54,11 @@ class Listed(Protocol):
     def spectators(self) -> int: ...
 
 
+class TablesMatch(UserError):
+    """Several open tables match what ``join`` or ``watch`` was given; the sentence
+    numbers them, as a fresh ``tables`` list would."""
+
+
 #: A listed table, as the caller's own type (``TableInfo`` from discovery).
 L = TypeVar("L", bound=Listed)
 #: Whether this player holds a seat at a table's end box: its host key, address, port.
@@ -52,9 +74,14 @@ async def find_table(args: argparse.Namespace, held: Held | None = None
         return host, port, None
     found = await _browse(args)
     watching = args.command == "watch"
-    table = pick_table(found, args.table, watching=watching,
-                       held=None if held is None else
-                       lambda t: held(t.public_key or t.fingerprint, t.host, t.port))
+    held_here = None if held is None else \
+        (lambda t: held(t.public_key or t.fingerprint, t.host, t.port))
+    try:
+        table = pick_table(found, args.table, watching=watching, listed=last_listed(),
+                           held=held_here)
+    except TablesMatch:
+        remember_listed(_in_order(found))  # the numbers the sentence gives are the ones to use
+        raise
     verb = "Watching" if watching else "Joining"
     clock = table.clock
     timed = "" if clock is None else ", no clock" if clock == 0 else f", {clock} s per move"
@@ -109,8 +136,40 @@ def _in_order(found: Sequence[L]) -> list[L]:
     return sorted(found, key=lambda t: (t.name.casefold(), t.fingerprint, t.host, t.port))
 
 
+def _listed_path() -> Path:
+    from p2pcards.net.storage import state_dir
+    return state_dir() / LIST_FILE
+
+
+def remember_listed(found: Sequence[Listed], now: float | None = None) -> None:
+    """Keep what each number of a printed list means (its table's name and host
+    key), for a ``join N`` a moment later; a folder that cannot be written only
+    loses that."""
+    from p2pcards.net.storage import write_atomically
+    record = {"at": time.time() if now is None else now,
+              "tables": [[t.name, t.fingerprint] for t in found]}
+    try:
+        write_atomically(_listed_path(), json.dumps(record).encode())
+    except OSError as error:
+        log.info("cannot keep the list's numbers: %s", error)
+
+
+def last_listed(now: float | None = None) -> list[tuple[str, str]] | None:
+    """The tables of the list last printed here, in its numbers' order (name, host
+    key), if it was printed within :data:`LIST_KEPT` seconds; None otherwise."""
+    try:
+        record = json.loads(_listed_path().read_bytes())
+        at, tables = float(record["at"]), record["tables"]
+        listed = [(str(name), str(key)) for name, key in tables]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    moment = time.time() if now is None else now
+    return listed if 0 <= moment - at <= LIST_KEPT else None
+
+
 async def cmd_tables(args: argparse.Namespace) -> int:
     found = _in_order(await _browse(args))
+    remember_listed(found)
     if args.json:
         for number, t in enumerate(found, start=1):
             print(json.dumps({"number": number, "name": t.name, "game": t.game,
@@ -124,13 +183,8 @@ async def cmd_tables(args: argparse.Namespace) -> int:
         print("No tables found on the LAN (a friend's host shows an address for "
               "p2pcards join --connect HOST:PORT).")
         return 0
-    print(f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'WATCH':<5}  {'CLOCK':<8}  "
-          f"{'HOST':<16}  {'ADDRESS':<21}  KEY")
-    for number, t in enumerate(found, start=1):
-        free = "full" if t.free_seats == 0 else str(t.free_seats) + ("*" if t.between else "")
-        watch = str(t.spectators) if t.spectators else "no"
-        print(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  {watch:<5}  {_clock_word(t.clock):<8}  "
-              f"{(t.host_name or '?')[:16]:<16}  {connect_address(t.host, t.port):<21}  {t.fingerprint}")
+    for line in table_lines(found):
+        print(line)
     if any(t.clock == 0 for t in found):
         print(NO_CLOCK_WARNING)
     if any(t.between and t.free_seats for t in found):
@@ -139,6 +193,22 @@ async def cmd_tables(args: argparse.Namespace) -> int:
     print("Join one with: p2pcards join NAME (or its number, or its KEY when names clash); "
           "watch one with: p2pcards watch NAME")
     return 0
+
+
+def table_lines(found: Sequence[TableInfo]) -> list[str]:
+    """``tables``' header and rows; the address column as wide as its widest
+    address (an IPv6 one with its zone: ``[fe80::…%eth0]:PORT``)."""
+    addresses = [connect_address(t.host, t.port) for t in found]
+    wide = max([len("ADDRESS"), 21, *map(len, addresses)])
+    lines = [f"{'#':>2}  {'TABLE':<24}  {'GAME':<6}  {'FREE':<4}  {'WATCH':<5}  {'CLOCK':<8}  "
+             f"{'HOST':<16}  {'ADDRESS':<{wide}}  KEY"]
+    for number, (t, address) in enumerate(zip(found, addresses, strict=True), start=1):
+        free = "full" if t.free_seats == 0 else str(t.free_seats) + ("*" if t.between else "")
+        watch = str(t.spectators) if t.spectators else "no"
+        lines.append(f"{number:>2}  {t.name[:24]:<24}  {t.game:<6}  {free:<4}  {watch:<5}  "
+                     f"{_clock_word(t.clock):<8}  {(t.host_name or '?')[:16]:<16}  "
+                     f"{address:<{wide}}  {t.fingerprint}")
+    return lines
 
 
 #: What ``tables`` and ``join`` say of a table whose host set no clock.
@@ -160,31 +230,38 @@ def connect_address(host: str, port: int) -> str:
 
 
 def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False,
+               listed: Sequence[tuple[str, str]] | None = None,
                held: Callable[[L], bool] | None = None) -> L:
     """The table ``join WANTED`` (or ``watch WANTED``) means: by name, host key (or
     its start) or list number; without WANTED, the only open table (the only one
-    that admits spectators). Each refusal says what to do."""
-    listed = _in_order(found)
+    that admits spectators). A number is the one ``listed`` (the list last printed:
+    name and host key per number) gave the table, else its place in today's
+    order. Each refusal says what to do."""
+    listed_now = _in_order(found)
     hint = "see p2pcards tables, or use --connect HOST:PORT"
     if wanted is None:
-        matches = listed
+        matches = listed_now
     else:
         key = wanted.strip().lower()
-        matches = [t for t in listed if t.name == wanted]
+        matches = [t for t in listed_now if t.name == wanted]
         if not matches and len(key) >= 4:
-            matches = [t for t in listed if t.fingerprint.startswith(key)]
-        if not matches and key.isdigit() and 1 <= int(key) <= len(listed):
-            matches = [listed[int(key) - 1]]
+            matches = [t for t in listed_now if t.fingerprint.startswith(key)]
+        if not matches and key.isdigit():
+            matches = _numbered(listed_now, int(key), listed)
     open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0
                  or (held is not None and held(t))]
     if not matches:
-        if wanted is not None and key.isdigit() and listed:
-            raise UserError(f"no table number {key}: {plural(len(listed), 'table')} found, "
-                            f"numbered 1 to {len(listed)} as p2pcards tables lists them (a "
+        if wanted is not None and key.isdigit() and listed and 1 <= int(key) <= len(listed):
+            name, fingerprint = listed[int(key) - 1]
+            raise UserError(f"table {key} of the list you printed last, {quoted(name)} (host key "
+                            f"{fingerprint}), is no longer announced ({hint})")
+        if wanted is not None and key.isdigit() and listed_now:
+            raise UserError(f"no table number {key}: {plural(len(listed_now), 'table')} found, "
+                            f"numbered 1 to {len(listed_now)} as p2pcards tables lists them (a "
                             f"table is named by its number, its name or its host key)")
         named = f" named {quoted(wanted)}" if wanted is not None else ""
         accepted = (" (a table is named by its number in p2pcards tables, its name or its "
-                    "host key; or use --connect HOST:PORT)") if wanted is not None and listed \
+                    "host key; or use --connect HOST:PORT)") if wanted is not None and listed_now \
             else f" ({hint})"
         raise UserError(f"no table{named} found on the LAN{accepted}")
     if not open_ones and watching:
@@ -198,9 +275,18 @@ def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False
         raise UserError(f"every table{'' if wanted is None else ' named ' + quoted(wanted)} "
                         f"is full ({hint})")
     if len(open_ones) > 1:
-        rows = "; ".join(f"{listed.index(t) + 1}. {quoted(t.name)} ({t.game}, host "
+        rows = "; ".join(f"{listed_now.index(t) + 1}. {quoted(t.name)} ({t.game}, host "
                          f"{t.host_name or '?'}, key {t.fingerprint})" for t in open_ones)
         verb = "watch" if watching else "join"
-        raise UserError(f"{len(open_ones)} {'' if watching else 'open '}tables match; {verb} one "
+        raise TablesMatch(f"{len(open_ones)} {'' if watching else 'open '}tables match; {verb} one "
                         f"by its number or key: {rows}")
     return open_ones[0]
+
+
+def _numbered(in_order: list[L], number: int, listed: Sequence[tuple[str, str]] | None) -> list[L]:
+    """The table numbered ``number``: the one the last printed list gave that number
+    (found by name and host key; none if it has gone), else today's ``number``-th."""
+    if listed and 1 <= number <= len(listed):
+        name, fingerprint = listed[number - 1]
+        return [t for t in in_order if t.name == name and t.fingerprint == fingerprint][:1]
+    return [in_order[number - 1]] if 1 <= number <= len(in_order) else []

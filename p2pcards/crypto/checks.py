@@ -12,9 +12,6 @@ work. Nothing else goes in: never a failure, never a statement a peer wrote
 itself without checking it, never a result computed in another process. A
 key differs whenever any input differs, so a hit means this very check, with
 these very bytes, already passed here.
-
-Checks pickle, so that an offline verifier can hand them to its own worker
-processes (points and scalars travel as their validated bytes).
 """
 
 from __future__ import annotations
@@ -96,8 +93,7 @@ Statement = ShuffleStatement | ShareStatement | KeyShareStatement
 @dataclass(frozen=True)
 class Check:
     """One public verification, whole: ``run()`` performs it (raising the same
-    :class:`~p2pcards.crypto.errors.CryptoError` as the underlying check).
-    It pickles (for an offline verifier's worker processes)."""
+    :class:`~p2pcards.crypto.errors.CryptoError` as the underlying check)."""
 
     kind: str
     ctx: ProofContext

@@ -25,12 +25,17 @@ Reprs hide values: a scalar may be a key, a point may be a card.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
-import nacl.bindings as _nb
 import nacl.utils
 
+from p2pcards.crypto import sodium
 from p2pcards.crypto.errors import CryptoError, InvalidEncoding, InvalidPoint, InvalidScalar
+from p2pcards.crypto.validity import DEFERRAL as DEFERRAL
+from p2pcards.crypto.validity import OPS as OPS
+from p2pcards.crypto.validity import VALID_POINTS as VALID_POINTS
+from p2pcards.crypto.validity import deferring_validation as deferring_validation
+from p2pcards.crypto.validity import pending_points as pending_points
 
 #: The order of the prime-order subgroup (and of the scalar field).
 ORDER = 2**252 + 27742317777372353535851937790883648493
@@ -44,73 +49,16 @@ _IDENTITY_BYTES = b"\x01" + bytes(31)
 _ZERO_BYTES = bytes(32)
 _ONE_BYTES = b"\x01" + bytes(31)
 
-_add = _nb.crypto_core_ed25519_add
-_sub = _nb.crypto_core_ed25519_sub
-_is_valid = _nb.crypto_core_ed25519_is_valid_point
-_mul = _nb.crypto_scalarmult_ed25519_noclamp
-_mul_base = _nb.crypto_scalarmult_ed25519_base_noclamp
-_s_add = _nb.crypto_core_ed25519_scalar_add
-_s_sub = _nb.crypto_core_ed25519_scalar_sub
-_s_mul = _nb.crypto_core_ed25519_scalar_mul
-_s_neg = _nb.crypto_core_ed25519_scalar_negate
-_s_reduce = _nb.crypto_core_ed25519_scalar_reduce
-
-
-class OpCounter:
-    """How many group operations ran since the last :meth:`reset` (cheap, not thread-safe)."""
-
-    __slots__ = ("scalarmult", "scalarmult_base", "add", "validate", "from_uniform")
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self.scalarmult = 0
-        self.scalarmult_base = 0
-        self.add = 0
-        self.validate = 0
-        self.from_uniform = 0
-
-    def snapshot(self) -> dict[str, int]:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-
-#: The process-wide operation counter.
-OPS = OpCounter()
-
-
-class ValidEncodings:
-    """Point encodings that passed libsodium's validation in this process.
-
-    Why: the peers of one process (a seat and its bots) parse the same
-    messages, and validating a point costs about as much as a scalar
-    multiplication. The validity of 32 bytes depends on nothing else, so a
-    second peer meeting the same bytes skips the check. Only passes are
-    kept; the set is emptied when full (bounded memory). ``enabled = False``
-    makes every parse validate (a benchmark of peers on separate machines).
-    """
-
-    def __init__(self, capacity: int = 8192) -> None:
-        self.capacity = capacity
-        self.enabled = True
-        self._seen: dict[bytes, None] = {}
-
-    def __contains__(self, raw: bytes) -> bool:
-        return self.enabled and raw in self._seen
-
-    def clear(self) -> None:
-        """Forget every encoding (a benchmark that times a fresh process's work again)."""
-        self._seen.clear()
-
-    def add(self, raw: bytes) -> None:
-        if self.enabled:
-            if len(self._seen) >= self.capacity:
-                self._seen.clear()
-            self._seen[raw] = None
-
-
-#: The process-wide record of validated encodings.
-VALID_POINTS = ValidEncodings()
+_add = sodium.add
+_sub = sodium.sub
+_is_valid = sodium.is_valid_point
+_mul = sodium.scalarmult
+_mul_base = sodium.scalarmult_base
+_s_add = sodium.scalar_add
+_s_sub = sodium.scalar_sub
+_s_mul = sodium.scalar_mul
+_s_neg = sodium.scalar_negate
+_s_reduce = sodium.scalar_reduce
 
 
 def default_rng(n: int) -> bytes:
@@ -145,11 +93,6 @@ class Scalar:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Scalar is immutable")
 
-    def __reduce__(self) -> tuple[Callable[[str, bytes], Point | Scalar], tuple[str, bytes]]:
-        """Pickled as its bytes, rebuilt without checking again: only for this
-        process's own workers (an offline verifier's), handed values validated here."""
-        return (_unpickle, ('Scalar', self._b))
-
     # -- constructors -------------------------------------------------------
 
     @classmethod
@@ -167,7 +110,7 @@ class Scalar:
         raw = _expect_bytes(data, what, seat)
         # Canonical iff reducing it changes nothing; libsodium does the comparison in
         # constant time, since a saved secret key is decoded here too.
-        if not _nb.sodium_memcmp(_s_reduce(raw + _ZERO_BYTES), raw):
+        if not sodium.equal(_s_reduce(raw + _ZERO_BYTES), raw):
             raise InvalidScalar(what, InvalidScalar.NON_CANONICAL, seat=seat)
         return cls._wrap(raw)
 
@@ -231,7 +174,7 @@ class Scalar:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Scalar):
             return NotImplemented
-        return _nb.sodium_memcmp(self._b, other._b)
+        return sodium.equal(self._b, other._b)
 
     # Not hashable, as a class defining __eq__ alone; typeshed types __hash__ as a method.
     __hash__ = None  # type: ignore[assignment]
@@ -275,11 +218,6 @@ class Point:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Point is immutable")
 
-    def __reduce__(self) -> tuple[Callable[[str, bytes], Point | Scalar], tuple[str, bytes]]:
-        """Pickled as its bytes, rebuilt without checking again: only for this
-        process's own workers (an offline verifier's), handed values validated here."""
-        return (_unpickle, ('Point', self._b))
-
     # -- constructors -------------------------------------------------------
 
     @classmethod
@@ -298,6 +236,10 @@ class Point:
         if int.from_bytes(raw, "little") & _LOW_255 >= _FIELD_PRIME:
             raise InvalidPoint(what, InvalidPoint.NON_CANONICAL, seat=seat)
         if raw == _IDENTITY_BYTES or raw in VALID_POINTS:
+            return cls._wrap(raw)
+        pending = pending_points()
+        if pending is not None:
+            pending.add(raw)
             return cls._wrap(raw)
         OPS.validate += 1
         if not _is_valid(raw):
@@ -387,7 +329,11 @@ def scalar_mul(scalar: Scalar, point: Point) -> Point:
         OPS.scalarmult_base += 1
         return Point._wrap(_mul_base(scalar._b))
     OPS.scalarmult += 1
-    return Point._wrap(_mul(scalar._b, point._b))
+    product = _mul(scalar._b, point._b)  # refuses an invalid point: see PendingPoints
+    pending = pending_points()
+    if pending is not None:
+        pending.multiplied(point._b)
+    return Point._wrap(product)
 
 
 def base_mul(scalar: Scalar) -> Point:
@@ -405,6 +351,37 @@ def sum_points(points: Iterable[Point]) -> Point:
     return total
 
 
+def weighted_sum(terms: Mapping[Point, int]) -> Point:
+    """``Σ k·P`` over ``terms`` (point -> public integer ``k``, taken modulo the order).
+
+    For batch verification (:mod:`p2pcards.crypto.batch`), whose coefficients are
+    public integers (challenges, responses, the verifier's random weights): they
+    are reduced with Python's integers, then multiplied by libsodium. A zero
+    coefficient or the identity adds nothing; ``G`` takes the fixed-base path.
+    """
+    pending = pending_points()
+    total = _IDENTITY_BYTES
+    for point, k in terms.items():
+        k %= ORDER
+        raw = point._b
+        if k == 0 or raw == _IDENTITY_BYTES:
+            continue
+        if raw == _G_BYTES:
+            OPS.scalarmult_base += 1
+            product = _mul_base(k.to_bytes(32, "little"))
+        else:
+            OPS.scalarmult += 1
+            product = _mul(k.to_bytes(32, "little"), raw)
+            if pending is not None:
+                pending.multiplied(raw)
+        if total == _IDENTITY_BYTES:
+            total = product
+        else:
+            OPS.add += 1
+            total = _add(total, product)
+    return Point._wrap(total)
+
+
 def linear_combination(scalars: Iterable[Scalar], points: Iterable[Point]) -> Point:
     """``Σ s_i · P_i`` (one multiplication per term: libsodium has no multi-scalar product)."""
     total = Point.identity()
@@ -418,6 +395,3 @@ _G_BYTES = _mul_base(_ONE_BYTES)
 #: The standard base point of edwards25519.
 G = Point._wrap(_G_BYTES)
 
-
-def _unpickle(kind: str, b: bytes) -> Point | Scalar:
-    return (Point if kind == "Point" else Scalar)._wrap(b)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 import nacl.bindings as _nb
 
+from p2pcards.crypto import sodium
 from p2pcards.crypto.errors import CryptoError, InvalidEncoding, describe
 from p2pcards.crypto.group import OPS, Point, Scalar
 
@@ -58,7 +59,7 @@ def sha512_fields(tag: bytes, *fields: bytes) -> bytes:
     """``SHA-512(frame(tag) || frame(f_1) || ...)``: 64 bytes."""
     parts = [frame(tag)]
     parts.extend(frame(f) for f in fields)
-    return _nb.crypto_hash_sha512(b"".join(parts))
+    return sodium.sha512(b"".join(parts))
 
 
 def digest32(tag: bytes, *fields: bytes) -> bytes:

@@ -22,7 +22,9 @@ commitments), so a proof made for one of them is worthless for any other.
 
 A verifier checks the equations in two halves of about ``4N`` multiplications
 each, at once on two cores where there are two (:mod:`p2pcards.crypto.halves`):
-the path a table waits on between two shuffles.
+the path a table waits on between two shuffles. An offline verifier checks
+many proofs at once instead (:mod:`p2pcards.crypto.batch`), from
+:func:`checked_challenges`.
 
 Cost for ``N`` cards, in scalar multiplications: the shuffler ``6N + 1``
 variable-base (``5N + 1`` on the unmasked initial deck) and ``4N + 4``
@@ -53,6 +55,7 @@ from p2pcards.crypto.group import (
     base_mul,
     default_rng,
     linear_combination,
+    pending_points,
     random_scalar,
     sum_points,
     sum_scalars,
@@ -281,35 +284,18 @@ def verify_shuffle(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext]
     ciphertext equal to an input one.
     """
     seat = ctx.seat
+    u, c = checked_challenges(deck_in, deck_out, proof, joint_key, ctx)
     n = len(deck_in)
-    _check_deck_size(n, None)
-    if len(deck_out) != n:
-        raise ProofInvalid(ProofInvalid.SHUFFLE, "deck size", seat=seat)
-    if not (len(proof.commitments) == len(proof.chain) == len(proof.t_hat) == len(proof.s_hat)
-            == len(proof.s_prime) == n):
-        raise ProofInvalid(ProofInvalid.SHUFFLE, "proof size", seat=seat)
-    if joint_key.is_identity:
-        raise InvalidPoint("joint public key", InvalidPoint.IDENTITY)
-    for i, ct in enumerate(deck_out):
-        if ct.c1.is_identity or ct.c2.is_identity:
-            raise InvalidPoint(f"output deck[{i}]", InvalidPoint.IDENTITY, seat=seat)
-    # A permutation without re-encryption has a valid proof (all r'_i = 0), yet
-    # lets everyone track every card through it: no output may equal an input.
-    inputs = {_deck_bytes((ct,)) for ct in deck_in}
-    for i, ct in enumerate(deck_out):
-        if _deck_bytes((ct,)) in inputs:
-            raise NotReEncrypted(i, seat=seat)
-
     h = generators(n)
     base_h = chain_base()
-    statement = _statement(ctx, joint_key, h, deck_in, deck_out, proof.commitments)
-    u = _challenges_u(statement, n)
-    c = _challenge_c(statement, proof.chain, proof.t1, proof.t2, proof.t3, proof.t4_1,
-                     proof.t4_2, proof.t_hat)
+
+    pending = pending_points()
 
     def expect(name: str, claimed: Point, recomputed: Point) -> None:
         if claimed != recomputed:
             raise ProofInvalid(ProofInvalid.SHUFFLE, name, seat=seat)
+        if pending is not None:  # equal to a point computed from accepted ones
+            pending.vouched(claimed.to_bytes())
 
     # The challenge c is folded into the u_j, one multiplication saved per sum.
     cu = [c * u_j for u_j in u]
@@ -339,3 +325,34 @@ def verify_shuffle(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext]
             previous = proof.chain[i]
 
     both_halves(first_half, second_half)
+
+
+def checked_challenges(deck_in: Sequence[Ciphertext], deck_out: Sequence[Ciphertext],
+                       proof: ShuffleProof, joint_key: Point,
+                       ctx: ProofContext) -> tuple[list[Scalar], Scalar]:
+    """The checks of CheckShuffleProof that need no multiplication (sizes, identities,
+    re-encryption; raising as :func:`verify_shuffle` does), then the challenges
+    ``u_j`` and ``c`` recomputed from the statement and the proof."""
+    seat = ctx.seat
+    n = len(deck_in)
+    _check_deck_size(n, None)
+    if len(deck_out) != n:
+        raise ProofInvalid(ProofInvalid.SHUFFLE, "deck size", seat=seat)
+    if not (len(proof.commitments) == len(proof.chain) == len(proof.t_hat) == len(proof.s_hat)
+            == len(proof.s_prime) == n):
+        raise ProofInvalid(ProofInvalid.SHUFFLE, "proof size", seat=seat)
+    if joint_key.is_identity:
+        raise InvalidPoint("joint public key", InvalidPoint.IDENTITY)
+    for i, ct in enumerate(deck_out):
+        if ct.c1.is_identity or ct.c2.is_identity:
+            raise InvalidPoint(f"output deck[{i}]", InvalidPoint.IDENTITY, seat=seat)
+    # A permutation without re-encryption has a valid proof (all r'_i = 0), yet
+    # lets everyone track every card through it: no output may equal an input.
+    inputs = {_deck_bytes((ct,)) for ct in deck_in}
+    for i, ct in enumerate(deck_out):
+        if _deck_bytes((ct,)) in inputs:
+            raise NotReEncrypted(i, seat=seat)
+    statement = _statement(ctx, joint_key, generators(n), deck_in, deck_out, proof.commitments)
+    c = _challenge_c(statement, proof.chain, proof.t1, proof.t2, proof.t3, proof.t4_1,
+                     proof.t4_2, proof.t_hat)
+    return _challenges_u(statement, n), c

@@ -13,11 +13,13 @@ Links
 - ``addresses``: which of this machine's addresses to announce, show and dial,
   and the race between them.
 - ``redial``: one bounded backoff; ``stopping``: stopping a task from a clean-up path.
-- ``errors``: the exceptions all of these raise; ``failing``: a part of this
-  process's own table that fails, said in one sentence, and the stop.
+- ``errors``: the exceptions all of these raise; ``failing``: a table part's
+  failure kept and said in one sentence.
 
 Finding each other
-- ``discovery``: advertising and browsing tables with zeroconf.
+- ``discovery``: advertising and browsing tables with zeroconf; ``table_record``:
+  what a table's DNS-SD record says, read back defensively; ``mdns``: one
+  responder per link, hearing only that link.
 - ``direct_discovery``: players announcing their direct-link listeners.
 - ``mesh``: the direct links between a table's players, beside the host's star.
 
@@ -30,7 +32,7 @@ A player's session (``peer``: :class:`~p2pcards.net.peer.PeerSession`)
   hears each thing that arrives.
 - ``seat_writing``: what it signs; ``seat_record``: its record on disk;
   ``seat_talk``: table talk; ``ahead``: cryptography made ahead of its turn;
-  ``same_bytes``: the seats of one process checking the same message one after another.
+  ``same_bytes``: one check of a message the seats of one process all receive.
 - ``seat_view``: what its front end and caller are told; ``session_events``:
   the events, decisions and results it hands them; ``session_snapshot``: what
   a front end may read of it.

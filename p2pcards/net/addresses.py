@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ __all__ = [
     "same_link",
     "served_families",
     "to_dial",
+    "zone_by_name",
 ]
 
 #: Seconds between the starts of two connection attempts (RFC 8305 recommends 250 ms).
@@ -128,6 +130,19 @@ class ListedAdapter(Protocol):
 def _zone(adapter: ListedAdapter) -> str:
     # Windows names a zone by the interface index; POSIX systems by the interface name.
     return str(adapter.index) if sys.platform.startswith("win") else str(adapter.name)
+
+
+def zone_by_name(address: str) -> str:
+    """A link-local address whose zone is an interface index (``fe80::1%2``, as
+    zeroconf gives it) with its zone as the hints show it: the interface's name on
+    Linux and macOS (``fe80::1%eth0``), the index on Windows (see ``_zone``)."""
+    ip, sep, zone = address.partition("%")
+    if not sep or not zone.isdigit() or sys.platform.startswith("win"):
+        return address
+    try:
+        return f"{ip}%{socket.if_indextoname(int(zone))}"
+    except (OSError, ValueError, OverflowError):
+        return address
 
 
 def local_addresses(adapters: Iterable[ListedAdapter] | None = None) -> list[LocalAddress]:

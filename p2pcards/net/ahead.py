@@ -4,7 +4,7 @@ While the players think, a peer can already make the next deal's first
 shuffle, its own decryption shares of a deck that passed its checks, and —
 while a received shuffle is still being checked — its own shuffle of that
 deck. None of it is ever sent unless the table later finds it made on exactly
-the deck that falls due (``Table.offer_shuffle``/``offer_shares``). Speculative
+the deck that falls due (``Table.ahead``: ``offer_shuffle``/``offer_shares``). Speculative
 shuffles of decks not yet checked run on a one-thread executor of their own,
 so the peer's own checks (the default executor) never queue behind them; the
 session rules (:mod:`p2pcards.protocol.session`) start at most one per
@@ -38,7 +38,7 @@ class Ahead:
         self._background: set[asyncio.Future[Any]] = set()  # Any: futures of any job's result
         self._speculation: dict[int, asyncio.Future[Prepared]] = {}
         self._pool: ThreadPoolExecutor | None = None
-        #: This seat's shares being made (see Table.shares_job), awaited at its turn.
+        #: This seat's shares being made (see Table.ahead.shares_job), awaited at its turn.
         self.shares: asyncio.Future[PreparedShares] | None = None
 
     def run(self, job: Callable[[], Made] | None) -> asyncio.Future[Made] | None:
@@ -67,23 +67,23 @@ class Ahead:
 
     def next_shuffle(self, table: Table) -> None:
         """The next deal's first shuffle (only seat 0 has one), kept by the table."""
-        future = self.run(table.next_shuffle_job())
+        future = self.run(table.ahead.next_shuffle_job())
         if future is not None:
             def keep(done: asyncio.Future[Prepared]) -> None:
                 if not done.cancelled() and done.exception() is None:
-                    table.offer_shuffle(done.result())
+                    table.ahead.offer_shuffle(done.result())
             future.add_done_callback(keep)
 
     def our_shares(self, table: Table) -> None:
         """Our shares of a deck whose last shuffle just passed."""
-        self.shares = self.run(table.shares_job()) or self.shares
+        self.shares = self.run(table.ahead.shares_job()) or self.shares
 
     async def offer_shares(self, table: Table) -> None:
         """At our turn: wait for the shares begun earlier rather than make them twice."""
         pending, self.shares = self.shares, None
         if pending is not None:
             with contextlib.suppress(Exception):
-                table.offer_shares(await pending)
+                table.ahead.offer_shares(await pending)
 
     def speculate(self, position: int, job: Callable[[], Prepared]) -> None:
         """Our shuffle of the deck in the message at ``position``, not yet checked."""
@@ -109,7 +109,7 @@ class Ahead:
         with contextlib.suppress(Exception):
             prepared = await future
             if table is not None:
-                table.offer_shuffle(prepared)
+                table.ahead.offer_shuffle(prepared)
 
     def close(self) -> None:
         for future in self._speculation.values():

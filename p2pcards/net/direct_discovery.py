@@ -30,7 +30,8 @@ from collections.abc import Callable
 from zeroconf import DNSQuestionType, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2pcards.net.discovery import HOST_TTL, OTHER_TTL, open_mdns
+from p2pcards.net.mdns import hear_own_links_only, open_mdns
+from p2pcards.net.table_record import HOST_TTL, OTHER_TTL
 from p2pcards.protocol.announce import (
     MAX_ANNOUNCEMENT,
     AnnouncementBook,
@@ -135,6 +136,7 @@ class DirectAnnouncer:
                 return
             if self._azc is None:
                 self._azc = self._open()
+                await hear_own_links_only(self._azc, self.interfaces)
                 self._browser = AsyncServiceBrowser(
                     self._azc.zeroconf, [DIRECT_SERVICE_TYPE], handlers=[self._on_change],
                     question_type=DNSQuestionType.QM)

@@ -1,7 +1,7 @@
 """Finding tables on the LAN with mDNS/DNS-SD (python-zeroconf, asyncio API).
 
-A host advertises ``_p2pcards._tcp.local.`` with TXT fields ``game``,
-``name``, ``free``, ``v``, ``fp``, ``pk``, ``port``, ``hn`` (the hosting
+A host advertises ``_p2pcards._tcp.local.`` (its record: :mod:`.table_record`)
+with TXT fields ``game``, ``name``, ``free``, ``v``, ``fp``, ``pk``, ``port``, ``hn`` (the hosting
 player's display name), ``watch`` (how many spectators it admits; absent:
 none), ``clock`` (the table clock's seconds per move, 0: no clock, so
 anyone can stall the table for ever; absent: unknown, an older host) and
@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
-import re
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from zeroconf import DNSQuestionType, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -36,15 +34,26 @@ from p2pcards.net.addresses import (
     AnnouncedLink,
     LocalAddress,
     announcement_links,
-    browse_interfaces,
     local_addresses,
-    mdns_interfaces,
     order_candidates,
     race,
+    zone_by_name,
 )
-from p2pcards.net.errors import NotRunning, UnknownInterface
+from p2pcards.net.errors import NotRunning
+from p2pcards.net.mdns import hear_own_links_only, open_mdns
+from p2pcards.net.table_record import (
+    FINGERPRINT_PATTERN,
+    GAME_PATTERN,
+    HOST_TTL,
+    OTHER_TTL,
+    SERVICE_TYPE,
+    TableInfo,
+    checked_free_seats,
+    instance_name,
+    parse_table,
+    table_properties,
+)
 from p2pcards.protocol.identity import fingerprint as identity_fingerprint
-from p2pcards.untrusted_text import shown
 
 log = logging.getLogger(__name__)
 
@@ -57,206 +66,6 @@ __all__ = [
     "open_mdns",
     "parse_table",
 ]
-
-SERVICE_TYPE = "_p2pcards._tcp.local."
-HOST_TTL = 30
-"""Seconds others may cache our address records (zeroconf's default is 120)."""
-OTHER_TTL = 60
-"""Seconds others may cache our PTR/SRV/TXT records (zeroconf's default is 4500)."""
-MAX_NAME_CHARS = 48
-MAX_SEATS = 64
-_INSTANCE_LABEL_BYTES = 63
-_TXT_ENTRY_BYTES = 255
-#: The most spectators a record may claim (more is read as a bad field).
-MAX_SPECTATORS_SHOWN = 1000
-#: The longest table clock a record may claim (``protocol.table_settings.MAX_MOVE_TIME``).
-MAX_CLOCK_SHOWN = 3600
-_GAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-_FINGERPRINT_PATTERN = re.compile(r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}")
-_PUBLIC_KEY_PATTERN = re.compile(r"[0-9a-f]{64}")
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """A live table as a browser sees it."""
-
-    name: str
-    game: str
-    host: str
-    port: int
-    free_seats: int
-    version: int
-    fingerprint: str
-    instance: str
-    """The DNS-SD service name (unique per table name and host key)."""
-    public_key: bytes | None = None
-    """The host's identity key (a parsed record always has it: pin the link to it)."""
-    host_name: str = ""
-    """The hosting player's display name, cleaned (may be empty)."""
-    spectators: int = 0
-    """How many spectators the host admits (``p2pcards watch``); 0: none."""
-    clock: int | None = None
-    """The table clock, seconds per move: 0 is no clock (anyone can stall the
-    table for ever), None that the record does not say (or says it badly)."""
-    hints: bool = False
-    """Whether the host allowed the coach's hints (genesis ``hints``; absent: no)."""
-    between: bool = False
-    """Between matches: ``free_seats`` are seats freed at the end box (TXT ``end``)."""
-
-
-# --- names and TXT records -------------------------------------------------------------
-
-
-def clean_text(value: str, limit: int = MAX_NAME_CHARS) -> str:
-    """A TXT value as people may see it (no terminal escapes from the network)."""
-    return shown(value, limit)
-
-
-def _truncate_utf8(text: str, limit: int) -> str:
-    return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
-
-
-def instance_name(table_name: str, fingerprint: str) -> str:
-    """``<table name> [<fingerprint>]``, within one 63-byte DNS label, without dots."""
-    suffix = f" [{fingerprint}]"
-    base = clean_text(table_name).replace(".", "_") or "table"
-    return _truncate_utf8(base, _INSTANCE_LABEL_BYTES - len(suffix.encode())) + suffix
-
-
-def table_properties(
-    *, table_name: str, game: str, free_seats: int, version: int, fingerprint: str, port: int,
-    public_key: bytes | None = None, host_name: str = "", spectators: int = 0,
-    clock: int | None = None, hints: bool = False, between: bool = False,
-) -> dict[bytes, bytes]:
-    """The TXT record of a table, each entry within DNS-SD's 255 bytes."""
-    fields = {
-        "game": game,
-        "name": clean_text(table_name),
-        "free": str(free_seats),
-        "v": str(version),
-        "fp": fingerprint,
-        "port": str(port),
-    }
-    if public_key is not None:
-        fields["pk"] = public_key.hex()
-    if clean_text(host_name):
-        fields["hn"] = clean_text(host_name)
-    if spectators:
-        fields["watch"] = str(spectators)
-    if clock is not None:  # 0 too: a table without a clock says so
-        fields["clock"] = str(clock)
-    if hints:
-        fields["hints"] = "1"
-    if between:
-        fields["end"] = "1"
-    properties: dict[bytes, bytes] = {}
-    for key, value in fields.items():
-        room = _TXT_ENTRY_BYTES - len(key) - 1
-        properties[key.encode()] = _truncate_utf8(value, room).encode("utf-8")
-    return properties
-
-
-def _text_field(properties: Mapping[bytes, object], key: bytes) -> str | None:
-    value = properties.get(key)
-    if not isinstance(value, (bytes, bytearray)):
-        return None
-    try:
-        return bytes(value).decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-def _int_field(properties: Mapping[bytes, object], key: bytes, low: int, high: int) -> int | None:
-    text = _text_field(properties, key)
-    if text is None or not text.isascii() or not text.isdigit() or len(text) > 6:
-        return None
-    value = int(text)
-    return value if low <= value <= high else None
-
-
-def parse_table(info: ServiceInfo, host: str) -> TableInfo | None:
-    """The table a resolved service describes, or None if any required field is bad."""
-    try:
-        properties = info.properties
-        srv_port = info.port
-        name = info.name
-    except Exception:  # a malformed TXT record must not escape
-        return None
-    if not isinstance(properties, dict) or not isinstance(srv_port, int):
-        return None
-    game = _text_field(properties, b"game")
-    fp = _text_field(properties, b"fp")
-    free = _int_field(properties, b"free", 0, MAX_SEATS)
-    version = _int_field(properties, b"v", 0, 65535)
-    txt_port = _int_field(properties, b"port", 1, 65535)
-    if game is None or not _GAME_PATTERN.fullmatch(game):
-        return None
-    if fp is None or not _FINGERPRINT_PATTERN.fullmatch(fp):
-        return None
-    if free is None or version is None or not 1 <= srv_port <= 65535:
-        return None
-    if txt_port is not None and txt_port != srv_port:
-        return None
-    pk_text = _text_field(properties, b"pk")
-    # Without the whole key a joiner could pin only the 48-bit fingerprint: refused.
-    if pk_text is None or not _PUBLIC_KEY_PATTERN.fullmatch(pk_text):
-        return None
-    public_key = bytes.fromhex(pk_text)
-    if identity_fingerprint(public_key) != fp:
-        return None
-    shown = clean_text(_text_field(properties, b"name") or "") or clean_text(name.removesuffix("." + SERVICE_TYPE))
-    return TableInfo(
-        name=shown,
-        game=game,
-        host=host,
-        port=srv_port,
-        free_seats=free,
-        version=version,
-        fingerprint=fp,
-        instance=name,
-        public_key=public_key,
-        host_name=clean_text(_text_field(properties, b"hn") or ""),
-        spectators=_int_field(properties, b"watch", 0, MAX_SPECTATORS_SHOWN) or 0,
-        # Advisory, like ``watch``: the genesis the joiner checks is what binds.
-        clock=_int_field(properties, b"clock", 0, MAX_CLOCK_SHOWN),
-        hints=_int_field(properties, b"hints", 0, 1) == 1,
-        between=_int_field(properties, b"end", 0, 1) == 1,
-    )
-
-
-def _ip_version(interfaces: list[str]) -> IPVersion:
-    versions = {ipaddress.ip_address(i.split("%", 1)[0]).version for i in interfaces}
-    if versions == {4}:
-        return IPVersion.V4Only
-    return IPVersion.V6Only if versions == {6} else IPVersion.All
-
-
-def open_mdns(interfaces: list[str] | None) -> AsyncZeroconf:
-    """mDNS on ``interfaces`` (addresses or interface names), or on every
-    interface in both families (``addresses.browse_interfaces``; IPv4 alone
-    where this machine has no IPv6)."""
-    if interfaces is not None:
-        chosen = mdns_interfaces(interfaces, local_addresses())
-        if not chosen:
-            raise UnknownInterface(list(interfaces))
-        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
-    chosen = browse_interfaces(local_addresses())
-    if not chosen:
-        return AsyncZeroconf(ip_version=IPVersion.V4Only)
-    try:
-        return AsyncZeroconf(interfaces=chosen, ip_version=_ip_version(chosen))
-    except OSError as error:
-        log.info("no IPv6 mDNS here (%s): browsing IPv4 only", error)
-        return AsyncZeroconf(ip_version=IPVersion.V4Only)
-
-
-# --- advertising --------------------------------------------------------------------------
-
-
-def _checked_free_seats(free_seats: int) -> int:
-    if not 0 <= free_seats <= MAX_SEATS:
-        raise ValueError(f"free_seats must be between 0 and {MAX_SEATS}")
-    return free_seats
 
 
 class TableAdvertiser:
@@ -291,9 +100,9 @@ class TableAdvertiser:
         clock: int | None = None,
         hints: bool = False,
     ) -> None:
-        if not _GAME_PATTERN.fullmatch(game):
+        if not GAME_PATTERN.fullmatch(game):
             raise ValueError("game must be 1-32 characters of a-z, 0-9, '_' or '-'")
-        if not _FINGERPRINT_PATTERN.fullmatch(fingerprint):
+        if not FINGERPRINT_PATTERN.fullmatch(fingerprint):
             raise ValueError("fingerprint must look like 'ab12-cd34-ef56'")
         if identity_fingerprint(public_key) != fingerprint:
             raise ValueError("the public key does not have that fingerprint")
@@ -303,7 +112,7 @@ class TableAdvertiser:
         self.clock = clock
         self.hints = hints
         self.between = False
-        self.free_seats = _checked_free_seats(free_seats)
+        self.free_seats = checked_free_seats(free_seats)
         self.table_name = table_name
         self.game = game
         self.port = port
@@ -371,6 +180,8 @@ class TableAdvertiser:
                 azc = self._zeroconf_for(link)
                 info = self._service_info(link.addresses)
                 self._responders.append((azc, info, link))
+                # Another link's questions are not this responder's to answer.
+                await hear_own_links_only(azc, link.zeroconf_interfaces if link.interface else self._interfaces)
                 if number == 0:
                     await (await azc.async_register_service(info))
             later = [azc.async_register_service(info, cooperating_responders=True)
@@ -389,7 +200,7 @@ class TableAdvertiser:
         if between is not None:
             self.between = between
         if free_seats is not None:
-            self.free_seats = _checked_free_seats(free_seats)
+            self.free_seats = checked_free_seats(free_seats)
         if table_name is not None:
             self.table_name = table_name
         if not self._responders:
@@ -464,6 +275,7 @@ class TableBrowser:
         if self._azc is not None:
             return
         self._azc = open_mdns(self._interfaces)
+        await hear_own_links_only(self._azc, self._interfaces)
         self._browser = AsyncServiceBrowser(
             self._azc.zeroconf,
             [SERVICE_TYPE],
@@ -503,8 +315,8 @@ class TableBrowser:
             return None
         if not resolved:
             return None
-        try:
-            candidates = info.parsed_scoped_addresses(IPVersion.All)
+        try:  # a zone as people read it and the hints show it: %eth0, not %2
+            candidates = [zone_by_name(a) for a in info.parsed_scoped_addresses(IPVersion.All)]
         except Exception:
             return None
         table = parse_table(info, host="")

@@ -12,10 +12,11 @@ The wire
 The table
 - ``table``: one match, lobby to last trick, with each part's state and rules in
   ``table_chain`` (the transcript), ``table_keys`` (the key set-up), ``table_match``
-  and ``table_deck`` (the match, the deck in flight), ``table_moves`` (the messages
-  of play), ``table_alerts`` (reports that may move blame), ``table_member`` (this
-  peer's own key); ``table_records``, ``table_errors``, ``table_settings``: its
-  records, refusals and genesis settings.
+  and ``table_deck`` (the match, the deck in flight), ``table_ahead`` (the work
+  made while the players think), ``table_moves`` (the messages of play),
+  ``table_alerts`` (reports that may move blame), ``table_member`` (this peer's
+  own key); ``table_records``, ``table_errors``, ``table_settings``: its records,
+  refusals and genesis settings.
 - ``dealing``: one deck's shuffles, deal and reveals; ``game_wire``: each game's
   referee on the wire; ``events``: what the table tells its front end.
 - ``verdict``: how a broken table ends; ``evidence``: a saved verdict checked.

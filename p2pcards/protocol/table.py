@@ -37,7 +37,6 @@ from p2pcards.protocol.errors import (
     LocalProtocolError,
     MalformedMessage,
     PlayerLeft,
-    ProtocolError,
     RematchUnopened,
     RemoteProtocolError,
     SeatPlayedElsewhere,
@@ -45,6 +44,7 @@ from p2pcards.protocol.errors import (
 from p2pcards.protocol.events import Committed, KeyShareVerified, PlayersSeated, TableEnded, TableEvent
 from p2pcards.protocol.identity import Signer
 from p2pcards.protocol.rematch_genesis import FinishedMatch
+from p2pcards.protocol.table_ahead import Randomness, WorkAhead
 from p2pcards.protocol.table_alerts import Alerts
 from p2pcards.protocol.table_chain import Chain
 from p2pcards.protocol.table_deck import DeckInFlight
@@ -64,8 +64,6 @@ from p2pcards.protocol.table_records import (
     HINT,
     Fault,
     Genesis,
-    Prepared,
-    PreparedShares,
     SessionSecrets,
     Stage,
     Written,
@@ -81,7 +79,7 @@ class Table:
 
     def __init__(self, genesis_raw: bytes, me: Signer | None = None,
                  secrets: SessionSecrets | None = None,
-                 randomness: Callable[[int], Callable[[int], bytes]] | None = None,
+                 randomness: Randomness | None = None,
                  check_all_shares: bool | None = None,
                  checker: Checker | None = None, deal_type: type[DeckDeal] = DeckDeal) -> None:
         """``randomness``, for tests and benchmarks only, gives the byte source for
@@ -122,6 +120,9 @@ class Table:
         #: Everything from the seating on (None before); see :attr:`match`.
         self._match: Match | None = None
         self._alerts = Alerts()
+        #: The shuffles and shares made before they fall due (:class:`WorkAhead`).
+        self.ahead = WorkAhead(self._chain, randomness, lambda: self._match,
+                               lambda: self.match, lambda: self.writer)
         self.verdict: Verdict | None = None
 
     # -- what a later stage creates ---------------------------------------------
@@ -259,15 +260,17 @@ class Table:
 
     # -- receiving ----------------------------------------------------------
 
-    def receive(self, raw: bytes, *, saved: bool = False) -> list[TableEvent]:
+    def receive(self, raw: bytes, *, saved: bool = False,
+                parsed: SignedMessage | None = None) -> list[TableEvent]:
         """Check and apply one transcript message from another peer, or with
         ``saved`` from this peer's own record (a resume, a replay of its folder).
 
         Raises for bytes nobody can be blamed for; returns events otherwise, ending
         with :class:`TableEnded` when the message broke a rule. One signed with this
         peer's own key that it neither wrote nor saved stops the table
-        (:attr:`elsewhere`), as such a notice does in :meth:`receive_alert`."""
-        msg = self._chain.signed(raw)
+        (:attr:`elsewhere`), as such a notice does in :meth:`receive_alert`.
+        ``parsed``: ``SignedMessage.parse(raw)``, if the caller has it (a replay)."""
+        msg = self._chain.signed(raw, parsed)
         if self._signed_here(msg.player) and not saved:
             self.member.check_own(msg, self.messages)
             return []  # what this peer wrote itself, coming back
@@ -321,43 +324,6 @@ class Table:
         step = (self._keys.own_step(member.player, member.secrets, rng) if self._match is None
                 else self._match.own_step(rng))
         return None if step is None else self._write(*step)
-
-    # Work to do while the players think (:class:`~.table_match.Match`): a job touches no
-    # table state, to run in a worker thread; none with seeded randomness (its bytes depend
-    # on a position not known yet). An offer's result is signed only on that very deck.
-
-    def next_shuffle_job(self) -> Callable[[], Prepared] | None:
-        """Seat 0's first shuffle of the next deal, made during play."""
-        if self._randomness is not None or self._match is None:
-            return None
-        return self._match.next_shuffle_job()
-
-    def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
-        """This seat's shuffle of the deck in ``raw``, the shuffle before it, made while
-        :meth:`receive` checks ``raw``, which passed only the cheap checks
-        (:meth:`.table_chain.Chain.candidate`). Its randomness is its position's own."""
-        if self._match is None or self.verdict is not None or not self._match.shuffles_next:
-            return None
-        try:
-            msg = self._chain.candidate(raw, "shuffle", self.writer)
-        except ProtocolError:
-            return None
-        if msg is None:
-            return None
-        rng = None if self._randomness is None else self._randomness(msg.position + 1)
-        return self._match.speculative_shuffle_job(msg.body, rng)
-
-    def shares_job(self) -> Callable[[], PreparedShares] | None:
-        """This seat's ``shares`` of the final deck, made while the seats before it write."""
-        if self._randomness is not None or self._match is None:
-            return None
-        return self._match.shares_job()
-
-    def offer_shares(self, prepared: PreparedShares) -> None:
-        self.match.decks.offer_shares(prepared)
-
-    def offer_shuffle(self, prepared: Prepared) -> None:
-        self.match.decks.offer_shuffle(prepared)
 
     def act(self, action: object) -> Written:
         """Write this peer's game action; refused actions raise and send nothing."""

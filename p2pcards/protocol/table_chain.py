@@ -49,10 +49,11 @@ class Chain:
 
     # -- what arrives -----------------------------------------------------------------
 
-    def signed(self, raw: bytes) -> SignedMessage:
+    def signed(self, raw: bytes, parsed: SignedMessage | None = None) -> SignedMessage:
         """``raw`` as a message of this session, signed by the player it names;
-        raises for anything else (bytes nobody can be blamed for)."""
-        msg = SignedMessage.parse(raw)
+        raises for anything else (bytes nobody can be blamed for). ``parsed``:
+        ``SignedMessage.parse(raw)``, when the caller made it already."""
+        msg = SignedMessage.parse(raw) if parsed is None or parsed.raw != raw else parsed
         if msg.session != self.session:
             raise WrongSession("message signed for another session", position=msg.position)
         msg.verify(self._keys[msg.player])

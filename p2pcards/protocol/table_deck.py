@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from p2pcards.crypto import elgamal
 from p2pcards.crypto.context import ProofContext
-from p2pcards.crypto.group import Point
+from p2pcards.crypto.group import Point, deferring_validation
 from p2pcards.crypto.keys import KeyShare
 from p2pcards.protocol.dealing import (
     Checker,
@@ -196,8 +196,12 @@ class DeckInFlight:
         ctx = self._deal.context(index)
 
         def job() -> Prepared:
-            deck = [elgamal.Ciphertext.from_wire(c) for c in checked["cards"]]
-            return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
+            # Not validated here: what is made from this deck is sent only once the
+            # shuffle that brought it passed its check, every point validated, and
+            # only if its exact bytes (deck_key) are the deck the table then holds.
+            with deferring_validation():
+                deck = [elgamal.Ciphertext.from_wire(c) for c in checked["cards"]]
+                return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
         return job
 
     def shares_job(self, seat: int, key: KeyShare) -> Callable[[], PreparedShares] | None:

@@ -11,25 +11,30 @@ A saved transcript must be exactly the chain: message ``i`` at position ``i``,
 no message twice, and no signed notice (a notice is never part of the chain,
 nor evidence of a transcript fault).
 
-On several cores the proofs are checked in worker processes while the rules
-are replayed in this one (the proofs are independent of each other; the rules
-are not). The replay first runs *optimistically*: each proof check it meets is
-handed to a worker and assumed to pass. If every check then passed, that replay
-did exactly what a strict one would have done, and its report stands. If any
-failed, the whole transcript is replayed again strictly, in order, each check
-run here unless a worker found it passing; so the report, its first problem
-and its precise error are those of a one-core replay.
+The proofs are checked in one *optimistic* pass first: the rules are replayed
+once, the shuffle proofs' equations go into one batch (:mod:`p2pcards.crypto.batch`,
+one random linear combination instead of each proof alone), the other proofs
+are checked as they come (on other threads when there are cores), and received
+points are left for the multiplications to validate
+(:func:`p2pcards.crypto.group.deferring_validation`). If the batch holds, every
+other check passed and every point is valid, that replay did exactly what a
+strict one would have, and its report stands. Otherwise the whole transcript is
+replayed again strictly, in order, each point validated as it is decoded and each
+proof checked alone; so the report, its first problem and its precise error
+(which proof, which seat) are those of a one-by-one replay.
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from p2pcards.crypto import checks
-from p2pcards.crypto.errors import CryptoError
+from p2pcards.crypto.batch import ShuffleBatch
+from p2pcards.crypto.group import Point, deferring_validation
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import ProtocolError, VerdictAfterEnd, VerdictRefused
 from p2pcards.protocol.events import (
@@ -86,10 +91,10 @@ class Report:
         return self.verdict is not None
 
 
-#: ``progress(stage, done, total)``: ``"replay"`` over messages, ``"proofs"`` (with
-#: workers), then ``"done"``.
+#: ``progress(stage, done, total)``: ``"replay"`` over messages, ``"proofs"`` (the
+#: checks left after the replay), then ``"done"``.
 Progress = Callable[[str, int, int], None]
-#: Checks sent to a worker at once (a 52-card shuffle is one; shares are small).
+#: Decryption-share checks handed to a worker thread at once.
 BATCH = 48
 
 
@@ -103,8 +108,8 @@ def verify_transcript(messages: list[bytes], verdict: Verdict | None = None, *,
                       progress: Progress | None = None) -> Report:
     """Replay ``messages`` (genesis first) as an observer; then re-check ``verdict``.
 
-    ``workers`` processes check the proofs (default: one per core; 1 checks
-    everything in this process, in order)."""
+    ``workers`` threads check the proofs beside the replay (default: one per
+    core; 1 checks everything in this thread)."""
     workers = default_workers() if workers is None else max(1, workers)
     report = _verify(messages, verdict, workers, progress)
     if progress is not None:
@@ -114,91 +119,105 @@ def verify_transcript(messages: list[bytes], verdict: Verdict | None = None, *,
 
 def _verify(messages: list[bytes], verdict: Verdict | None, workers: int,
             progress: Progress | None) -> Report:
-    if workers == 1 or len(messages) < 2:
-        # Each check once, in order (a transcript holds no check twice: no record of passes).
-        return _replay(messages, verdict, _run, progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending = _Pending(pool)
+    with _Optimistic(workers) as fast, deferring_validation() as pending:
         try:
-            report: Report | None = _replay(messages, verdict, pending.collect, progress)
-        except Exception:  # noqa: BLE001 - what an unchecked proof led to; the strict replay says
+            report: Report | None = _replay(messages, verdict, fast.collect, progress)
+        except Exception:  # noqa: BLE001 - what an unchecked proof or point led to: the strict replay says
             report = None
-        complete = pending.wait(progress)
+        complete = fast.wait(progress) and pending.validate_rest()
     if complete and report is not None:
         return report
-    # A check failed (or the optimistic replay stopped): strictly, in order, each check run
-    # here unless a worker found it passing.
-    return _replay(messages, verdict, pending.passed().check, progress)
+    # Something failed (or the optimistic replay stopped): strictly, in order.
+    return replay_strictly(messages, verdict, progress)
+
+
+def replay_strictly(messages: list[bytes], verdict: Verdict | None = None,
+                    progress: Progress | None = None) -> Report:
+    """The one-by-one replay: each point validated as it is decoded, each proof
+    checked alone, in order, in this thread. What the optimistic pass falls back
+    to; its work is the per-proof floor a benchmark sets the fast path against."""
+    return _replay(messages, verdict, _run, progress)
 
 
 def _run(check: checks.Check) -> None:
     check.run()
 
 
-def _run_checks(batch: list[checks.Check]) -> list[bool]:
-    """In a worker process: whether each check passes."""
-    out = []
-    for check in batch:
-        try:
+def _passes(batch: list[checks.Check]) -> bool:
+    """On a worker thread: whether every check of ``batch`` passes."""
+    try:
+        for check in batch:
             check.run()
-            out.append(True)
-        except CryptoError:
-            out.append(False)
-    return out
+    except Exception:  # noqa: BLE001 - a refused point too; the strict replay names it
+        return False
+    return True
 
 
-class _Passed(checks.VerifiedChecks):
-    """The workers' passing checks; ``complete`` if none failed."""
+class _Optimistic:
+    """The checks the optimistic replay meets: shuffles into one batch, the others
+    run as they come, on ``workers - 1`` threads beside the replay when there
+    are several cores. A check that fails here fails the pass (never the report)."""
 
-    def __init__(self) -> None:
-        super().__init__(capacity=1 << 30)
-        self.complete = True
-
-
-class _Pending:
-    """Checks met by the optimistic replay, sent to the workers in batches.
-
-    A check's key (a hash of its whole statement) is computed only if a strict
-    replay needs to look its result up: never when every check passed."""
-
-    def __init__(self, pool: Executor) -> None:
-        self.pool = pool
+    def __init__(self, workers: int) -> None:
+        self.pool = ThreadPoolExecutor(workers, "verify") if workers > 1 else None
+        self.shuffles = ShuffleBatch(self._submit_sum)
         self.batch: list[checks.Check] = []
-        self.sent: list[tuple[list[checks.Check], Future[list[bool]]]] = []
+        self.sent: list[Future[bool]] = []
         self.count = 0
+        self.failed = False
+
+    def __enter__(self) -> _Optimistic:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _submit_sum(self, job: Callable[[], Point]) -> Callable[[], Point]:
+        if self.pool is None:
+            result = job()
+            return lambda: result
+        # The worker runs in a copy of this context: its multiplications take the
+        # points they validate off this pass's pending ones.
+        return self.pool.submit(contextvars.copy_context().run, job).result
 
     def collect(self, check: checks.Check) -> None:
-        self.batch.append(check)
         self.count += 1
-        if len(self.batch) >= BATCH or check.kind == checks.SHUFFLE:
-            self._flush()
+        try:
+            if isinstance(check.statement, checks.ShuffleStatement):
+                st = check.statement
+                self.shuffles.add(st.deck_in, st.deck_out, st.proof, st.joint_key, check.ctx)
+            elif self.pool is None or check.kind != checks.SHARE:
+                check.run()
+            else:
+                self.batch.append(check)
+                if len(self.batch) >= BATCH:
+                    self._flush()
+        except Exception:
+            self.failed = True
+            raise
 
     def _flush(self) -> None:
-        if self.batch:
-            self.sent.append((self.batch, self.pool.submit(_run_checks, self.batch)))
+        if self.batch and self.pool is not None:
+            job = self.batch
+            self.sent.append(self.pool.submit(contextvars.copy_context().run, _passes, job))
             self.batch = []
 
     def wait(self, progress: Progress | None) -> bool:
-        """Wait for every batch; whether every check passed."""
+        """Wait for every check; whether every one passed (the shuffles' batch included)."""
         self._flush()
-        done, complete = 0, True
-        for batch, future in self.sent:
-            complete = all(future.result()) and complete
-            done += len(batch)
+        complete, total = not self.failed, len(self.sent) + 1
+        for done, future in enumerate(self.sent, start=1):
+            complete = future.result() and complete
             if progress is not None:
-                progress("proofs", done, self.count)
+                progress("proofs", done, total)
+        try:
+            complete = self.shuffles.holds() and complete
+        except Exception:  # noqa: BLE001 - libsodium refused a pending point
+            complete = False
+        if progress is not None:
+            progress("proofs", total, total)
         return complete
-
-    def passed(self) -> _Passed:
-        """The checks the workers found passing, by key (after :meth:`wait`)."""
-        passed = _Passed()
-        for batch, future in self.sent:
-            for check, ok in zip(batch, future.result(), strict=True):
-                if ok:
-                    passed.passed(check.key)
-                else:
-                    passed.complete = False
-        return passed
 
 
 def _replay(messages: list[bytes], verdict: Verdict | None,
@@ -217,12 +236,12 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
     report.players = [(p.name, fingerprint(p.public_key)) for p in table.players]
     report.messages = 1
     for position, raw in enumerate(messages[1:], start=1):
-        misplaced = _not_in_chain(raw, position)
+        parsed, misplaced = _placed(raw, position)
         if misplaced is not None:
             report.problem = f"message {position}: {misplaced}"
             return report
         try:
-            events = table.receive(raw)
+            events = table.receive(raw, parsed=parsed)
         except ProtocolError as error:
             report.problem = f"message {position}: {error}"
             return report
@@ -254,22 +273,23 @@ def _replay(messages: list[bytes], verdict: Verdict | None,
     return report
 
 
-def _not_in_chain(raw: bytes, index: int) -> str | None:
-    """Why record ``index`` cannot be the chain's message at that index, or None
-    (shape and signature faults are left to the table, which names them)."""
+def _placed(raw: bytes, index: int) -> tuple[SignedMessage | None, str | None]:
+    """Record ``index`` parsed (None if it does not parse as a message), and why it
+    cannot be the chain's message at that index, or None (shape and signature
+    faults are left to the table, which names them)."""
     try:
         msg = SignedMessage.parse(raw)
     except ProtocolError:  # a notice (refused as a message), or a fault the table names
         try:
             notice = SignedNotice.parse(raw)
         except ProtocolError:
-            return None
-        return f"a signed {notice.type!r} notice, which is never part of the transcript"
+            return None, None
+        return None, f"a signed {notice.type!r} notice, which is never part of the transcript"
     if msg.position < index:
-        return f"a second copy of position {msg.position} (a saved transcript is exactly the chain)"
+        return msg, f"a second copy of position {msg.position} (a saved transcript is exactly the chain)"
     if msg.position > index:
-        return f"holds position {msg.position}: positions {index}..{msg.position - 1} are missing"
-    return None
+        return msg, f"holds position {msg.position}: positions {index}..{msg.position - 1} are missing"
+    return msg, None
 
 
 def tail_problem(file_size: int, records: list[bytes]) -> str | None:
@@ -290,7 +310,7 @@ RECORD_HEADER = 4
 # Public names for a replay (p2pcards.ui.replay), which checks a saved chain the same way.
 def not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None."""
-    return _not_in_chain(raw, index)
+    return _placed(raw, index)[1]
 
 
 def same_verdict(found: Verdict | None, saved: Verdict | None) -> bool:

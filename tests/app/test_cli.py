@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.listing import listing_rows
+from tests.support.names import own_name
 from tests.support.typed import present
-
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 BOUND = 180
 
@@ -266,44 +264,50 @@ def _announced_host(home: Path, name: str, table: str, *extra: str) -> subproces
 def test_tables_and_join_over_loopback_name_hosts_addresses_clashes_and_full_tables(tmp_path: Path) -> None:
     """Real hosts announced on loopback: two tables named alike and a full one.
     `tables` lists them under headers with host names and addresses; `join` tells
-    the twins apart by number and key and says the full one is full; each host
-    printed the address to give a friend."""
+    the twins apart by number and key and says the full one is full, by name and by
+    the number the list gave it; each host printed the address to give a friend.
+    (Names of this run's own: other tables on this machine are listed beside them.)"""
     import time
-    hosts = [_announced_host(tmp_path / "h1", "Hedda", "Loop den"),
-             _announced_host(tmp_path / "h2", "Hugo", "Loop den"),
-             _announced_host(tmp_path / "h3", "Hanna", "Full den", "--bots", "3")]
+    loop, full = own_name("Loop den"), own_name("Full den")
+    hosts = [_announced_host(tmp_path / "h1", "Hedda", loop),
+             _announced_host(tmp_path / "h2", "Hugo", loop),
+             _announced_host(tmp_path / "h3", "Hanna", full, "--bots", "3")]
     try:
         # Each host's "Hosting …" line (a host with bots may print its lobby first).
         firsts = [next(line for line in iter(present(host.stdout).readline, "") if "Hosting" in line)
                   for host in hosts]
         assert all("--connect 127.0.0.1:" in line for line in firsts), firsts
-        assert "Friends join with: p2pcards join 'Loop den'" in firsts[0]
+        assert f"Friends join with: p2pcards join '{loop}'" in firsts[0]
         ports = [line.split("--connect 127.0.0.1:")[1].split(")")[0] for line in firsts]
-        listed = ""
+        lines: list[str] = []
+        rows: dict[str, dict[str, str]] = {}
         for _ in range(10):  # bounded: announcements (and the full table's update) take a moment
-            listed = run_cli(["tables", "--interface", "127.0.0.1", "--timeout", "1.5"],
-                             tmp_path, timeout=30).stdout
-            if listed.count("den") == 3 and " full " in listed:
+            lines = run_cli(["tables", "--interface", "127.0.0.1", "--timeout", "1.5"],
+                            tmp_path, timeout=30).stdout.splitlines()
+            rows = {row["HOST"]: row for row in listing_rows(lines) if row["TABLE"] in (loop, full)}
+            if len(rows) == 3 and rows.get("Hanna", {}).get("FREE") == "full":
                 break
             time.sleep(0.2)
-        lines = listed.splitlines()
         assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "WATCH", "CLOCK", "HOST", "ADDRESS", "KEY"]
-        rows = {name: next(line for line in lines[1:] if f" {name} " in line)
-                for name in ("Hedda", "Hugo", "Hanna")}
-        assert all(row.split()[6] == "120s" for row in rows.values())  # host's default clock
-        assert rows["Hanna"].split()[0] == "1" and " full " in rows["Hanna"]
-        assert f"127.0.0.1:{ports[0]}" in rows["Hedda"] and f"127.0.0.1:{ports[1]}" in rows["Hugo"]
+        assert rows.keys() == {"Hedda", "Hugo", "Hanna"}, lines
+        assert all(row["CLOCK"] == "120s" for row in rows.values())  # host's default clock
+        assert rows["Hanna"]["FREE"] == "full" and rows["Hanna"]["TABLE"] == full
+        assert rows["Hedda"]["ADDRESS"] == f"127.0.0.1:{ports[0]}"
+        assert rows["Hugo"]["ADDRESS"] == f"127.0.0.1:{ports[1]}"
+        numbers = [int(row["#"]) for row in listing_rows(lines)]
+        assert numbers == list(range(1, len(numbers) + 1))  # every row numbered, in order
 
         join = ["join", "--interface", "127.0.0.1", "--timeout", "1.5", "--plain"]
-        clash = run_cli([*join, "Loop den"], tmp_path, timeout=30)
+        for by in (rows["Hanna"]["#"], full):  # by the number the list gave it, and by name
+            refused = run_cli([*join, by], tmp_path, timeout=30)
+            assert refused.returncode == 2 and f'table "{full}" is full' in refused.stderr, (by, refused.stderr)
+        clash = run_cli([*join, loop], tmp_path, timeout=30)
         assert clash.returncode == 2 and "Traceback" not in clash.stderr
         assert "2 open tables match; join one by its number or key" in clash.stderr
         assert "host Hedda" in clash.stderr and "host Hugo" in clash.stderr
-        full = run_cli([*join, "Full den"], tmp_path, timeout=30)
-        assert full.returncode == 2 and 'table "Full den" is full' in full.stderr
-        assert all(row.split()[5] == "8" for row in rows.values())  # spectator places (after a two-word name)
+        assert all(row["WATCH"] == "8" for row in rows.values())  # spectator places
         clash = run_cli(["watch", "--interface", "127.0.0.1", "--timeout", "1.5", "--plain",
-                         "Loop den"], tmp_path, timeout=30)
+                         loop], tmp_path, timeout=30)
         assert clash.returncode == 2 and "2 tables match; watch one by its number" in clash.stderr
     finally:
         for host in hosts:
@@ -349,7 +353,8 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
     """Two tables announced on loopback, one with a 90 s clock and one with none:
     `tables` (plain and --json) shows each clock and warns of the unclocked one,
     and `join` says so, with the warning, before the joiner sits down; the timed
-    table's host allows hints, and both say that too."""
+    table's host allows hints, and both say that too. (Names of this run's own:
+    other tables on this machine are listed beside them, and never joined.)"""
     import asyncio
 
     from p2pcards.commands.finding import NO_CLOCK_WARNING
@@ -360,7 +365,8 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
     from p2pcards.net.discovery import TableAdvertiser
     from p2pcards.protocol.identity import Identity
 
-    hosts = {"Timed den": (Identity.generate("Tess"), 90), "Slow den": (Identity.generate("Sam"), 0)}
+    timed, slow = own_name("Timed den"), own_name("Slow den")
+    hosts = {timed: (Identity.generate("Tess"), 90), slow: (Identity.generate("Sam"), 0)}
     servers = [await serve("127.0.0.1", 0, identity, lambda conn: conn.close())
                for identity, _ in hosts.values()]
     advertisers = [TableAdvertiser(table_name=name, game="bluff", port=server.port,
@@ -373,29 +379,29 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
         for advertiser in advertisers:
             await advertiser.start()
         await asyncio.sleep(1.0)  # a just-announced record is not multicast again for 1 s
-        listed = ""
+        rows: dict[str, dict[str, str]] = {}
+        lines: list[str] = []
         for _ in range(5):  # bounded: each browse is one-shot
             await _cmd_tables(build_parser().parse_args(["tables", *browse]))
-            listed = capsys.readouterr().out
-            if listed.count(" den ") == 2:
+            lines = capsys.readouterr().out.splitlines()
+            rows = {row["TABLE"]: row for row in listing_rows(lines)}
+            if {timed, slow} <= rows.keys():
                 break
-        lines = listed.splitlines()
         assert lines[0].split() == ["#", "TABLE", "GAME", "FREE", "WATCH", "CLOCK", "HOST", "ADDRESS", "KEY"]
-        rows = {name: next(line for line in lines[1:] if f" {name} " in line) for name in hosts}
-        assert rows["Timed den"].split()[6] == "90s" and rows["Slow den"].split()[6] == "none"
+        assert rows[timed]["CLOCK"] == "90s" and rows[slow]["CLOCK"] == "none", rows
         assert NO_CLOCK_WARNING in lines
 
         await _cmd_tables(build_parser().parse_args(["tables", "--json", *browse]))
         found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-        assert {t["name"]: t["clock"] for t in found if t["name"] in hosts} == {"Timed den": 90, "Slow den": 0}
-        assert {t["name"]: t["hints"] for t in found if t["name"] in hosts} == {"Timed den": True,
-                                                                                "Slow den": False}
+        assert {t["name"]: t["clock"] for t in found if t["name"] in hosts} == {timed: 90, slow: 0}
+        assert {t["name"]: t["hints"] for t in found if t["name"] in hosts} == {timed: True, slow: False}
 
-        for name, said in (("Slow den", "(bluff, no clock)"), ("Timed den", "(bluff, 90 s per move, hints allowed)")):
+        for name, said in ((slow, "(bluff, no clock)"), (timed, "(bluff, 90 s per move, hints allowed)")):
             await _find_table(build_parser().parse_args(["join", *browse, name]))
             joining = capsys.readouterr().out
             assert joining.startswith(f'Joining "{name}" {said} hosted by ')
-            assert (NO_CLOCK_WARNING in joining) == (name == "Slow den")
+            assert f"host key {hosts[name][0].fingerprint}" in joining
+            assert (NO_CLOCK_WARNING in joining) == (name == slow)
     finally:
         for advertiser in advertisers:
             await advertiser.stop()

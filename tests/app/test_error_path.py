@@ -18,10 +18,6 @@ import pytest
 from p2pcards import cli
 from p2pcards.app import front
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 BOUND = 60
 
 

@@ -24,10 +24,6 @@ from p2pcards.rules.topper import TopperConfig, TopperOutcome
 
 from .test_cli import run_cli
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 ME = seeded_identity(1, "me", "Me")
 #: A short Topper match (the first hand that reaches 3 points ends it): cheap to play and verify.
 CONFIG = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=3))

@@ -4,7 +4,6 @@ never for a failure, and the same errors as the underlying verification."""
 from __future__ import annotations
 
 import dataclasses
-import pickle
 import threading
 
 import pytest
@@ -85,14 +84,6 @@ def test_threads_meeting_one_check_run_it_once(shuffled: Shuffled, joint_key: Po
     for thread in threads:
         thread.join()
     assert record.runs == 1 and record.hits == 2
-
-
-def test_a_check_survives_pickling(shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext]) -> None:
-    deck, out, proof = shuffled
-    check = checks.shuffle_check(deck, out, proof, joint_key, ctxs[0])
-    again = pickle.loads(pickle.dumps(check))
-    assert again.key == check.key
-    again.run()
 
 
 def test_the_record_is_bounded(shuffled: Shuffled, joint_key: Point, ctxs: list[ProofContext]) -> None:

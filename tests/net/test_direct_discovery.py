@@ -33,10 +33,6 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.wiremap import WireList, WireMap
 from tests.support import until
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 LOOPBACK = ["127.0.0.1"]
 BOUND = 10.0
 SESSION = bytes(range(32))

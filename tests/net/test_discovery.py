@@ -17,21 +17,15 @@ from hypothesis import strategies as st
 from zeroconf import ServiceInfo
 
 from p2pcards.net.connection import Server, serve
-from p2pcards.net.discovery import (
+from p2pcards.net.discovery import TableAdvertiser, TableBrowser, browse_tables
+from p2pcards.net.table_record import (
     SERVICE_TYPE,
-    TableAdvertiser,
-    TableBrowser,
     TableInfo,
-    browse_tables,
     instance_name,
     parse_table,
     table_properties,
 )
 from p2pcards.protocol.identity import Identity
-
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 LOOPBACK = ["127.0.0.1"]
 BOUND = 10.0

@@ -10,10 +10,6 @@ from pathlib import Path
 
 import pytest
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 WINSIM = Path(__file__).parent / "winsim"
 BOUND = 240
 

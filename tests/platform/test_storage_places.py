@@ -15,10 +15,6 @@ from p2pcards.net.storage import (
     tables_dir,
 )
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 WINDOWS_LOCAL = r"C:\Users\ann\AppData\Local"
 
 

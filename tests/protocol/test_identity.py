@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from p2pcards.net.discovery import parse_table
+from p2pcards.net.table_record import parse_table
 from p2pcards.protocol.identity import Identity, fingerprint
 
 

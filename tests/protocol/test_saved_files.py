@@ -26,10 +26,6 @@ from p2pcards.protocol.schema import validate
 
 from . import spec_shapes
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 
 def _cli(args: list[str], home: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state")}

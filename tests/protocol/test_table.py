@@ -226,16 +226,16 @@ def test_the_next_deals_first_shuffle_prepared_ahead_is_sent_when_due_and_accept
     table = direct_table("topper", seed=4, config=topper.TopperConfig(target_score=5))
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     first = table.tables[players_by_seat(table)[0]]
-    assert first.next_shuffle_job() is None  # seeded: reproducible, nothing ahead
-    first._randomness = None
+    assert first.ahead.next_shuffle_job() is None  # seeded: reproducible, nothing ahead
+    first.ahead._randomness = None
     others = [t for t in table.tables if t is not first]
-    assert all(t.next_shuffle_job() is None for t in others)
-    job = first.next_shuffle_job()
+    assert all(t.ahead.next_shuffle_job() is None for t in others)
+    job = first.ahead.next_shuffle_job()
     assert job is not None
     (number, index, _), body = prepared = job()
     assert first.deal is not None
     assert number == first.deal.number + 1 and index == 0 and body["deck"] == number
-    first.offer_shuffle(prepared)
+    first.ahead.offer_shuffle(prepared)
     table.run_until(lambda t: t.tables[0].deal is not None and t.tables[0].deal.number == number
                     and t.tables[0].stage is Stage.PLAY)
     written = [m for m in first.messages if m.type == "shuffle" and m.body["deck"] == number][0]
@@ -252,18 +252,18 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
                     and t.tables[0].joint_key is not None)
     raw = ahead.write()
     following = ahead.tables[players_by_seat(ahead)[1]]
-    job = following.speculative_shuffle_job(raw)
+    job = following.ahead.speculative_shuffle_job(raw)
     assert job is not None
     prepared = job()
-    assert all(t.speculative_shuffle_job(raw) is None for t in ahead.tables if t is not following)
+    assert all(t.ahead.speculative_shuffle_job(raw) is None for t in ahead.tables if t is not following)
     ahead.deliver(raw, exclude=players_by_seat(ahead)[0])
-    following.offer_shuffle(prepared)
+    following.ahead.offer_shuffle(prepared)
     plain.step()
     ahead.step()
     assert ahead.tables[0].transcript() == plain.tables[0].transcript()  # seeded: the same bytes
     # Made on another deck (a forged shuffle that failed its check): never used.
     stale = ((prepared[0][0], prepared[0][1], bytes(32)), prepared[1])
-    following.offer_shuffle(stale)
+    following.ahead.offer_shuffle(stale)
     assert following.match.decks.shuffle_ahead is stale and following.outgoing() is None
 
 
@@ -271,19 +271,19 @@ def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> Non
     table = direct_table("bluff", seed=8)
     table.run_until(lambda t: t.tables[0].stage is Stage.SHARES)
     by_seat = [table.tables[p] for p in players_by_seat(table)]
-    assert by_seat[3].shares_job() is None  # seeded: reproducible, nothing ahead
+    assert by_seat[3].ahead.shares_job() is None  # seeded: reproducible, nothing ahead
     for seat_table in by_seat:
-        seat_table._randomness = None
-    assert by_seat[0].shares_job() is None  # its turn is now: nothing to gain
-    shares_job = by_seat[3].shares_job()
+        seat_table.ahead._randomness = None
+    assert by_seat[0].ahead.shares_job() is None  # its turn is now: nothing to gain
+    shares_job = by_seat[3].ahead.shares_job()
     assert shares_job is not None
     prepared = shares_job()
     (number, _), body = prepared
     assert by_seat[3].deal is not None
     assert number == by_seat[3].deal.number and len(body["shares"]) == 39
-    by_seat[3].offer_shares(prepared)
+    by_seat[3].ahead.offer_shares(prepared)
     stale = ((number, bytes(32)), {"deck": number, "shares": body["shares"][::-1]})
-    by_seat[2].offer_shares(stale)  # made on another deck: never sent
+    by_seat[2].ahead.offer_shares(stale)  # made on another deck: never sent
     table.run_until(lambda t: t.tables[0].stage is Stage.PLAY)
     first = table.tables[0]
     sent = {first.seat_of(m.player): m.body for m in first.messages if m.type == "shares"}

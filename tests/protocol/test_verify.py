@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import nacl.bindings as nb
 import pytest
 
 from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript
+from p2pcards.wiremap import WireValue
+
+ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +174,49 @@ def test_progress_is_told_for_the_replay_and_the_proofs(finished: DirectTable) -
     stages = {stage for stage, _, _ in seen}
     assert stages == {"replay", "proofs", "done"}
     assert all(done == total for stage, done, total in seen[-2:])
+
+
+def _resigned(finished: DirectTable, which: int, change: Callable[[dict[str, WireValue]], None],
+              ) -> tuple[list[bytes], int]:
+    """The transcript with shuffle ``which`` of deck 0 changed by ``change`` and
+    re-signed by its writer; and that writer."""
+    messages = finished.tables[0].transcript()
+    shuffles = [i for i, raw in enumerate(messages) if SignedMessage.parse(raw).type == "shuffle"]
+    index = shuffles[which]
+    msg = SignedMessage.parse(messages[index])
+    body = dict(msg.body)
+    change(body)
+    forged = seal(finished.identities[msg.player], session=msg.session, position=msg.position,
+                  prev=msg.prev, player=msg.player, type="shuffle", body=body)
+    return messages[:index] + [forged.raw] + messages[index + 1:], msg.player
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_one_bad_shuffle_among_many_is_named_with_its_check(finished: DirectTable, workers: int) -> None:
+    """The deal's three shuffles before it went into the same batch: its failure names the one."""
+    def swap_responses(body: dict[str, WireValue]) -> None:
+        proof = body["proof"]
+        assert isinstance(proof, list) and isinstance(proof[10], list)
+        body["proof"] = [*proof[:10], proof[10][::-1], *proof[11:]]  # the ŝ_i reordered
+
+    bad, player = _resigned(finished, 3, swap_responses)
+    report = verify_transcript(bad, workers=workers)
+    assert not report.ok and report.verdict is not None
+    assert report.verdict.players == (player,)
+    assert "shuffle proof fails" in report.verdict.detail and "t_hat[0]" in report.verdict.detail
+
+
+def test_a_point_outside_the_group_in_a_shuffle_is_named_as_when_decoded(finished: DirectTable) -> None:
+    """Its validation waited for a multiplication, which refused it; the strict
+    replay then names the point as decoding it does."""
+    def tag_a_card(body: dict[str, WireValue]) -> None:
+        cards = body["cards"]
+        assert isinstance(cards, list) and isinstance(cards[5], list)
+        c1, c2 = cards[5]
+        assert isinstance(c2, bytes)
+        body["cards"] = [*cards[:5], [c1, nb.crypto_core_ed25519_add(c2, ORDER_8)], *cards[6:]]
+
+    bad, player = _resigned(finished, 1, tag_a_card)
+    report = verify_transcript(bad, workers=1)
+    assert not report.ok and report.verdict is not None and report.verdict.players == (player,)
+    assert "prime-order" in report.verdict.detail

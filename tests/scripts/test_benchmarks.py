@@ -115,6 +115,7 @@ def test_bench_table_prints_every_figure_of_a_short_match() -> None:
     assert game["deals_per_match"] == [2] and game["first_deal_units"]["median"] > 0
     assert all(isinstance(x, float) for x in game["first_deal_phases_s"].values())
     assert game["later_deal_s"]["count"] == 1 and play["first_hand_units"]["median"] > 0
+    assert game["first_deal_cpu_units"]["median"] > 0 and play["first_hand_cpu_units"]["median"] > 0
     floor = report["deal_floor"]["bluff"]
     assert floor["operations"]["scalarmult"] > 0 and floor["wall_floor_units"] > 0
 
@@ -127,6 +128,11 @@ def test_bench_verify_prints_every_figure_beside_its_floor() -> None:
     report = json.loads(done.stdout)
     assert numbers_everywhere(report) == [] and time_keys_without_units(report) == []
     assert report["transcript"]["deals"] == 1 and report["transcript"]["shuffles"] == 4
-    assert report["floor"]["operations"]["sign_verify"] == report["transcript"]["messages"]
+    floors = report["floors"]
+    assert floors["per_proof"]["operations"]["sign_verify"] == report["transcript"]["messages"]
+    assert 0 < floors["batched"]["operations"]["scalarmult"] < floors["per_proof"]["operations"]["scalarmult"]
+    assert floors["per_proof"]["operations"]["validate"] > 0 == floors["batched"]["operations"]["validate"]
+    assert set(report["runs"]) >= {"one_by_one", "verify_1"}
     for run in report["runs"].values():
-        assert run["wall_over_floor"] > 0 and run["cpu_units"] > 0
+        assert run["cpu_over"]["per_proof"] > 0 and run["wall_over"]["batched"] > 0
+        assert run["cpu_units"] > 0

@@ -14,8 +14,9 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-#: Seconds a wait allows unless told otherwise: room for a loaded two-core machine.
-TIMEOUT = 30.0
+#: Seconds a wait allows unless told otherwise: room for a loaded two-core machine
+#: (a load of 8 runnable processes and beyond; it bounds a failure, never a pass).
+TIMEOUT = 60.0
 
 
 class WaitTimedOut(AssertionError, TimeoutError):

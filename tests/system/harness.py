@@ -27,9 +27,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-#: Generous bound for one whole short match, so a hung run fails instead of hanging.
-MATCH_TIMEOUT = 120.0
-STARTUP_TIMEOUT = 20.0
+#: Bounds on waits for real processes, so a hung run fails instead of hanging. They
+#: hold at a load of 8 runnable processes on two cores and beyond (measured at 18:
+#: a start took up to 20 s, a short match of four processes up to 130 s).
+MATCH_TIMEOUT = 300.0
+STARTUP_TIMEOUT = 60.0
+#: Bound on one ``p2pcards verify`` (every proof of a match checked, on a loaded machine).
+VERIFY_TIMEOUT = 300.0
 
 
 T = TypeVar("T")
@@ -68,14 +72,14 @@ class Home:
 
     # -- one-shot commands ----------------------------------------------------------
 
-    def run(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, timeout: float = STARTUP_TIMEOUT) -> subprocess.CompletedProcess[str]:
         """Run ``p2pcards ARGS`` in this home and wait for it."""
         return subprocess.run(p2pcards_argv(*args), capture_output=True, text=True, timeout=timeout,
                               cwd=REPO_ROOT, env=self.env(), check=False)
 
     def create_identity(self, name: str) -> str:
         """Make (or rename) this home's identity; returns its fingerprint."""
-        done = self.run("whoami", "--name", name, timeout=30)
+        done = self.run("whoami", "--name", name)
         if done.returncode != 0:
             raise HarnessError(f"{self.label}: whoami failed: {done.stderr.strip()}")
         return done.stdout.split()[-1]
@@ -89,7 +93,7 @@ class Home:
 
     def saved(self) -> list[dict[str, str]]:
         """This home's saved tables, as ``p2pcards saved --json`` lists them."""
-        done = self.run("saved", "--json", timeout=30)
+        done = self.run("saved", "--json")
         if done.returncode != 0:
             raise HarnessError(f"{self.label}: saved failed: {done.stderr.strip()}")
         return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
@@ -100,8 +104,8 @@ class Home:
 
     def verify(self, transcript: Path) -> Verification:
         """``p2pcards verify`` in words, then ``--json`` for the facts the tests compare."""
-        done = self.run("verify", str(transcript), timeout=60)
-        facts = self.run("verify", "--json", str(transcript), timeout=60)
+        done = self.run("verify", str(transcript), timeout=VERIFY_TIMEOUT)
+        facts = self.run("verify", "--json", str(transcript), timeout=VERIFY_TIMEOUT)
         report = json.loads(facts.stdout) if facts.stdout.startswith("{") else {}
         return Verification(transcript, done.returncode, done.stdout, done.stderr, report)
 
@@ -443,7 +447,7 @@ class ProcessTable:
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(timeout=120)
+            thread.join(timeout=2 * VERIFY_TIMEOUT)
         return [r for r in results if r is not None]
 
 

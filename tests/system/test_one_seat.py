@@ -11,10 +11,6 @@ import pytest
 from .harness import MATCH_TIMEOUT, STARTUP_TIMEOUT, Home, ProcessTable
 from .scenarios import after_events, standard_plan
 
-#: Lists tables over loopback mDNS: with workers (P2PCARDS_TEST_WORKERS), one worker
-#: runs all such tests, so no other test's table shows up in a list.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
-
 VICTIM = 2  # the second joiner: player 2 in join order
 
 

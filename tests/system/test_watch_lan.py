@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.netns import SimulatedLan
 
-from .harness import Home, PeerProcess, ProcessTable, TablePlan, make_homes
+from .harness import STARTUP_TIMEOUT, Home, PeerProcess, ProcessTable, TablePlan, make_homes
 
 
 def _moves(process: PeerProcess) -> list[int]:
@@ -42,14 +42,14 @@ def test_a_spectator_in_its_own_namespace_sees_every_move_and_the_outcome(
                                "--timeout", "2", "--trace",
                                prefix=lan.command(4, []))
     table.history.append(spectator)
-    spectator.wait_event("LobbyUpdate", 30)
+    spectator.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
     for index in range(1, 4):
         table.add_joiner(index, ["join", "Watch night", "--interface", lan.addresses[index],
                                  "--timeout", "2", *plan.seat_args()],
                          prefix=lan.command(index, []))
     codes = table.wait()
     assert codes == [0, 0, 0, 0]
-    assert spectator.wait(60) == 0, spectator.stderr()
+    assert spectator.wait(STARTUP_TIMEOUT) == 0, spectator.stderr()
 
     assert any(line.startswith('Watching "Watch night"') for line in spectator.lines)
     player_moves = _moves(table.processes[1])

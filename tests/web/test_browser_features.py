@@ -162,7 +162,9 @@ def test_a_saved_table_is_replayed_by_its_keys_and_buttons(tmp_path: Path) -> No
             page = await browser.new_page()
             await page.goto(present(replay.address))
             await page.wait_for("document.body.dataset.connected === 'yes'", "the replay's page")
-            assert "move 0/" in await text_of(page, "#controls")
+            # The page's first parts come after its socket opens: waited for, not assumed.
+            await page.wait_for("document.getElementById('controls').innerText.includes('move 0/')",
+                                "the replay's first move shown")
             await page.press("End")
             await page.wait_for("!!document.querySelector('#end-box[open] [data-key=\"q\"]')",
                                 "the end box at the end")

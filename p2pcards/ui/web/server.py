@@ -215,7 +215,9 @@ class TableServer:
     # -- the page's socket --------------------------------------------------------------
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)
+        # No per-message compression: on the loopback it saves nothing and costs zlib
+        # work on every part sent, on the loop the table's first steps run on.
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0, compress=False)
         await ws.prepare(request)
         client = _Client(ws)
         self._clients.add(client)

@@ -1,0 +1,70 @@
+"""Work a seat does while the players think: the shuffles and shares it will owe,
+made before they fall due (:class:`~.table_match.Match` says which).
+
+A job touches no table state, so it runs in a worker thread. None is made with
+seeded randomness (its bytes depend on a position not known yet), except the
+speculative shuffle, whose position is known and whose randomness is that
+position's own. What a job made is offered back to the deck in flight, which
+signs it only on that very deck (:class:`~.table_deck.DeckInFlight`); a job's
+result never skips a check of what others wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.table_chain import Chain
+from p2pcards.protocol.table_match import Match
+from p2pcards.protocol.table_records import Prepared, PreparedShares
+
+#: The byte source for the message at each position (tests and benchmarks only).
+Randomness = Callable[[int], Callable[[int], bytes]]
+
+
+class WorkAhead:
+    """The jobs of one table (``Table.ahead``): ``seated`` is its match once the
+    players are seated (None before), ``match`` the same or raises before,
+    ``writer`` who may write next (None once the table is closed)."""
+
+    def __init__(self, chain: Chain, randomness: Randomness | None,
+                 seated: Callable[[], Match | None], match: Callable[[], Match],
+                 writer: Callable[[], int | None]) -> None:
+        self._chain, self._randomness = chain, randomness
+        self._seated, self._match, self._writer = seated, match, writer
+
+    def next_shuffle_job(self) -> Callable[[], Prepared] | None:
+        """Seat 0's first shuffle of the next deal, made during play."""
+        match = self._seated()
+        if self._randomness is not None or match is None:
+            return None
+        return match.next_shuffle_job()
+
+    def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
+        """This seat's shuffle of the deck in ``raw``, the shuffle before it, made while
+        the table checks ``raw``, which passed only the cheap checks
+        (:meth:`.table_chain.Chain.candidate`)."""
+        match, writer = self._seated(), self._writer()
+        if match is None or writer is None or not match.shuffles_next:
+            return None
+        try:
+            msg = self._chain.candidate(raw, "shuffle", writer)
+        except ProtocolError:
+            return None
+        if msg is None:
+            return None
+        rng = None if self._randomness is None else self._randomness(msg.position + 1)
+        return match.speculative_shuffle_job(msg.body, rng)
+
+    def shares_job(self) -> Callable[[], PreparedShares] | None:
+        """This seat's ``shares`` of the final deck, made while the seats before it write."""
+        match = self._seated()
+        if self._randomness is not None or match is None:
+            return None
+        return match.shares_job()
+
+    def offer_shares(self, prepared: PreparedShares) -> None:
+        self._match().decks.offer_shares(prepared)
+
+    def offer_shuffle(self, prepared: Prepared) -> None:
+        self._match().decks.offer_shuffle(prepared)

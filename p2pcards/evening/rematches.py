@@ -37,29 +37,26 @@ MAX_REMATCHES = 1000
 
 
 class EveningOptions(Protocol):
-    """What a command decides of an evening (the options of ``host`` and ``join``)."""
+    """What a command decides of its evening (``join --again N``, ``resume``)."""
 
     @property
     def again(self) -> int | None:
         """Rematches chosen beforehand (``--again N``); None: the person chooses."""
 
+
+class HostEveningOptions(EveningOptions, Protocol):
+    """What ``host`` decides of its evening besides."""
+
     @property
     def fill_with_bots(self) -> bool:
-        """The host's: a seat freed at the end box gets a bot at once."""
+        """A seat freed at the end box gets a bot at once."""
 
     @property
     def seed(self) -> int | None:
         """The insecure test seed: each rematch's is the next number."""
 
 
-class JoinerOptions(Protocol):
-    """What a joiner's command decides of its evening (``join --again N``)."""
-
-    @property
-    def again(self) -> int | None: ...
-
-
-async def wants_again(args: JoinerOptions, front: FrontEnd, number: int) -> bool:
+async def wants_again(args: EveningOptions, front: FrontEnd, number: int) -> bool:
     """Whether this player's end box chooses again before rematch ``number + 1``:
     ``--again N`` decides beforehand, else the person (the full screen's ``n`` key,
     plain mode's ``again`` command)."""
@@ -94,7 +91,7 @@ def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
     return hear
 
 
-async def host_evening(args: EveningOptions, front: FrontEnd, identity: Identity,
+async def host_evening(args: HostEveningOptions, front: FrontEnd, identity: Identity,
                        options: TableOptions, hosted: HostedTable,
                        close: Callable[[HostedTable], Awaitable[None]]) -> SessionResult:
     """The host's match, its end box (opened the moment the match ends, while the host
@@ -122,7 +119,7 @@ class _Opening:
         return result
 
 
-async def _host_rematches(args: EveningOptions, front: FrontEnd, identity: Identity,
+async def _host_rematches(args: HostEveningOptions, front: FrontEnd, identity: Identity,
                           options: TableOptions, current: list[HostedTable]) -> SessionResult:
     hosted = current[0]
     opening = _Opening(identity, hosted, options)
@@ -208,7 +205,7 @@ def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False) -> 
     return tell
 
 
-async def join_evening(args: JoinerOptions, front: FrontEnd, identity: Identity,
+async def join_evening(args: EveningOptions, front: FrontEnd, identity: Identity,
                        host: str, port: int, fingerprint: bytes | str | None, result: SessionResult,
                        session_kwargs: JoinOptions,
                        opened: JoinerEndBox | None = None) -> SessionResult:

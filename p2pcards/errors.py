@@ -16,9 +16,9 @@ it says where a failure comes from (as trio and hypothesis document theirs)::
     │   │   └── SeatPlayedElsewhere        another process signs for this seat: stop, naming nobody
     │   ├── RemoteProtocolError            another peer's message broke a rule (a verdict names it)
     │   ├── VerdictRefused                 a saved verdict its evidence does not support (verify)
-    │   ├── EveningRefused                 a rematch's link or an "again" not about the match before (protocol.evening)
+    │   ├── EveningRefused                 a rematch's link or an "again" not about the match before (rematch_genesis)
     │   │   ├── SeatRefused, NotTheSeatTaken   a freed seat refused; a genesis misseating a newcomer (seat_fill)
-    │   │   └── DroppedPlayer, KeptLeaver      a rematch contradicting a signed again/leave held (evening)
+    │   │   └── DroppedPlayer, KeptLeaver      a rematch contradicting a signed again/leave held (rematch_genesis)
     │   └── AnnouncementIgnored            a direct-link announcement not dialled, and why (protocol.announce)
     ├── TalkDropped, TalkRefused           a chat line dropped or not sent (protocol.talk)
     ├── NetError                           a link, handshake or transport failure (net)

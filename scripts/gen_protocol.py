@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from p2pcards._direct import direct_table  # noqa: E402
-from p2pcards.app import seeded_identity  # noqa: E402
+from p2pcards.app._direct import direct_table  # noqa: E402
+from p2pcards.app.insecure_seed import seeded_identity  # noqa: E402
 from p2pcards.net.direct_discovery import (  # noqa: E402
     announcement_instance,
     announcement_properties,
@@ -56,8 +56,8 @@ def table_vector(game: str, seed: int, config) -> dict:
     table.run()
     first = table.tables[0]
     return {
-        "description": f"A whole {game} match of four seeded players (see p2pcards/_direct.py and "
-                       "p2pcards/app.py: seeded_identity, randomness_for). Insecure seeds: "
+        "description": f"A whole {game} match of four seeded players (see p2pcards/app/_direct.py and "
+                       "p2pcards/app/insecure_seed.py: seeded_identity, randomness_for). Insecure seeds: "
                        "for interoperability tests only.",
         "seed": seed,
         "session_id": first.session.hex(),

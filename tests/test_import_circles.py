@@ -116,8 +116,8 @@ def test_the_circle_finder_finds_a_circle_and_what_hangs_off_it() -> None:
 
 
 def test_the_import_reader_sees_imports_under_type_checking_and_in_functions() -> None:
-    assert "p2pcards.protocol.table_settings" in GRAPH["p2pcards.cli"]  # in a function only
-    assert "p2pcards.net.watch" in GRAPH["p2pcards.front"]  # under TYPE_CHECKING only
+    assert "p2pcards.protocol.table_settings" in GRAPH["p2pcards.commands.options"]  # in a function only
+    assert "p2pcards.net.watch" in GRAPH["p2pcards.app.front"]  # under TYPE_CHECKING only
     # ``from p2pcards.rules import bluff`` is an arrow to the package's face,
     # ``from p2pcards.protocol.table import Table`` one to that module.
     assert "p2pcards.rules.bluff" in GRAPH["p2pcards.rules.contract"]

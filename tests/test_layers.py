@@ -24,6 +24,17 @@ ALLOWED = {
     # On top: bots decide from a seat's view only; the screens read events and views.
     "bots": {"cards", "rules", "errors", "wiremap"},
     "ui": {"cards", "rules", "protocol", "net", "untrusted_text", "errors", "wiremap"},
+    # The application: tables put together, a seat's front end (a screen or a bot).
+    "app": {"cards", "rules", "crypto", "protocol", "net", "bots", "ui", "untrusted_text", "errors",
+            "wiremap"},
+    # The evening: matches one after another, on the application's tables and front ends.
+    "evening": {"app", "cards", "rules", "crypto", "protocol", "net", "bots", "ui", "untrusted_text",
+                "errors", "wiremap"},
+    # The command line's bodies, and its parser and dispatch: only ``__main__`` is above.
+    "commands": {"evening", "app", "cards", "rules", "crypto", "protocol", "net", "bots", "ui",
+                 "untrusted_text", "errors", "wiremap"},
+    "cli": {"commands", "evening", "app", "cards", "rules", "crypto", "protocol", "net", "bots", "ui",
+            "untrusted_text", "errors", "wiremap"},
 }
 
 def layer_of(path: Path) -> str:

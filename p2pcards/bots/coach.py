@@ -20,7 +20,7 @@ can check on the board:
 
 Hints belong to a table against bots (``p2pcards play``), or to a LAN table
 whose host allowed them (``host --hints``): there the seat's ``hint`` message
-tells every other player first (:mod:`p2pcards.coaching`); elsewhere the
+tells every other player first (:mod:`p2pcards.app.front`); elsewhere the
 screens refuse them (``HINTS_OFF`` of :mod:`p2pcards.ui.text_common`).
 """
 

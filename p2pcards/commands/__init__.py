@@ -1,11 +1,11 @@
-"""The bodies of the ``p2pcards`` commands, one module per idea.
+"""Layer 8: the bodies of the ``p2pcards`` commands, one module per idea.
 
 :mod:`p2pcards.cli` parses the options and hands them to ``cmd_*`` here:
 ``hosting`` (play, host), ``finding`` (tables, and how join and watch pick a
-table), ``joining`` (join, watch), ``evening`` (``host``/``join --again N``:
-the end box's choice and the rematches), ``resuming`` (resume), ``checking``
-(verify, replay), ``saved`` (saved, standings); ``identity``, ``settings``,
-``seated`` and ``printed`` are what several of them share.
+table), ``joining`` (join, watch), ``resuming`` (resume), ``checking``
+(verify, replay), ``listing`` (saved, standings); ``rematching`` (``--again N``, and
+a seat back at its end box: the evening itself is :mod:`p2pcards.evening`'s);
+``identity``, ``settings``, ``seated`` and ``printed`` are what several of them share.
 """
 
 from __future__ import annotations

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2pcards.app.records import RecordNotFound, find_record, is_session_text, own_record
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import known_fingerprint
 from p2pcards.errors import P2PCardsError
 from p2pcards.net.saved_tables import is_session_folder, why_unreadable
-from p2pcards.records import RecordNotFound, find_record, is_session_text, own_record
 
 if TYPE_CHECKING:
     from p2pcards.protocol.verify import Report
@@ -71,9 +71,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from p2pcards.net.journal import NoTranscript, read_saved_transcript
     from p2pcards.protocol.errors import ProtocolError
-    from p2pcards.protocol.saved import SEAT_META_SHAPE
+    from p2pcards.protocol.file_shapes import SEAT_META_SHAPE
     from p2pcards.protocol.schema import validate
-    from p2pcards.protocol.verdict import Verdict
     from p2pcards.protocol.verify import tail_problem, verify_transcript
     from p2pcards.ui.text_verify import report_json, report_lines
     if args.more:
@@ -84,8 +83,7 @@ def _verify(args: argparse.Namespace) -> int:
     except NoTranscript as missing:
         raise UserError(str(missing)) from None
     try:
-        saved = journal.read_verdict()
-        verdict = Verdict.from_wire(saved) if saved is not None else None
+        verdict = journal.saved_verdict()
     except ProtocolError as error:  # an unreadable one is said by _readable
         raise UserError(f"{journal.verdict_path} is not a saved verdict ({error})") from None
     report = verify_transcript(messages, verdict,
@@ -115,9 +113,9 @@ def _verify(args: argparse.Namespace) -> int:
 def _unended(record: Path, meta: WireMap | None, report: Report) -> Unended | None:
     """What is known of a record that verifies but holds no end (no outcome, no
     verdict): what ``saved`` says of it, decided by the same function
-    (:func:`p2pcards.records.unended_status`); None for any other record, and
+    (:func:`p2pcards.app.records.unended_status`); None for any other record, and
     ``Unended(None, False)`` for a transcript alone (nothing says whose it is)."""
-    from p2pcards.records import unended_status
+    from p2pcards.app.records import unended_status
     from p2pcards.ui.text_verify import Unended
     if report.problem is not None or report.outcome is not None or report.verdict is not None:
         return None
@@ -128,7 +126,7 @@ def _unended(record: Path, meta: WireMap | None, report: Report) -> Unended | No
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from p2pcards.ui.replay import ReplayError, load_saved, print_plain, replay_saved
+    from p2pcards.ui.replay_steps import ReplayError, load_saved, print_plain, replay_saved
     if not 0.1 <= args.speed <= 50:
         raise UserError(f"--speed is moves per second, 0.1 to 50, not {args.speed:g}")
     path = _record_path(args.file)
@@ -161,7 +159,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except BrokenPipeError:  # the reader (e.g. head) has read enough
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    from p2pcards.ui.tui.replay import ReplayScreen
+    from p2pcards.ui.tui.replay_screen import ReplayScreen
     asyncio.run(ReplayScreen(record, speed=args.speed).run(playing=args.play))
     return 0
 
@@ -169,7 +167,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _verify_evening(given: list[str], *, as_json: bool) -> int:
     """``verify`` of several matches: each alone, then the chain (PROTOCOL.md §14)."""
     from p2pcards.net.journal import NoTranscript, read_saved_transcript
-    from p2pcards.protocol.verify_evening import verify_evening
+    from p2pcards.protocol.verify_rematches import verify_evening
     from p2pcards.ui.text_verify import evening_json, evening_lines
     transcripts = []
     for text in given:

@@ -8,10 +8,11 @@ import errno
 import json
 from typing import TYPE_CHECKING
 
-from p2pcards.commands import UserError
-from p2pcards.commands.evening import offers_evening
+from p2pcards.app.front import FrontEnd
+from p2pcards.commands import UserError, printed
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
+from p2pcards.commands.rematching import offers_evening
 from p2pcards.commands.seated import close_hosted, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import (
     HOST_MOVE_TIME,
@@ -21,19 +22,17 @@ from p2pcards.commands.settings import (
     session_deadline,
     table_config,
 )
-from p2pcards.front import FrontEnd
 from p2pcards.net.failing import CannotListen
-from p2pcards.ui import commandline
 from p2pcards.ui.text_common import plural, quoted
 
 if TYPE_CHECKING:
-    from p2pcards.app import HostedTable, TableOptions
+    from p2pcards.app.hosted import HostedTable, TableOptions
     from p2pcards.net.session_events import SessionEvent, SessionResult
     from p2pcards.protocol.identity import Identity
 
 
 async def cmd_play(args: argparse.Namespace) -> int:
-    from p2pcards.app import TableOptions, start_hosted_table
+    from p2pcards.app.hosted import TableOptions, start_hosted_table
     identity = my_identity(args)
     front = FrontEnd(front_options(args), args.game, again=True)
     sit_down()
@@ -62,7 +61,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def cmd_host(args: argparse.Namespace) -> int:
-    from p2pcards.app import TableOptions, start_hosted_table
+    from p2pcards.app.hosted import TableOptions, start_hosted_table
     from p2pcards.protocol.relay import LobbyChanged
     identity = my_identity(args)
     front = FrontEnd(front_options(args), args.game, rematch=True)
@@ -108,8 +107,8 @@ async def cmd_host(args: argparse.Namespace) -> int:
 
 async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
                            options: TableOptions, hosted: HostedTable) -> SessionResult:
-    """``host --again``: the match, the end box, the rematches (p2pcards.commands.evening)."""
-    from p2pcards.commands.evening import host_evening
+    """``host --again``: the match, the end box, the rematches (p2pcards.evening.rematches)."""
+    from p2pcards.evening.rematches import host_evening
     return await host_evening(args, front, identity, options, hosted,
                               lambda table: close_hosted(front, table)())
 
@@ -117,7 +116,7 @@ async def _host_an_evening(args: argparse.Namespace, front: FrontEnd, identity: 
 async def _play_then_leave(front: FrontEnd, identity: Identity, hosted: HostedTable) -> SessionResult:
     """A host that offers no rematch: its match, then its signed leave and its word to
     every end box (the evening ends), delivered before the table closes."""
-    from p2pcards.commands.evening import host_leaves
+    from p2pcards.evening.rematches import host_leaves
     result = await front.play(hosted.result())
     await host_leaves(identity, hosted)
     return result
@@ -130,7 +129,7 @@ def join_hint(table_name: str, bind: str, port: int) -> str:
     from p2pcards.net.addresses import friend_addresses, local_addresses
     addresses = friend_addresses(bind, local_addresses())
     direct = " or ".join(f"--connect {connect_address(a, port)}" for a in addresses[:3])
-    return (f"Friends join with: p2pcards join {commandline.quote(table_name)}"
+    return (f"Friends join with: p2pcards join {printed.quote(table_name)}"
             + (f" (where multicast is blocked: p2pcards join {direct})" if direct else ""))
 
 

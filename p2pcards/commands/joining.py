@@ -8,22 +8,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2pcards.app.front import FrontEnd
+from p2pcards.app.records import SHORT
 from p2pcards.commands import UserError
-from p2pcards.commands.end_box import JoinerEndBox
-from p2pcards.commands.evening import back_at_the_end_box, end_box_seat
 from p2pcards.commands.finding import connect_address, find_table
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.printed import command_line
+from p2pcards.commands.rematching import back_at_the_end_box, end_box_seat
 from p2pcards.commands.resuming import resume_joined
 from p2pcards.commands.seated import joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, session_deadline
-from p2pcards.front import FrontEnd
+from p2pcards.evening.joiner_side import JoinerEndBox
 from p2pcards.net.failing import speaking
 from p2pcards.net.saved_tables import session_id
-from p2pcards.records import SHORT
 
 if TYPE_CHECKING:
-    from p2pcards.app import JoinOptions
+    from p2pcards.app.joined import JoinOptions
     from p2pcards.net.session_events import SessionEvent
     from p2pcards.protocol.identity import Identity
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 async def cmd_join(args: argparse.Namespace) -> int:
     """Join a table; one this person already holds a seat at (a ``join`` again
     after a crash) goes on from its saved secrets, as ``resume`` does."""
-    from p2pcards.app import joining_session
+    from p2pcards.app.joined import joining_session
     from p2pcards.net.journal import Journal, SeatAlreadySaved
     identity = my_identity(args)
     host, port, fingerprint = await find_table(args, held=_held_here(identity))
@@ -53,7 +53,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
     try:
         result = await play_then_clean_up(front.play(box.after(speaking(
             front.session.run(), "your seat", keep=(SeatAlreadySaved,)))))
-        from p2pcards.commands.evening import join_evening
+        from p2pcards.evening.rematches import join_evening
         rejoin = seat.copy()
         rejoin["on_event"] = front.on_event
         # A client that chooses nothing (no --again, no person) leaves, signed.
@@ -136,7 +136,7 @@ def nobody_answered(address: str, reason: str) -> str:
 
 
 async def cmd_watch(args: argparse.Namespace) -> int:
-    from p2pcards.app import tcp_connector
+    from p2pcards.app.joined import tcp_connector
     from p2pcards.net.watch import WatchSession
     identity = my_identity(args)
     host, port, fingerprint = await find_table(args)

@@ -9,18 +9,18 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from p2pcards.app.front import FrontEnd
+from p2pcards.app.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.commands import TableUnreachable, UserError
 from p2pcards.commands.finding import connect_address
 from p2pcards.commands.identity import journal_root, my_identity
+from p2pcards.commands.listing import my_tables
 from p2pcards.commands.printed import command_line
-from p2pcards.commands.saved import my_tables
 from p2pcards.commands.seated import close_hosted, joiner_label, play_then_clean_up, print_result, sit_down
 from p2pcards.commands.settings import front_options, pace_of, session_deadline
 from p2pcards.errors import P2PCardsError
-from p2pcards.front import FrontEnd
 from p2pcards.net.failing import CannotListen, LocalFailure, speaking
 from p2pcards.net.saved_tables import note_ended_away, read_meta, session_folder, session_id
-from p2pcards.records import SHORT, RecordNotFound, SavedTable, describe, pick_mine
 from p2pcards.ui.text_common import quoted
 from p2pcards.wiremap import WireMap
 
@@ -33,7 +33,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     picked = _pick_saved(identity, args.session)
     directory, meta = picked.directory, picked.meta
     if not picked.in_play and not picked.away:
-        from p2pcards.commands.evening import back_at_the_end_box, end_box_seat
+        from p2pcards.commands.rematching import back_at_the_end_box, end_box_seat
         back = end_box_seat(identity)
         if back is not None and back.directory == directory:  # its end box may still wait
             return await back_at_the_end_box(args, identity, back)
@@ -54,7 +54,7 @@ def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
             raise UserError(str(error)) from None
     in_play = [r for r in rows if r.in_play]
     if not in_play and not prefix:
-        from p2pcards.commands.evening import end_box_seat
+        from p2pcards.commands.rematching import end_box_seat
         back = end_box_seat(identity)  # a match just over: its end box may still wait
         if back is not None:
             return back
@@ -72,7 +72,8 @@ def _pick_saved(identity: Identity, prefix: str | None) -> SavedTable:
 async def resume_joined(args: argparse.Namespace, identity: Identity, directory: Path,
                          meta: WireMap) -> int:
     """Rejoin, from its saved record, a table this person joined (not hosted)."""
-    from p2pcards.app import randomness_for, tcp_connector
+    from p2pcards.app.insecure_seed import randomness_for
+    from p2pcards.app.joined import tcp_connector
     from p2pcards.net.journal import Journal, JournalInUse
     from p2pcards.net.peer import PeerSession
     front = FrontEnd(front_options(args), None)
@@ -144,7 +145,7 @@ async def _show_finished(args: argparse.Namespace, identity: Identity, directory
 async def _resume_hosted(args: argparse.Namespace, identity: Identity, table_dir: Path) -> int:
     """Host again a table this machine hosted: the relay on its old port, its own
     seat and its bots from their journals; the remote players reconnect."""
-    from p2pcards.app import TableEndedWhileAway, resume_hosted_table
+    from p2pcards.app.hosted import TableEndedWhileAway, resume_hosted_table
     from p2pcards.net.journal import JournalInUse
     front = FrontEnd(front_options(args), None)
     sit_down()

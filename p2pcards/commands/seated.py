@@ -7,13 +7,13 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
+from p2pcards.app.records import SHORT
 from p2pcards.commands.printed import command_line
 from p2pcards.net.saved_tables import session_id
-from p2pcards.records import SHORT
 
 if TYPE_CHECKING:
-    from p2pcards.app import HostedTable
-    from p2pcards.front import FrontEnd
+    from p2pcards.app.front import FrontEnd
+    from p2pcards.app.hosted import HostedTable
     from p2pcards.net.session_events import SessionResult
     from p2pcards.net.watch import WatchResult
     from p2pcards.protocol.identity import Identity

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from p2pcards.app.front import FrontOptions
 from p2pcards.bots.registry import DEFAULT_LEVEL
 from p2pcards.commands import UserError
-from p2pcards.front import FrontOptions
 from p2pcards.rules import games as rules_games
 
 #: The table clock of ``host`` when ``--deadline`` is not given (``play`` has none).

@@ -37,7 +37,7 @@ A player's session (``peer``: :class:`~p2pcards.net.peer.PeerSession`)
   the events, decisions and results it hands them; ``session_snapshot``: what
   a front end may read of it.
 - ``resume``: its table rebuilt from its journal, and its record told again.
-- ``rematch``: a joiner's end box carried to the host.
+- ``end_box_link``: a joiner's end box carried to the host.
 - ``watch``: a spectator's session.
 
 Saved state

@@ -13,7 +13,10 @@ adapters (``ifaddr``'s view of the machine), so they are tested without one:
   interleaved (RFC 8305 §4), and races them with staggered starts (§5)
   instead of waiting for each in turn;
 - the hint shown to friends never offers loopback, or a link-local address
-  whose zone only means something on the host, when a LAN address exists.
+  whose zone only means something on the host, when a LAN address exists;
+- a player's direct links listen on every address of its link to the host,
+  and dial only the LAN's addresses among those the host hands out (never a
+  name, never a host of its choosing on the internet).
 """
 
 from __future__ import annotations
@@ -33,12 +36,16 @@ __all__ = [
     "LocalAddress",
     "announcement_links",
     "browse_interfaces",
+    "dialable",
     "friend_addresses",
+    "in_own_zone",
     "local_addresses",
     "mdns_interfaces",
     "order_candidates",
     "race",
+    "same_link",
     "served_families",
+    "to_dial",
     "zone_by_name",
 ]
 
@@ -312,6 +319,77 @@ _VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "veth
 def _virtual(interface: str) -> bool:
     """Whether an interface looks like a container, VM or VPN adapter (shown last)."""
     return interface.lower().startswith(_VIRTUAL_PREFIXES)
+
+
+# -- a player's direct links ----------------------------------------------------------
+
+def same_link(host: str, mine: list[LocalAddress]) -> list[str]:
+    """The other addresses of the interface that holds ``host`` (none for loopback
+    or an address not found): routable IPv6, then IPv4, then link-local."""
+    try:
+        wanted = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return []
+    if wanted.is_loopback or wanted.is_unspecified:
+        return []
+    owners = {a.interface for a in mine if a.ip == wanted}
+    others = [a for a in mine if a.interface in owners and a.ip != wanted and not a.loopback]
+    others.sort(key=lambda a: (a.link_local, a.version == 4))
+    return [a.address for a in others]
+
+
+def in_own_zone(host: str, own: str | None) -> str:
+    """A link-local IPv6 address names its zone by the *announcer's* interface
+    (``fe80::1%eth0``); this player reaches it through its own interface, the one
+    its own listening address names."""
+    if "%" not in host:
+        return host
+    address = host.split("%", 1)[0]
+    if own is not None and "%" in own:
+        return f"{address}%{own.split('%', 1)[1]}"
+    return host
+
+
+def dialable(host: str, own: str | None = None) -> bool:
+    """Whether to dial an address the host handed out. Only IP literals (never a
+    name), and only where a LAN table's players can be: private, loopback and
+    link-local ranges, or this player's own /24 (IPv4) or /64 (IPv6). So a host
+    cannot use the players to dial hosts of its choosing on the internet."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if address.is_multicast or address.is_unspecified:
+        return False
+    if address.is_private or address.is_loopback or address.is_link_local:
+        return True
+    if own is None:
+        return False
+    try:
+        mine = ipaddress.ip_address(own.split("%", 1)[0])
+    except ValueError:
+        return False
+    if mine.version != address.version:
+        return False
+    prefix = 24 if mine.version == 4 else 64
+    return address in ipaddress.ip_network(f"{mine}/{prefix}", strict=False)
+
+
+def to_dial(candidates: Sequence[Sequence[object]], own: Sequence[Sequence[object]]) -> list[list[object]]:
+    """Which of another player's ``[host, port]`` pairs this player dials (``own``: its
+    listening pairs): those :func:`dialable` from one of its own addresses, in the
+    order given (its signed ones first, then the host's hints), each once, a
+    link-local one through this player's own interface."""
+    owns: list[str | None] = [str(a[0]) for a in own] or [None]
+    zoned = next((mine for mine in owns if mine is not None and "%" in mine), owns[0])
+    usable: list[list[object]] = []
+    for pair in candidates:
+        host = str(pair[0])
+        if any(dialable(host, mine) for mine in owns):
+            here = [in_own_zone(host, zoned), pair[1]]
+            if here not in usable:
+                usable.append(here)
+    return usable
 
 
 async def race(

@@ -36,7 +36,6 @@ from p2pcards.net.memory import MemoryNetwork, MemoryServer
 from p2pcards.net.saved_tables import RELAY, record_folder
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol import frames
-from p2pcards.protocol.evening import Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import (
@@ -55,6 +54,7 @@ from p2pcards.protocol.relay import (
     TableStarted,
     TakeAsked,
 )
+from p2pcards.protocol.rematch_genesis import Rematch
 from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)

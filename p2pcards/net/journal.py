@@ -27,6 +27,7 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.filelock import lock_exclusive, unlock
 from p2pcards.net.storage import write_atomically
 from p2pcards.protocol import wire
+from p2pcards.protocol.verdict import Verdict
 from p2pcards.wiremap import WireMap, WireValue
 
 _LEN = struct.Struct(">I")
@@ -165,6 +166,12 @@ class Journal:
             return verdict
         except FileNotFoundError:
             return None
+
+    def saved_verdict(self) -> Verdict | None:
+        """The verdict saved beside the transcript, read as one (None: none saved);
+        one that cannot be read raises (OSError, ProtocolError, ValueError, TypeError)."""
+        saved = self.read_verdict()
+        return Verdict.from_wire(saved) if saved is not None else None
 
     @property
     def result_path(self) -> Path:

@@ -31,7 +31,14 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING
 
-from p2pcards.net.addresses import AnnouncedLink, LocalAddress, local_addresses, race
+from p2pcards.net.addresses import (
+    AnnouncedLink,
+    LocalAddress,
+    local_addresses,
+    race,
+    same_link,
+    to_dial,
+)
 from p2pcards.net.connection import Connection, Limits, Server, connect, serve
 from p2pcards.net.errors import NetError
 from p2pcards.net.failing import in_words
@@ -184,7 +191,7 @@ class Mesh:
         self._servers = [self._server]
         port = self._server.port
         self.addrs = [[host, port]]
-        others = _same_link(host, local_addresses() if mine is None else mine)
+        others = same_link(host, local_addresses() if mine is None else mine)
         for other in others[:MAX_ADDRS - 1]:
             server = None
             for wanted in (port, 0):
@@ -235,15 +242,8 @@ class Mesh:
 
     def _redial(self, player: int) -> None:
         """Dial ``player`` at every address known for it, if that changed (the signed
-        ones first, then the host's hints; only the ones :func:`_dialable`)."""
-        owns: list[str | None] = [str(a[0]) for a in self.addrs] or [None]
-        zoned = next((own for own in owns if own is not None and "%" in own), owns[0])
-        usable: list[WireList] = []
-        for a in [*self._signed.get(player, []), *self._hints.get(player, [])]:
-            if any(_dialable(a[0], own) for own in owns):
-                here = [_in_own_zone(a[0], zoned), a[1]]
-                if here not in usable:
-                    usable.append(here)
+        ones first, then the host's hints; only the ones :func:`~p2pcards.net.addresses.dialable`)."""
+        usable = to_dial([*self._signed.get(player, []), *self._hints.get(player, [])], self.addrs)
         if usable == self._addresses.get(player) and player in self._dialers:
             return
         self._addresses[player] = usable
@@ -283,7 +283,7 @@ class Mesh:
         if where.is_unspecified:
             return None
         ips = [str(where), *(str(ipaddress.ip_address(a.split("%", 1)[0]))
-                             for a in _same_link(self._where, local_addresses()))]
+                             for a in same_link(self._where, local_addresses()))]
         return AnnouncedLink("", tuple(dict.fromkeys(ips))).zeroconf_interfaces
 
     async def _announce(self, addrs: list[WireList]) -> None:
@@ -485,58 +485,6 @@ class DirectRefused(ProtocolError):
     closed; nobody is blamed: anyone can open a link)."""
 
     rule = "direct.hello"
-
-
-def _same_link(host: str, mine: list[LocalAddress]) -> list[str]:
-    """The other addresses of the interface that holds ``host`` (none for loopback
-    or an address not found): routable IPv6, then IPv4, then link-local."""
-    try:
-        wanted = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return []
-    if wanted.is_loopback or wanted.is_unspecified:
-        return []
-    owners = {a.interface for a in mine if a.ip == wanted}
-    others = [a for a in mine if a.interface in owners and a.ip != wanted and not a.loopback]
-    others.sort(key=lambda a: (a.link_local, a.version == 4))
-    return [a.address for a in others]
-
-
-def _in_own_zone(host: str, own: str | None) -> str:
-    """A link-local IPv6 address names its zone by the *announcer's* interface
-    (``fe80::1%eth0``); this player reaches it through its own interface, the one
-    its own listening address names."""
-    if "%" not in host:
-        return host
-    address = host.split("%", 1)[0]
-    if own is not None and "%" in own:
-        return f"{address}%{own.split('%', 1)[1]}"
-    return host
-
-
-def _dialable(host: str, own: str | None = None) -> bool:
-    """Whether to dial an address the host handed out. Only IP literals (never a
-    name), and only where a LAN table's players can be: private, loopback and
-    link-local ranges, or this player's own /24 (IPv4) or /64 (IPv6). So a host
-    cannot use the players to dial hosts of its choosing on the internet."""
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    if address.is_multicast or address.is_unspecified:
-        return False
-    if address.is_private or address.is_loopback or address.is_link_local:
-        return True
-    if own is None:
-        return False
-    try:
-        mine = ipaddress.ip_address(own.split("%", 1)[0])
-    except ValueError:
-        return False
-    if mine.version != address.version:
-        return False
-    prefix = 24 if mine.version == 4 else 64
-    return address in ipaddress.ip_network(f"{mine}/{prefix}", strict=False)
 
 
 __all__ = ["DirectRefused", "Mesh"]

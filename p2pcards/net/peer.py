@@ -46,9 +46,9 @@ from p2pcards.net.session_events import Agent, LeaveTable, SessionEvent, Session
 from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.again import AgainCount, check_rematch
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.seat_fill import check_newcomer
 from p2pcards.protocol.session import HOST as HOST_PATH
 from p2pcards.protocol.session import (

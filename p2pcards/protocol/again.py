@@ -21,7 +21,9 @@ from nacl.signing import VerifyKey
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
-from p2pcards.protocol.evening import (
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import GENESIS_SHAPE, Lobby
+from p2pcards.protocol.rematch_genesis import (
     After,
     DroppedPlayer,
     EveningRefused,
@@ -30,8 +32,6 @@ from p2pcards.protocol.evening import (
     Rematch,
     check_after,
 )
-from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.lobby import GENESIS_SHAPE, Lobby
 from p2pcards.protocol.schema import Bin, Const, Int, OneOf, Struct, Tuple, validate
 from p2pcards.protocol.seat_fill import Fill, SeatRefused, fill_of
 from p2pcards.rules.seats import SEATS
@@ -271,14 +271,14 @@ def rematch_genesis(host: Identity, count: AgainCount, names: tuple[str, ...], g
 def check_rematch(genesis_raw: bytes, previous: FinishedMatch,
                   held: AgainCount | None = None) -> After:
     """A joiner's check of a rematch's genesis against its own record of the match
-    before, before it signs anything; raises :class:`~p2pcards.protocol.evening.NotTheMatchBefore`
-    or :class:`~p2pcards.protocol.evening.WrongRotation` (or MalformedMessage).
+    before, before it signs anything; raises :class:`~p2pcards.protocol.rematch_genesis.NotTheMatchBefore`
+    or :class:`~p2pcards.protocol.rematch_genesis.WrongRotation` (or MalformedMessage).
 
     ``held``: the choices this joiner's end box counted (its own, and every other
     its host's relay showed it). A player whose "again" it holds must be in the
     genesis (the rotation then seats it one seat on, with the same key), else
-    :class:`~p2pcards.protocol.evening.DroppedPlayer`; one whose "leave" it holds
-    must not be, else :class:`~p2pcards.protocol.evening.KeptLeaver` (PROTOCOL.md §14)."""
+    :class:`~p2pcards.protocol.rematch_genesis.DroppedPlayer`; one whose "leave" it holds
+    must not be, else :class:`~p2pcards.protocol.rematch_genesis.KeptLeaver` (PROTOCOL.md §14)."""
     body = validate(GENESIS_SHAPE, SignedMessage.parse(genesis_raw).body)
     after = After.from_wire(body["after"]) if "after" in body else None
     check_after(after, previous)

@@ -1,4 +1,5 @@
-"""Direct-link announcements: where a player listens, signed by that player.
+"""Direct-link announcements: where a player listens, signed by that player; and the
+host's unsigned hints of the same (:class:`PeerAddresses`, the ``peers`` frame).
 
 Why: the host's ``peers`` frame is an unsigned hint that only the host sends,
 so a hostile host that never sends it keeps every pair of players on its star,
@@ -27,13 +28,13 @@ from __future__ import annotations
 
 import ipaddress
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from p2pcards.protocol import wire
+from p2pcards.protocol import frames, wire
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.frames import ADDR, MAX_ADDRS
@@ -226,6 +227,36 @@ class AnnouncementBook:
         return Announced(player, [[ip, port] for ip, port in announcement.addrs])
 
 
+
+
+# -- the host's hints: the peers frame ------------------------------------------------
+
+class PeerAddresses(dict[bytes, list[WireList]]):
+    """Where each player listens, as the host's relay hears it: the ``addrs`` of each
+    player's latest ``hello``, by public key, handed to the table's players in a
+    ``peers`` frame so that they can reach each other without the host
+    (:mod:`p2pcards.net.mesh`)."""
+
+    def note(self, public_key: bytes, addrs: WireList, players: Collection[bytes]) -> bool:
+        """Record where a seated player listens; whether that changed what the table
+        knows. Only ``players`` (the lobby's or the table's) are kept: strangers that
+        came and went leave nothing behind."""
+        for key in [k for k in self if k not in players]:
+            del self[key]
+        addrs = [list(a) for a in addrs]
+        if self.get(public_key, []) == addrs:
+            return False
+        self[public_key] = addrs
+        return True
+
+    def frame(self, players: Sequence[bytes]) -> bytes:
+        """Every player's key and last known addresses, in join order."""
+        return frames.encode("peers", {"players": [[pk, self.get(pk, [])] for pk in players]})
+
+    def anyone_listens(self, players: Sequence[bytes]) -> bool:
+        return any(self.get(pk) for pk in players)
+
+
 __all__ = [
     "ANNOUNCE_TAG",
     "Announced",
@@ -237,6 +268,7 @@ __all__ = [
     "AnnouncementOtherTable",
     "AnnouncementStale",
     "AnnouncementUnseated",
+    "PeerAddresses",
     "SignedAnnouncement",
     "announce_counter",
     "seal_announcement",

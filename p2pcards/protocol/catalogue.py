@@ -11,10 +11,10 @@ from p2pcards.protocol import (
     again,
     announce,
     envelope,
+    file_shapes,
     frames,
     game_wire,
     lobby,
-    saved,
     table_records,
     talk,
     verdict,
@@ -80,7 +80,7 @@ def catalogue() -> WireMap:
                             + " || payload",
             "never": "a transcript message, a notice or a chat line; never blames anyone",
         },
-        "saved files": saved.describe(),
+        "saved files": file_shapes.describe(),
         "game configuration defaults": {g.name: g.config_to_wire(g.default_config())
                                         for g in game_wire.GAMES.values()},
     }

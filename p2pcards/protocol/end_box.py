@@ -20,7 +20,7 @@ Events and ``now`` in (:meth:`EndBox.linked`, :meth:`~EndBox.choose`,
 :meth:`~EndBox.frame`, :meth:`~EndBox.unlinked`, :meth:`~EndBox.unreachable`,
 :meth:`~EndBox.tick`), outputs out: a frame to send, a choice or fill heard,
 the stated end changed, and once, how the end box ended (:class:`Over`). The
-asyncio driver is ``p2pcards.net.rematch``; the seeded simulation
+asyncio driver is ``p2pcards.net.end_box_link``; the seeded simulation
 (``tests/sim/evening.py``) drives the same rules.
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import LEAVE, AgainCount, Choice, Chosen
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import FinishedMatch
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.seat_fill import Fill
 
 #: Seconds the host's end box waits, from the match's end at the host, for every seat

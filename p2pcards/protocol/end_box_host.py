@@ -14,7 +14,7 @@ did not, it only restarts its grace.
 
 Events and ``now`` in (:meth:`EndLobby.present`, :meth:`~EndLobby.tick`,
 :meth:`~EndLobby.host_left`), outputs out (:class:`Vacated`, :class:`Returned`,
-:class:`Closed`); ``p2pcards.evening_flow.EveningHost`` drives it.
+:class:`Closed`); ``p2pcards.evening.host_side.EveningHost`` drives it.
 """
 
 from __future__ import annotations

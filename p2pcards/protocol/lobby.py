@@ -17,8 +17,8 @@ import nacl.utils
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import GENESIS_PREV, SignedMessage, seal
 from p2pcards.protocol.errors import LocalProtocolError
-from p2pcards.protocol.evening import AFTER_SHAPE, After
 from p2pcards.protocol.identity import Identity, fingerprint
+from p2pcards.protocol.rematch_genesis import AFTER_SHAPE, After
 from p2pcards.protocol.schema import Bin, IntMap, ListOf, Struct, Text, Tuple
 from p2pcards.rules.seats import SEATS
 from p2pcards.wiremap import WireMap

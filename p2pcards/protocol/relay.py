@@ -2,17 +2,11 @@
 
 The host is a rendezvous, not a referee: it can delay or drop frames, never
 forge one or see a hidden card. Its relay keeps the lobby, signs the genesis
-when four players are in, and from then on stores every correctly signed
-message that extends its chain, from whichever player's link it comes (the
-players pass on what they accepted from direct links), and forwards it to
-every other link; copies are dropped by digest before any signature check.
-It does not judge the rules (every peer does that itself); a signed message
-that does not extend the chain (a fork, an equivocation) is forwarded
-unstored, once, so that every peer sees the evidence. Signed notices (``leave``, ``alert``) are
-never part of the chain: the relay keeps the ones it accepted beside it (a
-few per player, deduplicated), saves them, and hands them to a player that
-comes back, so that an alert reaches even a player that was away when it was
-sent. Sans-IO: frames in, outputs out.
+when four players are in, and from then on keeps the chain and forwards every
+signed message to every other link (:mod:`~p2pcards.protocol.relay_chain`: what
+it stores, the notices kept beside the chain for a player that comes back, a
+fork shown once). It does not judge the rules: every peer does that itself.
+Sans-IO: frames in, outputs out.
 
 Spectators (a ``hello`` with ``watch: 1``, up to ``max_spectators``) hear
 what the players hear — the lobby, every transcript message, every notice,
@@ -25,10 +19,9 @@ its key refused for the rest of the table (a redial would cost the whole
 transcript again), so spectators cannot spend the host's time that the
 players need.
 
-It also keeps where each player listens for direct links (the ``addrs`` of
-its latest ``hello``) and hands the table's list to every seated player in a
-``peers`` frame after the genesis and whenever it changes, so that the
-players can reach each other without it (``p2pcards.net.mesh``).
+It also keeps where each player listens for direct links
+(:class:`~p2pcards.protocol.announce.PeerAddresses`) and hands the table's list to every
+seated player after the genesis and whenever it changes.
 
 Table talk (``talk`` frames, ``p2pcards.protocol.talk``) is checked as every
 player checks it (signature, session, counter, rate) and forwarded to every
@@ -40,95 +33,46 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import Choice
-from p2pcards.protocol.envelope import (
-    PROTOCOL_VERSION,
-    KeptMessage,
-    SignedMessage,
-    SignedNotice,
-    session_id_of,
-)
-from p2pcards.protocol.errors import (
-    LocalProtocolError,
-    MalformedMessage,
-    RemoteProtocolError,
-    WrongSession,
-)
-from p2pcards.protocol.evening import Rematch
+from p2pcards.protocol.announce import PeerAddresses
+from p2pcards.protocol.envelope import PROTOCOL_VERSION, KeptMessage, SignedMessage, SignedNotice
+from p2pcards.protocol.errors import LocalProtocolError, MalformedMessage, RemoteProtocolError
 from p2pcards.protocol.identity import fingerprint
-from p2pcards.protocol.limits import DEFAULT_SPECTATORS as DEFAULT_SPECTATORS
-from p2pcards.protocol.limits import MAX_SPECTATORS as MAX_SPECTATORS
+from p2pcards.protocol.limits import DEFAULT_SPECTATORS, MAX_SPECTATORS
 from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.relay_chain import MAX_NOTICES_PER_PLAYER, RelayChain, Taken
 from p2pcards.protocol.relay_end_box import EndBoxStore
-from p2pcards.protocol.relay_outputs import (  # the relay's outputs, named from here too
-    AgainHeard as AgainHeard,
+from p2pcards.protocol.relay_links import (
+    PINGS_PER_MESSAGE,
+    SPECTATOR_SYNCS_PER_MESSAGE,
+    RelayLink,
+    refused,
 )
 from p2pcards.protocol.relay_outputs import (
-    Broadcast as Broadcast,
+    AgainHeard,
+    Broadcast,
+    Close,
+    Dropped,
+    LinkedChanged,
+    LobbyChanged,
+    Output,
+    Persist,
+    PersistNotice,
+    Send,
+    TableStarted,
+    TakeAsked,
 )
-from p2pcards.protocol.relay_outputs import (
-    Close as Close,
-)
-from p2pcards.protocol.relay_outputs import (
-    Dropped as Dropped,
-)
-from p2pcards.protocol.relay_outputs import (
-    LinkedChanged as LinkedChanged,
-)
-from p2pcards.protocol.relay_outputs import (
-    LobbyChanged as LobbyChanged,
-)
-from p2pcards.protocol.relay_outputs import (
-    Output as Output,
-)
-from p2pcards.protocol.relay_outputs import (
-    Persist as Persist,
-)
-from p2pcards.protocol.relay_outputs import (
-    PersistNotice as PersistNotice,
-)
-from p2pcards.protocol.relay_outputs import (
-    Send as Send,
-)
-from p2pcards.protocol.relay_outputs import (
-    TableStarted as TableStarted,
-)
-from p2pcards.protocol.relay_outputs import (
-    TakeAsked as TakeAsked,
-)
+from p2pcards.protocol.rematch_genesis import Rematch
 from p2pcards.protocol.talk import TalkBook, TalkDropped
 from p2pcards.wiremap import WireList, WireMap, WireValue
 
-#: The most notices the relay keeps (and forwards) per player: an honest player
-#: signs at most a leave and an alert (the same bytes each time it repeats one).
-MAX_NOTICES_PER_PLAYER = 4
-
-
-#: Pings a link gets answered per transcript message: an honest peer pings once when
-#: a writer's deadline ran out, so more is a flood (dropped unanswered, without a clock).
-PINGS_PER_MESSAGE = 2
-#: Syncs a spectator's link gets answered per transcript message; one more before the
-#: chain grows closes the link (a spectator hears every message: more is a flood).
-SPECTATOR_SYNCS_PER_MESSAGE = 1
-
-
-#: Forks (signed messages that do not extend the chain) remembered so that the
-#: copies players pass on are not forwarded again; beyond this, forwarded each time.
-MAX_FORWARDED_FORKS = 4096
-
-
-@dataclass
-class _Link:
-    public_key: bytes
-    name: str | None = None
-    player: int | None = None
-    spectator: bool = False
-    pings: tuple[int, int] = (0, 0)  # (transcript length when counted, pings answered since)
-    syncs: tuple[int, int] = (0, 0)  # (transcript length when counted, syncs answered since)
-
+#: Named from here too: the relay's outputs, its limits and the chain's bound on notices.
+__all__ = ["DEFAULT_SPECTATORS", "MAX_NOTICES_PER_PLAYER", "MAX_SPECTATORS", "PINGS_PER_MESSAGE",
+           "SPECTATOR_SYNCS_PER_MESSAGE", "AgainHeard", "Broadcast", "Close", "Dropped",
+           "LinkedChanged", "LobbyChanged", "Output", "Persist", "PersistNotice", "Relay", "Send",
+           "TableStarted", "TakeAsked"]
 
 class Relay:
     """Lobby and store-and-forward for one table, seen from the host."""
@@ -146,14 +90,11 @@ class Relay:
         self.clock = clock
         self.talk: TalkBook | None = None
         self._genesis_nonce = genesis_nonce
-        self.links: dict[int, _Link] = {}
-        #: The chain as kept: raw bytes and headers, no parsed bodies (flat memory).
-        self.messages: list[KeptMessage] = []
-        self.notices: list[SignedNotice] = []
-        self.session: bytes | None = None
-        self._player_keys: list[bytes] = []
+        self.links: dict[int, RelayLink] = {}
+        #: The started table's chain and the notices beside it (None before its genesis).
+        self.chain: RelayChain | None = None
         #: Where each player (by public key) last said it listens for direct links.
-        self.addresses: dict[bytes, list[WireList]] = {}
+        self.addresses = PeerAddresses()
         #: Who the players last heard was linked to this host (see :meth:`presence`).
         self._told_presence: list[int] | None = None
         #: Spectators' keys closed for flooding ``sync``: refused until the table ends.
@@ -165,8 +106,6 @@ class Relay:
         #: newcomers' links (they hear the fills, say nothing after their hello).
         self.seats_open = False
         self.takers: set[int] = set()
-        #: Digests of signed messages forwarded unstored (forks): each is shown once.
-        self._forwarded: set[bytes] = set()
 
     @classmethod
     def resume(cls, lobby: Lobby, transcript: list[bytes], notices: Iterable[bytes] = (),
@@ -174,23 +113,30 @@ class Relay:
         """A relay restarted from its stored transcript (genesis first) and the
         notices it had kept (each checked again; a bad one is skipped)."""
         relay = cls(lobby, max_spectators=max_spectators)
-        relay._adopt_genesis(SignedMessage.parse(transcript[0]))
-        for raw in transcript[1:]:
-            msg = SignedMessage.parse(raw)
-            relay._check_signed(msg)
-            if msg.position != len(relay.messages) or msg.prev != relay.messages[-1].digest:
-                break
-            relay.messages.append(KeptMessage(msg))
-        for raw in notices:
-            try:
-                relay._keep_notice(raw)
-            except RemoteProtocolError:
-                continue
+        relay._adopt(RelayChain.resume(transcript, notices))
         return relay
 
     @property
     def started(self) -> bool:
-        return self.session is not None
+        return self.chain is not None
+
+    @property
+    def messages(self) -> list[KeptMessage]:
+        """The chain as kept (see :class:`RelayChain`); none before the genesis."""
+        return self.chain.messages if self.chain is not None else []
+
+    @property
+    def notices(self) -> list[SignedNotice]:
+        """The signed notices kept beside the chain."""
+        return self.chain.notices if self.chain is not None else []
+
+    @property
+    def session(self) -> bytes | None:
+        return self.chain.session if self.chain is not None else None
+
+    @property
+    def _player_keys(self) -> list[bytes]:
+        return self.chain.player_keys if self.chain is not None else []
 
     def seated(self, link: int) -> bool:
         """Whether ``link`` said hello and was given a player's place (the link
@@ -224,12 +170,10 @@ class Relay:
         nothing about it is kept."""
         if self.started and public_key not in self._player_keys and not self.max_spectators \
                 and not self.seats_open:
-            reason = "this table has started without you"
-            return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
+            return refused(link, "this table has started without you")
         if public_key in self._flooders:
-            reason = "this spectator was closed for flooding the host with sync"
-            return [Send(link, frames.encode("reject", {"reason": reason})), Close(link, reason)]
-        self.links[link] = _Link(public_key)
+            return refused(link, "this spectator was closed for flooding the host with sync")
+        self.links[link] = RelayLink(public_key)
         return []
 
     def disconnected(self, link: int) -> list[Output]:
@@ -272,8 +216,7 @@ class Relay:
                 raise MalformedMessage(f"a spectator may send only sync, not {frame.kind}")
             return handler(link, frame.body)
         except (RemoteProtocolError, LocalProtocolError) as error:
-            return [Send(link, frames.encode("reject", {"reason": str(error)[:200]})),
-                    Close(link, str(error))]
+            return refused(link, str(error))
 
     # -- frames -------------------------------------------------------------
 
@@ -332,7 +275,7 @@ class Relay:
         """The end box's choices kept, in order (see :class:`EndBoxStore`)."""
         return self.end_box.choices
 
-    def _on_watch(self, link: int, info: _Link, body: WireMap) -> list[Output]:
+    def _on_watch(self, link: int, info: RelayLink, body: WireMap) -> list[Output]:
         """A spectator's hello: the lobby, or the transcript from ``have`` and the
         kept notices, then whatever the players hear."""
         if not self.max_spectators:
@@ -357,55 +300,35 @@ class Relay:
         return out
 
     def _on_ping(self, link: int, body: WireMap) -> list[Output]:
-        info = self.links[link]
-        length, answered = info.pings
-        if length != len(self.messages):
-            length, answered = len(self.messages), 0
-        if answered >= PINGS_PER_MESSAGE:
+        if not self.links[link].pings.spend(len(self.messages), PINGS_PER_MESSAGE):
             return []  # a flood: no answer, no cost
-        info.pings = (length, answered + 1)
         return [Send(link, frames.encode("pong", body))]
 
     def _on_sync(self, link: int, body: WireMap) -> list[Output]:
         info = self.links[link]
-        if info.spectator:
-            length, answered = info.syncs
-            if length != len(self.messages):
-                length, answered = len(self.messages), 0
-            if answered >= SPECTATOR_SYNCS_PER_MESSAGE:
-                self._flooders.add(info.public_key)
-                raise LocalProtocolError(
-                    f"a spectator asked for the transcript more than "
-                    f"{SPECTATOR_SYNCS_PER_MESSAGE} time(s) at length {length}: closed")
-            info.syncs = (length, answered + 1)
+        if info.spectator and not info.syncs.spend(len(self.messages), SPECTATOR_SYNCS_PER_MESSAGE):
+            self._flooders.add(info.public_key)
+            raise LocalProtocolError(
+                f"a spectator asked for the transcript more than "
+                f"{SPECTATOR_SYNCS_PER_MESSAGE} time(s) at length {len(self.messages)}: closed")
         return [Send(link, frames.encode("msg", m.raw)) for m in self.messages[body["have"]:]]
 
     def _on_msg(self, link: int, raw: bytes) -> list[Output]:
-        if not self.started:
+        if self.chain is None:
             raise MalformedMessage("a transcript message before the table started")
         msg = SignedMessage.parse(raw)
-        n = len(self.messages)
-        if msg.position < n and self.messages[msg.position].digest == msg.digest:
-            return []  # a copy (players pass on what they accepted): before any signature check
-        if msg.digest in self._forwarded:
-            return []  # a fork already shown to everyone
-        # Whoever's link it came on: a player passes on what it accepted from a
-        # direct link, and the signature says who wrote it.
-        self._check_signed(msg)
-        if msg.position > n:
-            return [Send(link, frames.encode("sync", {"have": n}))]
-        if msg.position == n and msg.prev == self.messages[-1].digest:
-            self.messages.append(KeptMessage(msg))
-            return [Persist(msg.raw), Broadcast(frames.encode("msg", raw), exclude=link)]
-        # A signed message that does not extend the chain: everyone must see it, once.
-        if len(self._forwarded) < MAX_FORWARDED_FORKS:
-            self._forwarded.add(msg.digest)
-        return [Broadcast(frames.encode("msg", raw), exclude=link)]
+        taken = self.chain.take(msg)
+        if taken is Taken.COPY:
+            return []
+        if taken is Taken.AHEAD:
+            return [Send(link, frames.encode("sync", {"have": len(self.chain.messages)}))]
+        stored: list[Output] = [Persist(msg.raw)] if taken is Taken.STORED else []
+        return [*stored, Broadcast(frames.encode("msg", raw), exclude=link)]
 
     def _on_alert(self, link: int, raw: bytes) -> list[Output]:
-        if not self.started:
+        if self.chain is None:
             raise MalformedMessage("an alert before the table started")
-        notice = self._keep_notice(raw)
+        notice = self.chain.keep_notice(raw)
         if notice is None:
             return []
         return [PersistNotice(notice.raw), Broadcast(frames.encode("alert", raw), exclude=link)]
@@ -451,9 +374,7 @@ class Relay:
         self.end_box.evicted.add(public_key)
         reason = "your seat at this table's end box went to someone else"
         return [out for number, info in sorted(self.links.items())
-                if info.public_key == public_key
-                for out in (Send(number, frames.encode("reject", {"reason": reason})),
-                            Close(number, reason))]
+                if info.public_key == public_key for out in refused(number, reason)]
 
     def _to_end_boxes(self, frame: bytes) -> list[Output]:
         """``frame`` to every seated player's link and every newcomer's."""
@@ -465,7 +386,7 @@ class Relay:
         if link not in self.takers:
             return []
         self.takers.discard(link)
-        return [Send(link, frames.encode("reject", {"reason": reason[:200]})), Close(link, reason)]
+        return refused(link, reason)
 
     def _on_talk(self, link: int, raw: bytes) -> list[Output]:
         """A chat line: checked like every player checks it, then forwarded to every
@@ -479,23 +400,6 @@ class Relay:
         if line is None:
             return []  # a copy already forwarded
         return [Broadcast(frames.encode("talk", raw), exclude=link)]
-
-    def _keep_notice(self, raw: bytes) -> SignedNotice | None:
-        """Check a notice and keep it; None for one already kept, or beyond its
-        player's bound (neither kept nor forwarded: that player has said enough)."""
-        notice = SignedNotice.parse(raw)
-        self._check_signed(notice)
-        if any(n.digest == notice.digest for n in self.notices):
-            return None
-        if sum(n.player == notice.player for n in self.notices) >= MAX_NOTICES_PER_PLAYER:
-            return None
-        self.notices.append(notice)
-        return notice
-
-    def _check_signed(self, msg: SignedMessage | SignedNotice) -> None:
-        if msg.session != self.session:
-            raise WrongSession("message signed for another session")
-        msg.verify(self._player_keys[msg.player])
 
     # -- lobby and start -----------------------------------------------------
 
@@ -511,7 +415,8 @@ class Relay:
             self.lobby.players.sort(key=lambda p: order[p.public_key])
             after = self.rematch.after
         genesis = self.lobby.genesis(self._genesis_nonce, after=after)
-        started: list[Output] = [TableStarted(self._adopt_genesis(genesis)), Persist(genesis.raw),
+        chain = self._adopt(RelayChain(genesis))
+        started: list[Output] = [TableStarted(chain.session), Persist(genesis.raw),
                                  Broadcast(frames.encode("msg", genesis.raw))]
         return started + self._peers_to_all() + self._presence_changed()
 
@@ -533,48 +438,31 @@ class Relay:
             return [Broadcast(frame), LinkedChanged(tuple(now))]
         return [Send(newcomer, frame)] if newcomer is not None else []
 
-    def _adopt_genesis(self, genesis: SignedMessage) -> bytes:
-        """Start the table of ``genesis``; its session id."""
-        self.messages = [KeptMessage(genesis)]
-        self.session = session = session_id_of(genesis.payload)
-        self._player_keys = [pk for pk, _name in genesis.body["players"]]
-        self.talk = TalkBook(session, self._player_keys)
-        return session
+    def _adopt(self, chain: RelayChain) -> RelayChain:
+        """Start the table of ``chain``'s genesis."""
+        self.chain = chain
+        self.talk = TalkBook(chain.session, chain.player_keys)
+        return chain
 
     # -- direct links between the players -------------------------------------
 
     def _note_addresses(self, public_key: bytes, addrs: WireList) -> bool:
-        """Record where a seated player listens; whether that changed what the table
-        knows. Only the lobby's or the table's players are kept (strangers that came
-        and went leave nothing behind)."""
-        current = set(self._player_keys) if self.started else {
-            p.public_key for p in self.lobby.players}
-        for key in [k for k in self.addresses if k not in current]:
-            del self.addresses[key]
-        addrs = [list(a) for a in addrs]
-        if self.addresses.get(public_key, []) == addrs:
-            return False
-        self.addresses[public_key] = addrs
-        return True
+        players = self._player_keys if self.started else [p.public_key for p in self.lobby.players]
+        return self.addresses.note(public_key, addrs, set(players))
 
     def peers_frame(self) -> bytes:
-        """Every player's key and last known addresses (unsigned hints; the link
-        handshake pins the key, so a wrong address only fails to link)."""
-        return frames.encode("peers", {"players": [
-            [pk, self.addresses.get(pk, [])] for pk in self._player_keys]})
-
-    def _anyone_listens(self) -> bool:
-        return any(self.addresses.get(pk) for pk in self._player_keys)
+        """Every player's key and last known addresses (see :class:`PeerAddresses`)."""
+        return self.addresses.frame(self._player_keys)
 
     def _peers_to_all(self) -> list[Output]:
         """After the genesis: every seated player learns the addresses (nothing
         is sent at a table where nobody listens: a star of in-process seats)."""
-        return [Broadcast(self.peers_frame())] if self._anyone_listens() else []
+        return [Broadcast(self.peers_frame())] if self.addresses.anyone_listens(self._player_keys) else []
 
     def _peers_after_hello(self, link: int, changed: bool) -> list[Output]:
         """A player (re)joining a started table learns the addresses; if its own
         changed (a resumed player's new port), every seated player learns them."""
-        if not self._anyone_listens():
+        if not self.addresses.anyone_listens(self._player_keys):
             return []
         if changed:
             return [Broadcast(self.peers_frame())]

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
-from p2pcards.protocol.evening import (
+from p2pcards.protocol.lobby import GENESIS_SHAPE
+from p2pcards.protocol.rematch_genesis import (
     After,
     EveningRefused,
     FinishedMatch,
     NotTheMatchBefore,
     WrongRotation,
 )
-from p2pcards.protocol.lobby import GENESIS_SHAPE
 from p2pcards.protocol.schema import validate
 from p2pcards.wiremap import WireMap, WireValue
 

@@ -58,25 +58,31 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, SignedNotice
 from p2pcards.protocol.errors import BrokenChain, ProtocolError, SeatPlayedElsewhere
 from p2pcards.protocol.events import TableEvent
+from p2pcards.protocol.session_outputs import (
+    HOST,
+    Check,
+    Clock,
+    Emit,
+    Output,
+    Path,
+    Save,
+    Send,
+    Settle,
+    Speculate,
+)
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import Gap
-from p2pcards.protocol.table_records import Prepared, Stage
+from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.wiremap import WireMap
 
 log = logging.getLogger(__name__)
-
-#: The path to the host (a direct link is the other player's index).
-HOST = None
-Path = int | None
 
 #: Seconds a host has, at least, to answer once a writer's deadline ran out.
 PROBE_TIMEOUT = 3.0
@@ -87,68 +93,6 @@ FORWARD_DELAY = 0.5
 #: Seconds a peer whose table ended keeps its direct links up and answers
 #: ``sync`` for a linked player not yet known to hold everything it holds.
 END_GRACE = 10.0
-
-
-@dataclass(frozen=True)
-class Send:
-    """Send ``frame`` on ``path`` (``HOST`` or a direct link's player)."""
-
-    path: Path
-    frame: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Emit:
-    """Table events for the driver to act on and show (in order)."""
-
-    events: list[TableEvent]
-
-
-@dataclass(frozen=True)
-class Save:
-    """Append this accepted message to the journal (before anything is shown)."""
-
-    raw: bytes = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Clock:
-    """The writer and when its time is up changed (for a countdown)."""
-
-    writer: int | None
-    deadline: float
-
-
-@dataclass(frozen=True)
-class Check:
-    """Heavy work: run ``job`` (the table's full check of ``raw``) off the event
-    loop, then feed its result or error to :meth:`SessionRules.checked`."""
-
-    raw: bytes = field(repr=False)
-    source: Path
-    before: int
-    job: Callable[[], list[TableEvent]] = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Speculate:
-    """Start this seat's shuffle of the deck in the message at ``position``
-    (on a bounded executor of its own); :class:`Settle` says what becomes of it."""
-
-    position: int
-    job: Callable[[], Prepared] = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Settle:
-    """The message at ``position`` was checked: offer its speculative shuffle to
-    the table (``keep``) or drop it."""
-
-    position: int
-    keep: bool
-
-
-Output = Send | Emit | Save | Clock | Check | Speculate | Settle
 
 
 def digest(raw: bytes) -> bytes:
@@ -550,5 +494,6 @@ class SessionRules:
         return math.inf if self.ended_at is None else self.ended_at + self.grace
 
 
+#: The outputs and the paths are named from here too (they are :mod:`.session_outputs`').
 __all__ = ["END_GRACE", "FORWARD_DELAY", "HOST", "PROBE_TIMEOUT", "Check", "Clock", "Emit", "Output",
            "Path", "Save", "Send", "SessionRules", "Settle", "Speculate", "digest"]

@@ -41,9 +41,9 @@ from p2pcards.protocol.errors import (
     RemoteProtocolError,
     SeatPlayedElsewhere,
 )
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.events import Committed, KeyShareVerified, PlayersSeated, TableEnded, TableEvent
 from p2pcards.protocol.identity import Signer
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.table_ahead import Randomness, WorkAhead
 from p2pcards.protocol.table_alerts import Alerts
 from p2pcards.protocol.table_chain import Chain

@@ -21,7 +21,7 @@ from p2pcards.crypto.group import Point
 from p2pcards.protocol.dealing import Checker
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import BadProof
-from p2pcards.protocol.evening import After, rotated_seats
+from p2pcards.protocol.rematch_genesis import After, rotated_seats
 from p2pcards.protocol.schema import validate
 from p2pcards.protocol.table_records import COMMIT_SHAPE, OPEN_SHAPE, SessionSecrets
 from p2pcards.rules.seats import SEATS

@@ -20,9 +20,9 @@ from p2pcards.crypto import keys
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import MalformedMessage, RemoteProtocolError
-from p2pcards.protocol.evening import After
 from p2pcards.protocol.events import TableEvent
 from p2pcards.protocol.lobby import GENESIS_SHAPE
+from p2pcards.protocol.rematch_genesis import After
 from p2pcards.protocol.schema import Bin, ListOf, Struct, validate
 from p2pcards.protocol.table_settings import (
     HINTS,

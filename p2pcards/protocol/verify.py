@@ -307,7 +307,7 @@ def tail_problem(file_size: int, records: list[bytes]) -> str | None:
 RECORD_HEADER = 4
 
 
-# Public names for a replay (p2pcards.ui.replay), which checks a saved chain the same way.
+# Public names for a replay (p2pcards.ui.replay_steps), which checks a saved chain the same way.
 def not_in_chain(raw: bytes, index: int) -> str | None:
     """Why record ``index`` cannot be the chain's message at that index, or None."""
     return _placed(raw, index)[1]

@@ -47,6 +47,7 @@ Where to read:
 * :mod:`.errors` — the refusals both games raise; each game's
   ``errors`` module adds its own.
 * :mod:`.referee` — the read-only facts every state inherits.
+* :mod:`.seats` — how many sit at a table (``SEATS``), for every layer.
 * :mod:`.bluff` and :mod:`.topper` — the two games, one package each, laid
   out alike: ``model`` (config, phases, records), ``actions``, ``events``
   (and the outcome), ``errors``, ``facts`` (a state's fields, read-only),

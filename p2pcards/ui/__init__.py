@@ -8,9 +8,10 @@ reads a seat's events and view (:mod:`p2pcards.net.session_events`,
   (``text_bluff``, ``text_topper``) and what both share (``text_common``);
   ``text_events``: events in words; ``text_summary``: what a deal or a hand
   came to; ``text_checks``: the cryptographic checks folded for the log;
-  ``text_verify``: an offline check in words (``p2pcards verify``).
-- ``replay``: a saved table checked and stepped through (``p2pcards replay``).
-- ``evening``: the matches this program played, table after table.
-- ``console``: output that never fails on an encoding, and the ASCII look;
-  ``commandline``: a command line printed for a person to copy.
+  ``text_verify``: an offline check in words (``p2pcards verify``);
+  ``text_end_box``: the end box in words, and the time left while it waits.
+- ``replay_steps``: a saved table checked once, as the steps ``p2pcards replay`` moves
+  through (its screens: ``tui.replay_screen``, ``web.replay``).
+- ``evening_tally``: the matches this program played, table after table.
+- ``console``: output that never fails on an encoding, and the ASCII look.
 """

@@ -44,7 +44,7 @@ ReadLine = Callable[[], Awaitable[str]]
 Write = Callable[[str], None]
 NamesSource = Sequence[str] | Callable[[], Sequence[str] | None] | None
 #: The coach a seat may ask: (view, names by seat, the decision's position, symbols) -> one
-#: line, its advice or ``Not accepted: why`` (see :mod:`p2pcards.coaching`).
+#: line, its advice or ``Not accepted: why`` (see :mod:`p2pcards.app.front`).
 Coach = Callable[[Engine, Sequence[str], int, bool], Awaitable[str]]
 
 _HELP = {"help", "?"}

@@ -403,7 +403,7 @@ def _session_line(e: object, s: Speaker) -> str | None:
         return clean(e.reason, 300)
     if isinstance(e, peer.SeatFilled):
         # A newcomer's screen at a finished table's end box (the players' end boxes
-        # say it with the leaver's name: p2pcards.evening_flow.fill_line).
+        # say it with the leaver's name: p2pcards.ui.text_end_box.fill_line).
         taker = quoted(e.fill.name, 16) + (" (bot)" if e.fill.bot else "")
         return (f"End box: {taker} takes seat {e.fill.seat} of the match before; the rematch "
                 f"starts when every seat is taken.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from p2pcards.protocol.verify import Report
-from p2pcards.protocol.verify_evening import EveningReport
+from p2pcards.protocol.verify_rematches import EveningReport
 from p2pcards.ui.text_common import clean, plural, quoted
 from p2pcards.ui.text_events import Speaker, outcome_words, verdict_sentence
 from p2pcards.wiremap import WireMap

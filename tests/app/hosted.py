@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, Positioned, make_bot_factory
 from p2pcards.protocol import game_wire
 from p2pcards.rules.contract import Engine

@@ -357,10 +357,10 @@ async def test_tables_and_join_say_which_table_has_no_clock_before_anyone_sits_d
     other tables on this machine are listed beside them, and never joined.)"""
     import asyncio
 
-    from p2pcards.cli import build_parser
     from p2pcards.commands.finding import NO_CLOCK_WARNING
     from p2pcards.commands.finding import cmd_tables as _cmd_tables
     from p2pcards.commands.finding import find_table as _find_table
+    from p2pcards.commands.options import build_parser
     from p2pcards.net.connection import serve
     from p2pcards.net.discovery import TableAdvertiser
     from p2pcards.protocol.identity import Identity

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.protocol.evening import After
+from p2pcards.protocol.rematch_genesis import After
 from tests.app.test_cli import run_cli
 from tests.protocol.played_match import played_match
 

@@ -85,7 +85,7 @@ def test_a_started_table_over_connect_says_its_refusal_once(tmp_path: Path, star
 
 
 def test_old_option_spellings_still_work_but_the_help_shows_the_lined_up_ones(tmp_path: Path) -> None:
-    from p2pcards.cli import build_parser
+    from p2pcards.commands.options import build_parser
     parser = build_parser()
     old = parser.parse_args(["play", "bluff", "--level", "hard", "--bot", "random"])
     new = parser.parse_args(["play", "bluff", "--bot-level", "hard", "--autoplay", "random"])

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import game_wire

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from p2pcards.app import joining_session
-from p2pcards.cli import build_parser
+from p2pcards.app.joined import joining_session
+from p2pcards.commands.options import build_parser
 from p2pcards.protocol.identity import Identity
 
 

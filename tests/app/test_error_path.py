@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards import cli, front
+from p2pcards import cli
+from p2pcards.app import front
 
 BOUND = 60
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
@@ -70,7 +71,7 @@ def test_what_was_written_between_the_hello_and_the_link_going_up_reaches_the_ho
     """The hello names how many messages this peer holds; a message written before
     the table task takes the new link (a resumed player's first move, a reconnect)
     is sent on it as soon as it does: the host would never ask for it."""
-    from p2pcards._direct import direct_table
+    from p2pcards.app._direct import direct_table
     from p2pcards.protocol import frames
 
     table = direct_table("topper", seed=8)

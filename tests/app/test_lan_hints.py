@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.front import FrontEnd, FrontOptions
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.cli import build_parser
+from p2pcards.commands.options import build_parser
 from p2pcards.commands.settings import table_config
-from p2pcards.front import FrontEnd, FrontOptions
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.seat_view import decision_of
 from p2pcards.net.session_events import LobbyUpdate, SessionEvent

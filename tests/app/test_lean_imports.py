@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from p2pcards import cli
 from p2pcards.bots import kinds, registry
+from p2pcards.commands import options
 from p2pcards.rules import games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ def _top(modules: set[str]) -> set[str]:
 def test_version_loads_no_table_no_network_no_rules(tmp_path: Path) -> None:
     modules = _top(loaded_by(tmp_path, "--version"))
     for heavy in ("p2pcards.protocol.table", "p2pcards.net.peer", "p2pcards.rules.games",
-                  "p2pcards.bots.registry", "p2pcards.front", "asyncio", *NOT_FOR_A_SOLO_TABLE):
+                  "p2pcards.bots.registry", "p2pcards.app.front", "asyncio", *NOT_FOR_A_SOLO_TABLE):
         assert heavy not in modules, heavy
 
 
@@ -62,9 +62,9 @@ def test_a_table_against_bots_loads_no_discovery(tmp_path: Path) -> None:
 
 
 def test_the_parser_offers_every_game_and_bot_the_registries_know() -> None:
-    assert tuple(games.GAMES) == cli.GAMES
+    assert tuple(games.GAMES) == options.GAMES
     assert (registry.KINDS, registry.LEVELS, registry.DEFAULT_LEVEL) == \
         (kinds.KINDS, kinds.LEVELS, kinds.DEFAULT_LEVEL)
-    for game in cli.GAMES:
+    for game in options.GAMES:
         for kind in kinds.KINDS:
             assert registry.make_bot_factory(game, kind, kinds.DEFAULT_LEVEL) is not None

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import TableOptions, play_local, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, play_local, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.journal import Journal, read_records
 from p2pcards.net.session_events import LobbyUpdate, SessionResult
@@ -110,7 +111,7 @@ def test_stopping_a_player_mid_match_tells_the_others_with_a_signed_leave(tmp_pa
 def test_a_hosted_table_stopped_mid_match_is_hosted_again_and_ends_as_without_the_stop(tmp_path: Path) -> None:
     """The host process dies (every local task stops at once); a new process brings
     back the relay, the host's seat and its bots from their journals."""
-    from p2pcards.app import resume_hosted_table
+    from p2pcards.app.hosted import resume_hosted_table
 
     async def clean_run() -> SessionResult:
         _, result, _ = await play_async("topper", tmp_path / "clean", seed=6)

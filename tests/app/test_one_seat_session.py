@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.session_events import SessionResult
 from tests.support import until

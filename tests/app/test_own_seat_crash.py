@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.net.failing import LocalFailure
 from p2pcards.net.journal import Journal
 from p2pcards.net.session_events import Decision

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app._direct import DirectTable, direct_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.session_events import Decision, SessionResult, TakePause
 from p2pcards.protocol import game_wire

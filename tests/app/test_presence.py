@@ -7,7 +7,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError

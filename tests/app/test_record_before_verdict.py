@@ -9,7 +9,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol.errors import PlayerLeft
 from tests.support import until

@@ -8,17 +8,20 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from p2pcards.app import HostedTable, TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
+from p2pcards.app.joined import joining_session
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.evening_flow import EveningHost, choices_of, finished_of, rejoining_session
+from p2pcards.evening.host_side import EveningHost, finished_of
+from p2pcards.evening.joiner_side import choices_of, rejoining_session
+from p2pcards.net.end_box_link import end_box_link
 from p2pcards.net.peer import PeerSession
-from p2pcards.net.rematch import end_box_link
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, sign_choice
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.verify_evening import verify_evening
+from p2pcards.protocol.rematch_genesis import FinishedMatch
+from p2pcards.protocol.verify_rematches import verify_evening
 from p2pcards.rules.bluff import BluffConfig
 from tests.support.typed import present
 

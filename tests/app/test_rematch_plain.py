@@ -11,10 +11,12 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from p2pcards.app import JoinOptions, TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.app.front import FrontEnd, FrontOptions
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
+from p2pcards.app.joined import JoinOptions, joining_session
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.commands.evening import host_evening, join_evening, wants_again
-from p2pcards.front import FrontEnd, FrontOptions
+from p2pcards.evening.rematches import host_evening, join_evening, wants_again
 from p2pcards.net.session_events import Decision, SessionResult
 from p2pcards.protocol import game_wire
 from p2pcards.rules.bluff import BluffConfig

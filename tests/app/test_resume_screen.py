@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from p2pcards.app import TableOptions, resume_hosted_table, seeded_identity, start_hosted_table
+from p2pcards.app.front import FrontEnd, FrontOptions
+from p2pcards.app.hosted import TableOptions, resume_hosted_table, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.front import FrontEnd, FrontOptions
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.resume import resumed_steps, show_record

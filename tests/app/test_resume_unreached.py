@@ -98,7 +98,7 @@ def test_why_a_dial_failed_is_said_in_words(error: OSError, words: str) -> None:
 async def _host_and_crash(identity: Identity, root: Path) -> int:
     """Host a table on loopback TCP as ``identity`` with three bots, play into the
     deal, then stop as a crash does; the port it listened on."""
-    from p2pcards.app import TableOptions, start_hosted_table
+    from p2pcards.app.hosted import TableOptions, start_hosted_table
     from p2pcards.protocol import game_wire
     from p2pcards.rules.topper import TopperConfig
     config = game_wire.by_name("topper").config_to_wire(TopperConfig(target_score=50))

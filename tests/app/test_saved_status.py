@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.cli import main
 from p2pcards.net.peer import PeerSession
 from p2pcards.net.storage import load_or_create_identity, tables_dir

@@ -13,19 +13,14 @@ from typing import Any
 
 import pytest
 
-from p2pcards.app import TableOptions, play_local, seeded_identity
+from p2pcards.app.hosted import TableOptions, play_local
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
+from p2pcards.evening.standings import collect, evening_of, own_records, records_under, standings_lines
 from p2pcards.net.session_events import LobbyUpdate
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.events import PlayersSeated
 from p2pcards.rules.topper import TopperConfig, TopperOutcome
-from p2pcards.standings import (
-    collect,
-    evening_of,
-    own_records,
-    records_under,
-    standings_lines,
-)
 
 from .test_cli import run_cli
 

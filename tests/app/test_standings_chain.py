@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import DirectTable
-from p2pcards.app import randomness_for
+from p2pcards.app._direct import DirectTable
+from p2pcards.app.insecure_seed import randomness_for
 from p2pcards.bots.registry import make_bot_factory
+from p2pcards.evening.standings import collect, evening_of
 from p2pcards.protocol.again import AGAIN, LEAVE, rematch_genesis
-from p2pcards.protocol.evening import After
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import After
 from p2pcards.protocol.table import Table
-from p2pcards.standings import collect, evening_of
 from tests.protocol.played_match import GAME, NAMES, config, heard_count, played_match
 from tests.support.typed import present
 

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from p2pcards.app import HostedTable
+from p2pcards.app.hosted import HostedTable
 from p2pcards.net.session_events import SessionResult
 from p2pcards.ui.tui.run import TableRun
 from tests.net.test_stopping import _waiter_is_cancelled, stubborn

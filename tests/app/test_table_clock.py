@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import direct_table
-from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app._direct import direct_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.cli import build_parser
+from p2pcards.commands.options import build_parser
 from p2pcards.commands.settings import table_config
 from p2pcards.net.journal import Journal
 from p2pcards.net.peer import PeerSession

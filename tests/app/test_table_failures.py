@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import TableOptions, joining_session, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
+from p2pcards.app.joined import joining_session
 from p2pcards.net import failing
 from p2pcards.net.failing import FirstFailure, LocalFailure, in_words, unexpected
 from p2pcards.net.journal import Journal

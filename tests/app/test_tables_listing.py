@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.cli import build_parser
 from p2pcards.commands import UserError
 from p2pcards.commands.finding import (
     LIST_KEPT,
@@ -25,6 +24,7 @@ from p2pcards.commands.finding import (
     remember_listed,
     table_lines,
 )
+from p2pcards.commands.options import build_parser
 from p2pcards.net.addresses import zone_by_name
 from p2pcards.net.discovery import TableInfo
 from p2pcards.protocol.identity import Identity

@@ -8,13 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import (
-    HostedTable,
-    TableOptions,
-    seeded_identity,
-    start_hosted_table,
-    tcp_connector,
-)
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
+from p2pcards.app.joined import tcp_connector
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net import host as host_module
 from p2pcards.net.connection import Connection, connect
@@ -189,7 +185,7 @@ def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
 
 
 def test_a_spectator_says_who_dropped_and_who_is_back_once_each() -> None:
-    from p2pcards._direct import direct_table
+    from p2pcards.app._direct import direct_table
     from p2pcards.net.session_events import CONNECTED, RECONNECTING, Presence
 
     seen: list[object] = []

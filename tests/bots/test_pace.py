@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from p2pcards.bots import pace
-from p2pcards.cli import build_parser
+from p2pcards.commands.options import build_parser
 from p2pcards.commands.settings import pace_of
 
 

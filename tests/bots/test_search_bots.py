@@ -191,14 +191,14 @@ def test_unknown_bots_and_levels_are_refused() -> None:
 # --- one registry ------------------------------------------------------------------------
 
 def test_the_registry_serves_the_arena_the_tables_and_the_cli() -> None:
-    import p2pcards._direct as direct
-    import p2pcards.app as app
-    import p2pcards.cli as cli
+    import p2pcards.app._direct as direct
+    import p2pcards.app.hosted as app
+    import p2pcards.commands.options as options
     from p2pcards.bots import registry
     # The names each module imported (not re-exported, so read from its namespace).
     assert vars(app)["make_bot_factory"] is registry.make_bot_factory
     assert vars(direct)["make_bot_factory"] is registry.make_bot_factory
-    assert vars(cli)["BOT_KINDS"] == registry.KINDS and "search" in KINDS
+    assert vars(options)["BOT_KINDS"] == registry.KINDS and "search" in KINDS
     arena = load_arena()
     assert arena.make_bot_factory is registry.make_bot_factory
     result = arena.run_arena("topper", ["search:easy", "heuristic", "random", "random"], 1, seed=2)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.app.insecure_seed import randomness_for, seeded_identity
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.crypto.group import Point, Scalar
 from p2pcards.crypto.seeded import SeededRng

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.app.insecure_seed import randomness_for, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.connection import Connection, Limits, connect
 from p2pcards.net.host import TableHost

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards.app._direct import direct_table
 from p2pcards.net.peer import PeerSession
 from p2pcards.protocol import frames
 from p2pcards.protocol.table_records import Stage

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
+from p2pcards.net import addresses
 from p2pcards.net import mesh as mesh_module
 from p2pcards.net.connection import connect
 from p2pcards.net.errors import NetError
@@ -202,7 +203,7 @@ async def test_what_is_queued_is_sent_before_the_mesh_closes() -> None:
 
 
 async def test_only_lan_addresses_are_dialled() -> None:
-    dialable = mesh_module._dialable
+    dialable = addresses.dialable
     for lan in ("10.1.2.3", "192.168.0.7", "172.16.4.4", "127.0.0.1", "::1", "fe80::1%eth0",
                 "fd12:3456::9", "169.254.3.3"):
         assert dialable(lan), lan
@@ -216,7 +217,7 @@ async def test_only_lan_addresses_are_dialled() -> None:
 
 
 async def test_a_link_local_address_is_dialled_through_this_players_own_interface() -> None:
-    zone = mesh_module._in_own_zone
+    zone = addresses.in_own_zone
     assert zone("fe80::9%eth0", own="fe80::5%wlan0") == "fe80::9%wlan0"
     assert zone("fe80::9%eth0", own="10.0.0.5") == "fe80::9%eth0"
     assert zone("10.0.0.9", own="fe80::5%wlan0") == "10.0.0.9"
@@ -240,7 +241,7 @@ async def test_a_player_also_listens_on_the_other_addresses_of_its_link() -> Non
     mine = [LocalAddress("lo", "127.0.0.1", 8), LocalAddress("lo", "::1", 128),
             LocalAddress("eth0", "10.0.0.5", 24), LocalAddress("eth0", "fe80::5%eth0", 64),
             LocalAddress("eth0", "fd00::5", 64), LocalAddress("wg0", "fd99::5", 64)]
-    same = mesh_module._same_link
+    same = addresses.same_link
     # Its own interface's others, routable IPv6 first, link-local last; never another interface's.
     assert same("10.0.0.5", mine) == ["fd00::5", "fe80::5%eth0"]
     assert same("fe80::5%eth0", mine) == ["fd00::5", "10.0.0.5"]

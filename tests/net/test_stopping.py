@@ -70,7 +70,7 @@ async def test_the_stopped_tasks_failure_is_raised_unless_quiet() -> None:
 async def test_a_session_stopped_while_it_reaps_a_slow_host_link_stops() -> None:
     """PeerSession.run's clean-up reaps its host link: a stop that lands meanwhile
     (the table ended by itself just before Ctrl-C) ends the session."""
-    from p2pcards.app import seeded_identity
+    from p2pcards.app.insecure_seed import seeded_identity
     from p2pcards.net.connection import Connection
     from p2pcards.net.peer import PeerSession
     from p2pcards.net.session_events import SessionResult

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.ui import commandline
+from p2pcards.commands import printed as commandline
 
 
 @pytest.mark.parametrize("arg", ["Friday", "Friday night", "it's", 'say "hi"', "a$b", "50%",

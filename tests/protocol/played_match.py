@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pcards._direct import SHORT, DirectTable, direct_table
+from p2pcards.app._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AgainCount, sign_choice
-from p2pcards.protocol.evening import After
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.rematch_genesis import After
 
 GAME = "topper"
 NAMES = ("P0", "P1", "P2", "P3")

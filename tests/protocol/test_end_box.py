@@ -30,9 +30,9 @@ from p2pcards.protocol.end_box import (
 )
 from p2pcards.protocol.end_box_host import Closed, EndLobby, Returned, Vacated
 from p2pcards.protocol.errors import UnopenedInconsistent
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.evidence import check_verdict
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.seat_fill import fill_of
 from p2pcards.protocol.session import Send, SessionRules
 from p2pcards.protocol.table import Table

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import SHORT, DirectTable, direct_table
+from p2pcards.app._direct import SHORT, DirectTable, direct_table
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, sign_choice
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import BadSignature, MalformedMessage
-from p2pcards.protocol.evening import (
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.rematch_genesis import (
     After,
     FinishedMatch,
     NotTheMatchBefore,
@@ -18,14 +20,12 @@ from p2pcards.protocol.evening import (
     check_after,
     rotated_seats,
 )
-from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import StageNotReached
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report
-from p2pcards.protocol.verify_evening import verify_evening
+from p2pcards.protocol.verify_rematches import verify_evening
 
 GAME = "topper"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards._direct import SHORT, DirectTable
-from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.app._direct import SHORT, DirectTable
+from p2pcards.app.insecure_seed import randomness_for, seeded_identity
 from p2pcards.bots.registry import make_bot_factory
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.envelope import seal
@@ -191,7 +191,7 @@ def test_the_settings_vector_names_a_hint_where_the_genesis_allows_none() -> Non
 def test_a_replayed_hint_is_a_step_and_names_the_coached_seat() -> None:
     """``replay`` of such a table: the hint is a step of its own, and its line names the
     coached seat as the live screens do."""
-    from p2pcards.ui.replay import plain_lines, replay
+    from p2pcards.ui.replay_steps import plain_lines, replay
 
     direct = _table(hints=1)
     writer = direct.writer
@@ -208,7 +208,7 @@ def test_a_replayed_hint_is_a_step_and_names_the_coached_seat() -> None:
 def test_the_coach_tells_the_table_only_for_the_move_it_advised_on() -> None:
     """telling_coach signs the hint for the decision it advised on: asked again it sends
     nothing more; once that move is made, a late answer is refused and sends nothing."""
-    from p2pcards.coaching import telling_coach
+    from p2pcards.app.front import telling_coach
     from p2pcards.net.seat_writing import write_hint
 
     direct = _table(hints=1)

@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import DirectTable
-from p2pcards.protocol.again import AGAIN, LEAVE, check_rematch, rematch_genesis, sign_choice
+from p2pcards.app._direct import DirectTable
+from p2pcards.protocol.again import (
+    AGAIN,
+    LEAVE,
+    check_rematch,
+    rematch_genesis,
+    sign_choice,
+)
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.evening import DroppedPlayer, EveningRefused, KeptLeaver
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import DroppedPlayer, EveningRefused, KeptLeaver
 from p2pcards.protocol.seat_fill import SeatRefused, check_newcomer
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import TableClosed

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import (
     NOTICE_TAG,

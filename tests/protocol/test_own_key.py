@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol.errors import SeatPlayedElsewhere
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import TableClosed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, seal_notice
 from p2pcards.protocol.identity import Identity

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import AGAIN, LEAVE, sign_choice
 from p2pcards.protocol.envelope import PROTOCOL_VERSION, SignedMessage
-from p2pcards.protocol.evening import After, FinishedMatch, Rematch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import AgainHeard, Close, Dropped, Persist, Relay, Send
 from p2pcards.protocol.relay import Output as RelayOutput
+from p2pcards.protocol.rematch_genesis import After, FinishedMatch, Rematch
 
 
 def hello(name: str) -> bytes:

@@ -4,9 +4,9 @@ chain that ran on past the seat's end gets no verdict, which ``verify`` would re
 
 from __future__ import annotations
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol.envelope import seal
-from p2pcards.protocol.saved import relay_keeps_verdict
+from p2pcards.protocol.file_shapes import relay_keeps_verdict
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.verify import verify_transcript

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from p2pcards.protocol import wire
-from p2pcards.protocol.saved import SEAT_META_SHAPE
+from p2pcards.protocol.file_shapes import SEAT_META_SHAPE
 from p2pcards.protocol.schema import validate
 
 from . import spec_shapes
@@ -143,7 +143,7 @@ def test_a_joiners_meta_saves_the_pin_it_dialled_with_and_none_without_a_key(pin
     """SECURITY.md, "The first dial with --connect" (issue 25 point 9): an address typed
     by hand comes with no key, so the saved meta holds ``pin: ""`` and neither a
     reconnect nor ``resume`` pins one; a table found by discovery keeps its host key."""
-    from p2pcards.app import joining_session
+    from p2pcards.app.joined import joining_session
     from p2pcards.protocol.identity import Identity
     session = joining_session(Identity.generate("Jo"), None, "127.0.0.1", 4711,  # type: ignore[arg-type]  # no play
                               expected_peer=pin)

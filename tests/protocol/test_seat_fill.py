@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import DirectTable
+from p2pcards.app._direct import DirectTable
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, AgainRefused, rematch_genesis
 from p2pcards.protocol.errors import MalformedMessage
-from p2pcards.protocol.evening import After, FinishedMatch, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import After, FinishedMatch, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.seat_fill import Fill, NotTheSeatTaken, SeatRefused, check_newcomer
 from p2pcards.protocol.table import Table
 

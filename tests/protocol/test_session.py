@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards._direct import direct_table
+from p2pcards.app._direct import direct_table
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.errors import ProtocolError

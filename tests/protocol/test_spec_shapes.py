@@ -18,7 +18,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 
 from . import spec_shapes
 

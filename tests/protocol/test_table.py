@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.cards import FULL_DECK, TOPPER_DECK
 from p2pcards.protocol.envelope import seal
 from p2pcards.protocol.errors import BadSignature, MalformedMessage, WrongSession

@@ -48,7 +48,7 @@ def test_table_vector_key_shares_open_exactly_each_seats_cards() -> None:
 
 def test_the_evening_vector_is_a_rematch_of_the_topper_vector_that_verifies_as_a_chain() -> None:
     from p2pcards.protocol.again import AGAIN, Choice
-    from p2pcards.protocol.verify_evening import verify_evening
+    from p2pcards.protocol.verify_rematches import verify_evening
 
     first = json.loads((ROOT / "protocol" / "vectors" / "table-topper.json").read_text())
     vector = json.loads((ROOT / "protocol" / "vectors" / "evening.json").read_text())

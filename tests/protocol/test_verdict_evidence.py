@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol import wire
 from p2pcards.protocol.envelope import SIGN_TAG, SignedMessage, SignedNotice, seal, seal_notice
 from p2pcards.protocol.identity import Identity
@@ -274,7 +274,7 @@ def test_the_verify_command_refuses_each_forged_leave_and_confirms_the_genuine_o
 
 
 def test_replay_refuses_a_forged_leave_and_shows_a_genuine_one(left: tuple[DirectTable, list[bytes], Verdict]) -> None:
-    from p2pcards.ui.replay import ReplayError, replay
+    from p2pcards.ui.replay_steps import ReplayError, replay
     table, transcript, verdict = left
     assert replay(transcript, verdict=verdict).verdict == verdict
     forged = FORGERIES["naming someone else"][0](table, transcript, verdict)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import nacl.bindings as nb
 import pytest
 
-from p2pcards._direct import DirectTable, direct_table
+from p2pcards.app._direct import DirectTable, direct_table
 from p2pcards.protocol.envelope import SignedMessage, seal
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import verify_transcript

@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedMessage, seal, seal_notice

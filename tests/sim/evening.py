@@ -69,11 +69,11 @@ from p2pcards.protocol.end_box import (
 from p2pcards.protocol.end_box_host import Closed, EndLobby
 from p2pcards.protocol.envelope import SignedMessage
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import EveningRefused, FinishedMatch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.relay import AgainHeard, Broadcast, Close, Dropped, LinkedChanged, Relay, Send
 from p2pcards.protocol.relay import Output as RelayOutput
+from p2pcards.protocol.rematch_genesis import EveningRefused, FinishedMatch
 from p2pcards.protocol.table_records import Stage
 
 from .evening_coalition import CHURN, CHURN_EVERY, LINGER, Coalition

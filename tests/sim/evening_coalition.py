@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from p2pcards.protocol import frames, wire
 from p2pcards.protocol.again import AGAIN, AGAIN_TAG, LEAVE, Choice, sign_choice
 from p2pcards.protocol.end_box import EndBox
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 
 from .clock import Clock
 

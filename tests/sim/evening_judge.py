@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.protocol.again import AGAIN, AgainCount, sign_choice
 from p2pcards.protocol.end_box import Ending
 from p2pcards.protocol.envelope import SignedMessage
-from p2pcards.protocol.evening import After, EveningRefused, rotated_seats
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import After, EveningRefused, rotated_seats
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.seats import SEATS
 

@@ -19,12 +19,15 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.crypto.seeded import SeededRng
 from p2pcards.protocol import frames
 from p2pcards.protocol.again import AgainCount, rematch_genesis
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import (
+from p2pcards.protocol.events import TableEnded
+from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.rematch_genesis import (
     After,
     DroppedPlayer,
     EveningRefused,
@@ -33,9 +36,6 @@ from p2pcards.protocol.evening import (
     NotTheMatchBefore,
     WrongRotation,
 )
-from p2pcards.protocol.events import TableEnded
-from p2pcards.protocol.identity import Identity
-from p2pcards.protocol.lobby import Lobby
 from p2pcards.protocol.session import HOST, Check, Emit, Output, Send, SessionRules
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict

@@ -50,7 +50,7 @@ import math
 import random
 from typing import Any
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.protocol import frames
 from p2pcards.protocol.envelope import SignedNotice
 from p2pcards.protocol.errors import ProtocolError, SeatPlayedElsewhere

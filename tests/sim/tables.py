@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from p2pcards.app import seeded_identity
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.crypto import checks
 from p2pcards.crypto.errors import CryptoError
 from p2pcards.crypto.seeded import SeededRng

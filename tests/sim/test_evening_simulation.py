@@ -25,7 +25,7 @@ import pytest
 from p2pcards.protocol import relay_end_box as relay
 from p2pcards.protocol.again import AGAIN, LEAVE, check_rematch
 from p2pcards.protocol.end_box import EndBox, Ending
-from p2pcards.protocol.evening import DroppedPlayer, NotTheMatchBefore, WrongRotation
+from p2pcards.protocol.rematch_genesis import DroppedPlayer, NotTheMatchBefore, WrongRotation
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.verdict import Verdict
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from p2pcards.app import HostedTable, TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.bots.base import Bot
 from p2pcards.protocol import game_wire

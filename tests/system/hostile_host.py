@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from p2pcards.app import TableOptions, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.host import TableHost
 from p2pcards.protocol import frames, game_wire

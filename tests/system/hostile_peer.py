@@ -200,11 +200,11 @@ def main() -> None:
     elif mode == "fake-shuffles":
         peer.PeerSession._publish = _publish_after_fake_shuffles  # type: ignore[method-assign]
     elif mode == "end-box-churn":
-        from p2pcards.commands import evening
-        evening.join_evening = _end_box_churn  # type: ignore[assignment]
+        from p2pcards.evening import rematches
+        rematches.join_evening = _end_box_churn  # type: ignore[assignment]
     elif mode == "late-again":
-        from p2pcards.commands import evening
-        evening.wants_again = _again_when_told
+        from p2pcards.evening import rematches
+        rematches.wants_again = _again_when_told
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     sys.argv = ["p2pcards", *args]

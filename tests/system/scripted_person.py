@@ -16,7 +16,7 @@ import runpy
 import sys
 from typing import Any
 
-from p2pcards.front import LazyBotAgent
+from p2pcards.app.front import LazyBotAgent
 from p2pcards.ui import plain
 
 _bots: dict[int, LazyBotAgent] = {}

@@ -14,7 +14,7 @@ import pytest
 from p2pcards.commands.finding import connect_address
 from p2pcards.net.journal import read_records
 from p2pcards.protocol.verify import verify_transcript
-from p2pcards.protocol.verify_evening import Link, link_of
+from p2pcards.protocol.verify_rematches import Link, link_of
 from tests.support.loopback import needs_loopback_v6
 from tests.support.typed import present
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import random
 
+from p2pcards.app.front import FrontEnd, coach_line
 from p2pcards.bots.coach import advise
 from p2pcards.cards import FULL_DECK, Card, Rank
-from p2pcards.cli import build_parser
-from p2pcards.coaching import coach_line
+from p2pcards.commands.options import build_parser
 from p2pcards.commands.settings import front_options
-from p2pcards.front import FrontEnd
 from p2pcards.rules.bluff import BluffState, Discard, Pass, faces_for_hands
 from p2pcards.rules.topper import PassBid
 from p2pcards.ui.plain import HINT_HELP, PlainAgent

@@ -11,7 +11,7 @@ from p2pcards.protocol import events as proto
 from p2pcards.rules.bluff.events import BluffOutcome, Termination
 from p2pcards.rules.contract import Outcome
 from p2pcards.rules.topper.events import TopperOutcome
-from p2pcards.ui.evening import EveningTally
+from p2pcards.ui.evening_tally import EveningTally
 from p2pcards.ui.tui import TableScreen
 from tests.ui.test_tui_harness import drawn, headless, wait_until
 from tests.ui.test_tui_screen import run, seat_everyone

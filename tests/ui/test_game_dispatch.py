@@ -14,7 +14,7 @@ from tests.support.typed import present
 
 ROOT = Path(p2pcards.__file__).parent
 FRONT_ENDS = sorted([*ROOT.joinpath("ui").rglob("*.py"),
-                     ROOT / "cli.py", ROOT / "front.py", ROOT / "app.py"])
+                     ROOT / "cli.py", *ROOT.joinpath("app").rglob("*.py")])
 #: Asking a value's type for its game: what game_of answers instead.
 GUESSES = re.compile(r"isinstance\([^)]*\b(BluffState|TopperState|BluffOutcome|TopperOutcome)\b"
                      r"|__module__|hasattr\([^)]*\"(chips|scores|deals|hands)\"")

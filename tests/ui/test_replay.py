@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from prompt_toolkit.input import DummyInput, create_pipe_input
 
-from p2pcards.app import TableOptions, play_local, seeded_identity
+from p2pcards.app.hosted import TableOptions, play_local
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.cards import Card
 from p2pcards.cli import main
@@ -32,21 +33,14 @@ from p2pcards.protocol.table_records import SessionSecrets
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.rules.bluff import BluffConfig
 from p2pcards.rules.topper import TopperConfig
-from p2pcards.ui.replay import (
-    ReplayError,
-    SecretsMismatch,
-    load_saved,
-    plain_lines,
-    replay,
-    replay_saved,
-)
+from p2pcards.ui.replay_steps import ReplayError, SecretsMismatch, load_saved, plain_lines, replay, replay_saved
 from p2pcards.ui.text_common import card_text
 from p2pcards.ui.text_summary import Summary
 from p2pcards.ui.tui.bars import status_line
 from p2pcards.ui.tui.board import board_lines
 from p2pcards.ui.tui.dialogs import ending_lines, summary_lines
-from p2pcards.ui.tui.replay import ReplayScreen
-from p2pcards.ui.tui.replaysteps import model_at
+from p2pcards.ui.tui.replay_model import model_at
+from p2pcards.ui.tui.replay_screen import ReplayScreen
 from p2pcards.ui.tui.seats import seat_panel
 from tests.support.typed import present
 from tests.ui.test_tui_harness import LEFT, RIGHT, VirtualTerminal, drawn, shows, wait_until
@@ -555,7 +549,7 @@ def test_the_replay_keys_move_play_jump_and_quit(matches: dict[str, tuple[Any, P
 
 def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: dict[str, tuple[Any, Path, Any]],
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from p2pcards.ui.tui import replay as tui_replay
+    from p2pcards.ui.tui import replay_screen as tui_replay
     monkeypatch.setattr(tui_replay, "SUMMARY_PAUSE", 0.05)
     _, table_dir, _ = matches["topper"]
     record = replay_saved(load_saved(table_dir / "relay"))
@@ -583,7 +577,7 @@ def test_playing_runs_to_the_end_through_the_deal_summaries_and_stops(matches: d
 @pytest.mark.parametrize("name", VECTORS)
 def test_replay_counts_the_signed_messages_as_verify_does(name: str) -> None:
     from p2pcards.protocol.verify import verify_transcript
-    from p2pcards.ui.replay import heading
+    from p2pcards.ui.replay_steps import heading
 
     messages = messages_of(name)
     record = replay(messages)

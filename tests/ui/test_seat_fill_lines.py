@@ -3,9 +3,9 @@ a player's end box names the leaver, the newcomer's screen its own seat."""
 
 from __future__ import annotations
 
-from p2pcards.evening_flow import fill_line
 from p2pcards.net.session_events import SeatFilled
 from p2pcards.protocol.seat_fill import Fill
+from p2pcards.ui.text_end_box import fill_line
 from p2pcards.ui.text_events import describe
 
 NAMES = ("Hana", "Ivo", "Juno", "Kai")

@@ -14,7 +14,8 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
 from p2pcards.bots.agent import make_bot_factory
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.table import Table

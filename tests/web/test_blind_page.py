@@ -23,7 +23,7 @@ import pytest
 
 from p2pcards.cards import Card
 from p2pcards.net.session_events import SessionEvent
-from p2pcards.ui.replay import Replay, load_saved, replay_saved
+from p2pcards.ui.replay_steps import Replay, load_saved, replay_saved
 from p2pcards.ui.web import WebSeat
 from tests.support.typed import present
 from tests.support.webplay import page_message, seat_table

@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from p2pcards.app import TableOptions, seeded_identity, start_hosted_table, tcp_connector
+from p2pcards.app.front import coach_line
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.insecure_seed import seeded_identity
+from p2pcards.app.joined import tcp_connector
 from p2pcards.bots.agent import BotAgent, make_bot_factory
-from p2pcards.coaching import coach_line
 from p2pcards.net.watch import WatchSession
 from p2pcards.protocol import game_wire
 from p2pcards.protocol.identity import Identity
 from p2pcards.rules.topper import TopperConfig
-from p2pcards.ui.replay import load_saved, replay_saved
+from p2pcards.ui.replay_steps import load_saved, replay_saved
 from p2pcards.ui.web import WebSeat
 from p2pcards.ui.web.replay import WebReplay
 from tests.support.browser import Page, chromium

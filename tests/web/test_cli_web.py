@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from p2pcards.cli import build_parser, main
+from p2pcards.cli import main
+from p2pcards.commands.options import build_parser
 from p2pcards.commands.settings import front_options
 
 
@@ -41,9 +42,9 @@ def test_no_browser_needs_web(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_table_in_the_terminal_does_not_import_the_web_library() -> None:
     """aiohttp is imported only for --web: a solo terminal table starts without it."""
     probe = ("import sys\n"
-             "from p2pcards import cli, front, app\n"
+             "from p2pcards import cli\nfrom p2pcards.app import front, hosted\n"
              "from p2pcards.commands import hosting\n"
-             "from p2pcards.front import FrontEnd, FrontOptions\n"
+             "from p2pcards.app.front import FrontEnd, FrontOptions\n"
              "FrontEnd(FrontOptions(plain=True), 'bluff', again=True)\n"
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiohttp'"
              " or m.startswith('p2pcards.ui.web')))\n")

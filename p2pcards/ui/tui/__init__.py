@@ -13,8 +13,9 @@ Modules, one idea each:
 - :mod:`.run` — :class:`~.run.TableRun`, one table's session to its end and the choice after it;
 - :mod:`.clockwarn` — when to warn that the clock runs out;
 - :mod:`.model` — what the screen knows, from events and this seat's own view;
-- :mod:`.replay` — :class:`~.replay.ReplayScreen`, the same application stepping through a saved table;
-- :mod:`.replaysteps` — a saved table's model at any step (this replay's and the browser's);
+- :mod:`.replay_screen` — :class:`~.replay_screen.ReplayScreen`, the same application stepping
+  through a saved table;
+- :mod:`.replay_model` — a saved table's model at any step (this replay's and the browser's);
 - :mod:`.source` — what the screen may read from its own peer session;
 - :mod:`.keymap` — keys to legal actions (through the text module's commands);
 - :mod:`.picker` — the cursor and the selected cards;

@@ -1,7 +1,7 @@
 """The full-screen table as a prompt_toolkit application: its layout, overlays and question line.
 
 A seat's screen (:class:`~p2pcards.ui.tui.screen.TableScreen`) and a saved
-table's replay (:class:`~p2pcards.ui.tui.replay.ReplayScreen`) draw the same
+table's replay (:class:`~p2pcards.ui.tui.replay_screen.ReplayScreen`) draw the same
 table and read it with the same keys; they differ in what the other keys do.
 :class:`TableApp` is what they share: the application on the asyncio loop
 (``run_async``, redrawn on demand and once a second while a countdown runs),
@@ -315,8 +315,7 @@ class TableApp(ABC):
 
     def _refuse(self, text: str) -> None:
         """A key that cannot act: say why (and log it); nothing else changes."""
-        self.message = ("error", f"Not accepted: {text}")
-        self.model.note(f"Not accepted: {text}", "warn")
+        self.message = self.model.refused(text)
         self._invalidate()
 
     def _invalidate(self) -> None:

@@ -263,6 +263,12 @@ class ScreenModel:
             if len(log) > LOG_LIMIT:
                 del log[:len(log) - LOG_LIMIT]
 
+
+    def refused(self, text: str) -> tuple[str, str]:
+        """A key or a choice that cannot act, on any screen: logged as a warning; the
+        status line's message (nothing else changes)."""
+        self.note(f"Not accepted: {text}", "warn")
+        return ("error", f"Not accepted: {text}")
     def visible_log(self) -> list[LogLine]:
         """The log the screen shows now: folded, or every check while details are on."""
         return self.details if self.show_details else self.log

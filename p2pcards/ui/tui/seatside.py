@@ -24,7 +24,7 @@ from p2pcards.protocol.events import MatchCompleted
 from p2pcards.protocol.table_settings import PAUSE_SECONDS
 from p2pcards.protocol.talk import TalkRefused
 from p2pcards.rules.contract import Engine
-from p2pcards.ui.evening import EveningTally
+from p2pcards.ui.evening_tally import EveningTally
 from p2pcards.ui.plain import Coach
 from p2pcards.ui.text_common import HINTS_OFF, clean, no_pause
 from p2pcards.ui.tui.agent import PendingDecision, SeatAgent

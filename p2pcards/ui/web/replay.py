@@ -1,7 +1,7 @@
 """``p2pcards replay --web``: a saved table stepped through in the browser.
 
 The page is the table's own, fed as the full screen's replay feeds its
-model (:mod:`p2pcards.ui.tui.replaysteps`: the very events a live table
+model (:mod:`p2pcards.ui.tui.replay_model`: the very events a live table
 gets, and the view after each message), so the seats,
 the board, the log, each deal's summary and the end box are the ones the
 players saw. The page's buttons and keys move through it; nothing is
@@ -14,15 +14,8 @@ import asyncio
 from collections.abc import Callable
 
 from p2pcards.net.stopping import stop_task
-from p2pcards.ui.replay import Replay
-from p2pcards.ui.tui.replaysteps import (
-    DEFAULT_SPEED,
-    REPLAY_KEYS,
-    SUMMARY_PAUSE,
-    model_at,
-    moved,
-    next_speed,
-)
+from p2pcards.ui.replay_steps import Replay
+from p2pcards.ui.tui.replay_model import DEFAULT_SPEED, REPLAY_KEYS, SUMMARY_PAUSE, model_at, moved, next_speed
 from p2pcards.ui.web.messages import BadMessage, text_field
 from p2pcards.ui.web.page_games import Json
 from p2pcards.ui.web.table import Echo, WebTable

@@ -152,8 +152,7 @@ class WebTable:
 
     def _refuse(self, text: str) -> None:
         """A choice that cannot act: say why (and log it); nothing else changes."""
-        self.message = ("error", f"Not accepted: {text}")
-        self.model.note(f"Not accepted: {text}", "warn")
+        self.message = self.model.refused(text)
         self._invalidate()
 
     def _invalidate(self) -> None:

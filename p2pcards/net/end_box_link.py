@@ -27,8 +27,8 @@ from p2pcards.protocol import frames
 from p2pcards.protocol.again import AgainCount, Choice
 from p2pcards.protocol.end_box import EndBox, Ending, Output, Over, SendFrame
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 
 #: Seconds a dial (and its first answer) of the end box may take.
 DIAL_TIMEOUT = 10.0

@@ -1,4 +1,5 @@
-"""An evening: matches chained by their geneses, and the rotated seats of a rematch.
+"""A rematch's genesis: the match before it names, and the seats it rotates. That
+link chains an evening's matches.
 
 A rematch's genesis carries ``after = {sid, final, seats}``: the previous
 match's session id, the digest of its last message, and the identity keys

@@ -1,92 +1,48 @@
-"""A joiner's end box on its screen: opened the moment its match ends (while the
-person still looks at the result and decides), told the choice when it is made,
-and said in words as it goes: every choice and fill, the time left, and how it
-ended (PROTOCOL.md §14). The rules are :class:`~p2pcards.protocol.end_box.EndBox`'s
-and the links :class:`~p2pcards.net.rematch.EndBoxLink`'s; this only shows them.
+"""The evening from a joiner's side: its end box on its screen, and its seat at the rematch.
+
+The end box opens the moment the match ends (while the person still looks at
+the result and decides), is told the choice when it is made, and says in words
+as it goes every choice and fill, the time left, and how it ended (PROTOCOL.md
+§14). The rules are :class:`~p2pcards.protocol.end_box.EndBox`'s and the links
+:class:`~p2pcards.net.end_box_link.EndBoxLink`'s; this only shows them. When every
+seat is taken again the joiner dials the rematch at the address it played at
+(:func:`rejoining_session`), and refuses a genesis that does not follow its own
+record of the match before.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Iterable
+from typing import TYPE_CHECKING, Unpack
 
+from p2pcards.app.joined import JoinOptions, joining_session
+from p2pcards.net.errors import NetError
 from p2pcards.net.session_events import SessionResult
-from p2pcards.protocol.again import LEAVE, Choice, Chosen
+from p2pcards.protocol.again import LEAVE, AgainCount, Choice, sign_choice
 from p2pcards.protocol.end_box import (
     END_BOX_GRACE,
     END_BOX_WAIT,
     ChoiceHeard,
     EndBox,
-    Ending,
     EndStated,
     FillHeard,
     Output,
     Over,
 )
-from p2pcards.ui.text_common import clean, quoted
+from p2pcards.ui.text_end_box import Countdown, chosen_line, fill_line, over_line
 
 if TYPE_CHECKING:
-    from p2pcards.front import FrontEnd
-    from p2pcards.net.rematch import EndBoxLink
+    from p2pcards.app.front import FrontEnd
+    from p2pcards.net.connection import Connection
+    from p2pcards.net.end_box_link import EndBoxLink
+    from p2pcards.net.peer import Connector, PeerSession
+    from p2pcards.net.session_events import Agent
     from p2pcards.protocol.identity import Identity
+    from p2pcards.protocol.rematch_genesis import FinishedMatch
 
 #: Seconds between refreshes of a full screen's time left.
 TICK = 5.0
-#: Seconds left at which a plain screen says the time left again.
-MILESTONES = (60, 30, 10)
-
-
-def chosen_line(names: Sequence[str], chosen: Chosen, me: int | None = None) -> str:
-    """One choice heard at the end box, in words."""
-    who = "You" if chosen.player == me else quoted(names[chosen.player])
-    if chosen.choice == LEAVE:
-        return f"End box: {who} left; the seat is free."
-    return f"End box: {who} chose again."
-
-
-def over_line(over: Over, box: EndBox, names: Sequence[str]) -> str:
-    """How this end box ended, in words (the host's word, or what this end box saw)."""
-    from p2pcards.evening_flow import evening_ended_line
-    if over.ending in (Ending.REMATCH, Ending.TIMED_OUT, Ending.HOST_LEFT):
-        return evening_ended_line(over.ending, box.count, names)
-    if over.ending is Ending.LEFT:
-        return ("End box: you left; the others were told." if not over.reason else
-                f"End box: you left, but {clean(over.reason, 80)}; the evening ends here.")
-    if over.ending is Ending.REFUSED:
-        return f"End box: the host refused this seat ({clean(over.reason, 120)}); the evening ends here."
-    if over.ending is Ending.HOST_GONE:
-        return "End box: the host is gone (its table closed); the evening ends here."
-    return (f"End box: no word from the host within {round(END_BOX_WAIT)} s; "
-            f"the evening ends here.")
-
-
-class Countdown:
-    """The time left at an end box on a screen: the full screen's status line every
-    :data:`TICK` s, a plain screen's line at a few moments (:data:`MILESTONES`)."""
-
-    def __init__(self, front: FrontEnd, line: Callable[[float], str | None]) -> None:
-        self.front, self.line = front, line
-        self._said: str | None = None
-        self._milestone = math.inf
-
-    def show(self, now: float, left: float | None, changed: bool = False) -> None:
-        """Show the line at ``now`` (``left``: seconds left; ``changed``: what it waits
-        for changed, so a plain screen says it again)."""
-        text = self.line(now)
-        if text is None:
-            return
-        passed = [m for m in MILESTONES if left is not None and left <= m < self._milestone]
-        if self._said is None or passed or changed or self.front.screen is not None:
-            logged = self._said is None or bool(passed) or changed
-            self.front.say_waiting(text, log=logged)
-            self._said = text
-            if passed:
-                self._milestone = min(passed)
-
-    def done(self) -> None:
-        self.front.say_waiting(None)
 
 
 class JoinerEndBox:
@@ -113,7 +69,7 @@ class JoinerEndBox:
     def open(self, result: SessionResult) -> bool:
         """Open the end box of the session's finished match (once); False when there is
         none (no match ended normally here)."""
-        from p2pcards.net.rematch import EndBoxLink
+        from p2pcards.net.end_box_link import EndBoxLink
         session = self.front.session
         table = getattr(session, "table", None)
         if self.task is not None or result.outcome is None or table is None \
@@ -188,7 +144,6 @@ class JoinerEndBox:
             await asyncio.sleep(TICK)
 
     def _told(self, out: Output) -> None:
-        from p2pcards.evening_flow import fill_line
         if isinstance(out, ChoiceHeard):
             if out.chosen.player != self.me:  # its own is said as it is made
                 self.front.say(chosen_line(self.names, out.chosen, self.me))
@@ -199,4 +154,33 @@ class JoinerEndBox:
                                  out.at - asyncio.get_running_loop().time())
 
 
-__all__ = ["Countdown", "JoinerEndBox", "chosen_line", "over_line"]
+
+def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,
+                      previous: FinishedMatch, held: AgainCount | None = None,
+                      **kwargs: Unpack[JoinOptions]) -> PeerSession:
+    """A joiner's session at the rematch of ``previous``, at the address it played at
+    (``held``: its end box's count, which the genesis must not contradict, §14)."""
+    session = joining_session(identity, agent, host, port, **kwargs)
+    session.previous = previous
+    session.held = held
+    session.connector = _patient(session.connector)
+    return session
+
+
+def _patient(dial: Connector, tries: int = 60, pause: float = 0.25) -> Connector:
+    """A dial that waits a moment for the host to open its rematch on the port
+    (the finished table's relay closes first)."""
+    async def patient() -> Connection:
+        for _ in range(tries - 1):
+            try:
+                return await dial()
+            except (OSError, NetError):
+                await asyncio.sleep(pause)
+        return await dial()
+    return patient
+
+
+def choices_of(identity: Identity, finished: FinishedMatch, player: int,
+               choices: Iterable[str]) -> list[bytes]:
+    """Signed choices of one player (what its end box sends the host)."""
+    return [sign_choice(identity, finished, player, choice).raw for choice in choices]

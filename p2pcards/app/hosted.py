@@ -1,13 +1,16 @@
-"""Putting tables together: a host with its own player and bots, or a joiner.
+"""A table hosted on this machine: its relay, its host's own seat and its bots, started
+or brought back after a crash.
 
 Local play and LAN play are one code path: ``p2pcards play`` is a hosted
 table whose three other seats are bots, each a full peer with its own keys
 and its own view, talking to the host over in-process links with the same
-handshake, protocol and cryptography as over TCP.
+handshake, protocol and cryptography as over TCP. (A seat at a table another
+machine hosts is :mod:`p2pcards.app.joined`'s.)
 
 ``seed`` makes a table reproducible (identities of bots, the genesis nonce,
-every peer's randomness, every bot's choices) for tests and benchmarks. It
-is NOT secure: whoever knows the seed knows every card.
+every peer's randomness, every bot's choices) for tests and benchmarks
+(:mod:`p2pcards.app.insecure_seed`). It is NOT secure: whoever knows the seed
+knows every card.
 """
 
 from __future__ import annotations
@@ -16,20 +19,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from nacl.signing import SigningKey
 
+from p2pcards.app.insecure_seed import derive, randomness_for, seeded_identity
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.bots.pace import paced
 from p2pcards.bots.registry import DEFAULT_LEVEL
-from p2pcards.crypto.hashing import digest32
-from p2pcards.crypto.seeded import SeededRng
 from p2pcards.errors import P2PCardsError
-from p2pcards.net.connection import Connection, connect
 from p2pcards.net.failing import FirstFailure, LocalFailure, announce_failed
 from p2pcards.net.host import TableHost
 from p2pcards.net.journal import Journal
@@ -39,10 +40,10 @@ from p2pcards.net.session_events import Agent, SessionEvent, SessionResult
 from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.away import EndedWhileAway, ended_while_away
 from p2pcards.protocol.envelope import PROTOCOL_VERSION
-from p2pcards.protocol.evening import Rematch
+from p2pcards.protocol.file_shapes import relay_keeps_verdict
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import DEFAULT_SPECTATORS, LobbyChanged
-from p2pcards.protocol.saved import relay_keeps_verdict
+from p2pcards.protocol.rematch_genesis import Rematch
 from p2pcards.protocol.session import PROBE_TIMEOUT
 from p2pcards.protocol.table_records import Stage
 from p2pcards.protocol.table_settings import HINTS, MOVE_TIME
@@ -53,9 +54,6 @@ if TYPE_CHECKING:
     from p2pcards.net.discovery import TableAdvertiser
 
 log = logging.getLogger(__name__)
-
-_SEED_TAG = b"p2pcards/test-seed/v1"
-
 
 class LocalSeatLate(P2PCardsError, TimeoutError):
     """A seat of this very process (the host's own, or a bot) did not sit down in
@@ -106,20 +104,6 @@ def _linger(deadline: float) -> float:
     give or take a message, to run out: each then hands over what it holds and
     waits a further deadline (at least ``PROBE_TIMEOUT``) before naming anyone."""
     return deadline + max(PROBE_TIMEOUT, deadline) + 2.0
-
-
-def _derive(seed: int, *labels: str) -> bytes:
-    return digest32(_SEED_TAG, str(seed).encode(), *(label.encode() for label in labels))
-
-
-def seeded_identity(seed: int, label: str, name: str) -> Identity:
-    return Identity(SigningKey(_derive(seed, "identity", label)), name)
-
-
-def randomness_for(seed: int | None, label: str) -> Callable[[int], Callable[[int], bytes]] | None:
-    if seed is None:
-        return None
-    return lambda position: SeededRng(_derive(seed, "rng", label, str(position)))
 
 
 #: The host's own seat, as a failure names it.
@@ -254,7 +238,7 @@ async def start_hosted_table(
     and fill ``bots`` seats with bots; the rest wait for players over TCP."""
     if not 0 <= bots <= 3:
         raise ValueError("a table has three seats besides the host's: 0..3 bots")
-    nonce = _derive(options.seed, "genesis") if options.seed is not None else None
+    nonce = derive(options.seed, "genesis") if options.seed is not None else None
     hosted = HostedTable(TableHost(identity, options.game, options.config, options.name,
                                    journal_root=options.journal_root, genesis_nonce=nonce,
                                    on_event=lambda e: _host_event(hosted, e, on_host_event),
@@ -293,7 +277,7 @@ async def start_hosted_table(
                             else seeded_identity(options.seed, f"bot{i}", name)
                             if options.seed is not None else Identity.generate(name))
             hosted.bot_identities.append(bot_identity)
-            seed = None if options.seed is None else int.from_bytes(_derive(options.seed, f"bot{i}")[:8], "big")
+            seed = None if options.seed is None else int.from_bytes(derive(options.seed, f"bot{i}")[:8], "big")
             bot = BotAgent(factory, seed)
             seats.append((bot_identity, bot, bot, None))
     for index, (seat_identity, seat_agent, bot_agent, callback) in enumerate(seats):
@@ -452,50 +436,3 @@ async def play_local(identity: Identity, agent: Agent, options: TableOptions,
         return await hosted.result()
     finally:
         await hosted.close()
-
-
-def tcp_connector(host: str, port: int, identity: Identity,
-                  expected_peer: bytes | str | None = None,
-                  timeout: float = 5.0) -> Callable[[], Awaitable[Connection]]:
-    async def dial() -> Connection:
-        return await connect(host, port, identity, expected_peer, timeout)
-    return dial
-
-
-class JoinOptions(TypedDict, total=False):
-    """The keyword options of :func:`joining_session`, for a command that builds them
-    once and hands them on again for a rematch (``**options``, checked by key)."""
-
-    expected_peer: bytes | str | None
-    deadline: float
-    reconnect_window: float
-    journal_root: Path | None
-    bot: bool
-    seed: int | None
-    label: str
-    on_event: Callable[[SessionEvent], None] | None
-    direct: bool
-    listen: bool
-    announce: bool
-
-
-def joining_session(identity: Identity, agent: Agent, host: str, port: int, *,
-                    expected_peer: bytes | str | None = None, deadline: float = 120.0,
-                    reconnect_window: float = 60.0, journal_root: Path | None = None,
-                    bot: bool = False, seed: int | None = None, label: str = "joiner",
-                    on_event: Callable[[SessionEvent], None] | None = None, direct: bool = True,
-                    listen: bool = True, announce: bool = True) -> PeerSession:
-    """A session that joins the table at ``host:port`` (call ``run()`` to play it).
-
-    A joiner runs in its own process, so it links directly to the other players
-    (``direct``; it listens on its address of the link to the host unless
-    ``listen`` is off): then the host alone can no longer decide what it hears.
-    With ``announce`` it also announces its listener on the LAN, signed, and
-    dials the others' announcements, so a host cannot keep a pair apart by
-    never handing out their addresses."""
-    return PeerSession(identity, agent, tcp_connector(host, port, identity, expected_peer),
-                       bot=bot, deadline=deadline, reconnect_window=reconnect_window,
-                       journal_root=journal_root, on_event=on_event,
-                       randomness_for=randomness_for(seed, label),
-                       meta={"host": host, "port": port, "pin": expected_peer or ""},
-                       direct=direct, listen=listen, announce=announce and direct)

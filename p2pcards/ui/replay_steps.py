@@ -100,8 +100,7 @@ def load_saved(path: Path) -> Saved:
     except NoTranscript as missing:
         raise ReplayError(str(missing)) from None
     try:
-        saved_verdict = journal.read_verdict()
-        verdict = Verdict.from_wire(saved_verdict) if saved_verdict is not None else None
+        verdict = journal.saved_verdict()
     except (ProtocolError, ValueError, TypeError) as error:
         raise ReplayError(f"{journal.verdict_path} is not a saved verdict: {error}") from None
     secrets, player = None, None

@@ -12,14 +12,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2pcards.app import randomness_for, seeded_identity
+from p2pcards.app.insecure_seed import randomness_for, seeded_identity
 from p2pcards.bots.base import Bot
 from p2pcards.bots.registry import DEFAULT_LEVEL, make_bot_factory
 from p2pcards.protocol import game_wire
-from p2pcards.protocol.evening import After
 from p2pcards.protocol.events import TableEnded, TableEvent
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.lobby import Lobby
+from p2pcards.protocol.rematch_genesis import After
 from p2pcards.protocol.table import Table
 from p2pcards.protocol.table_errors import TableClosed
 from p2pcards.rules.bluff import BluffConfig

@@ -1,6 +1,6 @@
 """The full-screen replay of a saved table: the same table screen, fed from a :class:`Replay`.
 
-The model at each step is :mod:`~p2pcards.ui.tui.replaysteps`' (the very events a
+The model at each step is :mod:`~p2pcards.ui.tui.replay_model`' (the very events a
 live table gets and the view after each message), so every panel, the log, the
 summaries and the end box are the table's own.
 """
@@ -17,18 +17,11 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
 
 from p2pcards.net.stopping import stop_task
-from p2pcards.ui.replay import Replay
+from p2pcards.ui.replay_steps import Replay
 from p2pcards.ui.tui.app import SUMMARY, Question, TableApp
 from p2pcards.ui.tui.bindings import add_reading_keys
 from p2pcards.ui.tui.lines import Line, pad
-from p2pcards.ui.tui.replaysteps import (
-    DEFAULT_SPEED,
-    REPLAY_KEYS,
-    SUMMARY_PAUSE,
-    model_at,
-    moved,
-    next_speed,
-)
+from p2pcards.ui.tui.replay_model import DEFAULT_SPEED, REPLAY_KEYS, SUMMARY_PAUSE, model_at, moved, next_speed
 
 
 @dataclass

@@ -1,6 +1,6 @@
-"""A LAN rematch, end to end: the host's count of the end box's choices, its
-next table on the same port with only the evening's players, and a joiner
-that dials it again and checks the genesis against its own record.
+"""The evening from the host's side: its end box (the choices counted, the seats of
+players away freed and filled) and the rematch's table on the same port with only
+the evening's players.
 
 The simplest robust path (PROTOCOL.md §14): the finished table's relay closes,
 the host opens a new one on the same address with the previous players'
@@ -17,13 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
-from typing import Unpack
+from collections.abc import Callable
 
-from p2pcards.app import HostedTable, JoinOptions, TableOptions, joining_session, start_hosted_table
-from p2pcards.net.connection import Connection
-from p2pcards.net.errors import NetError
-from p2pcards.net.peer import Connector, PeerSession
+from p2pcards.app.hosted import HostedTable, TableOptions, start_hosted_table
 from p2pcards.net.session_events import Agent, SessionEvent
 from p2pcards.net.session_snapshot import LiveSession
 from p2pcards.net.stopping import stop_task
@@ -32,11 +28,12 @@ from p2pcards.protocol.end_box import END_BOX_WAIT, Ending
 from p2pcards.protocol.end_box_host import Closed, EndLobby, Returned, Vacated
 from p2pcards.protocol.end_box_host import Output as LobbyOutput
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import FinishedMatch
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.relay import AgainHeard, TakeAsked
+from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.seat_fill import Fill, SeatRefused
 from p2pcards.ui.text_common import quoted
+from p2pcards.ui.text_end_box import evening_ended_line, filled_line
 
 FILLER_NAMES = ("Dee", "Eve", "Flo", "Gus")
 #: Seconds the host waits, at most, for its last frames to the end boxes to be written
@@ -336,76 +333,3 @@ class EveningHost:
         return await start_hosted_table(self.identity, agent, options, bots=bots,
                                         on_event=on_event)
 
-
-def evening_ended_line(ending: Ending | None, count: AgainCount, names: Sequence[str]) -> str:
-    """How an end box ended, in words, from what it holds (the host's and every joiner's
-    screen say it): the rematch, or why the evening ends."""
-    if ending is Ending.REMATCH:
-        return "End box: every seat is taken: the rematch starts."
-    if ending is Ending.HOST_LEFT:
-        return "End box: the host left; the evening ends here."
-    if ending is Ending.TIMED_OUT:
-        never = [quoted(names[p]) for p in count.undecided if p not in count.vacated]
-        free = [quoted(names[p]) for p in count.free]
-        why = []
-        if never:
-            why.append(f"{', '.join(never)} never chose")
-        if free:
-            why.append(f"nobody took the seat of {', '.join(free)}")
-        reason = "; ".join(why) or "not every seat was taken again"
-        return (f"End box: the wait ran out ({round(END_BOX_WAIT)} s): {reason}; "
-                f"the evening ends here.")
-    return "End box: not every seat was taken again; the evening ends here."
-
-
-def filled_line(leaver: str, taker: str) -> str:
-    """Who took a freed seat, said on the host's screen when it fills it."""
-    return f"End box: {quoted(leaver)}'s seat goes to the bot {quoted(taker)}."
-
-
-def fill_line(made: Fill, names: Sequence[str] | None = None, me: bytes | None = None) -> str:
-    """What every end box says when the host tells a fill: who takes which seat
-    (``names``: the finished match's, to name the leaver; ``me``: this seat's key)."""
-    whose = f" ({quoted(names[made.player])}'s)" if names is not None else ""
-    who = "You take" if made.public_key == me else \
-        f"{quoted(made.name)}{' (bot)' if made.bot else ''} takes"
-    return f"End box: {who} seat {made.seat}{whose}."
-
-
-def takers_of(previous: Sequence[tuple[bytes, str]], now: Sequence[tuple[bytes, str]]) -> list[str]:
-    """What a joiner says when its rematch's genesis names someone else in a seat of the
-    match before (keys and names in join order): who took each freed seat."""
-    return [f"Rematch: {quoted(old)}'s seat went to {quoted(new)}."
-            for (old_key, old), (new_key, new) in zip(previous, now, strict=False)
-            if old_key != new_key]
-
-
-def rejoining_session(identity: Identity, agent: Agent, host: str, port: int,
-                      previous: FinishedMatch, held: AgainCount | None = None,
-                      **kwargs: Unpack[JoinOptions]) -> PeerSession:
-    """A joiner's session at the rematch of ``previous``, at the address it played at
-    (``held``: its end box's count, which the genesis must not contradict, §14)."""
-    session = joining_session(identity, agent, host, port, **kwargs)
-    session.previous = previous
-    session.held = held
-    session.connector = _patient(session.connector)
-    return session
-
-
-def _patient(dial: Connector, tries: int = 60, pause: float = 0.25) -> Connector:
-    """A dial that waits a moment for the host to open its rematch on the port
-    (the finished table's relay closes first)."""
-    async def patient() -> Connection:
-        for _ in range(tries - 1):
-            try:
-                return await dial()
-            except (OSError, NetError):
-                await asyncio.sleep(pause)
-        return await dial()
-    return patient
-
-
-def choices_of(identity: Identity, finished: FinishedMatch, player: int,
-               choices: Iterable[str]) -> list[bytes]:
-    """Signed choices of one player (what its end box sends the host)."""
-    return [sign_choice(identity, finished, player, choice).raw for choice in choices]

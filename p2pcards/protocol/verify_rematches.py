@@ -16,13 +16,7 @@ from dataclasses import dataclass, field
 
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import (
-    After,
-    EveningRefused,
-    FinishedMatch,
-    UnfinishedBefore,
-    check_after,
-)
+from p2pcards.protocol.rematch_genesis import After, EveningRefused, FinishedMatch, UnfinishedBefore, check_after
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, verify_transcript
 

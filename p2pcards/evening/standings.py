@@ -32,11 +32,11 @@ from p2pcards.errors import P2PCardsError
 from p2pcards.net.journal import Journal, NoTranscript, read_saved_transcript
 from p2pcards.protocol.envelope import SignedMessage, session_id_of
 from p2pcards.protocol.errors import ProtocolError
-from p2pcards.protocol.evening import After, EveningRefused, FinishedMatch, check_after
 from p2pcards.protocol.identity import fingerprint
+from p2pcards.protocol.rematch_genesis import After, EveningRefused, FinishedMatch, check_after
 from p2pcards.protocol.verdict import Verdict
 from p2pcards.protocol.verify import Report, tail_problem, verify_transcript
-from p2pcards.protocol.verify_evening import link_of
+from p2pcards.protocol.verify_rematches import link_of
 from p2pcards.ui.text_common import clean, plural
 from p2pcards.wiremap import WireMap
 
@@ -229,7 +229,7 @@ def records_under(path: Path) -> list[Path]:
 def _unfinished(journal: Journal, verdict: Verdict | None) -> str:
     """Why a record that verifies holds no finished match: a verdict ended it, a table
     you hosted ended while you were away, or it was in play when you left."""
-    from p2pcards.records import IN_PLAY_WHEN_LEFT, unended_status
+    from p2pcards.app.records import IN_PLAY_WHEN_LEFT, unended_status
     if verdict is not None:
         return "it ended with a verdict"
     meta = None
@@ -273,8 +273,7 @@ def check_record(path: Path, verifier: Verifier = _verify) -> tuple[str, Match |
     except (ProtocolError, ValueError) as error:
         return "", NotCounted(Path(path), f"no table's genesis: {error}", True)
     try:
-        saved = journal.read_verdict()
-        verdict = Verdict.from_wire(saved) if saved is not None else None
+        verdict = journal.saved_verdict()
     except (OSError, ProtocolError, ValueError) as error:
         return session, NotCounted(Path(path), f"its verdict is unreadable: {_said(error)}", True)
     report = verifier(messages, verdict)

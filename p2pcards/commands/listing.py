@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2pcards.app.records import SavedTable, my_saved_tables, others_in
 from p2pcards.commands import UserError
 from p2pcards.commands.identity import journal_root, my_identity
 from p2pcards.commands.printed import command_line
 from p2pcards.net.saved_tables import session_folder
-from p2pcards.records import SavedTable, my_saved_tables, others_in
 
 if TYPE_CHECKING:
     from p2pcards.protocol.identity import Identity
@@ -57,7 +57,7 @@ def cmd_saved(args: argparse.Namespace) -> int:
     if not rows:
         print("No saved tables.")
         return 0
-    # An evening's tables together (p2pcards.standings says how tables are grouped),
+    # An evening's tables together (p2pcards.evening.standings says how tables are grouped),
     # the evening of the newest table first; each table names its evening.
     evenings = {row.directory: _evening_id(row.directory) for row in rows}
     order = list(dict.fromkeys(evenings[row.directory] for row in rows))
@@ -90,13 +90,13 @@ def _say_left_out(identity: Identity, rows: list[SavedTable]) -> None:
 
 
 def _evening_id(directory: Path) -> str | None:
-    from p2pcards.standings import evening_of
+    from p2pcards.evening.standings import evening_of
     evening = evening_of(directory)
     return None if evening is None else evening[0]
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from p2pcards import standings
+    from p2pcards.evening import standings
     identity = my_identity(args)
     records = standings.own_records(journal_root(), identity.fingerprint)
     for given in args.records:

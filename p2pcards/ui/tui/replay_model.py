@@ -11,7 +11,7 @@ browser's step through a table this way, at the same speeds.
 
 from __future__ import annotations
 
-from p2pcards.ui.replay import Replay
+from p2pcards.ui.replay_steps import Replay
 from p2pcards.ui.tui.model import REPLAY, ScreenModel, SeatInfo
 
 #: Moves per second the player may choose (faster and slower step through them).

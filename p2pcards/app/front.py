@@ -3,7 +3,9 @@ screen or line mode, or a bot, and where the session's events go (``--trace``
 prints them as JSON lines for scripts).
 
 The command line (``p2pcards.cli``) parses options and runs sessions; this
-module decides who answers for the seat and who hears its events.
+module decides who answers for the seat and who hears its events, and hands
+the screens their coach (:func:`coach_line`): the screens know no bot (the
+layers), and a seat without a coach refuses hints.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import asyncio
 import json
 import math
 import os
+import random
 import sys
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn, TypeVar
 
@@ -25,7 +28,6 @@ from p2pcards.wiremap import WireMap
 
 if TYPE_CHECKING:
     from p2pcards.bots.agent import BotAgent
-    from p2pcards.coaching import CoachLine
     from p2pcards.net.peer import PeerSession
     from p2pcards.net.session_events import Decision
     from p2pcards.net.session_snapshot import SessionSnapshot
@@ -164,7 +166,6 @@ class FrontEnd:
                 or not isinstance(self.session, PeerSession)):
             return
         self._coached = True
-        from p2pcards.coaching import telling_coach
         self._set_coach(telling_coach(self.session.hint))
 
     def snapshot(self) -> SessionSnapshot:
@@ -286,7 +287,7 @@ class FrontEnd:
 
     async def offer_fill(self, filler: SeatFiller | None) -> None:
         """While the host waits for the others: ``filler`` (an
-        :class:`~p2pcards.evening_flow.EveningHost`) puts a bot in a free seat (the
+        :class:`~p2pcards.evening.host_side.EveningHost`) puts a bot in a free seat (the
         full screen's ``b``, plain mode's ``fill``) and says who took it; None: the
         wait is over."""
         if self.screen is not None:
@@ -323,8 +324,51 @@ def _coach(against_bots: bool) -> CoachLine | None:
     genesis turns out to allow hints (see :meth:`FrontEnd._offer_hints`)."""
     if not against_bots:
         return None
-    from p2pcards.coaching import coach_line
     return coach_line
+
+
+# -- the coach, as the screens ask it --------------------------------------------------
+
+#: The coach as the screens call it: (view, names by seat, position, symbols) -> one line.
+CoachLine = Callable[["Engine", Sequence[str], int, bool], Awaitable[str]]
+REFUSED = "Not accepted: "
+
+
+async def coach_line(view: Engine, names: Sequence[str], position: int, symbols: bool = False) -> str:
+    """The coach's advice for ``view``, searched off the event loop (seeded by the
+    decision's ``position``: asked twice, it says the same), or ``Not accepted: why``
+    when there is none; cards as the board writes them with ``symbols``. The advice
+    itself is :mod:`p2pcards.bots.coach`'s (loaded on the first question)."""
+    from p2pcards.bots.coach import NoAdvice, advise
+    from p2pcards.ui.text_common import faces_as_symbols
+    try:
+        advice = await asyncio.to_thread(advise, view, random.Random(f"coach:{position}"), names)
+    except NoAdvice as none:
+        return f"{REFUSED}{none}."
+    text = advice.text()
+    return faces_as_symbols(text) if symbols else text
+
+
+def telling_coach(tell: Callable[[int], Awaitable[None]]) -> CoachLine:
+    """The coach of a LAN table whose host allowed hints: its advice is searched first,
+    then ``tell(position)`` (the session's :meth:`~p2pcards.net.peer.PeerSession.hint`,
+    for the decision at ``position``) signs and sends the seat's ``hint`` to every peer,
+    and only then is the advice shown, so every screen marks it coached. No advice (not
+    this seat's turn), or the table refusing the hint (the move made meanwhile):
+    ``Not accepted: why``, nothing shown."""
+    from p2pcards.protocol.errors import ProtocolError
+
+    async def coach(view: Engine, names: Sequence[str], position: int,
+                    symbols: bool = False) -> str:
+        line = await coach_line(view, names, position, symbols)
+        if line.startswith(REFUSED):
+            return line
+        try:
+            await tell(position)
+        except ProtocolError as refusal:
+            return f"{REFUSED}{refusal}."
+        return line
+    return coach
 
 
 class LazyBotAgent:

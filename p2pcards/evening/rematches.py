@@ -1,7 +1,8 @@
-"""``host --again N`` and ``join --again N``: the end box's choice at a LAN table,
-and the rematches that follow on the same address (PROTOCOL.md §14).
+"""One evening at a LAN table, match after match: a match, its end box, the choice,
+and the rematch that follows on the same address (PROTOCOL.md §14), for as many
+rematches as asked (``host --again N``, ``join --again N``) or chosen.
 
-A joiner signs its choice, carries it to the host (``p2pcards.net.rematch``) and
+A joiner signs its choice, carries it to the host (``p2pcards.net.end_box_link``) and
 hears the others'; when the host has every seat taken again it closes the
 finished table and opens the rematch on the same port, and the players who
 chose again join it at once (no discovery), each checking the genesis against
@@ -11,53 +12,61 @@ the end box: its seat is freed and the others are told.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Protocol
 
-from p2pcards.commands.end_box import Countdown, JoinerEndBox, chosen_line
-from p2pcards.front import FrontEnd
+from p2pcards.app.front import FrontEnd
+from p2pcards.evening.host_side import LINGER, EveningHost
+from p2pcards.evening.joiner_side import JoinerEndBox, rejoining_session
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol.again import AGAIN, LEAVE, Chosen, sign_choice
-from p2pcards.protocol.end_box import END_BOX_GRACE, END_BOX_SLACK, LEAVE_ACK_WAIT, Ending
-from p2pcards.protocol.end_box import END_BOX_WAIT as END_BOX_WAIT  # the host's wait, §14
+from p2pcards.protocol.end_box import END_BOX_GRACE, LEAVE_ACK_WAIT, Ending
 from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.table_records import Stage
-from p2pcards.ui.text_common import quoted
+from p2pcards.ui.text_end_box import Countdown, chosen_line, fill_line, filled_line, takers_of
 
 if TYPE_CHECKING:
-    from p2pcards.app import HostedTable, JoinOptions, TableOptions
-    from p2pcards.evening_flow import EveningHost
+    from p2pcards.app.hosted import HostedTable, TableOptions
+    from p2pcards.app.joined import JoinOptions
     from p2pcards.net.session_events import SessionEvent
     from p2pcards.protocol.seat_fill import Fill
-    from p2pcards.records import SavedTable
-    from p2pcards.wiremap import WireMap
 
 #: Rematches one evening may have at most (every loop is bounded).
 MAX_REMATCHES = 1000
 
 
-async def wants_again(args: argparse.Namespace, front: FrontEnd, number: int) -> bool:
+class EveningOptions(Protocol):
+    """What a command decides of its evening (``join --again N``, ``resume``)."""
+
+    @property
+    def again(self) -> int | None:
+        """Rematches chosen beforehand (``--again N``); None: the person chooses."""
+
+
+class HostEveningOptions(EveningOptions, Protocol):
+    """What ``host`` decides of its evening besides."""
+
+    @property
+    def fill_with_bots(self) -> bool:
+        """A seat freed at the end box gets a bot at once."""
+
+    @property
+    def seed(self) -> int | None:
+        """The insecure test seed: each rematch's is the next number."""
+
+
+async def wants_again(args: EveningOptions, front: FrontEnd, number: int) -> bool:
     """Whether this player's end box chooses again before rematch ``number + 1``:
-    ``--again N`` decides on the command line, else the person (the full screen's
-    ``n`` key, plain mode's ``again`` command)."""
+    ``--again N`` decides beforehand, else the person (the full screen's ``n`` key,
+    plain mode's ``again`` command)."""
     if args.again is not None:
-        again: int = args.again
-        return number < again
+        return number < args.again
     return await front.chooses_again()
-
-
-def offers_evening(args: argparse.Namespace, front: FrontEnd) -> bool:
-    """An end box that chooses: ``--again``, or a person's (the full screen's ``n`` or
-    ``q``, plain mode's ``again`` or ``leave``)."""
-    return args.again is not None or front.chooses_at_end
 
 
 def _fill_teller(front: FrontEnd, names: tuple[str, ...]) -> Callable[[Fill], None]:
     """The host's screen: who took each freed seat (its own bots are said as made)."""
-    from p2pcards.evening_flow import fill_line
-
     def tell(made: Fill) -> None:
         front.say(fill_line(made, names))
     return tell
@@ -67,7 +76,6 @@ def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
                    on_event: Callable[[SessionEvent], None] | None) -> Callable[[SessionEvent], None]:
     """A rejoining seat's events, and once its rematch's genesis is taken, who took
     each seat freed at the end box (the genesis names them, signed by the host)."""
-    from p2pcards.evening_flow import takers_of
     told = False
 
     def hear(event: SessionEvent) -> None:
@@ -83,7 +91,7 @@ def _takers_teller(front: FrontEnd, previous: tuple[tuple[bytes, str], ...],
     return hear
 
 
-async def host_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
+async def host_evening(args: HostEveningOptions, front: FrontEnd, identity: Identity,
                        options: TableOptions, hosted: HostedTable,
                        close: Callable[[HostedTable], Awaitable[None]]) -> SessionResult:
     """The host's match, its end box (opened the moment the match ends, while the host
@@ -104,7 +112,6 @@ class _Opening:
         self.evening: EveningHost | None = None
 
     async def after(self) -> SessionResult:
-        from p2pcards.evening_flow import EveningHost
         result = await self.hosted.result()
         if result.outcome is not None:
             self.evening = EveningHost(self.identity, self.hosted, self.options,
@@ -112,9 +119,8 @@ class _Opening:
         return result
 
 
-async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: Identity,
+async def _host_rematches(args: HostEveningOptions, front: FrontEnd, identity: Identity,
                           options: TableOptions, current: list[HostedTable]) -> SessionResult:
-    from p2pcards.evening_flow import filled_line
     hosted = current[0]
     opening = _Opening(identity, hosted, options)
     result = await front.play(opening.after())
@@ -176,7 +182,6 @@ async def _host_rematches(args: argparse.Namespace, front: FrontEnd, identity: I
 async def host_leaves(identity: Identity, hosted: HostedTable) -> None:
     """A host that offers no rematch, once its match ended normally: its seat's signed
     leave and its word (the host left) to every end box, delivered before it closes."""
-    from p2pcards.evening_flow import LINGER
     own = hosted.sessions[0].table if hosted.sessions else None
     if own is None or own.stage is not Stage.OVER:
         return
@@ -200,14 +205,13 @@ def _teller(front: FrontEnd, names: tuple[str, ...], can_fill: bool = False) -> 
     return tell
 
 
-async def join_evening(args: argparse.Namespace, front: FrontEnd, identity: Identity,
+async def join_evening(args: EveningOptions, front: FrontEnd, identity: Identity,
                        host: str, port: int, fingerprint: bytes | str | None, result: SessionResult,
                        session_kwargs: JoinOptions,
                        opened: JoinerEndBox | None = None) -> SessionResult:
     """After a joiner's match: its end box (``opened`` when the match ended, else now),
     its choice (``--again``, the person's, or leave: a client that chooses nothing
     leaves, signed), then up to ``--again`` rematches at the same address."""
-    from p2pcards.evening_flow import rejoining_session
     box = opened or JoinerEndBox(front, identity, host, port, fingerprint)
     for number in range(MAX_REMATCHES):
         session = front.session
@@ -256,88 +260,3 @@ async def _leave_on_the_way_out(box: JoinerEndBox, identity: Identity, me: int) 
         return
     box.choose(sign_choice(identity, box.box.count.finished, me, LEAVE))
     await asyncio.wait({box.task}, timeout=LEAVE_ACK_WAIT)
-
-
-def end_box_seat(identity: Identity, host: str | None = None, port: int | None = None,
-                 pin: bytes | str | None = None, now: float | None = None) -> SavedTable | None:
-    """This person's newest joined table whose match ended normally so recently that
-    its host's end box may still wait for it (``host``/``port``/``pin``: only at that
-    table's host); None when there is none."""
-    import time
-
-    from p2pcards.commands.saved import my_tables
-    from p2pcards.net.journal import Journal
-    now = time.time() if now is None else now
-    for row in my_tables(identity):  # newest first
-        meta = row.meta
-        if meta.get("hosted") or now - row.saved_at > END_BOX_WAIT + END_BOX_SLACK:
-            continue
-        if host is not None and not _same_host(meta, host, port, pin):
-            continue
-        if Journal(row.directory).read_result() is not None:
-            return row
-    return None
-
-
-def _same_host(meta: WireMap, host: str, port: int | None, pin: bytes | str | None) -> bool:
-    saved = meta.get("pin") or None
-    if saved is not None and pin is not None:
-        return bool(saved == pin)
-    return meta.get("host") == host and meta.get("port") == port
-
-
-async def back_at_the_end_box(args: argparse.Namespace, identity: Identity, row: SavedTable,
-                              host: str | None = None, port: int | None = None,
-                              fingerprint: bytes | str | None = None) -> int:
-    """``join`` (or ``resume``) of a table whose match this player finished moments ago
-    (it crashed, or its window closed, at the end box): back at its end box, where it
-    chooses while the host waits (its seat, freed while it was away, is its own again
-    unless someone took it: then it is told)."""
-    from p2pcards.commands import UserError
-    from p2pcards.commands.identity import journal_root
-    from p2pcards.commands.seated import joiner_label, print_result, sit_down
-    from p2pcards.commands.settings import front_options, session_deadline
-    from p2pcards.net.journal import Journal, JournalInUse
-    from p2pcards.net.peer import PeerSession
-    meta = row.meta
-    host = host if host is not None else str(meta["host"])
-    port = port if port is not None else int(meta["port"])
-    fingerprint = fingerprint if fingerprint is not None else (meta.get("pin") or None)
-    front = FrontEnd(front_options(args), None, rematch=True)
-
-    async def no_dial() -> NoReturn:
-        raise ConnectionError("a finished table dials nobody")
-    session = PeerSession(identity, front.agent, no_dial, on_event=front.on_event,
-                          direct=False, listen=False)
-    try:
-        table = session.resume_from(Journal(row.directory))
-    except JournalInUse:
-        raise UserError("that table is in use by another p2pcards process of yours; end it "
-                        "first (two processes for one seat would sign twice)") from None
-    finally:
-        session.record.release()
-    if table.stage is not Stage.OVER or table.me_player is None:
-        raise UserError(f"table {row.short} did not end normally: it has no end box to go back to")
-    front.session = session
-    print(f"Back at the end box of {quoted(row.table)} ({row.game}, session {row.short}): "
-          f"the host waits {round(END_BOX_WAIT)} s from the match's end for every choice.",
-          flush=True)
-    seat: JoinOptions = dict(expected_peer=fingerprint, deadline=session_deadline(args),
-                             reconnect_window=args.reconnect_window, journal_root=journal_root(),
-                             bot=bool(args.bot), seed=args.seed, label=joiner_label(identity),
-                             direct=not args.no_direct, listen=not args.no_listen,
-                             on_event=front.on_event)
-    box = JoinerEndBox(front, identity, host, port, fingerprint)
-    ended = SessionResult(outcome=table.match.engine.outcome)
-
-    async def already() -> SessionResult:
-        return ended
-    sit_down()
-    await front.start()
-    try:
-        result = await front.play(box.after(already()))  # the full screen's end box shows
-        result = await join_evening(args, front, identity, host, port, fingerprint, result,
-                                    seat, box)
-    finally:
-        await front.stop()
-    return print_result(result, front)

@@ -24,7 +24,7 @@ from p2pcards.net.session_events import Agent, SessionEvent
 from p2pcards.net.session_snapshot import LiveSession
 from p2pcards.net.stopping import stop_task
 from p2pcards.protocol.again import AGAIN, LEAVE, AgainCount, Chosen, rematch_of, sign_choice
-from p2pcards.protocol.end_box import END_BOX_WAIT, Ending
+from p2pcards.protocol.end_box import END_BOX_GRACE, END_BOX_WAIT, Ending
 from p2pcards.protocol.end_box_host import Closed, EndLobby, Returned, Vacated
 from p2pcards.protocol.end_box_host import Output as LobbyOutput
 from p2pcards.protocol.errors import ProtocolError
@@ -56,12 +56,13 @@ class EveningHost:
     rules are :class:`~p2pcards.protocol.end_box_host.EndLobby`'s; this drives them.
 
     ``opened_at``: when the match ended (the loop's clock; now by default): the end
-    box waits :data:`END_BOX_WAIT` from then. ``host_chooses``: the host's own seat
-    chooses later (:meth:`host_choice`), else again at once."""
+    box waits ``wait`` (:data:`END_BOX_WAIT`) from then, and frees the seat of a player
+    away ``grace`` (:data:`END_BOX_GRACE`) without a choice. ``host_chooses``: the
+    host's own seat chooses later (:meth:`host_choice`), else again at once."""
 
     def __init__(self, identity: Identity, hosted: HostedTable, options: TableOptions, *,
                  opened_at: float | None = None, host_chooses: bool = False,
-                 wait: float = END_BOX_WAIT) -> None:
+                 wait: float = END_BOX_WAIT, grace: float = END_BOX_GRACE) -> None:
         own = hosted.sessions[0]
         if own.table is None:
             raise ValueError("the host's seat never had a table")
@@ -77,7 +78,7 @@ class EveningHost:
         self.bots: dict[bytes, Identity] = {b.public_key: b for b in hosted.bot_identities}
         local = {0} | {i for i, p in enumerate(players) if p.public_key in self.bots}
         self.lobby = EndLobby(self.count, loop.time() if opened_at is None else opened_at,
-                              local, wait=wait)
+                              local, wait=wait, grace=grace)
         self._fillers = 0
         self.host = hosted.host
         self.advertiser = hosted.advertiser
@@ -89,6 +90,8 @@ class EveningHost:
         self.changed = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
         self._advertised = 0  # the freed seats discovery says (0: none, not between)
+        #: Set when who is linked changed: the clock looks again (a grace just began).
+        self._presence_changed = asyncio.Event()
         told = hosted.host.on_event
 
         def hear(event: SessionEvent) -> None:
@@ -160,12 +163,17 @@ class EveningHost:
     def _linked(self, linked: tuple[int, ...]) -> None:
         """The relay's presence: who is away, who is back (a freed seat returned)."""
         self._apply(self.lobby.present(linked, asyncio.get_running_loop().time()))
+        self._presence_changed.set()  # a player away now: its grace ends before the clock's wake
 
     async def _run_clock(self) -> None:
-        """The rules' clock: seats freed past the grace, the end box closed in time."""
+        """The rules' clock: seats freed when the grace ends (not at the clock's next
+        wake-up, planned before the player went away), the end box closed in time."""
         loop = asyncio.get_running_loop()
         while not self.lobby.done:
-            await asyncio.sleep(max(0.05, self.lobby.wake_at() - loop.time()))
+            self._presence_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._presence_changed.wait(),
+                                       max(0.05, self.lobby.wake_at() - loop.time()))
             self._apply(self.lobby.tick(loop.time()))
 
     def _apply(self, outputs: list[LobbyOutput]) -> None:

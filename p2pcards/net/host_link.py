@@ -11,7 +11,12 @@ stops with that error rather than blame the host for it. A first dial retries fo
 host that listens but cut the handshake (its admission budget, a burst of
 strangers may take us a moment later). Between failed dials it waits as
 :class:`~p2pcards.net.redial.Redial` says (backoff with jitter, bounded by
-the window).
+the window). Before the table starts (``churn_ends``), links that are cut
+before they held :data:`STEADY_LINK` seconds, one after another for a whole
+reconnect window, end the wait too (:class:`~p2pcards.net.redial.Churn`): a
+host that cuts every link at once would otherwise keep a joiner in its lobby
+for ever, each dial succeeding. Nobody is named there; once the table is in
+play its clock bounds a churned table (progress, not reconnects, restarts it).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from p2pcards.net.connection import Connection
 from p2pcards.net.errors import NetError
 from p2pcards.net.inbox import InboxItem
-from p2pcards.net.redial import Redial
+from p2pcards.net.redial import Churn, Redial
 from p2pcards.protocol import frames
 from p2pcards.wiremap import WireMap
 
@@ -37,6 +42,8 @@ FIRST_DIAL_WINDOW = 3.0
 #: with jitter: :class:`~p2pcards.net.redial.Redial`); a lost link is redialled at once.
 REDIAL_DELAY = 0.2
 MAX_REDIAL_DELAY = 1.0
+#: Seconds a link to the host must stay up to count as one that held (see the module doc).
+STEADY_LINK = 5.0
 
 Post = Callable[[InboxItem], Awaitable[None]]
 
@@ -69,10 +76,13 @@ class HostLink:
     """Keeps one session's link to the host (see the module docstring)."""
 
     def __init__(self, connector: Callable[[], Awaitable[Connection]], post: Post,
-                 reconnect_window: float) -> None:
+                 reconnect_window: float, churn_ends: Callable[[], bool] = lambda: False) -> None:
         self.connector = connector
         self.post = post
         self.reconnect_window = reconnect_window
+        #: Whether a reconnect window of links cut at once ends the wait now (the
+        #: session says: before its table starts).
+        self.churn_ends = churn_ends
         self.connected_once = False
         #: Why the last dial that gave up failed, in words (:func:`why_unreached`).
         self.unreached: str | None = None
@@ -94,6 +104,8 @@ class HostLink:
     async def _run(self, hello: Callable[[Connection], Awaitable[WireMap]]) -> None:
         # The first dial's window, then the reconnect window after each loss.
         redial = Redial(first=REDIAL_DELAY, most=MAX_REDIAL_DELAY, window=FIRST_DIAL_WINDOW)
+        churn = Churn(steady=STEADY_LINK, window=self.reconnect_window)
+        loop = asyncio.get_running_loop()
         while True:
             try:
                 connection = await self.connector()
@@ -105,6 +117,7 @@ class HostLink:
                     return
                 continue
             self.connected_once = True
+            up_at = loop.time()
             try:
                 body = await hello(connection)
                 await connection.send(frames.encode("hello", body))
@@ -114,6 +127,12 @@ class HostLink:
             except NetError as error:
                 connection.close()
                 await self.post(("down", connection, error))
+                now = loop.time()
+                if churn.cut(now - up_at, now) and self.churn_ends():
+                    self.unreached = (f"{churn.cuts} links in a row were cut within "
+                                      f"{STEADY_LINK:g} s of opening")
+                    await self.post(("lost", None, f"cannot keep a link to the host: {self.unreached}"))
+                    return
                 redial.restart(self.reconnect_window)
             except BaseException:
                 connection.close()  # this end failed, or was stopped: no socket left open

@@ -197,7 +197,8 @@ class PeerSession:
             # message was saved (the transcript's last write), not now; no fresh time.
             self._start_rules(self.table, elapsed=self._saved_turn_age())
             self._table_known()
-        self._host_link = HostLink(self.connector, self.inbox.put, self.reconnect_window)
+        self._host_link = HostLink(self.connector, self.inbox.put, self.reconnect_window,
+                                   churn_ends=lambda: self.table is None)
         host_link = asyncio.create_task(self._host_link.run(self._host_hello))
         try:
             try:

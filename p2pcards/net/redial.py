@@ -11,6 +11,8 @@ instant), and it gives up once ``attempts`` failures in a row or a
 :class:`Redial` was made, or from the last :meth:`Redial.restart`). A pause
 is never longer than ``most``. The clock, the sleep and the random draws can
 be handed in, so a test runs it under a fake clock with seeded jitter.
+:class:`Churn` bounds the other endless case: every dial succeeds and every
+link is cut at once.
 """
 
 from __future__ import annotations
@@ -74,4 +76,29 @@ class Redial:
         return True
 
 
-__all__ = ["Redial"]
+class Churn:
+    """Links that came up and were cut before they held ``steady`` seconds, one after
+    another. Each of their dials succeeds, so a :class:`Redial` (which counts failed
+    dials) never ends such a run; :meth:`cut` says when it has lasted ``window``
+    seconds. A link that held ends the run. The times are handed in."""
+
+    def __init__(self, *, steady: float, window: float) -> None:
+        self.steady, self.window = steady, window
+        #: When the run's first short link was cut (None: no run).
+        self.since: float | None = None
+        #: Short links cut in the run.
+        self.cuts = 0
+
+    def cut(self, held: float, now: float) -> bool:
+        """A link was cut at ``now`` after ``held`` seconds up: True once the run of
+        short links has lasted the window (dialling again gains nothing)."""
+        if held >= self.steady:
+            self.since, self.cuts = None, 0
+            return False
+        if self.since is None:
+            self.since = now
+        self.cuts += 1
+        return now - self.since >= self.window
+
+
+__all__ = ["Churn", "Redial"]

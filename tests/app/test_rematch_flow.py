@@ -23,6 +23,7 @@ from p2pcards.protocol.identity import Identity
 from p2pcards.protocol.rematch_genesis import FinishedMatch
 from p2pcards.protocol.verify_rematches import verify_evening
 from p2pcards.rules.bluff import BluffConfig
+from tests.support.polling import until
 from tests.support.typed import present
 
 SEED = 21
@@ -187,6 +188,31 @@ def test_the_hosts_end_box_says_who_it_waits_for_until_every_seat_is_taken(tmp_p
     assert free == "End box: waiting for a player to take the free seat (90 s left, then the " \
                    "evening ends)."
     assert none is None  # every seat taken: the rematch starts
+
+
+def test_a_player_gone_from_the_end_box_has_its_seat_freed_when_the_grace_ends(
+        tmp_path: Path) -> None:
+    """The host's clock frees a seat when that player's grace ends, though it went to
+    sleep (nobody away) until the end box's close: going away wakes it. Nothing else
+    runs here (no ``until_decided``) to look in the meantime."""
+    async def run() -> tuple[set[int], int]:
+        host, options, hosted, port, people, sessions = await first_match(tmp_path, joiners=2)
+        try:
+            evening = EveningHost(host, hosted, options, grace=0.5)
+            gone = index_of(sessions[1])
+            everyone = (1, 1, 1, 1)
+            hosted.host.on_linked(everyone)  # every end box linked: the clock sleeps to the close
+            await asyncio.sleep(0)
+            hosted.host.on_linked(tuple(0 if p == gone else 1 for p in range(4)))
+            # Bounded far below the end box's close (120 s), where the clock planned to wake.
+            await until(lambda: evening.count.vacated, timeout=30,
+                        what="the seat freed at the end of the grace")
+            return set(evening.count.vacated), gone
+        finally:
+            await hosted.close(grace=0, linger=0)
+
+    vacated, gone = asyncio.run(run())
+    assert vacated == {gone}
 
 
 def test_a_newcomer_takes_the_freed_seat_everyone_is_told_and_the_evening_verifies(tmp_path: Path) -> None:

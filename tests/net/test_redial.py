@@ -1,6 +1,7 @@
 """The one redial helper (``p2pcards.net.redial``) under a fake clock: the pauses
 back off with jitter and stay bounded, the bounds stop it, a restart forgets
-the failures, and cancelling it stops its wait."""
+the failures, and cancelling it stops its wait; a run of links cut at once
+(every dial succeeding) ends after its window unless a link holds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 
 import pytest
 
-from p2pcards.net.redial import Redial
+from p2pcards.net.redial import Churn, Redial
 
 
 class FakeClock:
@@ -117,3 +118,21 @@ def test_a_redial_must_be_bounded() -> None:
         Redial(first=0.2, most=1.0, now=lambda: 0.0)
     with pytest.raises(ValueError):
         Redial(first=0.2, most=0.1, attempts=3, now=lambda: 0.0)
+
+
+def test_links_cut_at_once_end_after_the_window_from_the_first_cut() -> None:
+    churn = Churn(steady=5.0, window=10.0)
+    cuts = [churn.cut(held=0.5, now=t) for t in (1.0, 1.6, 6.0, 10.9)]
+    assert cuts == [False, False, False, False]
+    assert churn.cut(held=0.5, now=11.0)  # 10 s since the first short link was cut
+    assert churn.cuts == 5
+
+
+def test_a_link_that_held_ends_the_run_of_cut_links() -> None:
+    churn = Churn(steady=5.0, window=10.0)
+    assert not churn.cut(held=0.5, now=1.0)
+    assert not churn.cut(held=5.0, now=10.0)  # it held: the run is over
+    assert churn.since is None and churn.cuts == 0
+    assert not churn.cut(held=0.5, now=12.0)  # a new run, from here
+    assert not churn.cut(held=0.5, now=21.9)
+    assert churn.cut(held=0.5, now=22.0)

@@ -159,6 +159,11 @@ class PeerProcess:
         self.home = home
         self.argv = argv
         self.stderr_path = stderr_path
+        #: A copy of every stdout line, beside the stderr file: a kept temp folder shows
+        #: what each process said after the test is gone.
+        self.stdout_path = stderr_path.with_name(stderr_path.name.replace("stderr", "stdout", 1)
+                                                 if "stderr" in stderr_path.name
+                                                 else f"{stderr_path.name}.stdout")
         self.started_at = time.time()
         self._stderr = open(stderr_path, "w")  # noqa: SIM115 - the child's stderr, closed in stop()
         self.popen = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
@@ -180,8 +185,11 @@ class PeerProcess:
 
     def _read(self) -> None:
         assert self.popen.stdout is not None
-        with self.popen.stdout:  # closed at its end, by the thread that reads it
+        # Both closed at the end, by the thread that reads and copies.
+        with self.popen.stdout, open(self.stdout_path, "w") as copy:
             for line in self.popen.stdout:
+                copy.write(line)
+                copy.flush()
                 with self._changed:
                     self.lines.append(line.rstrip("\n"))
                     self._changed.notify_all()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -30,8 +31,6 @@ from .test_rematch_lan import EVENING_TIMEOUT, _player_transcripts, _said
 
 HERE = Path(__file__).resolve().parent
 LOOPBACK = "127.0.0.1"
-#: ``tables`` runs until the seats show (each browses for 1.5 s; bounded).
-TABLES_TRIES = 40
 
 
 def _tables(home: Home, name: str) -> dict[str, object] | None:
@@ -45,13 +44,23 @@ def _tables(home: Home, name: str) -> dict[str, object] | None:
     return None
 
 
-def _free_seats(home: Home, name: str, free: int, timeout: float) -> dict[str, object]:
-    """Wait until ``tables`` shows the table between matches with ``free`` seats."""
+def _free_seats(home: Home, name: str, free: int, timeout: float,
+                host: PeerProcess) -> dict[str, object]:
+    """Wait until ``tables`` shows the table between matches with ``free`` seats (a
+    failure says what each ``tables`` showed of it, and the host's last lines)."""
+    began = time.monotonic()
+    seen: list[str] = []
+
     def shown() -> dict[str, object] | None:
         row = _tables(home, name)
+        seen.append(f"at {time.monotonic() - began:.1f} s: "
+                    + ("not listed" if row is None else f"free {row['free']}, between {row['between']}"))
         return row if row is not None and row["free"] == free and row["between"] else None
+
+    def describe() -> str:
+        return "\n".join(["tables showed:", *seen[-10:], "the host's last lines:", *host.lines[-10:]])
     return eventually(shown, timeout, what=f"{free} free seat(s) of {name!r} in tables",
-                      interval=0.2)
+                      interval=0.2, describe=describe)
 
 
 def _person(home: Home, *args: str) -> PeerProcess:
@@ -97,7 +106,7 @@ def test_clients_that_exit_at_the_end_box_free_their_seats_for_a_newcomer_and_a_
     host.type_line("again")
     # Both clients leave, signed, and exit: their seats are free at once (no grace needed).
     assert [c.wait(EVENING_TIMEOUT) for c in clients] == [0, 0], [c.stderr() for c in clients]
-    row = _free_seats(homes[3], name, 2, timeout=END_BOX_GRACE + 20)
+    row = _free_seats(homes[3], name, 2, timeout=END_BOX_GRACE + 20, host=host)
     assert row["between"] is True
     listed = homes[3].run("tables", "--interface", LOOPBACK, "--timeout", "1.5", timeout=60)
     assert any(name in s and " 2* " in s for s in listed.stdout.splitlines()), listed.stdout
@@ -156,10 +165,14 @@ def test_a_client_killed_at_the_end_box_comes_back_with_join_and_chooses_again(
     table.history.append(kai)
     kai.wait_event("LobbyUpdate", STARTUP_TIMEOUT)
     kai.wait_event("MatchCompleted", EVENING_TIMEOUT)  # at its end box, undecided
+    # ...and the match is over for the table too: Kai may have made the last move, and
+    # its end box opens before that move has reached the host. Killed then, it dies in
+    # its turn, and the host's clock rightly names it (no end box for anyone).
+    host.wait_event("MatchCompleted", EVENING_TIMEOUT)
     kai.signal(signal.SIGKILL)
     kai.wait(30)
     # Away past the grace without a choice: its seat shows free.
-    _free_seats(homes[3], name, 1, timeout=END_BOX_GRACE + 30)
+    _free_seats(homes[3], name, 1, timeout=END_BOX_GRACE + 30, host=host)
     back = kai_home.spawn("join", name, "--interface", LOOPBACK, "--timeout", "1.5",
                           *plan.seat_args(), "--again", "1")
     table.history.append(back)

@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from p2pcards.commands import UserError
 from p2pcards.ui.text_common import plural, quoted
@@ -22,7 +22,7 @@ from p2pcards.ui.text_common import plural, quoted
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from p2pcards.net.discovery import TableInfo
+    from p2pcards.net.discovery import Awaited, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -30,14 +30,25 @@ log = logging.getLogger(__name__)
 LIST_KEPT = 600.0
 #: The file (in the state folder) that keeps them: each number's table name and host key.
 LIST_FILE = "listed.json"
+#: Seconds ``join NAME`` and ``watch NAME`` look on, past ``--timeout``, for the table
+#: they name while it has not answered (every one of that name the last printed list
+#: showed): on a busy LAN or laptop an answer can come late (``discovery.Awaited``).
+FIND_PATIENCE = 10.0
 
 
-class Listed(Protocol):
-    """What picking a table reads of a listed one: discovery's ``TableInfo``, or a
-    test's stand-in for it."""
+class Named(Protocol):
+    """What names a table: its name and host key."""
 
     @property
     def name(self) -> str: ...
+    @property
+    def fingerprint(self) -> str: ...
+
+
+class Listed(Named, Protocol):
+    """What picking a table reads of a listed one: discovery's ``TableInfo``, or a
+    test's stand-in for it."""
+
     @property
     def game(self) -> str: ...
     @property
@@ -46,8 +57,6 @@ class Listed(Protocol):
     def port(self) -> int: ...
     @property
     def host_name(self) -> str: ...
-    @property
-    def fingerprint(self) -> str: ...
     @property
     def free_seats(self) -> int: ...
     @property
@@ -61,6 +70,8 @@ class TablesMatch(UserError):
 
 #: A listed table, as the caller's own type (``TableInfo`` from discovery).
 L = TypeVar("L", bound=Listed)
+#: A named table (a listed one, or an entry of the list printed last).
+N = TypeVar("N", bound=Named)
 #: Whether this player holds a seat at a table's end box: its host key, address, port.
 Held = Callable[[bytes | str, str, int], bool]
 
@@ -72,13 +83,13 @@ async def find_table(args: argparse.Namespace, held: Held | None = None
     if args.connect:
         host, port = host_port(args.connect)
         return host, port, None
-    found = await _browse(args)
+    listed = last_listed()
+    found = await _browse(args, sought(args.table, listed))
     watching = args.command == "watch"
     held_here = None if held is None else \
         (lambda t: held(t.public_key or t.fingerprint, t.host, t.port))
     try:
-        table = pick_table(found, args.table, watching=watching, listed=last_listed(),
-                           held=held_here)
+        table = pick_table(found, args.table, watching=watching, listed=listed, held=held_here)
     except TablesMatch:
         remember_listed(_in_order(found))  # the numbers the sentence gives are the ones to use
         raise
@@ -112,13 +123,32 @@ def host_port(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-async def _browse(args: argparse.Namespace) -> list[TableInfo]:
-    """The tables on the LAN (``--interface``: only where it says)."""
+def sought(wanted: str | None, listed: Sequence[tuple[str, str]] | None) -> Awaited:
+    """What ``join WANTED`` looks for past its window (see :class:`Awaited`): the
+    tables of the list printed last that WANTED names, read as :func:`pick_table`
+    reads it, else any one table it names."""
+    from p2pcards.net.discovery import Awaited
+    entries = [_Entry(name, key) for name, key in listed or []]
+    named = tuple((entry.name, entry.fingerprint) for entry in _matching(entries, wanted, listed))
+    return Awaited(named, lambda found: bool(_matching(_in_order(found), wanted, listed)),
+                   patience=FIND_PATIENCE)
+
+
+class _Entry(NamedTuple):
+    """One table of the list printed last: its name and host key."""
+
+    name: str
+    fingerprint: str
+
+
+async def _browse(args: argparse.Namespace, awaited: Awaited | None = None) -> list[TableInfo]:
+    """The tables on the LAN (``--interface``: only where it says); with ``awaited``,
+    looking on past ``--timeout`` until those tables answered."""
     from p2pcards.net.discovery import browse_tables
     from p2pcards.net.errors import UnknownInterface
     from p2pcards.net.failing import LocalFailure
     try:
-        return await browse_tables(args.timeout, interfaces=args.interface)
+        return await browse_tables(args.timeout, interfaces=args.interface, awaited=awaited)
     except UnknownInterface as error:
         raise UserError(f"{error} (--interface takes an address or name of this machine's interfaces)") from None
     except Exception as error:  # zeroconf's own errors too: said, not a traceback
@@ -239,15 +269,8 @@ def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False
     order. Each refusal says what to do."""
     listed_now = _in_order(found)
     hint = "see p2pcards tables, or use --connect HOST:PORT"
-    if wanted is None:
-        matches = listed_now
-    else:
-        key = wanted.strip().lower()
-        matches = [t for t in listed_now if t.name == wanted]
-        if not matches and len(key) >= 4:
-            matches = [t for t in listed_now if t.fingerprint.startswith(key)]
-        if not matches and key.isdigit():
-            matches = _numbered(listed_now, int(key), listed)
+    matches = _matching(listed_now, wanted, listed)
+    key = "" if wanted is None else wanted.strip().lower()
     open_ones = [t for t in matches if (t.spectators if watching else t.free_seats) > 0
                  or (held is not None and held(t))]
     if not matches:
@@ -283,7 +306,22 @@ def pick_table(found: Sequence[L], wanted: str | None, *, watching: bool = False
     return open_ones[0]
 
 
-def _numbered(in_order: list[L], number: int, listed: Sequence[tuple[str, str]] | None) -> list[L]:
+def _matching(in_order: list[N], wanted: str | None,
+              listed: Sequence[tuple[str, str]] | None) -> list[N]:
+    """The tables ``wanted`` names: by name, else by host key (or its start, four
+    characters or more), else by number; without ``wanted``, every table."""
+    if wanted is None:
+        return in_order
+    key = wanted.strip().lower()
+    matches = [t for t in in_order if t.name == wanted]
+    if not matches and len(key) >= 4:
+        matches = [t for t in in_order if t.fingerprint.startswith(key)]
+    if not matches and key.isdigit():
+        matches = _numbered(in_order, int(key), listed)
+    return matches
+
+
+def _numbered(in_order: list[N], number: int, listed: Sequence[tuple[str, str]] | None) -> list[N]:
     """The table numbered ``number``: the one the last printed list gave that number
     (found by name and host key; none if it has gone), else today's ``number``-th."""
     if listed and 1 <= number <= len(listed):

@@ -24,8 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 
 from zeroconf import DNSQuestionType, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "SERVICE_TYPE",
+    "Awaited",
     "TableAdvertiser",
     "TableBrowser",
     "TableInfo",
@@ -270,12 +271,17 @@ class TableBrowser:
         self._azc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._names: set[str] = set()
+        self._asked: set[str] = set()
+        self._withdrawn: set[str] = set()
+        self._news = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def start(self) -> None:
         if self._azc is not None:
             return
         self._azc = open_mdns(self._interfaces)
         await hear_own_links_only(self._azc, self._interfaces)
+        self._loop = asyncio.get_running_loop()
         self._browser = AsyncServiceBrowser(
             self._azc.zeroconf,
             [SERVICE_TYPE],
@@ -288,23 +294,51 @@ class TableBrowser:
     ) -> None:
         if state_change is ServiceStateChange.Removed:
             self._names.discard(name)
+            self._withdrawn.add(name)
         else:
             self._names.add(name)
+            self._withdrawn.discard(name)
+        if self._loop is not None:  # wakes news(), from zeroconf's thread too
+            self._loop.call_soon_threadsafe(self._news.set)
 
     @property
     def heard_of(self) -> frozenset[str]:
         """Instance names announced and not withdrawn; may include dead hosts (no goodbye)."""
         return frozenset(self._names)
 
-    async def tables(self, resolve_timeout: float = 1.0, probe_timeout: float = 0.5) -> list[TableInfo]:
-        """Resolve every table heard of, keep those whose TCP port answers; sorted by name."""
+    @property
+    def withdrawn(self) -> frozenset[str]:
+        """Instance names whose host said goodbye since this browser started."""
+        return frozenset(self._withdrawn)
+
+    def ask_for(self, instances: Collection[str]) -> None:
+        """Resolve these instance names too, heard of or not: a table known by name
+        and key (a printed list showed it) is asked for directly, not only browsed."""
+        self._asked.update(instances)
+
+    async def news(self, timeout: float) -> None:
+        """Wait until a table is announced, updated or withdrawn, or ``timeout`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._news.wait()
+        self._news.clear()
+
+    async def tables(self, resolve_timeout: float = 1.0, probe_timeout: float = 0.5, *,
+                     known: Sequence[TableInfo] = ()) -> list[TableInfo]:
+        """Resolve every table heard of (or asked for), keep those whose TCP port
+        answers; sorted by name. ``known``: tables found alive moments ago, kept as
+        they are (neither resolved nor probed again)."""
         azc = self._azc
         if azc is None:
             raise NotRunning("call TableBrowser.start() before tables()")
+        kept = {table.instance: table for table in known}
+        wanted = sorted((self._names | self._asked) - kept.keys() - self._withdrawn)
         found = await asyncio.gather(
-            *(self._resolve(azc.zeroconf, name, resolve_timeout, probe_timeout) for name in sorted(self._names))
+            *(self._resolve(azc.zeroconf, name, resolve_timeout, probe_timeout) for name in wanted)
         )
-        return sorted((table for table in found if table is not None), key=lambda t: (t.name, t.instance))
+        alive = [*(t for t in kept.values() if t.instance not in self._withdrawn),
+                 *(table for table in found if table is not None)]
+        return sorted(alive, key=lambda t: (t.name, t.instance))
 
     @staticmethod
     async def _resolve(zc: Zeroconf, name: str, resolve_timeout: float, probe_timeout: float) -> TableInfo | None:
@@ -341,8 +375,57 @@ class TableBrowser:
         await self.stop()
 
 
-async def browse_tables(timeout: float = 1.0, interfaces: list[str] | None = None) -> list[TableInfo]:
-    """Listen for ``timeout`` seconds, then return the tables that are alive."""
+#: Seconds between looks at the tables while a browse waits for an awaited one:
+#: names heard meanwhile are resolved at once, the others asked for again.
+LOOK_AGAIN = 1.0
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """The tables a browse keeps listening for past its window (``join NAME``):
+    each of ``listed`` (name and host key, as a list printed here showed it)
+    answers or says goodbye, or, when none is listed, the tables found are
+    ``enough`` (the one a person named is among them). At most ``patience``
+    seconds more.
+
+    Why: an mDNS answer can come more than a second late. A responder that
+    multicast a record within the last second must wait before it multicasts it
+    again (RFC 6762 §6), so a browser that starts just after another one asked
+    (many tables, many laptops, one LAN) hears the answer to its first question
+    only about 1.1–1.4 s later; a loaded machine adds its own delay. A person who
+    just saw a table listed must not be told that it does not exist."""
+
+    listed: tuple[tuple[str, str], ...] = ()
+    enough: Callable[[Sequence[TableInfo]], bool] = bool
+    patience: float = 10.0
+
+    def instances(self) -> list[str]:
+        """The DNS-SD instance names of the listed tables (asked for directly)."""
+        return [f"{instance_name(name, key)}.{SERVICE_TYPE}" for name, key in self.listed]
+
+    def met(self, found: Sequence[TableInfo], withdrawn: Collection[str]) -> bool:
+        """Whether what is awaited has answered (or, a listed table, said goodbye)."""
+        if not self.listed:
+            return self.enough(found)
+        answered = {(table.name, table.fingerprint) for table in found}
+        return all(pair in answered or instance in withdrawn
+                   for pair, instance in zip(self.listed, self.instances(), strict=True))
+
+
+async def browse_tables(timeout: float = 1.0, interfaces: list[str] | None = None,
+                        awaited: Awaited | None = None) -> list[TableInfo]:
+    """Listen for ``timeout`` seconds, then return the tables that are alive; with
+    ``awaited``, go on listening (at most its patience) until it has answered."""
     async with TableBrowser(interfaces) as browser:
+        if awaited is not None:
+            browser.ask_for(awaited.instances())
         await asyncio.sleep(timeout)
-        return await browser.tables()
+        found = await browser.tables()
+        if awaited is None:
+            return found
+        loop = asyncio.get_running_loop()
+        end = loop.time() + awaited.patience
+        while not awaited.met(found, browser.withdrawn) and (left := end - loop.time()) > 0:
+            await browser.news(min(LOOK_AGAIN, left))
+            found = await browser.tables(known=found)
+        return found

@@ -22,11 +22,12 @@ from p2pcards.commands.finding import (
     last_listed,
     pick_table,
     remember_listed,
+    sought,
     table_lines,
 )
 from p2pcards.commands.options import build_parser
 from p2pcards.net.addresses import zone_by_name
-from p2pcards.net.discovery import TableInfo
+from p2pcards.net.discovery import Awaited, TableInfo
 from p2pcards.protocol.identity import Identity
 from tests.support.listing import listing_rows
 
@@ -131,8 +132,13 @@ def test_a_folder_that_cannot_keep_the_list_does_not_stop_tables(tmp_path: Path,
     assert last_listed() is None
 
 
-def _browsed(monkeypatch: pytest.MonkeyPatch, found: Sequence[TableInfo]) -> None:
-    async def browse(timeout: float = 1.0, interfaces: list[str] | None = None) -> list[TableInfo]:
+def _browsed(monkeypatch: pytest.MonkeyPatch, found: Sequence[TableInfo],
+             asked: list[Awaited | None] | None = None) -> None:
+    """Discovery answers ``found``; what each browse awaited goes to ``asked``."""
+    async def browse(timeout: float = 1.0, interfaces: list[str] | None = None,
+                     awaited: Awaited | None = None) -> list[TableInfo]:
+        if asked is not None:
+            asked.append(awaited)
         return list(found)
     monkeypatch.setattr("p2pcards.net.discovery.browse_tables", browse)
 
@@ -174,3 +180,49 @@ def test_tables_json_keeps_its_numbers_too(state: Path, monkeypatch: pytest.Monk
     assert json.loads(capsys.readouterr().out)["number"] == 1
     _browsed(monkeypatch, [_table("Attic"), den])
     assert _join("1")[:2] == ("10.0.0.2", 4001)
+
+
+# -- looking on for the table a person named ---------------------------------------------------
+
+
+def test_join_by_a_name_the_list_showed_twice_looks_on_until_both_answered() -> None:
+    den, twin, kitchen = _table("Den"), _table("Den"), _table("Kitchen")
+    printed = [(t.name, t.fingerprint) for t in (den, twin, kitchen)]
+    awaited = sought("Den", printed)
+    assert set(awaited.listed) == {printed[0], printed[1]} and awaited.patience > 0
+    assert not awaited.met([den, kitchen], withdrawn=())  # the twin has not answered yet
+    assert awaited.met([den, twin], withdrawn=())
+    # A twin that said goodbye is not waited for.
+    assert awaited.met([den], withdrawn=set(Awaited(listed=(printed[1],)).instances()))
+
+
+def test_join_by_number_or_key_looks_on_for_the_table_the_list_gave_it() -> None:
+    den, kitchen = _table("Den"), _table("Kitchen")
+    printed = [(den.name, den.fingerprint), (kitchen.name, kitchen.fingerprint)]
+    assert sought("2", printed).listed == (printed[1],)
+    assert sought(kitchen.fingerprint[:4], printed).listed == (printed[1],)
+    assert sought(None, printed).listed == tuple(printed)  # the only open one: all listed answer
+
+
+def test_a_table_no_list_showed_is_looked_for_until_one_of_its_name_answers() -> None:
+    den, attic = _table("Den"), _table("Attic")
+    awaited = sought("Den", [(attic.name, attic.fingerprint)])
+    assert awaited.listed == ()
+    assert not awaited.met([attic], withdrawn=()) and awaited.met([attic, den], withdrawn=())
+    numbered = sought("2", None)  # no list: the second of today's tables
+    assert not numbered.met([den], withdrawn=()) and numbered.met([den, attic], withdrawn=())
+
+
+def test_join_asks_discovery_to_look_on_for_the_tables_the_printed_list_named(
+        state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from p2pcards.commands.finding import cmd_tables
+    one, two = _table("Den", port=4001), _table("Den", port=4002)
+    asked: list[Awaited | None] = []
+    _browsed(monkeypatch, [one, two], asked)
+    asyncio.run(cmd_tables(build_parser().parse_args(["tables"])))
+    assert asked == [None]  # a listing shows what answered in its window
+    with pytest.raises(TablesMatch):
+        _join("Den")
+    awaited = asked[-1]
+    assert awaited is not None
+    assert set(awaited.listed) == {(one.name, one.fingerprint), (two.name, two.fingerprint)}

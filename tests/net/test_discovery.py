@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from zeroconf import ServiceInfo
 
 from p2pcards.net.connection import Server, serve
-from p2pcards.net.discovery import TableAdvertiser, TableBrowser, browse_tables
+from p2pcards.net.discovery import Awaited, TableAdvertiser, TableBrowser, browse_tables
 from p2pcards.net.table_record import (
     SERVICE_TYPE,
     TableInfo,
@@ -108,6 +108,46 @@ async def test_stopped_table_disappears(alice: Identity) -> None:
             assert alice.fingerprint not in {t.fingerprint for t in await browser.tables()}
     finally:
         server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_browse_awaiting_a_table_listens_past_its_window_until_it_answers(
+        alice: Identity, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table is announced only after the browse's window closed without it."""
+    looks: list[list[TableInfo]] = []
+    looked = TableBrowser.tables
+
+    async def counted(browser: TableBrowser, *args: float, **kwargs: object) -> list[TableInfo]:
+        found = await looked(browser, *args, **kwargs)  # type: ignore[arg-type]
+        looks.append(found)
+        return found
+
+    monkeypatch.setattr(TableBrowser, "tables", counted)
+    awaited = Awaited(listed=(("Late den", alice.fingerprint),), patience=3 * BOUND)
+    server = await listening(alice)
+    adv = advertiser(alice, server.port, name="Late den")
+    browsing = asyncio.create_task(browse_tables(timeout=0.0, interfaces=LOOPBACK, awaited=awaited))
+    try:
+        async with asyncio.timeout(BOUND):
+            while not looks:  # bounded: the window (none) is over at the first look
+                await asyncio.sleep(0.01)
+        assert alice.fingerprint not in {t.fingerprint for t in looks[0]}
+        await adv.start()
+        found = await asyncio.wait_for(browsing, 4 * BOUND)
+    finally:
+        browsing.cancel()
+        await adv.stop()
+        server.close()
+    assert [t.name for t in found if t.fingerprint == alice.fingerprint] == ["Late den"]
+
+
+@pytest.mark.asyncio
+async def test_a_browse_awaiting_a_table_that_never_answers_ends_with_its_patience() -> None:
+    nobody = Identity.generate("nobody")
+    awaited = Awaited(listed=(("Gone den", nobody.fingerprint),), patience=1.0)
+    found = await asyncio.wait_for(browse_tables(timeout=0.1, interfaces=LOOPBACK, awaited=awaited),
+                                   BOUND)
+    assert nobody.fingerprint not in {t.fingerprint for t in found}
 
 
 ADVERTISER_SCRIPT = textwrap.dedent(

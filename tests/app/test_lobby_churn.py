@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from p2pcards.app import TableOptions, joining_session, start_hosted_table
+from p2pcards.app.hosted import TableOptions, start_hosted_table
+from p2pcards.app.joined import joining_session
 from p2pcards.bots.agent import BotAgent, make_bot_factory
 from p2pcards.net.session_events import SessionResult
 from p2pcards.protocol import game_wire

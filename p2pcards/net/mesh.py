@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING
 
@@ -59,8 +60,13 @@ log = logging.getLogger(__name__)
 HELLO_TIMEOUT = 5.0
 #: Seconds one dial (TCP connect and link handshake) may take.
 DIAL_TIMEOUT = 3.0
-#: Failed dials in a row to one player before the mesh waits for new addresses.
+#: Failed dials in a row to one player before the mesh rests (``REST_AFTER_ROUND``).
 MAX_DIALS = 6
+#: Seconds a dialler rests after a round of ``MAX_DIALS`` failures before the next
+#: round (less up to a quarter, jitter), until the mesh closes or new addresses come:
+#: a laptop too busy to answer for half a minute, or a switch that dropped a few
+#: connects, must not cost the pair its direct link for the rest of the evening.
+REST_AFTER_ROUND = 30.0
 #: First pause after a failed dial (doubles each time, up to ``MAX_BACKOFF``, with
 #: jitter: :class:`~p2pcards.net.redial.Redial`).
 FIRST_BACKOFF = 0.3
@@ -372,7 +378,9 @@ class Mesh:
 
     async def _dial_loop(self, player: int) -> None:
         """Keep a link to ``player`` up while addresses are known: dial, and after a
-        link ends dial again; bounded retries with backoff between failures."""
+        link ends dial again; rounds of bounded retries with backoff between
+        failures, and a rest between rounds. Ends when the mesh closes (or new
+        addresses replace this dialler)."""
         if self.me is not None and self.me > player:
             await asyncio.sleep(HIGHER_WAITS)
         redial = Redial(first=FIRST_BACKOFF, most=MAX_BACKOFF, attempts=self.max_dials)
@@ -386,9 +394,8 @@ class Mesh:
                 redial.restart()
                 continue
             if not await redial.failed():
-                break
-        if self._dialers.get(player) is asyncio.current_task():
-            del self._dialers[player]  # given up until new addresses arrive
+                await asyncio.sleep(REST_AFTER_ROUND * (1 - 0.25 * secrets.SystemRandom().random()))
+                redial.restart()
 
     async def _dial_once(self, player: int) -> bool:
         """Dial every known address of ``player`` at once, staggered (Happy Eyeballs:

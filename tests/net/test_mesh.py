@@ -179,6 +179,34 @@ async def test_a_broken_link_is_dialled_again() -> None:
         assert await asyncio.wait_for(b.got.get(), BOUND) == (0, frames.encode("ping", {"n": 9}))
 
 
+async def test_a_pair_whose_dials_all_failed_for_a_round_links_after_a_rest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A laptop too busy to answer for a while (every dial fails, both ways, for a
+    whole round) still gets its direct link once it answers again."""
+    monkeypatch.setattr(mesh_module, "REST_AFTER_ROUND", 0.2)
+    monkeypatch.setattr(mesh_module, "FIRST_BACKOFF", 0.01)
+    busy = True
+    dials = 0
+
+    async def flaky_connect(*args: object, **kwargs: object) -> object:
+        nonlocal dials
+        dials += 1
+        if busy:
+            raise OSError("connection timed out")
+        return await connect(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mesh_module, "connect", flaky_connect)
+    async with players(2) as (a, b):
+        for player in (a, b):
+            player.mesh.max_dials = 2
+        introduce([a, b])
+        # Both ends have used up a round (two dials each) and rest.
+        await until(lambda: dials >= 4, BOUND, what="a round of failed dials from each end")
+        busy = False
+        await until(lambda: a.mesh.linked() == {1} and b.mesh.linked() == {0}, BOUND,
+                    what="the direct link after the rest")
+
+
 async def test_four_players_form_every_pair_once() -> None:
     async with players(4) as group:
         introduce(group)

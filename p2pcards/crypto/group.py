@@ -296,7 +296,59 @@ class Point:
     def __rmul__(self, scalar: Scalar) -> Point:
         if not isinstance(scalar, Scalar):
             return NotImplemented
-        return scalar_mul(scalar, self)
+        return self.times(scalar)
+
+    def times(self, scalar: Scalar) -> Point:
+        """``scalar · self``, with the identity and zero handled before libsodium sees them.
+
+        libsodium refuses a zero scalar, the identity as input and the identity as
+        result; for a point of the prime-order subgroup and a reduced non-zero
+        scalar the result is never the identity, so these two checks are all. ``G``
+        takes libsodium's fixed-base path.
+        """
+        factor = scalar.to_bytes()
+        if factor == _ZERO_BYTES or self._b == _IDENTITY_BYTES:
+            return Point.identity()
+        if self._b == _G_BYTES:
+            OPS.scalarmult_base += 1
+            return Point._wrap(_mul_base(factor))
+        OPS.scalarmult += 1
+        product = _mul(factor, self._b)  # refuses an invalid point: see PendingPoints
+        pending = pending_points()
+        if pending is not None:
+            pending.multiplied(self._b)
+        return Point._wrap(product)
+
+    @classmethod
+    def weighted_sum(cls, terms: Mapping[Point, int]) -> Point:
+        """``Σ k·P`` over ``terms`` (point -> public integer ``k``, taken modulo the order).
+
+        For batch verification (:mod:`p2pcards.crypto.batch`), whose coefficients are
+        public integers (challenges, responses, the verifier's random weights): they
+        are reduced with Python's integers, then multiplied by libsodium. A zero
+        coefficient or the identity adds nothing; ``G`` takes the fixed-base path.
+        """
+        pending = pending_points()
+        total = _IDENTITY_BYTES
+        for point, k in terms.items():
+            k %= ORDER
+            raw = point.to_bytes()
+            if k == 0 or raw == _IDENTITY_BYTES:
+                continue
+            if raw == _G_BYTES:
+                OPS.scalarmult_base += 1
+                product = _mul_base(k.to_bytes(32, "little"))
+            else:
+                OPS.scalarmult += 1
+                product = _mul(k.to_bytes(32, "little"), raw)
+                if pending is not None:
+                    pending.multiplied(raw)
+            if total == _IDENTITY_BYTES:
+                total = product
+            else:
+                OPS.add += 1
+                total = _add(total, product)
+        return cls._wrap(total)
 
     __mul__ = __rmul__
 
@@ -317,31 +369,13 @@ class Point:
 
 
 def scalar_mul(scalar: Scalar, point: Point) -> Point:
-    """``scalar · point``, with the identity and zero handled before libsodium sees them.
-
-    libsodium refuses a zero scalar, the identity as input and the identity as
-    result; for a point of the prime-order subgroup and a reduced non-zero
-    scalar the result is never the identity, so these two checks are all.
-    """
-    if scalar._b == _ZERO_BYTES or point._b == _IDENTITY_BYTES:
-        return Point.identity()
-    if point._b == _G_BYTES:
-        OPS.scalarmult_base += 1
-        return Point._wrap(_mul_base(scalar._b))
-    OPS.scalarmult += 1
-    product = _mul(scalar._b, point._b)  # refuses an invalid point: see PendingPoints
-    pending = pending_points()
-    if pending is not None:
-        pending.multiplied(point._b)
-    return Point._wrap(product)
+    """``scalar · point`` (:meth:`Point.times`)."""
+    return point.times(scalar)
 
 
 def base_mul(scalar: Scalar) -> Point:
     """``scalar · G`` through libsodium's fixed-base multiplication."""
-    if scalar._b == _ZERO_BYTES:
-        return Point.identity()
-    OPS.scalarmult_base += 1
-    return Point._wrap(_mul_base(scalar._b))
+    return G.times(scalar)
 
 
 def sum_points(points: Iterable[Point]) -> Point:
@@ -352,34 +386,8 @@ def sum_points(points: Iterable[Point]) -> Point:
 
 
 def weighted_sum(terms: Mapping[Point, int]) -> Point:
-    """``Σ k·P`` over ``terms`` (point -> public integer ``k``, taken modulo the order).
-
-    For batch verification (:mod:`p2pcards.crypto.batch`), whose coefficients are
-    public integers (challenges, responses, the verifier's random weights): they
-    are reduced with Python's integers, then multiplied by libsodium. A zero
-    coefficient or the identity adds nothing; ``G`` takes the fixed-base path.
-    """
-    pending = pending_points()
-    total = _IDENTITY_BYTES
-    for point, k in terms.items():
-        k %= ORDER
-        raw = point._b
-        if k == 0 or raw == _IDENTITY_BYTES:
-            continue
-        if raw == _G_BYTES:
-            OPS.scalarmult_base += 1
-            product = _mul_base(k.to_bytes(32, "little"))
-        else:
-            OPS.scalarmult += 1
-            product = _mul(k.to_bytes(32, "little"), raw)
-            if pending is not None:
-                pending.multiplied(raw)
-        if total == _IDENTITY_BYTES:
-            total = product
-        else:
-            OPS.add += 1
-            total = _add(total, product)
-    return Point._wrap(total)
+    """``Σ k·P`` over ``terms`` (point -> public integer ``k``): :meth:`Point.weighted_sum`."""
+    return Point.weighted_sum(terms)
 
 
 def linear_combination(scalars: Iterable[Scalar], points: Iterable[Point]) -> Point:
@@ -393,5 +401,5 @@ def linear_combination(scalars: Iterable[Scalar], points: Iterable[Point]) -> Po
 _G_BYTES = _mul_base(_ONE_BYTES)
 
 #: The standard base point of edwards25519.
-G = Point._wrap(_G_BYTES)
+G = Point.from_bytes(_G_BYTES)
 

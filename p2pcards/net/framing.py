@@ -39,7 +39,12 @@ class FrameDecoder:
     """Turns stream chunks into whole frames.
 
     ``max_frame`` may be raised or lowered between calls (the link handshake
-    runs with a small limit, then opens up to the session's).
+    runs with a small limit, then opens up to the session's). A caller whose
+    limit may change after the next frame takes frames one at a time
+    (``feed(data, most=1)``): the bytes after it are kept unread, and judged by
+    the limit in force when they are read (``feed(b"", most=1)``). So the first
+    frame after a handshake, arriving in the same read as its last message (a
+    busy responder reads both at once), is not held to the handshake's limit.
     """
 
     def __init__(self, max_frame: int = MAX_FRAME) -> None:
@@ -49,6 +54,13 @@ class FrameDecoder:
         self._buffer = bytearray()
         self._body_size: int | None = None  # size announced by the current header
         self._error: FrameError | None = None
+        #: Bytes after the last frame a ``most``-bounded feed returned, not yet read.
+        self._unread = memoryview(b"")
+
+    @property
+    def unread(self) -> bool:
+        """Whether bytes after the frames returned wait to be read (``feed(b"", most=1)``)."""
+        return bool(self._unread)
 
     @property
     def in_frame(self) -> bool:
@@ -60,14 +72,21 @@ class FrameDecoder:
         """Bytes held for the frame in progress."""
         return len(self._buffer)
 
-    def feed(self, data: bytes) -> list[bytes]:
-        """Consume ``data`` and return every frame it completes, in order."""
+    def feed(self, data: bytes, most: int | None = None) -> list[bytes]:
+        """Consume ``data`` (after any bytes left unread) and return every frame it
+        completes, in order; with ``most``, at most that many, the rest left unread."""
         if self._error is not None:
             raise self._error
         frames: list[bytes] = []
         view = memoryview(data)
+        if self._unread:  # what a bounded feed left comes first
+            view = memoryview(bytes(self._unread) + data) if data else self._unread
+        self._unread = memoryview(b"")
         try:
             while view:
+                if most is not None and len(frames) >= most:
+                    self._unread = view
+                    break
                 if self._body_size is None:
                     take = min(HEADER_SIZE - len(self._buffer), len(view))
                     self._buffer += view[:take]
@@ -102,5 +121,6 @@ class FrameDecoder:
 
     def _fail(self, error: FrameError) -> None:
         self._error = error
+        self._unread = memoryview(b"")
         self._buffer = bytearray()
         self._body_size = None

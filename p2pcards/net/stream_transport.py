@@ -59,6 +59,8 @@ class StreamTransport:
 
     async def read_frame(self) -> bytes:
         loop = asyncio.get_running_loop()
+        if not self._frames and self._decoder.unread:  # judged by the limit in force now
+            self._frames.extend(self._decoder.feed(b"", most=1))
         while not self._frames:
             if self._closing:
                 raise ConnectionClosed("connection closed locally")
@@ -81,7 +83,8 @@ class StreamTransport:
                     raise ConnectionClosed("connection closed locally")
                 self._decoder.end_of_stream()
                 raise ConnectionClosed("connection closed by the peer", by_peer=True)
-            self._frames.extend(self._decoder.feed(data))
+            # One frame at a time: the limit may change after it (the handshake's).
+            self._frames.extend(self._decoder.feed(data, most=1))
             if not self._decoder.in_frame:
                 self._frame_budget = None
             elif self._frame_budget is None or self._frames:

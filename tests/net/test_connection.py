@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -20,7 +20,7 @@ from p2pcards.net.errors import (
     UnexpectedPeer,
 )
 from p2pcards.net.framing import FrameDecoder, encode_frame
-from p2pcards.net.link import LinkHandshake, Role, SecureChannel
+from p2pcards.net.link import HANDSHAKE_MAX_FRAME, LinkHandshake, Role, SecureChannel
 from p2pcards.protocol.identity import Identity
 from tests.support import until
 
@@ -63,9 +63,11 @@ async def accepted_one(accepted: asyncio.Queue[Connection]) -> Connection:
 
 
 async def raw_handshake(
-    port: int, identity: Identity, local_host: str | None = None
+    port: int, identity: Identity, local_host: str | None = None,
+    then: Callable[[SecureChannel], bytes] | None = None,
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, SecureChannel]:
-    """A hand-driven client: the real handshake, then the test writes whatever bytes it likes."""
+    """A hand-driven client: the real handshake, then the test writes whatever bytes it
+    likes (``then``'s, in the same write as the handshake's last message)."""
     local_addr = (local_host, 0) if local_host else None
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local_addr)
     handshake = LinkHandshake(identity, Role.INITIATOR)
@@ -75,7 +77,8 @@ async def raw_handshake(
         chunk = await asyncio.wait_for(reader.read(4096), BOUND)
         assert chunk, "server closed during the handshake"
         frames = decoder.feed(chunk)
-    writer.write(encode_frame(handshake.receive(frames[0]) or b""))
+    last = encode_frame(handshake.receive(frames[0]) or b"")
+    writer.write(last + (then(handshake.channel()) if then is not None else b""))
     await writer.drain()
     return reader, writer, handshake.channel()
 
@@ -226,6 +229,21 @@ async def test_oversized_header_is_refused_before_its_body(alice: Identity, bob:
         await writer.drain()
         with pytest.raises(FrameTooLarge):
             await asyncio.wait_for(served.recv(), BOUND)
+        await shut(writer)
+
+
+async def test_a_first_frame_read_with_the_handshakes_last_message_is_held_to_the_links_limit(
+        alice: Identity, bob: Identity) -> None:
+    """A dialler sends its first frame right after the handshake; a busy responder
+    reads both in one go. That frame, larger than any handshake message, is the
+    link's (under load every direct link failed here with FrameTooLarge)."""
+    first = b"hello, table " * 100
+    assert len(first) > HANDSHAKE_MAX_FRAME
+    async with running_server(bob) as (server, accepted):
+        _, writer, _ = await raw_handshake(
+            server.port, alice, then=lambda channel: encode_frame(channel.seal(first)))
+        served = await accepted_one(accepted)
+        assert await asyncio.wait_for(served.recv(), BOUND) == first
         await shut(writer)
 
 

@@ -122,3 +122,20 @@ def test_any_chunking_yields_the_same_frames(payloads: list[bytes], data: st.Dat
         out += decoder.feed(stream[previous:cut])
         previous = cut
     assert out == payloads
+
+
+def test_frames_taken_one_at_a_time_are_each_held_to_the_limit_in_force_when_read() -> None:
+    small, large = encode_frame(b"hi"), encode_frame(bytes(50))
+    decoder = FrameDecoder(max_frame=8)
+    assert decoder.feed(small + large + small[:3], most=1) == [b"hi"]
+    assert decoder.unread
+    decoder.max_frame = 100  # the handshake is over: the link's limit
+    assert decoder.feed(b"", most=1) == [bytes(50)]
+    assert decoder.feed(b"", most=1) == [] and decoder.in_frame and not decoder.unread
+    assert decoder.feed(small[3:]) == [b"hi"]
+
+
+def test_the_same_bytes_fed_at_once_are_held_to_the_old_limit() -> None:
+    decoder = FrameDecoder(max_frame=8)
+    with pytest.raises(FrameTooLarge):
+        decoder.feed(encode_frame(b"hi") + encode_frame(bytes(50)))

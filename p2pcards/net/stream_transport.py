@@ -61,6 +61,8 @@ class StreamTransport:
         loop = asyncio.get_running_loop()
         if not self._frames and self._decoder.unread:  # judged by the limit in force now
             self._frames.extend(self._decoder.feed(b"", most=1))
+            if not self._frames:  # the rest of the last chunk began a frame: its deadline runs
+                self._frame_budget = self._frame_timeout
         while not self._frames:
             if self._closing:
                 raise ConnectionClosed("connection closed locally")

@@ -271,6 +271,21 @@ async def test_slow_trickling_sender_is_cut_off(alice: Identity, bob: Identity) 
             await shut(writer)
 
 
+async def test_a_frame_begun_behind_a_whole_one_in_one_chunk_keeps_its_deadline(
+        alice: Identity, bob: Identity) -> None:
+    """A whole frame and the first bytes of the next arrive in one write, then
+    nothing: the begun frame is cut off at the frame deadline, not waited on as idle."""
+    async with running_server(bob, Limits(frame_timeout=0.3)) as (server, accepted):
+        _, writer, channel = await raw_handshake(server.port, alice)
+        served = await accepted_one(accepted)
+        writer.write(encode_frame(channel.seal(b"whole")) + encode_frame(channel.seal(b"begun"))[:3])
+        await writer.drain()
+        assert await asyncio.wait_for(served.recv(), BOUND) == b"whole"
+        with pytest.raises(FrameTimeout):
+            await asyncio.wait_for(served.recv(), BOUND)
+        await shut(writer)
+
+
 async def test_idle_link_is_allowed_beyond_the_frame_deadline(alice: Identity, bob: Identity) -> None:
     async with running_server(bob, Limits(frame_timeout=0.2)) as (server, accepted):
         client = await connect("127.0.0.1", server.port, alice)

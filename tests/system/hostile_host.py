@@ -23,6 +23,9 @@ With ``--no-peers`` (beside any mode) it also never hands out the players'
 addresses (no ``peers`` frame), as a host that wants every pair on its star
 would (issue 20, finding 6).
 
+The match is short (Topper to 3, one Bluff deal) unless ``--target`` gives
+Topper's target, as a test's plan does.
+
 Run inside a namespace by a test: it prints ``{"listening": PORT}`` once it
 listens, and ``{"result": ..., "withheld": N}`` when its own seat's table ends.
 """
@@ -203,11 +206,16 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--churn", type=float, default=2.0, help="seconds between link cuts")
     parser.add_argument("--no-peers", action="store_true", help="never hand out the players' addresses")
     parser.add_argument("--reconnect-window", type=float, default=60.0)
+    parser.add_argument("--target", type=int, default=None,
+                        help="Topper's target score (the plan's --target); short when not given")
     args = parser.parse_args(argv)
     mode = "honest" if args.honest else args.mode
     rules = game_wire.by_name(args.game)
     # The table clock in the genesis, as every p2pcards host sets it (joiners take none).
-    config = {**rules.config_to_wire(SHORT[args.game]), MOVE_TIME: max(1, round(args.deadline))}
+    short = SHORT[args.game]
+    if args.target is not None and isinstance(short, TopperConfig):
+        short = TopperConfig(target_score=args.target)
+    config = {**rules.config_to_wire(short), MOVE_TIME: max(1, round(args.deadline))}
     options = TableOptions(game=args.game, config=config,
                            name="mesh night", deadline=args.deadline, tcp_host=args.bind,
                            reconnect_window=args.reconnect_window)

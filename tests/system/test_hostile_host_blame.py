@@ -69,8 +69,10 @@ def _join(home: Home, port: int, plan: TablePlan, *extra: str) -> PeerProcess:
 
 def _table(mode: str, homes: list[Home], started: list[Any], plan: TablePlan,
            *host_args: str, join_args: tuple[str, ...] = ()) -> tuple[_HostileHost, list[PeerProcess]]:
+    # The host sets the match's length (joiners take none): the plan's, so a test
+    # that cuts links every 0.5 s has a match long enough to cut them in.
     host = _HostileHost("--mode", mode, "--game", plan.game, "--deadline", str(plan.deadline),
-                        *host_args)
+                        *plan.settings, *host_args)
     started.append(host)
     joiners = []
     for index in (1, 2, 3):

@@ -263,8 +263,22 @@ async def first_answering(
     return None if won is None else won[1]
 
 
+#: Seconds a table's resolution, begun the moment it is heard of, may take: an
+#: answer can come 1.1–1.4 s late (see :class:`Awaited`), later on a loaded machine.
+EARLY_RESOLVE_TIMEOUT = 3.0
+
+#: A table's records as resolved: the table (its ``host`` still empty) and its addresses.
+Resolved = tuple[TableInfo, list[str]]
+
+
 class TableBrowser:
-    """Keeps listening for tables; ``tables()`` lists the ones alive right now."""
+    """Keeps listening for tables; ``tables()`` lists the ones alive right now.
+
+    Each table is resolved as soon as it is heard of, not when the listing is
+    asked for: many tables on one LAN answer late (RFC 6762's rate limit), and a
+    table heard early in a 2 s window must not miss the list because its records
+    came 1.3 s after the question. Its port is probed when the list is made (a
+    killed host's records linger; its port does not answer)."""
 
     def __init__(self, interfaces: list[str] | None = None) -> None:
         self._interfaces = interfaces
@@ -275,6 +289,11 @@ class TableBrowser:
         self._withdrawn: set[str] = set()
         self._news = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: Instance name -> (loop time begun, its early resolution).
+        self._early: dict[str, tuple[float, asyncio.Task[Resolved | None]]] = {}
+        #: Instance name -> loop time its records last changed (a resolution begun
+        #: before that may hold the old TXT values).
+        self._changed: dict[str, float] = {}
 
     async def start(self) -> None:
         if self._azc is not None:
@@ -300,6 +319,25 @@ class TableBrowser:
             self._withdrawn.discard(name)
         if self._loop is not None:  # wakes news(), from zeroconf's thread too
             self._loop.call_soon_threadsafe(self._news.set)
+            if state_change is not ServiceStateChange.Removed:
+                self._loop.call_soon_threadsafe(self._heard, name)
+
+    def _heard(self, name: str) -> None:
+        """``name`` was announced, or its records changed: resolve it now."""
+        if self._loop is not None:
+            self._changed[name] = self._loop.time()
+            self._resolve_early(name)
+
+    def _resolve_early(self, name: str) -> None:
+        """Begin resolving ``name`` now, unless a resolution of it is under way."""
+        if self._azc is None or self._loop is None:
+            return
+        now = self._loop.time()
+        running = self._early.get(name)
+        if running is not None and not running[1].done():
+            return
+        task = asyncio.ensure_future(self._resolve(self._azc.zeroconf, name, EARLY_RESOLVE_TIMEOUT))
+        self._early[name] = (now, task)
 
     @property
     def heard_of(self) -> frozenset[str]:
@@ -315,6 +353,8 @@ class TableBrowser:
         """Resolve these instance names too, heard of or not: a table known by name
         and key (a printed list showed it) is asked for directly, not only browsed."""
         self._asked.update(instances)
+        for name in instances:
+            self._resolve_early(name)
 
     async def news(self, timeout: float) -> None:
         """Wait until a table is announced, updated or withdrawn, or ``timeout`` seconds."""
@@ -334,17 +374,41 @@ class TableBrowser:
         kept = {table.instance: table for table in known}
         wanted = sorted((self._names | self._asked) - kept.keys() - self._withdrawn)
         found = await asyncio.gather(
-            *(self._resolve(azc.zeroconf, name, resolve_timeout, probe_timeout) for name in wanted)
+            *(self._table(azc.zeroconf, name, resolve_timeout, probe_timeout) for name in wanted)
         )
         alive = [*(t for t in kept.values() if t.instance not in self._withdrawn),
                  *(table for table in found if table is not None)]
         return sorted(alive, key=lambda t: (t.name, t.instance))
 
+    async def _table(self, zc: Zeroconf, name: str, resolve_timeout: float,
+                     probe_timeout: float) -> TableInfo | None:
+        """``name``'s table if its port answers now. Its records as resolved early,
+        unless they changed since (awaited a little while they are still coming);
+        else resolved now (from zeroconf's cache where the records are in it)."""
+        resolved: Resolved | None = None
+        early = self._early.get(name)
+        if early is not None and early[0] >= self._changed.get(name, early[0]):
+            task = early[1]
+            if not task.done():
+                with contextlib.suppress(TimeoutError):
+                    resolved = await asyncio.wait_for(asyncio.shield(task), resolve_timeout)
+                if resolved is None:
+                    return None
+            else:
+                resolved = task.result()
+        if resolved is None:
+            resolved = await self._resolve(zc, name, resolve_timeout)
+        if resolved is None:
+            return None
+        table, candidates = resolved
+        host = await first_answering(candidates, table.port, probe_timeout)
+        return None if host is None else replace(table, host=host)
+
     @staticmethod
-    async def _resolve(zc: Zeroconf, name: str, resolve_timeout: float, probe_timeout: float) -> TableInfo | None:
+    async def _resolve(zc: Zeroconf, name: str, timeout: float) -> Resolved | None:
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         try:
-            resolved = await info.async_request(zc, resolve_timeout * 1000, question_type=DNSQuestionType.QM)
+            resolved = await info.async_request(zc, timeout * 1000, question_type=DNSQuestionType.QM)
         except Exception:
             return None
         if not resolved:
@@ -354,14 +418,15 @@ class TableBrowser:
         except Exception:
             return None
         table = parse_table(info, host="")
-        if table is None:
-            return None
-        host = await first_answering(candidates, table.port, probe_timeout)
-        return None if host is None else replace(table, host=host)
+        return None if table is None else (table, candidates)
 
     async def stop(self) -> None:
         browser, azc = self._browser, self._azc
         self._browser = self._azc = None
+        early, self._early = self._early, {}
+        for _, task in early.values():
+            task.cancel()
+        await asyncio.gather(*(task for _, task in early.values()), return_exceptions=True)
         if browser is not None:
             await browser.async_cancel()
         if azc is not None:

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from zeroconf import ServiceInfo
+from zeroconf import DNSQuestionType, ServiceInfo, Zeroconf
+from zeroconf.asyncio import AsyncServiceInfo
 
+from p2pcards.net import discovery
 from p2pcards.net.connection import Server, serve
 from p2pcards.net.discovery import Awaited, TableAdvertiser, TableBrowser, browse_tables
 from p2pcards.net.table_record import (
@@ -148,6 +150,45 @@ async def test_a_browse_awaiting_a_table_that_never_answers_ends_with_its_patien
     found = await asyncio.wait_for(browse_tables(timeout=0.1, interfaces=LOOPBACK, awaited=awaited),
                                    BOUND)
     assert nobody.fingerprint not in {t.fingerprint for t in found}
+
+
+#: How late the table's records come: a responder that multicast them within the
+#: last second waits (RFC 6762 §6), and a loaded machine adds its own delay.
+LATE = 1.5
+
+
+class _LateAnswers(AsyncServiceInfo):
+    """A resolution whose answer comes ``LATE`` seconds after the question."""
+
+    async def async_request(self, zc: Zeroconf, timeout: float, question_type: DNSQuestionType | None = None,
+                            addr: str | None = None, port: int = 5353) -> bool:
+        if timeout < LATE * 1000:
+            await asyncio.sleep(timeout / 1000)
+            return False
+        await asyncio.sleep(LATE)
+        answered: bool = await super().async_request(zc, timeout - LATE * 1000, question_type, addr, port)
+        return answered
+
+
+@pytest.mark.asyncio
+async def test_a_table_heard_while_listening_is_resolved_within_the_window(
+        alice: Identity, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its records answer 1.5 s late: a 2 s listen that heard it early lists it (it
+    was resolved from the moment it was heard, not only when the window closed)."""
+    server = await listening(alice)
+    try:
+        async with advertiser(alice, server.port, name="Slow den"):
+            await asyncio.sleep(1.0)  # announced, and its first multicasts are over
+            monkeypatch.setattr(discovery, "AsyncServiceInfo", _LateAnswers)
+            async with TableBrowser(LOOPBACK) as browser:
+                async with asyncio.timeout(BOUND):  # heard at once: the PTR is not late
+                    while not any(alice.fingerprint in name for name in browser.heard_of):
+                        await asyncio.sleep(0.05)
+                await asyncio.sleep(2.0 - 0.05)
+                listed = await browser.tables()
+    finally:
+        server.close()
+    assert [t.name for t in listed if t.fingerprint == alice.fingerprint] == ["Slow den"]
 
 
 ADVERTISER_SCRIPT = textwrap.dedent(

@@ -63,7 +63,8 @@ find this checkout first). Runs alternate, this tree's then the reference's,
 figures are then printed side by side: this tree's, the reference's, and
 this over the reference, in seconds and units. A figure the reference cannot
 give (its traces lack an event, its ``--version`` fails) is printed
-"untraced" and does not fail the run. ``--json`` holds the reference's
+"untraced" and does not fail the run ("no later deal" where its matches, of
+other lengths than this tree's as unseeded bots play, had one deal each). ``--json`` holds the reference's
 summaries and the side-by-side figures under ``reference``. The CPU floor and
 ``--cases verify`` are this tree's alone.
 
@@ -716,7 +717,7 @@ def _figures_of_table(s: dict[str, Any]) -> list[tuple[str, str, Any]]:
         ("first deal: shuffles", "s", phases["shuffles_s"]),
         ("first deal: shares", "s", phases["shares_s"]),
         ("first deal: CPU of the four processes", "s", s["first_deal_cpu_s"]["median"]),
-        ("later deals, median", "s", later.get("median")),
+        ("later deals, median", "s", _later_median(later)),
         ("action latency, median", "ms", lat["median"]),
         ("action latency, p99", "ms", lat["p99"]),
         ("match from genesis, median", "s", _median(s["match_s"])),
@@ -735,11 +736,20 @@ def _figures_of_play(s: dict[str, Any]) -> list[tuple[str, str, Any]]:
         ("p2pcards --version", "s", s["version_s"]["median"]),
         ("first hand from the start, median", "s", s["first_hand_s"]["median"]),
         ("first hand: the process's CPU by then", "s", s["first_hand_cpu_s"]["median"]),
-        ("later deals, median", "s", s["later_deal_s"].get("median")),
+        ("later deals, median", "s", _later_median(s["later_deal_s"])),
         ("match from genesis, median", "s", _median(s["match_s"])),
         ("match: deals, median", "count", _median(s["deals_per_match"])),
         ("peak memory", "mib", _peak_mib([s["peak_rss_kib"]])),
     ]
+
+
+#: A side's later-deal figure when its matches had one deal each (unseeded bots play
+#: matches of different lengths): nothing was measured, and nothing is missing.
+NO_LATER_DEAL = "no later deal"
+
+
+def _later_median(later: dict[str, Any]) -> float | str | None:
+    return NO_LATER_DEAL if not later["count"] else later["median"]
 
 
 def _sum(values: list[Any]) -> float | None:
@@ -757,7 +767,8 @@ def side_by_side(ours: list[dict[str, Any]], plays: list[dict[str, Any]],
                  theirs: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Per case, each figure of this tree beside the reference's and their ratio (this over
     the reference). A figure this tree does not name (no later deal in a one-deal match) is
-    left out; one the reference cannot give is ``"untraced"``, and its ratio ``"n/a"``."""
+    left out; one the reference cannot give is ``"untraced"``, and its ratio ``"n/a"``
+    (as when the reference had nothing to measure: ``NO_LATER_DEAL``)."""
     cases = [({"case": "table", "game": a["game"], "paths": a["paths"]}, _figures_of_table(a),
               _figures_of_table(b)) for a, b in zip(ours, theirs["games"], strict=True)]
     cases += [({"case": "play", "game": a["game"]}, _figures_of_play(a), _figures_of_play(b))
@@ -766,9 +777,10 @@ def side_by_side(ours: list[dict[str, Any]], plays: list[dict[str, Any]],
     for head, mine, other in cases:
         rows = []
         for (name, kind, this), (_, _, that) in zip(mine, other, strict=True):
-            if this is None and name.startswith("later deals"):
-                continue  # nothing to measure here (a one-deal match): not a figure
-            ratio = this / that if isinstance(this, (int, float)) and that else "n/a"
+            if this == NO_LATER_DEAL:
+                continue  # nothing to measure here (one-deal matches): not a figure
+            ratio = (this / that if isinstance(this, (int, float)) and isinstance(that, (int, float))
+                     and that else "n/a")
             rows.append({"figure": name, f"this_{kind}": this,
                          f"reference_{kind}": "untraced" if that is None else that,
                          "ratio": ratio})
@@ -793,7 +805,7 @@ def _cell(row: dict[str, Any], side: str, u: float) -> str:
     kind = next(k for k in _KINDS if f"{side}_{k}" in row)
     value = row[f"{side}_{kind}"]
     if not isinstance(value, (int, float)):
-        return "untraced" if value == "untraced" else "empty"
+        return "empty" if value is None else str(value)  # "untraced", NO_LATER_DEAL
     return {"s": lambda: fmt(value, u), "ms": lambda: fmt_ms(value, u),
             "bytes": lambda: f"{value:,.0f} B", "mib": lambda: f"{value:.1f} MiB",
             "count": lambda: f"{value:g}"}[kind]()

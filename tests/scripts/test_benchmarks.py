@@ -190,6 +190,12 @@ def test_a_figure_the_reference_does_not_trace_is_untraced_and_fails_nothing(
     assert rows["first deal: shuffles"]["ratio"] == "n/a"
     assert rows["first deal, genesis to every hand"]["ratio"] == pytest.approx(1.0)
     assert "later deals, median" not in rows  # a one-deal match: not a figure on either side
+    # Unseeded bots play matches of different lengths: a reference with no later deal lacks
+    # nothing, and says so rather than "untraced".
+    longer = [dict(ours[0], later_deal_s={"count": 1, "median": 0.3, "max": 0.3})]
+    later = {r["figure"]: r for r in bench.side_by_side(longer, [], theirs)[0]["figures"]}
+    assert later["later deals, median"]["reference_s"] == bench.NO_LATER_DEAL
+    assert later["later deals, median"]["ratio"] == "n/a"
     reference = {"revision": "old", "commit": "0" * 40, **theirs,
                  "side_by_side": bench.side_by_side(ours, [], theirs)}
     report = figures.with_units({"games": ours, "reference": reference}, 0.0001)

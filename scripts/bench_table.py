@@ -37,8 +37,8 @@ timed in this process through the run (``scripts/_figures.py``). The first
 deal of four processes is set against its CPU floor: the libsodium
 operations of the whole set-up as four separate machines make them (counted
 by four tables dealing in this process, none sparing another a check), each
-timed here, over the machine's cores. A figure that comes out empty fails the
-run (exit status 1, the figure named on stderr).
+timed here, over the machine's cores. A figure of this tree that comes out
+empty fails the run (exit status 1, the figure named on stderr).
 
 The offline check of a saved match has its own benchmark,
 ``scripts/bench_verify.py`` (``--cases verify`` runs it on this run's match).
@@ -50,6 +50,23 @@ medians over a match's deals; ``--seeded`` reproduces a run exactly.
 
 ``--long`` plays the matches that memory is judged on: Topper to 100 points,
 Bluff over its 20 deals.
+
+``--reference REV`` compares this tree with an older revision in one run: the
+``p2pcards/`` package of git revision REV (``git archive REV p2pcards``,
+untarred into the run's temporary folder; a revision git cannot resolve stops
+the run before anything is played, naming it) plays every selected case too.
+Each process of a reference run (the four of a table, ``play``, ``p2pcards
+--version``) imports that package: it runs from that folder, first on its
+``PYTHONPATH`` (checked before the first run; ``python -m`` would otherwise
+find this checkout first). Runs alternate, this tree's then the reference's,
+``--runs`` times over, so the machine's noise falls on both alike; the
+figures are then printed side by side: this tree's, the reference's, and
+this over the reference, in seconds and units. A figure the reference cannot
+give (its traces lack an event, its ``--version`` fails) is printed
+"untraced" and does not fail the run ("no later deal" where its matches, of
+other lengths than this tree's as unseeded bots play, had one deal each). ``--json`` holds the reference's
+summaries and the side-by-side figures under ``reference``. The CPU floor and
+``--cases verify`` are this tree's alone.
 
 Run with the project's interpreter: ``.venv/bin/python scripts/bench_table.py``.
 Goals on a 2-core machine (reported, not asserted): four processes, a 52-card
@@ -70,6 +87,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +97,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _figures import ScalarmultUnit, finish, fmt, fmt_ms, unit_line, with_units  # noqa: E402
 from _floor import counted, describe, op_units, operations_line  # noqa: E402
 from _samplers import RssSampler, WireCounter  # noqa: E402
+from bench_topper_search import extract, resolve  # noqa: E402  (the reference's git extraction)
 
 from p2pcards.net.journal import read_records  # noqa: E402
 from p2pcards.protocol.events import HandReceived, MatchCompleted  # noqa: E402
 from p2pcards.protocol.relay_outputs import TableStarted  # noqa: E402
-from tests.system.harness import ProcessTable, TablePlan, make_homes  # noqa: E402
+from tests.system.harness import REPO_ROOT, Home, ProcessTable, TablePlan, make_homes  # noqa: E402
 from tests.system.scenarios import SEAT_NAMES  # noqa: E402
 
 # The traced events the figures are read from, by the classes' own names: a renamed
@@ -126,6 +146,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "(default table,play)")
     parser.add_argument("--long", action="store_true",
                         help="the long matches memory is judged on: Topper to 100, Bluff 20 deals")
+    parser.add_argument("--reference", metavar="REV", default=None,
+                        help="also play every selected case with the p2pcards package of git "
+                             "revision REV, alternating runs with this tree's, and print the "
+                             "figures side by side (this tree, REV, this/REV)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--compile-each-time", action="store_true",
                         help="start every process as with PYTHONDONTWRITEBYTECODE and no cached "
@@ -178,11 +202,15 @@ def _all(events: list[dict], name: str) -> list[dict]:
     return [e for e in events if e.get("event") == name]
 
 
-def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
-    """Figures of one match from the four processes' traces (host first)."""
+def analyse(game: str, traces: list[list[dict]], *, strict: bool = True) -> dict[str, Any]:
+    """Figures of one match from the four processes' traces (host first). Not ``strict``
+    (a reference revision's traces): a figure its events cannot give is None, not an error."""
     started = _first(traces[0], STARTED)
-    if started is None:
+    if started is None and strict:
         raise RuntimeError(f"the host traced no {STARTED}")
+
+    def since(t: float | None) -> float | None:
+        return None if t is None or started is None else t - started
     decks = sorted({e["deck"] for e in _all(traces[0], DEALT)})
 
     def everyone(name: str, **fields: Any) -> float | None:
@@ -194,12 +222,12 @@ def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
     dealt = everyone(DEALT, deck=0)
     first_deal = {
         "cards": DECK_CARDS[game],
-        "total_s": None if dealt is None else dealt - started,
-        "keys_and_seats_s": None if seated is None else seated - started,
+        "total_s": since(dealt),
+        "keys_and_seats_s": since(seated),
         "shuffles_s": None if None in (seated, shuffled) else shuffled - seated,
         "shares_s": None if None in (shuffled, dealt) else dealt - shuffled,
         "each_shuffle_s": _shuffle_steps(traces[0], 0),
-        "cpu_s": _deal_cpu(traces, started),
+        "cpu_s": None if started is None else _deal_cpu(traces, started),
     }
 
     by_position: dict[int, list[float]] = {}
@@ -215,7 +243,7 @@ def analyse(game: str, traces: list[list[dict]]) -> dict[str, Any]:
         "deals": len(decks),
         "actions": len(latencies),
         "latencies_ms": latencies,
-        "match_s": None if ended is None else ended - started,
+        "match_s": since(ended),
     }
 
 
@@ -251,9 +279,14 @@ SAVED: dict[str, bytes] = {}
 
 
 def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
-                identities: list, paths: str = "direct") -> dict[str, Any]:
+                identities: list, paths: str = "direct",
+                package_root: Path | None = None) -> dict[str, Any]:
+    """One match of four processes; with ``package_root``, of the ``p2pcards`` found there
+    (a reference revision's: its figures may be None where its traces lack an event)."""
     plan = TablePlan(game, seed=None, deadline=120.0, settings=match_settings(game, args))
-    homes = make_homes(root / f"{game}-{seed}-{paths}", SEAT_NAMES, identities=identities)
+    reference = package_root is not None
+    homes = make_homes(root / f"{game}-{seed}-{paths}{'-reference' if reference else ''}",
+                       SEAT_NAMES, identities=identities, package_root=package_root)
     table = ProcessTable(plan, homes)
     began = time.monotonic()
     wire = WireCounter(0)
@@ -272,16 +305,19 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
         table.stop()
     wall = time.monotonic() - began
     if codes != [0, 0, 0, 0]:
-        raise RuntimeError(f"{game} seed {seed}: exit codes {codes}: "
-                           f"{[p.summary for p in table.processes]}")
-    figures = analyse(game, [p.events() for p in table.processes])
-    relay = [p for p in homes[0].transcripts() if p.parent.name == "relay"][0]
-    size = relay.stat().st_size
-    SAVED[game] = relay.read_bytes()
+        raise RuntimeError(f"{game} seed {seed}{' (reference)' if reference else ''}: exit codes "
+                           f"{codes}: {[p.summary for p in table.processes]}")
+    figures = analyse(game, [p.events() for p in table.processes], strict=not reference)
+    relays = [p for p in homes[0].transcripts() if p.parent.name == "relay"]
+    if not relays and not reference:
+        raise RuntimeError(f"{game} seed {seed}: the host saved no relay transcript")
+    size = relays[0].stat().st_size if relays else None
+    if not reference:
+        SAVED[game] = relays[0].read_bytes()
     figures.update({**({} if wire.total is None else {"wire_bytes_measured": wire.total}),
         "wall_s": wall,
         "transcript_bytes": size,
-        "wire_bytes_estimate": 3 * size,
+        "wire_bytes_estimate": None if size is None else 3 * size,
         "peak_rss_kib": [p.peak_rss_kib for p in table.processes],
         "cpu_s": [p.cpu_s for p in table.processes],
         "rss_growth_kib": sampler.quarters(*_match_span(table.processes[0].events())),
@@ -306,10 +342,13 @@ def _match_span(events: list[dict]) -> tuple[float | None, float | None]:
 
 
 def bench_play(game: str, seed: int, args: argparse.Namespace, root: Path,
-               identities: list) -> dict[str, Any]:
+               identities: list, package_root: Path | None = None) -> dict[str, Any]:
     """``p2pcards play``: one process with the player's seat (a bot agent here)
-    and three bots; start-to-first-hand, the later deals, and memory."""
-    home = make_homes(root / f"play-{game}-{seed}", SEAT_NAMES[:1], identities=identities[:1])[0]
+    and three bots; start-to-first-hand, the later deals, and memory. With
+    ``package_root``, the ``p2pcards`` found there plays (and answers ``--version``)."""
+    reference = package_root is not None
+    home = make_homes(root / f"play-{game}-{seed}{'-reference' if reference else ''}",
+                      SEAT_NAMES[:1], identities=identities[:1], package_root=package_root)[0]
     # No --seed: a seeded table cannot prepare the next deal's first shuffle ahead
     # (its bytes depend on a position not yet known), and nobody plays seeded.
     argv = ["play", game, *match_settings(game, args), "--bot", "heuristic", "--trace", "--plain"]
@@ -322,13 +361,15 @@ def bench_play(game: str, seed: int, args: argparse.Namespace, root: Path,
         sampler.stop()
         process.stop()
     if code != 0:
-        raise RuntimeError(f"play {game} seed {seed}: exit code {code}: {process.stderr()[-400:]}")
+        raise RuntimeError(f"play {game} seed {seed}{' (reference)' if reference else ''}: "
+                           f"exit code {code}: {process.stderr()[-400:]}")
     events = process.events()
-    SAVED.setdefault(game, home.transcripts()[0].read_bytes())
+    if not reference:
+        SAVED.setdefault(game, home.transcripts()[0].read_bytes())
     dealt = _first(events, DEALT, deck=0)
     started, ended = _match_span(events)
     return {
-        "version_s": _version_time(home),
+        "version_s": _version_time(home, strict=not reference),
         "first_hand_s": None if dealt is None else dealt - process.started_at,
         "first_hand_cpu_s": _cpu_at(events, DEALT, deck=0),
         "later_deals_s": later_deals([events]),
@@ -351,12 +392,15 @@ def _times(values: list[float], *, p90: bool = False) -> dict[str, Any]:
     return found
 
 
-def _version_time(home: Any) -> float:
+def _version_time(home: Home, *, strict: bool = True) -> float | None:
     """Seconds of ``p2pcards --version`` in ``home``: the interpreter and the command's
-    imports, the part of every command's start that no table work hides."""
+    imports, the part of every command's start that no table work hides. Not ``strict``
+    (a reference revision that may lack the option): None when it fails."""
     began = time.perf_counter()
     done = home.run("--version", timeout=60)
     if done.returncode != 0:
+        if not strict:
+            return None
         raise RuntimeError(f"p2pcards --version failed: {done.stderr[-400:]}")
     return time.perf_counter() - began
 
@@ -552,6 +596,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     games = ["bluff", "topper"] if args.game == "both" else [args.game]
     if args.profile:
+        if args.reference is not None:
+            raise SystemExit("--reference compares whole runs; --profile deals in this process only")
         profiles = [profile_deal(game) for game in games]
         if args.json:
             print(json.dumps(profiles))
@@ -562,23 +608,33 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(cases) - set(CASES)
     if unknown:
         raise SystemExit(f"unknown case(s) {sorted(unknown)}; choose from {CASES}")
+    commit = None if args.reference is None else resolve(args.reference)  # fails before any work
     unit = ScalarmultUnit()
     root = Path(tempfile.mkdtemp(prefix="p2pcards-bench-"))
     try:
-        bytecode = "compiled each time" if args.compile_each_time else cache_bytecode(root)
+        reference = None if commit is None else reference_package(commit, root)
+        packages = [REPO_ROOT / "p2pcards"] + ([] if reference is None else [reference / "p2pcards"])
+        bytecode = ("compiled each time" if args.compile_each_time
+                    else cache_bytecode(root, packages))
         with unit.sampling():
             identities = make_homes(root / "identities", SEAT_NAMES)
             summaries, plays = [], []
+            theirs: dict[str, list[dict[str, Any]]] = {"games": [], "play": []}
             for game in games:
                 if "table" in cases:
                     for paths in (["direct", "host"] if args.paths == "both" else [args.paths]):
-                        matches = [bench_match(game, args.seed + run, args, root, identities, paths)
-                                   for run in range(args.runs)]
-                        summaries.append(dict(summarise(game, matches), paths=paths))
+                        matches = alternate(partial(bench_match, game, args=args, root=root,
+                                                    identities=identities, paths=paths),
+                                            args, reference)
+                        summaries.append(dict(summarise(game, matches[0]), paths=paths))
+                        if reference is not None:
+                            theirs["games"].append(dict(summarise(game, matches[1]), paths=paths))
                 if "play" in cases:
-                    runs = [bench_play(game, args.seed + run, args, root, identities)
-                            for run in range(args.runs)]
-                    plays.append(summarise_play(game, runs))
+                    runs = alternate(partial(bench_play, game, args=args, root=root,
+                                             identities=identities), args, reference)
+                    plays.append(summarise_play(game, runs[0]))
+                    if reference is not None:
+                        theirs["play"].append(summarise_play(game, runs[1]))
             verified = bench_verify(args, root, identities, unit) if "verify" in cases else None
         costs = op_units()
         floors = {s["game"]: deal_floor(s["game"], _cpus(), costs, unit.seconds)
@@ -589,35 +645,201 @@ def main(argv: list[str] | None = None) -> int:
               "bytecode": bytecode,
               "games": summaries, "play": plays, "deal_floor": floors,
               **({} if verified is None else {"verify": verified})}
+    if args.reference is not None:
+        report["reference"] = {"revision": args.reference, "commit": commit, **theirs,
+                               "side_by_side": side_by_side(summaries, plays, theirs)}
     report["goals"] = {"deal_over_cpu_floor": GOAL_DEAL_OVER_FLOOR,
                        "latency_median_ms": GOAL_LATENCY_MS, "latency_p99_ms": GOAL_P99_MS,
                        "play_first_hand_units": GOAL_PLAY_FIRST_UNITS,
                        "play_later_deal_s": GOAL_PLAY_LATER_S, "peak_mb": GOAL_PEAK_MB,
                        "peak_host_with_bots_mb": GOAL_PEAK_HOST_BOTS_MB}
     report = with_units(report, unit.seconds)
+    if "reference" in report:
+        # The reference's empty figures say what its traces lack; they do not fail the run.
+        report["reference"] = untraced(report["reference"])
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{unit_line(unit)}; load average {report['load_average']:.2f}; bytecode {bytecode}")
+        against = "" if commit is None else (
+            f"; this tree first, then beside reference {args.reference} ({commit[:10]})")
+        print(f"{unit_line(unit)}; load average {report['load_average']:.2f}; "
+              f"bytecode {bytecode}{against}")
         print_human(report, unit.seconds)
         print_comparison(summaries)
         print_play(plays, unit.seconds)
         if verified is not None:
             from bench_verify import print_human as print_verify
             print_verify(verified, unit)
+        if "reference" in report:
+            print_side_by_side(report["reference"], args.runs, unit.seconds)
     return finish(report, "bench_table.py")
 
 
-def cache_bytecode(root: Path) -> str:
-    """Compile the package's bytecode once, into a cache under ``root`` that every process
-    started from here reads (``PYTHONPYCACHEPREFIX``): a process then starts as from an
-    installed copy, whatever this environment says (PYTHONDONTWRITEBYTECODE, which makes
-    each start compile every module it loads, about 0.25 s of CPU here)."""
+def reference_package(commit: str, root: Path) -> Path:
+    """The ``p2pcards`` package of ``commit``, extracted under ``root``: the folder to put
+    first on the reference processes' path, checked to be the package they import."""
+    folder = root / "reference"
+    folder.mkdir()
+    extract(commit, str(folder))
+    probe = Home(root / "probe", "reference", package_root=folder)
+    found = probe.imported_package()
+    if found != (folder / "p2pcards").resolve():
+        raise SystemExit(f"bench_table.py: the reference's processes import p2pcards from {found}, "
+                         f"not from the extracted {folder / 'p2pcards'}")
+    return folder
+
+
+def alternate(run_one: Callable[..., dict[str, Any]], args: argparse.Namespace,
+              reference: Path | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``--runs`` runs of this tree (``run_one(seed=, package_root=None)``), each followed by
+    one of the reference when there is one: this, reference, this, reference..., so that the
+    machine's noise (load, frequency, a neighbour's burst) falls on both alike. This tree's
+    runs, then the reference's."""
+    ours, theirs = [], []
+    for run in range(args.runs):
+        ours.append(run_one(seed=args.seed + run, package_root=None))
+        if reference is not None:
+            theirs.append(run_one(seed=args.seed + run, package_root=reference))
+    return ours, theirs
+
+
+#: What each side-by-side figure is in (the suffix of its keys): seconds and milliseconds
+#: also in units, like every time the script prints.
+_KINDS = ("s", "ms", "bytes", "mib", "count")
+
+
+def _figures_of_table(s: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """The figures of a summary of matches of four processes that two versions compare by."""
+    phases, later, lat = s["first_deal_phases_s"], s["later_deal_s"], s["action_latency_ms"]
+    return [
+        ("first deal, genesis to every hand", "s", s["first_deal_s"]["median"]),
+        ("first deal: keys and seats", "s", phases["keys_and_seats_s"]),
+        ("first deal: shuffles", "s", phases["shuffles_s"]),
+        ("first deal: shares", "s", phases["shares_s"]),
+        ("first deal: CPU of the four processes", "s", s["first_deal_cpu_s"]["median"]),
+        ("later deals, median", "s", _later_median(later)),
+        ("action latency, median", "ms", lat["median"]),
+        ("action latency, p99", "ms", lat["p99"]),
+        ("match from genesis, median", "s", _median(s["match_s"])),
+        ("match: deals, median", "count", _median(s["deals_per_match"])),
+        ("match: actions, median", "count", _median(s["actions_per_match"])),
+        ("CPU of the four processes, median", "s", _median([_sum(run) for run in s["cpu_s"]])),
+        ("wall time, median", "s", _median(s["wall_s"])),
+        ("transcript, median", "bytes", _median(s["transcript_bytes"])),
+        ("peak memory, largest process", "mib", _peak_mib(s["peak_rss_kib"])),
+    ]
+
+
+def _figures_of_play(s: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """The figures of a summary of ``play`` runs that two versions compare by."""
+    return [
+        ("p2pcards --version", "s", s["version_s"]["median"]),
+        ("first hand from the start, median", "s", s["first_hand_s"]["median"]),
+        ("first hand: the process's CPU by then", "s", s["first_hand_cpu_s"]["median"]),
+        ("later deals, median", "s", _later_median(s["later_deal_s"])),
+        ("match from genesis, median", "s", _median(s["match_s"])),
+        ("match: deals, median", "count", _median(s["deals_per_match"])),
+        ("peak memory", "mib", _peak_mib([s["peak_rss_kib"]])),
+    ]
+
+
+#: A side's later-deal figure when its matches had one deal each (unseeded bots play
+#: matches of different lengths): nothing was measured, and nothing is missing.
+NO_LATER_DEAL = "no later deal"
+
+
+def _later_median(later: dict[str, Any]) -> float | str | None:
+    return NO_LATER_DEAL if not later["count"] else later["median"]
+
+
+def _sum(values: list[Any]) -> float | None:
+    return None if None in values else sum(values)
+
+
+def _peak_mib(per_run: list[list[int | None]]) -> float | None:
+    """The largest peak resident size of any process of any run, in MiB."""
+    values = [v for run in per_run for v in run]
+    known = [v for v in values if v is not None]
+    return None if not values or len(known) < len(values) else max(known) / 1024
+
+
+def side_by_side(ours: list[dict[str, Any]], plays: list[dict[str, Any]],
+                 theirs: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Per case, each figure of this tree beside the reference's and their ratio (this over
+    the reference). A figure this tree does not name (no later deal in a one-deal match) is
+    left out; one the reference cannot give is ``"untraced"``, and its ratio ``"n/a"``
+    (as when the reference had nothing to measure: ``NO_LATER_DEAL``)."""
+    cases = [({"case": "table", "game": a["game"], "paths": a["paths"]}, _figures_of_table(a),
+              _figures_of_table(b)) for a, b in zip(ours, theirs["games"], strict=True)]
+    cases += [({"case": "play", "game": a["game"]}, _figures_of_play(a), _figures_of_play(b))
+              for a, b in zip(plays, theirs["play"], strict=True)]
+    out = []
+    for head, mine, other in cases:
+        rows = []
+        for (name, kind, this), (_, _, that) in zip(mine, other, strict=True):
+            if this == NO_LATER_DEAL:
+                continue  # nothing to measure here (one-deal matches): not a figure
+            ratio = (this / that if isinstance(this, (int, float)) and isinstance(that, (int, float))
+                     and that else "n/a")
+            rows.append({"figure": name, f"this_{kind}": this,
+                         f"reference_{kind}": "untraced" if that is None else that,
+                         "ratio": ratio})
+        out.append({**head, "figures": rows})
+    return out
+
+
+def untraced(value: Any) -> Any:
+    """``value`` with every None (a figure the reference's traces cannot give) as ``"untraced"``;
+    this tree's figures beside them (keys ``this_...``) stay as they are, an empty one failing."""
+    if value is None:
+        return "untraced"
+    if isinstance(value, dict):
+        return {k: v if k.startswith("this_") else untraced(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [untraced(v) for v in value]
+    return value
+
+
+def _cell(row: dict[str, Any], side: str, u: float) -> str:
+    """One side's figure, as the rest of the output prints it."""
+    kind = next(k for k in _KINDS if f"{side}_{k}" in row)
+    value = row[f"{side}_{kind}"]
+    if not isinstance(value, (int, float)):
+        return "empty" if value is None else str(value)  # "untraced", NO_LATER_DEAL
+    return {"s": lambda: fmt(value, u), "ms": lambda: fmt_ms(value, u),
+            "bytes": lambda: f"{value:,.0f} B", "mib": lambda: f"{value:.1f} MiB",
+            "count": lambda: f"{value:g}"}[kind]()
+
+
+def print_side_by_side(reference: dict[str, Any], runs: int, u: float) -> None:
+    """Each case's figures: this tree, the reference revision, and this over the reference."""
+    revision = f"{reference['revision']} ({reference['commit'][:10]})"
+    for case in reference["side_by_side"]:
+        what = (f"{case['game']}, four processes via "
+                f"{'direct links and the host' if case['paths'] == 'direct' else 'the host only'}"
+                if case["case"] == "table" else f"play {case['game']}, one process")
+        print(f"== {what}: this tree against reference {revision}, {runs} run(s) each, alternated")
+        table = [("figure", "this tree", f"reference {reference['revision']}", "this/ref")]
+        for row in case["figures"]:
+            ratio = row["ratio"]
+            table.append((row["figure"], _cell(row, "this", u), _cell(row, "reference", u),
+                          f"{ratio:.2f}x" if isinstance(ratio, (int, float)) else ratio))
+        widths = [max(len(line[i]) for line in table) for i in range(3)]
+        for line in table:
+            print(f"  {line[0]:<{widths[0]}}  {line[1]:>{widths[1]}}  {line[2]:>{widths[2]}}  "
+                  f"{line[3]:>8}")
+
+
+def cache_bytecode(root: Path, packages: list[Path]) -> str:
+    """Compile the packages' bytecode once (this tree's, and a reference's: both start alike),
+    into a cache under ``root`` that every process started from here reads
+    (``PYTHONPYCACHEPREFIX``): a process then starts as from an installed copy, whatever this
+    environment says (PYTHONDONTWRITEBYTECODE, which makes each start compile every module
+    it loads, about 0.25 s of CPU here)."""
     cache = root / "pycache"
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str(cache)
-    package = Path(__file__).resolve().parents[1] / "p2pcards"
-    done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)],
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", *map(str, packages)],
                           capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"compileall failed: {done.stdout[-400:]} {done.stderr[-400:]}")

@@ -87,10 +87,32 @@ def run_child(root: str, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def resolve(revision: str) -> str:
+    """The commit ``revision`` names in this repository; a precise exit naming it when git
+    cannot resolve it (or is missing), rather than a traceback of a failed pipe."""
+    try:
+        done = subprocess.run(["git", "-C", REPO, "rev-parse", "--verify", "--quiet",
+                               "--end-of-options", f"{revision}^{{commit}}"],
+                              capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        raise SystemExit(f"bench: git is not installed: cannot read the reference revision "
+                         f"{revision!r}") from None
+    if done.returncode != 0:
+        raise SystemExit(f"bench: git cannot resolve the reference revision {revision!r} "
+                         f"to a commit of {os.path.abspath(REPO)}")
+    return done.stdout.strip()
+
+
 def extract(revision: str, into: str) -> str:
-    """The ``p2pcards`` package of ``revision``, written under ``into`` (its import root)."""
-    archive = subprocess.run(["git", "-C", REPO, "archive", revision, "p2pcards"],
-                             capture_output=True, check=True).stdout
+    """The ``p2pcards`` package of ``revision``, written under ``into`` (its import root):
+    ``git archive REV p2pcards``, untarred (data only: no links out of ``into``)."""
+    commit = resolve(revision)
+    done = subprocess.run(["git", "-C", REPO, "archive", commit, "p2pcards"],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"bench: git archive {revision} p2pcards failed: "
+                         f"{done.stderr.decode(errors='replace').strip()}")
+    archive = done.stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return into

@@ -51,8 +51,12 @@ def p2pcards_argv(*args: str) -> list[str]:
 class Home:
     """One player's private directories: identity in ``config``, saved tables in ``state``."""
 
-    def __init__(self, root: Path, label: str) -> None:
+    def __init__(self, root: Path, label: str, *, package_root: Path | None = None) -> None:
+        """``package_root``: a folder holding another ``p2pcards`` package (e.g. an older
+        revision's, for a benchmark that compares), which this home's processes import
+        instead of this checkout's."""
         self.label = label
+        self.package_root = None if package_root is None else Path(package_root).resolve()
         self.root = Path(root) / label
         self.config = self.root / "config"
         self.state = self.root / "state"
@@ -64,7 +68,9 @@ class Home:
         env = dict(os.environ)
         env.update({
             "XDG_CONFIG_HOME": str(self.config), "XDG_STATE_HOME": str(self.state),
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
+            "PYTHONPATH": os.pathsep.join(filter(None, [
+                str(self.package_root) if self.package_root else None, str(REPO_ROOT),
+                env.get("PYTHONPATH")])),
             "PYTHONUNBUFFERED": "1", "USER": self.label,
             "P2PCARDS_INSECURE_SEED": "1",  # seeded tables are reproducible (tests only)
         })
@@ -75,7 +81,24 @@ class Home:
     def run(self, *args: str, timeout: float = STARTUP_TIMEOUT) -> subprocess.CompletedProcess[str]:
         """Run ``p2pcards ARGS`` in this home and wait for it."""
         return subprocess.run(p2pcards_argv(*args), capture_output=True, text=True, timeout=timeout,
-                              cwd=REPO_ROOT, env=self.env(), check=False)
+                              cwd=self.cwd, env=self.env(), check=False)
+
+    @property
+    def cwd(self) -> Path:
+        """Where this home's processes run. ``python -m`` puts its working folder first on
+        ``sys.path``, ahead of ``PYTHONPATH``: with a ``package_root`` they run there, or this
+        checkout's package would be the one imported."""
+        return self.package_root or REPO_ROOT
+
+    def imported_package(self) -> Path:
+        """The folder of the ``p2pcards`` package this home's processes import (asked of a
+        process started as they are), to check that a ``package_root`` really wins."""
+        done = subprocess.run([sys.executable, "-c", "import p2pcards; print(p2pcards.__file__)"],
+                              capture_output=True, text=True, timeout=STARTUP_TIMEOUT,
+                              cwd=self.cwd, env=self.env(), check=False)
+        if done.returncode != 0:
+            raise HarnessError(f"{self.label}: cannot import p2pcards: {done.stderr.strip()[-400:]}")
+        return Path(done.stdout.strip()).resolve().parent
 
     def create_identity(self, name: str) -> str:
         """Make (or rename) this home's identity; returns its fingerprint."""
@@ -168,7 +191,7 @@ class PeerProcess:
         self._stderr = open(stderr_path, "w")  # noqa: SIM115 - the child's stderr, closed in stop()
         self.popen = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                                       stdout=subprocess.PIPE, stderr=self._stderr, text=True,
-                                      cwd=REPO_ROOT, env=home.env())
+                                      cwd=home.cwd, env=home.env())
         self.pid = self.popen.pid
         self.lines: list[str] = []
         self.peak_rss_kib: int | None = None
@@ -460,9 +483,11 @@ class ProcessTable:
 
 
 def make_homes(root: Path, names: Sequence[str] = ("Hana", "Ivo", "Juno", "Kai"),
-               identities: Sequence[Home] | None = None, tag: str = "") -> list[Home]:
-    """Homes for four players; with ``identities``, each gets a copy of that home's identity."""
-    homes = [Home(root, f"{tag}{name.lower()}") for name in names]
+               identities: Sequence[Home] | None = None, tag: str = "",
+               package_root: Path | None = None) -> list[Home]:
+    """Homes for four players; with ``identities``, each gets a copy of that home's identity;
+    with ``package_root``, their processes import the ``p2pcards`` found there (:class:`Home`)."""
+    homes = [Home(root, f"{tag}{name.lower()}", package_root=package_root) for name in names]
     for index, (home, name) in enumerate(zip(homes, names, strict=False)):
         if identities is not None:
             home.copy_identity_from(identities[index])

@@ -14,7 +14,10 @@ COLUMNS = ("#", "TABLE", "GAME", "FREE", "WATCH", "CLOCK", "HOST", "ADDRESS", "K
 
 
 def listing_rows(lines: Sequence[str]) -> list[dict[str, str]]:
-    """Each numbered row of a listing (its header first) as ``{column: text}``."""
+    """Each numbered row of a listing (its header first) as ``{column: text}``; none
+    where no table was listed (no header, only a sentence saying so)."""
+    if not lines or not all(f"  {name}" in lines[0] for name in COLUMNS[1:]):
+        return []
     header = lines[0]
     starts = [0, *(header.index(f"  {name}") + 2 for name in COLUMNS[1:])]
     rows = []

@@ -14,6 +14,12 @@ Each run has its own temporary root, ``--basetemp`` and home (HOME, XDG_*),
 removed when it passes (``tests/support/run_root.py``): another run on the
 machine can neither remove this one's files nor read its identity.
 
+Ctrl-C reaches every process the suite starts, as at a terminal: a shell that
+starts the suite in the background (``bash .ci/run &``, ``nohup``) hands it
+SIGINT ignored, which every child would inherit (the Ctrl-C tests then saw no
+KeyboardInterrupt, and a player sent SIGINT never left). The suite catches it
+again, so the processes it starts get the default.
+
 A ``--basetemp`` in a folder that does not exist yet still works:
 
 pytest creates only the last folder of a ``--basetemp`` path, so pointing it
@@ -25,6 +31,7 @@ would fail every test that asks for ``tmp_path``.
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -48,6 +55,8 @@ SLOW_TEST_TIMEOUT = 900
 
 @pytest.hookimpl(tryfirst=True)  # before pytest reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     worker = getattr(config, "workerinput", {}).get("workerid")
     run = run_root.begin(worker)
     config.stash[_RUN] = run

@@ -244,9 +244,11 @@ async def main(argv: list[str] | None = None) -> None:
                           "withheld": counter[0], "mode": mode,
                           "peers_suppressed": suppressed[0]}), flush=True)
     finally:
+        # A churning host churns to its last moment: also while its relay lingers after
+        # its own seat's table ended, so no player sees it relay faithfully at the end.
+        await hosted.close()
         if cutter is not None:
             cutter.cancel()
-        await hosted.close()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -227,10 +228,12 @@ async def chromium(binary: str | None = None) -> AsyncIterator[Browser]:
     path = binary or find_chromium()[0]
     if path is None:
         raise BrowserError(find_chromium()[1])
-    with tempfile.TemporaryDirectory(prefix="p2pcards-chromium-") as profile:
+    profile = tempfile.mkdtemp(prefix="p2pcards-chromium-")
+    try:
+        # A session of its own: its helper processes are stopped with it, as a group.
         process = subprocess.Popen([path, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+                                   stderr=subprocess.DEVNULL, start_new_session=os.name == "posix")
         try:
             port_file = Path(profile) / "DevToolsActivePort"
             deadline = time.monotonic() + START_TIMEOUT
@@ -248,10 +251,34 @@ async def chromium(binary: str | None = None) -> AsyncIterator[Browser]:
                 finally:
                     await browser.close()
         finally:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(10)
+            _stop(process)
+    finally:
+        await _remove_profile(Path(profile))
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the browser, then whatever of its group is left (helpers that write the profile)."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+    if os.name == "posix":
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+async def _remove_profile(profile: Path) -> None:
+    """Remove the profile; a helper that was still writing it when it was stopped can leave
+    a file behind the first walk ("Directory not empty", seen beside a second suite)."""
+    for _ in range(20):  # bounded: 2 s
+        try:
+            shutil.rmtree(profile)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            await asyncio.sleep(0.1)
+    shutil.rmtree(profile, ignore_errors=True)

@@ -46,7 +46,9 @@ The offline check of a saved match has its own benchmark,
 The tables are not seeded, as no real table is: a seeded table cannot make a
 shuffle or its shares ahead (their randomness depends on positions not yet
 known). The bots then play differently in each run, so the figures are
-medians over a match's deals; ``--seeded`` reproduces a run exactly.
+medians over a match's deals; ``--seeded`` seeds the tables and ``play`` with
+the run's number, so with the same identities (as this tree and a reference
+share in one run) both play the same match.
 
 ``--long`` plays the matches that memory is judged on: Topper to 100 points,
 Bluff over its 20 deals.
@@ -283,7 +285,8 @@ def bench_match(game: str, seed: int, args: argparse.Namespace, root: Path,
                 package_root: Path | None = None) -> dict[str, Any]:
     """One match of four processes; with ``package_root``, of the ``p2pcards`` found there
     (a reference revision's: its figures may be None where its traces lack an event)."""
-    plan = TablePlan(game, seed=None, deadline=120.0, settings=match_settings(game, args))
+    plan = TablePlan(game, seed=seed if args.seeded else None, deadline=120.0,
+                     settings=match_settings(game, args))
     reference = package_root is not None
     homes = make_homes(root / f"{game}-{seed}-{paths}{'-reference' if reference else ''}",
                        SEAT_NAMES, identities=identities, package_root=package_root)
@@ -349,9 +352,10 @@ def bench_play(game: str, seed: int, args: argparse.Namespace, root: Path,
     reference = package_root is not None
     home = make_homes(root / f"play-{game}-{seed}{'-reference' if reference else ''}",
                       SEAT_NAMES[:1], identities=identities[:1], package_root=package_root)[0]
-    # No --seed: a seeded table cannot prepare the next deal's first shuffle ahead
-    # (its bytes depend on a position not yet known), and nobody plays seeded.
-    argv = ["play", game, *match_settings(game, args), "--bot", "heuristic", "--trace", "--plain"]
+    # Unseeded unless asked: a seeded table cannot prepare the next deal's first shuffle
+    # ahead (its bytes depend on a position not yet known), and nobody plays seeded.
+    argv = ["play", game, *match_settings(game, args), "--bot", "heuristic", "--trace", "--plain",
+            *(["--seed", str(seed)] if args.seeded else [])]
     sampler = RssSampler()
     process = sampler.add(home.spawn(*argv))
     sampler.start()

@@ -6,10 +6,16 @@ and also withholds everything player 1 writes from player 2. Players 1..3
 announce their listeners, signed, with zeroconf on loopback: they still link
 directly, player 2 gets player 1's messages on their link, and the match ends
 as recorded, nobody named. Without the announcements the same host keeps them
-apart (the contrast that shows the first test could fail)."""
+apart (the contrast that shows the first test could fail).
+
+The announcing tables are seeded with this process's id: loopback multicast
+reaches every process on the machine, and a second copy of the suite playing
+the same seed at the same moment announces the same session under the same
+keys (valid signatures), so its players would be dialled as ours."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
@@ -26,6 +32,8 @@ pytestmark = pytest.mark.asyncio
 
 REMOTE = (1, 2, 3)
 DEADLINE = 20.0
+#: The announcing tables' seed: this process's own (see the module's docstring).
+SEED = os.getpid()
 
 
 def _kind(frame: bytes) -> str | None:
@@ -63,16 +71,16 @@ async def _play(net: NetTable, timeout: float = 120.0) -> dict[int, SessionResul
 
 
 async def test_players_link_directly_through_their_announcements_when_the_host_hands_out_none() -> None:
-    net = NetTable("topper", deadline=DEADLINE, direct=REMOTE, announce=REMOTE)
+    net = NetTable("topper", seed=SEED, deadline=DEADLINE, direct=REMOTE, announce=REMOTE)
     for player in REMOTE:
         net.inbound[player] = _no_addresses(also_from=1 if player == 2 else None)
     results = await _play(net)
-    rec = recording("topper")
+    rec = recording("topper", SEED)
     for player in REMOTE:
         assert not any(_kind(f) == "peers" for f in net.seats[player].received)
         assert net.seats[player].connections[0].withheld > 0
     for p in range(4):
-        assert results[p].verdict is None, f"player {p}: {results[p].verdict}"
+        assert results[p].verdict is None, f"seed {SEED}, player {p}: {results[p].verdict}"
         assert results[p].outcome == rec.outcome
         assert net.transcript(p) == rec.transcript
     # Player 2 heard player 1 only over a direct link (its own, or player 3's, who
@@ -97,12 +105,12 @@ async def test_without_announcements_such_a_host_keeps_every_pair_on_its_star() 
 async def test_a_player_that_does_not_listen_dials_the_others_announcements() -> None:
     """Player 1 accepts no incoming link (``--no-listen``) and so announces nothing;
     it still finds players 2 and 3 by their announcements and dials them."""
-    net = NetTable("topper", deadline=DEADLINE, direct=REMOTE, announce=REMOTE,
+    net = NetTable("topper", seed=SEED, deadline=DEADLINE, direct=REMOTE, announce=REMOTE,
                    listen={1: False})
     for player in REMOTE:
         net.inbound[player] = _no_addresses(also_from=1 if player == 2 else None)
     results = await _play(net)
-    assert all(results[p].verdict is None for p in range(4)), results
+    assert all(results[p].verdict is None for p in range(4)), (SEED, results)
     pairs = _direct_pairs(net)
     assert (1, 2) in pairs or (1, 3) in pairs, pairs
     quiet = present(net.seats[1].session.mesh).announcer

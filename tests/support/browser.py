@@ -277,8 +277,8 @@ async def _remove_profile(profile: Path) -> None:
         try:
             shutil.rmtree(profile)
             return
-        except FileNotFoundError:
-            return
-        except OSError:
+        except OSError:  # a file gone or added under the walk: done once the folder is gone
+            if not profile.exists():
+                return
             await asyncio.sleep(0.1)
     shutil.rmtree(profile, ignore_errors=True)

@@ -185,6 +185,7 @@ class Mesh:
         reachable over IPv6 and link-local, so a pair links on whichever family
         both have. A link-local ``host`` keeps its zone (``fe80::1%eth0``)."""
         self._where = host
+        self._load_announcer()
         try:
             self._server = await serve(host, 0, self.identity, self._accept, self.limits)
         except OSError as error:
@@ -217,6 +218,7 @@ class Mesh:
         the interface on which to look for the others' announcements."""
         if self._where is None:
             self._where = host
+            self._load_announcer()
             self._discover()
 
     def set_table(self, session: bytes, keys: list[bytes], me: int) -> None:
@@ -259,6 +261,13 @@ class Mesh:
         if usable:
             self._dialers[player] = self._spawn(self._dial_loop(player))
 
+    def _load_announcer(self) -> None:
+        """Import zeroconf now, while the lobby waits, where this player will announce:
+        at the genesis its import (tens of milliseconds) would delay the first deal.
+        A process that never announces never loads it (about 4 MiB)."""
+        if self.announce and self.announcer is None:
+            import p2pcards.net.direct_discovery  # noqa: F401
+
     def _discover(self) -> None:
         """With ``announce``, once the table is known: browse for the others'
         announcements, and announce this listener once it listens."""
@@ -268,7 +277,6 @@ class Mesh:
         if interfaces is None:
             return  # not yet known where this player meets the table
         if self.announcer is None:
-            # Imported here: zeroconf costs every process that never announces ~4 MiB.
             from p2pcards.net.direct_discovery import DirectAnnouncer
             self.announcer = DirectAnnouncer(self.identity, self.session, self.keys, self.me,
                                              self.set_announced, interfaces=interfaces)

@@ -249,9 +249,9 @@ def cheating_proof(deck_in: list[Ciphertext], joint_key: Point, ctx: ProofContex
 
     n = len(deck_in)
     psi = fisher_yates(n, words_from_rng(rng))
-    r_prime = [random_scalar(rng) for _ in range(n)]
-    deck_out = tamper([deck_in[psi[i]].reencrypt(r_prime[i], joint_key) for i in range(n)])
-    return deck_out, shuffle_module._prove(deck_in, deck_out, psi, r_prime, joint_key, ctx, rng)
+    secrets = shuffle_module._ProverSecrets.draw(psi, rng)
+    deck_out = tamper([deck_in[psi[i]].reencrypt(secrets.r_prime[i], joint_key) for i in range(n)])
+    return shuffle_module._prove(deck_in, psi, secrets, joint_key, ctx, output=deck_out)
 
 
 def test_a_changed_plaintext_under_an_honest_looking_proof_fails_at_t4_1(
@@ -289,3 +289,33 @@ def test_a_duplicated_card_under_an_honest_looking_proof_is_refused(
 
     deck_out, proof = cheating_proof(first, joint_key, ctxs[2], seeded("cheat3"), duplicate)
     assert_refused(first, deck_out, proof, joint_key, ctxs[2])
+
+
+def test_the_prover_makes_the_same_bytes_with_its_second_core_free_or_busy(
+        joint_key: Point, ctxs: list[ProofContext], seeded: Seeded) -> None:
+    """t1 … t4 are computed beside the output deck and the chain when the process's
+    helper thread is free, in turn when it is busy (another seat's check): the same
+    seeded shuffle must come out byte for byte the same either way."""
+    import threading
+
+    from p2pcards.crypto.halves import both_halves
+
+    deck = initial_deck(range(12))
+    beside = shuffle_and_prove(deck, joint_key, ctxs[0], seeded("both-ways"))
+    release, taken = threading.Event(), threading.Event()
+
+    def hold_the_helper() -> None:
+        taken.set()
+        release.wait(10)
+
+    holder = threading.Thread(target=both_halves, args=(lambda: release.wait(10), hold_the_helper))
+    holder.start()
+    try:
+        assert taken.wait(10)
+        in_turn = shuffle_and_prove(deck, joint_key, ctxs[0], seeded("both-ways"))
+    finally:
+        release.set()
+        holder.join(timeout=10)
+    assert [ct.to_wire() for ct in beside[0]] == [ct.to_wire() for ct in in_turn[0]]
+    assert beside[1].to_wire() == in_turn[1].to_wire()
+    verify_shuffle(deck, in_turn[0], in_turn[1], joint_key, ctxs[0])

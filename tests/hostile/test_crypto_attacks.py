@@ -8,6 +8,7 @@ peer's state as it was before the message.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -296,7 +297,8 @@ def test_shuffle_that_only_permutes_with_a_valid_proof_is_refused() -> None:
     psi = fisher_yates(n, words_from_rng(rng))
     deck_out = [deck_in[psi[i]] for i in range(n)]
     ctx = deal.context(2)
-    proof = shuffle._prove(deck_in, deck_out, psi, [Scalar.zero()] * n, deal.joint_key, ctx, rng)
+    secrets = dataclasses.replace(shuffle._ProverSecrets.draw(psi, rng), r_prime=[Scalar.zero()] * n)
+    _, proof = shuffle._prove(deck_in, psi, secrets, deal.joint_key, ctx, output=deck_out)
     with pytest.raises(NotReEncrypted) as caught:
         shuffle.verify_shuffle(deck_in, deck_out, proof, deal.joint_key, ctx)
     assert caught.value.seat == 2

@@ -231,8 +231,9 @@ def _prove(deck_in: Sequence[Ciphertext], psi: Sequence[int], secrets: _ProverSe
     """The output deck and CHVote's GenShuffleProof, additive notation.
 
     ``t1`` … ``t4_2`` need neither the output deck nor the challenges: they are
-    computed beside the rest, on a second core where there is one (about two
-    fifths of the multiplications; the result is the same bytes either way).
+    computed beside the rest, on a second core where there is one (2N of the 5N
+    variable-base multiplications from the unmasked initial deck, 3N of 6N from
+    a masked one; the result is the same bytes either way).
     ``output`` (white-box tests only) is a deck to prove instead of the honest one."""
     n = len(deck_in)
     h = generators(n)

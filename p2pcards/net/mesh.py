@@ -265,7 +265,7 @@ class Mesh:
         """Import zeroconf now, while the lobby waits, where this player will announce:
         at the genesis its import (tens of milliseconds) would delay the first deal.
         A process that never announces never loads it (about 4 MiB)."""
-        if self.announce and self.announcer is None:
+        if self.announce:
             import p2pcards.net.direct_discovery  # noqa: F401
 
     def _discover(self) -> None:

@@ -63,6 +63,7 @@ from p2pcards.protocol.session import (
     Speculate,
 )
 from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_ahead import precompute_decks
 from p2pcards.protocol.table_errors import StageNotReached
 from p2pcards.protocol.table_records import Stage, Written
 from p2pcards.protocol.talk import TalkBook, TalkLine
@@ -190,6 +191,8 @@ class PeerSession:
         if self._table_done():  # resumed from a journal whose table had already ended
             return self._result()
         self.inbox.open()
+        if self.table is None:
+            self.ahead.run(precompute_decks)  # while the lobby fills and the keys are set up
         if self.direct:
             self.links.open_mesh(self.routing.direct, lambda: self.table, self.routing.mesh_changed)
         if self.table is not None:

@@ -11,12 +11,32 @@ result never skips a check of what others wrote.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
+from p2pcards.crypto.shuffle import precompute
 from p2pcards.protocol.errors import ProtocolError
+from p2pcards.protocol.game_wire import GAMES
 from p2pcards.protocol.table_chain import Chain
 from p2pcards.protocol.table_match import Match
 from p2pcards.protocol.table_records import Prepared, PreparedShares
+
+_decks_ready = threading.Lock()
+_decks_done = False
+
+
+def precompute_decks() -> None:
+    """The public points of every game's deck (:func:`~p2pcards.crypto.shuffle.precompute`),
+    once per process, before a table is known: a table's last key message, its first
+    shuffle and every seat's first check would otherwise wait on them. The peers of
+    one process (a seat and its bots) share them: the second to ask waits for the first."""
+    global _decks_done
+    with _decks_ready:
+        if not _decks_done:
+            for game in GAMES.values():
+                precompute(game.deck_codes)
+            _decks_done = True
+
 
 #: The byte source for the message at each position (tests and benchmarks only).
 Randomness = Callable[[int], Callable[[int], bytes]]

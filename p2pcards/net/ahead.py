@@ -3,9 +3,10 @@
 While the players think, a peer can already make the next deal's first
 shuffle, its own decryption shares of a deck that passed its checks, and —
 while a received shuffle is still being checked — its own shuffle of that
-deck. None of it is ever sent unless the table later finds it made on exactly
-the deck that falls due (``Table.ahead``: ``offer_shuffle``/``offer_shares``). Speculative
-shuffles of decks not yet checked run on a one-thread executor of their own,
+deck (or, when it is the deal's last and this seat's shares come first, its
+shares of it). None of it is ever sent unless the table later finds it made on
+exactly the deck that falls due (``Table.ahead``: ``offer_shuffle``/``offer_shares``).
+Speculative work on decks not yet checked runs on a one-thread executor of its own,
 so the peer's own checks (the default executor) never queue behind them; the
 session rules (:mod:`p2pcards.protocol.session`) start at most one per
 position, for a message that passed every cheap check, and settle it (keep or
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 
 from p2pcards.protocol.events import HandReceived, ShuffleVerified, TableEvent
 from p2pcards.protocol.table import Table
+from p2pcards.protocol.table_ahead import Offer
 from p2pcards.protocol.table_records import Prepared, PreparedShares
 
 log = logging.getLogger(__name__)
@@ -36,7 +38,7 @@ class Ahead:
 
     def __init__(self) -> None:
         self._background: set[asyncio.Future[Any]] = set()  # Any: futures of any job's result
-        self._speculation: dict[int, asyncio.Future[Prepared]] = {}
+        self._speculation: dict[int, asyncio.Future[Offer]] = {}
         self._pool: ThreadPoolExecutor | None = None
         #: This seat's shares being made (see Table.ahead.shares_job), awaited at its turn.
         self.shares: asyncio.Future[PreparedShares] | None = None
@@ -85,21 +87,22 @@ class Ahead:
             with contextlib.suppress(Exception):
                 table.ahead.offer_shares(await pending)
 
-    def speculate(self, position: int, job: Callable[[], Prepared]) -> None:
-        """Our shuffle of the deck in the message at ``position``, not yet checked."""
+    def speculate(self, position: int, job: Callable[[], Offer]) -> None:
+        """Our work on the deck in the message at ``position``, not yet checked (our
+        shuffle of it, or our shares of it: ``WorkAhead.speculative_job``)."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="speculate")
         future = asyncio.get_running_loop().run_in_executor(self._pool, job)
         self._speculation[position] = future
 
-        def done(finished: asyncio.Future[Prepared]) -> None:
+        def done(finished: asyncio.Future[Offer]) -> None:
             if not finished.cancelled() and finished.exception() is not None:
-                log.debug("a speculative shuffle was dropped: %r", finished.exception())
+                log.debug("speculative work was dropped: %r", finished.exception())
         future.add_done_callback(done)
 
-    async def settle(self, table: Table | None, position: int, keep: bool) -> None:
-        """The message at ``position`` was checked: offer its speculative shuffle to
-        the table (``keep``: made while it was checked) or drop it."""
+    async def settle(self, position: int, keep: bool) -> None:
+        """The message at ``position`` was checked: offer its speculative work to the
+        table that asked for it (``keep``: made while it was checked) or drop it."""
         future = self._speculation.pop(position, None)
         if future is None:
             return
@@ -107,9 +110,8 @@ class Ahead:
             future.cancel()
             return
         with contextlib.suppress(Exception):
-            prepared = await future
-            if table is not None:
-                table.ahead.offer_shuffle(prepared)
+            offer = await future
+            offer()
 
     def close(self) -> None:
         for future in self._speculation.values():

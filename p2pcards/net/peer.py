@@ -360,7 +360,7 @@ class PeerSession:
             elif isinstance(out, Speculate):
                 self.ahead.speculate(out.position, out.job)
             elif isinstance(out, Settle):
-                await self.ahead.settle(self.table, out.position, out.keep)
+                await self.ahead.settle(out.position, out.keep)
 
     async def _check(self, check: Check) -> None:
         """The table's full check of a message, in a worker thread (the loop, and a

@@ -334,7 +334,7 @@ class SessionRules:
         out: list[Output] = []
         position = table.next_position
         if position not in self._speculated:
-            job = table.ahead.speculative_shuffle_job(raw)
+            job = table.ahead.speculative_job(raw)
             if job is not None:
                 self._speculated[position] = digest(raw)
                 out.append(Speculate(position, job))

@@ -3,7 +3,7 @@
 
 The driver (:class:`~p2pcards.net.peer.PeerSession`, or the seeded simulation)
 acts on each in order: it sends frames, shows events, saves accepted messages,
-runs the heavy checks and the speculative shuffles off its event loop, and feeds
+runs the heavy checks and the speculative work off its event loop, and feeds
 their results back.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pcards.protocol.events import TableEvent
-from p2pcards.protocol.table_records import Prepared
+from p2pcards.protocol.table_ahead import Offer
 
 #: The path to the host (a direct link is the other player's index).
 HOST = None
@@ -63,16 +63,17 @@ class Check:
 
 @dataclass(frozen=True)
 class Speculate:
-    """Start this seat's shuffle of the deck in the message at ``position``
-    (on a bounded executor of its own); :class:`Settle` says what becomes of it."""
+    """Start this seat's work on the deck in the message at ``position`` (its
+    shuffle, or its shares of the last one: :meth:`~.table_ahead.WorkAhead.speculative_job`) on a
+    bounded executor of its own; :class:`Settle` says what becomes of it."""
 
     position: int
-    job: Callable[[], Prepared] = field(repr=False)
+    job: Callable[[], Offer] = field(repr=False)
 
 
 @dataclass(frozen=True)
 class Settle:
-    """The message at ``position`` was checked: offer its speculative shuffle to
+    """The message at ``position`` was checked: offer its speculative work to
     the table (``keep``) or drop it."""
 
     position: int

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 
 from p2pcards.crypto.shuffle import precompute
 from p2pcards.protocol.errors import ProtocolError
@@ -41,6 +42,9 @@ def precompute_decks() -> None:
 #: The byte source for the message at each position (tests and benchmarks only).
 Randomness = Callable[[int], Callable[[int], bytes]]
 
+#: Hands what a speculative job made to the table whose job it was.
+Offer = Callable[[], None]
+
 
 class WorkAhead:
     """The jobs of one table (``Table.ahead``): ``seated`` is its match once the
@@ -60,12 +64,17 @@ class WorkAhead:
             return None
         return match.next_shuffle_job()
 
-    def speculative_shuffle_job(self, raw: bytes) -> Callable[[], Prepared] | None:
-        """This seat's shuffle of the deck in ``raw``, the shuffle before it, made while
-        the table checks ``raw``, which passed only the cheap checks
-        (:meth:`.table_chain.Chain.candidate`)."""
+    def speculative_job(self, raw: bytes) -> Callable[[], Offer] | None:
+        """What this seat makes from the message ``raw`` while the table checks it (it
+        passed only the cheap checks, :meth:`.table_chain.Chain.candidate`): its shuffle
+        of the deck in it, the shuffle before its own; or, when that is the deal's last
+        shuffle and this seat's shares come first, its shares of that deck. The job
+        returns how to offer what it made to this table (:meth:`offer_shuffle`,
+        :meth:`offer_shares`), which signs it only on that very deck."""
         match, writer = self._seated(), self._writer()
-        if match is None or writer is None or not match.shuffles_next:
+        if match is None or writer is None:
+            return None
+        if not (match.shuffles_next or match.shares_first_next):
             return None
         try:
             msg = self._chain.candidate(raw, "shuffle", writer)
@@ -73,8 +82,15 @@ class WorkAhead:
             return None
         if msg is None:
             return None
+        # Its randomness is that of the position it is made for, the next one.
         rng = None if self._randomness is None else self._randomness(msg.position + 1)
-        return match.speculative_shuffle_job(msg.body, rng)
+        shuffle = match.speculative_shuffle_job(msg.body, rng)
+        if shuffle is not None:
+            return lambda: partial(self.offer_shuffle, shuffle())
+        shares = match.speculative_shares_job(msg.body, rng)
+        if shares is not None:
+            return lambda: partial(self.offer_shares, shares())
+        return None
 
     def shares_job(self) -> Callable[[], PreparedShares] | None:
         """This seat's ``shares`` of the final deck, made while the seats before it write."""

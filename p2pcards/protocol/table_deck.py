@@ -17,6 +17,7 @@ deck; one made on any other deck is dropped, never sent.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from p2pcards.crypto import elgamal
 from p2pcards.crypto.context import ProofContext
@@ -40,7 +41,7 @@ from p2pcards.protocol.table_records import (
     Prepared,
     PreparedShares,
 )
-from p2pcards.wiremap import WireMap, WireValue
+from p2pcards.wiremap import WireList, WireMap, WireValue
 
 Rng = Callable[[int], bytes] | None
 
@@ -161,6 +162,11 @@ class DeckInFlight:
         """The shuffle kept until it falls due (None: none)."""
         return self._shuffle_ahead
 
+    @property
+    def shares_ahead(self) -> PreparedShares | None:
+        """The shares kept until this seat's turn (None: none)."""
+        return self._shares_ahead
+
     def offer_shuffle(self, prepared: Prepared) -> None:
         """Keep a shuffle made ahead until it falls due (:meth:`shuffle_for`)."""
         self._shuffle_ahead = prepared
@@ -186,23 +192,46 @@ class DeckInFlight:
         """Shuffle ``index`` of the deck in ``body``, the shuffle before it, which
         passed only the cheap checks so far. None unless ``body`` is a shuffle of
         the current deck."""
+        cards = self._candidate_cards(body)
+        if cards is None:
+            return None
+        number, joint, ctx = self._deal.number, self._joint_key, self._deal.context(index)
+
+        def job() -> Prepared:
+            with deferring_validation():  # see _candidate_cards
+                deck = [elgamal.Ciphertext.from_wire(c) for c in cards]
+                return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
+        return job
+
+    def speculative_shares_job(self, seat: int, key: KeyShare, body: WireMap,
+                               rng: Rng) -> Callable[[], PreparedShares] | None:
+        """``seat``'s shares of the deck in ``body``, the deal's last shuffle, which
+        passed only the cheap checks so far. None unless ``body`` is a shuffle of
+        the current deck."""
+        cards = self._candidate_cards(body)
+        if cards is None:
+            return None
+        number, ctx = self._deal.number, self._deal.context(seat)
+
+        def job() -> PreparedShares:
+            with deferring_validation():  # see _candidate_cards
+                deck = [elgamal.Ciphertext.from_wire(c) for c in cards]
+                return (number, deck_key(deck)), shares_body(number, deck, key, ctx, rng)
+        return job
+
+    def _candidate_cards(self, body: WireMap) -> WireList | None:
+        """The cards of ``body`` if it is a shuffle of the current deck, not yet checked.
+
+        A job made from them decodes them without validating their points: what it
+        makes is sent only once that shuffle passed its check, every point validated,
+        and only if its exact bytes (``deck_key``) are the deck the table then holds."""
         try:
             checked = validate(SHUFFLE_SHAPE, body)
         except ProtocolError:
             return None
-        number, joint = self._deal.number, self._joint_key
-        if checked["deck"] != number:
+        if checked["deck"] != self._deal.number:
             return None
-        ctx = self._deal.context(index)
-
-        def job() -> Prepared:
-            # Not validated here: what is made from this deck is sent only once the
-            # shuffle that brought it passed its check, every point validated, and
-            # only if its exact bytes (deck_key) are the deck the table then holds.
-            with deferring_validation():
-                deck = [elgamal.Ciphertext.from_wire(c) for c in checked["cards"]]
-                return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
-        return job
+        return cast(WireList, checked["cards"])
 
     def shares_job(self, seat: int, key: KeyShare) -> Callable[[], PreparedShares] | None:
         """``seat``'s shares of the final deck, made while the seats before it write

@@ -257,12 +257,14 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
                     and t.tables[0].joint_key is not None)
     raw = ahead.write()
     following = ahead.tables[players_by_seat(ahead)[1]]
-    job = following.ahead.speculative_shuffle_job(raw)
+    job = following.ahead.speculative_job(raw)
     assert job is not None
-    prepared = job()
-    assert all(t.ahead.speculative_shuffle_job(raw) is None for t in ahead.tables if t is not following)
+    offer = job()
+    assert all(t.ahead.speculative_job(raw) is None for t in ahead.tables if t is not following)
     ahead.deliver(raw, exclude=players_by_seat(ahead)[0])
-    following.ahead.offer_shuffle(prepared)
+    offer()
+    prepared = following.match.decks.shuffle_ahead
+    assert prepared is not None
     plain.step()
     ahead.step()
     assert ahead.tables[0].transcript() == plain.tables[0].transcript()  # seeded: the same bytes
@@ -270,6 +272,42 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
     stale = ((prepared[0][0], prepared[0][1], bytes(32)), prepared[1])
     following.ahead.offer_shuffle(stale)
     assert following.match.decks.shuffle_ahead is stale and following.outgoing() is None
+
+
+@pytest.mark.parametrize("deck", ["that deck", "another deck"])
+def test_the_first_shares_made_while_the_last_shuffle_is_checked_are_sent_only_on_that_deck(
+        deck: str) -> None:
+    plain = direct_table("bluff", seed=6)
+    ahead = direct_table("bluff", seed=6)
+
+    def last_shuffle_due(t: DirectTable) -> bool:
+        deal = t.tables[0].deal
+        return t.tables[0].stage is Stage.SHUFFLE and deal is not None and deal.shuffles_done == 3
+
+    plain.run_until(last_shuffle_due)
+    ahead.run_until(last_shuffle_due)
+    by_seat = players_by_seat(ahead)
+    raw = ahead.write()  # seat 3's shuffle, the deal's last
+    first = ahead.tables[by_seat[0]]  # whose shares come first
+    job = first.ahead.speculative_job(raw)
+    assert job is not None
+    assert all(t.ahead.speculative_job(raw) is None for t in ahead.tables if t is not first)
+    offer = job()
+    ahead.deliver(raw, exclude=by_seat[3])
+    offer()
+    made = first.match.decks.shares_ahead
+    assert made is not None
+    plain.step()
+    plain.step()  # seat 0's shares, made at its turn
+    at_turn = [m.body for m in plain.tables[0].messages if m.type == "shares"][0]
+    assert made[1] == at_turn  # seeded: the same bytes as made at its turn
+    # Offered with a mark: sent as offered on that very deck, never on another.
+    marked = {**made[1], "shares": made[1]["shares"][::-1]}
+    key = made[0] if deck == "that deck" else (made[0][0], bytes(32))
+    first.ahead.offer_shares((key, marked))
+    assert first.outgoing() is not None
+    sent = first.messages[-1]
+    assert sent.type == "shares" and sent.body == (marked if deck == "that deck" else at_turn)
 
 
 def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> None:

@@ -71,11 +71,39 @@ def test_a_share_outside_the_group_is_refused_as_decoding_refuses_it() -> None:
     d, c, s = items[0]
     assert isinstance(d, bytes)
     bad: WireMap = {**body, "shares": [[nb.crypto_core_ed25519_add(d, ORDER_8), c, s], *items[1:]]}
-    with pytest.raises(BadProof, match="not in the prime-order group"):
-        owner.accept_shares(0, bad, check_owner=1)
-    assert owner.shares_done == 0
     OPS.reset()
     assert owner.accept_shares(0, body, check_owner=1) == 4  # seat 1 owns slots 1, 5, 9, 13
     # Those four were multiplied in their checks; the eight checked later are validated now.
     assert OPS.validate == 8
+    # Another peer holding the same deck (the dealer's own copy) refuses the tagged share.
+    with pytest.raises(BadProof, match="not in the prime-order group"):
+        dealer.accept_shares(0, bad, check_owner=1)
+    assert dealer.shares_done == 0
     assert Point.from_bytes(d) == owner.public_shares[1][0].point
+
+
+@pytest.mark.parametrize("bad", [(5,), (33,), (5, 33)])
+def test_shares_checked_in_two_halves_name_the_first_bad_share_as_one_pass_would(
+        bad: tuple[int, ...]) -> None:
+    """Seat 1 checks seat 0's shares of its 13 cards in two halves at once (slots 1..21
+    and 25..49): a bad share in either half is found, the first one named, nothing kept."""
+    codes = list(range(52))
+    key_shares = [keys.KeyShare.generate() for _ in range(4)]
+    joint = keys.joint_public_key(k.public for k in key_shares)
+    publics = [k.public for k in key_shares]
+    mine, theirs = (DeckDeal(1, codes, SESSION, joint, publics, checker=VerifiedChecks().check)
+                    for _ in range(2))
+    shuffled = mine.make_shuffle(0)
+    mine.accept_shuffle(0, shuffled, trusted=True)
+    theirs.accept_shuffle(0, shuffled)
+    body = mine.make_shares(0, key_shares[0])
+    items = body["shares"]
+    assert isinstance(items, list)
+    slots = [p for p in range(52) if p % 4 != 0]
+    honest = dict(zip(slots, items, strict=True))
+    # Each bad slot gets the share made for the slot after it: a valid point, a wrong proof.
+    forged = [honest[p + 1] if p in bad else honest[p] for p in slots]
+    with pytest.raises(BadProof, match=f"for slot {min(bad)}"):
+        theirs.accept_shares(0, {**body, "shares": forged}, check_owner=1)
+    assert theirs.shares_done == 0 and not any(theirs.public_shares[p] for p in slots)
+    assert theirs.accept_shares(0, body, check_owner=1) == 13 and theirs.shares_done == 1

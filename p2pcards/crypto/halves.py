@@ -1,7 +1,9 @@
 """Two halves of one check at once, on two cores: libsodium runs without the GIL.
 
 Why: between two shuffles every seat waits on one verification (about ``8N``
-scalar multiplications); its equations split into two independent halves, and
+scalar multiplications), and at each turn of the shares round the next writer
+waits on its check of the shares before (its own cards' proofs); a shuffle's
+equations, or those proofs, split into two independent halves, and
 libsodium's multiplications release Python's lock, so a second thread does
 the other half meanwhile. The result is exactly the sequential one: both
 halves always run to their end, and a failure of the first half is reported

@@ -30,6 +30,8 @@ def _first_decks_points() -> None:
 
 def test_after_precompute_decks_no_games_first_deal_hashes_to_the_curve(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    # Made here first, so no session of an earlier test is still making them meanwhile.
+    precompute_decks()
     _forget_points()
     OPS.reset()
     _first_decks_points()

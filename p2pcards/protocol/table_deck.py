@@ -17,7 +17,7 @@ deck; one made on any other deck is dropped, never sent.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import TypeVar, cast
 
 from p2pcards.crypto import elgamal
 from p2pcards.crypto.context import ProofContext
@@ -44,6 +44,8 @@ from p2pcards.protocol.table_records import (
 from p2pcards.wiremap import WireList, WireMap, WireValue
 
 Rng = Callable[[int], bytes] | None
+#: What a speculative job makes (a shuffle or shares).
+Made = TypeVar("Made")
 
 
 class DeckInFlight:
@@ -192,46 +194,39 @@ class DeckInFlight:
         """Shuffle ``index`` of the deck in ``body``, the shuffle before it, which
         passed only the cheap checks so far. None unless ``body`` is a shuffle of
         the current deck."""
-        cards = self._candidate_cards(body)
-        if cards is None:
-            return None
         number, joint, ctx = self._deal.number, self._joint_key, self._deal.context(index)
-
-        def job() -> Prepared:
-            with deferring_validation():  # see _candidate_cards
-                deck = [elgamal.Ciphertext.from_wire(c) for c in cards]
-                return (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)
-        return job
+        return self._on_candidate(body, lambda deck: (
+            (number, index, deck_key(deck)), shuffle_body(number, deck, joint, ctx, rng)))
 
     def speculative_shares_job(self, seat: int, key: KeyShare, body: WireMap,
                                rng: Rng) -> Callable[[], PreparedShares] | None:
         """``seat``'s shares of the deck in ``body``, the deal's last shuffle, which
         passed only the cheap checks so far. None unless ``body`` is a shuffle of
         the current deck."""
-        cards = self._candidate_cards(body)
-        if cards is None:
-            return None
         number, ctx = self._deal.number, self._deal.context(seat)
+        return self._on_candidate(body, lambda deck: (
+            (number, deck_key(deck)), shares_body(number, deck, key, ctx, rng)))
 
-        def job() -> PreparedShares:
-            with deferring_validation():  # see _candidate_cards
-                deck = [elgamal.Ciphertext.from_wire(c) for c in cards]
-                return (number, deck_key(deck)), shares_body(number, deck, key, ctx, rng)
-        return job
+    def _on_candidate(self, body: WireMap,
+                      make: Callable[[list[elgamal.Ciphertext]], Made]) -> Callable[[], Made] | None:
+        """A job making ``make(deck)`` from the deck of ``body``, a shuffle of the
+        current deck not yet checked (None: not one).
 
-    def _candidate_cards(self, body: WireMap) -> WireList | None:
-        """The cards of ``body`` if it is a shuffle of the current deck, not yet checked.
-
-        A job made from them decodes them without validating their points: what it
-        makes is sent only once that shuffle passed its check, every point validated,
-        and only if its exact bytes (``deck_key``) are the deck the table then holds."""
+        The job decodes that deck without validating its points: what it makes is
+        sent only once that shuffle passed its check, every point validated, and
+        only if its exact bytes (``deck_key``) are the deck the table then holds."""
         try:
             checked = validate(SHUFFLE_SHAPE, body)
         except ProtocolError:
             return None
         if checked["deck"] != self._deal.number:
             return None
-        return cast(WireList, checked["cards"])
+        cards = cast(WireList, checked["cards"])
+
+        def job() -> Made:
+            with deferring_validation():
+                return make([elgamal.Ciphertext.from_wire(c) for c in cards])
+        return job
 
     def shares_job(self, seat: int, key: KeyShare) -> Callable[[], PreparedShares] | None:
         """``seat``'s shares of the final deck, made while the seats before it write

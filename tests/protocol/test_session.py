@@ -246,6 +246,48 @@ def test_a_speculative_shuffle_is_dropped_when_its_message_fails(shuffle_stage: 
     assert table.stage is Stage.ENDED  # a rule broken under the writer's signature
 
 
+@pytest.fixture(scope="module")
+def last_shuffle_stage() -> tuple[Bench, bytes]:
+    """A bench at the deal's last shuffle, and that shuffle as its writer signed it."""
+    bench = Bench("topper", seed=5)
+
+    def last_shuffle_due(b: Bench) -> bool:
+        deal = b.reference.deal
+        return b.reference.stage is Stage.SHUFFLE and deal is not None and deal.shuffles_done == 3
+
+    bench.run(until=last_shuffle_due)
+    writer = bench.writer
+    assert writer is not None
+    return bench, clone(bench).produce(writer).raw
+
+
+@pytest.mark.parametrize("shuffle", ["valid", "breaks the rules"])
+def test_the_first_shares_made_from_the_last_shuffle_are_kept_only_if_it_passes(
+        last_shuffle_stage: tuple[Bench, bytes], shuffle: str) -> None:
+    """Seat 0, whose shares come first, makes them while it checks the last shuffle;
+    the other seats start nothing from it (their shares are made after the check)."""
+    bench, real = last_shuffle_stage
+    msg = SignedMessage.parse(real)
+    raw = real
+    if shuffle == "breaks the rules":  # the writer's own valid signature over a bad deck
+        body = dict(msg.body)
+        body["cards"] = list(reversed(body["cards"]))
+        raw = seal(bench.identities[msg.player], session=msg.session, position=msg.position,
+                   prev=msg.prev, player=msg.player, type="shuffle", body=body).raw
+    for seat in (1, 2):
+        others = SessionRules(DEADLINE)
+        others.start(clone(bench.tables[bench.player_at(seat)]), 0.0)
+        assert not any(isinstance(o, Speculate) for o in others.message(1, raw))
+    table = clone(bench.tables[bench.player_at(0)])
+    rules = SessionRules(DEADLINE)
+    rules.start(table, 0.0)
+    first = rules.message(1, raw)
+    assert [type(o) for o in first] == [Speculate, Check]
+    outs = run_checks(rules, first)
+    assert Settle(msg.position, shuffle == "valid") in outs
+    assert table.stage is (Stage.SHARES if shuffle == "valid" else Stage.ENDED)
+
+
 def test_an_alert_about_a_position_not_reached_yet_is_judged_once_it_is(bench: Bench) -> None:
     """Player 3 sends player 1 a malformed commit and player 0 a good one. Player
     1 ends naming 3; its alert reaches player 0 before the good commit does, when

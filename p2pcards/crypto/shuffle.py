@@ -178,8 +178,8 @@ def precompute(codes: Sequence[int]) -> None:
     Why: they are about a hundred hash-to-curve (7 ms for 52 cards on a 2-core
     machine), and whatever first needs them pays for them: the last key message
     of a table, the first shuffle, the first check, all on the path every seat
-    waits on. A session computes them while the keys are set up, when its cores
-    are idle.
+    waits on. A session computes them when it starts, before its table does
+    (``protocol.table_ahead.precompute_decks``).
     """
     n = len(CardMap(codes))
     generators_sum(n)

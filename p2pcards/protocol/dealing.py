@@ -121,9 +121,12 @@ class DeckDeal:
         slots = [p for p in range(self.size) if owner_of(p) != seat]
         items = _list(body["shares"], "shares", len(slots))
 
+        def checked_here(slot: int) -> bool:
+            """Whether this peer checks (or, for its own message, trusts) ``slot``'s share."""
+            return check_owner is None or owner_of(slot) == check_owner
+
         pairs = list(zip(slots, items, strict=False))
-        verified = [i for i, (p, _) in enumerate(pairs)
-                    if not trusted and (check_owner is None or owner_of(p) == check_owner)]
+        verified = [i for i, (p, _) in enumerate(pairs) if not trusted and checked_here(p)]
         # Two halves with as many proofs each, at once on two cores (crypto.halves):
         # the next writer waits on this check. The first half's error is the one
         # raised when both have one, as the same check in one pass would.
@@ -134,7 +137,7 @@ class DeckDeal:
             parsed = parts[part] = []
             for p, item in pairs[start:stop]:
                 share = shares.DecryptionShare.from_wire(item, seat=seat)
-                if not trusted and (check_owner is None or owner_of(p) == check_owner):
+                if not trusted and checked_here(p):
                     self._verify(seat, p, share)
                 parsed.append((p, share))
 
@@ -152,8 +155,7 @@ class DeckDeal:
             raise BadProof(f"decryption share of seat {seat} for deck {self.number}: {exc}") from None
         for p, share in parsed:
             self.public_shares[p][seat] = share
-        checked = [(p, seat) for p, _ in parsed
-                   if trusted or check_owner is None or owner_of(p) == check_owner]
+        checked = [(p, seat) for p, _ in parsed if trusted or checked_here(p)]
         self._checked.update(checked)
         self.shares_done += 1
         return len(checked)

@@ -16,8 +16,10 @@ fall due; asks its :class:`Agent` (a bot, or a person through a front end)
 for game decisions; and saves every message before it goes out
 (:mod:`~p2pcards.net.seat_record`), so that after a lost link or a crash it
 resumes from what it saved (:mod:`p2pcards.net.resume`). Heavy cryptography
-runs in worker threads (:mod:`p2pcards.net.ahead`), so the event loop (and a
-screen drawn on it) never stalls. Table talk goes beside the table
+(a shuffle, a deal's shares, and whatever is made ahead: :mod:`p2pcards.net.ahead`)
+runs in worker threads, so the event loop (and a screen drawn on it) never
+stalls for long; a small message is checked and written on the loop, where a
+thread's hand-off would cost more than the work (:mod:`p2pcards.net.work_place`). Table talk goes beside the table
 (:mod:`~p2pcards.net.seat_talk`).
 """
 
@@ -28,6 +30,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from p2pcards.net import work_place
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.connection import Connection
 from p2pcards.net.host_link import HostLink
@@ -35,7 +38,6 @@ from p2pcards.net.inbox import Inbox
 from p2pcards.net.journal import Journal
 from p2pcards.net.mesh import Mesh
 from p2pcards.net.resume import Step, rebuild, resumed_steps, show_record, turn_age
-from p2pcards.net.same_bytes import SAME_MESSAGE
 from p2pcards.net.seat_links import SeatLinks, SessionRejected
 from p2pcards.net.seat_record import SeatRecord
 from p2pcards.net.seat_routing import SeatDriver, SeatRouting
@@ -363,12 +365,13 @@ class PeerSession:
                 await self.ahead.settle(out.position, out.keep)
 
     async def _check(self, check: Check) -> None:
-        """The table's full check of a message, in a worker thread (the loop, and a
-        screen drawn on it, never stalls); the rules hear how it went."""
+        """The table's full check of a message (on the loop if the message is small,
+        else in a worker thread: :mod:`~p2pcards.net.work_place`); the rules hear
+        how it went."""
         events: list[TableEvent] | None = None
         error: ProtocolError | None = None
         try:
-            events = await asyncio.to_thread(SAME_MESSAGE.run, check.raw, check.job)
+            events = await work_place.check(check.raw, check.job)
         except SeatPlayedElsewhere:
             raise  # ends the session (see _run)
         except ProtocolError as failed:

@@ -1,18 +1,19 @@
 """What this seat signs, and how each written message goes out.
 
 Its automatic steps (key set-up, shuffles, shares), its agent's actions,
-pauses and hints are written by its table in worker threads; each is handed to
-``publish`` — the session's: save first, then send on every path — so a
-crash can never make this player sign twice. A refused action is shown, not
-sent.
+pauses and hints are written by its table (a shuffle or a deal's shares in a
+worker thread, the small steps on the loop: :mod:`~p2pcards.net.work_place`);
+each is handed to ``publish`` — the session's: save first, then send on every
+path — so a crash can never make this player sign twice. A refused action is
+shown, not sent.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Coroutine
 
+from p2pcards.net import work_place
 from p2pcards.net.ahead import Ahead
 from p2pcards.net.session_events import SessionEvent
 from p2pcards.protocol.errors import ProtocolError
@@ -29,7 +30,7 @@ async def write_automatic(table: Table, ahead: Ahead, publish: Publish) -> None:
     """Every step that falls due to this seat and needs no decision, in turn."""
     while table.my_turn and table.stage not in (Stage.OVER, Stage.ENDED):
         await ahead.offer_shares(table)  # begun when the last shuffle passed
-        written = await asyncio.to_thread(table.outgoing)
+        written = await work_place.write(table, table.outgoing)
         if written is None:
             return
         await publish(written)
@@ -39,7 +40,7 @@ async def write_action(table: Table, action: object, on_event: Callable[[Session
                        publish: Publish) -> None:
     """The agent's action, or its refusal shown."""
     try:
-        written = await asyncio.to_thread(table.act, action)
+        written = await work_place.write(table, lambda: table.act(action))
     except ProtocolError as error:
         log.warning("own action refused: %s", error)
         on_event(error)

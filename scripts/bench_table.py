@@ -37,7 +37,10 @@ timed in this process through the run (``scripts/_figures.py``). The first
 deal of four processes is set against its CPU floor: the libsodium
 operations of the whole set-up as four separate machines make them (counted
 by four tables dealing in this process, none sparing another a check), each
-timed here, over the machine's cores. A figure of this tree that comes out
+timed here, over the machine's cores; each of its phases (keys and seats,
+shuffles, shares) beside its own share of that floor, so a phase whose time is
+latency (the key messages, one after another) reads apart from one whose time
+is the cores' work (the shuffles). A figure of this tree that comes out
 empty fails the run (exit status 1, the figure named on stderr).
 
 The offline check of a saved match has its own benchmark,
@@ -450,6 +453,13 @@ def _max(values: list[Any]) -> float | None:
     return None if not values or None in values else max(values)
 
 
+def _phase(phases: dict[str, Any], floor: dict[str, Any] | None, key: str, u: float) -> str:
+    """One phase of the first deal, beside its share of the CPU floor when there is one."""
+    if floor is None:
+        return fmt(phases[key], u)
+    return f"{fmt(phases[key], u)} [floor {floor['phase_wall_floors'][key] / u:,.0f} u]"
+
+
 def print_human(report: dict[str, Any], u: float) -> None:
     for s in report["games"]:
         via = "direct links and the host" if s["paths"] == "direct" else "the host only"
@@ -469,10 +479,10 @@ def print_human(report: dict[str, Any], u: float) -> None:
                   f"change: on {report['machine_cpus']} idle cores the deal takes at least "
                   f"{fmt(cpu / report['machine_cpus'], u)})")
         phases = s["first_deal_phases_s"]
-        print(f"    keys and seats {fmt(phases['keys_and_seats_s'], u)}, "
-              f"shuffles {fmt(phases['shuffles_s'], u)} "
+        print(f"    keys and seats {_phase(phases, floor, 'keys_and_seats_s', u)}, "
+              f"shuffles {_phase(phases, floor, 'shuffles_s', u)} "
               f"(each, as the host saw them: {s['each_shuffle_s']} s), "
-              f"shares {fmt(phases['shares_s'], u)}")
+              f"shares {_phase(phases, floor, 'shares_s', u)}")
         print(f"  later deals: {_later(s['later_deal_s'], u)}")
         lat = s["action_latency_ms"]
         print(f"  action latency over {lat['count']} actions: median {fmt_ms(lat['median'], u)}, "
@@ -510,21 +520,34 @@ def deal_floor(game: str, cores: int, costs: dict[str, float], unit_s: float) ->
     from p2pcards.crypto.group import VALID_POINTS
 
     VALID_POINTS.enabled = False
+    by_phase: dict[str, dict[str, int]] = {}
     try:
         with counted() as counts:
-            _deal_in_process(game, separate=True)
+            _deal_in_process(game, separate=True, by_phase=by_phase, so_far=counts.so_far)
     finally:
         VALID_POINTS.enabled = True
     found = describe(counts, costs, unit_s)
     found["wall_floor_s"] = found["cpu_floor_s"] / cores
+    # Each phase's share (its messages written and received), as the run's phases are
+    # timed: keys and seats, shuffles (each made and checked), shares.
+    found["phase_wall_floors"] = {phase: describe(by_phase.get(phase, {}), costs, unit_s)[
+        "cpu_floor_s"] / cores for phase in PHASES}
     return found
 
 
+#: The first deal's phases as the run times them, and the stages whose messages each holds.
+PHASES = {"keys_and_seats_s": ("commit", "open"), "shuffles_s": ("shuffle",), "shares_s": ("shares",)}
+
+
 def _deal_in_process(game: str, *, separate: bool = False,
-                     steps: dict[str, dict[str, list[float]]] | None = None) -> None:
+                     steps: dict[str, dict[str, list[float]]] | None = None,
+                     by_phase: dict[str, dict[str, int]] | None = None,
+                     so_far: Callable[[], dict[str, int]] | None = None) -> None:
     """Four tables of this process deal once (keys, seats, shuffles, shares), every
     message written by its writer and received by the three others. ``separate``:
-    no table spares another a proof check (as on four machines)."""
+    no table spares another a proof check (as on four machines). With ``by_phase``
+    and ``so_far`` (the operations counted so far), each phase's operations
+    (:data:`PHASES`) are added up in ``by_phase``."""
     from p2pcards.crypto.checks import VerifiedChecks
     from p2pcards.protocol import game_wire as protocol_games
     from p2pcards.protocol.identity import Identity
@@ -543,6 +566,7 @@ def _deal_in_process(game: str, *, separate: bool = False,
     genesis = lobby.genesis().raw
     tables = [Table(genesis, identity, checker=VerifiedChecks().check if separate else None)
               for identity in identities]
+    counted_before: dict[str, int] = {}
     for _ in range(64):  # 4 commits, 4 opens, 4 shuffles, 4 shares: bounded well above 16
         if tables[0].stage is Stage.PLAY:
             return
@@ -557,6 +581,15 @@ def _deal_in_process(game: str, *, separate: bool = False,
                 began = time.perf_counter()
                 table.receive(written.raw)
                 timing["receive"].append(time.perf_counter() - began)
+        if by_phase is not None and so_far is not None:
+            # Since the last message (the first: since the count began, the genesis's
+            # signature and its checks included), so the phases add up to the whole.
+            now = so_far()
+            phase = next(p for p, stages in PHASES.items() if stage in stages)
+            tally = by_phase.setdefault(phase, {})
+            for op, count in now.items():
+                tally[op] = tally.get(op, 0) + count - counted_before.get(op, 0)
+            counted_before = now
     raise RuntimeError(f"{game}: four in-process tables did not reach play in 64 messages")
 
 

@@ -137,6 +137,13 @@ def test_bench_table_prints_every_figure_of_a_short_match() -> None:
     assert game["first_deal_cpu_units"]["median"] > 0 and play["first_hand_cpu_units"]["median"] > 0
     floor = report["deal_floor"]["bluff"]
     assert floor["operations"]["scalarmult"] > 0 and floor["wall_floor_units"] > 0
+    # Each phase has its own floor, in seconds and units; together they are the deal's.
+    phases = floor["phase_wall_floors"]
+    assert sorted(phases) == sorted(f"{p}{end}" for p in ("keys_and_seats", "shuffles", "shares")
+                                    for end in ("_s", "_units"))
+    assert all(phases[f"{p}_units"] > 0 for p in ("keys_and_seats", "shuffles", "shares"))
+    assert sum(phases[f"{p}_s"] for p in ("keys_and_seats", "shuffles", "shares")) == \
+        pytest.approx(floor["wall_floor_s"])
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from p2pcards.crypto.shuffle import precompute
 from p2pcards.protocol.errors import ProtocolError
 from p2pcards.protocol.game_wire import GAMES
 from p2pcards.protocol.table_chain import Chain
+from p2pcards.protocol.table_deck import Rng
 from p2pcards.protocol.table_match import Match
 from p2pcards.protocol.table_records import Prepared, PreparedShares
 
@@ -68,13 +69,13 @@ class WorkAhead:
         """What this seat makes from the message ``raw`` while the table checks it (it
         passed only the cheap checks, :meth:`.table_chain.Chain.candidate`): its shuffle
         of the deck in it, the shuffle before its own; or, when that is the deal's last
-        shuffle and this seat's shares come first, its shares of that deck. The job
-        returns how to offer what it made to this table (:meth:`offer_shuffle`,
-        :meth:`offer_shares`), which signs it only on that very deck."""
+        shuffle, its shares of that deck. The job returns how to offer what it made to
+        this table (:meth:`offer_shuffle`, :meth:`offer_shares`), which signs it only on
+        that very deck."""
         match, writer = self._seated(), self._writer()
         if match is None or writer is None:
             return None
-        if not (match.shuffles_next or match.shares_first_next):
+        if not (match.shuffles_next or match.last_shuffle_due):
             return None
         try:
             msg = self._chain.candidate(raw, "shuffle", writer)
@@ -82,15 +83,22 @@ class WorkAhead:
             return None
         if msg is None:
             return None
-        # Its randomness is that of the position it is made for, the next one.
-        rng = None if self._randomness is None else self._randomness(msg.position + 1)
-        shuffle = match.speculative_shuffle_job(msg.body, rng)
+        # Its randomness is that of the position it is made for: the next one for a
+        # shuffle; for shares, this seat's turn among the four that follow.
+        shuffle = match.speculative_shuffle_job(msg.body, self._rng_at(msg.position + 1))
         if shuffle is not None:
             return lambda: partial(self.offer_shuffle, shuffle())
-        shares = match.speculative_shares_job(msg.body, rng)
+        seat = match.my_seat
+        if seat is None:
+            return None
+        shares = match.speculative_shares_job(msg.body, self._rng_at(msg.position + 1 + seat))
         if shares is not None:
             return lambda: partial(self.offer_shares, shares())
         return None
+
+    def _rng_at(self, position: int) -> Rng:
+        """A seeded table's randomness for ``position`` (None: the OS's)."""
+        return None if self._randomness is None else self._randomness(position)
 
     def shares_job(self) -> Callable[[], PreparedShares] | None:
         """This seat's ``shares`` of the final deck, made while the seats before it write."""

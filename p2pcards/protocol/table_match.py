@@ -246,17 +246,18 @@ class Match:
         return self.decks.speculative_shuffle_job(seat, body, rng)
 
     @property
-    def shares_first_next(self) -> bool:
-        """This seat's shares are the first due after the shuffle now due, the deal's
-        last (made while that one is checked: :meth:`speculative_shares_job`)."""
-        return (self._mine is not None and self._mine[0] == 0 and self.stage is Stage.SHUFFLE
+    def last_shuffle_due(self) -> bool:
+        """The shuffle now due is the deal's last and this seat writes shares after it
+        (made while that shuffle is checked: :meth:`speculative_shares_job`)."""
+        return (self._mine is not None and self.stage is Stage.SHUFFLE
                 and self.deal.shuffles_done == SEATS - 1)
 
     def speculative_shares_job(self, body: WireMap, rng: Rng) -> Callable[[], PreparedShares] | None:
         """This seat's shares of the deck in ``body``, the deal's last shuffle, which
-        has passed only the cheap checks, when its shares are the first due after it:
-        the first shares then wait on one check, not a check and their making."""
-        if not self.shares_first_next or self._mine is None:
+        has passed only the cheap checks: each seat's shares then wait on its check of
+        that shuffle and of the shares before them, not also on their making, which
+        began after that check and competed with the others' checks for the cores."""
+        if not self.last_shuffle_due or self._mine is None:
             return None
         seat, key = self._mine
         return self.decks.speculative_shares_job(seat, key, body, rng)

@@ -275,7 +275,7 @@ def test_a_shuffle_made_while_the_previous_one_is_checked_is_the_same_and_only_u
 
 
 @pytest.mark.parametrize("deck", ["that deck", "another deck"])
-def test_the_first_shares_made_while_the_last_shuffle_is_checked_are_sent_only_on_that_deck(
+def test_shares_made_while_the_last_shuffle_is_checked_are_sent_only_on_that_deck(
         deck: str) -> None:
     plain = direct_table("bluff", seed=6)
     ahead = direct_table("bluff", seed=6)
@@ -288,26 +288,29 @@ def test_the_first_shares_made_while_the_last_shuffle_is_checked_are_sent_only_o
     ahead.run_until(last_shuffle_due)
     by_seat = players_by_seat(ahead)
     raw = ahead.write()  # seat 3's shuffle, the deal's last
-    first = ahead.tables[by_seat[0]]  # whose shares come first
-    job = first.ahead.speculative_job(raw)
-    assert job is not None
-    assert all(t.ahead.speculative_job(raw) is None for t in ahead.tables if t is not first)
-    offer = job()
+    jobs = {seat: ahead.tables[by_seat[seat]].ahead.speculative_job(raw) for seat in range(4)}
+    assert jobs[3] is None  # its writer holds it already
+    offers = {seat: job() for seat, job in jobs.items() if job is not None}
+    assert sorted(offers) == [0, 1, 2]  # every other seat makes its shares of that deck
     ahead.deliver(raw, exclude=by_seat[3])
-    offer()
+    for offer in offers.values():
+        offer()
+    plain.run_until(lambda t: t.tables[0].stage is Stage.PLAY)  # each seat's shares at its turn
+    at_turn = {m.player: m.body for m in plain.tables[0].messages if m.type == "shares"}
+    for seat in (0, 1, 2):
+        made = ahead.tables[by_seat[seat]].match.decks.shares_ahead
+        assert made is not None
+        assert made[1] == at_turn[by_seat[seat]], seat  # seeded: the same bytes as at its turn
+    # Offered with a mark: sent as offered on that very deck, never on another.
+    first = ahead.tables[by_seat[0]]
     made = first.match.decks.shares_ahead
     assert made is not None
-    plain.step()
-    plain.step()  # seat 0's shares, made at its turn
-    at_turn = [m.body for m in plain.tables[0].messages if m.type == "shares"][0]
-    assert made[1] == at_turn  # seeded: the same bytes as made at its turn
-    # Offered with a mark: sent as offered on that very deck, never on another.
     marked = {**made[1], "shares": made[1]["shares"][::-1]}
     key = made[0] if deck == "that deck" else (made[0][0], bytes(32))
     first.ahead.offer_shares((key, marked))
     assert first.outgoing() is not None
     sent = first.messages[-1]
-    assert sent.type == "shares" and sent.body == (marked if deck == "that deck" else at_turn)
+    assert sent.type == "shares" and sent.body == (marked if deck == "that deck" else at_turn[by_seat[0]])
 
 
 def test_shares_made_ahead_are_sent_at_their_turn_and_only_on_that_deck() -> None:

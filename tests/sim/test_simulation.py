@@ -170,7 +170,9 @@ def test_hundreds_of_fake_shuffles_start_no_work_and_make_nobody_late() -> None:
              if frames.decode(frames.encode("msg", r)).kind == "msg"]
     assert len(fakes) >= 200  # they did arrive
     position = SEATED + 1  # the seat-1 shuffle of the first deck
-    assert sim.peers[victim].speculated == {position: 1}
+    # One job for the attacked position (besides it, the victim makes its shares from
+    # each deal's last shuffle, at another position).
+    assert sim.peers[victim].speculated[position] == 1
     assert position in sim.peers[victim].kept
     assert all(count <= 1 for peer in sim.peers for count in peer.speculated.values())
 

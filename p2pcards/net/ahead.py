@@ -3,8 +3,9 @@
 While the players think, a peer can already make the next deal's first
 shuffle, its own decryption shares of a deck that passed its checks, and —
 while a received shuffle is still being checked — its own shuffle of that
-deck (or, when it is the deal's last, its shares of it). None of it is ever sent unless the table later finds it made on
-exactly the deck that falls due (``Table.ahead``: ``offer_shuffle``/``offer_shares``).
+deck (or, when it is the deal's last, its shares of it). None of it is ever
+sent unless the table later finds it made on exactly the deck that falls due
+(``Table.ahead``: ``offer_shuffle``/``offer_shares``).
 Speculative work on decks not yet checked runs on a one-thread executor of its own,
 so the peer's own checks (the default executor) never queue behind them; the
 session rules (:mod:`p2pcards.protocol.session`) start at most one per

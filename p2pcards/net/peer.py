@@ -16,10 +16,11 @@ fall due; asks its :class:`Agent` (a bot, or a person through a front end)
 for game decisions; and saves every message before it goes out
 (:mod:`~p2pcards.net.seat_record`), so that after a lost link or a crash it
 resumes from what it saved (:mod:`p2pcards.net.resume`). Heavy cryptography
-(a shuffle, a deal's shares, and whatever is made ahead: :mod:`p2pcards.net.ahead`)
-runs in worker threads, so the event loop (and a screen drawn on it) never
-stalls for long; a small message is checked and written on the loop, where a
-thread's hand-off would cost more than the work (:mod:`p2pcards.net.work_place`). Table talk goes beside the table
+(a shuffle, a deal's shares, and whatever is made ahead:
+:mod:`p2pcards.net.ahead`) runs in worker threads, so the event loop (and a
+screen drawn on it) never stalls for long; a small message is checked and
+written on the loop, where a thread's hand-off would cost more than the work
+(:mod:`p2pcards.net.work_place`). Table talk goes beside the table
 (:mod:`~p2pcards.net.seat_talk`).
 """
 

@@ -50,7 +50,8 @@ def written_on_loop(table: Table) -> bool:
 async def check(raw: bytes, job: Callable[[], T]) -> T:
     """Run ``job``, the full check of ``raw``, through the process's gate for
     identical messages (:data:`~p2pcards.net.same_bytes.SAME_MESSAGE`): on the
-    loop for a small message, else in a worker thread."""
+    loop for a small message, else in a worker thread. The same bytes always take
+    the same way, so the loop never waits at the gate for a worker's check."""
     if checked_on_loop(raw):
         return SAME_MESSAGE.run(raw, job)
     return await asyncio.to_thread(SAME_MESSAGE.run, raw, job)

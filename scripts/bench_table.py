@@ -513,6 +513,10 @@ def _later(later: dict[str, Any], u: float, goal: str = "") -> str:
             f"over {later['count']}{goal}")
 
 
+#: The first deal's phases as the run times them, and the stages whose messages each holds.
+PHASES = {"keys_and_seats_s": ("commit", "open"), "shuffles_s": ("shuffle",), "shares_s": ("shares",)}
+
+
 def deal_floor(game: str, cores: int, costs: dict[str, float], unit_s: float) -> dict[str, Any]:
     """The CPU floor of a first deal among four processes: the libsodium operations of
     four in-process tables dealing, as four separate machines would (each validates
@@ -533,10 +537,6 @@ def deal_floor(game: str, cores: int, costs: dict[str, float], unit_s: float) ->
     found["phase_wall_floors"] = {phase: describe(by_phase.get(phase, {}), costs, unit_s)[
         "cpu_floor_s"] / cores for phase in PHASES}
     return found
-
-
-#: The first deal's phases as the run times them, and the stages whose messages each holds.
-PHASES = {"keys_and_seats_s": ("commit", "open"), "shuffles_s": ("shuffle",), "shares_s": ("shares",)}
 
 
 def _deal_in_process(game: str, *, separate: bool = False,
